@@ -1,0 +1,38 @@
+"""Embedding providers behind one interface, chosen by settings.
+
+    >>> from shared.settings import Settings
+    >>> create_embedder(Settings(embedding_provider="hash")).model_id
+    'hash-384@384'
+
+Provider modules are imported lazily so a Lambda only loads the SDK it uses.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from shared.settings import Settings
+
+from .base import Embedder
+
+_PROVIDERS: dict[str, str] = {
+    "hash": "shared.embeddings.hash:HashEmbedder",
+    "local": "shared.embeddings.local:LocalOnnxEmbedder",
+    "openai": "shared.embeddings.openai:OpenAIEmbedder",
+    "google": "shared.embeddings.google:GoogleEmbedder",
+    "endpoint": "shared.embeddings.endpoint:EndpointEmbedder",
+    "sagemaker": "shared.embeddings.endpoint:SageMakerEmbedder",
+}
+
+
+def create_embedder(settings: Settings) -> Embedder:
+    """Build the provider that settings name; each provider class has ``from_settings(settings)``."""
+    if settings.embedding_provider == "hash":
+        from .hash import HashEmbedder
+
+        return HashEmbedder(dimensions=settings.embedding_dimensions or 384, model=settings.embedding_model or "hash-384")
+    module_name, class_name = _PROVIDERS[settings.embedding_provider].split(":")
+    return getattr(import_module(module_name), class_name).from_settings(settings)
+
+
+__all__ = ["Embedder", "create_embedder"]

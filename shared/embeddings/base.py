@@ -1,0 +1,42 @@
+"""The embedding provider interface.
+
+    >>> from shared.embeddings.hash import HashEmbedder
+    >>> e = HashEmbedder(dimensions=384)
+    >>> v = e.embed_one("redis timeout")
+    >>> v.shape, v.dtype
+    ((384,), dtype('float32'))
+
+Every provider returns L2-normalised float32 vectors of ``dimensions`` length, one per input text, in order.
+``model_id`` is what each memory records, so vectors of different models are never compared.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+
+class Embedder(ABC):
+    """Turns texts into unit vectors. Implementations batch internally and are safe to share across threads."""
+
+    model: str
+    dimensions: int
+
+    @property
+    def model_id(self) -> str:
+        return f"{self.model}@{self.dimensions}"
+
+    @abstractmethod
+    def embed(self, texts: list[str]) -> list[np.ndarray]:
+        """Embed several texts; raises ``EmbeddingError`` on provider failure."""
+
+    def embed_one(self, text: str) -> np.ndarray:
+        return self.embed([text])[0]
+
+
+def normalise(matrix: np.ndarray) -> np.ndarray:
+    """Row-wise L2 normalisation that leaves zero rows at zero."""
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=-1, keepdims=True)
+    return matrix / np.where(norms == 0, 1.0, norms)

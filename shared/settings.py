@@ -1,0 +1,116 @@
+"""One validated settings object, read from the environment (prefix ``MEMORYLAYER_``) once at start.
+
+    >>> s = Settings(database_url="postgresql://u@h/db", embedding_provider="hash")
+    >>> s.embedding_dimensions
+    384
+
+Code in ``shared/`` receives a ``Settings`` instance as an argument and never reads ``os.environ``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+EmbeddingProviderName = Literal["hash", "local", "openai", "google", "endpoint", "sagemaker"]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="MEMORYLAYER_", extra="ignore")
+
+    # --- service ---
+    host: str = "127.0.0.1"
+    port: int = 61001
+    data_dir: Path = Path(".data")
+    database_url: str | None = None
+    db_pool_min: int = 1
+    db_pool_max: int = 10
+    db_connect_timeout_s: float = 5.0
+    db_statement_timeout_ms: int = 15_000
+
+    # --- limits (bad input is a 4xx, never a partial write) ---
+    max_content_bytes: int = 64 * 1024
+    max_tags: int = 100
+    max_tag_length: int = 256
+    max_metadata_bytes: int = 64 * 1024
+    max_metadata_depth: int = 16
+    max_batch_operations: int = 1000
+    max_recall_limit: int = 1000
+    max_request_bytes: int = 8 * 1024 * 1024
+
+    # --- embeddings ---
+    embedding_provider: EmbeddingProviderName = "hash"
+    embedding_model: str | None = None
+    embedding_dimensions: int | None = None
+    embedding_batch_size: int = 64
+    embedding_timeout_s: float = 30.0
+    embedding_max_retries: int = 3
+    openai_api_key: SecretStr | None = None
+    openai_base_url: str | None = None
+    google_api_key: SecretStr | None = None
+    google_base_url: str | None = None
+    embed_endpoint_url: str = "http://127.0.0.1:61051"
+    sagemaker_endpoint_name: str | None = None
+    aws_region: str = "us-east-1"
+
+    # --- recall ---
+    recall_rrf_k: int = 60
+    recall_candidate_multiplier: int = 4
+    recall_min_candidates: int = 50
+    recall_hnsw_ef_search: int = 100
+
+    # --- context cursors ---
+    context_cursor_secret: SecretStr = SecretStr("memorylayer-context-cursor-v1")
+
+    # --- auth ---
+    auth_mode: Literal["none", "api_key"] = "none"
+    admin_key: SecretStr | None = None
+
+    # --- queue ---
+    extraction_queue_url: str | None = None
+    sqs_endpoint_url: str | None = None
+
+    @model_validator(mode="after")
+    def _fill_embedding_defaults(self) -> Settings:
+        defaults = {
+            "hash": ("hash-384", 384),
+            "local": ("all-MiniLM-L6-v2", 384),
+            "endpoint": ("all-MiniLM-L6-v2", 384),
+            "sagemaker": ("all-MiniLM-L6-v2", 384),
+            "openai": ("text-embedding-3-small", 1536),
+            "google": ("gemini-embedding-001", 768),
+        }
+        model, dims = defaults[self.embedding_provider]
+        if self.embedding_model is None:
+            self.embedding_model = model
+        if self.embedding_dimensions is None:
+            self.embedding_dimensions = dims
+        if not 1 <= self.embedding_dimensions <= 4000:
+            raise ValueError("embedding_dimensions must be between 1 and 4000 (pgvector HNSW limit 2000 for vector)")
+        return self
+
+    @property
+    def embedding_model_id(self) -> str:
+        """The name recorded on each memory: model and dimensions, e.g. ``all-MiniLM-L6-v2@384``.
+
+        Providers serving the same model (``local`` ONNX and the ``endpoint`` container) share an id, since their
+        vectors are comparable; a different model or size never is.
+        """
+        return f"{self.embedding_model}@{self.embedding_dimensions}"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, validated at cold start."""
+    return Settings()
+
+
+MAX_TRAVERSE_DEPTH = 5
+DEFAULT_WORKSPACE = "_default"
+GLOBAL_WORKSPACE = "_global"
+GLOBAL_USER_WORKSPACE = "_global_user"
+RESERVED_WORKSPACES = (DEFAULT_WORKSPACE, GLOBAL_WORKSPACE, GLOBAL_USER_WORKSPACE)
