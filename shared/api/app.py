@@ -1,0 +1,68 @@
+"""The ASGI app: served by uvicorn locally and by Mangum in Lambda, the same code either way.
+
+    >>> app = create_app(Settings(database_url="postgresql://…"))   # doctest: +SKIP
+
+Services (pool, embedder) are built on first use, not at import, so a Lambda cold start pays only for what
+the first request needs.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from shared.api import errors
+from shared.api.routes import health, memories, workspaces
+from shared.api.services import Services
+from shared.settings import Settings, get_settings
+
+ALL_ROUTERS: tuple[APIRouter, ...] = (health.router, memories.router, workspaces.router)
+
+
+class LazyServices:
+    """Builds ``Services`` once, on the first request that needs them (thread-safe)."""
+
+    def __init__(self, factory: Callable[[], Services]) -> None:
+        self._factory = factory
+        self._value: Services | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Services:
+        if self._value is None:
+            with self._lock:
+                if self._value is None:
+                    self._value = self._factory()
+        return self._value
+
+    def __getattr__(self, name: str):  # delegate: `state.services.memories` just works
+        return getattr(self.get(), name)
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    services: Services | None = None,
+    routers: Iterable[APIRouter] = ALL_ROUTERS,
+) -> FastAPI:
+    settings = settings or get_settings()
+    app = FastAPI(title="MemoryLayer", version=health.VERSION, description="Long-term memory for LLM apps")
+    app.state.settings = settings
+    app.state.services = LazyServices(lambda: services or Services.build(settings))
+    errors.install(app)
+
+    @app.middleware("http")
+    async def limit_body_size(request: Request, call_next):
+        declared = request.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > settings.max_request_bytes:
+            return JSONResponse(
+                {"detail": {"code": "request_too_large", "message": f"body over {settings.max_request_bytes} bytes"}},
+                status_code=413,
+            )
+        return await call_next(request)
+
+    for router in routers:
+        app.include_router(router)
+    return app

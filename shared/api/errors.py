@@ -1,0 +1,28 @@
+"""The one place where domain errors become HTTP responses.
+
+Bodies keep FastAPI's ``{"detail": ...}`` envelope (the official SDK reads ``detail``), with a machine-readable
+``code`` inside: ``{"detail": {"code": "memory_not_found", "message": "memory mem_… not found"}}``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from shared.errors import MemoryLayerError, RateLimited
+
+
+async def _domain_error(_: Request, exc: MemoryLayerError) -> JSONResponse:
+    headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, RateLimited) else None
+    return JSONResponse({"detail": exc.to_detail()}, status_code=exc.status, headers=headers)
+
+
+async def _bad_json(_: Request, exc: json.JSONDecodeError) -> JSONResponse:
+    return JSONResponse({"detail": {"code": "invalid_json", "message": str(exc)}}, status_code=400)
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(MemoryLayerError, _domain_error)  # type: ignore[arg-type]
+    app.add_exception_handler(json.JSONDecodeError, _bad_json)  # type: ignore[arg-type]

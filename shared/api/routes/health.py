@@ -1,0 +1,35 @@
+"""Liveness and readiness."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from shared.api.deps import ServicesDep
+from shared.errors import DatabaseUnavailable
+
+router = APIRouter(tags=["health"])
+VERSION = "0.2.0"
+
+
+@router.get("/")
+def info() -> dict[str, Any]:
+    return {"name": "MemoryLayer.ai", "version": VERSION, "description": "MemoryLayer serverless: Postgres + pgvector"}
+
+
+@router.get("/health")
+def health() -> dict[str, str]:
+    return {"status": "healthy"}
+
+
+@router.get("/health/ready")
+def ready(svc: ServicesDep) -> JSONResponse:
+    try:
+        with svc.db.connection() as conn:
+            conn.execute("SELECT 1")
+    except DatabaseUnavailable:
+        body = {"status": "not_ready", "services": {"database": "unavailable", "cache": "not_configured"}}
+        return JSONResponse(body, status_code=503)
+    return JSONResponse({"status": "ready", "services": {"database": "connected", "cache": "not_configured"}})

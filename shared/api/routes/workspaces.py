@@ -1,0 +1,142 @@
+"""/v1/workspaces: CRUD, schema, contexts, NDJSON export and import."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from shared import ontology
+from shared.api.deps import ServicesDep, valid_workspace
+from shared.db import workspaces as repo
+from shared.errors import InvalidInput, NotFound
+from shared.memories import serialize
+from shared.models import ContextCreate, WorkspaceCreate, WorkspaceUpdate
+from shared.settings import RESERVED_WORKSPACES
+
+router = APIRouter(prefix="/v1/workspaces", tags=["workspaces"])
+
+
+def _wrapped(row: dict) -> dict[str, Any]:
+    workspace = serialize.workspace(row)
+    # Wrapped for the API, flat for SDK 0.2.1's `Workspace(**data)`.
+    return {"workspace": workspace, **workspace}
+
+
+@router.post("", status_code=201)
+def create_workspace(body: WorkspaceCreate, svc: ServicesDep) -> dict[str, Any]:
+    return _wrapped(svc.workspaces.create(body.id, body.name, body.settings, body.tags))
+
+
+@router.get("")
+def list_workspaces(
+    svc: ServicesDep,
+    tags: Annotated[list[str] | None, Query()] = None,
+    match: Annotated[str, Query(pattern="^(all|any)$")] = "all",
+) -> dict[str, Any]:
+    rows = svc.workspaces.list(tags or [], match == "all")
+    listed = [serialize.workspace(r) for r in rows]
+    known = {w["id"] for w in listed}
+    if not tags:
+        # The reserved workspaces always exist, as the reference lists them, even before first use.
+        for reserved in RESERVED_WORKSPACES:
+            if reserved not in known:
+                listed.append({"id": reserved, "tenant_id": "_default", "name": reserved, "settings": {}, "tags": [],
+                               "embedding_model": None, "created_at": None, "updated_at": None})  # fmt: skip
+    return {"workspaces": listed}
+
+
+@router.get("/{workspace_id}")
+def get_workspace(workspace_id: str, svc: ServicesDep) -> dict[str, Any]:
+    return _wrapped(svc.workspaces.get(valid_workspace(workspace_id)))
+
+
+@router.put("/{workspace_id}")
+def update_workspace(workspace_id: str, body: WorkspaceUpdate, svc: ServicesDep) -> dict[str, Any]:
+    return _wrapped(svc.workspaces.update(valid_workspace(workspace_id), body.model_dump(exclude_unset=True)))
+
+
+@router.delete("/{workspace_id}", status_code=204)
+def delete_workspace(workspace_id: str, svc: ServicesDep) -> Response:
+    svc.workspaces.delete(valid_workspace(workspace_id))
+    return Response(status_code=204)
+
+
+@router.get("/{workspace_id}/schema")
+def workspace_schema(workspace_id: str, svc: ServicesDep) -> dict[str, Any]:
+    svc.workspaces.get(valid_workspace(workspace_id))
+    return {"workspace_id": workspace_id, **ontology.schema()}
+
+
+@router.get("/{workspace_id}/export")
+def export_workspace(
+    workspace_id: str,
+    svc: ServicesDep,
+    offset: Annotated[int, Query(ge=0)] = 0,
+    limit: Annotated[int, Query(ge=0)] = 0,
+    include_associations: bool = True,
+) -> StreamingResponse:
+    lines = svc.workspaces.export_ndjson(
+        valid_workspace(workspace_id), include_associations=include_associations, offset=offset, limit=limit
+    )
+    return StreamingResponse(lines, media_type="application/x-ndjson")
+
+
+@router.post("/{workspace_id}/import")
+async def import_workspace(workspace_id: str, request: Request, svc: ServicesDep) -> dict[str, Any]:
+    """Accepts ``{"data": {...export...}}``, a bare export object, or the NDJSON export itself."""
+    valid_workspace(workspace_id)
+    data = _parse_import(await request.body(), request.headers.get("content-type", ""))
+    return await run_in_threadpool(svc.workspaces.import_data, workspace_id, data)
+
+
+def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
+    try:
+        if "ndjson" in content_type:
+            memories, associations = [], []
+            for line in raw.decode().splitlines():
+                if not line.strip():
+                    continue
+                item = json.loads(line)
+                if item.get("type") == "memory":
+                    memories.append(item["data"])
+                elif item.get("type") == "association":
+                    associations.append(item["data"])
+            return {"memories": memories, "associations": associations}
+        body = json.loads(raw or b"{}")
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InvalidInput(f"import body is not valid JSON or NDJSON: {exc}", code="invalid_import") from exc
+    if not isinstance(body, dict):
+        raise InvalidInput("import body must be a JSON object", code="invalid_import")
+    data = body.get("data", body)
+    if not isinstance(data, dict) or not isinstance(data.get("memories", []), list):
+        raise InvalidInput("import data must hold a 'memories' list", code="invalid_import")
+    return data
+
+
+@router.post("/{workspace_id}/contexts", status_code=201)
+def create_context(workspace_id: str, body: ContextCreate, svc: ServicesDep) -> dict[str, Any]:
+    with svc.db.transaction() as conn:
+        repo.ensure_workspace(conn, valid_workspace(workspace_id))
+        row = repo.create_context(conn, workspace_id, body.id or f"ctx_{uuid.uuid4().hex[:12]}", body.model_dump())
+    context = dict(row, created_at=serialize.iso(row["created_at"]))
+    return {"context": context, **context}
+
+
+@router.get("/{workspace_id}/contexts")
+def list_contexts(workspace_id: str, svc: ServicesDep) -> dict[str, Any]:
+    with svc.db.connection() as conn:
+        rows = repo.list_contexts(conn, valid_workspace(workspace_id))
+    return {"contexts": [dict(r, created_at=serialize.iso(r["created_at"])) for r in rows]}
+
+
+@router.delete("/{workspace_id}/contexts/{context_id}", status_code=204)
+def delete_context(workspace_id: str, context_id: str, svc: ServicesDep) -> Response:
+    with svc.db.transaction() as conn:
+        if not repo.delete_context(conn, valid_workspace(workspace_id), context_id):
+            raise NotFound(f"context {context_id} not found", code="context_not_found")
+    return Response(status_code=204)

@@ -1,0 +1,53 @@
+"""The services one process shares across requests (one pool per warm container).
+
+    >>> services = Services.build(Settings(database_url="postgresql://…"))   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shared.db.pool import Database
+from shared.embeddings import create_embedder
+from shared.embeddings.base import Embedder
+from shared.memories.service import MemoryService
+from shared.retrieval.recall import Recaller
+from shared.settings import Settings
+from shared.workspaces import WorkspaceService
+
+
+@dataclass
+class Services:
+    settings: Settings
+    db: Database
+    embedder: Embedder
+    memories: MemoryService
+    recaller: Recaller
+    workspaces: WorkspaceService
+
+    @classmethod
+    def build(cls, settings: Settings, *, db: Database | None = None, embedder: Embedder | None = None) -> Services:
+        if db is None:
+            if not settings.database_url:
+                raise RuntimeError("MEMORYLAYER_DATABASE_URL is not set")
+            db = Database.connect(
+                settings.database_url,
+                min_size=settings.db_pool_min,
+                max_size=settings.db_pool_max,
+                timeout_s=settings.db_connect_timeout_s,
+                statement_timeout_ms=settings.db_statement_timeout_ms,
+                hnsw_ef_search=settings.recall_hnsw_ef_search,
+            )
+        embedder = embedder or create_embedder(settings)
+        memories = MemoryService(db, embedder, settings)
+        return cls(
+            settings=settings,
+            db=db,
+            embedder=embedder,
+            memories=memories,
+            recaller=Recaller(db, embedder, settings),
+            workspaces=WorkspaceService(db, memories),
+        )
+
+    def close(self) -> None:
+        self.db.close()

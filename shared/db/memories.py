@@ -1,0 +1,214 @@
+"""SQL for the ``memories`` table. Every function takes the workspace scope explicitly.
+
+    >>> with db.transaction() as conn:                                  # doctest: +SKIP
+    ...     row, created = insert(conn, new_row)
+    ...     get(conn, Scope.of("ws_a"), row["id"])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+# Everything a client can see; the embedding is fetched only when asked for.
+COLUMNS = (
+    "id, workspace_id, tenant_id, context_id, user_id, observer_id, subject_id, session_id, content, "
+    "content_hash, type, subtype, importance, tags, metadata, refinement_metadata, logical_key, pinned, status, "
+    "embedding_model, revision, access_count, last_accessed_at, decay_factor, source_thread_id, "
+    "source_message_ids, source_memory_id, fact_key, valid_from, valid_to, superseded_by, event_time, "
+    "created_at, updated_at, deleted_at"
+)
+QUALIFIED_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
+
+_INSERT_FIELDS = (
+    "id", "workspace_id", "context_id", "user_id", "observer_id", "subject_id", "session_id", "content",
+    "content_hash", "dedup_key", "type", "subtype", "importance", "tags", "tags_lower", "metadata",
+    "refinement_metadata", "logical_key", "pinned", "embedding", "embedding_model", "source_thread_id",
+    "source_message_ids", "source_memory_id", "fact_key", "event_time",
+)  # fmt: skip
+_JSON_FIELDS = {"metadata", "refinement_metadata"}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The workspaces a lookup may see: one or several ids, or every workspace (``Scope.anywhere()``).
+
+    ``anywhere`` exists only for callers that named no workspace while auth is off: the reference looks
+    memory ids up globally, and its SDK relies on that for get/update/delete.
+    """
+
+    ids: tuple[str, ...] | None
+
+    @classmethod
+    def of(cls, *workspace_ids: str) -> Scope:
+        return cls(tuple(workspace_ids))
+
+    @classmethod
+    def anywhere(cls) -> Scope:
+        return cls(None)
+
+    def clause(self, column: str = "workspace_id") -> tuple[str, list[Any]]:
+        if self.ids is None:
+            return "TRUE", []
+        return f"{column} = ANY(%s)", [list(self.ids)]
+
+    def allows(self, workspace_id: str) -> bool:
+        return self.ids is None or workspace_id in self.ids
+
+
+def _params(row: dict[str, Any]) -> list[Any]:
+    return [Jsonb(row[f]) if f in _JSON_FIELDS else row.get(f) for f in _INSERT_FIELDS]
+
+
+_INSERT_SQL = (
+    f"INSERT INTO memories ({', '.join(_INSERT_FIELDS)}) VALUES ({', '.join(['%s'] * len(_INSERT_FIELDS))}) "
+    f"ON CONFLICT (workspace_id, dedup_key) WHERE deleted_at IS NULL DO NOTHING RETURNING {COLUMNS}"
+)
+
+
+def insert(conn: psycopg.Connection, row: dict[str, Any]) -> tuple[dict, bool]:
+    """Insert one memory; if an identical live memory exists (same dedup key), return it with ``False``."""
+    created = conn.execute(_INSERT_SQL, _params(row)).fetchone()
+    if created:
+        return created, True
+    existing = conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE workspace_id = %s AND dedup_key = %s AND deleted_at IS NULL",
+        (row["workspace_id"], row["dedup_key"]),
+    ).fetchone()
+    assert existing is not None, "dedup conflict without a live row"
+    return existing, False
+
+
+def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> list[tuple[dict, bool]]:
+    """Insert many memories in one pipelined round trip; duplicates resolve to the existing rows."""
+    if not rows:
+        return []
+    results: list[dict | None] = []
+    with conn.cursor() as cur:
+        cur.executemany(_INSERT_SQL, [_params(r) for r in rows], returning=True)
+        while True:
+            results.append(cur.fetchone())
+            if not cur.nextset():
+                break
+    missing = [r["dedup_key"] for r, got in zip(rows, results, strict=True) if got is None]
+    existing: dict[str, dict] = {}
+    if missing:
+        for found in conn.execute(
+            f"SELECT {COLUMNS}, dedup_key FROM memories "
+            "WHERE workspace_id = %s AND dedup_key = ANY(%s) AND deleted_at IS NULL",
+            (rows[0]["workspace_id"], missing),
+        ):
+            existing[found.pop("dedup_key")] = found
+    # Two identical rows inside one batch: the first inserts, the second resolves to it.
+    first_by_key: dict[str, dict] = {}
+    out: list[tuple[dict, bool]] = []
+    for row, got in zip(rows, results, strict=True):
+        if got is not None:
+            first_by_key[row["dedup_key"]] = got
+            out.append((got, True))
+        else:
+            out.append((existing.get(row["dedup_key"]) or first_by_key[row["dedup_key"]], False))
+    return out
+
+
+def get(
+    conn: psycopg.Connection, scope: Scope, memory_id: str, *, include_deleted: bool = False, embedding: bool = False
+) -> dict | None:
+    where, params = scope.clause()
+    deleted = "" if include_deleted else "AND deleted_at IS NULL"
+    extra = ", embedding" if embedding else ""
+    return conn.execute(
+        f"SELECT {COLUMNS}{extra} FROM memories WHERE id = %s AND {where} {deleted}", [memory_id, *params]
+    ).fetchone()
+
+
+def get_for_update(conn: psycopg.Connection, scope: Scope, memory_id: str) -> dict | None:
+    where, params = scope.clause()
+    return conn.execute(
+        f"SELECT {COLUMNS}, dedup_key FROM memories WHERE id = %s AND {where} AND deleted_at IS NULL FOR UPDATE",
+        [memory_id, *params],
+    ).fetchone()
+
+
+def update(conn: psycopg.Connection, memory_id: str, changes: dict[str, Any]) -> dict:
+    """Apply ``changes`` (column → value) and bump the revision."""
+    sets = [f"{column} = %s" for column in changes]
+    params = [Jsonb(v) if k in _JSON_FIELDS else v for k, v in changes.items()]
+    return conn.execute(
+        f"UPDATE memories SET {', '.join(sets)}, revision = revision + 1, updated_at = now() "
+        f"WHERE id = %s RETURNING {COLUMNS}",
+        [*params, memory_id],
+    ).fetchone()
+
+
+def soft_delete(conn: psycopg.Connection, scope: Scope, memory_id: str) -> dict | None:
+    where, params = scope.clause()
+    return conn.execute(
+        f"UPDATE memories SET deleted_at = now(), status = 'deleted', revision = revision + 1, updated_at = now() "
+        f"WHERE id = %s AND {where} AND deleted_at IS NULL RETURNING {COLUMNS}",
+        [memory_id, *params],
+    ).fetchone()
+
+
+def hard_delete(conn: psycopg.Connection, scope: Scope, memory_id: str) -> dict | None:
+    """Remove the row and its history: a hard delete leaves no copy of the content behind."""
+    where, params = scope.clause()
+    row = conn.execute(
+        f"DELETE FROM memories WHERE id = %s AND {where} RETURNING id, workspace_id", [memory_id, *params]
+    ).fetchone()
+    if row:
+        conn.execute("DELETE FROM memory_revisions WHERE memory_id = %s", (memory_id,))
+    return row
+
+
+def list_recent(
+    conn: psycopg.Connection,
+    scope: Scope,
+    *,
+    limit: int,
+    offset: int,
+    type_: str | None = None,
+    subtype: str | None = None,
+    tag: str | None = None,
+    context_id: str | None = None,
+    embedding: bool = False,
+) -> list[dict]:
+    where, params = scope.clause()
+    clauses = [where, "deleted_at IS NULL", "valid_to IS NULL"]
+    for column, value in (("type", type_), ("subtype", subtype), ("context_id", context_id)):
+        if value is not None:
+            clauses.append(f"{column} = %s")
+            params.append(value)
+    if tag is not None:
+        clauses.append("tags_lower @> %s")
+        params.append([tag.strip().lower()])
+    extra = ", embedding" if embedding else ""
+    return conn.execute(
+        f"SELECT {COLUMNS}{extra} FROM memories WHERE {' AND '.join(clauses)} "
+        "ORDER BY created_at DESC, id DESC LIMIT %s OFFSET %s",
+        [*params, limit, offset],
+    ).fetchall()
+
+
+def revisions(conn: psycopg.Connection, scope: Scope, memory_id: str, *, limit: int, after: int) -> list[dict]:
+    where, params = scope.clause()
+    return conn.execute(
+        f"SELECT revision, action, operation_id, snapshot, created_at FROM memory_revisions "
+        f"WHERE memory_id = %s AND {where} AND revision > %s ORDER BY revision LIMIT %s",
+        [memory_id, *params, after, limit],
+    ).fetchall()
+
+
+def export_rows(conn: psycopg.Connection, workspace_id: str, *, limit: int | None, offset: int) -> psycopg.Cursor:
+    """A server-side cursor over a workspace's live memories, oldest first, for streaming export."""
+    cur = conn.cursor(name="export_memories")
+    cur.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE workspace_id = %s AND deleted_at IS NULL "
+        "ORDER BY created_at, id LIMIT %s OFFSET %s",
+        (workspace_id, limit, offset),
+    )
+    return cur

@@ -1,0 +1,55 @@
+"""Numbered SQL migrations from ``shared/migrations``, applied once each, in order, under an advisory lock.
+
+    >>> apply_migrations("postgresql://postgres@127.0.0.1:5432/postgres", embedding_dimensions=384)  # doctest: +SKIP
+    ['0001_init.sql']
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import psycopg
+
+_LOCK_ID = 0x6D656D6C  # "meml": concurrent starters (several Lambdas, dev + tests) wait instead of racing
+
+
+def migration_files() -> list[tuple[str, str]]:
+    folder = resources.files("shared") / "migrations"
+    names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".sql"))
+    return [(name, (folder / name).read_text()) for name in names]
+
+
+def apply_migrations(dsn: str, *, embedding_dimensions: int = 384) -> list[str]:
+    """Apply pending migrations and make sure the HNSW index for the configured embedding size exists."""
+    applied: list[str] = []
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_ID,))
+        try:
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+            )
+            done = {row[0] for row in conn.execute("SELECT name FROM schema_migrations")}
+            for name, sql in migration_files():
+                if name in done:
+                    continue
+                with conn.transaction():
+                    conn.execute(sql)
+                    conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (name,))
+                applied.append(name)
+            ensure_vector_index(conn, embedding_dimensions)
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_ID,))
+    return applied
+
+
+def ensure_vector_index(conn: psycopg.Connection, dims: int) -> None:
+    """A partial HNSW index per embedding size: recall filters on ``vector_dims(embedding) = dims``."""
+    dims = int(dims)
+    if dims > 2000:  # pgvector's HNSW limit for `vector`; larger sizes fall back to exact search
+        return
+    conn.execute(
+        f"CREATE INDEX IF NOT EXISTS memories_embedding_{dims} ON memories "
+        f"USING hnsw ((embedding::vector({dims})) vector_cosine_ops) "
+        f"WHERE deleted_at IS NULL AND vector_dims(embedding) = {dims}"
+    )

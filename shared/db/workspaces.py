@@ -1,0 +1,103 @@
+"""Workspaces and their contexts. Workspaces are auto-created on first write, as the reference does.
+
+    >>> with db.transaction() as conn:                      # doctest: +SKIP
+    ...     ensure_workspace(conn, "ws_a")
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from shared.errors import EmbeddingModelMismatch
+
+_COLUMNS = "id, tenant_id, name, settings, tags, embedding_model, created_at, updated_at"
+
+
+def ensure_workspace(conn: psycopg.Connection, workspace_id: str) -> None:
+    conn.execute(
+        "INSERT INTO workspaces (id, name) VALUES (%s, %s) ON CONFLICT (id) DO NOTHING",
+        (workspace_id, workspace_id),
+    )
+
+
+def bind_embedding_model(conn: psycopg.Connection, workspace_id: str, model_id: str) -> None:
+    """Bind the workspace to ``model_id`` on first use; refuse a different model afterwards."""
+    row = conn.execute(
+        "UPDATE workspaces SET embedding_model = coalesce(embedding_model, %s) WHERE id = %s "
+        "RETURNING embedding_model",
+        (model_id, workspace_id),
+    ).fetchone()
+    if row and row["embedding_model"] != model_id:
+        raise EmbeddingModelMismatch(
+            f"workspace {workspace_id!r} holds embeddings of model {row['embedding_model']!r}; "
+            f"this server embeds with {model_id!r}. Re-embed the workspace (memorylayer reembed) "
+            "or use a server configured with the workspace's model.",
+            workspace_model=row["embedding_model"],
+            server_model=model_id,
+        )
+
+
+def create(conn: psycopg.Connection, workspace_id: str, name: str, settings: dict, tags: list[str]) -> dict | None:
+    return conn.execute(
+        f"INSERT INTO workspaces (id, name, settings, tags) VALUES (%s, %s, %s, %s) "
+        f"ON CONFLICT (id) DO NOTHING RETURNING {_COLUMNS}",
+        (workspace_id, name, Jsonb(settings), tags),
+    ).fetchone()
+
+
+def get(conn: psycopg.Connection, workspace_id: str) -> dict | None:
+    return conn.execute(f"SELECT {_COLUMNS} FROM workspaces WHERE id = %s", (workspace_id,)).fetchone()
+
+
+def list_all(conn: psycopg.Connection, tags: list[str], match_all: bool, only: list[str] | None) -> list[dict]:
+    clauses, params = [], []
+    if tags:
+        clauses.append("tags @> %s" if match_all else "tags && %s")
+        params.append(tags)
+    if only is not None:
+        clauses.append("id = ANY(%s)")
+        params.append(only)
+    where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+    return conn.execute(f"SELECT {_COLUMNS} FROM workspaces {where} ORDER BY created_at, id", params).fetchall()
+
+
+def update(conn: psycopg.Connection, workspace_id: str, changes: dict[str, Any]) -> dict | None:
+    sets, params = ["updated_at = now()"], []
+    for column in ("name", "settings", "tags"):
+        if changes.get(column) is not None:
+            sets.append(f"{column} = %s")
+            params.append(Jsonb(changes[column]) if column == "settings" else changes[column])
+    return conn.execute(
+        f"UPDATE workspaces SET {', '.join(sets)} WHERE id = %s RETURNING {_COLUMNS}", [*params, workspace_id]
+    ).fetchone()
+
+
+def delete(conn: psycopg.Connection, workspace_id: str) -> bool:
+    return conn.execute("DELETE FROM workspaces WHERE id = %s", (workspace_id,)).rowcount > 0
+
+
+def create_context(conn: psycopg.Connection, workspace_id: str, context_id: str, body: dict) -> dict:
+    return conn.execute(
+        "INSERT INTO contexts (workspace_id, id, name, description, settings) VALUES (%s, %s, %s, %s, %s) "
+        "ON CONFLICT (workspace_id, id) DO UPDATE SET name = excluded.name, description = excluded.description, "
+        "settings = excluded.settings RETURNING workspace_id, id, name, description, settings, created_at",
+        (workspace_id, context_id, body["name"], body.get("description"), Jsonb(body.get("settings") or {})),
+    ).fetchone()
+
+
+def list_contexts(conn: psycopg.Connection, workspace_id: str) -> list[dict]:
+    return conn.execute(
+        "SELECT workspace_id, id, name, description, settings, created_at FROM contexts "
+        "WHERE workspace_id = %s ORDER BY created_at, id",
+        (workspace_id,),
+    ).fetchall()
+
+
+def delete_context(conn: psycopg.Connection, workspace_id: str, context_id: str) -> bool:
+    return (
+        conn.execute("DELETE FROM contexts WHERE workspace_id = %s AND id = %s", (workspace_id, context_id)).rowcount
+        > 0
+    )

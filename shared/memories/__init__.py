@@ -1,0 +1,1 @@
+"""The memory domain: remember, get, update, forget, list, batch, associations and their wire form."""

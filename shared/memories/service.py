@@ -1,0 +1,439 @@
+"""The memory service: the one place where remember/get/update/forget/batch/associate rules live.
+
+    >>> svc = MemoryService(db, embedder, settings)                                 # doctest: +SKIP
+    >>> memory, created, replayed = svc.remember("ws_a", MemoryCreate(content="likes tea"))   # doctest: +SKIP
+
+Embedding happens before the transaction opens, so a slow provider never holds a database connection.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+
+from shared import ontology
+from shared.db import associations as assoc_repo
+from shared.db import memories as repo
+from shared.db import workspaces as ws_repo
+from shared.db.memories import Scope
+from shared.db.pool import Database
+from shared.embeddings.base import Embedder
+from shared.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Unprocessable
+from shared.memories import serialize
+from shared.memories.classify import classify
+from shared.models import BatchCreate, BatchDelete, BatchRequest, BatchUpdate, MemoryCreate, MemoryUpdate
+from shared.settings import GLOBAL_USER_WORKSPACE, Settings
+
+
+def new_memory_id() -> str:
+    return f"mem_{uuid.uuid4().hex[:16]}"
+
+
+def new_association_id() -> str:
+    return f"assoc_{uuid.uuid4().hex[:16]}"
+
+
+def normalise_tags(tags: list[str]) -> list[str]:
+    """Stripped, empty ones dropped, duplicates (exact) removed, order kept. Case is preserved."""
+    seen: dict[str, None] = {}
+    for tag in tags:
+        tag = tag.strip()
+        if tag:
+            seen.setdefault(tag, None)
+    return list(seen)
+
+
+def dedup_key(content: str, tags: list[str], metadata: dict, user_id: str | None) -> str:
+    """Identical content, tags, metadata and user make one memory; any difference keeps both (API.md §9.3)."""
+    payload = [content, sorted(tags), metadata, user_id]
+    return hashlib.sha256(serialize.canonical_json(payload).encode()).hexdigest()
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+@dataclass
+class Limits:
+    settings: Settings
+
+    def check(self, *, content: str | None, tags: list[str] | None, metadata: dict | None) -> None:
+        s = self.settings
+        if content is not None and len(content.encode()) > s.max_content_bytes:
+            raise PayloadTooLarge(
+                f"content is {len(content.encode())} bytes; the limit is {s.max_content_bytes}",
+                code="content_too_large",
+                limit=s.max_content_bytes,
+            )
+        if tags is not None:
+            if len(tags) > s.max_tags:
+                raise Unprocessable(f"{len(tags)} tags; the limit is {s.max_tags}", code="too_many_tags")
+            long = [t for t in tags if len(t) > s.max_tag_length]
+            if long:
+                raise Unprocessable(f"a tag is longer than {s.max_tag_length} characters", code="tag_too_long")
+        if metadata is not None:
+            size = len(serialize.canonical_json(metadata).encode())
+            if size > s.max_metadata_bytes:
+                raise PayloadTooLarge(
+                    f"metadata is {size} bytes; the limit is {s.max_metadata_bytes}", code="metadata_too_large"
+                )
+            if _depth(metadata) > s.max_metadata_depth:
+                raise Unprocessable(
+                    f"metadata nests deeper than {s.max_metadata_depth} levels", code="metadata_too_deep"
+                )
+
+
+class MemoryService:
+    def __init__(self, db: Database, embedder: Embedder, settings: Settings) -> None:
+        self.db = db
+        self.embedder = embedder
+        self.settings = settings
+        self.limits = Limits(settings)
+
+    # ------------------------------------------------------------------ remember
+    def _row(self, workspace_id: str, body: MemoryCreate | BatchCreate, vector: Any) -> dict[str, Any]:
+        tags = normalise_tags(body.tags)
+        type_ = body.type or classify(body.content)[0]
+        return {
+            "id": new_memory_id(),
+            "workspace_id": workspace_id,
+            "context_id": getattr(body, "context_id", None) or "_default",
+            "user_id": body.user_id,
+            "observer_id": body.observer_id,
+            "subject_id": body.subject_id,
+            "session_id": getattr(body, "session_id", None),
+            "content": body.content,
+            "content_hash": hashlib.sha256(body.content.encode()).hexdigest(),
+            "dedup_key": dedup_key(body.content, tags, body.metadata, body.user_id),
+            "type": type_,
+            "subtype": body.subtype,
+            "importance": body.importance,
+            "tags": tags,
+            "tags_lower": sorted({t.lower() for t in tags}),
+            "metadata": body.metadata,
+            "refinement_metadata": getattr(body, "refinement_metadata", {}),
+            "logical_key": getattr(body, "logical_key", None),
+            "pinned": getattr(body, "pinned", False),
+            "embedding": vector,
+            "embedding_model": self.embedder.model_id,
+            "event_time": body.event_time,
+            "source_message_ids": [],
+        }
+
+    def _target_workspace(self, workspace_id: str, body: MemoryCreate) -> str:
+        """``scope: "user"`` stores the memory in the user's cross-workspace space, as the reference does."""
+        if body.scope != "user":
+            return workspace_id
+        if not body.user_id:
+            raise InvalidInput("scope 'user' requires user_id", code="user_id_required")
+        return GLOBAL_USER_WORKSPACE
+
+    def remember(
+        self,
+        workspace_id: str,
+        body: MemoryCreate,
+        *,
+        idempotency_key: str | None = None,
+        if_none_match: str | None = None,
+    ) -> tuple[dict, bool, bool]:
+        """Store a memory. Returns (memory row, created, replayed)."""
+        self.limits.check(content=body.content, tags=body.tags, metadata=body.metadata)
+        if body.logical_key and not (idempotency_key and if_none_match == "*"):
+            raise PreconditionFailed(
+                "logical_key requires the Idempotency-Key and If-None-Match: * headers", code="conditional_required"
+            )
+        workspace_id = self._target_workspace(workspace_id, body)
+        request_hash = hashlib.sha256(body.model_dump_json().encode()).hexdigest()
+        vector = self.embedder.embed_one(body.content)
+        row = self._row(workspace_id, body, vector)
+        with self.db.transaction() as conn:
+            ws_repo.ensure_workspace(conn, workspace_id)
+            ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)
+            if idempotency_key:
+                replay = self._replay(conn, workspace_id, idempotency_key, request_hash)
+                if replay is not None:
+                    return replay, False, True
+            if body.logical_key:
+                taken = conn.execute(
+                    "SELECT id FROM memories WHERE workspace_id = %s AND coalesce(user_id, '') = %s "
+                    "AND logical_key = %s AND deleted_at IS NULL",
+                    (workspace_id, body.user_id or "", body.logical_key),
+                ).fetchone()
+                if taken:
+                    raise PreconditionFailed(
+                        f"logical_key {body.logical_key!r} already names {taken['id']}", memory_id=taken["id"]
+                    )
+            stored, created = repo.insert(conn, row)
+            if created and body.associations:
+                self._link_all(conn, workspace_id, stored["id"], body.associations)
+            if idempotency_key:
+                conn.execute(
+                    "INSERT INTO idempotency_records (workspace_id, key, request_hash, memory_id) "
+                    "VALUES (%s, %s, %s, %s)",
+                    (workspace_id, idempotency_key, request_hash, stored["id"]),
+                )
+        stored = dict(stored, embedding=vector)
+        return stored, created, False
+
+    def _replay(self, conn: psycopg.Connection, workspace_id: str, key: str, request_hash: str) -> dict | None:
+        record = conn.execute(
+            "SELECT request_hash, memory_id FROM idempotency_records WHERE workspace_id = %s AND key = %s FOR UPDATE",
+            (workspace_id, key),
+        ).fetchone()
+        if record is None:
+            return None
+        if record["request_hash"] != request_hash:
+            raise Conflict(
+                "Idempotency-Key was already used with a different request", code="idempotency_key_reused"
+            )
+        found = repo.get(conn, Scope.of(workspace_id), record["memory_id"], include_deleted=True, embedding=True)
+        if found is None:
+            raise Conflict("the memory created under this Idempotency-Key no longer exists", code="idempotency_gone")
+        return found
+
+    def _link_all(self, conn: psycopg.Connection, workspace_id: str, source_id: str, targets: list[str]) -> None:
+        for target in dict.fromkeys(targets):
+            if target == source_id or repo.get(conn, Scope.of(workspace_id), target) is None:
+                continue
+            assoc_repo.create(conn, workspace_id, new_association_id(), source_id, target, "related_to", 0.5, {})
+
+    # ------------------------------------------------------------------ read, update, forget
+    def get(self, scope: Scope, memory_id: str, *, include_deleted: bool = False) -> dict:
+        with self.db.connection() as conn:
+            row = repo.get(conn, scope, memory_id, include_deleted=include_deleted)
+        if row is None:
+            raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
+        return row
+
+    def update(self, scope: Scope, memory_id: str, body: MemoryUpdate, *, if_match: str | None = None) -> dict:
+        self.limits.check(content=body.content, tags=body.tags, metadata=body.metadata)
+        vector = self.embedder.embed_one(body.content) if body.content is not None else None
+        with self.db.transaction() as conn:
+            current = repo.get_for_update(conn, scope, memory_id)
+            if current is None:
+                raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
+            if if_match and if_match != serialize.etag(current):
+                raise PreconditionFailed("If-Match does not match the memory's current ETag", etag=serialize.etag(current))
+            changes = self._changes(current, body, vector)
+            if not changes:
+                return current
+            try:
+                with conn.transaction():
+                    return repo.update(conn, memory_id, changes)
+            except psycopg.errors.UniqueViolation as exc:
+                raise Conflict("an identical memory already exists in this workspace", code="duplicate_memory") from exc
+
+    def _changes(self, current: dict, body: MemoryUpdate, vector: Any) -> dict[str, Any]:
+        fields = body.model_dump(exclude_unset=True, exclude={"op", "memory_id"})
+        changes = {k: v for k, v in fields.items() if v is not None and k != "content"}
+        if "tags" in changes:
+            changes["tags"] = normalise_tags(changes["tags"])
+            changes["tags_lower"] = sorted({t.lower() for t in changes["tags"]})
+        content = body.content if body.content is not None else current["content"]
+        if body.content is not None and body.content != current["content"]:
+            changes["content"] = body.content
+            changes["content_hash"] = hashlib.sha256(body.content.encode()).hexdigest()
+            changes["embedding"] = vector
+            changes["embedding_model"] = self.embedder.model_id
+        changes = {k: v for k, v in changes.items() if k == "embedding" or current.get(k) != v}
+        if {"content", "tags", "metadata"} & changes.keys():
+            changes["dedup_key"] = dedup_key(
+                content,
+                changes.get("tags", current["tags"]),
+                changes.get("metadata", current["metadata"]),
+                current["user_id"],
+            )
+        return changes
+
+    def forget(self, scope: Scope, memory_id: str, *, hard: bool = False) -> dict:
+        with self.db.transaction() as conn:
+            row = repo.hard_delete(conn, scope, memory_id) if hard else repo.soft_delete(conn, scope, memory_id)
+        if row is None:
+            raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
+        return row
+
+    def decay(self, scope: Scope, memory_id: str, rate: float) -> dict:
+        with self.db.transaction() as conn:
+            current = repo.get_for_update(conn, scope, memory_id)
+            if current is None:
+                raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
+            if current["pinned"]:
+                return current
+            new = max(0.0, round(float(current["importance"]) - rate, 6))
+            return repo.update(conn, memory_id, {"importance": new, "decay_factor": current["decay_factor"] * (1 - rate)})
+
+    def list(self, scope: Scope, **filters: Any) -> list[dict]:
+        with self.db.connection() as conn:
+            return repo.list_recent(conn, scope, **filters)
+
+    def revisions(self, scope: Scope, memory_id: str, *, limit: int, after: int) -> list[dict]:
+        with self.db.connection() as conn:
+            if repo.get(conn, scope, memory_id, include_deleted=True) is None:
+                raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
+            return repo.revisions(conn, scope, memory_id, limit=limit, after=after)
+
+    # ------------------------------------------------------------------ batch
+    def batch(self, workspace_id: str, body: BatchRequest) -> dict[str, Any]:
+        """Run operations in order; one failing operation does not fail the others."""
+        if len(body.operations) > self.settings.max_batch_operations:
+            raise PayloadTooLarge(
+                f"{len(body.operations)} operations; the limit is {self.settings.max_batch_operations}",
+                code="batch_too_large",
+            )
+        results: list[dict[str, Any]] = [{}] * len(body.operations)
+        creates = [(i, op) for i, op in enumerate(body.operations) if isinstance(op, BatchCreate)]
+        valid: list[tuple[int, BatchCreate]] = []
+        for index, op in creates:
+            try:
+                self.limits.check(content=op.content, tags=op.tags, metadata=op.metadata)
+                valid.append((index, op))
+            except (PayloadTooLarge, Unprocessable) as exc:
+                results[index] = _result(index, "create", error=exc.message)
+        if valid:
+            vectors = self._embed_batched([op.content for _, op in valid])
+            rows = [self._row(workspace_id, op, v) for (_, op), v in zip(valid, vectors, strict=True)]
+            with self.db.transaction() as conn:
+                ws_repo.ensure_workspace(conn, workspace_id)
+                ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)
+                stored = repo.insert_many(conn, rows)
+            for (index, _), (row, _created) in zip(valid, stored, strict=True):
+                results[index] = _result(index, "create", memory_id=row["id"])
+        scope = Scope.of(workspace_id)
+        for index, op in enumerate(body.operations):
+            if isinstance(op, BatchCreate):
+                continue
+            kind = "update" if isinstance(op, BatchUpdate) else "delete"
+            try:
+                if isinstance(op, BatchUpdate):
+                    self.update(scope, op.memory_id, op)
+                elif isinstance(op, BatchDelete):
+                    self.forget(scope, op.memory_id, hard=op.hard)
+                results[index] = _result(index, kind, memory_id=op.memory_id)
+            except (NotFound, Conflict, PayloadTooLarge, Unprocessable, PreconditionFailed) as exc:
+                results[index] = _result(index, kind, memory_id=op.memory_id, error=exc.message)
+        failed = sum(1 for r in results if r["status"] == "error")
+        return {
+            "total_operations": len(results),
+            "successful": len(results) - failed,
+            "failed": failed,
+            "results": results,
+        }
+
+    def _embed_batched(self, texts: list[str]) -> list[Any]:
+        size = max(1, self.settings.embedding_batch_size)
+        out: list[Any] = []
+        for start in range(0, len(texts), size):
+            out.extend(self.embedder.embed(texts[start : start + size]))
+        return out
+
+    # ------------------------------------------------------------------ associations
+    def associate(
+        self, scope: Scope, source_id: str, target_id: str, relationship: str, strength: float, metadata: dict
+    ) -> tuple[dict, bool]:
+        if not ontology.is_relationship(relationship):
+            raise InvalidInput(
+                f"unknown relationship {relationship!r}; see GET /v1/workspaces/{{id}}/schema",
+                code="unknown_relationship",
+            )
+        if source_id == target_id:
+            raise InvalidInput("a memory cannot be associated with itself", code="self_association")
+        with self.db.transaction() as conn:
+            source = repo.get(conn, scope, source_id)
+            if source is None:
+                raise NotFound(f"memory {source_id} not found", code="memory_not_found")
+            workspace_id = source["workspace_id"]
+            if repo.get(conn, Scope.of(workspace_id), target_id) is None:
+                raise NotFound(f"target memory {target_id} not found in workspace", code="memory_not_found")
+            return assoc_repo.create(
+                conn, workspace_id, new_association_id(), source_id, target_id, relationship, strength, metadata
+            )
+
+    def associations(self, scope: Scope, memory_id: str, *, direction: str, relationships: list[str]) -> list[dict]:
+        with self.db.connection() as conn:
+            source = repo.get(conn, scope, memory_id)
+            if source is None:
+                raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
+            return assoc_repo.list_for(
+                conn, source["workspace_id"], memory_id, direction=direction, relationships=relationships
+            )
+
+    def update_association(self, scope: Scope, memory_id: str, association_id: str, changes: dict) -> None:
+        with self.db.transaction() as conn:
+            source = repo.get(conn, scope, memory_id)
+            if source is None or not assoc_repo.update(conn, source["workspace_id"], memory_id, association_id, changes):
+                raise NotFound(f"association {association_id} not found", code="association_not_found")
+
+    def delete_association(self, scope: Scope, memory_id: str, association_id: str) -> None:
+        with self.db.transaction() as conn:
+            source = repo.get(conn, scope, memory_id)
+            if source is None or not assoc_repo.delete(conn, source["workspace_id"], memory_id, association_id):
+                raise NotFound(f"association {association_id} not found", code="association_not_found")
+
+    def traverse(
+        self,
+        scope: Scope,
+        memory_id: str,
+        *,
+        max_depth: int,
+        relationship_types: list[str],
+        direction: str,
+        min_strength: float,
+    ) -> dict[str, Any]:
+        """Breadth-first paths from ``memory_id``; each path ends where it would revisit a node."""
+        with self.db.connection() as conn:
+            start = repo.get(conn, scope, memory_id)
+            if start is None:
+                raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
+            workspace_id = start["workspace_id"]
+            paths: list[dict[str, Any]] = []
+            frontier: list[tuple[list[str], list[dict], float]] = [([memory_id], [], 1.0)]
+            for depth in range(1, max_depth + 1):
+                tips = list({nodes[-1] for nodes, _, _ in frontier})
+                if not tips:
+                    break
+                edges = assoc_repo.edges_from(
+                    conn, workspace_id, tips, direction=direction, relationships=relationship_types,
+                    min_strength=min_strength,
+                )  # fmt: skip
+                next_frontier = []
+                for nodes, path_edges, strength in frontier:
+                    tip = nodes[-1]
+                    for edge in edges:
+                        if edge["source_id"] == tip and direction in ("both", "outgoing"):
+                            other = edge["target_id"]
+                        elif edge["target_id"] == tip and direction in ("both", "incoming"):
+                            other = edge["source_id"]
+                        else:
+                            continue
+                        if other in nodes:
+                            continue
+                        step = (nodes + [other], path_edges + [edge], strength * float(edge["strength"]))
+                        next_frontier.append(step)
+                        paths.append({
+                            "nodes": step[0],
+                            "edges": [serialize.association(e) for e in step[1]],
+                            "total_strength": round(step[2], 6),
+                            "depth": depth,
+                        })  # fmt: skip
+                frontier = next_frontier
+        unique = {n for p in paths for n in p["nodes"]} | {memory_id}
+        return {"paths": paths, "total_paths": len(paths), "unique_nodes": len(unique)}
+
+
+def _result(index: int, kind: str, *, memory_id: str | None = None, error: str | None = None) -> dict[str, Any]:
+    return {
+        "index": index,
+        "type": kind,
+        "status": "error" if error else "success",
+        "memory_id": memory_id,
+        "error": error,
+    }
+

@@ -1,0 +1,198 @@
+"""Request models of the /v1 API (wire-compatible with the reference server; see API.md §2, §4, §6).
+
+    >>> MemoryCreate(content="  likes tea ").content
+    'likes tea'
+
+Responses are plain dicts built by ``shared.memories.serialize`` so that extra compatibility keys can be added
+without a second model. Size limits that depend on settings are checked in the service, not here.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+MemoryType = Literal["episodic", "semantic", "procedural", "working"]
+Direction = Literal["both", "outgoing", "incoming"]
+
+
+class _Request(BaseModel):
+    # Unknown keys are ignored, as the reference does: SDKs send fields we do not use.
+    model_config = ConfigDict(extra="ignore")
+
+
+def _strip_content(value: str) -> str:
+    stripped = value.strip()
+    if not stripped:
+        raise ValueError("content must not be empty")
+    return stripped
+
+
+class MemoryCreate(_Request):
+    content: str = Field(min_length=1)
+    workspace_id: str | None = None
+    type: MemoryType | None = None
+    subtype: str | None = None
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    tags: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    logical_key: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
+    refinement_metadata: dict[str, Any] = Field(default_factory=dict)
+    pinned: bool = False
+    associations: list[str] = Field(default_factory=list)
+    context_id: str | None = None
+    observer_id: str | None = None
+    subject_id: str | None = None
+    user_id: str | None = None
+    session_id: str | None = None
+    scope: Literal["workspace", "user"] | None = None
+    event_time: datetime | None = None
+
+    _strip = field_validator("content")(_strip_content)
+
+
+class MemoryUpdate(_Request):
+    content: str | None = Field(default=None, min_length=1)
+    type: MemoryType | None = None
+    subtype: str | None = None
+    importance: float | None = Field(default=None, ge=0.0, le=1.0)
+    tags: list[str] | None = None
+    metadata: dict[str, Any] | None = None
+    refinement_metadata: dict[str, Any] | None = None
+    pinned: bool | None = None
+    event_time: datetime | None = None
+
+    @field_validator("content")
+    @classmethod
+    def _strip(cls, value: str | None) -> str | None:
+        return None if value is None else _strip_content(value)
+
+
+class RecallRequest(_Request):
+    query: str = Field(min_length=1)
+    workspace_id: str | None = None
+    types: list[MemoryType] = Field(default_factory=list)
+    subtypes: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)
+    context_id: str | None = None
+    observer_id: str | None = None
+    subject_id: str | None = None
+    user_id: str | None = None
+    include_global: bool = True
+    include_global_user: bool = True
+    mode: Literal["rag", "llm", "hybrid", "agentic"] | None = None
+    tolerance: Literal["loose", "moderate", "strict"] = "moderate"
+    limit: int = Field(default=10, ge=1)
+    offset: int = Field(default=0, ge=0)
+    include_embeddings: bool = False
+    min_relevance: float | None = Field(default=None, le=1.0)
+    recency_weight: float | None = Field(default=None, ge=0.0, le=1.0)
+    include_associations: bool | None = None
+    traverse_depth: int | None = Field(default=None, ge=0, le=5)
+    max_expansion: int | None = Field(default=None, ge=1, le=500)
+    created_after: datetime | None = None
+    created_before: datetime | None = None
+    event_after: datetime | None = None
+    event_before: datetime | None = None
+    time_order: Literal["asc", "desc"] | None = None
+    detail_level: Literal["abstract", "overview", "full"] = "full"
+    include_archived: bool = False
+    include_history: bool = False
+    exclude_ids: list[str] = Field(default_factory=list)
+    budget_tokens: int | None = Field(default=None, ge=1)
+    include_confidence: bool = True
+    include_relations: bool = True
+
+
+class BatchCreate(_Request):
+    op: Literal["create"]
+    content: str = Field(min_length=1)
+    type: MemoryType | None = None
+    subtype: str | None = None
+    importance: float = Field(default=0.5, ge=0.0, le=1.0)
+    tags: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    observer_id: str | None = None
+    subject_id: str | None = None
+    user_id: str | None = None
+    event_time: datetime | None = None
+
+    _strip = field_validator("content")(_strip_content)
+
+
+class BatchUpdate(MemoryUpdate):
+    op: Literal["update"]
+    memory_id: str
+
+
+class BatchDelete(_Request):
+    op: Literal["delete"]
+    memory_id: str
+    hard: bool = False
+
+
+BatchOperation = Annotated[BatchCreate | BatchUpdate | BatchDelete, Field(discriminator="op")]
+
+
+class BatchRequest(_Request):
+    operations: list[BatchOperation] = Field(min_length=1)
+    workspace_id: str | None = None
+
+
+class AssociationCreate(_Request):
+    target_id: str
+    relationship: str
+    strength: float = Field(default=0.5, ge=0.0, le=1.0)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    workspace_id: str | None = None
+
+
+class AssociationUpdate(_Request):
+    strength: float | None = Field(default=None, ge=0.0, le=1.0)
+    metadata: dict[str, Any] | None = None
+
+
+class TraverseRequest(_Request):
+    workspace_id: str | None = None
+    max_depth: int = Field(default=2, ge=1, le=5)
+    relationship_types: list[str] = Field(default_factory=list)
+    direction: Direction = "both"
+    min_strength: float = Field(default=0.0, ge=0.0, le=1.0)
+
+
+class DecayRequest(_Request):
+    decay_rate: float = Field(default=0.1, ge=0.0, le=1.0)
+    workspace_id: str | None = None
+
+
+class WorkspaceCreate(_Request):
+    id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$")
+    name: str = Field(min_length=1, max_length=256)
+    settings: dict[str, Any] = Field(default_factory=dict)
+    tags: list[str] = Field(default_factory=list)
+
+
+class WorkspaceUpdate(_Request):
+    name: str | None = Field(default=None, min_length=1, max_length=256)
+    settings: dict[str, Any] | None = None
+    tags: list[str] | None = None
+
+
+class ContextCreate(_Request):
+    id: str | None = None
+    name: str = Field(min_length=1)
+    description: str | None = None
+    settings: dict[str, Any] = Field(default_factory=dict)
+
+
+class ReflectRequest(_Request):
+    query: str = Field(min_length=1)
+    workspace_id: str | None = None
+    detail_level: str | None = None
+    include_sources: bool = True
+    depth: int = Field(default=2, ge=1, le=5)
+    types: list[MemoryType] = Field(default_factory=list)
+    subtypes: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=list)

@@ -1,0 +1,328 @@
+"""Hybrid recall: a pgvector HNSW arm and a Postgres full-text arm fused by weighted reciprocal rank, in one
+SQL statement, then association expansion that honours the same filters, then token-budget packing.
+
+    >>> result = Recaller(db, embedder, settings).recall(["ws_a"], RecallRequest(query="redis timeout"))  # doctest: +SKIP
+    >>> result["memories"][0]["match_signals"]                                                        # doctest: +SKIP
+    ['vector', 'keyword']
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+
+from shared.db.memories import QUALIFIED_COLUMNS
+from shared.db.pool import Database
+from shared.embeddings.base import Embedder
+from shared.errors import EmbeddingModelMismatch, Forbidden, Unprocessable
+from shared.memories import serialize
+from shared.models import RecallRequest
+from shared.retrieval.budget import pack
+from shared.retrieval.text_query import to_tsquery_text
+from shared.settings import Settings
+
+TOLERANCE_FLOORS = {"loose": 0.15, "moderate": 0.3, "strict": 0.6}
+DEFAULT_RECENCY_WEIGHT = 0.2
+RECENCY_HALF_LIFE_HOURS = 168.0
+EXPANSION_DECAY = 0.8
+TEXT_SEARCH_CONFIG = "english"
+
+
+@dataclass(frozen=True)
+class FusionWeights:
+    vector: float = 1.0
+    keyword: float = 1.0
+
+
+def _filters(req: RecallRequest, workspace_ids: list[str]) -> tuple[str, dict[str, Any]]:
+    """The WHERE clause shared by both arms and by association expansion (alias ``m``)."""
+    clauses = ["m.workspace_id = ANY(%(ws)s)", "m.deleted_at IS NULL"]
+    params: dict[str, Any] = {"ws": workspace_ids}
+    clauses.append("m.status IN ('active', 'archived')" if req.include_archived else "m.status = 'active'")
+    if not req.include_history:
+        clauses.append("m.valid_to IS NULL")
+    simple = {
+        "types": ("m.type = ANY(%(types)s)", req.types),
+        "subtypes": ("m.subtype = ANY(%(subtypes)s)", req.subtypes),
+        "exclude_ids": ("NOT (m.id = ANY(%(exclude_ids)s))", req.exclude_ids),
+    }
+    for name, (clause, value) in simple.items():
+        if value:
+            clauses.append(clause)
+            params[name] = list(value)
+    if req.tags:
+        clauses.append("m.tags_lower @> %(tags)s")
+        params["tags"] = sorted({t.strip().lower() for t in req.tags if t.strip()})
+    for column in ("user_id", "observer_id", "subject_id"):
+        value = getattr(req, column)
+        if value is not None:
+            clauses.append(f"m.{column} = %({column})s")
+            params[column] = value
+    ranges = {
+        "created_after": "m.created_at >= %(created_after)s",
+        "created_before": "m.created_at <= %(created_before)s",
+        "event_after": "coalesce(m.event_time, m.created_at) >= %(event_after)s",
+        "event_before": "coalesce(m.event_time, m.created_at) <= %(event_before)s",
+    }
+    for name, clause in ranges.items():
+        value = getattr(req, name)
+        if value is not None:
+            clauses.append(clause)
+            params[name] = value
+    return " AND ".join(clauses), params
+
+
+def _hybrid_sql(filters: str, dims: int, with_text: bool) -> str:
+    text_arm = (
+        f"""
+    fts AS (
+        SELECT m.id, ts_rank_cd(m.tsv, query) AS score
+        FROM memories m, to_tsquery('{TEXT_SEARCH_CONFIG}', %(tsq)s) AS query
+        WHERE {filters} AND m.tsv @@ query
+        ORDER BY score DESC, m.id
+        LIMIT %(k)s
+    ),"""
+        if with_text
+        else """
+    fts AS (SELECT NULL::text AS id, NULL::real AS score WHERE false),"""
+    )
+    return f"""
+    WITH vec AS MATERIALIZED (
+        SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
+        FROM memories m
+        WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
+        ORDER BY (m.embedding::vector({dims})) <=> %(q)s
+        LIMIT %(k)s
+    ),
+    vec_ranked AS (
+        SELECT id, 1 - dist AS cosine, row_number() OVER (ORDER BY dist, id) AS rnk
+        FROM vec WHERE 1 - dist >= %(floor)s
+    ),{text_arm}
+    fts_ranked AS (
+        SELECT id, score, row_number() OVER (ORDER BY score DESC, id) AS rnk FROM fts
+    ),
+    fused AS (
+        SELECT coalesce(v.id, t.id) AS id, v.cosine, t.score AS text_score, v.rnk AS vec_rank, t.rnk AS text_rank,
+               (coalesce(%(w_vec)s / (%(rrf_k)s + v.rnk), 0) + coalesce(%(w_text)s / (%(rrf_k)s + t.rnk), 0))
+                   / %(norm)s AS relevance
+        FROM vec_ranked v FULL JOIN fts_ranked t ON v.id = t.id
+    )
+    SELECT {QUALIFIED_COLUMNS}, f.cosine, f.text_score, f.vec_rank, f.text_rank, f.relevance,
+           f.relevance * (1 - %(rw)s + %(rw)s * power(2, -extract(epoch FROM now() - m.created_at) / 3600.0
+                                                              / {RECENCY_HALF_LIFE_HOURS})) AS boosted,
+           count(*) OVER () AS pool
+    FROM fused f JOIN memories m ON m.id = f.id
+    ORDER BY boosted DESC, m.id
+    LIMIT %(limit)s OFFSET %(offset)s
+    """
+
+
+def _browse_sql(filters: str) -> str:
+    return f"""
+    SELECT {QUALIFIED_COLUMNS}, NULL::float8 AS cosine, NULL::real AS text_score, NULL::bigint AS vec_rank,
+           NULL::bigint AS text_rank, 1.0::float8 AS relevance, 1.0::float8 AS boosted, count(*) OVER () AS pool
+    FROM memories m WHERE {filters}
+    ORDER BY coalesce(m.event_time, m.created_at) DESC, m.id
+    LIMIT %(limit)s OFFSET %(offset)s
+    """
+
+
+def _expansion_sql(filters: str) -> str:
+    return f"""
+    WITH RECURSIVE walk(id, score, depth, path) AS (
+        SELECT s.id, s.score, 0, ARRAY[s.id]
+        FROM unnest(%(seed_ids)s::text[], %(seed_scores)s::float8[]) AS s(id, score)
+        UNION ALL
+        SELECT CASE WHEN a.source_id = w.id THEN a.target_id ELSE a.source_id END,
+               w.score * a.strength * {EXPANSION_DECAY}, w.depth + 1,
+               w.path || CASE WHEN a.source_id = w.id THEN a.target_id ELSE a.source_id END
+        FROM walk w
+        JOIN associations a ON a.workspace_id = ANY(%(ws)s) AND (a.source_id = w.id OR a.target_id = w.id)
+        WHERE w.depth < %(depth)s
+          AND NOT (CASE WHEN a.source_id = w.id THEN a.target_id ELSE a.source_id END) = ANY(w.path)
+    )
+    SELECT * FROM (
+        SELECT DISTINCT ON (m.id) {QUALIFIED_COLUMNS}, w.score AS boosted, w.depth
+        FROM walk w JOIN memories m ON m.id = w.id
+        WHERE w.depth > 0 AND NOT (m.id = ANY(%(seed_ids)s)) AND {filters}
+        ORDER BY m.id, w.score DESC
+    ) n
+    ORDER BY boosted DESC, id
+    LIMIT %(max_expansion)s
+    """
+
+
+def _cosine_floor(req: RecallRequest) -> float:
+    floor = TOLERANCE_FLOORS[req.tolerance]
+    if req.min_relevance is None:
+        return floor
+    if req.min_relevance <= 0:
+        return -2.0  # cosine distance ranges over [0, 2]: nothing is cut
+    return max(req.min_relevance, floor)
+
+
+class Recaller:
+    def __init__(self, db: Database, embedder: Embedder, settings: Settings, weights: FusionWeights | None = None):
+        self.db = db
+        self.embedder = embedder
+        self.settings = settings
+        self.weights = weights or FusionWeights()
+
+    def recall(self, workspace_ids: list[str], req: RecallRequest) -> dict[str, Any]:
+        started = time.perf_counter()
+        if req.limit > self.settings.max_recall_limit:
+            raise Unprocessable(
+                f"limit {req.limit} is over the maximum {self.settings.max_recall_limit}", code="limit_too_large"
+            )
+        if req.mode in ("llm", "agentic"):
+            raise Forbidden(f"recall mode {req.mode!r} needs an LLM, and none is configured",
+                            code="generation_not_allowed")  # fmt: skip
+        filters, params = _filters(req, workspace_ids)
+        browse = req.query.strip() == "*"
+        params.update(limit=req.limit, offset=req.offset)
+        if browse:
+            sql = _browse_sql(filters)
+        else:
+            tsq = to_tsquery_text(req.query)
+            k = max(self.settings.recall_min_candidates, (req.limit + req.offset) * self.settings.recall_candidate_multiplier)
+            w = self.weights
+            params.update(
+                q=self.embedder.embed_one(req.query), model=self.embedder.model_id, tsq=tsq, k=k,
+                floor=_cosine_floor(req), rrf_k=float(self.settings.recall_rrf_k), w_vec=w.vector,
+                w_text=w.keyword, norm=(w.vector + w.keyword) / (self.settings.recall_rrf_k + 1),
+                rw=DEFAULT_RECENCY_WEIGHT if req.recency_weight is None else req.recency_weight,
+            )  # fmt: skip
+            sql = _hybrid_sql(filters, self.embedder.dimensions, with_text=bool(tsq))
+        with self.db.connection() as conn:
+            with conn.pipeline():
+                bound = conn.execute(
+                    "SELECT id, embedding_model FROM workspaces WHERE id = ANY(%s) AND embedding_model IS NOT NULL",
+                    (workspace_ids,),
+                )
+                hits = conn.execute(sql, params)
+            self._check_models(bound.fetchall())
+            rows = hits.fetchall()
+            expanded = self._expand(conn, req, filters, params, rows) if rows else []
+        return self._result(req, rows, expanded, started)
+
+    def _check_models(self, bound: list[dict]) -> None:
+        other = [b for b in bound if b["embedding_model"] != self.embedder.model_id]
+        if other:
+            raise EmbeddingModelMismatch(
+                f"workspace {other[0]['id']!r} holds embeddings of model {other[0]['embedding_model']!r}; "
+                f"this server embeds queries with {self.embedder.model_id!r}: vectors of different models "
+                "cannot be compared. Re-embed the workspace (memorylayer reembed).",
+                workspace_model=other[0]["embedding_model"],
+                server_model=self.embedder.model_id,
+            )
+
+    def _expand(
+        self, conn: psycopg.Connection, req: RecallRequest, filters: str, params: dict, rows: list[dict]
+    ) -> list[dict]:
+        include = True if req.include_associations is None else req.include_associations
+        depth = 2 if req.traverse_depth is None else req.traverse_depth
+        if not include or depth == 0:
+            return []
+        expansion_params = dict(
+            params,
+            seed_ids=[r["id"] for r in rows],
+            seed_scores=[float(r["boosted"]) for r in rows],
+            depth=depth,
+            max_expansion=req.max_expansion or 50,
+        )
+        return conn.execute(_expansion_sql(filters), expansion_params).fetchall()
+
+    def _result(self, req: RecallRequest, rows: list[dict], expanded: list[dict], started: float) -> dict[str, Any]:
+        now = datetime.now(UTC)
+        merged = [(r, _signals(r)) for r in rows] + [(r, ["association"]) for r in expanded]
+        merged.sort(key=lambda item: (-float(item[0]["boosted"]), item[0]["id"]))
+        merged = merged[: req.limit]
+        if req.time_order:
+            merged.sort(
+                key=lambda item: item[0]["event_time"] or item[0]["created_at"], reverse=req.time_order == "desc"
+            )
+        memories = []
+        for row, signals in merged:
+            age_days = max(0.0, (now - row["created_at"]).total_seconds() / 86400)
+            out = serialize.memory(row, embedding=False)
+            out.update(
+                relevance_score=round(float(row.get("relevance", row["boosted"])), 6),
+                boosted_score=round(float(row["boosted"]), 6),
+                match_signals=signals,
+                source_scope="same_workspace",
+                age_days=round(age_days, 3),
+                freshness_score=round(math.pow(2, -age_days / 30), 6),
+            )
+            memories.append(out)
+        if req.include_embeddings and memories:
+            self._attach_embeddings(memories)
+        memories, budget = pack(memories, req.budget_tokens)
+        confidence, reasons = _confidence(memories)
+        freshness = [m["freshness_score"] for m in memories]
+        return {
+            "memories": memories,
+            "total_count": int(rows[0]["pool"]) if rows else 0,
+            "query_tokens": 0,
+            "search_latency_ms": round((time.perf_counter() - started) * 1000, 3),
+            "mode_used": "rag",
+            "query_rewritten": None,
+            "sufficiency_reached": None,
+            "source_scope": None,
+            "boosted_score": None,
+            "token_summary": None,
+            "trajectory": None,
+            "relation_write_result": None,
+            "relation_paths": [],
+            "drift_caveat": None,
+            "freshness_metadata": {
+                "avg_freshness": round(sum(freshness) / len(freshness), 6) if freshness else None,
+                "min_freshness": min(freshness, default=None),
+                "max_freshness": max(freshness, default=None),
+                "severe_count": sum(1 for f in freshness if f < 0.1),
+                "moderate_count": sum(1 for f in freshness if 0.1 <= f < 0.5),
+            },
+            "query_intent": ["general"],
+            "retrieval_confidence": confidence,
+            "confidence_reasons": reasons,
+            "budget_summary": budget,
+            "generation_summary": None,
+        }
+
+    def _attach_embeddings(self, memories: list[dict]) -> None:
+        with self.db.connection() as conn:
+            vectors = {
+                r["id"]: r["embedding"].to_list()
+                for r in conn.execute(
+                    "SELECT id, embedding FROM memories WHERE id = ANY(%s) AND embedding IS NOT NULL",
+                    ([m["id"] for m in memories],),
+                )
+            }
+        for memory in memories:
+            memory["embedding"] = vectors.get(memory["id"])
+
+
+def _signals(row: dict) -> list[str]:
+    signals = []
+    if row.get("vec_rank") is not None:
+        signals.append("vector")
+    if row.get("text_rank") is not None:
+        signals.append("keyword")
+    return signals or ["recency"]
+
+
+def _confidence(memories: list[dict]) -> tuple[str, list[str]]:
+    if not memories:
+        return "weak", ["empty_result"]
+    top = [set(m["match_signals"]) for m in memories[:3]]
+    if any({"vector", "keyword"} <= s for s in top):
+        return "strong", ["multiple_independent_retrieval_signals"]
+    if any("keyword" in s for s in top):
+        return "moderate", ["keyword_only"]
+    if any("association" in s for s in top):
+        return "moderate", ["relational_only"]
+    return "weak", ["uncalibrated_vector_only"]

@@ -1,0 +1,171 @@
+"""Workspaces: CRUD, NDJSON export and import.
+
+    >>> svc = WorkspaceService(db, memories)                                # doctest: +SKIP
+    >>> lines = list(svc.export_ndjson("ws_a", include_associations=True))  # doctest: +SKIP
+
+Export pages through the workspace with keyset pagination, so a large export never holds one connection or
+one transaction for its whole length. Import re-embeds with this server's model and maps association ends
+to the new ids.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from shared.db import memories as mem_repo
+from shared.db import workspaces as repo
+from shared.db.pool import Database
+from shared.errors import Conflict, InvalidInput, NotFound
+from shared.memories import serialize
+from shared.memories.service import MemoryService
+from shared.models import MemoryCreate
+from shared.settings import RESERVED_WORKSPACES
+
+EXPORT_PAGE = 500
+EXPORT_VERSION = "1.0"
+
+
+class WorkspaceService:
+    def __init__(self, db: Database, memories: MemoryService) -> None:
+        self.db = db
+        self.memories = memories
+
+    def create(self, workspace_id: str | None, name: str, settings: dict, tags: list[str]) -> dict:
+        workspace_id = workspace_id or f"ws_{uuid.uuid4().hex[:16]}"
+        with self.db.transaction() as conn:
+            row = repo.create(conn, workspace_id, name, settings, tags)
+        if row is None:
+            raise Conflict(f"workspace {workspace_id} already exists", code="workspace_exists")
+        return row
+
+    def get(self, workspace_id: str) -> dict:
+        with self.db.connection() as conn:
+            row = repo.get(conn, workspace_id)
+        if row is None:
+            raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
+        return row
+
+    def list(self, tags: list[str], match_all: bool, only: list[str] | None = None) -> list[dict]:
+        with self.db.connection() as conn:
+            return repo.list_all(conn, tags, match_all, only)
+
+    def update(self, workspace_id: str, changes: dict[str, Any]) -> dict:
+        with self.db.transaction() as conn:
+            row = repo.update(conn, workspace_id, changes)
+        if row is None:
+            raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
+        return row
+
+    def delete(self, workspace_id: str) -> None:
+        if workspace_id in RESERVED_WORKSPACES:
+            raise InvalidInput(f"workspace {workspace_id} is reserved", code="reserved_workspace")
+        with self.db.transaction() as conn:
+            if not repo.delete(conn, workspace_id):
+                raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
+
+    # ------------------------------------------------------------------ export / import
+    def export_ndjson(
+        self, workspace_id: str, *, include_associations: bool, offset: int = 0, limit: int = 0
+    ) -> Iterator[str]:
+        """Yield NDJSON lines: a header, then one line per memory, then one per association."""
+        with self.db.connection() as conn:
+            counts = conn.execute(
+                "SELECT (SELECT count(*) FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL) AS m, "
+                "(SELECT count(*) FROM associations WHERE workspace_id = %(ws)s) AS a, "
+                "EXISTS (SELECT 1 FROM workspaces WHERE id = %(ws)s) AS found",
+                {"ws": workspace_id},
+            ).fetchone()
+        if not counts["found"]:
+            raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
+        total = max(0, counts["m"] - offset)
+        if limit:
+            total = min(total, limit)
+        header = {
+            "type": "header", "version": EXPORT_VERSION, "workspace_id": workspace_id,
+            "exported_at": serialize.iso(datetime.now(UTC)), "total_memories": total,
+            "total_associations": counts["a"] if include_associations else 0,
+        }  # fmt: skip
+        return self._export_lines(workspace_id, header, include_associations, offset, total)
+
+    def _export_lines(
+        self, workspace_id: str, header: dict, include_associations: bool, offset: int, total: int
+    ) -> Iterator[str]:
+        yield json.dumps(header) + "\n"
+        after: tuple[Any, str] | None = None
+        sent, skip = 0, offset
+        while sent < total:
+            with self.db.connection() as conn:
+                keyset = "AND (created_at, id) > (%(t)s, %(id)s)" if after else ""
+                page = conn.execute(
+                    f"SELECT {mem_repo.COLUMNS} FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL "
+                    f"{keyset} ORDER BY created_at, id LIMIT %(n)s",
+                    {"ws": workspace_id, "t": after[0] if after else None, "id": after[1] if after else None,
+                     "n": EXPORT_PAGE},
+                ).fetchall()  # fmt: skip
+            if not page:
+                break
+            after = (page[-1]["created_at"], page[-1]["id"])
+            for row in page:
+                if skip:
+                    skip -= 1
+                    continue
+                if sent >= total:
+                    break
+                yield json.dumps({"type": "memory", "data": serialize.memory(row)}) + "\n"
+                sent += 1
+        if include_associations:
+            with self.db.connection() as conn:
+                edges = conn.execute(
+                    "SELECT id, workspace_id, source_id, target_id, relationship, strength, metadata, created_at "
+                    "FROM associations WHERE workspace_id = %s ORDER BY created_at, id",
+                    (workspace_id,),
+                ).fetchall()
+            for edge in edges:
+                yield json.dumps({"type": "association", "data": serialize.association(edge)}) + "\n"
+
+    def import_data(self, workspace_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        """Import ``{"memories": [...], "associations": [...]}``; bad items are reported, good ones kept."""
+        imported, skipped, errors = 0, 0, 0
+        details: list[dict[str, Any]] = []
+        id_map: dict[str, str] = {}
+        for index, item in enumerate(data.get("memories") or []):
+            try:
+                body = MemoryCreate.model_validate({k: v for k, v in item.items() if k != "workspace_id"})
+                row, created, _ = self.memories.remember(workspace_id, body)
+            except (ValidationError, InvalidInput, Conflict) as exc:
+                errors += 1
+                details.append({"index": index, "error": str(exc)[:500]})
+                continue
+            if isinstance(item.get("id"), str):
+                id_map[item["id"]] = row["id"]
+            if created:
+                imported += 1
+            else:
+                skipped += 1
+        associations = 0
+        for edge in data.get("associations") or []:
+            source, target = id_map.get(edge.get("source_id")), id_map.get(edge.get("target_id"))
+            if not source or not target:
+                continue
+            try:
+                self.memories.associate(
+                    mem_repo.Scope.of(workspace_id), source, target, edge.get("relationship", "related_to"),
+                    float(edge.get("strength", 0.5)), edge.get("metadata") or {},
+                )  # fmt: skip
+                associations += 1
+            except (InvalidInput, NotFound) as exc:
+                errors += 1
+                details.append({"association": edge.get("id"), "error": str(exc)[:500]})
+        return {
+            "imported": imported,
+            "skipped_duplicates": skipped,
+            "associations_imported": associations,
+            "errors": errors,
+            "details": details,
+        }
