@@ -49,6 +49,8 @@ class MemoryCreate(_Request):
     session_id: str | None = None
     scope: Literal["workspace", "user"] | None = None
     event_time: datetime | None = None
+    # Our extension: append to an ordered stream; the server assigns `sequence_index` atomically.
+    sequence_key: str | None = Field(default=None, min_length=1, max_length=512)
 
     _strip = field_validator("content")(_strip_content)
 

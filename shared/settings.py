@@ -27,6 +27,10 @@ class Settings(BaseSettings):
     port: int = 61001
     data_dir: Path = Path(".data")
     database_url: str | None = None
+    # In AWS: credentials from Secrets Manager, host = the RDS Proxy endpoint (the URL is built at cold start).
+    database_secret_arn: str | None = None
+    database_host: str | None = None
+    database_name: str = "memorylayer"
     db_pool_min: int = 1
     db_pool_max: int = 10
     db_connect_timeout_s: float = 5.0

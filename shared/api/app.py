@@ -37,6 +37,10 @@ class LazyServices:
                     self._value = self._factory()
         return self._value
 
+    def close(self) -> None:
+        if self._value is not None:
+            self._value.close()
+
     def __getattr__(self, name: str):  # delegate: `state.services.memories` just works
         return getattr(self.get(), name)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.db.pool import Database
+from shared.db.secret import resolve_database_url
 from shared.embeddings import create_embedder
 from shared.embeddings.base import Embedder
 from shared.memories.service import MemoryService
@@ -28,10 +29,8 @@ class Services:
     @classmethod
     def build(cls, settings: Settings, *, db: Database | None = None, embedder: Embedder | None = None) -> Services:
         if db is None:
-            if not settings.database_url:
-                raise RuntimeError("MEMORYLAYER_DATABASE_URL is not set")
             db = Database.connect(
-                settings.database_url,
+                resolve_database_url(settings),
                 min_size=settings.db_pool_min,
                 max_size=settings.db_pool_max,
                 timeout_s=settings.db_connect_timeout_s,

@@ -19,7 +19,7 @@ COLUMNS = (
     "id, workspace_id, tenant_id, context_id, user_id, observer_id, subject_id, session_id, content, "
     "content_hash, type, subtype, importance, tags, metadata, refinement_metadata, logical_key, pinned, status, "
     "embedding_model, revision, access_count, last_accessed_at, decay_factor, source_thread_id, "
-    "source_message_ids, source_memory_id, fact_key, valid_from, valid_to, superseded_by, event_time, "
+    "source_message_ids, source_memory_id, fact_key, sequence_key, sequence_index, valid_from, valid_to, superseded_by, event_time, "
     "created_at, updated_at, deleted_at"
 )
 QUALIFIED_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
@@ -28,7 +28,7 @@ _INSERT_FIELDS = (
     "id", "workspace_id", "context_id", "user_id", "observer_id", "subject_id", "session_id", "content",
     "content_hash", "dedup_key", "type", "subtype", "importance", "tags", "tags_lower", "metadata",
     "refinement_metadata", "logical_key", "pinned", "embedding", "embedding_model", "source_thread_id",
-    "source_message_ids", "source_memory_id", "fact_key", "event_time",
+    "source_message_ids", "source_memory_id", "fact_key", "sequence_key", "sequence_index", "event_time",
 )  # fmt: skip
 _JSON_FIELDS = {"metadata", "refinement_metadata"}
 
@@ -115,6 +115,28 @@ def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> lis
     return out
 
 
+def next_sequence_index(conn: psycopg.Connection, workspace_id: str, sequence_key: str) -> int:
+    """The next index of a stream, under a transaction-scoped lock: concurrent appends queue, never collide."""
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{workspace_id}\x1f{sequence_key}",))
+    row = conn.execute(
+        "SELECT coalesce(max(sequence_index) + 1, 0) AS next FROM memories "
+        "WHERE workspace_id = %s AND sequence_key = %s AND deleted_at IS NULL",
+        (workspace_id, sequence_key),
+    ).fetchone()
+    return row["next"]
+
+
+def sequence_keys(conn: psycopg.Connection, workspace_id: str) -> list[str]:
+    return [
+        r["sequence_key"]
+        for r in conn.execute(
+            "SELECT DISTINCT sequence_key FROM memories WHERE workspace_id = %s AND sequence_key IS NOT NULL "
+            "AND deleted_at IS NULL ORDER BY sequence_key",
+            (workspace_id,),
+        )
+    ]
+
+
 def get(
     conn: psycopg.Connection, scope: Scope, memory_id: str, *, include_deleted: bool = False, embedding: bool = False
 ) -> dict | None:
@@ -175,11 +197,18 @@ def list_recent(
     subtype: str | None = None,
     tag: str | None = None,
     context_id: str | None = None,
+    sequence_key: str | None = None,
     embedding: bool = False,
 ) -> list[dict]:
+    """Newest first; a stream (``sequence_key``) comes in index order instead."""
     where, params = scope.clause()
     clauses = [where, "deleted_at IS NULL", "valid_to IS NULL"]
-    for column, value in (("type", type_), ("subtype", subtype), ("context_id", context_id)):
+    order = "created_at DESC, id DESC"
+    if sequence_key is not None:
+        order = "sequence_index, id"
+    for column, value in (
+        ("type", type_), ("subtype", subtype), ("context_id", context_id), ("sequence_key", sequence_key)
+    ):  # fmt: skip
         if value is not None:
             clauses.append(f"{column} = %s")
             params.append(value)
@@ -189,7 +218,7 @@ def list_recent(
     extra = ", embedding" if embedding else ""
     return conn.execute(
         f"SELECT {COLUMNS}{extra} FROM memories WHERE {' AND '.join(clauses)} "
-        "ORDER BY created_at DESC, id DESC LIMIT %s OFFSET %s",
+        f"ORDER BY {order} LIMIT %s OFFSET %s",
         [*params, limit, offset],
     ).fetchall()
 

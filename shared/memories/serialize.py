@@ -67,6 +67,8 @@ def memory(row: dict[str, Any], *, embedding: bool = False) -> dict[str, Any]:
         "source_message_ids": list(row["source_message_ids"] or []),
         "source_memory_id": row["source_memory_id"],
         "fact_key": row["fact_key"],
+        "sequence_key": row["sequence_key"],
+        "sequence_index": row["sequence_index"],
         "valid_from": iso(row["valid_from"]),
         "valid_to": iso(row["valid_to"]),
         "superseded_by": row["superseded_by"],

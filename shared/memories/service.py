@@ -171,7 +171,16 @@ class MemoryService:
                     raise PreconditionFailed(
                         f"logical_key {body.logical_key!r} already names {taken['id']}", memory_id=taken["id"]
                     )
-            stored, created = repo.insert(conn, row)
+            if body.sequence_key:
+                row = self._sequenced(conn, row, body.sequence_key)
+            try:
+                with conn.transaction():
+                    stored, created = repo.insert(conn, row)
+            except psycopg.errors.UniqueViolation as exc:
+                raise Conflict(
+                    f"index {row['sequence_index']} of sequence {body.sequence_key!r} is taken",
+                    code="sequence_index_taken",
+                ) from exc
             if created and body.associations:
                 self._link_all(conn, workspace_id, stored["id"], body.associations)
             if idempotency_key:
@@ -182,6 +191,26 @@ class MemoryService:
                 )
         stored = dict(stored, embedding=vector)
         return stored, created, False
+
+    def _sequenced(self, conn: psycopg.Connection, row: dict[str, Any], sequence_key: str) -> dict[str, Any]:
+        """Give the row its place in the stream: the caller's explicit ``metadata.message_index``, else the next."""
+        explicit = row["metadata"].get("message_index")
+        if isinstance(explicit, int) and not isinstance(explicit, bool) and explicit >= 0:
+            index = explicit
+        else:
+            index = repo.next_sequence_index(conn, row["workspace_id"], sequence_key)
+        metadata = {**row["metadata"], "message_index": index}
+        return {
+            **row,
+            "sequence_key": sequence_key,
+            "sequence_index": index,
+            "metadata": metadata,
+            "dedup_key": dedup_key(row["content"], row["tags"], metadata, row["user_id"]),
+        }
+
+    def sequence_keys(self, workspace_id: str) -> list[str]:
+        with self.db.connection() as conn:
+            return repo.sequence_keys(conn, workspace_id)
 
     def _replay(self, conn: psycopg.Connection, workspace_id: str, key: str, request_hash: str) -> dict | None:
         record = conn.execute(

@@ -58,6 +58,9 @@ CREATE TABLE memories (
     source_message_ids  text[] NOT NULL DEFAULT '{}',
     source_memory_id    text,
     fact_key            text,
+    -- Ordered streams inside a workspace (a chat's messages): the index is assigned by the database.
+    sequence_key        text,
+    sequence_index      integer,
     valid_from          timestamptz NOT NULL DEFAULT now(),
     valid_to            timestamptz,
     superseded_by       text,
@@ -71,6 +74,8 @@ CREATE TABLE memories (
 CREATE UNIQUE INDEX memories_dedup ON memories (workspace_id, dedup_key) WHERE deleted_at IS NULL;
 CREATE UNIQUE INDEX memories_logical_key ON memories (workspace_id, coalesce(user_id, ''), logical_key)
     WHERE logical_key IS NOT NULL AND deleted_at IS NULL;
+CREATE UNIQUE INDEX memories_sequence ON memories (workspace_id, sequence_key, sequence_index)
+    WHERE sequence_key IS NOT NULL AND deleted_at IS NULL;
 CREATE INDEX memories_ws_created ON memories (workspace_id, created_at DESC) WHERE deleted_at IS NULL;
 CREATE INDEX memories_tsv ON memories USING gin (tsv) WHERE deleted_at IS NULL;
 CREATE INDEX memories_tags ON memories USING gin (tags_lower) WHERE deleted_at IS NULL;

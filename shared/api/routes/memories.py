@@ -59,14 +59,21 @@ def list_memories(
     subtype: str | None = None,
     tag: str | None = None,
     context_id: str | None = None,
+    sequence_key: str | None = None,
     include_embeddings: bool = False,
 ) -> dict[str, Any]:
     rows = svc.memories.list(
         Scope.of(caller.workspace()), limit=limit, offset=offset, type_=type, subtype=subtype, tag=tag,
-        context_id=context_id, embedding=include_embeddings,
+        context_id=context_id, sequence_key=sequence_key, embedding=include_embeddings,
     )  # fmt: skip
     memories = [serialize.memory(r, embedding=include_embeddings) for r in rows]
     return {"memories": memories, "total_count": len(memories)}
+
+
+@router.get("/sequence-keys")
+def sequence_keys(caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+    """Every live stream key of the workspace (e.g. every chat of a LlamaIndex store)."""
+    return {"keys": svc.memories.sequence_keys(caller.workspace())}
 
 
 @router.post("/recall")

@@ -1,0 +1,25 @@
+"""Lambda "memory": /v1/memories*, /v1/workspaces*, /health* — the ASGI app through Mangum.
+
+Heavy work (pool, embedder) happens on the first request, not at import: cold starts stay short.
+"""
+
+from __future__ import annotations
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.logging import correlation_paths
+from mangum import Mangum
+
+from shared.api.app import create_app
+from shared.api.routes import health, memories, workspaces
+
+logger = Logger(service="memorylayer-memory")
+metrics = Metrics(namespace="MemoryLayer", service="memory")
+
+app = create_app(routers=(health.router, memories.router, workspaces.router))
+asgi_handler = Mangum(app, lifespan="off")
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@metrics.log_metrics(capture_cold_start_metric=True)
+def handler(event: dict, context: object) -> dict:
+    return asgi_handler(event, context)
