@@ -1,0 +1,1 @@
+"""The MemoryLayer CDK app: one construct per concern, composed in :mod:`infra.stack`."""

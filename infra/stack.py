@@ -1,0 +1,94 @@
+"""The one stack: every construct composed, wired and tagged."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_cdk import CfnOutput, Stack, Tags
+from constructs import Construct
+
+from infra.api import Api
+from infra.bundle import BuiltAsset
+from infra.config import PROJECT, StageConfig
+from infra.database import Database
+from infra.embeddings import EmbeddingEndpoint
+from infra.encryption import Encryption
+from infra.functions import SPECS, Functions
+from infra.migrations import Migrations
+from infra.network import Network
+from infra.observability import Observability
+from infra.queue import ExtractionQueue
+from infra.schedule import CleanupSchedule
+
+UNTAGGED_RESOURCE_TYPES = ("AWS::RDS::DBProxyTargetGroup",)
+
+
+class MemoryLayerStack(Stack):
+    """MemoryLayer for one stage: ``MemoryLayer-dev`` or ``MemoryLayer-prod``."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        config: StageConfig,
+        assets: dict[str, BuiltAsset],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            scope, construct_id, description=f"MemoryLayer serverless ({config.stage})", **kwargs
+        )
+        self.config = config
+        key = Encryption(self, "Encryption", config=config).key
+        network = Network(self, "Network", config=config, key=key)
+        self.database = Database(self, "Database", config=config, network=network, key=key)
+        self.queue = ExtractionQueue(
+            self, "ExtractionQueue", config=config, key=key, consumer_timeout=SPECS["extraction"].timeout
+        )
+        self.embeddings = EmbeddingEndpoint(self, "Embeddings", config=config, key=key)
+        self.functions = Functions(
+            self,
+            "Functions",
+            config=config,
+            assets=assets,
+            network=network,
+            database=self.database,
+            queue=self.queue,
+            embeddings=self.embeddings,
+            key=key,
+        ).functions
+        self.api = Api(self, "Api", config=config, functions=dict(self.functions), key=key)
+        Migrations(
+            self,
+            "Migrations",
+            config=config,
+            function=self.functions["migrate"],
+            database=self.database,
+            key=key,
+        )
+        CleanupSchedule(self, "CleanupSchedule", config=config, function=self.functions["cleanup"])
+        observability = Observability(
+            self,
+            "Observability",
+            config=config,
+            key=key,
+            api=self.api.http_api,
+            functions=dict(self.functions),
+            queue=self.queue,
+            cluster=self.database.cluster,
+            embed_endpoint_name=self.embeddings.endpoint_name,
+        )
+
+        CfnOutput(self, "ApiUrl", value=self.api.url)
+        CfnOutput(self, "DatabaseProxyEndpoint", value=self.database.proxy.endpoint)
+        CfnOutput(self, "DatabaseSecretArn", value=self.database.secret.secret_arn)
+        CfnOutput(self, "ExtractionQueueUrl", value=self.queue.queue.queue_url)
+        CfnOutput(self, "ExtractionDlqUrl", value=self.queue.dead_letter_queue.queue_url)
+        CfnOutput(self, "EmbeddingEndpointName", value=self.embeddings.endpoint_name)
+        CfnOutput(self, "AlarmTopicArn", value=observability.topic.topic_arn)
+
+        # Tags propagate to every taggable resource (and the stack itself) for cost allocation.
+        # DBProxyTargetGroup is skipped: it is a setting of the proxy (tagged itself), not a billed resource,
+        # and CloudFormation's published schema for it has no Tags property.
+        for tag, value in (("Project", PROJECT), ("Stage", config.stage)):
+            Tags.of(self).add(tag, value, exclude_resource_types=list(UNTAGGED_RESOURCE_TYPES))
