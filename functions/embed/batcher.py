@@ -7,7 +7,9 @@
 
 The first queued request opens a batch; more join until ``max_batch`` texts or ``max_wait_ms`` pass. Requests
 that queue while the model is busy join the next batch at once, so under load, batches fill without a wait.
-One worker thread runs the model (its own threads do the parallel work), keeping the event loop free for I/O.
+The wait is spent only when the previous batch held several requests: a lone sequential caller would gain
+nothing from it and pay it on every call. One worker thread runs the model (its own threads do the parallel
+work), keeping the event loop free for I/O.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ class DynamicBatcher:
         self._queue: asyncio.Queue[_Job] | None = None
         self._task: asyncio.Task[None] | None = None
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed-model")
+        self._last_batch_requests = 0
 
     async def start(self) -> None:
         """Start the collector on the running loop (the queue belongs to it)."""
@@ -83,7 +86,9 @@ class DynamicBatcher:
         """Jobs for one model call, and a job that did not fit (it opens the next batch)."""
         assert self._queue is not None
         jobs, size = [first], len(first.texts)
-        deadline = asyncio.get_running_loop().time() + self.max_wait_s
+        # Concurrent traffic (the last batch was shared) is worth waiting for; a lone caller is not.
+        wait = self.max_wait_s if self._last_batch_requests > 1 else 0.0
+        deadline = asyncio.get_running_loop().time() + wait
         while size < self.max_batch:
             try:
                 job = self._queue.get_nowait()
@@ -116,6 +121,7 @@ class DynamicBatcher:
 
     async def _process(self, jobs: list[_Job]) -> None:
         texts = [text for job in jobs for text in job.texts]
+        self._last_batch_requests = len(jobs)
         started = time.perf_counter()
         try:
             result = await asyncio.get_running_loop().run_in_executor(self._executor, self._encode, texts)

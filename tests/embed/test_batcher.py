@@ -63,12 +63,26 @@ async def test_an_oversized_request_runs_alone() -> None:
     assert model.calls == [20, 1] and len(results[0].vectors) == 20
 
 
-async def test_lone_request_waits_at_most_max_wait() -> None:
+async def test_waits_for_company_only_after_concurrent_traffic() -> None:
     model = FakeModel()
-    started = asyncio.get_running_loop().time()
-    await run(model, [["solo"]], max_batch=64, max_wait_ms=30)
-    assert asyncio.get_running_loop().time() - started < 1.0
-    assert model.calls == [1]
+    batcher = DynamicBatcher(model.encode, max_batch=64, max_wait_ms=300)
+    await batcher.start()
+    loop = asyncio.get_running_loop()
+    try:
+        started = loop.time()
+        for _ in range(3):  # a lone sequential caller never pays the wait
+            await batcher.submit(["solo"])
+        assert loop.time() - started < 0.25
+        await asyncio.gather(*(batcher.submit(["burst"]) for _ in range(4)))  # a shared batch...
+        started = loop.time()
+        await batcher.submit(["after the burst"])  # ...so the next one waits for company, once
+        assert 0.25 <= loop.time() - started < 2.0
+        started = loop.time()
+        await batcher.submit(["quiet again"])
+        assert loop.time() - started < 0.25
+        assert model.calls == [1, 1, 1, 4, 1, 1]
+    finally:
+        await batcher.stop()
 
 
 async def test_model_failure_reaches_every_waiter_and_batcher_survives() -> None:
