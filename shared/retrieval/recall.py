@@ -240,7 +240,8 @@ class Recaller:
     def _result(self, req: RecallRequest, rows: list[dict], expanded: list[dict], started: float) -> dict[str, Any]:
         now = datetime.now(UTC)
         merged = [(r, _signals(r)) for r in rows] + [(r, ["association"]) for r in expanded]
-        merged.sort(key=lambda item: (-float(item[0]["boosted"]), item[0]["id"]))
+        # Stable: rows keep the SQL order among equal scores (browse mode is newest first).
+        merged.sort(key=lambda item: -float(item[0]["boosted"]))
         merged = merged[: req.limit]
         if req.time_order:
             merged.sort(

@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from shared.settings import get_settings
+
+
+@pytest.fixture()
+def lambda_env(monkeypatch, database_url):
+    """The environment a deployed function gets, pointing at the test database."""
+    monkeypatch.setenv("MEMORYLAYER_DATABASE_URL", database_url)
+    monkeypatch.setenv("MEMORYLAYER_EMBEDDING_PROVIDER", "hash")
+    monkeypatch.setenv("POWERTOOLS_METRICS_NAMESPACE", "MemoryLayer")
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+@pytest.fixture()
+def load_handler(lambda_env):
+    """Import a handler module fresh, as a cold start would."""
+    loaded = []
+
+    def _load(name: str):
+        module = importlib.reload(importlib.import_module(name))
+        loaded.append(module)
+        return module
+
+    yield _load
+    for module in loaded:
+        module.app.state.services.close()

@@ -1,0 +1,156 @@
+"""Hybrid recall on a small fixture: ranking, every filter, the token budget, association expansion."""
+
+from __future__ import annotations
+
+import pytest
+
+FIXTURE = [
+    ("The login page times out because the redis connection pool is exhausted", ["ops", "Redis"], "episodic"),
+    ("Raise the redis pool size to 50 to fix login timeouts", ["ops", "fix"], "procedural"),
+    ("Alice prefers dark mode in every editor", ["prefs"], "semantic"),
+    ("The quarterly report is due on the first Monday of April", ["work"], "semantic"),
+    ("Bob's favourite food is pasta carbonara", ["prefs", "food"], "semantic"),
+    ("Deploys are frozen during the holiday season", ["ops"], "procedural"),
+]
+
+
+@pytest.fixture()
+def corpus(http, ws):
+    ids = []
+    for content, tags, type_ in FIXTURE:
+        r = http.post("/v1/memories", json={"content": content, "tags": tags, "type": type_},
+                      headers={"X-Workspace-ID": ws})  # fmt: skip
+        assert r.status_code == 201
+        ids.append(r.json()["memory"]["id"])
+    return ids
+
+
+def recall(http, ws, query: str, **fields) -> dict:
+    r = http.post("/v1/memories/recall", json={"query": query, **fields}, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_both_arms_rank_the_obvious_answer_first(http, ws, corpus):
+    body = recall(http, ws, "why does login time out? redis pool")
+    top = body["memories"][0]
+    assert top["id"] == corpus[0]
+    assert set(top["match_signals"]) == {"vector", "keyword"}
+    assert top["relevance_score"] == pytest.approx(1.0, abs=0.02)
+    assert body["retrieval_confidence"] == "strong"
+    assert body["total_count"] >= 2
+    assert body["memories"][1]["id"] == corpus[1]
+    for key in ("query_tokens", "search_latency_ms", "mode_used", "budget_summary", "confidence_reasons",
+                "freshness_metadata", "relation_paths", "generation_summary"):  # fmt: skip
+        assert key in body
+    assert all(m["embedding"] is None for m in body["memories"])
+
+
+def test_keyword_arm_catches_stemmed_words(http, ws, corpus):
+    body = recall(http, ws, "deploying holidays", min_relevance=0.99)
+    # Cosine 0.99 excludes the vector arm; the full-text arm still finds the stemmed match.
+    assert [m["id"] for m in body["memories"]] == [corpus[5]]
+    assert body["memories"][0]["match_signals"] == ["keyword"]
+    assert body["retrieval_confidence"] == "moderate"
+
+
+def test_nothing_relevant_is_an_empty_weak_result(http, ws, corpus):
+    body = recall(http, ws, "zzzz qqqq")
+    assert body["memories"] == [] and body["retrieval_confidence"] == "weak"
+    assert body["confidence_reasons"] == ["empty_result"]
+
+
+def test_min_relevance_zero_returns_every_tag_match(http, ws, corpus):
+    body = recall(http, ws, "chat history", tags=["prefs"], min_relevance=0.0, limit=1000)
+    assert sorted(m["id"] for m in body["memories"]) == sorted([corpus[2], corpus[4]])
+
+
+def test_tags_are_anded_and_case_insensitive(http, ws, corpus):
+    assert [m["id"] for m in recall(http, ws, "redis", tags=["REDIS", "OPS"], min_relevance=0)["memories"]] == [
+        corpus[0]]  # fmt: skip
+    assert recall(http, ws, "redis", tags=["redis", "food"], min_relevance=0)["memories"] == []
+
+
+def test_type_subtype_and_exclude_filters(http, ws, corpus):
+    body = recall(http, ws, "redis login timeout", types=["procedural"], min_relevance=0)
+    assert {m["id"] for m in body["memories"]} == {corpus[1], corpus[5]}
+    body = recall(http, ws, "redis login timeout", exclude_ids=[corpus[0]])
+    assert corpus[0] not in [m["id"] for m in body["memories"]]
+    assert recall(http, ws, "redis", subtypes=["solution"], min_relevance=0)["memories"] == []
+
+
+def test_user_and_time_filters(http, ws):
+    h = {"X-Workspace-ID": ws}
+    http.post("/v1/memories", json={"content": "trip to Lisbon in May", "user_id": "u1",
+                                    "event_time": "2023-05-02T00:00:00Z"}, headers=h)  # fmt: skip
+    http.post("/v1/memories", json={"content": "trip to Porto in June", "user_id": "u2",
+                                    "event_time": "2023-06-10T00:00:00Z"}, headers=h)  # fmt: skip
+    only_u1 = recall(http, ws, "trip", user_id="u1", min_relevance=0)
+    assert [m["content"] for m in only_u1["memories"]] == ["trip to Lisbon in May"]
+    june = recall(http, ws, "trip", event_after="2023-06-01T00:00:00Z", min_relevance=0)
+    assert [m["content"] for m in june["memories"]] == ["trip to Porto in June"]
+    may = recall(http, ws, "trip", event_before="2023-05-31T00:00:00Z", min_relevance=0)
+    assert [m["content"] for m in may["memories"]] == ["trip to Lisbon in May"]
+    assert recall(http, ws, "trip", created_before="2000-01-01T00:00:00Z", min_relevance=0)["memories"] == []
+    ordered = recall(http, ws, "trip", min_relevance=0, time_order="asc")
+    assert [m["content"] for m in ordered["memories"]] == ["trip to Lisbon in May", "trip to Porto in June"]
+
+
+def test_limit_offset_and_browse(http, ws, corpus):
+    everything = recall(http, ws, "*", limit=100)
+    assert len(everything["memories"]) == len(FIXTURE)
+    page = recall(http, ws, "*", limit=2, offset=2)
+    assert [m["id"] for m in page["memories"]] == [m["id"] for m in everything["memories"][2:4]]
+    assert len(recall(http, ws, "redis ops", limit=1)["memories"]) == 1
+
+
+def test_limit_up_to_1000_and_not_more(http, ws, corpus):
+    assert recall(http, ws, "redis", limit=1000)["memories"]
+    r = http.post("/v1/memories/recall", json={"query": "x", "limit": 1001}, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 422
+
+
+def test_budget_is_never_exceeded(http, ws, corpus):
+    body = recall(http, ws, "redis login pool timeouts fix", budget_tokens=30, min_relevance=0)
+    summary = body["budget_summary"]
+    used = sum(-(-len(m["content"]) // 3) for m in body["memories"])
+    assert summary["estimator"] == "chars_div_3_conservative_v1"
+    assert used == summary["used"] <= 30
+    assert summary["truncated_items"] + summary["omitted_items"] >= 1
+
+
+def test_association_expansion_adds_neighbours_and_honours_filters(http, ws, corpus):
+    h = {"X-Workspace-ID": ws}
+    # Link the redis problem to the (unrelated-looking) report memory and to the food memory.
+    for target in (corpus[3], corpus[4]):
+        http.post(f"/v1/memories/{corpus[0]}/associate", json={"target_id": target, "relationship": "related_to",
+                                                                "strength": 1.0}, headers=h)  # fmt: skip
+    body = recall(http, ws, "redis connection pool exhausted", limit=10, min_relevance=0.5)
+    ids = [m["id"] for m in body["memories"]]
+    assert corpus[3] in ids and corpus[4] in ids
+    neighbour = next(m for m in body["memories"] if m["id"] == corpus[3])
+    assert neighbour["match_signals"] == ["association"]
+    # A tag filter applies to neighbours too (the reference leaked them, API.md §9.3 (g)).
+    filtered = recall(http, ws, "redis connection pool exhausted", tags=["ops"], min_relevance=0.5)
+    assert corpus[3] not in [m["id"] for m in filtered["memories"]]
+    off = recall(http, ws, "redis connection pool exhausted", include_associations=False, min_relevance=0.5)
+    assert corpus[3] not in [m["id"] for m in off["memories"]]
+
+
+def test_global_workspace_is_searched_too(http, ws):
+    marker = f"globalfact{ws}"
+    http.post("/v1/memories", json={"content": f"{marker} applies everywhere"}, headers={"X-Workspace-ID": "_global"})
+    assert recall(http, ws, marker)["memories"][0]["workspace_id"] == "_global"
+    assert recall(http, ws, marker, include_global=False)["memories"] == []
+
+
+def test_llm_modes_are_refused_without_an_llm(http, ws):
+    r = http.post("/v1/memories/recall", json={"query": "x", "mode": "llm"}, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "generation_not_allowed"
+
+
+def test_reflect_without_llm_returns_evidence(http, ws, corpus):
+    r = http.post("/v1/memories/reflect", json={"query": "redis login"}, headers={"X-Workspace-ID": ws})
+    body = r.json()
+    assert r.status_code == 200 and "requires LLM integration" in body["reflection"]
+    assert corpus[0] in body["source_memories"]
