@@ -1,0 +1,1 @@
+"""Benchmarks of the MemoryLayer stack (latency, throughput, retrieval quality)."""

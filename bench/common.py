@@ -1,0 +1,56 @@
+"""Shared pieces of the benchmarks: a throwaway stack over real HTTP, synthetic text, latency statistics.
+
+    >>> summarise([1.0, 2.0, 3.0, 4.0])["p50_ms"]
+    2.5
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from shared.settings import Settings
+
+WORDS = (
+    "redis login timeout pool deploy friday report quarterly alice bob coffee editor dark mode pasta trip "
+    "lisbon porto budget invoice meeting monday design review database index vector search memory agent "
+    "python lambda queue worker retry cache latency error fix release branch merge ticket customer email "
+    "calendar birthday sister painting guitar camping hiking museum concert recipe garden dog cat school"
+).split()
+
+
+def sentence(rng: random.Random, n: int = 12) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n)) + f" #{rng.randrange(10**9)}"
+
+
+def summarise(samples_ms: list[float]) -> dict[str, float]:
+    ordered = sorted(samples_ms)
+    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return {"p50_ms": round(statistics.median(ordered), 3), "p95_ms": round(p95, 3), "n": len(ordered)}
+
+
+@contextmanager
+def local_stack(embedding_provider: str = "hash") -> Iterator[tuple[str, Settings]]:
+    """A fresh embedded Postgres, migrations, and the real app under uvicorn; yields (base_url, settings)."""
+    from shared.api.app import create_app
+    from shared.api.services import Services
+    from shared.db.migrate import apply_migrations
+    from shared.local.postgres import EmbeddedPostgres
+    from shared.local.server import serve_in_thread
+
+    pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-bench-")) / "pg", ephemeral=True)
+    try:
+        settings = Settings(database_url=pg.dsn, embedding_provider=embedding_provider, db_pool_max=16)
+        apply_migrations(pg.dsn, embedding_dimensions=settings.embedding_dimensions or 384)
+        services = Services.build(settings)
+        try:
+            with serve_in_thread(create_app(settings, services=services)) as base_url:
+                yield base_url, settings
+        finally:
+            services.close()
+    finally:
+        pg.stop()
