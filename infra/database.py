@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aws_cdk import Duration
+from aws_cdk import Duration, Resource
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_logs as logs
@@ -92,6 +92,11 @@ class Database(Construct):
         self.cluster.node.default_child.node.add_dependency(log_group)
         assert self.cluster.secret is not None  # generated above
         self.secret = self.cluster.secret
+        # The generated secret does not follow the cluster's removal policy; a retained prod database must
+        # keep its credentials too.
+        generated_secret = self.cluster.node.find_child("Secret")
+        assert isinstance(generated_secret, Resource)
+        generated_secret.apply_removal_policy(config.removal_policy)
 
         self.proxy = self.cluster.add_proxy(
             "Proxy",

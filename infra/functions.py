@@ -77,12 +77,10 @@ class Functions(Construct):
             "MEMORYLAYER_STAGE": config.stage,
             "MEMORYLAYER_AWS_REGION": Aws.REGION,
             "MEMORYLAYER_AUTH_MODE": "api_key",
-            # The pool connects to the proxy (TLS required) with the credentials in the secret.
+            # shared/db/secret.py builds the DSN: user/password from the secret, host = the proxy (TLS).
             "MEMORYLAYER_DATABASE_SECRET_ARN": database.secret.secret_arn,
             "MEMORYLAYER_DATABASE_HOST": database.proxy.endpoint,
-            "MEMORYLAYER_DATABASE_PORT": str(database.port),
             "MEMORYLAYER_DATABASE_NAME": database.database_name,
-            "MEMORYLAYER_DATABASE_SSLMODE": "require",
             # One request at a time per container: two connections cover a request plus a background flush.
             "MEMORYLAYER_DB_POOL_MIN": "1",
             "MEMORYLAYER_DB_POOL_MAX": "2",

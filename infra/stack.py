@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_cdk import CfnOutput, Stack, Tags
+from aws_cdk import CfnOutput, CfnResource, Stack, TagManager, Tags
 from constructs import Construct
 
 from infra.api import Api
@@ -90,5 +90,18 @@ class MemoryLayerStack(Stack):
         # Tags propagate to every taggable resource (and the stack itself) for cost allocation.
         # DBProxyTargetGroup is skipped: it is a setting of the proxy (tagged itself), not a billed resource,
         # and CloudFormation's published schema for it has no Tags property.
-        for tag, value in (("Project", PROJECT), ("Stage", config.stage)):
+        tags = {"Project": PROJECT, "Stage": config.stage}
+        for tag, value in tags.items():
             Tags.of(self).add(tag, value, exclude_resource_types=list(UNTAGGED_RESOURCE_TYPES))
+        self._tag_untaggable_providers(tags)
+
+    def _tag_untaggable_providers(self, tags: dict[str, str]) -> None:
+        """aws-cdk-lib's own custom-resource providers (e.g. the one that locks the VPC's default security
+        group) are raw CfnResources that ``Tags.of`` cannot reach; tag their role and function directly."""
+        for construct in self.node.find_all():
+            if (
+                isinstance(construct, CfnResource)
+                and construct.cfn_resource_type in ("AWS::Lambda::Function", "AWS::IAM::Role")
+                and not TagManager.is_taggable(construct)
+            ):
+                construct.add_property_override("Tags", [{"Key": k, "Value": v} for k, v in tags.items()])

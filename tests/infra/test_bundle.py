@@ -1,0 +1,113 @@
+"""The local (no Docker) Lambda bundling: which files land in which asset, and the pip target."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from infra.bundle import (
+    FORBIDDEN,
+    LAMBDA_PACKAGES,
+    NOT_LAMBDA_PACKAGES,
+    PIP_TARGET_ARGS,
+    REPO_ROOT,
+    BuiltAsset,
+    build_assets,
+    runtime_requirements,
+)
+from infra.config import StageConfig
+from infra.embeddings import volume_kms_supported
+
+
+@pytest.fixture(scope="module")
+def assets(tmp_path_factory: pytest.TempPathFactory) -> dict[str, BuiltAsset]:
+    return build_assets(out_dir=tmp_path_factory.mktemp("lambda"), with_deps=False)
+
+
+def _files(asset: BuiltAsset) -> set[str]:
+    return {p.relative_to(asset.path).as_posix() for p in asset.path.rglob("*") if p.is_file()}
+
+
+def test_each_asset_has_shared_code_migrations_and_only_its_own_function(
+    assets: dict[str, BuiltAsset],
+) -> None:
+    assert set(assets) == set(LAMBDA_PACKAGES)
+    for name, asset in assets.items():
+        files = _files(asset)
+        assert "shared/__init__.py" in files and "shared/settings.py" in files
+        assert any(f.startswith("shared/migrations/") and f.endswith(".sql") for f in files)
+        assert not any("__pycache__" in f or f.endswith(".pyc") for f in files)
+        assert not any(f.startswith("tests/") for f in files)
+        others = (set(LAMBDA_PACKAGES.values()) | NOT_LAMBDA_PACKAGES) - {LAMBDA_PACKAGES[name]}
+        assert not any(f.split("/")[:2] in ([["functions", o] for o in others]) for f in files), name
+
+
+def test_asset_hash_follows_content(assets: dict[str, BuiltAsset]) -> None:
+    # Same code, same hash (CDK uploads it once); a function with its own package differs from one without.
+    rebuilt = build_assets(["memory"], out_dir=assets["memory"].path.parent / "again", with_deps=False)
+    assert rebuilt["memory"].asset_hash == assets["memory"].asset_hash
+
+
+def test_runtime_requirements_leave_out_what_lambda_provides() -> None:
+    requirements = runtime_requirements()
+    names = {r.split(">")[0].split("[")[0].split("=")[0].strip().lower() for r in requirements}
+    assert "boto3" not in names
+    assert {
+        "fastapi",
+        "pydantic",
+        "pydantic-settings",
+        "psycopg",
+        "psycopg-pool",
+        "pgvector",
+        "numpy",
+    } <= names
+    assert {"mangum", "aws-lambda-powertools", "httpx"} <= names
+    assert not names & FORBIDDEN
+
+
+def test_pip_targets_lambda_arm64_python312_binary_wheels() -> None:
+    args = " ".join(PIP_TARGET_ARGS)
+    assert "--platform=manylinux2014_aarch64" in args and "--platform=manylinux_2_28_aarch64" in args
+    assert "--python-version=3.12" in args and "--implementation=cp" in args
+    assert "--only-binary=:all:" in args
+
+
+def test_function_packages_do_not_import_each_other() -> None:
+    """Each Lambda ships only its own functions/<name>/, so a cross-import would fail only in AWS."""
+    function_dirs = set(LAMBDA_PACKAGES.values()) | NOT_LAMBDA_PACKAGES
+    for package in LAMBDA_PACKAGES.values():
+        for path in (REPO_ROOT / "functions" / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                modules = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                    if isinstance(node, ast.ImportFrom) and node.level == 0
+                    else []
+                )
+                for module in modules:
+                    parts = module.split(".")
+                    if parts[0] == "functions" and len(parts) > 1 and parts[1] in function_dirs:
+                        assert parts[1] == package, f"{path.relative_to(REPO_ROOT)} imports {module}"
+
+
+def test_volume_kms_only_where_sagemaker_accepts_it() -> None:
+    assert not volume_kms_supported("ml.g5.xlarge")
+    assert not volume_kms_supported("ml.g4dn.xlarge")
+    assert volume_kms_supported("ml.inf2.xlarge")
+
+
+def test_unknown_stage_is_rejected() -> None:
+    with pytest.raises(ValueError, match="unknown stage"):
+        StageConfig.for_stage("staging")
+    assert (
+        StageConfig.for_stage("dev", {"embed_instance_type": "ml.g5.2xlarge"}).embed_instance_type
+        == "ml.g5.2xlarge"
+    )
+
+
+def test_repo_has_the_embed_dockerfile() -> None:
+    assert (REPO_ROOT / "functions" / "embed" / "Dockerfile").is_file()
+    assert Path(REPO_ROOT / "cdk.json").is_file()
