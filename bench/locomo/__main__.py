@@ -1,0 +1,44 @@
+"""``python -m bench.locomo [--conversations conv-26,conv-30] [--embedding local|hash] [--data PATH]``."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import httpx
+
+from bench.locomo import data
+from bench.locomo.run import ingest, run_conversation, table, write_results
+from bench.locomo.stack import running_stack
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.locomo", description=__doc__)
+    parser.add_argument("--conversations", default="", help="comma-separated sample ids (default: all)")
+    parser.add_argument("--embedding", choices=("local", "hash"), default="local")
+    parser.add_argument("--data", type=Path, default=data.DEFAULT_DATA)
+    parser.add_argument("--details", action="store_true", help="also keep every question's ranking in the JSON")
+    args = parser.parse_args(argv)
+    only = [c.strip() for c in args.conversations.split(",") if c.strip()]
+    conversations = data.load(args.data, only or None)
+    results: dict[str, dict] = {}
+    details: dict[str, dict] = {}
+    with running_stack(args.embedding) as stack, httpx.Client(base_url=stack.base_url, timeout=60) as client:
+        for conv in conversations:
+            started = time.perf_counter()
+            ws = ingest(client, conv)
+            print(f"{conv.sample_id}: ingested {len(conv.turns)} turns in {time.perf_counter() - started:.1f} s")
+            runs = run_conversation(stack, client, conv, ws)
+            results[conv.sample_id] = {name: run.summary() for name, run in runs.items()}
+            details[conv.sample_id] = {name: run.rows for name, run in runs.items()}
+    print()
+    print(table(results))
+    payload = {"embedding": args.embedding, "data": str(args.data), "results": results}
+    if args.details:
+        payload["details"] = details
+    print(f"results: {write_results(payload)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,40 @@
+"""The real stack in-process: a throwaway embedded Postgres, migrations, services and the app over HTTP."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from shared.api.app import create_app
+from shared.api.services import Services
+from shared.db.migrate import apply_migrations
+from shared.local.postgres import EmbeddedPostgres
+from shared.local.server import serve_in_thread
+from shared.settings import EmbeddingProviderName, Settings
+
+
+@dataclass
+class Stack:
+    base_url: str
+    services: Services
+    dsn: str
+
+
+@contextmanager
+def running_stack(embedding: EmbeddingProviderName) -> Iterator[Stack]:
+    with tempfile.TemporaryDirectory(prefix="ml-locomo-") as tmp:
+        pg = EmbeddedPostgres.start(Path(tmp) / "pg", ephemeral=True)
+        try:
+            apply_migrations(pg.dsn)
+            settings = Settings(database_url=pg.dsn, embedding_provider=embedding, db_pool_max=4)
+            services = Services.build(settings)
+            try:
+                with serve_in_thread(create_app(settings, services=services)) as url:
+                    yield Stack(url, services, pg.dsn)
+            finally:
+                services.close()
+        finally:
+            pg.stop()
