@@ -1,0 +1,39 @@
+"""MemoryLayer for LlamaIndex: a persistent ``BaseChatStore``.
+
+    from llama_index.core.memory import ChatMemoryBuffer
+    from memorylayer_llamaindex import MemoryLayerChatStore
+
+    store = MemoryLayerChatStore(base_url="http://localhost:61001", workspace_id="ws_123")
+    memory = ChatMemoryBuffer.from_defaults(chat_store=store, chat_store_key="alice")
+"""
+
+from memorylayer_llamaindex.chat_store import MemoryLayerChatStore
+from memorylayer_llamaindex.convert import (
+    CHAT_KEY_TAG_PREFIX,
+    ROLE_TO_STRING_MAP,
+    STRING_TO_ROLE_MAP,
+    chat_key_tag,
+    chat_message_to_memory_payload,
+    get_chat_key,
+    get_message_index,
+    memory_to_chat_message,
+    message_role_to_string,
+    string_to_message_role,
+)
+
+__version__ = "0.3.0"
+
+__all__ = [
+    "CHAT_KEY_TAG_PREFIX",
+    "ROLE_TO_STRING_MAP",
+    "STRING_TO_ROLE_MAP",
+    "MemoryLayerChatStore",
+    "__version__",
+    "chat_key_tag",
+    "chat_message_to_memory_payload",
+    "get_chat_key",
+    "get_message_index",
+    "memory_to_chat_message",
+    "message_role_to_string",
+    "string_to_message_role",
+]
