@@ -1,7 +1,9 @@
 """CDK entry point (``cdk.json``: ``.venv/bin/python -m infra.app``).
 
 Context: ``-c stage=dev|prod`` (default dev), ``-c bundle=skip`` (our code only, no pip), ``-c nag=off``,
-``-c embed_instance_type=ml.g5.2xlarge``, ``-c alarm_email=ops@example.com``, ``-c bundle_dir=...``.
+``-c bundle_dir=...``, and single-field overrides: ``-c embed_instance_type=ml.g5.2xlarge``,
+``-c alarm_email=ops@example.com``, ``-c cleanup_rate_minutes=60``, ``-c db_min_acu=0.5``,
+``-c db_max_acu=8``.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from infra.nag import add_nag_checks
 from infra.stack import MemoryLayerStack
 
 # Context keys that override a single StageConfig field.
-CONFIG_OVERRIDES = ("embed_instance_type", "alarm_email")
+CONFIG_OVERRIDES = ("embed_instance_type", "alarm_email", "cleanup_rate_minutes", "db_min_acu", "db_max_acu")
 
 
 def create_stack(app: App, stage: str) -> MemoryLayerStack:

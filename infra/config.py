@@ -44,6 +44,8 @@ class StageConfig:
     # Reserved concurrency caps what each function can take from the account and from the DB proxy.
     reserved_concurrency: dict[str, int] = field(default_factory=dict)
     extraction_batch_size: int = 10
+    # Each cleanup run connects to the database, which keeps a 0-ACU cluster from pausing.
+    cleanup_rate_minutes: int = 5
     alarm_email: str | None = None
 
     @property
@@ -62,7 +64,14 @@ class StageConfig:
         if stage not in _STAGES:
             raise ValueError(f"unknown stage {stage!r}; expected one of {', '.join(STAGES)}")
         config = _STAGES[stage]
-        return replace(config, **overrides) if overrides else config
+        if not overrides:
+            return config
+        # Context values from the command line arrive as strings; coerce them to the field's type.
+        typed = {
+            k: type(getattr(config, k))(v) if getattr(config, k) is not None else v
+            for k, v in overrides.items()
+        }
+        return replace(config, **typed)
 
 
 _STAGES: dict[str, StageConfig] = {
@@ -73,8 +82,8 @@ _STAGES: dict[str, StageConfig] = {
         nat_gateways=1,
         endpoint_azs=1,
         # 0 ACU lets the engine auto-pause when idle (Aurora PostgreSQL 16.3+/17.x).
-        db_min_acu=0,
-        db_max_acu=4,
+        db_min_acu=0.0,
+        db_max_acu=4.0,
         db_readers=0,
         db_backup_days=1,
         # g4dn is the cheapest NVIDIA GPU SageMaker hosts for real-time inference.
@@ -100,7 +109,7 @@ _STAGES: dict[str, StageConfig] = {
         nat_gateways=2,
         endpoint_azs=2,
         db_min_acu=0.5,
-        db_max_acu=16,
+        db_max_acu=16.0,
         db_readers=1,
         db_backup_days=14,
         embed_instance_type="ml.g5.xlarge",

@@ -53,6 +53,11 @@ class Database(Construct):
             removal_policy=config.removal_policy,
         )
         auto_pause = config.db_min_acu == 0
+        # Performance Insights keeps the instance busy; only stages that never pause pay for it (7 days free).
+        insights = {
+            "enable_performance_insights": not auto_pause,
+            "performance_insight_encryption_key": None if auto_pause else key,
+        }
         self.cluster = rds.DatabaseCluster(
             self,
             "Cluster",
@@ -63,9 +68,9 @@ class Database(Construct):
             ),
             default_database_name=DATABASE_NAME,
             port=PORT,
-            writer=rds.ClusterInstance.serverless_v2("Writer", auto_minor_version_upgrade=True),
+            writer=rds.ClusterInstance.serverless_v2("Writer", auto_minor_version_upgrade=True, **insights),
             readers=[
-                rds.ClusterInstance.serverless_v2(f"Reader{i + 1}", scale_with_writer=True)
+                rds.ClusterInstance.serverless_v2(f"Reader{i + 1}", scale_with_writer=True, **insights)
                 for i in range(config.db_readers)
             ],
             serverless_v2_min_capacity=config.db_min_acu,
@@ -82,9 +87,7 @@ class Database(Construct):
             deletion_protection=config.retain_data,
             removal_policy=config.removal_policy,
             cloudwatch_logs_exports=["postgresql"],
-            # Performance Insights keeps the instance busy; only prod pays for it (7 days are free).
-            enable_performance_insights=not auto_pause,
-            performance_insight_encryption_key=None if auto_pause else key,
+            **insights,
         )
         # Only the DB cluster resource waits for the log group; a construct-level dependency would also hold
         # back the proxy's role, which the key policy references (a cycle through the key).

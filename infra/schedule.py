@@ -10,24 +10,23 @@ from constructs import Construct
 
 from infra.config import StageConfig
 
-CLEANUP_RATE = Duration.minutes(5)
-
 
 class CleanupSchedule(Construct):
-    """Every five minutes, invoke the session-cleanup function."""
+    """Every ``config.cleanup_rate_minutes`` (5 by default), invoke the session-cleanup function."""
 
     def __init__(
         self, scope: Construct, construct_id: str, *, config: StageConfig, function: lambda_.IFunction
     ) -> None:
         super().__init__(scope, construct_id)
+        rate = Duration.minutes(config.cleanup_rate_minutes)
         self.rule = events.Rule(
             self,
             "Rule",
             rule_name=f"{config.prefix}-session-cleanup",
             description="Expire idle MemoryLayer sessions",
-            schedule=events.Schedule.rate(CLEANUP_RATE),
+            schedule=events.Schedule.rate(rate),
             targets=[
                 # A run older than one period is superseded by the next one, so drop it rather than pile up.
-                targets.LambdaFunction(function, retry_attempts=2, max_event_age=CLEANUP_RATE)
+                targets.LambdaFunction(function, retry_attempts=2, max_event_age=rate)
             ],
         )
