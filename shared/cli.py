@@ -51,7 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(Settings(), args)
+    try:
+        return args.run(Settings(), args)
+    except KeyboardInterrupt:  # Ctrl-C after a clean shutdown: no traceback
+        return 130
 
 
 if __name__ == "__main__":

