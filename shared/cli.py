@@ -53,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.run(Settings(), args)
-    except KeyboardInterrupt:  # Ctrl-C after a clean shutdown: no traceback
-        return 130
+    except KeyboardInterrupt:  # Ctrl-C is how the local stack stops: a clean stop, no traceback
+        return 0
 
 
 if __name__ == "__main__":
