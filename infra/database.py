@@ -125,12 +125,6 @@ class Database(Construct):
             self.proxy_security_group, ec2.Port.HTTPS, "HTTPS from the RDS Proxy"
         )
 
-        acknowledge(
-            self.cluster,
-            "AwsSolutions-RDS11",
-            "The cluster sits in isolated subnets and admits only the proxy's security group; a non-default "
-            "port would add obscurity, not access control, and break tooling defaults.",
-        )
         # On the cluster: ``cluster.secret`` is the target attachment; the secret is a child of the cluster.
         acknowledge(
             self.cluster,

@@ -153,13 +153,6 @@ class EmbeddingEndpoint(Construct):
         )
         if kms_supported:
             key.grant_encrypt_decrypt(role)
-        else:
-            acknowledge(
-                endpoint_config,
-                "AwsSolutions-SM2",
-                f"{config.embed_instance_type} keeps its ML volume on NVMe instance store, which SageMaker "
-                "encrypts with hardware keys and for which it rejects a KMS key.",
-            )
         self.endpoint = sagemaker.CfnEndpoint(
             self,
             "Endpoint",

@@ -83,8 +83,3 @@ class Migrations(Construct):
             "The provider framework grants lambda:InvokeFunction on the migrate function's versions/aliases "
             "(':*'); it is still one function.",
         )
-        acknowledge(
-            provider,
-            "AwsSolutions-L1",
-            "The provider framework's Node.js runtime is chosen by aws-cdk-lib and upgraded with it.",
-        )
