@@ -34,15 +34,23 @@ def test_health(sdk: Any) -> None:
 
 def test_remember_get_update_forget(sdk: Any, ws: str) -> None:
     # Given a stored memory
-    memory = sdk.remember("Alice prefers green tea", type="semantic", tags=["prefs"], metadata={"who": "alice"})
+    memory = sdk.remember(
+        "Alice prefers green tea", type="semantic", tags=["prefs"], metadata={"who": "alice"}
+    )
     assert isinstance(memory, Memory)
     assert memory.id.startswith("mem_") and memory.workspace_id == ws
     assert memory.type == "semantic" and memory.tags == ["prefs"] and memory.metadata["who"] == "alice"
 
     # When it is read back and updated
     assert sdk.get_memory(memory.id).content == "Alice prefers green tea"
-    updated = sdk.update_memory(memory.id, content="Alice prefers oolong", importance=0.9, tags=["prefs", "tea"])
-    assert (updated.content, updated.importance, updated.tags) == ("Alice prefers oolong", 0.9, ["prefs", "tea"])
+    updated = sdk.update_memory(
+        memory.id, content="Alice prefers oolong", importance=0.9, tags=["prefs", "tea"]
+    )
+    assert (updated.content, updated.importance, updated.tags) == (
+        "Alice prefers oolong",
+        0.9,
+        ["prefs", "tea"],
+    )
 
     # Then a stale ETag is refused, and forgetting makes it 404
     with pytest.raises(PreconditionFailedError) as stale:
@@ -152,7 +160,12 @@ def test_associations_and_traverse(sdk: Any) -> None:
     fix = sdk.remember("raise the redis pool size")
     edge = sdk.associate(fix.id, problem.id, "solves", strength=0.9, metadata={"by": "test"})
     assert isinstance(edge, Association)
-    assert (edge.source_id, edge.target_id, edge.relationship, edge.strength) == (fix.id, problem.id, "solves", 0.9)
+    assert (edge.source_id, edge.target_id, edge.relationship, edge.strength) == (
+        fix.id,
+        problem.id,
+        "solves",
+        0.9,
+    )
     assert [a.id for a in sdk.get_associations(problem.id)] == [edge.id]
     assert sdk.get_associations(problem.id, direction="outgoing") == []
     assert [a.id for a in sdk.get_associations(fix.id, relationships=["SOLVES"])] == [edge.id]
@@ -176,7 +189,11 @@ def test_associations_and_traverse(sdk: Any) -> None:
 def test_workspaces_export_import(sdk: Any, ws: str) -> None:
     new_id = f"ws_new_{uuid.uuid4().hex[:8]}"
     created = sdk.create_workspace("Project X", workspace_id=new_id, settings={"a": 1}, tags=["team"])
-    assert isinstance(created, Workspace) and (created.id, created.name, created.tags) == (new_id, "Project X", ["team"])
+    assert isinstance(created, Workspace) and (created.id, created.name, created.tags) == (
+        new_id,
+        "Project X",
+        ["team"],
+    )
     assert sdk.get_workspace(new_id).name == "Project X"
     assert new_id in {w.id for w in sdk.list_workspaces()}
     assert [w.id for w in sdk.list_workspaces(tags=["team"])].count(new_id) == 1
@@ -250,10 +267,16 @@ async def test_error_mapping(status: int, cls: type[MemoryLayerError]) -> None:
     with pytest.raises(cls) as raised:
         sync.get_memory("mem_x")
     assert type(raised.value) is cls
-    assert (raised.value.status_code, raised.value.code, raised.value.message) == (status, f"c{status}", "nope")
+    assert (raised.value.status_code, raised.value.code, raised.value.message) == (
+        status,
+        f"c{status}",
+        "nope",
+    )
     assert (raised.value.method, raised.value.url) == ("GET", "http://test/v1/memories/mem_x")
 
-    async with MemoryLayerClient("http://test", max_retries=0, transport=httpx.MockTransport(reply)) as client:
+    async with MemoryLayerClient(
+        "http://test", max_retries=0, transport=httpx.MockTransport(reply)
+    ) as client:
         with pytest.raises(cls):
             await client.forget("mem_x")
 
@@ -264,11 +287,13 @@ def test_headers_and_bodies() -> None:
     def reply(request: httpx.Request) -> httpx.Response:
         seen.append(request)
         now = "2026-01-01T00:00:00Z"
-        memory = {"id": "mem_1", "workspace_id": "ws_h", "content": "c", "type": "episodic", "importance": 0.5,
-                  "created_at": now, "updated_at": now}  # fmt: skip
+        memory = {"id": "mem_1", "workspace_id": "ws_h", "content": "c", "type": "episodic",
+                  "importance": 0.5, "created_at": now, "updated_at": now}  # fmt: skip
         return httpx.Response(201, json={"memory": memory, "replayed": False})
 
-    client = SyncMemoryLayerClient("http://test/v1/", api_key="k3y", workspace_id="ws_h", transport=httpx.MockTransport(reply))
+    client = SyncMemoryLayerClient(
+        "http://test/v1/", api_key="k3y", workspace_id="ws_h", transport=httpx.MockTransport(reply)
+    )
     client.remember("c", idempotency_key=True)
     client.remember("c", workspace_id="ws_other")
     first, second = seen

@@ -1,10 +1,10 @@
 """MemoryLayer Python SDK: typed sync and async clients for the MemoryLayer ``/v1`` REST API.
 
-    from memorylayer import SyncMemoryLayerClient
+from memorylayer import SyncMemoryLayerClient
 
-    with SyncMemoryLayerClient("http://localhost:61001", workspace_id="ws_demo") as client:
-        client.remember("Alice prefers tea", tags=["prefs"])
-        print([m.content for m in client.recall("what does Alice drink?").memories])
+with SyncMemoryLayerClient("http://localhost:61001", workspace_id="ws_demo") as client:
+    client.remember("Alice prefers tea", tags=["prefs"])
+    print([m.content for m in client.recall("what does Alice drink?").memories])
 """
 
 from memorylayer._base import DEFAULT_BASE_URL, RetryPolicy

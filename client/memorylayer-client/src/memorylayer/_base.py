@@ -178,7 +178,7 @@ def _parse_export(response: httpx.Response) -> WorkspaceExport:
 
 
 def _batch_op(op: Mapping[str, Any]) -> dict[str, Any]:
-    """Accept the reference SDK's documented ``{"type": ..., "data": {...}}`` form as well as ``{"op": ...}``."""
+    """Accept the official docstring form ``{"type": ..., "data": {...}}`` as well as ``{"op": ...}``."""
     if "op" not in op and "type" in op and isinstance(op.get("data"), Mapping):
         return {"op": op["type"], **op["data"]}
     return dict(op)
@@ -205,7 +205,9 @@ class ClientBase:
         self.workspace_id = workspace_id
         self.timeout = timeout
         self.max_retries = max_retries
-        self.retry = RetryPolicy(max_retries=max(0, max_retries), backoff=backoff, max_retry_after=max_retry_after)
+        self.retry = RetryPolicy(
+            max_retries=max(0, max_retries), backoff=backoff, max_retry_after=max_retry_after
+        )
         self._headers = {"User-Agent": USER_AGENT, "Accept": "application/json", **(headers or {})}
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
@@ -304,7 +306,12 @@ class ClientBase:
         if logical_key:
             headers["If-None-Match"] = "*"
         return self._call(
-            "POST", "/v1/memories", _unwrap("memory", Memory), workspace_id=workspace_id, json=body, headers=headers
+            "POST",
+            "/v1/memories",
+            _unwrap("memory", Memory),
+            workspace_id=workspace_id,
+            json=body,
+            headers=headers,
         )
 
     def _recall(self, query: str, *, workspace_id: str | None, **options: Any) -> Call[RecallResult]:
@@ -314,12 +321,18 @@ class ClientBase:
         for name in ("types", "subtypes", "tags", "exclude_ids"):
             if name in body:
                 body[name] = [_value(v) for v in body[name]]
-        return self._call("POST", "/v1/memories/recall", _model(RecallResult), workspace_id=workspace_id, json=body)
+        return self._call(
+            "POST", "/v1/memories/recall", _model(RecallResult), workspace_id=workspace_id, json=body
+        )
 
     def _get_memory(self, memory_id: str, include_deleted: bool, workspace_id: str | None) -> Call[Memory]:
         params = {"include_deleted": "true"} if include_deleted else None
         return self._call(
-            "GET", f"/v1/memories/{memory_id}", _unwrap("memory", Memory), workspace_id=workspace_id, params=params
+            "GET",
+            f"/v1/memories/{memory_id}",
+            _unwrap("memory", Memory),
+            workspace_id=workspace_id,
+            params=params,
         )
 
     def _update_memory(
@@ -337,7 +350,9 @@ class ClientBase:
 
     def _forget(self, memory_id: str, hard: bool, workspace_id: str | None) -> Call[bool]:
         params = {"hard": "true" if hard else "false"}
-        return self._call("DELETE", f"/v1/memories/{memory_id}", _true, workspace_id=workspace_id, params=params)
+        return self._call(
+            "DELETE", f"/v1/memories/{memory_id}", _true, workspace_id=workspace_id, params=params
+        )
 
     def _list_memories(
         self,
@@ -376,12 +391,18 @@ class ClientBase:
         body: dict[str, Any] = {"operations": [_batch_op(op) for op in operations]}
         if self._ws(workspace_id):
             body["workspace_id"] = self._ws(workspace_id)
-        return self._call("POST", "/v1/memories/batch", _model(BatchResult), workspace_id=workspace_id, json=body)
+        return self._call(
+            "POST", "/v1/memories/batch", _model(BatchResult), workspace_id=workspace_id, json=body
+        )
 
     def _decay(self, memory_id: str, decay_rate: float, workspace_id: str | None) -> Call[Memory]:
         body = _drop_none({"decay_rate": decay_rate, "workspace_id": self._ws(workspace_id)})
         return self._call(
-            "POST", f"/v1/memories/{memory_id}/decay", _unwrap("memory", Memory), workspace_id=workspace_id, json=body
+            "POST",
+            f"/v1/memories/{memory_id}/decay",
+            _unwrap("memory", Memory),
+            workspace_id=workspace_id,
+            json=body,
         )
 
     def _revisions(
@@ -442,7 +463,9 @@ class ClientBase:
         metadata: Mapping[str, Any] | None,
         workspace_id: str | None,
     ) -> Call[None]:
-        body = _drop_none({"strength": strength, "metadata": dict(metadata) if metadata is not None else None})
+        body = _drop_none(
+            {"strength": strength, "metadata": dict(metadata) if metadata is not None else None}
+        )
         return self._call(
             "PATCH",
             f"/v1/memories/{memory_id}/associations/{association_id}",
@@ -451,9 +474,14 @@ class ClientBase:
             json=body,
         )
 
-    def _delete_association(self, memory_id: str, association_id: str, workspace_id: str | None) -> Call[None]:
+    def _delete_association(
+        self, memory_id: str, association_id: str, workspace_id: str | None
+    ) -> Call[None]:
         return self._call(
-            "DELETE", f"/v1/memories/{memory_id}/associations/{association_id}", _none, workspace_id=workspace_id
+            "DELETE",
+            f"/v1/memories/{memory_id}/associations/{association_id}",
+            _none,
+            workspace_id=workspace_id,
         )
 
     def _traverse(
@@ -475,7 +503,11 @@ class ClientBase:
             }
         )
         return self._call(
-            "POST", f"/v1/memories/{memory_id}/traverse", _model(TraverseResult), workspace_id=workspace_id, json=body
+            "POST",
+            f"/v1/memories/{memory_id}/traverse",
+            _model(TraverseResult),
+            workspace_id=workspace_id,
+            json=body,
         )
 
     # ------------------------------------------------------------------ workspaces
@@ -503,7 +535,9 @@ class ClientBase:
         return self._call("POST", "/v1/workspaces", _unwrap("workspace", Workspace), json=body)
 
     def _get_workspace(self, workspace_id: str | None) -> Call[Workspace]:
-        return self._call("GET", f"/v1/workspaces/{self._need_ws(workspace_id)}", _unwrap("workspace", Workspace))
+        return self._call(
+            "GET", f"/v1/workspaces/{self._need_ws(workspace_id)}", _unwrap("workspace", Workspace)
+        )
 
     def _list_workspaces(self, tags: Sequence[str] | None, match: str) -> Call[list[Workspace]]:
         params: dict[str, Any] = {"tags": list(tags), "match": match} if tags else {}

@@ -1,8 +1,8 @@
 """The async client.
 
-    async with MemoryLayerClient("http://localhost:61001", workspace_id="ws_demo") as client:
-        memory = await client.remember("Alice prefers tea", tags=["prefs"])
-        hits = await client.recall("what does Alice drink?")
+async with MemoryLayerClient("http://localhost:61001", workspace_id="ws_demo") as client:
+    memory = await client.remember("Alice prefers tea", tags=["prefs"])
+    hits = await client.recall("what does Alice drink?")
 """
 
 from __future__ import annotations
@@ -281,15 +281,25 @@ class MemoryLayerClient(ClientBase):
     async def batch_memories(
         self, operations: Sequence[Mapping[str, Any]], *, workspace_id: str | None = None
     ) -> BatchResult:
-        """``await client.batch_memories([{"op": "create", "content": "x"}, {"op": "delete", "memory_id": i}])``"""
+        """Several creates/updates/deletes in one request; one failing does not fail the others.
+
+        client.batch_memories([{"op": "create", "content": "x"}, {"op": "delete", "memory_id": i}])
+        """
         return await self._run(self._batch(operations, workspace_id))
 
-    async def decay(self, memory_id: str, decay_rate: float = 0.1, *, workspace_id: str | None = None) -> Memory:
+    async def decay(
+        self, memory_id: str, decay_rate: float = 0.1, *, workspace_id: str | None = None
+    ) -> Memory:
         """Lower a memory's importance by ``decay_rate``."""
         return await self._run(self._decay(memory_id, decay_rate, workspace_id))
 
     async def revisions(
-        self, memory_id: str, *, limit: int = 100, page_token: str | None = None, workspace_id: str | None = None
+        self,
+        memory_id: str,
+        *,
+        limit: int = 100,
+        page_token: str | None = None,
+        workspace_id: str | None = None,
     ) -> RevisionPage:
         """A memory's history, oldest first; pass ``next_page_token`` back for the next page."""
         return await self._run(self._revisions(memory_id, limit, page_token, workspace_id))
@@ -306,7 +316,9 @@ class MemoryLayerClient(ClientBase):
         workspace_id: str | None = None,
     ) -> Association:
         """Link two memories: ``await client.associate(a.id, b.id, "solves", strength=0.9)``"""
-        return await self._run(self._associate(source_id, target_id, relationship, strength, metadata, workspace_id))
+        return await self._run(
+            self._associate(source_id, target_id, relationship, strength, metadata, workspace_id)
+        )
 
     async def get_associations(
         self,
@@ -361,14 +373,16 @@ class MemoryLayerClient(ClientBase):
         settings: Mapping[str, Any] | None = None,
         tags: Sequence[str] | None = None,
     ) -> Workspace:
-        """``ws = await client.create_workspace("Project X", workspace_id="ws_x")`` (id generated if omitted)."""
+        """``ws = await client.create_workspace("Project X", workspace_id="ws_x")`` (id made if omitted)."""
         return await self._run(self._create_workspace(name, workspace_id, settings, tags))
 
     async def get_workspace(self, workspace_id: str | None = None) -> Workspace:
         """The named workspace, or the client's own."""
         return await self._run(self._get_workspace(workspace_id))
 
-    async def list_workspaces(self, *, tags: Sequence[str] | None = None, match: str = "all") -> list[Workspace]:
+    async def list_workspaces(
+        self, *, tags: Sequence[str] | None = None, match: str = "all"
+    ) -> list[Workspace]:
         """All workspaces, or those carrying ``tags`` (``match``: all or any)."""
         return await self._run(self._list_workspaces(tags, match))
 

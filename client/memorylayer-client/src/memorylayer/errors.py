@@ -148,7 +148,7 @@ def error_for_status(
 ) -> MemoryLayerError:
     """The exception for an error response: ``body`` is the parsed JSON (or text) of the response.
 
-    >>> error_for_status(404, {"detail": {"code": "memory_not_found", "message": "gone"}}, method="GET", url="/x")
+    >>> error_for_status(404, {"detail": {"code": "not_found", "message": "gone"}}, method="GET", url="/x")
     NotFoundError('gone')
     """
     detail = body.get("detail", body) if isinstance(body, dict) else body

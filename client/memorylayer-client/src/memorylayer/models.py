@@ -1,9 +1,9 @@
 """Typed views of the API's responses. Unknown keys are ignored, so newer servers never break older clients.
 
-    >>> Memory.model_validate({"id": "mem_1", "workspace_id": "ws", "content": "hi", "type": "episodic",
-    ...     "importance": 0.5, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
-    ...     "something_new": 1}).content
-    'hi'
+>>> Memory.model_validate({"id": "mem_1", "workspace_id": "ws", "content": "hi", "type": "episodic",
+...     "importance": 0.5, "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
+...     "something_new": 1}).content
+'hi'
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The sync client: the same methods as :class:`~memorylayer.MemoryLayerClient`, blocking.
 
-    with SyncMemoryLayerClient("http://localhost:61001", workspace_id="ws_demo") as client:
-        memory = client.remember("Alice prefers tea", tags=["prefs"])
-        hits = client.recall("what does Alice drink?")
+with SyncMemoryLayerClient("http://localhost:61001", workspace_id="ws_demo") as client:
+    memory = client.remember("Alice prefers tea", tags=["prefs"])
+    hits = client.recall("what does Alice drink?")
 """
 
 from __future__ import annotations
@@ -261,8 +261,7 @@ class SyncMemoryLayerClient(ClientBase):
                 limit=page_size, offset=offset, type=type, subtype=subtype, tag=tag, context_id=context_id,
                 sequence_key=sequence_key, workspace_id=workspace_id,
             )  # fmt: skip
-            for memory in page.memories:
-                yield memory
+            yield from page.memories
             if len(page.memories) < page_size:
                 return
             offset += page_size
@@ -274,7 +273,10 @@ class SyncMemoryLayerClient(ClientBase):
     def batch_memories(
         self, operations: Sequence[Mapping[str, Any]], *, workspace_id: str | None = None
     ) -> BatchResult:
-        """``client.batch_memories([{"op": "create", "content": "x"}, {"op": "delete", "memory_id": i}])``"""
+        """Several creates/updates/deletes in one request; one failing does not fail the others.
+
+        client.batch_memories([{"op": "create", "content": "x"}, {"op": "delete", "memory_id": i}])
+        """
         return self._run(self._batch(operations, workspace_id))
 
     def decay(self, memory_id: str, decay_rate: float = 0.1, *, workspace_id: str | None = None) -> Memory:
@@ -282,7 +284,12 @@ class SyncMemoryLayerClient(ClientBase):
         return self._run(self._decay(memory_id, decay_rate, workspace_id))
 
     def revisions(
-        self, memory_id: str, *, limit: int = 100, page_token: str | None = None, workspace_id: str | None = None
+        self,
+        memory_id: str,
+        *,
+        limit: int = 100,
+        page_token: str | None = None,
+        workspace_id: str | None = None,
     ) -> RevisionPage:
         """A memory's history, oldest first; pass ``next_page_token`` back for the next page."""
         return self._run(self._revisions(memory_id, limit, page_token, workspace_id))
@@ -299,7 +306,9 @@ class SyncMemoryLayerClient(ClientBase):
         workspace_id: str | None = None,
     ) -> Association:
         """Link two memories: ``client.associate(a.id, b.id, "solves", strength=0.9)``"""
-        return self._run(self._associate(source_id, target_id, relationship, strength, metadata, workspace_id))
+        return self._run(
+            self._associate(source_id, target_id, relationship, strength, metadata, workspace_id)
+        )
 
     def get_associations(
         self,
@@ -389,9 +398,7 @@ class SyncMemoryLayerClient(ClientBase):
         """The workspace's NDJSON export, parsed (``limit=0``: everything)."""
         return self._run(self._export_workspace(workspace_id, include_associations, offset, limit))
 
-    def import_workspace(
-        self, workspace_id: str, data: WorkspaceExport | Mapping[str, Any]
-    ) -> ImportResult:
+    def import_workspace(self, workspace_id: str, data: WorkspaceExport | Mapping[str, Any]) -> ImportResult:
         """Load an export (from :meth:`export_workspace`) into a workspace."""
         return self._run(self._import_workspace(workspace_id, data))
 

@@ -1,10 +1,10 @@
 """MemoryLayer for LlamaIndex: a persistent ``BaseChatStore``.
 
-    from llama_index.core.memory import ChatMemoryBuffer
-    from memorylayer_llamaindex import MemoryLayerChatStore
+from llama_index.core.memory import ChatMemoryBuffer
+from memorylayer_llamaindex import MemoryLayerChatStore
 
-    store = MemoryLayerChatStore(base_url="http://localhost:61001", workspace_id="ws_123")
-    memory = ChatMemoryBuffer.from_defaults(chat_store=store, chat_store_key="alice")
+store = MemoryLayerChatStore(base_url="http://localhost:61001", workspace_id="ws_123")
+memory = ChatMemoryBuffer.from_defaults(chat_store=store, chat_store_key="alice")
 """
 
 from memorylayer_llamaindex.chat_store import MemoryLayerChatStore

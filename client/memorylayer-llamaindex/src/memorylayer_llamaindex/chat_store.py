@@ -63,7 +63,7 @@ class MemoryLayerChatStore(BaseChatStore):
     Configuration: ``base_url`` (default ``http://localhost:61001``), ``api_key`` (Bearer; never serialised),
     ``workspace_id`` (``X-Workspace-ID``; None means the server's ``_default``), ``timeout`` (seconds),
     ``max_retries`` (idempotent requests and appends, on 429/502/503/504/connection errors),
-    ``page_size`` (messages per read request) and ``write_concurrency`` (parallel writes in ``aset_messages``).
+    ``page_size`` (messages per read request) and ``write_concurrency`` (parallel POSTs of ``aset_messages``).
 
         with MemoryLayerChatStore(workspace_id="ws_123") as store:
             store.add_message("alice", ChatMessage(role="user", content="Hello!"))
@@ -89,7 +89,9 @@ class MemoryLayerChatStore(BaseChatStore):
         timeout: float = 30.0,
         **kwargs: Any,
     ) -> None:
-        super().__init__(base_url=base_url, api_key=api_key, workspace_id=workspace_id, timeout=timeout, **kwargs)
+        super().__init__(
+            base_url=base_url, api_key=api_key, workspace_id=workspace_id, timeout=timeout, **kwargs
+        )
 
     @classmethod
     def class_name(cls) -> str:
@@ -154,7 +156,9 @@ class MemoryLayerChatStore(BaseChatStore):
         return _ordered(memories, key)
 
     async def _amemories(self, key: str) -> list[Memory]:
-        memories = [m async for m in self.aclient.iterate_memories(sequence_key=key, page_size=self.page_size)]
+        memories = [
+            m async for m in self.aclient.iterate_memories(sequence_key=key, page_size=self.page_size)
+        ]
         return _ordered(memories, key)
 
     # ------------------------------------------------------------------ sync API

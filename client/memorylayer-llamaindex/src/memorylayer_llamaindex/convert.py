@@ -1,11 +1,11 @@
 """ChatMessage <-> MemoryLayer memory, and role names.
 
-    >>> from llama_index.core.llms import ChatMessage, MessageRole
-    >>> payload = chat_message_to_memory_payload(ChatMessage(role=MessageRole.USER, content="Hello!"), "alice", 0)
-    >>> payload["content"], payload["tags"], payload["metadata"]["blocks"]
-    ('user: Hello!', ['llamaindex_chat_key:alice'], [{'block_type': 'text', 'text': 'Hello!'}])
-    >>> memory_to_chat_message(payload).content
-    'Hello!'
+>>> from llama_index.core.llms import ChatMessage, MessageRole
+>>> payload = chat_message_to_memory_payload(ChatMessage(role=MessageRole.USER, content="Hello!"), "alice", 0)
+>>> payload["content"], payload["tags"], payload["metadata"]["blocks"]
+('user: Hello!', ['llamaindex_chat_key:alice'], [{'block_type': 'text', 'text': 'Hello!'}])
+>>> memory_to_chat_message(payload).content
+'Hello!'
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def string_to_message_role(role: str | None) -> MessageRole:
 
 
 def _jsonable(value: Any) -> Any:
-    """Anything LlamaIndex put in additional_kwargs, as JSON (objects that cannot be encoded become strings)."""
+    """additional_kwargs as JSON (objects that cannot be encoded become their dump or string)."""
     return json.loads(json.dumps(value, default=lambda o: getattr(o, "model_dump", lambda: str(o))()))
 
 
@@ -191,7 +191,7 @@ def memory_to_chat_message(memory: MemoryLike) -> ChatMessage:
 
 
 def get_message_index(memory: MemoryLike) -> int:
-    """The message's position key: ``metadata.message_index``, else the server's ``sequence_index``, else 0."""
+    """The message's index: ``metadata.message_index``, else the server's ``sequence_index``, else 0."""
     _, metadata = _fields(memory)
     index = metadata.get("message_index")
     if isinstance(index, int) and not isinstance(index, bool):
