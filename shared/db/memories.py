@@ -66,7 +66,8 @@ def _params(row: dict[str, Any]) -> list[Any]:
 
 _INSERT_SQL = (
     f"INSERT INTO memories ({', '.join(_INSERT_FIELDS)}) VALUES ({', '.join(['%s'] * len(_INSERT_FIELDS))}) "
-    f"ON CONFLICT (workspace_id, dedup_key) WHERE deleted_at IS NULL DO NOTHING RETURNING {COLUMNS}"
+    f"ON CONFLICT (workspace_id, dedup_key) WHERE deleted_at IS NULL AND valid_to IS NULL DO NOTHING "
+    f"RETURNING {COLUMNS}"
 )
 
 
@@ -76,7 +77,8 @@ def insert(conn: psycopg.Connection, row: dict[str, Any]) -> tuple[dict, bool]:
     if created:
         return created, True
     existing = conn.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE workspace_id = %s AND dedup_key = %s AND deleted_at IS NULL",
+        f"SELECT {COLUMNS} FROM memories WHERE workspace_id = %s AND dedup_key = %s AND deleted_at IS NULL "
+        "AND valid_to IS NULL",
         (row["workspace_id"], row["dedup_key"]),
     ).fetchone()
     assert existing is not None, "dedup conflict without a live row"
@@ -99,7 +101,7 @@ def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> lis
     if missing:
         for found in conn.execute(
             f"SELECT {COLUMNS}, dedup_key FROM memories "
-            "WHERE workspace_id = %s AND dedup_key = ANY(%s) AND deleted_at IS NULL",
+            "WHERE workspace_id = %s AND dedup_key = ANY(%s) AND deleted_at IS NULL AND valid_to IS NULL",
             (rows[0]["workspace_id"], missing),
         ):
             existing[found.pop("dedup_key")] = found

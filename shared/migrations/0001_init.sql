@@ -71,7 +71,8 @@ CREATE TABLE memories (
 );
 
 -- Live rows only: recall, list and dedup never look at deleted memories.
-CREATE UNIQUE INDEX memories_dedup ON memories (workspace_id, dedup_key) WHERE deleted_at IS NULL;
+-- Superseded rows (valid_to set) stay as history and do not block the same fact from becoming current again.
+CREATE UNIQUE INDEX memories_dedup ON memories (workspace_id, dedup_key) WHERE deleted_at IS NULL AND valid_to IS NULL;
 CREATE UNIQUE INDEX memories_logical_key ON memories (workspace_id, coalesce(user_id, ''), logical_key)
     WHERE logical_key IS NOT NULL AND deleted_at IS NULL;
 CREATE UNIQUE INDEX memories_sequence ON memories (workspace_id, sequence_key, sequence_index)

@@ -1,0 +1,1 @@
+"""Conversations in, durable memories out: extractors propose candidates, the writer decides."""

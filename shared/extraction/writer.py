@@ -1,0 +1,137 @@
+"""The deterministic writer: candidates in, ADD / NOOP / SUPERSEDE decided by code, in one transaction.
+
+    >>> writer = MemoryWriter(db, embedder)                                                  # doctest: +SKIP
+    >>> report = writer.write("ws_a", "u1", [Candidate("User lives in Paris", "user", "lives_in", "Paris")],
+    ...                       Provenance(thread_id="thread_1", message_ids=["msg_1"]))        # doctest: +SKIP
+    >>> report.counts                                                                        # doctest: +SKIP
+    {'added': 1, 'noop': 0, 'superseded': 0}
+
+- A fact with a key (user, subject, predicate) that already has an active memory with the same normalised
+  value is a NOOP; with another value, the new memory SUPERSEDES the old one, which stays stored with
+  ``valid_to`` and ``superseded_by`` (history), left out of default recall.
+- Anything else is added unless an identical memory exists (the dedup key), which is a NOOP.
+- Running the same candidates twice changes nothing: redelivered jobs are harmless.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import psycopg
+
+from shared.db import memories as repo
+from shared.db import workspaces as ws_repo
+from shared.db.pool import Database
+from shared.embeddings.base import Embedder
+from shared.extraction.candidates import Candidate, Provenance, WriteReport, normalise
+from shared.memories.service import dedup_key, new_memory_id, normalise_tags
+
+# Serialises writers of one user's facts: two jobs superseding the same key must not both win.
+_LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))"
+
+
+class MemoryWriter:
+    def __init__(self, db: Database, embedder: Embedder) -> None:
+        self.db = db
+        self.embedder = embedder
+
+    def write(
+        self, workspace_id: str, user_id: str | None, candidates: list[Candidate], provenance: Provenance
+    ) -> WriteReport:
+        report = WriteReport()
+        if not candidates:
+            return report
+        vectors = self.embedder.embed([c.content for c in candidates])
+        with self.db.transaction() as conn:
+            ws_repo.ensure_workspace(conn, workspace_id)
+            ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)
+            conn.execute(_LOCK_SQL, (f"{workspace_id}\x1f{user_id or ''}",))
+            for candidate, vector in zip(candidates, vectors, strict=True):
+                self._write_one(conn, workspace_id, user_id, candidate, vector, provenance, report)
+        return report
+
+    def _write_one(
+        self,
+        conn: psycopg.Connection,
+        workspace_id: str,
+        user_id: str | None,
+        candidate: Candidate,
+        vector: Any,
+        provenance: Provenance,
+        report: WriteReport,
+    ) -> None:
+        fact_key = candidate.fact_key(user_id)
+        current = None
+        if fact_key:
+            current = conn.execute(
+                "SELECT id, metadata FROM memories WHERE workspace_id = %s AND fact_key = %s "
+                "AND valid_to IS NULL AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1",
+                (workspace_id, fact_key),
+            ).fetchone()
+            if current and normalise(str(current["metadata"].get("fact_value", ""))) == normalise(
+                candidate.value or candidate.content
+            ):
+                report.unchanged.append(current["id"])
+                return
+        row = self._row(workspace_id, user_id, candidate, vector, provenance, fact_key)
+        stored, created = repo.insert(conn, row)
+        if not created:
+            report.unchanged.append(stored["id"])
+            return
+        if current:
+            conn.execute(
+                "UPDATE memories SET valid_to = now(), superseded_by = %s, revision = revision + 1, "
+                "updated_at = now() WHERE id = %s",
+                (stored["id"], current["id"]),
+            )
+            report.superseded.append((current["id"], stored["id"]))
+        else:
+            report.added.append(stored["id"])
+
+    def _row(
+        self,
+        workspace_id: str,
+        user_id: str | None,
+        candidate: Candidate,
+        vector: Any,
+        provenance: Provenance,
+        fact_key: str | None,
+    ) -> dict[str, Any]:
+        metadata = dict(candidate.metadata)
+        if candidate.is_fact:
+            metadata.update(fact_subject=candidate.subject, fact_predicate=candidate.predicate,
+                            fact_value=candidate.value or candidate.content)  # fmt: skip
+        metadata.setdefault("source", provenance.source)
+        tags = normalise_tags(candidate.tags)
+        return {
+            "id": new_memory_id(),
+            "workspace_id": workspace_id,
+            "context_id": "_default",
+            "user_id": user_id,
+            "observer_id": None,
+            "subject_id": None,
+            "session_id": provenance.session_id,
+            "content": candidate.content,
+            "content_hash": hashlib.sha256(candidate.content.encode()).hexdigest(),
+            "dedup_key": dedup_key(candidate.content, tags, {k: v for k, v in metadata.items()
+                                                             if k != "source"}, user_id),  # fmt: skip
+            "type": candidate.type,
+            "subtype": candidate.subtype,
+            "importance": candidate.importance,
+            "tags": tags,
+            "tags_lower": sorted({t.lower() for t in tags}),
+            "metadata": metadata,
+            "refinement_metadata": {},
+            "logical_key": None,
+            "pinned": False,
+            "embedding": vector,
+            "embedding_model": self.embedder.model_id,
+            "source_thread_id": provenance.thread_id,
+            "source_message_ids": list(provenance.message_ids),
+            "source_memory_id": None,
+            "fact_key": fact_key,
+            "sequence_key": None,
+            "sequence_index": None,
+            "event_time": candidate.event_time,
+        }
