@@ -128,9 +128,9 @@ def _prune_dependencies(site: Path) -> None:
             raise RuntimeError(
                 f"{entry.name} must not be bundled into a Lambda (it belongs in functions/embed)"
             )
-        if top in RUNTIME_PROVIDED:
+        if top in RUNTIME_PROVIDED and entry.is_dir():
             # pulled in transitively; the runtime's copy is used instead
-            shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink()
+            shutil.rmtree(entry, ignore_errors=True)
 
 
 def _code_files(root: Path, package: str) -> Iterator[Path]:

@@ -45,9 +45,11 @@ def test_each_asset_has_shared_code_migrations_and_only_its_own_function(
 
 
 def test_asset_hash_follows_content(assets: dict[str, BuiltAsset]) -> None:
-    # Same code, same hash (CDK uploads it once); a function with its own package differs from one without.
+    # Same code, same hash (so CDK uploads it once); different code, different hash.
     rebuilt = build_assets(["memory"], out_dir=assets["memory"].path.parent / "again", with_deps=False)
     assert rebuilt["memory"].asset_hash == assets["memory"].asset_hash
+    if _files(assets["memory"]) != _files(assets["migrate"]):
+        assert assets["memory"].asset_hash != assets["migrate"].asset_hash
 
 
 def test_runtime_requirements_leave_out_what_lambda_provides() -> None:
