@@ -123,7 +123,7 @@ def test_long_retry_after_raises_at_once_with_retry_after(stub: Stub) -> None:
 def test_http_date_retry_after(stub: Stub) -> None:
     from email.utils import formatdate
 
-    stub.script = [(503, {"Retry-After": formatdate(time.time() + 1, usegmt=True)})]
+    stub.script = [(503, {"Retry-After": formatdate(time.time() + 2, usegmt=True)})]
     with SyncMemoryLayerClient(stub.url, backoff=0.01) as client:
         client.get_memory("mem_1")
-    assert len(stub.seen) == 2 and gaps(stub)[0] >= 0.2
+    assert len(stub.seen) == 2 and gaps(stub)[0] >= 0.5  # the date has 1 s resolution
