@@ -198,3 +198,50 @@ class ReflectRequest(_Request):
     types: list[MemoryType] = Field(default_factory=list)
     subtypes: list[str] = Field(default_factory=list)
     tags: list[str] = Field(default_factory=list)
+
+
+class ThreadCreate(_Request):
+    id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$")
+    workspace_id: str | None = None
+    user_id: str | None = None
+    context_id: str | None = None
+    observer_id: str | None = None
+    subject_id: str | None = None
+    title: str | None = Field(default=None, max_length=1000)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    expires_at: datetime | None = None
+    idle_action: str | None = None
+    scope: str | None = None
+    ownership: str = "user"
+    parent_thread: str | None = None
+
+
+class ThreadUpdate(_Request):
+    title: str | None = Field(default=None, max_length=1000)
+    metadata: dict[str, Any] | None = None
+    idle_action: str | None = None
+
+
+class ContentPart(_Request):
+    type: str = Field(min_length=1)
+    text: str | None = None
+    data: dict[str, Any] | None = None
+
+
+class MessageCreate(_Request):
+    id: str | None = Field(default=None, min_length=1, max_length=255)
+    role: str = Field(min_length=1, max_length=64)
+    content: str | list[ContentPart]
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class MessagesAppend(_Request):
+    messages: list[MessageCreate] = Field(min_length=1, max_length=500)
+
+
+class AnswerRequest(_Request):
+    query: str = Field(min_length=1)
+    workspace_id: str | None = None
+    user_id: str | None = None
+    limit: int = Field(default=8, ge=1, le=50)
+    min_relevance: float | None = None

@@ -69,14 +69,38 @@ class Settings(BaseSettings):
 
     # --- context cursors ---
     context_cursor_secret: SecretStr = SecretStr("memorylayer-context-cursor-v1")
+    context_event_retention_days: int = 30
+
+    # --- sessions ---
+    # A request carrying X-Session-ID keeps its session alive at least this long (never shortens it).
+    session_touch_ttl_s: int = 3600
+    session_cleanup_interval_s: int = 300
+    session_cleanup_batch: int = 100
+    checkpoint_max_bytes: int = 1024 * 1024
+    # Lines indexed per checkpoint; the raw segment is always stored whole.
+    checkpoint_max_segments: int = 1000
 
     # --- auth ---
     auth_mode: Literal["none", "api_key"] = "none"
     admin_key: SecretStr | None = None
 
-    # --- queue ---
+    # --- queue and extraction ---
     extraction_queue_url: str | None = None
     sqs_endpoint_url: str | None = None
+    sqs_port: int = 61002  # local moto SQS server started by `make dev`
+    extractor: Literal["auto", "deterministic", "llm"] = "auto"
+    enrichment_policy: Literal["generative", "deterministic", "adaptive"] = "adaptive"
+    extraction_recent_messages: int = 12
+    extraction_max_attempts: int = 3  # matches the queue's maxReceiveCount: the last try marks the job failed
+
+    # --- LLM (only proposes; code decides) ---
+    llm_provider: Literal["none", "openai", "google"] = "none"
+    llm_model: str | None = None
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_timeout_s: float = 30.0
+    llm_max_calls_per_operation: int = 4
+    llm_max_tokens_per_operation: int = 8000
 
     @model_validator(mode="after")
     def _fill_embedding_defaults(self) -> Settings:

@@ -1,4 +1,4 @@
-"""Lambda "memory": /v1/memories*, /v1/workspaces*, /health* — the ASGI app through Mangum.
+"""Lambda "memory": /v1/memories*, /v1/workspaces*, /v1/threads*, /v1/jobs*, /health* — the ASGI app through Mangum.
 
 Heavy work (pool, embedder) happens on the first request, not at import: cold starts stay short.
 """
@@ -10,12 +10,12 @@ from aws_lambda_powertools.logging import correlation_paths
 from mangum import Mangum
 
 from shared.api.app import create_app
-from shared.api.routes import health, memories, workspaces
+from shared.api.routes import health, memories, threads, workspaces
 
 logger = Logger(service="memorylayer-memory")
 metrics = Metrics(namespace="MemoryLayer", service="memory")
 
-app = create_app(routers=(health.router, memories.router, workspaces.router))
+app = create_app(routers=(health.router, memories.router, workspaces.router, threads.router))
 asgi_handler = Mangum(app, lifespan="off")
 
 

@@ -11,9 +11,12 @@ from shared.db.pool import Database
 from shared.db.secret import resolve_database_url
 from shared.embeddings import create_embedder
 from shared.embeddings.base import Embedder
+from shared.extraction.worker import ExtractionWorker
 from shared.memories.service import MemoryService
+from shared.queue import create_queue
 from shared.retrieval.recall import Recaller
 from shared.settings import Settings
+from shared.threads import ThreadService
 from shared.workspaces import WorkspaceService
 
 
@@ -25,6 +28,7 @@ class Services:
     memories: MemoryService
     recaller: Recaller
     workspaces: WorkspaceService
+    threads: ThreadService
 
     @classmethod
     def build(cls, settings: Settings, *, db: Database | None = None, embedder: Embedder | None = None) -> Services:
@@ -46,6 +50,7 @@ class Services:
             memories=memories,
             recaller=Recaller(db, embedder, settings),
             workspaces=WorkspaceService(db, memories),
+            threads=ThreadService(db, create_queue(settings), ExtractionWorker(db, embedder, settings)),
         )
 
     def close(self) -> None:

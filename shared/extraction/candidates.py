@@ -35,6 +35,7 @@ class Candidate:
     tags: list[str] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
     event_time: datetime | None = None
+    source_message_ids: list[str] = field(default_factory=list)  # the messages this came from, when known
 
     @property
     def is_fact(self) -> bool:

@@ -128,7 +128,7 @@ class MemoryWriter:
             "embedding": vector,
             "embedding_model": self.embedder.model_id,
             "source_thread_id": provenance.thread_id,
-            "source_message_ids": list(provenance.message_ids),
+            "source_message_ids": list(candidate.source_message_ids or provenance.message_ids),
             "source_memory_id": None,
             "fact_key": fact_key,
             "sequence_key": None,

@@ -47,9 +47,14 @@ def normalise_tags(tags: list[str]) -> list[str]:
     return list(seen)
 
 
-def dedup_key(content: str, tags: list[str], metadata: dict, user_id: str | None) -> str:
-    """Identical content, tags, metadata and user make one memory; any difference keeps both (API.md §9.3)."""
+def dedup_key(
+    content: str, tags: list[str], metadata: dict, user_id: str | None, sequence_key: str | None = None
+) -> str:
+    """Identical content, tags, metadata, user and stream make one memory; any difference keeps both (API.md
+    §9.3)."""
     payload = [content, sorted(tags), metadata, user_id]
+    if sequence_key is not None:
+        payload.append(sequence_key)
     return hashlib.sha256(serialize.canonical_json(payload).encode()).hexdigest()
 
 
@@ -205,7 +210,7 @@ class MemoryService:
             "sequence_key": sequence_key,
             "sequence_index": index,
             "metadata": metadata,
-            "dedup_key": dedup_key(row["content"], row["tags"], metadata, row["user_id"]),
+            "dedup_key": dedup_key(row["content"], row["tags"], metadata, row["user_id"], sequence_key),
         }
 
     def sequence_keys(self, workspace_id: str) -> list[str]:
@@ -279,6 +284,7 @@ class MemoryService:
                 changes.get("tags", current["tags"]),
                 changes.get("metadata", current["metadata"]),
                 current["user_id"],
+                current["sequence_key"],
             )
         return changes
 

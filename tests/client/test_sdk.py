@@ -102,11 +102,6 @@ def test_sequences(sdk: Any) -> None:
     assert [m.id for m in sdk.iterate_memories(sequence_key="Chat", page_size=1)] == [first.id, second.id]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SERVER BUG: dedup_key ignores sequence_key, so the same content at the same index of another "
-    "stream returns the first stream's memory (201, same id, sequence_key of the other stream)",
-)
 def test_same_content_in_two_sequences_is_two_memories(sdk: Any) -> None:
     first = sdk.remember("user: hi", sequence_key="Chat")
     other = sdk.remember("user: hi", sequence_key="chat")

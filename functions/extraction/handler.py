@@ -1,0 +1,29 @@
+"""Lambda "extraction": SQS batches of extraction jobs, with partial batch failure.
+
+A record that fails is reported in ``batchItemFailures`` and redelivered by SQS; after the queue's
+maxReceiveCount it lands in the DLQ and the job (marked on its last attempt) shows ``failed``.
+"""
+
+from __future__ import annotations
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+
+from shared.worker_services import worker
+
+logger = Logger(service="memorylayer-extraction")
+metrics = Metrics(namespace="MemoryLayer", service="extraction")
+processor = BatchProcessor(event_type=EventType.SQS)
+
+
+def record_handler(record: SQSRecord) -> dict:
+    result = worker().process(record.body, receive_count=int(record.attributes.approximate_receive_count or 1))
+    logger.info("extraction job", extra={"result": {k: v for k, v in result.items() if k != "memory_ids"}})
+    return result
+
+
+@logger.inject_lambda_context
+@metrics.log_metrics(capture_cold_start_metric=True)
+def handler(event: dict, context: object) -> dict:
+    return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)

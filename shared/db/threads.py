@@ -1,0 +1,207 @@
+"""SQL for conversation threads, their messages and extraction jobs. Every call takes the workspace.
+
+    >>> with db.transaction() as conn:                                          # doctest: +SKIP
+    ...     thread = lock(conn, "ws_a", "thread_1")
+    ...     stored = append(conn, thread, [NewMessage("user", "hi", {}, None)])
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+THREAD_COLUMNS = (
+    "id, workspace_id, tenant_id, user_id, context_id, observer_id, subject_id, title, metadata, scope, ownership, "
+    "parent_thread, message_count, last_decomposed_at, last_decomposed_index, summary, expires_at, idle_action, "
+    "hidden_at, created_at, updated_at"
+)
+MESSAGE_COLUMNS = "id, thread_id, workspace_id, message_index, role, content, metadata, client_message_id, created_at"
+JOB_COLUMNS = (
+    "id, workspace_id, thread_id, from_index, to_index, status, attempts, error, result, created_at, started_at, "
+    "finished_at"
+)
+
+
+@dataclass(frozen=True)
+class NewMessage:
+    role: str
+    content: Any  # a string, or a list of content parts
+    metadata: dict[str, Any]
+    client_message_id: str | None
+
+
+def create(conn: psycopg.Connection, workspace_id: str, thread_id: str, fields: dict[str, Any]) -> dict | None:
+    columns = ["id", "workspace_id", *fields]
+    values = [thread_id, workspace_id, *(Jsonb(v) if k == "metadata" else v for k, v in fields.items())]
+    return conn.execute(
+        f"INSERT INTO threads ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))}) "
+        f"ON CONFLICT (id) DO NOTHING RETURNING {THREAD_COLUMNS}",
+        values,
+    ).fetchone()
+
+
+def get(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> dict | None:
+    return conn.execute(
+        f"SELECT {THREAD_COLUMNS} FROM threads WHERE id = %s AND workspace_id = %s", (thread_id, workspace_id)
+    ).fetchone()
+
+
+def lock(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> dict | None:
+    """The thread row, locked for this transaction: appends to one thread queue here."""
+    return conn.execute(
+        f"SELECT {THREAD_COLUMNS} FROM threads WHERE id = %s AND workspace_id = %s FOR UPDATE",
+        (thread_id, workspace_id),
+    ).fetchone()
+
+
+def list_threads(
+    conn: psycopg.Connection, workspace_id: str, *, user_id: str | None, limit: int, offset: int
+) -> list[dict]:
+    user = "AND user_id = %(user)s" if user_id else ""
+    return conn.execute(
+        f"SELECT {THREAD_COLUMNS} FROM threads WHERE workspace_id = %(ws)s {user} "
+        "ORDER BY created_at DESC, id LIMIT %(limit)s OFFSET %(offset)s",
+        {"ws": workspace_id, "user": user_id, "limit": limit, "offset": offset},
+    ).fetchall()
+
+
+def update(conn: psycopg.Connection, workspace_id: str, thread_id: str, changes: dict[str, Any]) -> dict | None:
+    sets = [f"{k} = %s" for k in changes] + ["updated_at = now()"]
+    values = [Jsonb(v) if k == "metadata" else v for k, v in changes.items()]
+    return conn.execute(
+        f"UPDATE threads SET {', '.join(sets)} WHERE id = %s AND workspace_id = %s RETURNING {THREAD_COLUMNS}",
+        [*values, thread_id, workspace_id],
+    ).fetchone()
+
+
+def delete(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> bool:
+    return conn.execute("DELETE FROM threads WHERE id = %s AND workspace_id = %s", (thread_id, workspace_id)).rowcount > 0
+
+
+def append(conn: psycopg.Connection, thread: dict, messages: list[NewMessage]) -> tuple[list[dict], list[dict]]:
+    """Store messages at the thread's next indexes (caller holds the row lock). Returns (new, already stored)."""
+    next_index = thread["message_count"]
+    new, existing = [], []
+    for message in messages:
+        if message.client_message_id:
+            found = conn.execute(
+                f"SELECT {MESSAGE_COLUMNS} FROM thread_messages WHERE thread_id = %s AND client_message_id = %s",
+                (thread["id"], message.client_message_id),
+            ).fetchone()
+            if found:
+                existing.append(found)
+                continue
+        row = conn.execute(
+            f"INSERT INTO thread_messages (id, thread_id, workspace_id, message_index, role, content, metadata, "
+            f"client_message_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {MESSAGE_COLUMNS}",
+            (f"msg_{uuid.uuid4().hex[:20]}", thread["id"], thread["workspace_id"], next_index, message.role,
+             Jsonb(message.content), Jsonb(message.metadata), message.client_message_id),
+        ).fetchone()  # fmt: skip
+        new.append(row)
+        next_index += 1
+    if new:
+        conn.execute(
+            "UPDATE threads SET message_count = %s, updated_at = now() WHERE id = %s", (next_index, thread["id"])
+        )
+    return new, existing
+
+
+def messages(
+    conn: psycopg.Connection,
+    workspace_id: str,
+    thread_id: str,
+    *,
+    limit: int,
+    offset: int = 0,
+    after_index: int | None = None,
+    order: str = "asc",
+    from_index: int | None = None,
+    to_index: int | None = None,
+) -> list[dict]:
+    clauses = ["thread_id = %(thread)s", "workspace_id = %(ws)s"]
+    if after_index is not None:
+        clauses.append("message_index > %(after)s")
+    if from_index is not None:
+        clauses.append("message_index >= %(from)s")
+    if to_index is not None:
+        clauses.append("message_index <= %(to)s")
+    direction = "DESC" if order == "desc" else "ASC"
+    return conn.execute(
+        f"SELECT {MESSAGE_COLUMNS} FROM thread_messages WHERE {' AND '.join(clauses)} "
+        f"ORDER BY message_index {direction} LIMIT %(limit)s OFFSET %(offset)s",
+        {"thread": thread_id, "ws": workspace_id, "after": after_index, "from": from_index, "to": to_index,
+         "limit": limit, "offset": offset},
+    ).fetchall()  # fmt: skip
+
+
+def count_messages(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> int:
+    return conn.execute(
+        "SELECT count(*) AS n FROM thread_messages WHERE thread_id = %s AND workspace_id = %s",
+        (thread_id, workspace_id),
+    ).fetchone()["n"]
+
+
+def delete_message(conn: psycopg.Connection, workspace_id: str, thread_id: str, message_id: str) -> bool:
+    return (
+        conn.execute(
+            "DELETE FROM thread_messages WHERE id = %s AND thread_id = %s AND workspace_id = %s",
+            (message_id, thread_id, workspace_id),
+        ).rowcount
+        > 0
+    )
+
+
+# ---------------------------------------------------------------- jobs
+def create_job(conn: psycopg.Connection, workspace_id: str, thread_id: str, from_index: int, to_index: int) -> dict:
+    return conn.execute(
+        f"INSERT INTO extraction_jobs (id, workspace_id, thread_id, from_index, to_index) "
+        f"VALUES (%s, %s, %s, %s, %s) RETURNING {JOB_COLUMNS}",
+        (f"job_{uuid.uuid4().hex}", workspace_id, thread_id, from_index, to_index),
+    ).fetchone()
+
+
+def get_job(conn: psycopg.Connection, job_id: str, workspace_id: str | None = None) -> dict | None:
+    scope = "AND workspace_id = %s" if workspace_id else ""
+    params = (job_id, workspace_id) if workspace_id else (job_id,)
+    return conn.execute(f"SELECT {JOB_COLUMNS} FROM extraction_jobs WHERE id = %s {scope}", params).fetchone()
+
+
+def start_job(conn: psycopg.Connection, job_id: str) -> dict | None:
+    """Claim a job: None if it is done already (a redelivery) or unknown. Locks the row for the transaction."""
+    job = conn.execute(f"SELECT {JOB_COLUMNS} FROM extraction_jobs WHERE id = %s FOR UPDATE", (job_id,)).fetchone()
+    if job is None or job["status"] == "done":
+        return None
+    return conn.execute(
+        f"UPDATE extraction_jobs SET status = 'running', attempts = attempts + 1, started_at = now(), error = NULL "
+        f"WHERE id = %s RETURNING {JOB_COLUMNS}",
+        (job_id,),
+    ).fetchone()
+
+
+def finish_job(conn: psycopg.Connection, job_id: str, result: dict[str, Any]) -> None:
+    conn.execute(
+        "UPDATE extraction_jobs SET status = 'done', result = %s, finished_at = now(), error = NULL WHERE id = %s",
+        (Jsonb(result), job_id),
+    )
+
+
+def fail_job(conn: psycopg.Connection, job_id: str, error: str, *, final: bool) -> None:
+    """Record the error; a job with retries left goes back to queued, the last attempt makes it failed."""
+    conn.execute(
+        "UPDATE extraction_jobs SET status = %s, error = %s, finished_at = CASE WHEN %s THEN now() END "
+        "WHERE id = %s AND status <> 'done'",
+        ("failed" if final else "queued", error[:2000], final, job_id),
+    )
+
+
+def stale_jobs(conn: psycopg.Connection, older_than_s: int, limit: int = 100) -> list[dict]:
+    """Jobs still queued long after creation: their queue message may never have been sent."""
+    return conn.execute(
+        f"SELECT {JOB_COLUMNS} FROM extraction_jobs WHERE status = 'queued' "
+        "AND created_at < now() - make_interval(secs => %s) ORDER BY created_at LIMIT %s",
+        (older_than_s, limit),
+    ).fetchall()

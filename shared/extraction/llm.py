@@ -1,0 +1,109 @@
+"""LLM extraction: the model proposes facts as JSON (schema-constrained, pydantic-validated); code decides.
+
+    >>> extractor = LLMExtractor(create_llm(settings))                               # doctest: +SKIP
+    >>> extractor.extract(ExtractionInput(messages=[Message("user", "I moved to Berlin")])).candidates  # doctest: +SKIP
+
+The prompt is bounded: the thread's rolling summary, the last few messages for context, the new messages, and
+existing memories as small integer handles ([1], [2], …). The model never sees or invents memory ids.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError
+
+from shared.errors import ServiceUnavailable
+from shared.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Usage
+from shared.extraction.candidates import Candidate
+from shared.llm.base import LLMClient
+
+SYSTEM = (
+    "You extract durable memories about the user from a conversation. Propose only facts stated or clearly "
+    "implied by the NEW messages. For single-valued facts use predicate one of: name, lives_in, employer, "
+    "job_title, age, birthday, partner, email, phone, timezone; for preferences use likes; otherwise use a short "
+    "snake_case predicate. Write `content` as one self-contained sentence about the user. Known memories are "
+    "listed with handles like [3]; do not repeat a known memory unless its value changed. Also return an updated "
+    "one-paragraph summary of the whole conversation."
+)
+
+
+class ProposedFact(BaseModel):
+    content: str = Field(min_length=1, max_length=1000)
+    subject: str = Field(min_length=1, max_length=100)
+    predicate: str = Field(min_length=1, max_length=60, pattern=r"^[a-z][a-z0-9_]*$")
+    value: str = Field(min_length=1, max_length=500)
+    type: Literal["semantic", "episodic", "procedural"]
+    importance: float = Field(ge=0, le=1)
+
+
+class Proposal(BaseModel):
+    facts: list[ProposedFact] = Field(max_length=50)
+    summary: str = Field(max_length=4000)
+
+
+def _schema() -> dict:
+    """A strict JSON schema (every property required, no extras), as OpenAI's strict mode wants."""
+    fact = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["content", "subject", "predicate", "value", "type", "importance"],
+        "properties": {
+            "content": {"type": "string"},
+            "subject": {"type": "string"},
+            "predicate": {"type": "string"},
+            "value": {"type": "string"},
+            "type": {"type": "string", "enum": ["semantic", "episodic", "procedural"]},
+            "importance": {"type": "number"},
+        },
+    }
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["facts", "summary"],
+        "properties": {"facts": {"type": "array", "items": fact}, "summary": {"type": "string"}},
+    }
+
+
+SCHEMA = _schema()
+
+
+def render_prompt(data: ExtractionInput) -> str:
+    known = "\n".join(f"[{i}] {fact}" for i, fact in enumerate(data.known_facts, start=1)) or "(none)"
+    recent = "\n".join(f"{m.role}: {m.text}" for m in data.recent) or "(none)"
+    new = "\n".join(f"{m.role}: {m.text}" for m in data.messages)
+    return (
+        f"Conversation summary so far:\n{data.summary or '(none)'}\n\n"
+        f"Earlier messages (context only):\n{recent}\n\n"
+        f"Known memories:\n{known}\n\n"
+        f"NEW messages:\n{new}\n"
+    )
+
+
+class LLMExtractor(Extractor):
+    name = "llm"
+
+    def __init__(self, llm: LLMClient) -> None:
+        self.llm = llm
+
+    def extract(self, data: ExtractionInput) -> ExtractionOutput:
+        raw, usage = self.llm.complete_json(SYSTEM, render_prompt(data), SCHEMA, name="memory_extraction")
+        try:
+            proposal = Proposal.model_validate(raw)
+        except ValidationError as exc:
+            # A malformed answer is a failed attempt (retried by the queue), never a partial write.
+            raise ServiceUnavailable(
+                f"LLM returned output outside the schema: {json.dumps(exc.errors()[:3], default=str)[:500]}",
+                code="llm_invalid_output",
+            ) from exc
+        candidates = [
+            Candidate(content=f.content, subject=f.subject.lower(), predicate=f.predicate, value=f.value,
+                      type=f.type, subtype="fact", importance=f.importance)  # fmt: skip
+            for f in proposal.facts
+        ]
+        return ExtractionOutput(
+            candidates=candidates,
+            summary=proposal.summary or data.summary,
+            usage=Usage(calls=1, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens),
+        )

@@ -1,0 +1,168 @@
+"""Runs one extraction job: claim it, read the messages, extract, write, mark it done.
+
+    >>> worker = ExtractionWorker(db, embedder, settings)         # doctest: +SKIP
+    >>> worker.process('{"job_id": "job_…"}', receive_count=1)    # doctest: +SKIP
+    {'status': 'done', ...}
+
+Delivery is at least once. A job already done is skipped; a job whose worker died mid-run is claimed again and
+the writer's NOOP/dedup rules make the rerun change nothing that the first run wrote. The last allowed attempt
+that fails marks the job failed (the queue then moves the message to the DLQ).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from shared.db import threads as repo
+from shared.db.pool import Database
+from shared.embeddings.base import Embedder
+from shared.errors import InvalidInput, NotFound
+from shared.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Message
+from shared.extraction.candidates import Provenance
+from shared.extraction.deterministic import DeterministicExtractor
+from shared.extraction.writer import MemoryWriter
+from shared.llm import create_llm
+from shared.retrieval.budget import estimate_tokens
+from shared.settings import Settings
+
+log = logging.getLogger(__name__)
+ADAPTIVE_MIN_CHARS = 80  # adaptive policy: only longer user text without rule hits is worth an LLM call
+
+
+class PoisonMessage(InvalidInput):
+    """A queue message that can never succeed (unparseable, or naming no job)."""
+
+    code = "poison_message"
+
+
+def message_text(content: Any) -> str:
+    """Messages hold a string or a list of parts ({type, text, data}); extraction reads the text."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p.get("text") or "" for p in content if isinstance(p, dict) and p.get("text"))
+    return ""
+
+
+class ExtractionWorker:
+    def __init__(self, db: Database, embedder: Embedder, settings: Settings) -> None:
+        self.db = db
+        self.settings = settings
+        self.writer = MemoryWriter(db, embedder)
+        self.deterministic = DeterministicExtractor()
+        self._llm_extractor: Extractor | None = None
+        if settings.extractor != "deterministic" and settings.enrichment_policy != "deterministic":
+            llm = create_llm(settings)
+            if llm is not None:
+                from shared.extraction.llm import LLMExtractor
+
+                self._llm_extractor = LLMExtractor(llm)
+        if settings.extractor == "llm" and self._llm_extractor is None:
+            raise RuntimeError("MEMORYLAYER_EXTRACTOR=llm needs MEMORYLAYER_LLM_PROVIDER (openai or google)")
+
+    # ------------------------------------------------------------------ queue entry point
+    def process(self, body: str, *, receive_count: int = 1) -> dict[str, Any]:
+        try:
+            job_id = json.loads(body)["job_id"]
+            if not isinstance(job_id, str):
+                raise TypeError("job_id must be a string")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise PoisonMessage(f"unreadable extraction message: {body[:200]!r}") from exc
+        return self.run(job_id, final_attempt=receive_count >= self.settings.extraction_max_attempts)
+
+    def run(self, job_id: str, *, final_attempt: bool = True) -> dict[str, Any]:
+        with self.db.transaction() as conn:
+            if repo.get_job(conn, job_id) is None:
+                raise PoisonMessage(f"no extraction job {job_id}")
+            job = repo.start_job(conn, job_id)
+        if job is None:
+            return {"status": "skipped", "reason": "already done", "job_id": job_id}
+        try:
+            result = self._extract_and_write(job)
+        except Exception as exc:
+            with self.db.transaction() as conn:
+                repo.fail_job(conn, job_id, f"{exc.__class__.__name__}: {exc}", final=final_attempt)
+            raise
+        with self.db.transaction() as conn:
+            repo.finish_job(conn, job_id, result)
+            conn.execute(
+                "UPDATE threads SET last_decomposed_at = now(), "
+                "last_decomposed_index = greatest(last_decomposed_index, %s), summary = coalesce(%s, summary) "
+                "WHERE id = %s",
+                (job["to_index"] + 1, result.pop("_summary", None), job["thread_id"]),
+            )
+        return {"status": "done", "job_id": job_id, **result}
+
+    # ------------------------------------------------------------------ the work
+    def _extract_and_write(self, job: dict[str, Any]) -> dict[str, Any]:
+        started = time.perf_counter()
+        ws, thread_id = job["workspace_id"], job["thread_id"]
+        recent_n = self.settings.extraction_recent_messages
+        with self.db.connection() as conn:
+            thread = repo.get(conn, ws, thread_id)
+            if thread is None:
+                raise NotFound(f"thread {thread_id} no longer exists", code="thread_not_found")
+            new = repo.messages(conn, ws, thread_id, limit=10_000, from_index=job["from_index"],
+                                to_index=job["to_index"])  # fmt: skip
+            earlier = repo.messages(conn, ws, thread_id, limit=recent_n, order="desc",
+                                    to_index=job["from_index"] - 1) if job["from_index"] > 0 else []  # fmt: skip
+            known = [r["content"] for r in conn.execute(
+                "SELECT content FROM memories WHERE workspace_id = %s AND coalesce(user_id, '') = %s "
+                "AND fact_key IS NOT NULL AND valid_to IS NULL AND deleted_at IS NULL "
+                "ORDER BY updated_at DESC LIMIT 30", (ws, thread["user_id"] or ""))]  # fmt: skip
+        data = ExtractionInput(
+            messages=[_message(m) for m in new],
+            recent=[_message(m) for m in reversed(earlier)],
+            summary=thread["summary"],
+            known_facts=known,
+        )
+        output, generation = self._extract(data)
+        report = self.writer.write(
+            ws, thread["user_id"], output.candidates,
+            Provenance(thread_id=thread_id, message_ids=[m["id"] for m in new], source="extraction"),
+        )  # fmt: skip
+        return {
+            "extractor": generation["extractor"],
+            "messages_processed": len(new),
+            "candidates": len(output.candidates),
+            **report.counts,
+            "memory_ids": report.added + [new_id for _, new_id in report.superseded],
+            "generation_summary": generation,
+            "extraction_time_ms": round((time.perf_counter() - started) * 1000, 2),
+            "_summary": output.summary,
+        }
+
+    def _extract(self, data: ExtractionInput) -> tuple[ExtractionOutput, dict[str, Any]]:
+        """Pick the extractor by policy, within the per-operation ceilings on calls and tokens."""
+        policy = self.settings.enrichment_policy
+        generation: dict[str, Any] = {"policy": policy, "calls": 0, "input_tokens": 0, "output_tokens": 0,
+                                      "extractor": "deterministic", "skipped_reason": None}  # fmt: skip
+        rules = self.deterministic.extract(data)
+        if self._llm_extractor is None:
+            return rules, generation
+        if policy == "adaptive":
+            user_chars = sum(len(m.text) for m in data.messages if m.role == "user")
+            if any(c.is_fact for c in rules.candidates) or user_chars < ADAPTIVE_MIN_CHARS:
+                generation["skipped_reason"] = "adaptive: rules sufficed"
+                return rules, generation
+        from shared.extraction.llm import SYSTEM, render_prompt
+
+        estimated = estimate_tokens(SYSTEM + render_prompt(data))
+        if estimated > self.settings.llm_max_tokens_per_operation or self.settings.llm_max_calls_per_operation < 1:
+            generation["skipped_reason"] = f"ceiling: ~{estimated} input tokens"
+            return rules, generation
+        # A failure here is a failed attempt: the queue retries, and the last attempt marks the job failed.
+        proposed = self._llm_extractor.extract(data)
+        generation.update(extractor="llm", calls=proposed.usage.calls, input_tokens=proposed.usage.input_tokens,
+                          output_tokens=proposed.usage.output_tokens)  # fmt: skip
+        # The episodes come from the rules either way: the raw exchange is worth keeping verbatim.
+        episodes = [c for c in rules.candidates if not c.is_fact]
+        return ExtractionOutput(proposed.candidates + episodes, proposed.summary, proposed.usage), generation
+
+
+def _message(row: dict[str, Any]) -> Message:
+    return Message(role=row["role"], text=message_text(row["content"]), message_id=row["id"],
+                   created_at=row["created_at"])  # fmt: skip

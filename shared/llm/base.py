@@ -1,0 +1,24 @@
+"""The LLM interface: one call, JSON constrained by a schema, validated with pydantic by the caller."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class LLMUsage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class LLMClient(ABC):
+    provider: str
+    model: str
+
+    @abstractmethod
+    def complete_json(
+        self, system: str, prompt: str, schema: dict[str, Any], *, name: str = "result"
+    ) -> tuple[dict[str, Any], LLMUsage]:
+        """Return the model's JSON object (schema-constrained) and token usage; raise LLMError on failure."""

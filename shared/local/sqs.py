@@ -1,0 +1,159 @@
+"""Local SQS: moto's server, the extraction queue with its DLQ, and a poller that turns queue messages into
+real Lambda SQS events for ``functions/extraction/handler.py`` and honours ``batchItemFailures``.
+
+    >>> with local_sqs(port=0) as queues:                                   # doctest: +SKIP
+    ...     with SqsPoller(queues, handler):                                # doctest: +SKIP
+    ...         ...
+
+Messages the handler reports as failed are not deleted: they come back after the visibility timeout, and
+after ``max_receive_count`` receives SQS's redrive policy moves them to the DLQ — as in AWS.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from shared.local.server import free_port
+
+log = logging.getLogger(__name__)
+REGION = "us-east-1"
+
+
+@dataclass
+class LocalQueues:
+    endpoint_url: str
+    queue_url: str
+    queue_arn: str
+    dlq_url: str
+    client: Any
+
+
+@contextmanager
+def local_sqs(
+    *, port: int = 0, visibility_timeout_s: int = 2, max_receive_count: int = 3, name: str = "extraction"
+) -> Iterator[LocalQueues]:
+    """Start moto's SQS server on loopback and create ``<name>`` with a DLQ (redrive after N receives)."""
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    # moto and boto3 need credentials to sign with; locally any value does.
+    os.environ.setdefault("AWS_ACCESS_KEY_ID", "local")
+    os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
+    port = port or free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        endpoint = f"http://127.0.0.1:{port}"
+        client = boto3.client("sqs", endpoint_url=endpoint, region_name=REGION)
+        dlq_url = client.create_queue(QueueName=f"{name}-dlq")["QueueUrl"]
+        dlq_arn = client.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        redrive = json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": str(max_receive_count)})
+        queue_url = client.create_queue(
+            QueueName=name,
+            Attributes={"VisibilityTimeout": str(visibility_timeout_s), "RedrivePolicy": redrive},
+        )["QueueUrl"]
+        arn = client.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        yield LocalQueues(endpoint, queue_url, arn, dlq_url, client)
+    finally:
+        server.stop()
+
+
+def lambda_event(queues: LocalQueues, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The event AWS Lambda's SQS event source would deliver for these received messages."""
+    records = []
+    for m in messages:
+        attrs = m.get("Attributes", {})
+        records.append({
+            "messageId": m["MessageId"],
+            "receiptHandle": m["ReceiptHandle"],
+            "body": m["Body"],
+            "attributes": {
+                "ApproximateReceiveCount": attrs.get("ApproximateReceiveCount", "1"),
+                "SentTimestamp": attrs.get("SentTimestamp", str(int(time.time() * 1000))),
+                "SenderId": attrs.get("SenderId", "AIDAIENQZJOLO23YVJ4VO"),
+                "ApproximateFirstReceiveTimestamp": attrs.get("ApproximateFirstReceiveTimestamp",
+                                                              str(int(time.time() * 1000))),
+            },
+            "messageAttributes": {},
+            "md5OfBody": hashlib.md5(m["Body"].encode()).hexdigest(),  # noqa: S324 - SQS's own checksum
+            "eventSource": "aws:sqs",
+            "eventSourceARN": queues.queue_arn,
+            "awsRegion": REGION,
+        })  # fmt: skip
+    return {"Records": records}
+
+
+@dataclass
+class _Context:
+    function_name: str = "memorylayer-extraction"
+    function_version: str = "$LATEST"
+    invoked_function_arn: str = "arn:aws:lambda:us-east-1:000000000000:function:memorylayer-extraction"
+    memory_limit_in_mb: int = 512
+    aws_request_id: str = ""
+    log_group_name: str = "/aws/lambda/memorylayer-extraction"
+    log_stream_name: str = "local"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 60_000
+
+
+class SqsPoller:
+    """Long-polls the queue and invokes ``handler(event, context)`` in-process, like Lambda's event source."""
+
+    def __init__(self, queues: LocalQueues, handler: Callable[[dict, Any], dict], *, batch_size: int = 10) -> None:
+        self.queues = queues
+        self.handler = handler
+        self.batch_size = batch_size
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="sqs-poller", daemon=True)
+        self.invocations = 0
+
+    def __enter__(self) -> SqsPoller:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def poll_once(self, wait_s: int = 1) -> int:
+        """Receive one batch, invoke the handler, delete what succeeded. Returns messages received."""
+        received = self.queues.client.receive_message(
+            QueueUrl=self.queues.queue_url, MaxNumberOfMessages=self.batch_size, WaitTimeSeconds=wait_s,
+            AttributeNames=["All"],
+        ).get("Messages", [])  # fmt: skip
+        if not received:
+            return 0
+        event = lambda_event(self.queues, received)
+        self.invocations += 1
+        try:
+            response = self.handler(event, _Context(aws_request_id=str(uuid.uuid4()))) or {}
+            failed = {f["itemIdentifier"] for f in response.get("batchItemFailures", [])}
+        except Exception:  # the whole invocation failed: every message is retried, as in Lambda
+            log.exception("extraction handler failed")
+            failed = {m["MessageId"] for m in received}
+        done = [m for m in received if m["MessageId"] not in failed]
+        if done:
+            self.queues.client.delete_message_batch(
+                QueueUrl=self.queues.queue_url,
+                Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(done)],
+            )
+        return len(received)
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.poll_once()
+            except Exception:  # keep polling through transient errors (e.g. server restarting)
+                log.exception("sqs poll failed")
+                self._stop.wait(1)

@@ -1,0 +1,118 @@
+"""Conversation threads: messages are stored durably first, then an extraction job goes on the queue.
+
+    >>> svc = ThreadService(db, queue, worker)                                   # doctest: +SKIP
+    >>> messages, job = svc.append("ws_a", "thread_1", [NewMessage("user", "I live in Paris", {}, None)])  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from shared.db import threads as repo
+from shared.db import workspaces as ws_repo
+from shared.db.pool import Database
+from shared.db.threads import NewMessage
+from shared.errors import Conflict, NotFound
+from shared.extraction.worker import ExtractionWorker
+from shared.queue import JobQueue
+
+
+class ThreadService:
+    def __init__(self, db: Database, queue: JobQueue, worker: ExtractionWorker) -> None:
+        self.db = db
+        self.queue = queue
+        self.worker = worker
+
+    def create(self, workspace_id: str, thread_id: str | None, fields: dict[str, Any]) -> dict:
+        thread_id = thread_id or f"thread_{uuid.uuid4().hex}"
+        with self.db.transaction() as conn:
+            ws_repo.ensure_workspace(conn, workspace_id)
+            row = repo.create(conn, workspace_id, thread_id, fields)
+        if row is None:
+            raise Conflict(f"thread {thread_id} already exists", code="thread_exists")
+        return row
+
+    def get(self, workspace_id: str, thread_id: str) -> dict:
+        with self.db.connection() as conn:
+            row = repo.get(conn, workspace_id, thread_id)
+        if row is None:
+            raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+        return row
+
+    def list(self, workspace_id: str, *, user_id: str | None, limit: int, offset: int) -> list[dict]:
+        with self.db.connection() as conn:
+            return repo.list_threads(conn, workspace_id, user_id=user_id, limit=limit, offset=offset)
+
+    def update(self, workspace_id: str, thread_id: str, changes: dict[str, Any]) -> dict:
+        with self.db.transaction() as conn:
+            row = repo.update(conn, workspace_id, thread_id, changes) if changes else repo.get(
+                conn, workspace_id, thread_id)  # fmt: skip
+        if row is None:
+            raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+        return row
+
+    def delete(self, workspace_id: str, thread_id: str) -> None:
+        with self.db.transaction() as conn:
+            if not repo.delete(conn, workspace_id, thread_id):
+                raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+
+    def append(self, workspace_id: str, thread_id: str, messages: list[NewMessage]) -> tuple[list[dict], dict | None]:
+        """Store messages (indexes assigned under the thread's row lock) and their extraction job, in one
+        transaction; then enqueue the job. Returns (the messages, new or already stored; the job or None)."""
+        with self.db.transaction() as conn:
+            thread = repo.lock(conn, workspace_id, thread_id)
+            if thread is None:
+                raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+            new, existing = repo.append(conn, thread, messages)
+            job = repo.create_job(conn, workspace_id, thread_id, new[0]["message_index"],
+                                  new[-1]["message_index"]) if new else None  # fmt: skip
+        if job is not None:
+            self.queue.send({"job_id": job["id"], "workspace_id": workspace_id, "thread_id": thread_id})
+        stored = sorted(new + existing, key=lambda m: m["message_index"])
+        return stored, job
+
+    def messages(self, workspace_id: str, thread_id: str, **query: Any) -> tuple[list[dict], int]:
+        with self.db.connection() as conn:
+            if repo.get(conn, workspace_id, thread_id) is None:
+                raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+            return repo.messages(conn, workspace_id, thread_id, **query), repo.count_messages(
+                conn, workspace_id, thread_id)  # fmt: skip
+
+    def delete_message(self, workspace_id: str, thread_id: str, message_id: str) -> None:
+        with self.db.transaction() as conn:
+            if not repo.delete_message(conn, workspace_id, thread_id, message_id):
+                raise NotFound(f"message {message_id} not found", code="message_not_found")
+
+    def decompose(self, workspace_id: str, thread_id: str) -> dict[str, Any]:
+        """Extract, now, from every message not yet processed (no queue round trip)."""
+        with self.db.transaction() as conn:
+            thread = repo.lock(conn, workspace_id, thread_id)
+            if thread is None:
+                raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+            start, end = thread["last_decomposed_index"], thread["message_count"] - 1
+            job = repo.create_job(conn, workspace_id, thread_id, start, end) if end >= start else None
+        result = self.worker.run(job["id"]) if job else {"messages_processed": 0, "added": 0, "superseded": 0}
+        return {
+            "thread_id": thread_id,
+            "workspace_id": workspace_id,
+            "messages_processed": result.get("messages_processed", 0),
+            "memories_created": result.get("added", 0) + result.get("superseded", 0),
+            "from_index": start,
+            "to_index": max(end, start - 1) + 1,
+            "job_id": job["id"] if job else None,
+        }
+
+    def job(self, job_id: str) -> dict:
+        with self.db.connection() as conn:
+            row = repo.get_job(conn, job_id)
+        if row is None:
+            raise NotFound(f"job {job_id} not found", code="job_not_found")
+        return row
+
+    def requeue_stale(self, older_than_s: int = 60) -> int:
+        """Re-send jobs whose queue message was never sent (enqueue failed after the commit)."""
+        with self.db.connection() as conn:
+            stale = repo.stale_jobs(conn, older_than_s)
+        return sum(self.queue.send({"job_id": j["id"], "workspace_id": j["workspace_id"],
+                                    "thread_id": j["thread_id"]}) for j in stale)  # fmt: skip
