@@ -5,16 +5,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from shared.answer import Answerer
 from shared.db.pool import Database
 from shared.db.secret import resolve_database_url
 from shared.embeddings import create_embedder
 from shared.embeddings.base import Embedder
 from shared.extraction.worker import ExtractionWorker
+from shared.llm import create_llm
 from shared.memories.service import MemoryService
 from shared.queue import create_queue
 from shared.retrieval.recall import Recaller
+from shared.sessions.context import ContextService
+from shared.sessions.service import SessionService
 from shared.settings import Settings
 from shared.threads import ThreadService
 from shared.workspaces import WorkspaceService
@@ -29,6 +33,9 @@ class Services:
     recaller: Recaller
     workspaces: WorkspaceService
     threads: ThreadService
+    answerer: Answerer
+    sessions: SessionService = field(default=None)  # type: ignore[assignment]  # set by build()
+    context: ContextService = field(default=None)  # type: ignore[assignment]
 
     @classmethod
     def build(cls, settings: Settings, *, db: Database | None = None, embedder: Embedder | None = None) -> Services:
@@ -43,15 +50,24 @@ class Services:
             )
         embedder = embedder or create_embedder(settings)
         memories = MemoryService(db, embedder, settings)
+        recaller = Recaller(db, embedder, settings)
+        sessions = SessionService(db, embedder, settings)
         return cls(
             settings=settings,
             db=db,
             embedder=embedder,
             memories=memories,
-            recaller=Recaller(db, embedder, settings),
+            recaller=recaller,
             workspaces=WorkspaceService(db, memories),
+            sessions=sessions,
+            context=ContextService(db, sessions, recaller, settings),
             threads=ThreadService(db, create_queue(settings), ExtractionWorker(db, embedder, settings)),
+            answerer=Answerer(recaller, create_llm(settings)),
         )
+
+    def session_workspace(self, session_id: str) -> str | None:
+        """The workspace of a live session (X-Session-ID resolution); slides its TTL in the same statement."""
+        return self.sessions.slide(session_id)
 
     def close(self) -> None:
         self.db.close()

@@ -1,13 +1,15 @@
 """``make dev``: the whole stack on one machine, in the foreground, until Ctrl-C.
 
 Embedded PostgreSQL + pgvector (data kept under ``MEMORYLAYER_DATA_DIR``, default ``.data/``), migrations
-applied, and the same ASGI app that Lambda serves through Mangum, under uvicorn on ``MEMORYLAYER_PORT``
+applied, moto's SQS server with the extraction queue and its DLQ plus a poller that invokes the extraction
+Lambda handler with real SQS events, and the same ASGI app that Lambda serves through Mangum, under uvicorn on ``MEMORYLAYER_PORT``
 (default 61001). SIGINT/SIGTERM stop everything it started, in reverse order.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from contextlib import ExitStack
 
 import uvicorn
@@ -15,7 +17,8 @@ import uvicorn
 from shared.api.app import create_app
 from shared.db.migrate import apply_migrations
 from shared.local.postgres import EmbeddedPostgres
-from shared.settings import Settings
+from shared.local.sqs import SqsPoller, local_sqs
+from shared.settings import Settings, get_settings
 
 log = logging.getLogger("memorylayer.dev")
 
@@ -31,6 +34,9 @@ def run(settings: Settings) -> None:
             log.info("embedded postgres at %s", settings.data_dir.resolve() / "pg")
         applied = apply_migrations(settings.database_url, embedding_dimensions=settings.embedding_dimensions)
         log.info("migrations applied: %s", applied or "none pending")
+        if settings.extraction_queue_url is None:
+            settings = _start_queue(stack, settings)
+        _publish(settings)
         for extra in _extras(settings):
             stack.enter_context(extra)
         app = create_app(settings)
@@ -43,8 +49,33 @@ def run(settings: Settings) -> None:
     log.info("stopped cleanly")
 
 
+def _start_queue(stack: ExitStack, settings: Settings) -> Settings:
+    """moto's SQS on ``MEMORYLAYER_SQS_PORT`` and a poller feeding the extraction Lambda handler in-process."""
+    queues = stack.enter_context(local_sqs(port=settings.sqs_port, visibility_timeout_s=5))
+    log.info("SQS (moto) at %s, queue %s with DLQ", queues.endpoint_url, queues.queue_url)
+    settings = settings.model_copy(
+        update={"extraction_queue_url": queues.queue_url, "sqs_endpoint_url": queues.endpoint_url}
+    )
+    _publish(settings)
+    from functions.extraction.handler import handler
+
+    stack.enter_context(SqsPoller(queues, handler))
+    return settings
+
+
+def _publish(settings: Settings) -> None:
+    """Handlers build their settings from the environment, as in Lambda: give them the local stack's."""
+    for name in ("database_url", "extraction_queue_url", "sqs_endpoint_url", "embedding_provider"):
+        value = getattr(settings, name)
+        if value is not None:
+            os.environ[f"MEMORYLAYER_{name.upper()}"] = str(value)
+    get_settings.cache_clear()
+
+
 def _extras(settings: Settings) -> list:
     """Further local services (SQS emulation, workers) register here as they land."""
-    return []
+    from shared.sessions.cleanup import session_cleanup
+
+    return [session_cleanup(settings)]
 
 

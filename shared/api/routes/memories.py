@@ -12,6 +12,7 @@ from shared.api.deps import CallerDep, ServicesDep
 from shared.db.memories import Scope
 from shared.memories import serialize
 from shared.models import (
+    AnswerRequest,
     AssociationCreate,
     AssociationUpdate,
     BatchRequest,
@@ -87,22 +88,27 @@ def recall(body: RecallRequest, caller: CallerDep, svc: ServicesDep) -> dict[str
     return svc.recaller.recall(workspaces, body)
 
 
+@router.post("/answer")
+def answer(body: AnswerRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+    """A grounded answer citing memory ids; abstains (no LLM call) when nothing relevant is found."""
+    return svc.answerer.answer([caller.workspace(body.workspace_id)], body)
+
+
 @router.post("/reflect")
 def reflect(body: ReflectRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    """Without an LLM there is nothing to synthesise: say so and return the evidence."""
-    request = RecallRequest(
-        query=body.query, workspace_id=body.workspace_id, types=body.types, subtypes=body.subtypes, tags=body.tags,
-        limit=10,
-    )  # fmt: skip
-    result = recall(request, caller, svc)
-    memories = result["memories"]
+    """The reference's shape over the grounded answer; without an LLM, the evidence and a note saying so."""
+    result = svc.answerer.answer([caller.workspace(body.workspace_id)], AnswerRequest(query=body.query, limit=10))
+    sources = [e["id"] for e in result["evidence"]] if result["answer"] is None else result["citations"]
     return {
-        "reflection": NO_LLM_REFLECTION,
-        "source_memories": [m["id"] for m in memories] if body.include_sources else [],
-        "evidence": memories,
-        "confidence": 0.0,
-        "tokens_processed": 0,
-        "llm_configured": False,
+        "reflection": result["answer"] or (NO_LLM_REFLECTION if not result["llm_configured"] else ""),
+        "source_memories": sources if body.include_sources else [],
+        "evidence": result["evidence"],
+        "confidence": {"strong": 0.9, "moderate": 0.6, "weak": 0.3}[result["retrieval_confidence"]]
+        if result["answer"] else 0.0,
+        "tokens_processed": result["generation_summary"]["input_tokens"]
+        + result["generation_summary"]["output_tokens"],
+        "llm_configured": result["llm_configured"],
+        "abstained": result["abstained"],
     }
 
 

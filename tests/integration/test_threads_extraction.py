@@ -1,0 +1,243 @@
+"""Conversations in, durable memories out: threads → SQS (moto) → the extraction Lambda handler → memories.
+
+The stack here is the real one: the app over HTTP, moto's SQS server with a DLQ (maxReceiveCount 3), and the
+poller that turns queue messages into Lambda SQS events for ``functions/extraction/handler.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from shared.api.app import create_app
+from shared.api.services import Services
+from shared.local.server import serve_in_thread
+from shared.local.sqs import LocalQueues, SqsPoller, local_sqs
+from shared.settings import Settings, get_settings
+from shared.worker_services import worker
+
+
+@pytest.fixture(scope="module")
+def pipeline(database_url: str) -> Iterator[tuple[str, LocalQueues]]:
+    with local_sqs(visibility_timeout_s=1) as queues, pytest.MonkeyPatch.context() as env:
+        for key, value in {"DATABASE_URL": database_url, "EMBEDDING_PROVIDER": "hash",
+                           "EXTRACTION_QUEUE_URL": queues.queue_url, "SQS_ENDPOINT_URL": queues.endpoint_url}.items():
+            env.setenv(f"MEMORYLAYER_{key}", value)  # fmt: skip
+        get_settings.cache_clear()
+        worker.cache_clear()
+        settings = Settings()
+        services = Services.build(settings)
+        from functions.extraction.handler import handler
+
+        try:
+            with serve_in_thread(create_app(settings, services=services)) as base_url, SqsPoller(queues, handler):
+                yield base_url, queues
+        finally:
+            services.close()
+            worker().db.close()
+            worker.cache_clear()
+            get_settings.cache_clear()
+
+
+@pytest.fixture()
+def api(pipeline) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=pipeline[0], timeout=30, headers={"X-Workspace-ID": f"ws_{uuid.uuid4().hex[:10]}"}) as c:
+        yield c
+
+
+def new_thread(api: httpx.Client, **fields) -> str:
+    r = api.post("/v1/threads", json={"user_id": "dana", **fields})
+    assert r.status_code == 201, r.text
+    return r.json()["thread"]["id"]
+
+
+def append(api: httpx.Client, thread_id: str, *messages: tuple[str, str], ids: list[str] | None = None) -> dict:
+    body = {"messages": [{"role": role, "content": text, **({"id": ids[i]} if ids else {})}
+                         for i, (role, text) in enumerate(messages)]}  # fmt: skip
+    r = api.post(f"/v1/threads/{thread_id}/messages", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def wait_job(api: httpx.Client, job_id: str, status: str = "done", timeout_s: float = 20) -> dict:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        job = api.get(f"/v1/jobs/{job_id}").json()
+        if job["status"] == status:
+            return job
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} did not reach {status}: {job}")
+
+
+def recall(api: httpx.Client, query: str, **fields) -> list[dict]:
+    return api.post("/v1/memories/recall", json={"query": query, **fields}).json()["memories"]
+
+
+def test_append_extract_recall(api):
+    thread = new_thread(api, title="onboarding")
+    started = time.perf_counter()
+    out = append(api, thread, ("user", "Hi! My name is Dana and I live in Paris."), ("assistant", "Nice to meet you!"))
+    assert [m["message_index"] for m in out["messages"]] == [0, 1] and out["new_message_count"] == 2
+    job = wait_job(api, out["job_id"])
+    assert time.perf_counter() - started < 20
+    assert job["result"]["added"] >= 3 and job["result"]["extractor"] == "deterministic"
+    facts = {m["content"] for m in recall(api, "Dana Paris name live", min_relevance=0, limit=50)}
+    assert {"User's name is Dana", "User lives in Paris"} <= facts
+    memory = next(m for m in recall(api, "where does the user live", min_relevance=0, limit=50)
+                  if m["content"] == "User lives in Paris")  # fmt: skip
+    # Provenance: thread and the message it came from; durable memory is scoped to the thread's user.
+    assert memory["source_thread_id"] == thread and memory["user_id"] == "dana"
+    assert memory["source_message_ids"] == [out["messages"][0]["id"]]
+    thread_row = api.get(f"/v1/threads/{thread}").json()["thread"]
+    assert thread_row["message_count"] == 2 and thread_row["last_decomposed_index"] == 2
+
+
+def test_moving_supersedes_and_keeps_history(api):
+    thread = new_thread(api)
+    wait_job(api, append(api, thread, ("user", "My name is Dana and I live in Paris"))["job_id"])
+    wait_job(api, append(api, thread, ("user", "Big news: I moved to Berlin last month"))["job_id"])
+    current = [m for m in recall(api, "where does the user live", min_relevance=0, limit=50)
+               if m["content"].startswith("User lives in")]  # fmt: skip
+    assert [m["content"] for m in current] == ["User lives in Berlin"]
+    history = [m for m in recall(api, "where does the user live", min_relevance=0, limit=50, include_history=True)
+               if m["content"].startswith("User lives in")]  # fmt: skip
+    paris = next(m for m in history if m["content"] == "User lives in Paris")
+    assert paris["valid_to"] is not None and paris["superseded_by"] == current[0]["id"]
+    revisions = api.get(f"/v1/memories/{paris['id']}/revisions").json()["revisions"]
+    assert [r["action"] for r in revisions] == ["create", "supersede"]
+    # Saying it again changes nothing.
+    job = wait_job(api, append(api, thread, ("user", "As I said, I live in Berlin."))["job_id"])
+    assert job["result"]["superseded"] == 0 and job["result"]["noop"] >= 1
+
+
+def test_redelivered_job_changes_nothing(api, pipeline):
+    _, queues = pipeline
+    thread = new_thread(api)
+    out = append(api, thread, ("user", "I work at Acme Corp and I love hiking"))
+    wait_job(api, out["job_id"])
+    before = recall(api, "*", limit=1000)
+    # The same job delivered again (SQS is at-least-once), and run directly once more.
+    queues.client.send_message(QueueUrl=queues.queue_url, MessageBody=json.dumps({"job_id": out["job_id"]}))
+    assert worker().run(out["job_id"])["status"] == "skipped"
+    time.sleep(1.5)
+    after = recall(api, "*", limit=1000)
+    assert sorted(m["id"] for m in after) == sorted(m["id"] for m in before)
+
+
+def test_a_crashed_run_is_finished_by_the_rerun_without_duplicates(api):
+    thread = new_thread(api)
+    out = append(api, thread, ("user", "My partner is Sam. I prefer green tea."))
+    wait_job(api, out["job_id"])
+    first = sorted(m["id"] for m in recall(api, "*", limit=1000))
+    # Given a worker that died after writing but before marking the job done ...
+    with worker().db.transaction() as conn:
+        conn.execute("UPDATE extraction_jobs SET status = 'running' WHERE id = %s", (out["job_id"],))
+    # ... when the message is redelivered, the job completes and nothing is duplicated.
+    result = worker().run(out["job_id"])
+    assert result["status"] == "done" and result["added"] == 0 and result["superseded"] == 0
+    assert sorted(m["id"] for m in recall(api, "*", limit=1000)) == first
+
+
+def test_client_message_id_is_stored_once(api):
+    thread = new_thread(api)
+    first = append(api, thread, ("user", "hello there"), ids=["client-1"])
+    again = append(api, thread, ("user", "hello there"), ids=["client-1"])
+    assert again["messages"][0]["id"] == first["messages"][0]["id"] and again["job_id"] is None
+    listed = api.get(f"/v1/threads/{thread}/messages").json()
+    assert listed["total_count"] == 1
+
+
+def test_concurrent_appends_get_distinct_gapless_indexes(api):
+    thread = new_thread(api)
+    errors: list[str] = []
+
+    def writer(k: int) -> None:
+        with httpx.Client(base_url=str(api.base_url), headers=dict(api.headers), timeout=30) as c:
+            for i in range(10):
+                r = c.post(f"/v1/threads/{thread}/messages", json={"messages": [
+                    {"role": "user", "content": f"writer {k} message {i}"}]})  # fmt: skip
+                if r.status_code != 201:
+                    errors.append(r.text)
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    messages = api.get(f"/v1/threads/{thread}/messages", params={"limit": 1000}).json()["messages"]
+    assert sorted(m["message_index"] for m in messages) == list(range(60))
+    assert len({m["content"] for m in messages}) == 60
+
+
+def test_poison_message_goes_to_the_dlq(pipeline):
+    _, queues = pipeline
+    queues.client.send_message(QueueUrl=queues.queue_url, MessageBody="this is not a job")
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        got = queues.client.receive_message(QueueUrl=queues.dlq_url, WaitTimeSeconds=1).get("Messages", [])
+        if any(m["Body"] == "this is not a job" for m in got):
+            return
+    raise AssertionError("poison message never reached the DLQ")
+
+
+def test_a_job_that_keeps_failing_ends_failed_and_visible(api, pipeline):
+    thread = new_thread(api)
+    out = append(api, thread, ("user", "I live in Oslo"))
+    wait_job(api, out["job_id"])
+    # A job whose thread is gone can never succeed: three deliveries, then failed with the error, and the DLQ.
+    with worker().db.transaction() as conn:
+        conn.execute(
+            "INSERT INTO extraction_jobs (id, workspace_id, thread_id, from_index, to_index) "
+            "SELECT 'job_doomed_' || %s, workspace_id, 'thread_gone', 0, 0 FROM extraction_jobs WHERE id = %s",
+            (out["job_id"], out["job_id"]),
+        )
+    doomed = f"job_doomed_{out['job_id']}"
+    _, queues = pipeline
+    queues.client.send_message(QueueUrl=queues.queue_url, MessageBody=json.dumps({"job_id": doomed}))
+    job = wait_job(api, doomed, status="failed", timeout_s=30)
+    assert job["attempts"] == 3 and "thread_gone" in job["error"]
+
+
+def test_decompose_runs_now(api):
+    thread = new_thread(api)
+    with worker().db.transaction() as conn:  # messages stored without a queue message: decompose picks them up
+        conn.execute("UPDATE threads SET message_count = 0 WHERE id = %s", (thread,))
+    out = append(api, thread, ("user", "I'm 41 years old"))
+    wait_job(api, out["job_id"])
+    r = api.post(f"/v1/threads/{thread}/decompose").json()
+    assert r["messages_processed"] == 0  # nothing left: the queue already did it
+    full = api.get(f"/v1/threads/{thread}/full").json()
+    assert full["total_messages"] == 1 and full["messages"][0]["content"] == "I'm 41 years old"
+
+
+def test_thread_crud_and_isolation(api, pipeline):
+    thread = new_thread(api, title="t")
+    assert api.put(f"/v1/threads/{thread}", json={"title": "renamed"}).json()["thread"]["title"] == "renamed"
+    assert thread in [t["id"] for t in api.get("/v1/threads").json()["threads"]]
+    out = append(api, thread, ("user", "delete me"))
+    with httpx.Client(base_url=pipeline[0], headers={"X-Workspace-ID": "ws_intruder"}) as other:
+        assert other.get(f"/v1/threads/{thread}").status_code == 404
+        assert other.post(f"/v1/threads/{thread}/messages", json={"messages": [
+            {"role": "user", "content": "x"}]}).status_code == 404  # fmt: skip
+        assert other.get(f"/v1/jobs/{out['job_id']}").status_code == 404
+        assert other.delete(f"/v1/threads/{thread}").status_code == 404
+    msg = out["messages"][0]["id"]
+    assert api.delete(f"/v1/threads/{thread}/messages/{msg}").status_code == 204
+    assert api.delete(f"/v1/threads/{thread}").status_code == 204
+    assert api.get(f"/v1/threads/{thread}").status_code == 404
+
+
+def test_bad_messages_are_rejected_whole(api):
+    thread = new_thread(api)
+    assert api.post(f"/v1/threads/{thread}/messages", json={"messages": []}).status_code == 422
+    assert api.post(f"/v1/threads/{thread}/messages", json={"messages": [{"role": "user"}]}).status_code == 422
+    big = {"messages": [{"role": "user", "content": "ok"}, {"role": "user", "content": "x" * 70000}]}
+    assert api.post(f"/v1/threads/{thread}/messages", json=big).status_code == 413
+    assert api.get(f"/v1/threads/{thread}/messages").json()["total_count"] == 0
