@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 import psycopg
 
@@ -23,7 +23,7 @@ from shared.errors import EmbeddingModelMismatch, Forbidden, Unprocessable
 from shared.memories import serialize
 from shared.models import RecallRequest
 from shared.retrieval.budget import pack
-from shared.retrieval.text_query import to_tsquery_text
+from shared.retrieval.text_query import TIME_EXPRESSION, asks_when, query_terms, query_words, to_tsquery_text
 from shared.settings import Settings
 
 TOLERANCE_FLOORS = {"loose": 0.15, "moderate": 0.3, "strict": 0.6}
@@ -37,6 +37,28 @@ TEXT_SEARCH_CONFIG = "english"
 class FusionWeights:
     vector: float = 1.0
     keyword: float = 1.0
+
+
+@dataclass(frozen=True)
+class RecallTuning:
+    """How the hybrid query ranks. The defaults are the measured best (bench/locomo/EXPERIMENTS.md)."""
+
+    fusion: Literal["rrf", "score"] = "rrf"
+    rrf_k: float | None = None  # None: settings.recall_rrf_k
+    text_scoring: Literal["rank_cd", "rank", "bm25"] = "rank_cd"
+    text_norm: int = 0  # ts_rank / ts_rank_cd normalisation flags
+    prefix: bool = False
+    bm25_k1: float = 1.2
+    bm25_b: float = 0.75
+    # A hit lends this share of its relevance to the next turn of its stream (the reply) and the previous one.
+    reply_weight: float = 0.0
+    lead_weight: float = 0.0
+    # Memories whose ``metadata.speaker`` is named in the query are boosted by this factor (1 + w).
+    speaker_boost: float = 0.0
+    # For a question asking "when", memories whose text mentions a time are boosted by this factor (1 + w).
+    time_cue_boost: float = 0.0
+    tolerance_floors: dict[str, float] = field(default_factory=lambda: dict(TOLERANCE_FLOORS))
+    recency_weight: float = DEFAULT_RECENCY_WEIGHT
 
 
 def _filters(req: RecallRequest, workspace_ids: list[str]) -> tuple[str, dict[str, Any]]:
@@ -77,19 +99,106 @@ def _filters(req: RecallRequest, workspace_ids: list[str]) -> tuple[str, dict[st
     return " AND ".join(clauses), params
 
 
-def _hybrid_sql(filters: str, dims: int, with_text: bool) -> str:
-    text_arm = (
-        f"""
+def _text_arm(filters: str, tuning: RecallTuning) -> str:
+    """CTEs ending in ``fts(id, score)``: the full-text candidates of the ORed query, best first."""
+    cfg = TEXT_SEARCH_CONFIG
+    if tuning.text_scoring != "bm25":
+        rank = "ts_rank_cd" if tuning.text_scoring == "rank_cd" else "ts_rank"
+        return f"""
     fts AS (
-        SELECT m.id, ts_rank_cd(m.tsv, query) AS score
-        FROM memories m, to_tsquery('{TEXT_SEARCH_CONFIG}', %(tsq)s) AS query
+        SELECT m.id, {rank}(m.tsv, query, {int(tuning.text_norm)}) AS score
+        FROM memories m, to_tsquery('{cfg}', %(tsq)s) AS query
         WHERE {filters} AND m.tsv @@ query
         ORDER BY score DESC, m.id
         LIMIT %(k)s
     ),"""
+    prefix = " || ':*'" if tuning.prefix else ""
+    return f"""
+    scope AS MATERIALIZED (
+        -- ts_rank has no notion of rarity: a speaker's name in half the turns weighs as much as "banker".
+        -- BM25 needs the searched rows' count and mean length (distinct lexemes) for IDF and length norm.
+        SELECT count(*) AS n, coalesce(avg(length(m.tsv)), 1)::float8 AS avgdl FROM memories m WHERE {filters}
+    ),
+    terms AS MATERIALIZED (
+        -- The query's lexemes as the configuration sees them (stemmed, stop words gone), each with its IDF.
+        SELECT l.q, ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS idf
+        FROM (SELECT DISTINCT (quote_literal(lexeme){prefix})::tsquery AS q
+              FROM unnest(to_tsvector('{cfg}', %(qtext)s))) l
+        CROSS JOIN scope s
+        CROSS JOIN LATERAL (SELECT count(*) AS df FROM memories m WHERE {filters} AND m.tsv @@ l.q) d
+    ),
+    fts AS (
+        -- BM25 with tf = 1 (chat turns rarely repeat a word): sum of matched terms' IDF, length-normalised.
+        SELECT m.id, sum(t.idf) * (%(k1)s + 1)
+                   / (1 + %(k1)s * (1 - %(b)s + %(b)s * length(m.tsv) / max(s.avgdl))) AS score
+        FROM memories m
+        JOIN terms t ON m.tsv @@ t.q
+        CROSS JOIN scope s
+        WHERE {filters} AND m.tsv @@ to_tsquery('{cfg}', %(tsq)s)
+        GROUP BY m.id, m.tsv
+        ORDER BY score DESC, m.id
+        LIMIT %(k)s
+    ),"""
+
+
+def _fusion_expr(tuning: RecallTuning) -> str:
+    """Relevance in [0, 1] from the two arms (``v``: vec_ranked, ``t``: fts_ranked)."""
+    if tuning.fusion == "rrf":
+        # Weighted reciprocal rank, normalised so rank 1 in both arms is 1.0.
+        return ("(coalesce(%(w_vec)s / (%(rrf_k)s + v.rnk), 0) + coalesce(%(w_text)s / (%(rrf_k)s + t.rnk), 0))"
+                " / %(norm)s")  # fmt: skip
+    # Score fusion: the cosine as is, the text score relative to the best text hit.
+    return ("(%(w_vec)s * coalesce(v.cosine, 0) + %(w_text)s * coalesce(t.score / nullif(max(t.score) OVER (), 0), 0))"
+            " / (%(w_vec)s + %(w_text)s)")  # fmt: skip
+
+
+def _context_ctes(tuning: RecallTuning) -> tuple[str, str]:
+    """CTEs that let each candidate lend relevance to its neighbours in an ordered stream (``sequence_key``).
+
+    In a chat the answer to a question is often the turn *after* the one that matches the question's words
+    ("what did you do after losing your job?" → "I opened a store"). Returns (ctes, name of the scored CTE).
+    """
+    if not (tuning.reply_weight or tuning.lead_weight):
+        return "", "fused"
+    return """,
+    lent AS (
+        -- Each candidate in a stream lends a share of its relevance to the turn after it (reply_weight) and
+        -- the turn before it (lead_weight); a turn keeps the largest loan. Uses the memories_sequence index.
+        SELECT n.id, max(f.relevance * CASE WHEN n.sequence_index > p.sequence_index
+                                            THEN %(reply_w)s ELSE %(lead_w)s END) AS lent
+        FROM fused f
+        JOIN memories p ON p.id = f.id
+        JOIN memories n ON n.workspace_id = p.workspace_id AND n.sequence_key = p.sequence_key
+                       AND n.sequence_index IN (p.sequence_index - 1, p.sequence_index + 1)
+                       AND n.sequence_key IS NOT NULL AND n.deleted_at IS NULL
+        WHERE p.sequence_key IS NOT NULL
+        GROUP BY n.id
+    ),
+    scored AS (
+        SELECT coalesce(f.id, l.id) AS id, f.cosine, f.text_score, f.vec_rank, f.text_rank, l.lent,
+               coalesce(f.relevance, 0) + coalesce(l.lent, 0) AS relevance
+        FROM fused f FULL JOIN lent l ON l.id = f.id
+    )""", "scored"
+
+
+def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: RecallTuning, asks_when_query: bool) -> str:
+    text_arm = (
+        _text_arm(filters, tuning)
         if with_text
         else """
     fts AS (SELECT NULL::text AS id, NULL::real AS score WHERE false),"""
+    )
+    context, scored = _context_ctes(tuning)
+    lent = "f.lent" if scored == "scored" else "NULL::float8"
+    speaker = (
+        # Whole-word match of the memory's speaker (metadata.speaker) among the query's words.
+        " * (1 + %(speaker_w)s * (position(' ' || regexp_replace(lower(m.metadata->>'speaker'), '[^[:alnum:]]+', ' ',"
+        " 'g') || ' ' IN %(qwords)s) > 0)::int)"
+        if tuning.speaker_boost
+        else ""
+    )
+    time_cue = (
+        " * (1 + %(time_w)s * (m.content ~* %(time_re)s)::int)" if tuning.time_cue_boost and asks_when_query else ""
     )
     return f"""
     WITH vec AS MATERIALIZED (
@@ -108,18 +217,21 @@ def _hybrid_sql(filters: str, dims: int, with_text: bool) -> str:
     ),
     fused AS (
         SELECT coalesce(v.id, t.id) AS id, v.cosine, t.score AS text_score, v.rnk AS vec_rank, t.rnk AS text_rank,
-               (coalesce(%(w_vec)s / (%(rrf_k)s + v.rnk), 0) + coalesce(%(w_text)s / (%(rrf_k)s + t.rnk), 0))
-                   / %(norm)s AS relevance
+               {_fusion_expr(tuning)} AS relevance
         FROM vec_ranked v FULL JOIN fts_ranked t ON v.id = t.id
-    )
-    SELECT {QUALIFIED_COLUMNS}, f.cosine, f.text_score, f.vec_rank, f.text_rank, f.relevance,
-           f.relevance * (1 - %(rw)s + %(rw)s * power(2, -extract(epoch FROM now() - m.created_at) / 3600.0
-                                                              / {RECENCY_HALF_LIFE_HOURS})) AS boosted,
+    ){context}
+    SELECT {{QUALIFIED_COLUMNS}}, f.cosine, f.text_score, f.vec_rank, f.text_rank,
+           -- A loan can lift a score past 1; the reported relevance stays in [0, 1], the order uses the sum.
+           least(1.0, f.relevance) AS relevance, {lent} AS lent,
+           f.relevance{speaker}{time_cue}
+               * (1 - %(rw)s + %(rw)s * power(2, -extract(epoch FROM now() - m.created_at) / 3600.0
+                                              / {RECENCY_HALF_LIFE_HOURS})) AS boosted,
            count(*) OVER () AS pool
-    FROM fused f JOIN memories m ON m.id = f.id
+    FROM {scored} f JOIN memories m ON m.id = f.id
+    WHERE {filters}
     ORDER BY boosted DESC, m.id
     LIMIT %(limit)s OFFSET %(offset)s
-    """
+    """.replace("{QUALIFIED_COLUMNS}", QUALIFIED_COLUMNS)
 
 
 def _browse_sql(filters: str) -> str:
@@ -157,8 +269,8 @@ def _expansion_sql(filters: str) -> str:
     """
 
 
-def _cosine_floor(req: RecallRequest) -> float:
-    floor = TOLERANCE_FLOORS[req.tolerance]
+def _cosine_floor(req: RecallRequest, floors: dict[str, float]) -> float:
+    floor = floors[req.tolerance]
     if req.min_relevance is None:
         return floor
     if req.min_relevance <= 0:
@@ -167,11 +279,22 @@ def _cosine_floor(req: RecallRequest) -> float:
 
 
 class Recaller:
-    def __init__(self, db: Database, embedder: Embedder, settings: Settings, weights: FusionWeights | None = None):
+    def __init__(
+        self,
+        db: Database,
+        embedder: Embedder,
+        settings: Settings,
+        weights: FusionWeights | None = None,
+        tuning: RecallTuning | None = None,
+    ):
         self.db = db
         self.embedder = embedder
         self.settings = settings
         self.weights = weights or FusionWeights()
+        self.tuning = tuning or RecallTuning()
+
+    def tuned(self, **changes: Any) -> RecallTuning:
+        return replace(self.tuning, **changes)
 
     def recall(self, workspace_ids: list[str], req: RecallRequest) -> dict[str, Any]:
         started = time.perf_counter()
@@ -188,16 +311,22 @@ class Recaller:
         if browse:
             sql = _browse_sql(filters)
         else:
-            tsq = to_tsquery_text(req.query)
+            tuning = self.tuning
+            tsq = to_tsquery_text(req.query, prefix=tuning.prefix)
             k = max(self.settings.recall_min_candidates, (req.limit + req.offset) * self.settings.recall_candidate_multiplier)
             w = self.weights
+            rrf_k = float(self.settings.recall_rrf_k if tuning.rrf_k is None else tuning.rrf_k)
             params.update(
                 q=self.embedder.embed_one(req.query), model=self.embedder.model_id, tsq=tsq, k=k,
-                floor=_cosine_floor(req), rrf_k=float(self.settings.recall_rrf_k), w_vec=w.vector,
-                w_text=w.keyword, norm=(w.vector + w.keyword) / (self.settings.recall_rrf_k + 1),
-                rw=DEFAULT_RECENCY_WEIGHT if req.recency_weight is None else req.recency_weight,
+                qtext=" ".join(t.strip("'") for t in query_terms(req.query)), k1=tuning.bm25_k1, b=tuning.bm25_b,
+                floor=_cosine_floor(req, tuning.tolerance_floors), rrf_k=rrf_k, w_vec=w.vector,
+                w_text=w.keyword, norm=(w.vector + w.keyword) / (rrf_k + 1),
+                reply_w=tuning.reply_weight, lead_w=tuning.lead_weight, speaker_w=tuning.speaker_boost,
+                qwords=query_words(req.query), time_w=tuning.time_cue_boost, time_re=TIME_EXPRESSION,
+                rw=tuning.recency_weight if req.recency_weight is None else req.recency_weight,
             )  # fmt: skip
-            sql = _hybrid_sql(filters, self.embedder.dimensions, with_text=bool(tsq))
+            sql = _hybrid_sql(filters, self.embedder.dimensions, with_text=bool(tsq), tuning=tuning,
+                              asks_when_query=asks_when(req.query))
         with self.db.connection() as conn:
             with conn.pipeline():
                 bound = conn.execute(
@@ -269,7 +398,7 @@ class Recaller:
             "memories": memories,
             "total_count": int(rows[0]["pool"]) if rows else 0,
             "query_tokens": 0,
-            "search_latency_ms": round((time.perf_counter() - started) * 1000, 3),
+            "search_latency_ms": round((time.perf_counter() - started) * 1000),  # an int: SDK 0.2.1 declares int
             "mode_used": "rag",
             "query_rewritten": None,
             "sufficiency_reached": None,
@@ -313,6 +442,8 @@ def _signals(row: dict) -> list[str]:
         signals.append("vector")
     if row.get("text_rank") is not None:
         signals.append("keyword")
+    if row.get("lent"):
+        signals.append("context")  # a neighbouring turn of its stream matched
     return signals or ["recency"]
 
 
