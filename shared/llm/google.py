@@ -23,8 +23,10 @@ class GeminiChat(LLMClient):
         from google.genai import types
 
         key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else "not-set"
-        options = types.HttpOptions(base_url=settings.llm_base_url, timeout=int(settings.llm_timeout_s * 1000)) if (
-            settings.llm_base_url) else types.HttpOptions(timeout=int(settings.llm_timeout_s * 1000))  # fmt: skip
+        # JSON-schema output is a v1beta feature; pin the version so a custom base URL gets it too.
+        options = types.HttpOptions(
+            base_url=settings.llm_base_url, api_version="v1beta", timeout=int(settings.llm_timeout_s * 1000)
+        )
         return cls(genai.Client(api_key=key, http_options=options), settings.llm_model or "gemini-2.5-flash")
 
     def complete_json(
