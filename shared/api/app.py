@@ -15,11 +15,18 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from shared.api import errors
-from shared.api.routes import health, memories, threads, workspaces
+from shared.api.routes import context, health, memories, sessions, threads, workspaces
 from shared.api.services import Services
 from shared.settings import Settings, get_settings
 
-ALL_ROUTERS: tuple[APIRouter, ...] = (health.router, memories.router, workspaces.router, threads.router)
+ALL_ROUTERS: tuple[APIRouter, ...] = (
+    health.router,
+    memories.router,
+    workspaces.router,
+    threads.router,
+    sessions.router,
+    context.router,
+)
 
 
 class LazyServices:

@@ -1,0 +1,39 @@
+"""Lambda "cleanup", invoked by an EventBridge schedule (every 5 minutes): commits expired sessions that
+auto-commit, removes them, drops expired working-memory keys and ages out context events.
+
+    >>> handler({"source": "aws.events", "detail-type": "Scheduled Event"}, context)   # doctest: +SKIP
+    {'sessions_expired': 2, 'sessions_committed': 2, 'working_keys_expired': 0, 'events_purged': 0}
+
+The service (pool, embedder) is built on the first invocation and reused while the container is warm.
+"""
+
+from __future__ import annotations
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.metrics import MetricUnit
+
+from shared.sessions.cleanup import build_session_service
+from shared.sessions.service import SessionService
+from shared.settings import get_settings
+
+logger = Logger(service="memorylayer-cleanup")
+metrics = Metrics(namespace="MemoryLayer", service="cleanup")
+
+_service: SessionService | None = None
+
+
+def service() -> SessionService:
+    global _service
+    if _service is None:
+        _service = build_session_service(get_settings())
+    return _service
+
+
+@logger.inject_lambda_context
+@metrics.log_metrics(capture_cold_start_metric=True)
+def handler(event: dict, context: object) -> dict[str, int]:
+    result = service().cleanup()
+    for name, value in result.items():
+        metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+    logger.info("session cleanup", extra=result)
+    return result

@@ -1,0 +1,25 @@
+"""Lambda "context": POST /v1/sessions/{sid}/context-pack and /context-delta, /health*.
+
+>>> handler(api_gateway_v2_event, context)        # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.logging import correlation_paths
+from mangum import Mangum
+
+from shared.api.app import create_app
+from shared.api.routes import context, health
+
+logger = Logger(service="memorylayer-context")
+metrics = Metrics(namespace="MemoryLayer", service="context")
+
+app = create_app(routers=(health.router, context.router))
+asgi_handler = Mangum(app, lifespan="off")
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@metrics.log_metrics(capture_cold_start_metric=True)
+def handler(event: dict, context: object) -> dict:
+    return asgi_handler(event, context)

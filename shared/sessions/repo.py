@@ -1,0 +1,220 @@
+"""SQL for sessions, working memory, checkpoints and context events. ``now`` is always a parameter: the
+service's clock decides what has expired, so tests can move time without sleeping.
+
+    >>> with db.transaction() as conn:                                       # doctest: +SKIP
+    ...     get_session(conn, Scope.of("ws_a"), "sess_1", now=datetime.now(UTC))
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from shared.db.memories import Scope
+
+SESSION_COLUMNS = (
+    "id, workspace_id, tenant_id, context_id, user_id, metadata, auto_commit, committed_at, expires_at, "
+    "created_at, updated_at"
+)
+WORKING_COLUMNS = "session_id, key, value, ttl_seconds, expires_at, created_at, updated_at"
+CHECKPOINT_COLUMNS = (
+    "id, workspace_id, session_id, raw_memory_id, source_kind, source_sequence, source_boundary, content_hash, "
+    "byte_count, capture_status, index_status, enrichment_status, idempotency_key, created_at, updated_at"
+)
+
+
+# ---------------------------------------------------------------- sessions
+def insert_session(conn: psycopg.Connection, row: dict[str, Any]) -> dict | None:
+    """Insert a session; ``None`` if the id is taken (by a live or an expired session)."""
+    return conn.execute(
+        f"INSERT INTO sessions (id, workspace_id, context_id, user_id, metadata, auto_commit, expires_at, "
+        f"created_at, updated_at) VALUES (%(id)s, %(workspace_id)s, %(context_id)s, %(user_id)s, %(metadata)s, "
+        f"%(auto_commit)s, %(expires_at)s, %(now)s, %(now)s) ON CONFLICT (id) DO NOTHING RETURNING {SESSION_COLUMNS}",
+        {**row, "metadata": Jsonb(row["metadata"])},
+    ).fetchone()
+
+
+def get_session(
+    conn: psycopg.Connection, scope: Scope, session_id: str, *, now: datetime, for_update: bool = False
+) -> dict | None:
+    where, params = scope.clause()
+    lock = " FOR UPDATE" if for_update else ""
+    return conn.execute(
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = %s AND {where} AND expires_at > %s{lock}",
+        [session_id, *params, now],
+    ).fetchone()
+
+
+def list_sessions(
+    conn: psycopg.Connection,
+    workspace_id: str,
+    *,
+    context_id: str | None,
+    include_expired: bool,
+    now: datetime,
+) -> list[dict]:
+    clauses, params = ["workspace_id = %s"], [workspace_id]
+    if context_id:
+        clauses.append("context_id = %s")
+        params.append(context_id)
+    if not include_expired:
+        clauses.append("expires_at > %s")
+        params.append(now)
+    return conn.execute(
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE {' AND '.join(clauses)} ORDER BY created_at DESC, id LIMIT 1000",
+        params,
+    ).fetchall()
+
+
+def slide(conn: psycopg.Connection, session_id: str, *, now: datetime, until: datetime) -> dict | None:
+    """Keep a live session alive until at least ``until``: one statement, no read first."""
+    return conn.execute(
+        "UPDATE sessions SET expires_at = greatest(expires_at, %s) WHERE id = %s AND expires_at > %s "
+        "RETURNING workspace_id, expires_at",
+        (until, session_id, now),
+    ).fetchone()
+
+
+def set_expiry(conn: psycopg.Connection, session_id: str, expires_at: datetime, now: datetime) -> dict | None:
+    return conn.execute(
+        "UPDATE sessions SET expires_at = %s, updated_at = %s WHERE id = %s RETURNING expires_at",
+        (expires_at, now, session_id),
+    ).fetchone()
+
+
+def mark_committed(conn: psycopg.Connection, session_id: str, now: datetime) -> None:
+    conn.execute(
+        "UPDATE sessions SET committed_at = %s, updated_at = %s WHERE id = %s", (now, now, session_id)
+    )
+
+
+def delete_session(conn: psycopg.Connection, session_id: str) -> bool:
+    return conn.execute("DELETE FROM sessions WHERE id = %s", (session_id,)).rowcount > 0
+
+
+def expired_sessions(conn: psycopg.Connection, *, now: datetime, limit: int) -> list[dict]:
+    """Expired sessions, locked; concurrent cleaners skip each other's rows instead of waiting."""
+    return conn.execute(
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE expires_at <= %s ORDER BY expires_at "
+        "LIMIT %s FOR UPDATE SKIP LOCKED",
+        (now, limit),
+    ).fetchall()
+
+
+# ---------------------------------------------------------------- working memory
+def upsert_working(
+    conn: psycopg.Connection, session_id: str, key: str, value: Any, ttl_seconds: int | None, *, now: datetime,
+    expires_at: datetime | None,
+) -> dict:  # fmt: skip
+    return conn.execute(
+        f"INSERT INTO working_memory AS w (session_id, key, value, ttl_seconds, expires_at, created_at, updated_at) "
+        f"VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value, "
+        f"ttl_seconds = excluded.ttl_seconds, expires_at = excluded.expires_at, updated_at = excluded.updated_at, "
+        # A key that had expired is a new key: it gets a new created_at.
+        f"created_at = CASE WHEN w.expires_at IS NOT NULL AND w.expires_at <= excluded.updated_at "
+        f"THEN excluded.created_at ELSE w.created_at END "
+        f"RETURNING {WORKING_COLUMNS}",
+        (session_id, key, Jsonb(value), ttl_seconds, expires_at, now, now),
+    ).fetchone()
+
+
+def working(
+    conn: psycopg.Connection, session_id: str, *, now: datetime, keys: list[str] | None = None
+) -> list[dict]:
+    """Live keys of a session (expired ones are invisible), in key order."""
+    clauses, params = ["session_id = %s", "(expires_at IS NULL OR expires_at > %s)"], [session_id, now]
+    if keys is not None:
+        clauses.append("key = ANY(%s)")
+        params.append(keys)
+    return conn.execute(
+        f"SELECT {WORKING_COLUMNS} FROM working_memory WHERE {' AND '.join(clauses)} ORDER BY key", params
+    ).fetchall()
+
+
+# ---------------------------------------------------------------- checkpoints
+def checkpoint_by_key(conn: psycopg.Connection, session_id: str, idempotency_key: str) -> dict | None:
+    return conn.execute(
+        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints WHERE session_id = %s AND idempotency_key = %s",
+        (session_id, idempotency_key),
+    ).fetchone()
+
+
+def insert_checkpoint(conn: psycopg.Connection, row: dict[str, Any]) -> dict | None:
+    """Insert; ``None`` when a concurrent capture with the same idempotency key won the race."""
+    fields = [c.strip() for c in CHECKPOINT_COLUMNS.split(",")]
+    return conn.execute(
+        f"INSERT INTO session_checkpoints ({', '.join(fields)}) VALUES ({', '.join(f'%({f})s' for f in fields)}) "
+        f"ON CONFLICT (session_id, idempotency_key) DO NOTHING RETURNING {CHECKPOINT_COLUMNS}",
+        row,
+    ).fetchone()
+
+
+def get_checkpoint(conn: psycopg.Connection, session_id: str, checkpoint_id: str) -> dict | None:
+    return conn.execute(
+        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints WHERE session_id = %s AND id = %s",
+        (session_id, checkpoint_id),
+    ).fetchone()
+
+
+def set_index_status(conn: psycopg.Connection, checkpoint_id: str, status: str, now: datetime) -> dict:
+    return conn.execute(
+        f"UPDATE session_checkpoints SET index_status = %s, updated_at = %s WHERE id = %s "
+        f"RETURNING {CHECKPOINT_COLUMNS}",
+        (status, now, checkpoint_id),
+    ).fetchone()
+
+
+def recent_checkpoints(conn: psycopg.Connection, session_id: str, limit: int) -> list[dict]:
+    return conn.execute(
+        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints WHERE session_id = %s "
+        "ORDER BY created_at DESC, id LIMIT %s",
+        (session_id, limit),
+    ).fetchall()
+
+
+# ---------------------------------------------------------------- context events
+def record_event(
+    conn: psycopg.Connection, workspace_id: str, session_id: str | None, kind: str, subject: str
+) -> None:
+    conn.execute(
+        "INSERT INTO session_context_events (workspace_id, session_id, kind, subject_id) VALUES (%s, %s, %s, %s)",
+        (workspace_id, session_id, kind, subject),
+    )
+
+
+def event_bounds(conn: psycopg.Connection, workspace_id: str, session_id: str) -> tuple[int, int]:
+    """(purged_through, highest sequence) of the events a session sees; both 0 when none ever existed."""
+    row = conn.execute(
+        "SELECT coalesce((SELECT purged_through FROM session_context_horizon WHERE workspace_id = %(ws)s), 0) "
+        "AS purged, coalesce((SELECT max(sequence) FROM session_context_events WHERE workspace_id = %(ws)s "
+        "AND (session_id = %(sid)s OR session_id IS NULL)), 0) AS top",
+        {"ws": workspace_id, "sid": session_id},
+    ).fetchone()
+    return int(row["purged"]), max(int(row["purged"]), int(row["top"]))
+
+
+def events_after(
+    conn: psycopg.Connection, workspace_id: str, session_id: str, after: int, limit: int
+) -> list[dict]:
+    return conn.execute(
+        "SELECT sequence, kind, subject_id, created_at FROM session_context_events "
+        "WHERE workspace_id = %s AND (session_id = %s OR session_id IS NULL) AND sequence > %s "
+        "ORDER BY sequence LIMIT %s",
+        (workspace_id, session_id, after, limit),
+    ).fetchall()
+
+
+def purge_events(conn: psycopg.Connection, before: datetime) -> int:
+    """Drop events older than ``before`` and remember, per workspace, how far retention has reached."""
+    row = conn.execute(
+        "WITH gone AS (DELETE FROM session_context_events WHERE created_at < %s RETURNING workspace_id, sequence), "
+        "horizon AS (INSERT INTO session_context_horizon AS h (workspace_id, purged_through) "
+        "  SELECT workspace_id, max(sequence) FROM gone GROUP BY workspace_id "
+        "  ON CONFLICT (workspace_id) DO UPDATE SET purged_through = greatest(h.purged_through, excluded.purged_through)) "
+        "SELECT count(*) AS n FROM gone",
+        (before,),
+    ).fetchone()
+    return int(row["n"])
