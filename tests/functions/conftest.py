@@ -30,4 +30,5 @@ def load_handler(lambda_env):
 
     yield _load
     for module in loaded:
-        module.app.state.services.close()
+        if hasattr(module, "app"):
+            module.app.state.services.close()

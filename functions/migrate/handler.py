@@ -1,0 +1,27 @@
+"""Lambda "migrate": the CloudFormation custom resource that applies SQL migrations on deploy.
+
+Create and Update (a new ``MigrationsHash``) apply pending migrations; Delete does nothing: tearing down a
+stack must never drop data (prod retains the database anyway).
+"""
+
+from __future__ import annotations
+
+from aws_lambda_powertools import Logger
+
+from shared.db.migrate import apply_migrations
+from shared.db.secret import resolve_database_url
+from shared.settings import get_settings
+
+logger = Logger(service="memorylayer-migrate")
+PHYSICAL_ID = "memorylayer-schema"
+
+
+@logger.inject_lambda_context
+def handler(event: dict, context: object) -> dict:
+    request = event.get("RequestType", "Create")
+    if request == "Delete":
+        return {"PhysicalResourceId": event.get("PhysicalResourceId", PHYSICAL_ID)}
+    settings = get_settings()
+    applied = apply_migrations(resolve_database_url(settings), embedding_dimensions=settings.embedding_dimensions or 384)
+    logger.info("migrations applied", extra={"applied": applied, "request": request})
+    return {"PhysicalResourceId": PHYSICAL_ID, "Data": {"Applied": ",".join(applied) or "none"}}
