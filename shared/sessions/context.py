@@ -202,7 +202,9 @@ class ContextService:
                     ))  # fmt: skip
             if req.include_recent_activity and limits.recent_activity:
                 rows = conn.execute(
-                    f"SELECT {COLUMNS} FROM memories WHERE {live} ORDER BY created_at DESC, id LIMIT %s",
+                    # Raw checkpoints are recovered in their own section (their lines are recent activity).
+                    f"SELECT {COLUMNS} FROM memories WHERE {live} AND subtype IS DISTINCT FROM 'checkpoint' "
+                    "ORDER BY created_at DESC, id LIMIT %s",
                     (workspace_id, limits.recent_activity),
                 ).fetchall()
                 items += [memory_item(r, "recent_activity", ["recent"]) for r in rows]
