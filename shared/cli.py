@@ -3,6 +3,7 @@
     memorylayer migrate            apply pending SQL migrations to MEMORYLAYER_DATABASE_URL
     memorylayer dev                the local stack (embedded Postgres, API on :61001)
     memorylayer serve              the API only, against MEMORYLAYER_DATABASE_URL
+    memorylayer reembed --workspace W   re-embed W with the configured model, in batches, resumable
 """
 
 from __future__ import annotations
@@ -40,12 +41,35 @@ def _serve(settings: Settings, _: argparse.Namespace) -> int:
     return 0
 
 
+def _reembed(settings: Settings, args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from shared.db.pool import Database
+    from shared.db.secret import resolve_database_url
+    from shared.embeddings import create_embedder
+    from shared.reembed import reembed
+
+    db = Database.connect(resolve_database_url(settings), max_size=2)
+    embedder = create_embedder(settings)
+    try:
+        with tqdm(desc=f"re-embedding {args.workspace} with {embedder.model_id}", unit="memory") as bar:
+            report = reembed(db, embedder, args.workspace, batch_size=args.batch_size, progress=bar.update)
+    finally:
+        db.close()
+    print(f"{report.done} re-embedded; workspace {report.workspace_id} now uses {report.model}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="memorylayer", description="MemoryLayer service commands")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("migrate", help="apply pending migrations").set_defaults(run=_migrate)
     sub.add_parser("dev", help="run the local stack in the foreground").set_defaults(run=_dev)
     sub.add_parser("serve", help="serve the API against MEMORYLAYER_DATABASE_URL").set_defaults(run=_serve)
+    re = sub.add_parser("reembed", help="re-embed a workspace with the configured model (resumable)")
+    re.add_argument("--workspace", required=True)
+    re.add_argument("--batch-size", type=int, default=256)
+    re.set_defaults(run=_reembed)
     return parser
 
 

@@ -57,8 +57,14 @@ class Settings(BaseSettings):
     openai_base_url: str | None = None
     google_api_key: SecretStr | None = None
     google_base_url: str | None = None
+    embedding_retry_base_delay_s: float = 0.5
+    embedding_retry_max_delay_s: float = 8.0
+    embedding_threads: int = 2
     embed_endpoint_url: str = "http://127.0.0.1:61051"
+    embed_endpoint_api_key: SecretStr | None = None
     sagemaker_endpoint_name: str | None = None
+    sagemaker_runtime_endpoint_url: str | None = None  # tests point boto3 at a local stub
+    google_task_type: str | None = None  # e.g. RETRIEVAL_DOCUMENT
     aws_region: str = "us-east-1"
 
     # --- recall ---

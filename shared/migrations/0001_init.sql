@@ -126,6 +126,10 @@ CREATE TABLE idempotency_records (
 -- Every write of a memory leaves a revision, in the same transaction, without each caller remembering to.
 CREATE FUNCTION record_memory_revision() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    -- Only writes that bump the revision are history (re-embedding or bookkeeping updates are not).
+    IF TG_OP = 'UPDATE' AND NEW.revision = OLD.revision THEN
+        RETURN NEW;
+    END IF;
     INSERT INTO memory_revisions (memory_id, workspace_id, revision, action, operation_id, snapshot)
     VALUES (
         NEW.id, NEW.workspace_id, NEW.revision,

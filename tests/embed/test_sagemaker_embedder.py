@@ -91,13 +91,14 @@ def test_through_the_real_container(stub_factory, container) -> None:
     np.testing.assert_allclose((remote * local).sum(axis=1), 1.0, atol=1e-4)
 
 
-def test_from_settings(stub_factory, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_from_settings(stub_factory) -> None:
     stub = stub_factory(sagemaker_wire)
     settings = Settings(
-        embedding_provider="sagemaker", sagemaker_endpoint_name="ml-embed", aws_region="eu-west-1"
+        embedding_provider="sagemaker",
+        sagemaker_endpoint_name="ml-embed",
+        aws_region="eu-west-1",
+        sagemaker_runtime_endpoint_url=stub.url,
     )
-    # Not a settings field yet; the provider reads it with getattr.
-    monkeypatch.setattr(Settings, "sagemaker_runtime_endpoint_url", stub.url, raising=False)
     embedder = create_embedder(settings)
     assert isinstance(embedder, SageMakerEmbedder)
     assert embedder.model_id == "all-MiniLM-L6-v2@384"

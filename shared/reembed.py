@@ -1,0 +1,79 @@
+"""Re-embed a workspace with the configured model, in batches, resumable after an interruption.
+
+    >>> reembed(db, embedder, "ws_a", batch_size=256)          # doctest: +SKIP
+    ReembedReport(workspace_id='ws_a', model='all-MiniLM-L6-v2@384', done=1200, total=1200)
+
+Each batch commits on its own, so an interrupted run keeps its progress: a rerun picks up the memories that
+still carry another model. The workspace stays bound to its old model (recall with the new one is refused,
+never silently mixed) until the last batch is done; then it is bound to the new model in the same transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from shared.db.migrate import ensure_vector_index
+from shared.db.pool import Database
+from shared.embeddings.base import Embedder
+from shared.errors import NotFound
+
+
+@dataclass
+class ReembedReport:
+    workspace_id: str
+    model: str
+    done: int
+    total: int
+
+
+def reembed(
+    db: Database,
+    embedder: Embedder,
+    workspace_id: str,
+    *,
+    batch_size: int = 256,
+    progress: Callable[[int], None] | None = None,
+    max_batches: int | None = None,
+) -> ReembedReport:
+    """Re-embed every memory (history included) whose model differs from ``embedder``'s."""
+    target = embedder.model_id
+    with db.connection() as conn:
+        if conn.execute("SELECT 1 FROM workspaces WHERE id = %s", (workspace_id,)).fetchone() is None:
+            raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
+        ensure_vector_index(conn, embedder.dimensions)
+        total = conn.execute(
+            "SELECT count(*) AS n FROM memories WHERE workspace_id = %s AND embedding_model IS DISTINCT FROM %s",
+            (workspace_id, target),
+        ).fetchone()["n"]
+    done = batches = 0
+    after = ""
+    while max_batches is None or batches < max_batches:
+        with db.connection() as conn:
+            rows = conn.execute(
+                "SELECT id, content FROM memories WHERE workspace_id = %s AND embedding_model IS DISTINCT FROM %s "
+                "AND id > %s ORDER BY id LIMIT %s",
+                (workspace_id, target, after, batch_size),
+            ).fetchall()
+        if not rows:
+            break
+        vectors = embedder.embed([r["content"] for r in rows])
+        with db.transaction() as conn, conn.cursor() as cur:
+            cur.executemany(
+                "UPDATE memories SET embedding = %s, embedding_model = %s WHERE id = %s",
+                [(v, target, r["id"]) for r, v in zip(rows, vectors, strict=True)],
+            )
+        after = rows[-1]["id"]
+        done += len(rows)
+        batches += 1
+        if progress:
+            progress(len(rows))
+    with db.transaction() as conn:
+        left = conn.execute(
+            "SELECT count(*) AS n FROM memories WHERE workspace_id = %s AND embedding_model IS DISTINCT FROM %s",
+            (workspace_id, target),
+        ).fetchone()["n"]
+        if left == 0:
+            conn.execute("UPDATE workspaces SET embedding_model = %s, updated_at = now() WHERE id = %s",
+                         (target, workspace_id))  # fmt: skip
+    return ReembedReport(workspace_id, target, done, total)
