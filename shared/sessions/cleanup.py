@@ -1,7 +1,7 @@
 """Session cleanup outside requests: the scheduled Lambda's work, and a periodic thread for ``make dev``.
 
->>> with session_cleanup(settings, interval_s=300):      # doctest: +SKIP
-...     serve()                                           # expired sessions are committed and removed meanwhile
+    >>> with session_cleanup(settings, interval_s=300):  # doctest: +SKIP
+    ...     serve()  # meanwhile, expired sessions are committed and removed
 """
 
 from __future__ import annotations
@@ -23,9 +23,12 @@ log = logging.getLogger("memorylayer.sessions.cleanup")
 def build_session_service(settings: Settings) -> SessionService:
     """Just what cleanup needs: a small pool and the embedder (commit writes memories)."""
     db = Database.connect(
-        resolve_database_url(settings), min_size=1, max_size=2, timeout_s=settings.db_connect_timeout_s,
+        resolve_database_url(settings),
+        min_size=1,
+        max_size=2,
+        timeout_s=settings.db_connect_timeout_s,
         statement_timeout_ms=settings.db_statement_timeout_ms,
-    )  # fmt: skip
+    )
     return SessionService(db, create_embedder(settings), settings)
 
 

@@ -64,10 +64,15 @@ class Item:
 
     def out(self) -> dict[str, Any]:
         body: dict[str, Any] = {
-            "id": self.id, "kind": self.kind, "content": self.content, "importance": round(self.importance, 6),
-            "event_time": serialize.iso(self.event_time), "match_signals": list(self.match_signals),
-            "source_references": list(self.source_references), "tombstone": self.tombstone,
-        }  # fmt: skip
+            "id": self.id,
+            "kind": self.kind,
+            "content": self.content,
+            "importance": round(self.importance, 6),
+            "event_time": serialize.iso(self.event_time),
+            "match_signals": list(self.match_signals),
+            "source_references": list(self.source_references),
+            "tombstone": self.tombstone,
+        }
         if self.sequence is not None:
             body["sequence"] = self.sequence
         return body
@@ -82,11 +87,14 @@ def _when(value: Any) -> datetime | None:
 def memory_item(memory: dict, kind: str, signals: list[str] | tuple[str, ...] = ()) -> Item:
     """A memory (a row, or the API form recall returns) as a pack item."""
     return Item(
-        id=memory["id"], kind=kind, content=memory["content"], importance=float(memory["importance"]),
+        id=memory["id"],
+        kind=kind,
+        content=memory["content"],
+        importance=float(memory["importance"]),
         event_time=_when(memory.get("event_time")) or _when(memory["created_at"]),
         match_signals=tuple(signals or memory.get("match_signals") or ()),
         source_references=(memory["source_memory_id"],) if memory.get("source_memory_id") else (),
-    )  # fmt: skip
+    )
 
 
 def title(kind: str) -> str:
@@ -95,8 +103,15 @@ def title(kind: str) -> str:
 
 def rank(items: list[Item]) -> list[Item]:
     """Section priority, then −importance, −event time, id: the same input always renders the same text."""
-    return sorted(items, key=lambda i: (KIND_PRIORITY.get(i.kind, 99), -i.importance,
-                                        -(i.event_time.timestamp() if i.event_time else 0.0), i.id))  # fmt: skip
+    return sorted(
+        items,
+        key=lambda i: (
+            KIND_PRIORITY.get(i.kind, 99),
+            -i.importance,
+            -(i.event_time.timestamp() if i.event_time else 0.0),
+            i.id,
+        ),
+    )
 
 
 def dedupe(items: list[Item]) -> list[Item]:
@@ -150,8 +165,13 @@ def render(
         chars += len(part)
         current = item.kind
     rendered = "".join(parts).rstrip()
-    summary = {"requested": budget, "used": estimate_tokens(rendered), "estimator": ESTIMATOR,
-               "truncated_items": truncated, "omitted_items": omitted}  # fmt: skip
+    summary = {
+        "requested": budget,
+        "used": estimate_tokens(rendered),
+        "estimator": ESTIMATOR,
+        "truncated_items": truncated,
+        "omitted_items": omitted,
+    }
     return rendered, packed, summary
 
 
@@ -180,7 +200,8 @@ class ContextService:
             _purged, top = repo.event_bounds(conn, workspace_id, session_id)
             if req.include_directives and limits.directives:
                 rows = conn.execute(
-                    f"SELECT {COLUMNS} FROM memories WHERE {live} AND (subtype IN ('directive', 'preference') "
+                    f"SELECT {COLUMNS} FROM memories WHERE {live} AND (subtype IN ('directive', "
+                    "'preference') "
                     "OR pinned) ORDER BY created_at DESC, id LIMIT %s",
                     (workspace_id, limits.directives),
                 ).fetchall()
@@ -192,14 +213,24 @@ class ContextService:
                     items.append(self._working_item(row, "working_memory"))
             if req.include_contradictions and limits.contradictions:
                 for edge in self.sessions.contradictions(conn, workspace_id, limits.contradictions):
-                    contradictions.append({"id": edge["id"], "memory_a_id": edge["source_id"],
-                                           "memory_b_id": edge["target_id"], "type": "contradicts"})  # fmt: skip
-                    items.append(Item(
-                        id=edge["id"], kind="unresolved_contradictions",
-                        content=f"{edge['source_id']} conflicts with {edge['target_id']} (contradicts)",
-                        importance=0.9, event_time=edge["created_at"],
-                        source_references=(edge["source_id"], edge["target_id"]),
-                    ))  # fmt: skip
+                    contradictions.append(
+                        {
+                            "id": edge["id"],
+                            "memory_a_id": edge["source_id"],
+                            "memory_b_id": edge["target_id"],
+                            "type": "contradicts",
+                        }
+                    )
+                    items.append(
+                        Item(
+                            id=edge["id"],
+                            kind="unresolved_contradictions",
+                            content=f"{edge['source_id']} conflicts with {edge['target_id']} (contradicts)",
+                            importance=0.9,
+                            event_time=edge["created_at"],
+                            source_references=(edge["source_id"], edge["target_id"]),
+                        )
+                    )
             if req.include_recent_activity and limits.recent_activity:
                 rows = conn.execute(
                     # Raw checkpoints are recovered in their own section (their lines are recent activity).
@@ -221,9 +252,15 @@ class ContextService:
         topic = " ".join(p.strip() for p in [req.topic or "", *req.entity_names[:8]] if p and p.strip())
         if topic and limits.recent_activity:
             try:
-                found = self.recaller.recall([workspace_id], RecallRequest(
-                    query=topic, limit=limits.recent_activity, include_associations=False, include_global=False,
-                ))  # fmt: skip
+                found = self.recaller.recall(
+                    [workspace_id],
+                    RecallRequest(
+                        query=topic,
+                        limit=limits.recent_activity,
+                        include_associations=False,
+                        include_global=False,
+                    ),
+                )
                 items += [memory_item(m, "topic_matches") for m in found["memories"]]
             except MemoryLayerError:
                 notices.append("topic_retrieval_unavailable")
@@ -243,8 +280,14 @@ class ContextService:
 
     @staticmethod
     def _working_item(row: dict, kind: str) -> Item:
-        return Item(id=f"working:{row['key']}", kind=kind, content=f"{row['key']}: {render_value(row['value'])}",
-                    importance=1.0, event_time=row["updated_at"], match_signals=("working",))  # fmt: skip
+        return Item(
+            id=f"working:{row['key']}",
+            kind=kind,
+            content=f"{row['key']}: {render_value(row['value'])}",
+            importance=1.0,
+            event_time=row["updated_at"],
+            match_signals=("working",),
+        )
 
     # ------------------------------------------------------------------ delta
     def delta(self, scope: Scope, session_id: str, req: ContextDeltaRequest) -> dict[str, Any]:
@@ -258,8 +301,9 @@ class ContextService:
             if after < purged:
                 raise CursorExpired(
                     "the cursor is older than the retained context events; request a new context pack",
-                    recovery="request_context_pack", retained_after=purged,
-                )  # fmt: skip
+                    recovery="request_context_pack",
+                    retained_after=purged,
+                )
             events = repo.events_after(conn, workspace_id, session_id, after, DELTA_WINDOW + 1)
             # Several changes of one subject collapse into its latest, at the latest one's place in order.
             latest: dict[tuple[str, str], dict] = {}
@@ -313,21 +357,49 @@ class ContextService:
             item: Item
             if kind in ("memory_upsert", "memory_delete"):
                 memory = memories.get(subject) if kind == "memory_upsert" else None
-                item = (memory_item(memory, "memory_changes", ["delta"]) if memory else
-                        Item(id=subject, kind="memory_changes", content=subject, event_time=event["created_at"],
-                             tombstone=True))  # fmt: skip
+                item = (
+                    memory_item(memory, "memory_changes", ["delta"])
+                    if memory
+                    else Item(
+                        id=subject,
+                        kind="memory_changes",
+                        content=subject,
+                        event_time=event["created_at"],
+                        tombstone=True,
+                    )
+                )
             elif kind in ("working_upsert", "working_delete"):
                 row = working.get(subject) if kind == "working_upsert" else None
-                item = (self._working_item(row, "working_memory_changes") if row else
-                        Item(id=f"working:{subject}", kind="working_memory_changes", content=subject,
-                             event_time=event["created_at"], tombstone=True))  # fmt: skip
+                item = (
+                    self._working_item(row, "working_memory_changes")
+                    if row
+                    else Item(
+                        id=f"working:{subject}",
+                        kind="working_memory_changes",
+                        content=subject,
+                        event_time=event["created_at"],
+                        tombstone=True,
+                    )
+                )
             elif kind == "checkpoint":
                 raw = memories.get(checkpoints.get(subject, ""))
-                item = (replace(memory_item(raw, "checkpoint_changes", ["checkpoint", "delta"]), id=subject,
-                                source_references=(raw["id"],)) if raw else
-                        Item(id=subject, kind="checkpoint_changes", content=subject, event_time=event["created_at"]))  # fmt: skip
+                item = (
+                    replace(
+                        memory_item(raw, "checkpoint_changes", ["checkpoint", "delta"]),
+                        id=subject,
+                        source_references=(raw["id"],),
+                    )
+                    if raw
+                    else Item(
+                        id=subject, kind="checkpoint_changes", content=subject, event_time=event["created_at"]
+                    )
+                )
             else:
-                item = Item(id=f"commit:{subject}", kind="session_changes", event_time=event["created_at"],
-                            content=f"session {subject} committed its working memory to long-term memory")  # fmt: skip
+                item = Item(
+                    id=f"commit:{subject}",
+                    kind="session_changes",
+                    event_time=event["created_at"],
+                    content=f"session {subject} committed its working memory to long-term memory",
+                )
             items.append(replace(item, sequence=seq))
         return items

@@ -21,7 +21,8 @@ SESSION_COLUMNS = (
 )
 WORKING_COLUMNS = "session_id, key, value, ttl_seconds, expires_at, created_at, updated_at"
 CHECKPOINT_COLUMNS = (
-    "id, workspace_id, session_id, raw_memory_id, source_kind, source_sequence, source_boundary, content_hash, "
+    "id, workspace_id, session_id, raw_memory_id, source_kind, source_sequence, source_boundary, "
+    "content_hash, "
     "byte_count, capture_status, index_status, enrichment_status, idempotency_key, created_at, updated_at"
 )
 
@@ -31,8 +32,10 @@ def insert_session(conn: psycopg.Connection, row: dict[str, Any]) -> dict | None
     """Insert a session; ``None`` if the id is taken (by a live or an expired session)."""
     return conn.execute(
         f"INSERT INTO sessions (id, workspace_id, context_id, user_id, metadata, auto_commit, expires_at, "
-        f"created_at, updated_at) VALUES (%(id)s, %(workspace_id)s, %(context_id)s, %(user_id)s, %(metadata)s, "
-        f"%(auto_commit)s, %(expires_at)s, %(now)s, %(now)s) ON CONFLICT (id) DO NOTHING RETURNING {SESSION_COLUMNS}",
+        "created_at, updated_at) VALUES (%(id)s, %(workspace_id)s, %(context_id)s, %(user_id)s, "
+        "%(metadata)s, "
+        "%(auto_commit)s, %(expires_at)s, %(now)s, %(now)s) ON CONFLICT (id) DO NOTHING RETURNING "
+        f"{SESSION_COLUMNS}",
         {**row, "metadata": Jsonb(row["metadata"])},
     ).fetchone()
 
@@ -64,7 +67,8 @@ def list_sessions(
         clauses.append("expires_at > %s")
         params.append(now)
     return conn.execute(
-        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE {' AND '.join(clauses)} ORDER BY created_at DESC, id LIMIT 1000",
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE {' AND '.join(clauses)} ORDER BY created_at DESC, id "
+        "LIMIT 1000",
         params,
     ).fetchall()
 
@@ -106,13 +110,22 @@ def expired_sessions(conn: psycopg.Connection, *, now: datetime, limit: int) -> 
 
 # ---------------------------------------------------------------- working memory
 def upsert_working(
-    conn: psycopg.Connection, session_id: str, key: str, value: Any, ttl_seconds: int | None, *, now: datetime,
+    conn: psycopg.Connection,
+    session_id: str,
+    key: str,
+    value: Any,
+    ttl_seconds: int | None,
+    *,
+    now: datetime,
     expires_at: datetime | None,
-) -> dict:  # fmt: skip
+) -> dict:
     return conn.execute(
-        f"INSERT INTO working_memory AS w (session_id, key, value, ttl_seconds, expires_at, created_at, updated_at) "
-        f"VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, key) DO UPDATE SET value = excluded.value, "
-        f"ttl_seconds = excluded.ttl_seconds, expires_at = excluded.expires_at, updated_at = excluded.updated_at, "
+        "INSERT INTO working_memory AS w (session_id, key, value, ttl_seconds, expires_at, created_at, "
+        "updated_at) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, key) DO UPDATE SET value = "
+        "excluded.value, "
+        "ttl_seconds = excluded.ttl_seconds, expires_at = excluded.expires_at, updated_at = "
+        "excluded.updated_at, "
         # A key that had expired is a new key: it gets a new created_at.
         f"created_at = CASE WHEN w.expires_at IS NOT NULL AND w.expires_at <= excluded.updated_at "
         f"THEN excluded.created_at ELSE w.created_at END "
@@ -137,7 +150,8 @@ def working(
 # ---------------------------------------------------------------- checkpoints
 def checkpoint_by_key(conn: psycopg.Connection, session_id: str, idempotency_key: str) -> dict | None:
     return conn.execute(
-        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints WHERE session_id = %s AND idempotency_key = %s",
+        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints WHERE session_id = %s AND idempotency_key = "
+        "%s",
         (session_id, idempotency_key),
     ).fetchone()
 
@@ -145,8 +159,9 @@ def checkpoint_by_key(conn: psycopg.Connection, session_id: str, idempotency_key
 def insert_checkpoint(conn: psycopg.Connection, row: dict[str, Any]) -> dict | None:
     """Insert; ``None`` when a concurrent capture with the same idempotency key won the race."""
     fields = [c.strip() for c in CHECKPOINT_COLUMNS.split(",")]
+    values = ", ".join(f"%({f})s" for f in fields)
     return conn.execute(
-        f"INSERT INTO session_checkpoints ({', '.join(fields)}) VALUES ({', '.join(f'%({f})s' for f in fields)}) "
+        f"INSERT INTO session_checkpoints ({', '.join(fields)}) VALUES ({values}) "
         f"ON CONFLICT (session_id, idempotency_key) DO NOTHING RETURNING {CHECKPOINT_COLUMNS}",
         row,
     ).fetchone()
@@ -180,7 +195,8 @@ def record_event(
     conn: psycopg.Connection, workspace_id: str, session_id: str | None, kind: str, subject: str
 ) -> None:
     conn.execute(
-        "INSERT INTO session_context_events (workspace_id, session_id, kind, subject_id) VALUES (%s, %s, %s, %s)",
+        "INSERT INTO session_context_events (workspace_id, session_id, kind, subject_id) VALUES (%s, %s, "
+        "%s, %s)",
         (workspace_id, session_id, kind, subject),
     )
 
@@ -188,7 +204,8 @@ def record_event(
 def event_bounds(conn: psycopg.Connection, workspace_id: str, session_id: str) -> tuple[int, int]:
     """(purged_through, highest sequence) of the events a session sees; both 0 when none ever existed."""
     row = conn.execute(
-        "SELECT coalesce((SELECT purged_through FROM session_context_horizon WHERE workspace_id = %(ws)s), 0) "
+        "SELECT coalesce((SELECT purged_through FROM session_context_horizon WHERE workspace_id = %(ws)s), "
+        "0) "
         "AS purged, coalesce((SELECT max(sequence) FROM session_context_events WHERE workspace_id = %(ws)s "
         "AND (session_id = %(sid)s OR session_id IS NULL)), 0) AS top",
         {"ws": workspace_id, "sid": session_id},
@@ -210,10 +227,12 @@ def events_after(
 def purge_events(conn: psycopg.Connection, before: datetime) -> int:
     """Drop events older than ``before`` and remember, per workspace, how far retention has reached."""
     row = conn.execute(
-        "WITH gone AS (DELETE FROM session_context_events WHERE created_at < %s RETURNING workspace_id, sequence), "
+        "WITH gone AS (DELETE FROM session_context_events WHERE created_at < %s RETURNING workspace_id, "
+        "sequence), "
         "horizon AS (INSERT INTO session_context_horizon AS h (workspace_id, purged_through) "
         "  SELECT workspace_id, max(sequence) FROM gone GROUP BY workspace_id "
-        "  ON CONFLICT (workspace_id) DO UPDATE SET purged_through = greatest(h.purged_through, excluded.purged_through)) "
+        "  ON CONFLICT (workspace_id) DO UPDATE SET purged_through = greatest(h.purged_through, "
+        "excluded.purged_through)) "
         "SELECT count(*) AS n FROM gone",
         (before,),
     ).fetchone()

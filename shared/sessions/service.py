@@ -92,8 +92,8 @@ def checkpoint_out(row: dict) -> dict[str, Any]:
 def split_segments(text: str, limit: int = SEGMENT_MAX_CHARS) -> list[str]:
     """Non-empty lines, each cut at whitespace into pieces of at most ``limit`` characters.
 
-    >>> split_segments("a\\n\\n  b  \\n" + "x " * 200, 100)[:3]
-    ['a', 'b', 'x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x x']
+    >>> [len(p) for p in split_segments("a\\n\\n  b  \\n" + "x " * 200, 100)]
+    [1, 1, 99, 99, 99, 99]
     """
     pieces: list[str] = []
     for line in text.splitlines():
@@ -120,17 +120,23 @@ class SessionService:
 
     # ------------------------------------------------------------------ sessions
     def create(self, workspace_id: str, body: SessionCreate) -> tuple[dict, list[dict]]:
-        """A new session (and its initial working memory). A live id is a 409; an expired one is retired first."""
+        """A new session (and its initial working memory). A live id is a 409; an expired one is retired "
+        "first."""
         session_id = body.session_id or f"sess_{uuid.uuid4().hex}"
         entries = [WorkingMemoryItem(key=k, value=v) for k, v in (body.working_memory or {}).items()]
         self._check_values(entries)
         for _attempt in range(2):
             now = self.clock()
             row = {
-                "id": session_id, "workspace_id": workspace_id, "context_id": body.context_id or "_default",
-                "user_id": body.user_id, "metadata": body.metadata, "auto_commit": body.auto_commit,
-                "expires_at": now + timedelta(seconds=body.ttl_seconds), "now": now,
-            }  # fmt: skip
+                "id": session_id,
+                "workspace_id": workspace_id,
+                "context_id": body.context_id or "_default",
+                "user_id": body.user_id,
+                "metadata": body.metadata,
+                "auto_commit": body.auto_commit,
+                "expires_at": now + timedelta(seconds=body.ttl_seconds),
+                "now": now,
+            }
             with self.db.transaction() as conn:
                 ws_repo.ensure_workspace(conn, workspace_id)
                 conn.execute(
@@ -210,8 +216,17 @@ class SessionService:
         rows = []
         for entry in entries:
             expires = now + timedelta(seconds=entry.ttl_seconds) if entry.ttl_seconds else None
-            rows.append(repo.upsert_working(conn, session["id"], entry.key, entry.value, entry.ttl_seconds,
-                                            now=now, expires_at=expires))  # fmt: skip
+            rows.append(
+                repo.upsert_working(
+                    conn,
+                    session["id"],
+                    entry.key,
+                    entry.value,
+                    entry.ttl_seconds,
+                    now=now,
+                    expires_at=expires,
+                )
+            )
             repo.record_event(conn, session["workspace_id"], session["id"], "working_upsert", entry.key)
         return rows
 
@@ -220,8 +235,11 @@ class SessionService:
         for entry in entries:
             size = len(render_value(entry.value).encode())
             if size > limit:
-                raise PayloadTooLarge(f"the value of {entry.key!r} is {size} bytes; the limit is {limit}",
-                                      code="value_too_large", limit=limit)  # fmt: skip
+                raise PayloadTooLarge(
+                    f"the value of {entry.key!r} is {size} bytes; the limit is {limit}",
+                    code="value_too_large",
+                    limit=limit,
+                )
 
     def get_working(self, scope: Scope, session_id: str, keys: list[str] | None) -> dict[str, Any]:
         """``{key: value}`` for the live keys asked for (all when ``keys`` is None); 404 if none is live."""
@@ -256,11 +274,15 @@ class SessionService:
                 type="semantic",
                 subtype=None,
                 metadata={"session_id": session["id"], "working_memory_key": r["key"]},
-            )  # fmt: skip
+            )
             for r in rows
         ]
-        report = self.writer.write(session["workspace_id"], session["user_id"], candidates,
-                                   Provenance(session_id=session["id"], source="session_commit"))  # fmt: skip
+        report = self.writer.write(
+            session["workspace_id"],
+            session["user_id"],
+            candidates,
+            Provenance(session_id=session["id"], source="session_commit"),
+        )
         with self.db.transaction() as conn:
             repo.mark_committed(conn, session["id"], self.clock())
             repo.record_event(conn, session["workspace_id"], session["id"], "commit", session["id"])
@@ -282,8 +304,11 @@ class SessionService:
         data = body.transcript_segment.encode()
         limit = self.settings.checkpoint_max_bytes
         if len(data) > limit:
-            raise PayloadTooLarge(f"the segment is {len(data)} bytes; the limit is {limit}",
-                                  code="checkpoint_too_large", limit=limit)  # fmt: skip
+            raise PayloadTooLarge(
+                f"the segment is {len(data)} bytes; the limit is {limit}",
+                code="checkpoint_too_large",
+                limit=limit,
+            )
         if hashlib.sha256(data).hexdigest() != body.content_hash:
             raise InvalidInput(
                 "content_hash is not the sha256 of the UTF-8 segment", code="content_hash_mismatch"
@@ -305,17 +330,38 @@ class SessionService:
         now = self.clock()
         kind = re.sub(r"[^a-z0-9_-]", "_", body.source_kind.lower())
         checkpoint = {
-            "id": f"chk_{hex_id}", "workspace_id": session["workspace_id"], "session_id": session["id"],
-            "raw_memory_id": f"mem_chk_{hex_id}", "source_kind": kind, "source_sequence": body.source_sequence,
-            "source_boundary": body.source_boundary, "content_hash": body.content_hash, "byte_count": byte_count,
-            "capture_status": "durable", "index_status": "pending", "enrichment_status": "skipped",
-            "idempotency_key": body.idempotency_key, "created_at": now, "updated_at": now,
-        }  # fmt: skip
+            "id": f"chk_{hex_id}",
+            "workspace_id": session["workspace_id"],
+            "session_id": session["id"],
+            "raw_memory_id": f"mem_chk_{hex_id}",
+            "source_kind": kind,
+            "source_sequence": body.source_sequence,
+            "source_boundary": body.source_boundary,
+            "content_hash": body.content_hash,
+            "byte_count": byte_count,
+            "capture_status": "durable",
+            "index_status": "pending",
+            "enrichment_status": "skipped",
+            "idempotency_key": body.idempotency_key,
+            "created_at": now,
+            "updated_at": now,
+        }
         vector = self.embedder.embed_one(body.transcript_segment[:RAW_EMBED_CHARS])
-        metadata = {"session_id": session["id"], "checkpoint_id": checkpoint["id"], "source_kind": kind,
-                    "content_hash": body.content_hash}  # fmt: skip
-        raw = self._memory_row(session, checkpoint["raw_memory_id"], body.transcript_segment, "checkpoint",
-                               metadata, vector, source_memory_id=None)  # fmt: skip
+        metadata = {
+            "session_id": session["id"],
+            "checkpoint_id": checkpoint["id"],
+            "source_kind": kind,
+            "content_hash": body.content_hash,
+        }
+        raw = self._memory_row(
+            session,
+            checkpoint["raw_memory_id"],
+            body.transcript_segment,
+            "checkpoint",
+            metadata,
+            vector,
+            source_memory_id=None,
+        )
         with self.db.transaction() as conn:
             ws_repo.ensure_workspace(conn, session["workspace_id"])
             ws_repo.bind_embedding_model(conn, session["workspace_id"], self.embedder.model_id)
@@ -350,31 +396,59 @@ class SessionService:
                 {"session_id": session["id"], "checkpoint_id": checkpoint["id"], "segment_index": i},
                 vector,
                 source_memory_id=checkpoint["raw_memory_id"],
-            )  # fmt: skip
+            )
             for i, (piece, vector) in enumerate(zip(pieces, vectors, strict=True))
         ]
         with self.db.transaction() as conn:
             # Re-indexing after a failure must not duplicate segments already written.
-            conn.execute("DELETE FROM memories WHERE source_memory_id = %s AND workspace_id = %s",
-                         (checkpoint["raw_memory_id"], session["workspace_id"]))  # fmt: skip
+            conn.execute(
+                "DELETE FROM memories WHERE source_memory_id = %s AND workspace_id = %s",
+                (checkpoint["raw_memory_id"], session["workspace_id"]),
+            )
             mem_repo.insert_many(conn, rows)
             return repo.set_index_status(conn, checkpoint["id"], status, self.clock())
 
     def _memory_row(
-        self, session: dict, memory_id: str, content: str, subtype: str, metadata: dict, vector: Any, *,
+        self,
+        session: dict,
+        memory_id: str,
+        content: str,
+        subtype: str,
+        metadata: dict,
+        vector: Any,
+        *,
         source_memory_id: str | None,
-    ) -> dict[str, Any]:  # fmt: skip
+    ) -> dict[str, Any]:
         return {
-            "id": memory_id, "workspace_id": session["workspace_id"], "context_id": session["context_id"],
-            "user_id": session["user_id"], "observer_id": None, "subject_id": None, "session_id": session["id"],
-            "content": content, "content_hash": hashlib.sha256(content.encode()).hexdigest(),
-            "dedup_key": dedup_key(content, [], metadata, session["user_id"]), "type": "episodic",
-            "subtype": subtype, "importance": 0.5, "tags": [], "tags_lower": [], "metadata": metadata,
-            "refinement_metadata": {}, "logical_key": None, "pinned": False, "embedding": vector,
-            "embedding_model": self.embedder.model_id, "source_thread_id": None, "source_message_ids": [],
-            "source_memory_id": source_memory_id, "fact_key": None, "sequence_key": None, "sequence_index": None,
+            "id": memory_id,
+            "workspace_id": session["workspace_id"],
+            "context_id": session["context_id"],
+            "user_id": session["user_id"],
+            "observer_id": None,
+            "subject_id": None,
+            "session_id": session["id"],
+            "content": content,
+            "content_hash": hashlib.sha256(content.encode()).hexdigest(),
+            "dedup_key": dedup_key(content, [], metadata, session["user_id"]),
+            "type": "episodic",
+            "subtype": subtype,
+            "importance": 0.5,
+            "tags": [],
+            "tags_lower": [],
+            "metadata": metadata,
+            "refinement_metadata": {},
+            "logical_key": None,
+            "pinned": False,
+            "embedding": vector,
+            "embedding_model": self.embedder.model_id,
+            "source_thread_id": None,
+            "source_message_ids": [],
+            "source_memory_id": source_memory_id,
+            "fact_key": None,
+            "sequence_key": None,
+            "sequence_index": None,
             "event_time": None,
-        }  # fmt: skip
+        }
 
     def checkpoint(self, scope: Scope, session_id: str, checkpoint_id: str) -> dict:
         self.get(scope, session_id)
@@ -386,9 +460,14 @@ class SessionService:
 
     # ------------------------------------------------------------------ briefing
     def briefing(
-        self, workspace_id: str, *, lookback_minutes: int = 60, limit: int = 10, include_memories: bool = True,
+        self,
+        workspace_id: str,
+        *,
+        lookback_minutes: int = 60,
+        limit: int = 10,
+        include_memories: bool = True,
         include_contradictions: bool = True,
-    ) -> dict[str, Any]:  # fmt: skip
+    ) -> dict[str, Any]:
         """What happened lately in a workspace: counts, recent memories, open threads, contradictions."""
         now = self.clock()
         since = now - timedelta(minutes=lookback_minutes)
@@ -402,7 +481,8 @@ class SessionService:
         }
         with self.db.connection() as conn:
             summary = conn.execute(
-                f"SELECT count(*) AS total_memories, count(*) FILTER (WHERE created_at > %(day)s) AS recent_memories, "
+                "SELECT count(*) AS total_memories, count(*) FILTER (WHERE created_at > %(day)s) AS "
+                "recent_memories, "
                 f"count(DISTINCT subtype) AS total_categories, "
                 f"(SELECT count(*) FROM associations WHERE workspace_id = %(ws)s) AS total_associations "
                 f"FROM memories WHERE {live}",
@@ -428,12 +508,14 @@ class SessionService:
             contradictions = self.contradictions(conn, workspace_id, limit) if include_contradictions else []
         activity = []
         if recent:
-            activity.append({
-                "timestamp": serialize.iso(recent[0]["created_at"]),
-                "summary": f"{len(recent)} memories in the last {lookback_minutes} minutes",
-                "memories_created": len(recent),
-                "key_decisions": [r["content"] for r in recent if r["subtype"] == "decision"][:5],
-            })  # fmt: skip
+            activity.append(
+                {
+                    "timestamp": serialize.iso(recent[0]["created_at"]),
+                    "summary": f"{len(recent)} memories in the last {lookback_minutes} minutes",
+                    "memories_created": len(recent),
+                    "key_decisions": [r["content"] for r in recent if r["subtype"] == "decision"][:5],
+                }
+            )
         return {
             "workspace_summary": {**summary, "active_topics": [t["tag"] for t in topics]},
             "recent_activity": activity,
@@ -446,7 +528,7 @@ class SessionService:
                     "session_id": t["session_id"],
                 }
                 for t in threads
-            ],  # fmt: skip
+            ],
             "contradictions_detected": [
                 {
                     "memory_a": c["source_id"],
@@ -457,7 +539,7 @@ class SessionService:
                     "id": c["id"],
                 }
                 for c in contradictions
-            ],  # fmt: skip
+            ],
             "memories": [serialize.memory(r) for r in recent] if include_memories else [],
         }
 
@@ -468,7 +550,8 @@ class SessionService:
             "SELECT a.id, a.source_id, a.target_id, a.created_at FROM associations a "
             "JOIN memories s ON s.id = a.source_id AND s.deleted_at IS NULL AND s.valid_to IS NULL "
             "JOIN memories t ON t.id = a.target_id AND t.deleted_at IS NULL AND t.valid_to IS NULL "
-            "WHERE a.workspace_id = %s AND a.relationship = 'contradicts' ORDER BY a.created_at DESC, a.id LIMIT %s",
+            "WHERE a.workspace_id = %s AND a.relationship = 'contradicts' ORDER BY a.created_at DESC, a.id "
+            "LIMIT %s",
             (workspace_id, limit),
         ).fetchall()
 
@@ -481,7 +564,8 @@ class SessionService:
         now = self.clock()
         with self.db.connection() as conn:
             expired = conn.execute(
-                f"SELECT {repo.SESSION_COLUMNS} FROM sessions WHERE expires_at <= %s ORDER BY expires_at LIMIT %s",
+                f"SELECT {repo.SESSION_COLUMNS} FROM sessions WHERE expires_at <= %s ORDER BY expires_at "
+                "LIMIT %s",
                 (now, self.settings.session_cleanup_batch),
             ).fetchall()
         committed = removed = 0
@@ -491,7 +575,7 @@ class SessionService:
                     self._commit(session, max_memories=None)
                     committed += 1
             except MemoryLayerError:
-                continue  # the provider is down: keep the session for the next run rather than lose its memory
+                continue  # provider down: keep the session for the next run rather than lose its memory
             with self.db.transaction() as conn:
                 removed += conn.execute(
                     "DELETE FROM sessions WHERE id = %s AND expires_at <= %s", (session["id"], now)
@@ -505,5 +589,9 @@ class SessionService:
                 (now,),
             ).rowcount
             purged = repo.purge_events(conn, now - timedelta(days=self.settings.context_event_retention_days))
-        return {"sessions_expired": removed, "sessions_committed": committed, "working_keys_expired": keys,
-                "events_purged": purged}  # fmt: skip
+        return {
+            "sessions_expired": removed,
+            "sessions_committed": committed,
+            "working_keys_expired": keys,
+            "events_purged": purged,
+        }

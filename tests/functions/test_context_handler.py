@@ -10,22 +10,34 @@ def test_pack_and_delta_through_lambda(load_handler, http, ws):
     fn = load_handler("functions.context.handler").handler
     hdr = {"X-Workspace-ID": ws}
     http.post("/v1/memories", json={"content": "Always cite sources", "subtype": "directive"}, headers=hdr)
-    sid = http.post("/v1/sessions", json={"working_memory": {"goal": "write docs"}}, headers=hdr).json()["session"]["id"]
+    sid = http.post("/v1/sessions", json={"working_memory": {"goal": "write docs"}}, headers=hdr).json()[
+        "session"
+    ]["id"]
 
-    status, pack, _ = call(fn, http_v2("POST", f"/v1/sessions/{sid}/context-pack", body={"budget_tokens": 64},
-                                       headers=hdr))  # fmt: skip
+    status, pack, _ = call(
+        fn, http_v2("POST", f"/v1/sessions/{sid}/context-pack", body={"budget_tokens": 64}, headers=hdr)
+    )
     assert status == 200
     assert pack["rendered"] == "## Directives\n- Always cite sources\n## Working Memory\n- goal: write docs"
     over_http = http.post(f"/v1/sessions/{sid}/context-pack", json={"budget_tokens": 64}, headers=hdr).json()
     assert over_http == pack
 
     created = http.post("/v1/memories", json={"content": "new fact"}, headers=hdr).json()["memory"]["id"]
-    status, delta, _ = call(fn, http_v2("POST", f"/v1/sessions/{sid}/context-delta",
-                                        body={"cursor": pack["cursor"]}, headers=hdr, base64_body=True))  # fmt: skip
+    status, delta, _ = call(
+        fn,
+        http_v2(
+            "POST",
+            f"/v1/sessions/{sid}/context-delta",
+            body={"cursor": pack["cursor"]},
+            headers=hdr,
+            base64_body=True,
+        ),
+    )
     assert status == 200 and [i["id"] for i in delta["items"]] == [created] and delta["has_more"] is False
 
-    status, bad, _ = call(fn, http_v2("POST", f"/v1/sessions/{sid}/context-delta", body={"cursor": "nope"},
-                                      headers=hdr))  # fmt: skip
+    status, bad, _ = call(
+        fn, http_v2("POST", f"/v1/sessions/{sid}/context-delta", body={"cursor": "nope"}, headers=hdr)
+    )
     assert status == 400 and bad["detail"]["code"] == "invalid_cursor"
     status, _, _ = call(fn, http_v2("POST", "/v1/sessions/sess_missing/context-pack", body={}, headers=hdr))
     assert status == 404

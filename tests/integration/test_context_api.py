@@ -25,8 +25,9 @@ def pack(http, ws: str, sid: str, **body) -> dict:
 
 
 def delta(http, ws: str, sid: str, cursor: str, budget: int = 2048):
-    return http.post(f"/v1/sessions/{sid}/context-delta", json={"cursor": cursor, "budget_tokens": budget},
-                     headers=h(ws))  # fmt: skip
+    return http.post(
+        f"/v1/sessions/{sid}/context-delta", json={"cursor": cursor, "budget_tokens": budget}, headers=h(ws)
+    )
 
 
 def test_pack_sections_order_and_rendering(http, ws):
@@ -35,17 +36,36 @@ def test_pack_sections_order_and_rendering(http, ws):
     redis = remember(http, ws, "The redis cache times out under load", importance=0.7)
     other = remember(http, ws, "Lunch is at noon", importance=0.2)
     contra = remember(http, ws, "Answers must be in English")
-    http.post(f"/v1/memories/{contra}/associate", json={"target_id": directive, "relationship": "contradicts"},
-              headers=h(ws))  # fmt: skip
+    http.post(
+        f"/v1/memories/{contra}/associate",
+        json={"target_id": directive, "relationship": "contradicts"},
+        headers=h(ws),
+    )
     sid = create(http, ws, working_memory={"goal": "fix redis", "next_steps": ["pool size"]})["id"]
     chk = "user: pool size?\nassistant: 50"
-    http.post(f"/v1/sessions/{sid}/checkpoints", headers=h(ws), json={
-        "transcript_segment": chk, "content_hash": hashlib.sha256(chk.encode()).hexdigest(), "idempotency_key": "1"})
+    http.post(
+        f"/v1/sessions/{sid}/checkpoints",
+        headers=h(ws),
+        json={
+            "transcript_segment": chk,
+            "content_hash": hashlib.sha256(chk.encode()).hexdigest(),
+            "idempotency_key": "1",
+        },
+    )
 
     body = pack(http, ws, sid, topic="redis cache")
     kinds = [i["kind"] for i in body["items"]]
-    assert kinds == sorted(kinds, key=["directives", "working_memory", "unresolved_contradictions", "topic_matches",
-                                       "recent_activity", "checkpoint_recovery"].index)  # fmt: skip
+    assert kinds == sorted(
+        kinds,
+        key=[
+            "directives",
+            "working_memory",
+            "unresolved_contradictions",
+            "topic_matches",
+            "recent_activity",
+            "checkpoint_recovery",
+        ].index,
+    )
     ids = [i["id"] for i in body["items"]]
     assert ids[:2] == [directive, pinned] and ids[2:4] == ["working:goal", "working:next_steps"]
     assert len(ids) == len(set(ids))  # deduplicated by id ...
@@ -54,24 +74,48 @@ def test_pack_sections_order_and_rendering(http, ws):
     topic = [i for i in body["items"] if i["kind"] == "topic_matches"]
     assert topic[0]["id"] == redis and "keyword" in topic[0]["match_signals"]
     assert redis not in [i["id"] for i in body["items"] if i["kind"] == "recent_activity"]
-    assert other in ids and any(i["kind"] == "checkpoint_recovery" and i["content"] == chk for i in body["items"])
+    assert other in ids and any(
+        i["kind"] == "checkpoint_recovery" and i["content"] == chk for i in body["items"]
+    )
     assert body["open_threads"] == [{"key": "next_steps", "value": ["pool size"]}]
     assert body["unresolved_contradictions"][0]["memory_a_id"] == contra
 
     rendered = body["rendered"]
     assert rendered.startswith("## Directives\n- Always answer in French\n- The prod database")
-    assert "## Working Memory\n- goal: fix redis\n- next_steps: [\"pool size\"]\n## Unresolved Contradictions\n" in rendered
+    assert (
+        '## Working Memory\n- goal: fix redis\n- next_steps: ["pool size"]\n## Unresolved Contradictions\n'
+        in rendered
+    )
     assert rendered.count("## ") == 6
     summary = body["budget_summary"]
-    assert summary == {"requested": 2048, "used": estimate_tokens(rendered), "estimator": "chars_div_3_conservative_v1",
-                       "truncated_items": 0, "omitted_items": 0}  # fmt: skip
+    assert summary == {
+        "requested": 2048,
+        "used": estimate_tokens(rendered),
+        "estimator": "chars_div_3_conservative_v1",
+        "truncated_items": 0,
+        "omitted_items": 0,
+    }
     assert body["generation_summary"]["policy"] == "deterministic" and body["degradation_notices"] == []
     assert pack(http, ws, sid, topic="redis cache") == body  # deterministic
 
 
 def test_pack_never_exceeds_its_budget(http, ws):
     rng = random.Random(7)
-    words = "alpha beta gamma delta redis pool cache timeout deploy friday lunch noon answer".split()
+    words = [
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "redis",
+        "pool",
+        "cache",
+        "timeout",
+        "deploy",
+        "friday",
+        "lunch",
+        "noon",
+        "answer",
+    ]
     for i in range(30):
         content = " ".join(rng.choice(words) for _ in range(rng.randint(1, 120)))
         remember(http, ws, f"{i} {content}", importance=round(rng.random(), 2), pinned=rng.random() < 0.1)
@@ -81,7 +125,10 @@ def test_pack_never_exceeds_its_budget(http, ws):
         assert estimate_tokens(body["rendered"]) <= budget and body["budget_summary"]["used"] <= budget
         if budget < 1000:
             assert body["budget_summary"]["truncated_items"] + body["budget_summary"]["omitted_items"] > 0
-    assert http.post(f"/v1/sessions/{sid}/context-pack", json={"budget_tokens": 31}, headers=h(ws)).status_code == 422
+    assert (
+        http.post(f"/v1/sessions/{sid}/context-pack", json={"budget_tokens": 31}, headers=h(ws)).status_code
+        == 422
+    )
 
 
 def collect(http, ws, sid, cursor, budget):
@@ -113,9 +160,15 @@ def test_delta_delivers_every_change_at_least_once_in_order(http, ws):
     http.post(f"/v1/sessions/{sid}/memory", json={"items": {"a": 1, "b": 2}}, headers=h(ws))
     http.post(f"/v1/sessions/{sid}/memory", json={"key": "a", "value": 3}, headers=h(ws))
     seg = "line one\nline two"
-    chk = http.post(f"/v1/sessions/{sid}/checkpoints", headers=h(ws), json={
-        "transcript_segment": seg, "content_hash": hashlib.sha256(seg.encode()).hexdigest(),
-        "idempotency_key": "d1"}).json()  # fmt: skip
+    chk = http.post(
+        f"/v1/sessions/{sid}/checkpoints",
+        headers=h(ws),
+        json={
+            "transcript_segment": seg,
+            "content_hash": hashlib.sha256(seg.encode()).hexdigest(),
+            "idempotency_key": "d1",
+        },
+    ).json()
     http.post(f"/v1/sessions/{sid}/commit", headers=h(ws))
 
     for budget in (32, 60, 2048):
@@ -140,7 +193,9 @@ def test_delta_delivers_every_change_at_least_once_in_order(http, ws):
     assert [c["id"] for c in full["checkpoint_changes"]] == [chk["id"]]
     # Caught up: nothing new, the cursor stays put.
     caught_up = delta(http, ws, sid, full["cursor"]).json()
-    assert caught_up["items"] == [] and caught_up["cursor"] == full["cursor"] and caught_up["has_more"] is False
+    assert (
+        caught_up["items"] == [] and caught_up["cursor"] == full["cursor"] and caught_up["has_more"] is False
+    )
     # Another workspace's writes are not this session's news.
     remember(http, "ws_unrelated_" + ws, "elsewhere")
     assert delta(http, ws, sid, full["cursor"]).json()["items"] == []
@@ -152,7 +207,9 @@ def test_forged_and_foreign_cursors_are_rejected(http, ws, other_ws, settings):
     good = pack(http, ws, sid)["cursor"]
     raw = base64.urlsafe_b64decode(good + "=" * (-len(good) % 4))
     payload = json.loads(raw[:-32])
-    forged_payload = json.dumps({**payload, "seq": payload["seq"] + 5}, sort_keys=True, separators=(",", ":")).encode()
+    forged_payload = json.dumps(
+        {**payload, "seq": payload["seq"] + 5}, sort_keys=True, separators=(",", ":")
+    ).encode()
     forged = base64.urlsafe_b64encode(forged_payload + raw[-32:]).decode().rstrip("=")
     wrong_secret = cursor_codec.encode(b"not the secret", ws, sid, 0)
     for bad in (forged, wrong_secret, "garbage", "!!!", good[:-2]):

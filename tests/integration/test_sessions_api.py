@@ -44,13 +44,19 @@ def parse(iso: str) -> datetime:
 
 
 def test_create_get_list_delete(http, ws):
-    response = http.post("/v1/sessions", json={"ttl_seconds": 600, "metadata": {"client": "t"}}, headers=h(ws))
+    response = http.post(
+        "/v1/sessions", json={"ttl_seconds": 600, "metadata": {"client": "t"}}, headers=h(ws)
+    )
     assert response.status_code == 201
     body = response.json()
     assert body["briefing"] is None
     session = body["session"]
     assert re.fullmatch(r"sess_[0-9a-f]{32}", session["id"])
-    assert session["workspace_id"] == ws and session["context_id"] == "_default" and session["auto_commit"] is True
+    assert (
+        session["workspace_id"] == ws
+        and session["context_id"] == "_default"
+        and session["auto_commit"] is True
+    )
     assert session["metadata"] == {"client": "t"} and session["expires_at"].endswith("Z")
 
     mine = create(http, ws, session_id=f"chat-{ws}")
@@ -78,12 +84,21 @@ def test_a_live_session_id_cannot_be_taken_twice(http, ws, other_ws):
 
 
 def test_initial_working_memory_and_briefing(http, ws):
-    http.post("/v1/memories", json={"content": "We chose Postgres", "subtype": "decision", "tags": ["db"]},
-              headers=h(ws))  # fmt: skip
-    body = http.post("/v1/sessions", json={"working_memory": {"goal": "ship", "next_steps": ["test"]},
-                                           "briefing": True}, headers=h(ws)).json()  # fmt: skip
+    http.post(
+        "/v1/memories",
+        json={"content": "We chose Postgres", "subtype": "decision", "tags": ["db"]},
+        headers=h(ws),
+    )
+    body = http.post(
+        "/v1/sessions",
+        json={"working_memory": {"goal": "ship", "next_steps": ["test"]}, "briefing": True},
+        headers=h(ws),
+    ).json()
     sid = body["session"]["id"]
-    assert http.get(f"/v1/sessions/{sid}/memory", headers=h(ws)).json() == {"goal": "ship", "next_steps": ["test"]}
+    assert http.get(f"/v1/sessions/{sid}/memory", headers=h(ws)).json() == {
+        "goal": "ship",
+        "next_steps": ["test"],
+    }
     briefing = body["briefing"]
     assert briefing["workspace_summary"]["total_memories"] == 1
     assert briefing["workspace_summary"]["active_topics"] == ["db"]
@@ -104,8 +119,13 @@ def test_expired_session_is_gone_on_read(http, ws, clock):
     clock.advance(59)
     assert http.get(f"/v1/sessions/{sid}", headers=h(ws)).status_code == 200
     clock.advance(2)
-    for method, path in [("GET", ""), ("GET", "/memory"), ("POST", "/commit"), ("POST", "/touch"),
-                         ("DELETE", "")]:  # fmt: skip
+    for method, path in [
+        ("GET", ""),
+        ("GET", "/memory"),
+        ("POST", "/commit"),
+        ("POST", "/touch"),
+        ("DELETE", ""),
+    ]:
         response = http.request(method, f"/v1/sessions/{sid}{path}", headers=h(ws))
         assert response.status_code == 404, (method, path)
         assert response.json()["detail"]["code"] == "session_not_found"
@@ -148,7 +168,9 @@ def test_touch_and_x_session_id_slide_the_ttl(http, ws, clock, settings):
     http.get(f"/v1/sessions/{sid}", headers=h(ws, **{"X-Session-ID": sid}))
     expires = parse(http.get(f"/v1/sessions/{sid}", headers=h(ws)).json()["expires_at"])
     assert expires == clock.now + timedelta(seconds=86400)
-    assert http.post(f"/v1/sessions/{sid}/touch", params={"extend_seconds": 0}, headers=h(ws)).status_code == 422
+    assert (
+        http.post(f"/v1/sessions/{sid}/touch", params={"extend_seconds": 0}, headers=h(ws)).status_code == 422
+    )
 
 
 def test_session_workspace_is_the_fallback(http, ws):
@@ -159,8 +181,11 @@ def test_session_workspace_is_the_fallback(http, ws):
 
 def test_working_memory_keys(http, ws, clock):
     sid = create(http, ws)["id"]
-    response = http.post(f"/v1/sessions/{sid}/memory", json={"key": "file", "value": {"path": "a.py", "line": 4}},
-                         headers=h(ws))  # fmt: skip
+    response = http.post(
+        f"/v1/sessions/{sid}/memory",
+        json={"key": "file", "value": {"path": "a.py", "line": 4}},
+        headers=h(ws),
+    )
     assert response.status_code == 201
     one = response.json()
     assert one["key"] == "file" and one["value"] == {"path": "a.py", "line": 4} and one["ttl_seconds"] is None
@@ -168,9 +193,11 @@ def test_working_memory_keys(http, ws, clock):
 
     many = http.post(f"/v1/sessions/{sid}/memory", json={"items": {"a": 1, "b": "two"}}, headers=h(ws))
     assert many.status_code == 201 and [i["key"] for i in many.json()["items"]] == ["a", "b"]
-    listed = http.post(f"/v1/sessions/{sid}/memory", json={"items": [{"key": "c", "value": None},
-                                                                     {"key": "d", "value": [1]}]},
-                       headers=h(ws))  # fmt: skip
+    listed = http.post(
+        f"/v1/sessions/{sid}/memory",
+        json={"items": [{"key": "c", "value": None}, {"key": "d", "value": [1]}]},
+        headers=h(ws),
+    )
     assert listed.json()["total_count"] == 2
 
     get = lambda **p: http.get(f"/v1/sessions/{sid}/memory", params=p, headers=h(ws))  # noqa: E731
@@ -181,8 +208,9 @@ def test_working_memory_keys(http, ws, clock):
     assert get().json() == {"file": {"path": "a.py", "line": 4}, "a": 1, "b": "two", "c": None, "d": [1]}
 
     clock.advance(5)
-    updated = http.post(f"/v1/sessions/{sid}/memory", json={"key": "a", "value": 2, "ttl_seconds": 30},
-                        headers=h(ws)).json()  # fmt: skip
+    updated = http.post(
+        f"/v1/sessions/{sid}/memory", json={"key": "a", "value": 2, "ttl_seconds": 30}, headers=h(ws)
+    ).json()
     assert updated["created_at"] == one["created_at"] and updated["updated_at"] != updated["created_at"]
     assert get(key="a").json() == {"a": 2}
     clock.advance(31)  # per-key TTL enforced: an expired key is invisible
@@ -196,19 +224,31 @@ def test_commit_reports_real_counts_and_is_idempotent(http, ws):
     sid = create(http, ws, working_memory={"goal": "fix the redis timeout", "owner": "ana"})["id"]
     first = http.post(f"/v1/sessions/{sid}/commit", headers=h(ws)).json()
     assert first["session_id"] == sid
-    assert (first["memories_extracted"], first["memories_created"], first["memories_deduplicated"]) == (2, 2, 0)
+    assert (first["memories_extracted"], first["memories_created"], first["memories_deduplicated"]) == (
+        2,
+        2,
+        0,
+    )
     assert first["breakdown"] == {"added": 2, "noop": 0, "superseded": 0}
     assert isinstance(first["extraction_time_ms"], int)
 
     again = http.post(f"/v1/sessions/{sid}/commit", json={"min_importance": 0.5}, headers=h(ws)).json()
-    assert (again["memories_extracted"], again["memories_created"], again["memories_deduplicated"]) == (2, 0, 2)
+    assert (again["memories_extracted"], again["memories_created"], again["memories_deduplicated"]) == (
+        2,
+        0,
+        2,
+    )
 
     http.post(f"/v1/sessions/{sid}/memory", json={"key": "owner", "value": "bo"}, headers=h(ws))
     third = http.post(f"/v1/sessions/{sid}/commit", headers=h(ws)).json()
     assert (third["memories_created"], third["memories_deduplicated"]) == (1, 1)
 
     memories = http.get("/v1/memories", headers=h(ws)).json()["memories"]
-    assert sorted(m["content"] for m in memories) == ["goal: fix the redis timeout", "owner: ana", "owner: bo"]
+    assert sorted(m["content"] for m in memories) == [
+        "goal: fix the redis timeout",
+        "owner: ana",
+        "owner: bo",
+    ]
     assert all(m["session_id"] == sid and m["metadata"]["session_id"] == sid for m in memories)
     assert {m["metadata"]["working_memory_key"] for m in memories} == {"goal", "owner"}
     assert http.get(f"/v1/sessions/{sid}", headers=h(ws)).json()["committed_at"] is not None
@@ -228,7 +268,9 @@ def test_delete_commits_first_unless_auto_commit_is_off(http, ws):
 def test_cleanup_commits_and_removes_expired_sessions(http, ws, services, clock):
     expiring = create(http, ws, ttl_seconds=60, working_memory={"note": "remember me"})["id"]
     living = create(http, ws, ttl_seconds=3600)["id"]
-    http.post(f"/v1/sessions/{living}/memory", json={"key": "short", "value": 1, "ttl_seconds": 30}, headers=h(ws))
+    http.post(
+        f"/v1/sessions/{living}/memory", json={"key": "short", "value": 1, "ttl_seconds": 30}, headers=h(ws)
+    )
     clock.advance(61)
     result = services.sessions.cleanup()
     assert result["sessions_expired"] >= 1 and result["sessions_committed"] >= 1
@@ -245,11 +287,16 @@ def test_another_workspace_cannot_see_a_session(http, ws, other_ws):
     sid = create(http, ws, working_memory={"secret": "s"})["id"]
     body = {"transcript_segment": "x", "content_hash": "0" * 64, "idempotency_key": "k"}
     for method, path, payload in [
-        ("GET", "", None), ("DELETE", "", None), ("POST", "/touch", None), ("GET", "/memory", None),
-        ("POST", "/memory", {"key": "a", "value": 1}), ("POST", "/commit", None),
-        ("POST", "/checkpoints", body), ("GET", "/checkpoints/chk_x", None),
+        ("GET", "", None),
+        ("DELETE", "", None),
+        ("POST", "/touch", None),
+        ("GET", "/memory", None),
+        ("POST", "/memory", {"key": "a", "value": 1}),
+        ("POST", "/commit", None),
+        ("POST", "/checkpoints", body),
+        ("GET", "/checkpoints/chk_x", None),
         ("POST", "/context-pack", {}),
-    ]:  # fmt: skip
+    ]:
         response = http.request(method, f"/v1/sessions/{sid}{path}", json=payload, headers=h(other_ws))
         assert response.status_code == 404, (method, path, response.text)
     assert http.get("/v1/sessions", headers=h(other_ws)).json()["total_count"] == 0

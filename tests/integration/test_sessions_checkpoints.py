@@ -9,8 +9,12 @@ from tests.integration.test_sessions_api import create, h
 
 
 def checkpoint(segment: str, key: str = "k1", **extra) -> dict:
-    return {"transcript_segment": segment, "content_hash": hashlib.sha256(segment.encode()).hexdigest(),
-            "idempotency_key": key, **extra}  # fmt: skip
+    return {
+        "transcript_segment": segment,
+        "content_hash": hashlib.sha256(segment.encode()).hexdigest(),
+        "idempotency_key": key,
+        **extra,
+    }
 
 
 TRANSCRIPT = "user: the redis cache times out\n\nassistant: raise the pool size to 50\n" + "word " * 80
@@ -18,15 +22,22 @@ TRANSCRIPT = "user: the redis cache times out\n\nassistant: raise the pool size 
 
 def test_capture_stores_raw_and_indexes_lines(http, ws):
     sid = create(http, ws)["id"]
-    response = http.post(f"/v1/sessions/{sid}/checkpoints", headers=h(ws),
-                         json=checkpoint(TRANSCRIPT, source_kind="Chat Log!", source_sequence=3))  # fmt: skip
+    response = http.post(
+        f"/v1/sessions/{sid}/checkpoints",
+        headers=h(ws),
+        json=checkpoint(TRANSCRIPT, source_kind="Chat Log!", source_sequence=3),
+    )
     assert response.status_code == 201, response.text
     chk = response.json()
     assert re.fullmatch(r"chk_[0-9a-f]{32}", chk["id"])
     assert chk["raw_memory_id"] == "mem_chk_" + chk["id"][4:]
     assert (chk["workspace_id"], chk["session_id"], chk["source_kind"]) == (ws, sid, "chat_log_")
     assert chk["byte_count"] == len(TRANSCRIPT.encode()) and chk["source_sequence"] == 3
-    assert (chk["capture_status"], chk["index_status"], chk["enrichment_status"]) == ("durable", "complete", "skipped")
+    assert (chk["capture_status"], chk["index_status"], chk["enrichment_status"]) == (
+        "durable",
+        "complete",
+        "skipped",
+    )
 
     raw = http.get(f"/v1/memories/{chk['raw_memory_id']}", headers=h(ws)).json()["memory"]
     assert raw["content"] == TRANSCRIPT and (raw["type"], raw["subtype"]) == ("episodic", "checkpoint")
@@ -35,12 +46,17 @@ def test_capture_stores_raw_and_indexes_lines(http, ws):
     segments = http.get("/v1/memories", params={"subtype": "event"}, headers=h(ws)).json()["memories"]
     # 400 characters of words are cut at a space into 255 + 144.
     assert sorted(m["content"] for m in segments) == sorted(
-        ["user: the redis cache times out", "assistant: raise the pool size to 50", ("word " * 51).strip(),
-         ("word " * 29).strip()]
-    )  # fmt: skip
+        [
+            "user: the redis cache times out",
+            "assistant: raise the pool size to 50",
+            ("word " * 51).strip(),
+            ("word " * 29).strip(),
+        ]
+    )
     assert all(m["source_memory_id"] == chk["raw_memory_id"] and len(m["content"]) <= 256 for m in segments)
-    found = http.post("/v1/memories/recall", json={"query": "pool size", "types": ["episodic"]},
-                      headers=h(ws)).json()["memories"]  # fmt: skip
+    found = http.post(
+        "/v1/memories/recall", json={"query": "pool size", "types": ["episodic"]}, headers=h(ws)
+    ).json()["memories"]
     assert found[0]["content"] == "assistant: raise the pool size to 50"
 
     assert http.get(f"/v1/sessions/{sid}/checkpoints/{chk['id']}", headers=h(ws)).json() == chk

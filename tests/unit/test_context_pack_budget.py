@@ -55,8 +55,12 @@ def test_a_delta_delivers_a_prefix(items, budget):
 
 
 def test_dedupe_by_id_and_casefolded_content():
-    items = [Item("a", "directives", "Hello  World"), Item("b", "recent_activity", "hello world"),
-             Item("a", "recent_activity", "other"), Item("c", "recent_activity", "")]  # fmt: skip
+    items = [
+        Item("a", "directives", "Hello  World"),
+        Item("b", "recent_activity", "hello world"),
+        Item("a", "recent_activity", "other"),
+        Item("c", "recent_activity", ""),
+    ]
     assert [i.id for i in dedupe(items)] == ["a", "c"]
 
 

@@ -42,7 +42,9 @@ def create_session(body: SessionCreate, caller: CallerDep, svc: ServicesDep) -> 
         briefing = svc.sessions.briefing(
             workspace_id, lookback_minutes=lookback, limit=int(options.get("limit", 10))
         )
-    return {"session": session_out(row), "briefing": briefing}
+    session = session_out(row)
+    # Flat too: the sync SDK 0.2.1 builds `Session(**data)` from the top level (the async one unwraps).
+    return {"session": session, "briefing": briefing, **session}
 
 
 @router.get("")
@@ -64,9 +66,12 @@ def briefing(
     include_contradictions: bool = True,
 ) -> dict[str, Any]:
     body = svc.sessions.briefing(
-        caller.workspace(), lookback_minutes=lookback_minutes, limit=limit, include_memories=include_memories,
+        caller.workspace(),
+        lookback_minutes=lookback_minutes,
+        limit=limit,
+        include_memories=include_memories,
         include_contradictions=include_contradictions,
-    )  # fmt: skip
+    )
     # Wrapped for the API, flat too: SDK 0.2.1 builds `SessionBriefing(**data)` from the top level.
     return {"briefing": body, **body}
 
