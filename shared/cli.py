@@ -4,6 +4,7 @@
     memorylayer dev                the local stack (embedded Postgres, API on :61001)
     memorylayer serve              the API only, against MEMORYLAYER_DATABASE_URL
     memorylayer reembed --workspace W   re-embed W with the configured model, in batches, resumable
+    memorylayer keys create --workspace W [--access read]   a workspace-scoped API key, printed once
 """
 
 from __future__ import annotations
@@ -60,6 +61,24 @@ def _reembed(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _keys_create(settings: Settings, args: argparse.Namespace) -> int:
+    from datetime import datetime
+
+    from shared.auth import ApiKeys
+    from shared.db.pool import Database
+    from shared.db.secret import resolve_database_url
+
+    db = Database.connect(resolve_database_url(settings), max_size=1)
+    try:
+        expires = datetime.fromisoformat(args.expires_at) if args.expires_at else None
+        row, key = ApiKeys(db).create(args.workspace, access=args.access, expires_at=expires, name=args.name)
+    finally:
+        db.close()
+    print(f"id:         {row['id']}\nworkspaces: {', '.join(row['workspaces'])}\naccess:     {row['access']}")
+    print(f"key:        {key}\n(shown once: store it now)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="memorylayer", description="MemoryLayer service commands")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -70,6 +89,13 @@ def build_parser() -> argparse.ArgumentParser:
     re.add_argument("--workspace", required=True)
     re.add_argument("--batch-size", type=int, default=256)
     re.set_defaults(run=_reembed)
+    keys = sub.add_parser("keys", help="API keys").add_subparsers(dest="keys_command", required=True)
+    create = keys.add_parser("create", help="create a workspace-scoped API key (printed once)")
+    create.add_argument("--workspace", action="append", required=True, help="repeat for several")
+    create.add_argument("--access", choices=["read", "read_write"], default="read_write")
+    create.add_argument("--expires-at", help="ISO-8601 timestamp")
+    create.add_argument("--name")
+    create.set_defaults(run=_keys_create)
     return parser
 
 

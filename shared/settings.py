@@ -89,6 +89,9 @@ class Settings(BaseSettings):
     # --- auth ---
     auth_mode: Literal["none", "api_key"] = "none"
     admin_key: SecretStr | None = None
+    admin_key_secret_arn: str | None = None  # in AWS: the admin key lives in Secrets Manager
+    rate_limit_per_s: float = 50.0  # per API key, per process; API Gateway throttles the stage
+    rate_limit_burst: int = 100
 
     # --- queue and extraction ---
     extraction_queue_url: str | None = None

@@ -10,12 +10,12 @@ from aws_lambda_powertools.logging import correlation_paths
 from mangum import Mangum
 
 from shared.api.app import create_app
-from shared.api.routes import health, memories, threads, workspaces
+from shared.api.routes import admin, health, memories, threads, workspaces
 
 logger = Logger(service="memorylayer-memory")
 metrics = Metrics(namespace="MemoryLayer", service="memory")
 
-app = create_app(routers=(health.router, memories.router, workspaces.router, threads.router))
+app = create_app(routers=(health.router, memories.router, workspaces.router, threads.router, admin.router))
 asgi_handler = Mangum(app, lifespan="off")
 
 

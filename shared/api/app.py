@@ -11,12 +11,14 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from shared.api import errors
-from shared.api.routes import context, health, memories, sessions, threads, workspaces
+from shared.api.deps import principal
+from shared.api.routes import admin, context, health, memories, sessions, threads, workspaces
 from shared.api.services import Services
+from shared.auth import RateLimiter
 from shared.settings import Settings, get_settings
 
 ALL_ROUTERS: tuple[APIRouter, ...] = (
@@ -26,6 +28,7 @@ ALL_ROUTERS: tuple[APIRouter, ...] = (
     threads.router,
     sessions.router,
     context.router,
+    admin.router,
 )
 
 
@@ -62,6 +65,7 @@ def create_app(
     app = FastAPI(title="MemoryLayer", version=health.VERSION, description="Long-term memory for LLM apps")
     app.state.settings = settings
     app.state.services = LazyServices(lambda: services or Services.build(settings))
+    app.state.rate_limiter = RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
     errors.install(app)
 
     @app.middleware("http")
@@ -75,5 +79,7 @@ def create_app(
         return await call_next(request)
 
     for router in routers:
-        app.include_router(router)
+        # Every route but the health checks authenticates, even one that forgets to ask for the caller.
+        open_route = router is health.router
+        app.include_router(router, dependencies=[] if open_route else [Depends(principal)])
     return app

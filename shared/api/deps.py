@@ -7,10 +7,13 @@ the session's workspace (``X-Session-ID``) → ``_default``.
     'ws_a'
     >>> Caller(requested=None).lookup_scope()
     Scope(ids=None)
+    >>> Caller(requested=None, principal=Principal("key_1", ("ws_b",))).workspace()
+    'ws_b'
 """
 
 from __future__ import annotations
 
+import hmac
 import re
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -18,7 +21,8 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Query, Request
 
 from shared.db.memories import Scope
-from shared.errors import InvalidInput
+from shared.auth import Principal
+from shared.errors import InvalidInput, Unauthorized
 from shared.settings import DEFAULT_WORKSPACE
 
 WORKSPACE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$")
@@ -38,18 +42,27 @@ class Caller:
 
     requested: str | None
     session_id: str | None = None
-    allowed: tuple[str, ...] | None = None  # API-key scope; None = unrestricted (auth mode "none")
-    extras: dict[str, Any] = field(default_factory=dict)
+    principal: Principal = field(default_factory=Principal.open)
+
+    @property
+    def allowed(self) -> tuple[str, ...] | None:
+        return self.principal.workspaces
+
+    def allows(self, workspace_id: str) -> bool:
+        return self.allowed is None or workspace_id in self.allowed
 
     def workspace(self, body_workspace: str | None = None) -> str:
-        """The workspace a write or a search runs in."""
-        return valid_workspace(body_workspace or self.requested or DEFAULT_WORKSPACE)
+        """The workspace a write or a search runs in; a key scoped to one workspace defaults to it."""
+        fallback = self.allowed[0] if self.allowed and len(self.allowed) == 1 else DEFAULT_WORKSPACE
+        named = valid_workspace(body_workspace or self.requested or fallback)
+        return self.principal.require_workspace(named)
 
     def lookup_scope(self, body_workspace: str | None = None) -> Scope:
-        """Where an id may be found: the named workspace, else (auth off) anywhere, as the reference does."""
+        """Where an id may be found: the named workspace, else the key's workspaces, else (auth off) anywhere,
+        as the reference does."""
         named = body_workspace or self.requested
         if named:
-            return Scope.of(valid_workspace(named))
+            return Scope.of(self.principal.require_workspace(valid_workspace(named)))
         return Scope.of(*self.allowed) if self.allowed is not None else Scope.anywhere()
 
 
@@ -57,17 +70,47 @@ def services(request: Request) -> Any:
     return request.app.state.services
 
 
+# POSTs that only read: a read-only key may call them.
+READ_ONLY_POSTS = re.compile(
+    r"^/v1/(memories/(recall|reflect|answer|[^/]+/traverse)|sessions/[^/]+/context-(pack|delta))$"
+)
+
+
+def principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal:
+    """Authenticate the request (``Authorization: Bearer <key>``, or the bare key) and rate-limit the key."""
+    settings = request.app.state.settings
+    if settings.auth_mode == "none":
+        return Principal.open()
+    token = (authorization or "").strip()
+    if token.lower().startswith("bearer "):
+        token = token[7:].strip()
+    if not token:
+        raise Unauthorized("missing API key: send Authorization: Bearer <key>", code="missing_api_key")
+    admin = settings.admin_key.get_secret_value() if settings.admin_key else None
+    if admin and hmac.compare_digest(token.encode(), admin.encode()):
+        return Principal(key_id="admin", workspaces=None, admin=True)
+    found = request.app.state.services.api_keys.authenticate(token)
+    request.app.state.rate_limiter.take(found.key_id)
+    if request.method not in ("GET", "HEAD", "OPTIONS") and not READ_ONLY_POSTS.match(request.url.path):
+        found.require_write()
+    return found
+
+
+PrincipalDep = Annotated[Principal, Depends(principal)]
+
+
 def caller(
     request: Request,
-    workspace_id: Annotated[str | None, Query(include_in_schema=False)] = None,
+    who: PrincipalDep,
+    workspace_query: Annotated[str | None, Query(alias="workspace_id", include_in_schema=False)] = None,
     x_workspace_id: Annotated[str | None, Header()] = None,
     x_session_id: Annotated[str | None, Header()] = None,
 ) -> Caller:
-    requested = workspace_id or x_workspace_id
+    requested = workspace_query or x_workspace_id
     if requested is None and x_session_id:
         resolve = getattr(request.app.state.services, "session_workspace", None)
         requested = resolve(x_session_id) if resolve else None
-    return Caller(requested=requested, session_id=x_session_id)
+    return Caller(requested=requested, session_id=x_session_id, principal=who)
 
 
 CallerDep = Annotated[Caller, Depends(caller)]

@@ -7,11 +7,14 @@ Bodies keep FastAPI's ``{"detail": ...}`` envelope (the official SDK reads ``det
 from __future__ import annotations
 
 import json
+import logging
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from shared.errors import MemoryLayerError, RateLimited
+
+log = logging.getLogger("memorylayer.api")
 
 
 async def _domain_error(_: Request, exc: MemoryLayerError) -> JSONResponse:
@@ -23,6 +26,13 @@ async def _bad_json(_: Request, exc: json.JSONDecodeError) -> JSONResponse:
     return JSONResponse({"detail": {"code": "invalid_json", "message": str(exc)}}, status_code=400)
 
 
+async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+    # The traceback goes to the log; the client gets the same JSON envelope as every other error.
+    log.exception("unhandled error", exc_info=exc)
+    return JSONResponse({"detail": {"code": "internal_error", "message": "internal server error"}}, status_code=500)
+
+
 def install(app: FastAPI) -> None:
+    app.add_exception_handler(Exception, _unexpected)
     app.add_exception_handler(MemoryLayerError, _domain_error)  # type: ignore[arg-type]
     app.add_exception_handler(json.JSONDecodeError, _bad_json)  # type: ignore[arg-type]

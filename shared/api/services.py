@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from shared.answer import Answerer
+from shared.auth import ApiKeys
 from shared.db.pool import Database
 from shared.db.secret import resolve_database_url
 from shared.embeddings import create_embedder
@@ -34,6 +35,7 @@ class Services:
     workspaces: WorkspaceService
     threads: ThreadService
     answerer: Answerer
+    api_keys: ApiKeys
     sessions: SessionService = field(default=None)  # type: ignore[assignment]  # set by build()
     context: ContextService = field(default=None)  # type: ignore[assignment]
 
@@ -63,6 +65,7 @@ class Services:
             context=ContextService(db, sessions, recaller, settings),
             threads=ThreadService(db, create_queue(settings), ExtractionWorker(db, embedder, settings)),
             answerer=Answerer(recaller, create_llm(settings)),
+            api_keys=ApiKeys(db),
         )
 
     def session_workspace(self, session_id: str) -> str | None:

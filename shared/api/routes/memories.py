@@ -81,9 +81,10 @@ def sequence_keys(caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
 def recall(body: RecallRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     workspace = caller.workspace(body.workspace_id)
     workspaces = [workspace]
-    if body.include_global and workspace != "_global":
+    # The shared spaces are searched too, as the reference does, but only where the caller's key reaches.
+    if body.include_global and workspace != "_global" and caller.allows("_global"):
         workspaces.append("_global")
-    if body.user_id and body.include_global_user and workspace != "_global_user":
+    if body.user_id and body.include_global_user and workspace != "_global_user" and caller.allows("_global_user"):
         workspaces.append("_global_user")
     return svc.recaller.recall(workspaces, body)
 

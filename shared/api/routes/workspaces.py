@@ -11,7 +11,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from shared import ontology
-from shared.api.deps import ServicesDep, valid_workspace
+from shared.api.deps import Caller, CallerDep, ServicesDep, valid_workspace
 from shared.db import workspaces as repo
 from shared.errors import InvalidInput, NotFound
 from shared.memories import serialize
@@ -21,6 +21,11 @@ from shared.settings import RESERVED_WORKSPACES
 router = APIRouter(prefix="/v1/workspaces", tags=["workspaces"])
 
 
+def _mine(caller: Caller, workspace_id: str) -> str:
+    """A workspace named in the path: valid, and within the caller's key."""
+    return caller.principal.require_workspace(valid_workspace(workspace_id))
+
+
 def _wrapped(row: dict) -> dict[str, Any]:
     workspace = serialize.workspace(row)
     # Wrapped for the API, flat for SDK 0.2.1's `Workspace(**data)`.
@@ -28,20 +33,24 @@ def _wrapped(row: dict) -> dict[str, Any]:
 
 
 @router.post("", status_code=201)
-def create_workspace(body: WorkspaceCreate, svc: ServicesDep) -> dict[str, Any]:
+def create_workspace(body: WorkspaceCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+    if caller.allowed is not None:  # a scoped key may only create a workspace it already names
+        caller.principal.require_workspace(body.id or "")
     return _wrapped(svc.workspaces.create(body.id, body.name, body.settings, body.tags))
 
 
 @router.get("")
 def list_workspaces(
+    caller: CallerDep,
     svc: ServicesDep,
     tags: Annotated[list[str] | None, Query()] = None,
     match: Annotated[str, Query(pattern="^(all|any)$")] = "all",
 ) -> dict[str, Any]:
-    rows = svc.workspaces.list(tags or [], match == "all")
+    only = list(caller.allowed) if caller.allowed is not None else None
+    rows = svc.workspaces.list(tags or [], match == "all", only)
     listed = [serialize.workspace(r) for r in rows]
     known = {w["id"] for w in listed}
-    if not tags:
+    if not tags and only is None:
         # The reserved workspaces always exist, as the reference lists them, even before first use.
         for reserved in RESERVED_WORKSPACES:
             if reserved not in known:
@@ -51,45 +60,46 @@ def list_workspaces(
 
 
 @router.get("/{workspace_id}")
-def get_workspace(workspace_id: str, svc: ServicesDep) -> dict[str, Any]:
-    return _wrapped(svc.workspaces.get(valid_workspace(workspace_id)))
+def get_workspace(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+    return _wrapped(svc.workspaces.get(_mine(caller, workspace_id)))
 
 
 @router.put("/{workspace_id}")
-def update_workspace(workspace_id: str, body: WorkspaceUpdate, svc: ServicesDep) -> dict[str, Any]:
-    return _wrapped(svc.workspaces.update(valid_workspace(workspace_id), body.model_dump(exclude_unset=True)))
+def update_workspace(workspace_id: str, body: WorkspaceUpdate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+    return _wrapped(svc.workspaces.update(_mine(caller, workspace_id), body.model_dump(exclude_unset=True)))
 
 
 @router.delete("/{workspace_id}", status_code=204)
-def delete_workspace(workspace_id: str, svc: ServicesDep) -> Response:
-    svc.workspaces.delete(valid_workspace(workspace_id))
+def delete_workspace(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+    svc.workspaces.delete(_mine(caller, workspace_id))
     return Response(status_code=204)
 
 
 @router.get("/{workspace_id}/schema")
-def workspace_schema(workspace_id: str, svc: ServicesDep) -> dict[str, Any]:
-    svc.workspaces.get(valid_workspace(workspace_id))
+def workspace_schema(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+    svc.workspaces.get(_mine(caller, workspace_id))
     return {"workspace_id": workspace_id, **ontology.schema()}
 
 
 @router.get("/{workspace_id}/export")
 def export_workspace(
     workspace_id: str,
+    caller: CallerDep,
     svc: ServicesDep,
     offset: Annotated[int, Query(ge=0)] = 0,
     limit: Annotated[int, Query(ge=0)] = 0,
     include_associations: bool = True,
 ) -> StreamingResponse:
     lines = svc.workspaces.export_ndjson(
-        valid_workspace(workspace_id), include_associations=include_associations, offset=offset, limit=limit
+        _mine(caller, workspace_id), include_associations=include_associations, offset=offset, limit=limit
     )
     return StreamingResponse(lines, media_type="application/x-ndjson")
 
 
 @router.post("/{workspace_id}/import")
-async def import_workspace(workspace_id: str, request: Request, svc: ServicesDep) -> dict[str, Any]:
+async def import_workspace(workspace_id: str, request: Request, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     """Accepts ``{"data": {...export...}}``, a bare export object, or the NDJSON export itself."""
-    valid_workspace(workspace_id)
+    _mine(caller, workspace_id)
     data = _parse_import(await request.body(), request.headers.get("content-type", ""))
     return await run_in_threadpool(svc.workspaces.import_data, workspace_id, data)
 
@@ -119,24 +129,24 @@ def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
 
 
 @router.post("/{workspace_id}/contexts", status_code=201)
-def create_context(workspace_id: str, body: ContextCreate, svc: ServicesDep) -> dict[str, Any]:
+def create_context(workspace_id: str, body: ContextCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     with svc.db.transaction() as conn:
-        repo.ensure_workspace(conn, valid_workspace(workspace_id))
+        repo.ensure_workspace(conn, _mine(caller, workspace_id))
         row = repo.create_context(conn, workspace_id, body.id or f"ctx_{uuid.uuid4().hex[:12]}", body.model_dump())
     context = dict(row, created_at=serialize.iso(row["created_at"]))
     return {"context": context, **context}
 
 
 @router.get("/{workspace_id}/contexts")
-def list_contexts(workspace_id: str, svc: ServicesDep) -> dict[str, Any]:
+def list_contexts(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     with svc.db.connection() as conn:
-        rows = repo.list_contexts(conn, valid_workspace(workspace_id))
+        rows = repo.list_contexts(conn, _mine(caller, workspace_id))
     return {"contexts": [dict(r, created_at=serialize.iso(r["created_at"])) for r in rows]}
 
 
 @router.delete("/{workspace_id}/contexts/{context_id}", status_code=204)
-def delete_context(workspace_id: str, context_id: str, svc: ServicesDep) -> Response:
+def delete_context(workspace_id: str, context_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
     with svc.db.transaction() as conn:
-        if not repo.delete_context(conn, valid_workspace(workspace_id), context_id):
+        if not repo.delete_context(conn, _mine(caller, workspace_id), context_id):
             raise NotFound(f"context {context_id} not found", code="context_not_found")
     return Response(status_code=204)
