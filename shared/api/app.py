@@ -19,6 +19,7 @@ from shared.api.deps import principal
 from shared.api.routes import admin, context, health, memories, sessions, threads, workspaces
 from shared.api.services import Services
 from shared.auth import RateLimiter
+from shared.db.secret import resolve_admin_key
 from shared.settings import Settings, get_settings
 
 ALL_ROUTERS: tuple[APIRouter, ...] = (
@@ -66,6 +67,7 @@ def create_app(
     app.state.settings = settings
     app.state.services = LazyServices(lambda: services or Services.build(settings))
     app.state.rate_limiter = RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
+    app.state.admin_key = resolve_admin_key(settings) if settings.auth_mode == "api_key" else None
     errors.install(app)
 
     @app.middleware("http")

@@ -20,8 +20,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Header, Query, Request
 
-from shared.db.memories import Scope
 from shared.auth import Principal
+from shared.db.memories import Scope
 from shared.errors import InvalidInput, Unauthorized
 from shared.settings import DEFAULT_WORKSPACE
 
@@ -86,7 +86,7 @@ def principal(request: Request, authorization: Annotated[str | None, Header()] =
         token = token[7:].strip()
     if not token:
         raise Unauthorized("missing API key: send Authorization: Bearer <key>", code="missing_api_key")
-    admin = settings.admin_key.get_secret_value() if settings.admin_key else None
+    admin = request.app.state.admin_key
     if admin and hmac.compare_digest(token.encode(), admin.encode()):
         return Principal(key_id="admin", workspaces=None, admin=True)
     found = request.app.state.services.api_keys.authenticate(token)
@@ -107,9 +107,12 @@ def caller(
     x_session_id: Annotated[str | None, Header()] = None,
 ) -> Caller:
     requested = workspace_query or x_workspace_id
-    if requested is None and x_session_id:
+    if x_session_id:
+        # Any request carrying X-Session-ID keeps that session alive (one UPDATE), on every route; the
+        # session's workspace is the fallback when none is named.
         resolve = getattr(request.app.state.services, "session_workspace", None)
-        requested = resolve(x_session_id) if resolve else None
+        session_workspace = resolve(x_session_id) if resolve else None
+        requested = requested or session_workspace
     return Caller(requested=requested, session_id=x_session_id, principal=who)
 
 

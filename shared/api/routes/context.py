@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 
 from shared.api.deps import CallerDep, ServicesDep
-from shared.api.routes.sessions import slide_session
 from shared.sessions.models import ContextDeltaRequest, ContextPackRequest
 
-router = APIRouter(prefix="/v1/sessions", tags=["context"], dependencies=[Depends(slide_session)])
+router = APIRouter(prefix="/v1/sessions", tags=["context"])
 
 
 @router.post("/{session_id}/context-pack")

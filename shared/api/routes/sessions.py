@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Response
+from fastapi import APIRouter, Query, Response
 from fastapi.responses import JSONResponse
 
 from shared.api.deps import CallerDep, ServicesDep
@@ -15,20 +15,7 @@ from shared.memories import serialize
 from shared.sessions.models import CheckpointCreate, CommitOptions, SessionCreate, WorkingMemorySet
 from shared.sessions.service import checkpoint_out, session_out, working_out
 
-
-def slide_session(
-    svc: ServicesDep,
-    workspace_id: Annotated[str | None, Query(include_in_schema=False)] = None,
-    x_workspace_id: Annotated[str | None, Header(include_in_schema=False)] = None,
-    x_session_id: Annotated[str | None, Header(include_in_schema=False)] = None,
-) -> None:
-    """X-Session-ID keeps its session alive. Without a named workspace the caller dependency already slid it
-    while resolving the session's workspace, so only the other case costs an UPDATE here."""
-    if x_session_id and (workspace_id or x_workspace_id):
-        svc.sessions.slide(x_session_id)
-
-
-router = APIRouter(prefix="/v1/sessions", tags=["sessions"], dependencies=[Depends(slide_session)])
+router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
 
 
 @router.post("", status_code=201)
