@@ -29,13 +29,18 @@ from shared.settings import Settings
 TOLERANCE_FLOORS = {"loose": 0.15, "moderate": 0.3, "strict": 0.6}
 DEFAULT_RECENCY_WEIGHT = 0.2
 RECENCY_HALF_LIFE_HOURS = 168.0
+# Workspaces at least this large reuse their memory count (BM25's N) for SCOPE_COUNT_TTL_S instead of counting
+# on every recall; smaller ones are counted each time (cheap, and exact while a workspace fills up).
+SCOPE_COUNT_CACHE_MIN = 2000
+SCOPE_COUNT_TTL_S = 60.0
 EXPANSION_DECAY = 0.8
 TEXT_SEARCH_CONFIG = "english"
 
 
 @dataclass(frozen=True)
 class FusionWeights:
-    vector: float = 1.0
+    # MiniLM's question-to-turn cosines are a weaker signal than BM25 on chat turns (bench/locomo/EXPERIMENTS.md).
+    vector: float = 0.4
     keyword: float = 1.0
 
 
@@ -43,20 +48,21 @@ class FusionWeights:
 class RecallTuning:
     """How the hybrid query ranks. The defaults are the measured best (bench/locomo/EXPERIMENTS.md)."""
 
-    fusion: Literal["rrf", "score"] = "rrf"
+    fusion: Literal["rrf", "score"] = "score"
+    vector_norm: Literal["raw", "max"] = "max"
     rrf_k: float | None = None  # None: settings.recall_rrf_k
-    text_scoring: Literal["rank_cd", "rank", "bm25"] = "rank_cd"
+    text_scoring: Literal["rank_cd", "rank", "bm25"] = "bm25"
     text_norm: int = 0  # ts_rank / ts_rank_cd normalisation flags
     prefix: bool = False
     bm25_k1: float = 1.2
-    bm25_b: float = 0.75
+    bm25_b: float = 0.5
     # A hit lends this share of its relevance to the next turn of its stream (the reply) and the previous one.
-    reply_weight: float = 0.0
-    lead_weight: float = 0.0
+    reply_weight: float = 0.6
+    lead_weight: float = 0.3
     # Memories whose ``metadata.speaker`` is named in the query are boosted by this factor (1 + w).
-    speaker_boost: float = 0.0
+    speaker_boost: float = 0.4
     # For a question asking "when", memories whose text mentions a time are boosted by this factor (1 + w).
-    time_cue_boost: float = 0.0
+    time_cue_boost: float = 0.5
     tolerance_floors: dict[str, float] = field(default_factory=lambda: dict(TOLERANCE_FLOORS))
     recency_weight: float = DEFAULT_RECENCY_WEIGHT
 
@@ -105,6 +111,7 @@ def _text_arm(filters: str, tuning: RecallTuning) -> str:
     if tuning.text_scoring != "bm25":
         rank = "ts_rank_cd" if tuning.text_scoring == "rank_cd" else "ts_rank"
         return f"""
+    scope AS (SELECT NULL::bigint AS n),
     fts AS (
         SELECT m.id, {rank}(m.tsv, query, {int(tuning.text_norm)}) AS score
         FROM memories m, to_tsquery('{cfg}', %(tsq)s) AS query
@@ -114,29 +121,39 @@ def _text_arm(filters: str, tuning: RecallTuning) -> str:
     ),"""
     prefix = " || ':*'" if tuning.prefix else ""
     return f"""
-    scope AS MATERIALIZED (
-        -- ts_rank has no notion of rarity: a speaker's name in half the turns weighs as much as "banker".
-        -- BM25 needs the searched rows' count and mean length (distinct lexemes) for IDF and length norm.
-        SELECT count(*) AS n, coalesce(avg(length(m.tsv)), 1)::float8 AS avgdl FROM memories m WHERE {filters}
-    ),
-    terms AS MATERIALIZED (
-        -- The query's lexemes as the configuration sees them (stemmed, stop words gone), each with its IDF.
-        SELECT l.q, ln(1 + (s.n - d.df + 0.5) / (d.df + 0.5)) AS idf
+    lexemes AS MATERIALIZED (
+        -- The query's lexemes as the configuration sees them (stemmed, stop words gone), one tsquery each.
+        SELECT row_number() OVER () AS i, q
         FROM (SELECT DISTINCT (quote_literal(lexeme){prefix})::tsquery AS q
               FROM unnest(to_tsvector('{cfg}', %(qtext)s))) l
-        CROSS JOIN scope s
-        CROSS JOIN LATERAL (SELECT count(*) AS df FROM memories m WHERE {filters} AND m.tsv @@ l.q) d
+    ),
+    scope AS (
+        -- N for the IDF: the live memories of the searched workspaces (other filters hardly change how rare a
+        -- word is). Counting a large workspace costs a scan, so the caller passes a recent count when it has one.
+        SELECT coalesce(%(scope_n)s::bigint,
+                        (SELECT count(*) FROM memories m WHERE m.workspace_id = ANY(%(ws)s) AND m.deleted_at IS NULL))
+               AS n
+    ),
+    matches AS MATERIALIZED (
+        -- One row per (memory, query lexeme it holds): one GIN lookup per lexeme, no second pass for counts.
+        SELECT m.id, length(m.tsv) AS len, l.i FROM memories m JOIN lexemes l ON m.tsv @@ l.q WHERE {filters}
+    ),
+    idf AS (
+        -- ts_rank has no notion of rarity: a speaker's name in half the turns weighs as much as "banker".
+        -- Every memory holding a lexeme is in ``matches``, so its document frequency there is exact.
+        SELECT x.i, ln(1 + (greatest(max(s.n), count(*)) - count(*) + 0.5) / (count(*) + 0.5)) AS idf
+        FROM matches x, scope s
+        GROUP BY x.i
+    ),
+    bm25 AS (
+        SELECT x.id, max(x.len) AS len, sum(i.idf) AS idf FROM matches x JOIN idf i ON i.i = x.i GROUP BY x.id
     ),
     fts AS (
-        -- BM25 with tf = 1 (chat turns rarely repeat a word): sum of matched terms' IDF, length-normalised.
-        SELECT m.id, sum(t.idf) * (%(k1)s + 1)
-                   / (1 + %(k1)s * (1 - %(b)s + %(b)s * length(m.tsv) / max(s.avgdl))) AS score
-        FROM memories m
-        JOIN terms t ON m.tsv @@ t.q
-        CROSS JOIN scope s
-        WHERE {filters} AND m.tsv @@ to_tsquery('{cfg}', %(tsq)s)
-        GROUP BY m.id, m.tsv
-        ORDER BY score DESC, m.id
+        -- BM25 with tf = 1 (chat turns rarely repeat a word); length (distinct lexemes) relative to the mean
+        -- length of the matching memories, which needs no scan of the whole scope.
+        SELECT id, idf * (%(k1)s + 1) / (1 + %(k1)s * (1 - %(b)s + %(b)s * len / avg(len) OVER ())) AS score
+        FROM bm25
+        ORDER BY score DESC, id
         LIMIT %(k)s
     ),"""
 
@@ -147,8 +164,9 @@ def _fusion_expr(tuning: RecallTuning) -> str:
         # Weighted reciprocal rank, normalised so rank 1 in both arms is 1.0.
         return ("(coalesce(%(w_vec)s / (%(rrf_k)s + v.rnk), 0) + coalesce(%(w_text)s / (%(rrf_k)s + t.rnk), 0))"
                 " / %(norm)s")  # fmt: skip
-    # Score fusion: the cosine as is, the text score relative to the best text hit.
-    return ("(%(w_vec)s * coalesce(v.cosine, 0) + %(w_text)s * coalesce(t.score / nullif(max(t.score) OVER (), 0), 0))"
+    # Score fusion: each arm's score relative to its best hit (or the raw cosine), weighted.
+    vec = "v.cosine / nullif(max(v.cosine) OVER (), 0)" if tuning.vector_norm == "max" else "v.cosine"
+    return (f"(%(w_vec)s * coalesce({vec}, 0) + %(w_text)s * coalesce(t.score / nullif(max(t.score) OVER (), 0), 0))"
             " / (%(w_vec)s + %(w_text)s)")  # fmt: skip
 
 
@@ -186,14 +204,16 @@ def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: RecallTuning, 
         _text_arm(filters, tuning)
         if with_text
         else """
+    scope AS (SELECT NULL::bigint AS n),
     fts AS (SELECT NULL::text AS id, NULL::real AS score WHERE false),"""
     )
     context, scored = _context_ctes(tuning)
     lent = "f.lent" if scored == "scored" else "NULL::float8"
     speaker = (
         # Whole-word match of the memory's speaker (metadata.speaker) among the query's words.
-        " * (1 + %(speaker_w)s * (position(' ' || regexp_replace(lower(m.metadata->>'speaker'), '[^[:alnum:]]+', ' ',"
-        " 'g') || ' ' IN %(qwords)s) > 0)::int)"
+        # No speaker (NULL) is no match, not a NULL score.
+        " * (1 + %(speaker_w)s * coalesce(position(' ' || regexp_replace(lower(m.metadata->>'speaker'),"
+        " '[^[:alnum:]]+', ' ', 'g') || ' ' IN %(qwords)s) > 0, false)::int)"
         if tuning.speaker_boost
         else ""
     )
@@ -226,7 +246,7 @@ def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: RecallTuning, 
            f.relevance{speaker}{time_cue}
                * (1 - %(rw)s + %(rw)s * power(2, -extract(epoch FROM now() - m.created_at) / 3600.0
                                               / {RECENCY_HALF_LIFE_HOURS})) AS boosted,
-           count(*) OVER () AS pool
+           count(*) OVER () AS pool, (SELECT n FROM scope) AS scope_n
     FROM {scored} f JOIN memories m ON m.id = f.id
     WHERE {filters}
     ORDER BY boosted DESC, m.id
@@ -292,6 +312,7 @@ class Recaller:
         self.settings = settings
         self.weights = weights or FusionWeights()
         self.tuning = tuning or RecallTuning()
+        self._scope_counts: dict[tuple[str, ...], tuple[float, int]] = {}
 
     def tuned(self, **changes: Any) -> RecallTuning:
         return replace(self.tuning, **changes)
@@ -305,6 +326,22 @@ class Recaller:
         if req.mode in ("llm", "agentic"):
             raise Forbidden(f"recall mode {req.mode!r} needs an LLM, and none is configured",
                             code="generation_not_allowed")  # fmt: skip
+        sql, params, filters = self.statement(workspace_ids, req)
+        with self.db.connection() as conn:
+            with conn.pipeline():
+                bound = conn.execute(
+                    "SELECT id, embedding_model FROM workspaces WHERE id = ANY(%s) AND embedding_model IS NOT NULL",
+                    (workspace_ids,),
+                )
+                hits = conn.execute(sql, params)
+            self._check_models(bound.fetchall())
+            rows = hits.fetchall()
+            self._remember_scope_count(workspace_ids, params, rows)
+            expanded = self._expand(conn, req, filters, params, rows) if rows else []
+        return self._result(req, rows, expanded, started)
+
+    def statement(self, workspace_ids: list[str], req: RecallRequest) -> tuple[str, dict[str, Any], str]:
+        """The one ranking statement for ``req``: (sql, params, the shared WHERE clause)."""
         filters, params = _filters(req, workspace_ids)
         browse = req.query.strip() == "*"
         params.update(limit=req.limit, offset=req.offset)
@@ -322,22 +359,27 @@ class Recaller:
                 floor=_cosine_floor(req, tuning.tolerance_floors), rrf_k=rrf_k, w_vec=w.vector,
                 w_text=w.keyword, norm=(w.vector + w.keyword) / (rrf_k + 1),
                 reply_w=tuning.reply_weight, lead_w=tuning.lead_weight, speaker_w=tuning.speaker_boost,
+                scope_n=self._scope_count(workspace_ids),
                 qwords=query_words(req.query), time_w=tuning.time_cue_boost, time_re=TIME_EXPRESSION,
                 rw=tuning.recency_weight if req.recency_weight is None else req.recency_weight,
             )  # fmt: skip
             sql = _hybrid_sql(filters, self.embedder.dimensions, with_text=bool(tsq), tuning=tuning,
                               asks_when_query=asks_when(req.query))
-        with self.db.connection() as conn:
-            with conn.pipeline():
-                bound = conn.execute(
-                    "SELECT id, embedding_model FROM workspaces WHERE id = ANY(%s) AND embedding_model IS NOT NULL",
-                    (workspace_ids,),
-                )
-                hits = conn.execute(sql, params)
-            self._check_models(bound.fetchall())
-            rows = hits.fetchall()
-            expanded = self._expand(conn, req, filters, params, rows) if rows else []
-        return self._result(req, rows, expanded, started)
+        return sql, params, filters
+
+    def _scope_count(self, workspace_ids: list[str]) -> int | None:
+        cached = self._scope_counts.get(tuple(sorted(workspace_ids)))
+        if cached is None or time.monotonic() - cached[0] > SCOPE_COUNT_TTL_S:
+            return None
+        return cached[1]
+
+    def _remember_scope_count(self, workspace_ids: list[str], params: dict[str, Any], rows: list[dict]) -> None:
+        """Keep the count the statement just made (it was not given one) when the workspace is large."""
+        n = rows[0].get("scope_n") if rows else None
+        if params.get("scope_n") is None and n is not None and n >= SCOPE_COUNT_CACHE_MIN:
+            if len(self._scope_counts) > 10_000:
+                self._scope_counts.clear()
+            self._scope_counts[tuple(sorted(workspace_ids))] = (time.monotonic(), int(n))
 
     def _check_models(self, bound: list[dict]) -> None:
         other = [b for b in bound if b["embedding_model"] != self.embedder.model_id]
