@@ -18,7 +18,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--conversations", default="", help="comma-separated sample ids (default: all)")
     parser.add_argument("--embedding", choices=("local", "hash"), default="local")
     parser.add_argument("--data", type=Path, default=data.DEFAULT_DATA)
-    parser.add_argument("--details", action="store_true", help="also keep every question's ranking in the JSON")
+    parser.add_argument(
+        "--details", action="store_true", help="also keep every question's ranking in the JSON"
+    )
     args = parser.parse_args(argv)
     only = [c.strip() for c in args.conversations.split(",") if c.strip()]
     conversations = data.load(args.data, only or None)
@@ -28,7 +30,9 @@ def main(argv: list[str] | None = None) -> None:
         for conv in conversations:
             started = time.perf_counter()
             ws = ingest(client, conv)
-            print(f"{conv.sample_id}: ingested {len(conv.turns)} turns in {time.perf_counter() - started:.1f} s")
+            print(
+                f"{conv.sample_id}: ingested {len(conv.turns)} turns in {time.perf_counter() - started:.1f} s"
+            )
             runs = run_conversation(stack, client, conv, ws)
             results[conv.sample_id] = {name: run.summary() for name, run in runs.items()}
             details[conv.sample_id] = {name: run.rows for name, run in runs.items()}

@@ -25,8 +25,10 @@ class BM25Baseline:
         self.ids = ids
         self.stemmer = _Stemmer()
         self.index = bm25s.BM25()
-        self.index.index(bm25s.tokenize(texts, stopwords="en", stemmer=self.stemmer, show_progress=False),
-                         show_progress=False)  # fmt: skip
+        self.index.index(
+            bm25s.tokenize(texts, stopwords="en", stemmer=self.stemmer, show_progress=False),
+            show_progress=False,
+        )
 
     def rank(self, query: str, k: int = 10) -> list[str]:
         tokens = bm25s.tokenize([query], stopwords="en", stemmer=self.stemmer, show_progress=False)

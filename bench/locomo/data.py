@@ -1,9 +1,9 @@
 """LoCoMo samples as typed turns and questions: session dates parsed, evidence ids normalised.
 
-    >>> normalise_evidence(["D01:03; D2:5", "D2:5"])
-    ['D1:3', 'D2:5']
-    >>> parse_session_date("1:56 pm on 8 May, 2023").isoformat()
-    '2023-05-08T13:56:00+00:00'
+>>> normalise_evidence(["D01:03; D2:5", "D2:5"])
+['D1:3', 'D2:5']
+>>> parse_session_date("1:56 pm on 8 May, 2023").isoformat()
+'2023-05-08T13:56:00+00:00'
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ class Conversation:
 
 
 def normalise_evidence(raw: list[str] | str) -> list[str]:
-    """``"D01:03; D2:5"`` → ``["D1:3", "D2:5"]``: zero padding dropped, several ids per string split, deduped."""
+    """``"D01:03; D2:5"`` → ``["D1:3", "D2:5"]``: no zero padding, several ids per string split, deduped."""
     items = [raw] if isinstance(raw, str) else raw
     ids = [f"D{int(s)}:{int(t)}" for item in items for s, t in _DIA.findall(str(item))]
     return list(dict.fromkeys(ids))
@@ -80,10 +80,14 @@ def _conversation(sample: dict) -> Conversation:
             dia = normalise_evidence(turn["dia_id"])
             turns.append(Turn(dia[0] if dia else turn["dia_id"], n, i, turn["speaker"], turn["text"], when))
     questions = [
-        Question(q["question"], str(q.get("answer", q.get("adversarial_answer", ""))), int(q["category"]),
-                 tuple(normalise_evidence(q.get("evidence", []))))
+        Question(
+            q["question"],
+            str(q.get("answer", q.get("adversarial_answer", ""))),
+            int(q["category"]),
+            tuple(normalise_evidence(q.get("evidence", []))),
+        )
         for q in sample["qa"]
-    ]  # fmt: skip
+    ]
     return Conversation(sample["sample_id"], (conv["speaker_a"], conv["speaker_b"]), turns, questions)
 
 

@@ -33,7 +33,9 @@ def main(argv: list[str]) -> None:
             recaller.tuning = replace(base, **changes)
             cells, lat = [], []
             for conv in conversations:
-                run = evaluate(conv, {"ml": lambda q, ws=workspaces[conv.sample_id]: ask(client, ws, q)})["ml"]
+                run = evaluate(conv, {"ml": lambda q, ws=workspaces[conv.sample_id]: ask(client, ws, q)})[
+                    "ml"
+                ]
                 m = run.summary()["metrics"]["overall"]
                 cells.append(f"{conv.sample_id} {m['hit@5']:.3f} {m['recall@5']:.3f} {m['mrr@10']:.3f}")
                 lat.append(run.summary()["latency_ms"]["p50"])

@@ -1,7 +1,7 @@
 """Per-question retrieval metrics over ranked turn ids, and their aggregation per category.
 
-    >>> score(["D1:1", "D1:2", "D1:3"], ("D1:3", "D9:9"))
-    {'hit@5': 1.0, 'recall@5': 0.5, 'mrr@10': 0.333333}
+>>> score(["D1:1", "D1:2", "D1:3"], ("D1:3", "D9:9"))
+{'hit@5': 1.0, 'recall@5': 0.5, 'mrr@10': 0.333333}
 """
 
 from __future__ import annotations

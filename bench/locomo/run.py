@@ -29,8 +29,10 @@ class SystemRun:
     def summary(self) -> dict:
         out: dict = {"metrics": aggregate(self.rows)}
         if self.latencies_ms:
-            out["latency_ms"] = {"p50": round(percentile(self.latencies_ms, 50), 2),
-                                 "p95": round(percentile(self.latencies_ms, 95), 2)}  # fmt: skip
+            out["latency_ms"] = {
+                "p50": round(percentile(self.latencies_ms, 50), 2),
+                "p95": round(percentile(self.latencies_ms, 95), 2),
+            }
         return out
 
 
@@ -39,18 +41,22 @@ def workspace_for(conv: Conversation) -> str:
 
 
 def ingest(client: httpx.Client, conv: Conversation) -> str:
-    """One memory per turn, each session an ordered stream (``sequence_key``), as a chat client would write."""
+    """One memory per turn, each session an ordered stream (``sequence_key``), as a chat client writes."""
     ws = workspace_for(conv)
     headers = {"X-Workspace-ID": ws}
     for turn in conv.turns:
         body = {
             "content": turn.content,
-            "metadata": {"dia_id": turn.dia_id, "speaker": turn.speaker, "session": turn.session,
-                         "message_index": turn.index},
+            "metadata": {
+                "dia_id": turn.dia_id,
+                "speaker": turn.speaker,
+                "session": turn.session,
+                "message_index": turn.index,
+            },
             "event_time": turn.event_time.isoformat() if turn.event_time else None,
             "sequence_key": f"session_{turn.session}",
             "session_id": f"session_{turn.session}",
-        }  # fmt: skip
+        }
         r = client.post("/v1/memories", json=body, headers=headers)
         r.raise_for_status()
     return ws
@@ -59,8 +65,9 @@ def ingest(client: httpx.Client, conv: Conversation) -> str:
 def ask(client: httpx.Client, ws: str, query: str) -> tuple[list[str], float]:
     """The ranked dia ids of a plain recall (the defaults a client gets) and the round-trip time in ms."""
     started = time.perf_counter()
-    r = client.post("/v1/memories/recall", json={"query": query, "limit": RECALL_LIMIT},
-                    headers={"X-Workspace-ID": ws})  # fmt: skip
+    r = client.post(
+        "/v1/memories/recall", json={"query": query, "limit": RECALL_LIMIT}, headers={"X-Workspace-ID": ws}
+    )
     elapsed = (time.perf_counter() - started) * 1000
     r.raise_for_status()
     ranked = [m["metadata"].get("dia_id") for m in r.json()["memories"]]
@@ -76,8 +83,15 @@ def evaluate(
             continue
         for name, rank in rankers.items():
             ranked, latency = rank(q.question)
-            runs[name].rows.append({"question": q.question, "category": q.category, "evidence": list(q.evidence),
-                                    "ranked": ranked[:10], **score(ranked, q.evidence)})  # fmt: skip
+            runs[name].rows.append(
+                {
+                    "question": q.question,
+                    "category": q.category,
+                    "evidence": list(q.evidence),
+                    "ranked": ranked[:10],
+                    **score(ranked, q.evidence),
+                }
+            )
             if latency is not None:
                 runs[name].latencies_ms.append(latency)
     return runs
@@ -88,17 +102,23 @@ def run_conversation(stack: Stack, client: httpx.Client, conv: Conversation, ws:
     texts = [t.content for t in conv.turns]
     bm25 = BM25Baseline(ids, texts)
     dense = DenseBaseline(stack.services.embedder, ids, texts)
-    return evaluate(conv, {
-        "memorylayer": lambda q: ask(client, ws, q),
-        "bm25": lambda q: (bm25.rank(q), None),
-        "dense": lambda q: (dense.rank(q), None),
-    })  # fmt: skip
+    return evaluate(
+        conv,
+        {
+            "memorylayer": lambda q: ask(client, ws, q),
+            "bm25": lambda q: (bm25.rank(q), None),
+            "dense": lambda q: (dense.rank(q), None),
+        },
+    )
 
 
 def table(results: dict[str, dict[str, dict]]) -> str:
-    """Markdown: one row per conversation × category, the three systems' Hit@5 / Recall@5 / MRR@10 side by side."""
-    head = "| conversation | category | n | " + " | ".join(
-        f"{s} {m}" for s in SYSTEMS for m in ("H@5", "R@5", "MRR")) + " |"  # fmt: skip
+    """Markdown: a row per conversation × category, the systems' Hit@5 / Recall@5 / MRR@10 side by side."""
+    head = (
+        "| conversation | category | n | "
+        + " | ".join(f"{s} {m}" for s in SYSTEMS for m in ("H@5", "R@5", "MRR"))
+        + " |"
+    )
     lines = [head, "|" + "---|" * (3 + 3 * len(SYSTEMS))]
     for conv_id, systems in results.items():
         cats = systems["memorylayer"]["metrics"]
@@ -106,8 +126,10 @@ def table(results: dict[str, dict[str, dict]]) -> str:
         for cat in order:
             cells = [f"{systems[s]['metrics'][cat][m]:.3f}" for s in SYSTEMS for m in METRICS]
             lines.append(f"| {conv_id} | {cat} | {cats[cat]['n']} | " + " | ".join(cells) + " |")
-    lat = [f"{c}: p50 {r['memorylayer']['latency_ms']['p50']} ms, p95 {r['memorylayer']['latency_ms']['p95']} ms"
-           for c, r in results.items()]  # fmt: skip
+    lat = [
+        f"{c}: p50 {r['memorylayer']['latency_ms']['p50']} ms, p95 {r['memorylayer']['latency_ms']['p95']} ms"
+        for c, r in results.items()
+    ]
     return "\n".join(lines) + "\n\nRecall latency over HTTP (memorylayer): " + "; ".join(lat) + "\n"
 
 

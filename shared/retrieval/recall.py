@@ -1,8 +1,9 @@
 """Hybrid recall: a pgvector HNSW arm and a Postgres full-text arm fused by weighted reciprocal rank, in one
 SQL statement, then association expansion that honours the same filters, then token-budget packing.
 
-    >>> result = Recaller(db, embedder, settings).recall(["ws_a"], RecallRequest(query="redis timeout"))  # doctest: +SKIP
-    >>> result["memories"][0]["match_signals"]                                                        # doctest: +SKIP
+    >>> req = RecallRequest(query="redis timeout")                                # doctest: +SKIP
+    >>> result = Recaller(db, embedder, settings).recall(["ws_a"], req)           # doctest: +SKIP
+    >>> result["memories"][0]["match_signals"]                                    # doctest: +SKIP
     ['vector', 'keyword']
 """
 
@@ -39,7 +40,8 @@ TEXT_SEARCH_CONFIG = "english"
 
 @dataclass(frozen=True)
 class FusionWeights:
-    # MiniLM's question-to-turn cosines are a weaker signal than BM25 on chat turns (bench/locomo/EXPERIMENTS.md).
+    # MiniLM's question-to-turn cosines are a weaker signal than BM25 on chat turns
+    # (bench/locomo/EXPERIMENTS.md).
     vector: float = 0.4
     keyword: float = 1.0
 
@@ -128,10 +130,12 @@ def _text_arm(filters: str, tuning: RecallTuning) -> str:
               FROM unnest(to_tsvector('{cfg}', %(qtext)s))) l
     ),
     scope AS (
-        -- N for the IDF: the live memories of the searched workspaces (other filters hardly change how rare a
-        -- word is). Counting a large workspace costs a scan, so the caller passes a recent count when it has one.
+        -- N for the IDF: the live memories of the searched workspaces (other filters hardly change how rare
+        -- a word is). Counting a large workspace costs a scan, so the caller passes a recent count if it has
+        -- one (COALESCE then never runs the subquery).
         SELECT coalesce(%(scope_n)s::bigint,
-                        (SELECT count(*) FROM memories m WHERE m.workspace_id = ANY(%(ws)s) AND m.deleted_at IS NULL))
+                        (SELECT count(*) FROM memories m
+                         WHERE m.workspace_id = ANY(%(ws)s) AND m.deleted_at IS NULL))
                AS n
     ),
     matches AS MATERIALIZED (
@@ -162,12 +166,14 @@ def _fusion_expr(tuning: RecallTuning) -> str:
     """Relevance in [0, 1] from the two arms (``v``: vec_ranked, ``t``: fts_ranked)."""
     if tuning.fusion == "rrf":
         # Weighted reciprocal rank, normalised so rank 1 in both arms is 1.0.
-        return ("(coalesce(%(w_vec)s / (%(rrf_k)s + v.rnk), 0) + coalesce(%(w_text)s / (%(rrf_k)s + t.rnk), 0))"
-                " / %(norm)s")  # fmt: skip
+        return (
+            "(coalesce(%(w_vec)s / (%(rrf_k)s + v.rnk), 0) + coalesce(%(w_text)s / (%(rrf_k)s + t.rnk), 0))"
+            " / %(norm)s"
+        )
     # Score fusion: each arm's score relative to its best hit (or the raw cosine), weighted.
     vec = "v.cosine / nullif(max(v.cosine) OVER (), 0)" if tuning.vector_norm == "max" else "v.cosine"
-    return (f"(%(w_vec)s * coalesce({vec}, 0) + %(w_text)s * coalesce(t.score / nullif(max(t.score) OVER (), 0), 0))"
-            " / (%(w_vec)s + %(w_text)s)")  # fmt: skip
+    text = "t.score / nullif(max(t.score) OVER (), 0)"
+    return f"(%(w_vec)s * coalesce({vec}, 0) + %(w_text)s * coalesce({text}, 0)) / (%(w_vec)s + %(w_text)s)"
 
 
 def _context_ctes(tuning: RecallTuning) -> tuple[str, str]:
@@ -178,7 +184,8 @@ def _context_ctes(tuning: RecallTuning) -> tuple[str, str]:
     """
     if not (tuning.reply_weight or tuning.lead_weight):
         return "", "fused"
-    return """,
+    return (
+        """,
     lent AS (
         -- Each candidate in a stream lends a share of its relevance to the turn after it (reply_weight) and
         -- the turn before it (lead_weight); a turn keeps the largest loan. Uses the memories_sequence index.
@@ -196,7 +203,9 @@ def _context_ctes(tuning: RecallTuning) -> tuple[str, str]:
         SELECT coalesce(f.id, l.id) AS id, f.cosine, f.text_score, f.vec_rank, f.text_rank, l.lent,
                coalesce(f.relevance, 0) + coalesce(l.lent, 0) AS relevance
         FROM fused f FULL JOIN lent l ON l.id = f.id
-    )""", "scored"
+    )""",
+        "scored",
+    )
 
 
 def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: RecallTuning, asks_when_query: bool) -> str:
@@ -218,7 +227,9 @@ def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: RecallTuning, 
         else ""
     )
     time_cue = (
-        " * (1 + %(time_w)s * (m.content ~* %(time_re)s)::int)" if tuning.time_cue_boost and asks_when_query else ""
+        " * (1 + %(time_w)s * (m.content ~* %(time_re)s)::int)"
+        if tuning.time_cue_boost and asks_when_query
+        else ""
     )
     return f"""
     WITH vec AS MATERIALIZED (
@@ -236,8 +247,8 @@ def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: RecallTuning, 
         SELECT id, score, row_number() OVER (ORDER BY score DESC, id) AS rnk FROM fts
     ),
     fused AS (
-        SELECT coalesce(v.id, t.id) AS id, v.cosine, t.score AS text_score, v.rnk AS vec_rank, t.rnk AS text_rank,
-               {_fusion_expr(tuning)} AS relevance
+        SELECT coalesce(v.id, t.id) AS id, v.cosine, t.score AS text_score, v.rnk AS vec_rank,
+               t.rnk AS text_rank, {_fusion_expr(tuning)} AS relevance
         FROM vec_ranked v FULL JOIN fts_ranked t ON v.id = t.id
     ){context}
     SELECT {{QUALIFIED_COLUMNS}}, f.cosine, f.text_score, f.vec_rank, f.text_rank,
@@ -257,7 +268,8 @@ def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: RecallTuning, 
 def _browse_sql(filters: str) -> str:
     return f"""
     SELECT {QUALIFIED_COLUMNS}, NULL::float8 AS cosine, NULL::real AS text_score, NULL::bigint AS vec_rank,
-           NULL::bigint AS text_rank, 1.0::float8 AS relevance, 1.0::float8 AS boosted, count(*) OVER () AS pool
+           NULL::bigint AS text_rank, 1.0::float8 AS relevance, 1.0::float8 AS boosted,
+           count(*) OVER () AS pool, NULL::bigint AS scope_n
     FROM memories m WHERE {filters}
     ORDER BY coalesce(m.event_time, m.created_at) DESC, m.id
     LIMIT %(limit)s OFFSET %(offset)s
@@ -321,16 +333,20 @@ class Recaller:
         started = time.perf_counter()
         if req.limit > self.settings.max_recall_limit:
             raise Unprocessable(
-                f"limit {req.limit} is over the maximum {self.settings.max_recall_limit}", code="limit_too_large"
+                f"limit {req.limit} is over the maximum {self.settings.max_recall_limit}",
+                code="limit_too_large",
             )
         if req.mode in ("llm", "agentic"):
-            raise Forbidden(f"recall mode {req.mode!r} needs an LLM, and none is configured",
-                            code="generation_not_allowed")  # fmt: skip
+            raise Forbidden(
+                f"recall mode {req.mode!r} needs an LLM, and none is configured",
+                code="generation_not_allowed",
+            )
         sql, params, filters = self.statement(workspace_ids, req)
         with self.db.connection() as conn:
             with conn.pipeline():
                 bound = conn.execute(
-                    "SELECT id, embedding_model FROM workspaces WHERE id = ANY(%s) AND embedding_model IS NOT NULL",
+                    "SELECT id, embedding_model FROM workspaces "
+                    "WHERE id = ANY(%s) AND embedding_model IS NOT NULL",
                     (workspace_ids,),
                 )
                 hits = conn.execute(sql, params)
@@ -350,21 +366,41 @@ class Recaller:
         else:
             tuning = self.tuning
             tsq = to_tsquery_text(req.query, prefix=tuning.prefix)
-            k = max(self.settings.recall_min_candidates, (req.limit + req.offset) * self.settings.recall_candidate_multiplier)
+            k = max(
+                self.settings.recall_min_candidates,
+                (req.limit + req.offset) * self.settings.recall_candidate_multiplier,
+            )
             w = self.weights
             rrf_k = float(self.settings.recall_rrf_k if tuning.rrf_k is None else tuning.rrf_k)
             params.update(
-                q=self.embedder.embed_one(req.query), model=self.embedder.model_id, tsq=tsq, k=k,
-                qtext=" ".join(t.strip("'") for t in query_terms(req.query)), k1=tuning.bm25_k1, b=tuning.bm25_b,
-                floor=_cosine_floor(req, tuning.tolerance_floors), rrf_k=rrf_k, w_vec=w.vector,
-                w_text=w.keyword, norm=(w.vector + w.keyword) / (rrf_k + 1),
-                reply_w=tuning.reply_weight, lead_w=tuning.lead_weight, speaker_w=tuning.speaker_boost,
+                q=self.embedder.embed_one(req.query),
+                model=self.embedder.model_id,
+                tsq=tsq,
+                k=k,
+                qtext=" ".join(t.strip("'") for t in query_terms(req.query)),
+                k1=tuning.bm25_k1,
+                b=tuning.bm25_b,
+                floor=_cosine_floor(req, tuning.tolerance_floors),
+                rrf_k=rrf_k,
+                w_vec=w.vector,
+                w_text=w.keyword,
+                norm=(w.vector + w.keyword) / (rrf_k + 1),
+                reply_w=tuning.reply_weight,
+                lead_w=tuning.lead_weight,
+                speaker_w=tuning.speaker_boost,
                 scope_n=self._scope_count(workspace_ids),
-                qwords=query_words(req.query), time_w=tuning.time_cue_boost, time_re=TIME_EXPRESSION,
+                qwords=query_words(req.query),
+                time_w=tuning.time_cue_boost,
+                time_re=TIME_EXPRESSION,
                 rw=tuning.recency_weight if req.recency_weight is None else req.recency_weight,
-            )  # fmt: skip
-            sql = _hybrid_sql(filters, self.embedder.dimensions, with_text=bool(tsq), tuning=tuning,
-                              asks_when_query=asks_when(req.query))
+            )
+            sql = _hybrid_sql(
+                filters,
+                self.embedder.dimensions,
+                with_text=bool(tsq),
+                tuning=tuning,
+                asks_when_query=asks_when(req.query),
+            )
         return sql, params, filters
 
     def _scope_count(self, workspace_ids: list[str]) -> int | None:
@@ -373,7 +409,9 @@ class Recaller:
             return None
         return cached[1]
 
-    def _remember_scope_count(self, workspace_ids: list[str], params: dict[str, Any], rows: list[dict]) -> None:
+    def _remember_scope_count(
+        self, workspace_ids: list[str], params: dict[str, Any], rows: list[dict]
+    ) -> None:
         """Keep the count the statement just made (it was not given one) when the workspace is large."""
         n = rows[0].get("scope_n") if rows else None
         if params.get("scope_n") is None and n is not None and n >= SCOPE_COUNT_CACHE_MIN:
@@ -408,7 +446,9 @@ class Recaller:
         )
         return conn.execute(_expansion_sql(filters), expansion_params).fetchall()
 
-    def _result(self, req: RecallRequest, rows: list[dict], expanded: list[dict], started: float) -> dict[str, Any]:
+    def _result(
+        self, req: RecallRequest, rows: list[dict], expanded: list[dict], started: float
+    ) -> dict[str, Any]:
         now = datetime.now(UTC)
         merged = [(r, _signals(r)) for r in rows] + [(r, ["association"]) for r in expanded]
         # Stable: rows keep the SQL order among equal scores (browse mode is newest first).
@@ -416,7 +456,8 @@ class Recaller:
         merged = merged[: req.limit]
         if req.time_order:
             merged.sort(
-                key=lambda item: item[0]["event_time"] or item[0]["created_at"], reverse=req.time_order == "desc"
+                key=lambda item: item[0]["event_time"] or item[0]["created_at"],
+                reverse=req.time_order == "desc",
             )
         memories = []
         for row, signals in merged:
@@ -440,7 +481,9 @@ class Recaller:
             "memories": memories,
             "total_count": int(rows[0]["pool"]) if rows else 0,
             "query_tokens": 0,
-            "search_latency_ms": round((time.perf_counter() - started) * 1000),  # an int: SDK 0.2.1 declares int
+            "search_latency_ms": round(
+                (time.perf_counter() - started) * 1000
+            ),  # an int: SDK 0.2.1 declares int
             "mode_used": "rag",
             "query_rewritten": None,
             "sufficiency_reached": None,

@@ -36,13 +36,14 @@ def to_tsquery_text(query: str, *, prefix: bool = False) -> str:
 
 
 def query_words(query: str) -> str:
-    """The query's words, lower-cased and space-delimited on both ends, for whole-word ``position()`` tests."""
+    """The query's words, lower-cased, space-delimited on both ends, for whole-word ``position()`` tests."""
     return " " + " ".join(re.findall(r"[^\W_]+", query.lower())) + " "
 
 
 # "When did …", "How long ago …", "What year …": questions answered by a memory that says when.
 _TEMPORAL_QUESTION = re.compile(
-    r"^\s*when\b|\bwhen (did|does|do|is|was|will|are|were)\b|\bhow long\b|\bwhat (time|date|day|week|month|year)\b"
+    r"^\s*when\b|\bwhen (did|does|do|is|was|will|are|were)\b|\bhow long\b"
+    r"|\bwhat (time|date|day|week|month|year)\b"
     r"|\bwhich (day|week|month|year)\b|\bhow many (days|weeks|months|years)\b",
     re.IGNORECASE,
 )
