@@ -13,6 +13,7 @@ import sys
 from dataclasses import replace
 
 import httpx
+import psycopg
 
 from bench.locomo import data
 from bench.locomo.run import ask, evaluate, ingest
@@ -25,11 +26,19 @@ def main(argv: list[str]) -> None:
     conversations = data.load()
     with running_stack("local") as stack, httpx.Client(base_url=stack.base_url, timeout=60) as client:
         recaller = stack.services.recaller
-        base = recaller.tuning
+        base, base_weights = recaller.tuning, recaller.weights
+        if any(v.get("text_column", "tsv") == "tsv_simple" for _, v in variants):
+            # Experiment only: a `simple`-configuration copy of the text column (no stemming, no stop words).
+            with psycopg.connect(stack.dsn, autocommit=True) as conn:
+                conn.execute(
+                    "ALTER TABLE memories ADD COLUMN tsv_simple tsvector "
+                    "GENERATED ALWAYS AS (to_tsvector('simple', content)) STORED"
+                )
+                conn.execute("CREATE INDEX ON memories USING gin (tsv_simple) WHERE deleted_at IS NULL")
         workspaces = {c.sample_id: ingest(client, c) for c in conversations}
         for name, changes in variants:
-            weights = changes.pop("weights", [1.0, 1.0])
-            recaller.weights = FusionWeights(*weights)
+            weights = changes.pop("weights", None)
+            recaller.weights = FusionWeights(*weights) if weights else base_weights
             recaller.tuning = replace(base, **changes)
             cells, lat = [], []
             for conv in conversations:

@@ -55,6 +55,9 @@ class RecallTuning:
     rrf_k: float | None = None  # None: settings.recall_rrf_k
     text_scoring: Literal["rank_cd", "rank", "bm25"] = "bm25"
     text_norm: int = 0  # ts_rank / ts_rank_cd normalisation flags
+    # The configuration must be the one the column was built with (0001: ``tsv`` = english).
+    text_config: Literal["english", "simple"] = "english"
+    text_column: str = "tsv"
     prefix: bool = False
     bm25_k1: float = 1.2
     bm25_b: float = 0.5
@@ -109,15 +112,15 @@ def _filters(req: RecallRequest, workspace_ids: list[str]) -> tuple[str, dict[st
 
 def _text_arm(filters: str, tuning: RecallTuning) -> str:
     """CTEs ending in ``fts(id, score)``: the full-text candidates of the ORed query, best first."""
-    cfg = TEXT_SEARCH_CONFIG
+    cfg, tsv = tuning.text_config, f"m.{tuning.text_column}"
     if tuning.text_scoring != "bm25":
         rank = "ts_rank_cd" if tuning.text_scoring == "rank_cd" else "ts_rank"
         return f"""
     scope AS (SELECT NULL::bigint AS n),
     fts AS (
-        SELECT m.id, {rank}(m.tsv, query, {int(tuning.text_norm)}) AS score
+        SELECT m.id, {rank}({tsv}, query, {int(tuning.text_norm)}) AS score
         FROM memories m, to_tsquery('{cfg}', %(tsq)s) AS query
-        WHERE {filters} AND m.tsv @@ query
+        WHERE {filters} AND {tsv} @@ query
         ORDER BY score DESC, m.id
         LIMIT %(k)s
     ),"""
@@ -140,7 +143,7 @@ def _text_arm(filters: str, tuning: RecallTuning) -> str:
     ),
     matches AS MATERIALIZED (
         -- One row per (memory, query lexeme it holds): one GIN lookup per lexeme, no second pass for counts.
-        SELECT m.id, length(m.tsv) AS len, l.i FROM memories m JOIN lexemes l ON m.tsv @@ l.q WHERE {filters}
+        SELECT m.id, length({tsv}) AS len, l.i FROM memories m JOIN lexemes l ON {tsv} @@ l.q WHERE {filters}
     ),
     idf AS (
         -- ts_rank has no notion of rarity: a speaker's name in half the turns weighs as much as "banker".
