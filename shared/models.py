@@ -244,4 +244,4 @@ class AnswerRequest(_Request):
     workspace_id: str | None = None
     user_id: str | None = None
     limit: int = Field(default=8, ge=1, le=50)
-    min_relevance: float | None = None
+    min_relevance: float | None = Field(default=None, le=1.0)

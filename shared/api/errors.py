@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import logging
 
+import psycopg
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 
 from shared.errors import MemoryLayerError, RateLimited
 
@@ -26,6 +28,19 @@ async def _bad_json(_: Request, exc: json.JSONDecodeError) -> JSONResponse:
     return JSONResponse({"detail": {"code": "invalid_json", "message": str(exc)}}, status_code=400)
 
 
+async def _bad_data(_: Request, exc: psycopg.DataError) -> JSONResponse:
+    # Class 22 errors come from values the database cannot hold (NUL characters, numbers out of range); the
+    # transaction was rolled back, so nothing changed.
+    message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
+    return JSONResponse({"detail": {"code": "invalid_data", "message": message}}, status_code=422)
+
+
+async def _nested_validation(_: Request, exc: ValidationError) -> JSONResponse:
+    # Input that passed the request model but not a model built from it (e.g. a derived recall request).
+    detail = [{k: e[k] for k in ("type", "loc", "msg")} for e in exc.errors()]
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
     # The traceback goes to the log; the client gets the same JSON envelope as every other error.
     log.exception("unhandled error", exc_info=exc)
@@ -34,5 +49,7 @@ async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
 
 def install(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _unexpected)
+    app.add_exception_handler(psycopg.DataError, _bad_data)  # type: ignore[arg-type]
+    app.add_exception_handler(ValidationError, _nested_validation)  # type: ignore[arg-type]
     app.add_exception_handler(MemoryLayerError, _domain_error)  # type: ignore[arg-type]
     app.add_exception_handler(json.JSONDecodeError, _bad_json)  # type: ignore[arg-type]
