@@ -68,6 +68,14 @@ def http(base_url: str) -> Iterator[httpx.Client]:
         yield client
 
 
+@pytest.fixture(scope="session")
+def official_python() -> str:
+    """Python 3.12 with the official memorylayer-client / memorylayer-llamaindex 0.2.1 installed."""
+    from tests.compat import official_python as ensure
+
+    return ensure()
+
+
 @pytest.fixture()
 def ws() -> str:
     """A fresh workspace id for this test."""

@@ -9,8 +9,6 @@ reason, when no Python 3.12 interpreter is found or the packages cannot be insta
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import uuid
 from pathlib import Path
@@ -19,46 +17,9 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-VENV = ROOT / ".venv-compat312"
-PACKAGES = ["memorylayer-client==0.2.1", "memorylayer-llamaindex==0.2.1"]
-MARKER = VENV / ".installed-memorylayer-0.2.1"
 SCRIPT = Path(__file__).with_name("compat_official.py")
 
 pytestmark = pytest.mark.py312
-
-
-def _python312() -> str | None:
-    candidates = [os.environ.get("MEMORYLAYER_PYTHON312"), "/root/.pyenv/versions/3.12.1/bin/python"]
-    candidates += [shutil.which("python3.12")]
-    for candidate in candidates:
-        if candidate and Path(candidate).exists():
-            return candidate
-    return None
-
-
-@pytest.fixture(scope="session")
-def official_python() -> str:
-    python = VENV / "bin" / "python"
-    if MARKER.exists() and python.exists():
-        return str(python)
-    interpreter = _python312()
-    if interpreter is None:
-        pytest.skip(
-            "no Python 3.12 interpreter (set MEMORYLAYER_PYTHON312); the official packages need >= 3.12"
-        )
-    try:
-        subprocess.run([interpreter, "-m", "venv", str(VENV)], check=True, capture_output=True, timeout=300)
-        subprocess.run(
-            [str(python), "-m", "pip", "install", "-q", *PACKAGES],
-            check=True,
-            capture_output=True,
-            timeout=1200,
-        )
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
-        output = getattr(exc, "stderr", b"") or b""
-        pytest.skip(f"could not install {PACKAGES} into {VENV}: {output.decode(errors='replace')[-500:]}")
-    MARKER.write_text(" ".join(PACKAGES) + "\n")
-    return str(python)
 
 
 def run_official(python: str, base_url: str, workspace: str | None) -> tuple[str, dict[str, Any]]:

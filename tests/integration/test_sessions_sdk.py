@@ -1,18 +1,13 @@
 """The official SDK 0.2.1 (unchanged) session calls that fail against the reference server work against ours:
 get_session, get_briefing, get_context with several keys, checkpoints, context pack and delta.
 
-It runs in the Python 3.12 virtualenv that tests/client/test_compat_official.py creates; skipped without it.
+It runs in the Python 3.12 virtualenv of the official packages (the ``official_python`` fixture).
 """
 
 from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
-
-import pytest
-
-PYTHON = Path(__file__).resolve().parents[2] / ".venv-compat312" / "bin" / "python"
 
 SCRIPT = r"""
 import hashlib, json, sys
@@ -41,12 +36,9 @@ print(json.dumps(out))
 """
 
 
-@pytest.mark.skipif(
-    not PYTHON.exists(), reason="no .venv-compat312 (created by tests/client/test_compat_official.py)"
-)
-def test_official_sdk_session_calls(base_url, ws):
+def test_official_sdk_session_calls(official_python, base_url, ws):
     done = subprocess.run(
-        [str(PYTHON), "-c", SCRIPT, base_url, ws], capture_output=True, text=True, timeout=120
+        [official_python, "-c", SCRIPT, base_url, ws], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, done.stderr[-2000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])

@@ -1,0 +1,53 @@
+"""The official PyPI SDK 0.2.1 and LlamaIndex store (Python >= 3.12) in their own virtualenv,
+``.venv-compat312/`` at the repository root, created once and reused (a marker file records the install).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV = ROOT / ".venv-compat312"
+PACKAGES = ["memorylayer-client==0.2.1", "memorylayer-llamaindex==0.2.1"]
+MARKER = VENV / ".installed-memorylayer-0.2.1"
+
+
+def _python312() -> str | None:
+    candidates = [os.environ.get("MEMORYLAYER_PYTHON312"), "/root/.pyenv/versions/3.12.1/bin/python"]
+    candidates += [shutil.which("python3.12")]
+    for candidate in candidates:
+        if candidate and Path(candidate).exists():
+            return candidate
+    return None
+
+
+def official_python() -> str:
+    """The compat interpreter, installing it on first use; skips the test when Python 3.12 is missing."""
+    python = VENV / "bin" / "python"
+    if MARKER.exists() and python.exists():
+        return str(python)
+    interpreter = _python312()
+    if interpreter is None:
+        pytest.skip(
+            "no Python 3.12 interpreter (set MEMORYLAYER_PYTHON312); the official packages need >= 3.12"
+        )
+    try:
+        subprocess.run([interpreter, "-m", "venv", str(VENV)], check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", *PACKAGES],
+            check=True,
+            capture_output=True,
+            timeout=1200,
+        )
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+        output = getattr(exc, "stderr", b"") or b""
+        pytest.skip(f"could not install {PACKAGES} into {VENV}: {output.decode(errors='replace')[-500:]}")
+    MARKER.write_text(" ".join(PACKAGES) + "\n")
+    return str(python)
+
+
