@@ -1,5 +1,14 @@
-"""Hybrid recall: a pgvector HNSW arm and a Postgres full-text arm fused by weighted reciprocal rank, in one
-SQL statement, then association expansion that honours the same filters, then token-budget packing.
+"""Hybrid recall in one SQL statement, then association expansion that honours the same filters, then
+token-budget packing.
+
+The statement ranks with two arms and three cues (measured on LoCoMo, bench/locomo/EXPERIMENTS.md):
+
+- a pgvector HNSW arm (cosine, relative to the best candidate's) and a full-text arm scored BM25-style (IDF
+  over the searched workspaces, so a word every memory holds counts for little), fused by weighted score;
+- neighbouring turns: in an ordered stream (``sequence_key``) a candidate lends part of its score to the turn
+  after it (the reply to a matching question) and, less, to the one before it;
+- the speaker: a memory whose ``metadata.speaker`` is named in the query is boosted;
+- time: for a "when" question, a memory whose text mentions a time is boosted.
 
     >>> req = RecallRequest(query="redis timeout")                                # doctest: +SKIP
     >>> result = Recaller(db, embedder, settings).recall(["ws_a"], req)           # doctest: +SKIP
@@ -11,7 +20,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -328,9 +337,6 @@ class Recaller:
         self.weights = weights or FusionWeights()
         self.tuning = tuning or RecallTuning()
         self._scope_counts: dict[tuple[str, ...], tuple[float, int]] = {}
-
-    def tuned(self, **changes: Any) -> RecallTuning:
-        return replace(self.tuning, **changes)
 
     def recall(self, workspace_ids: list[str], req: RecallRequest) -> dict[str, Any]:
         started = time.perf_counter()
