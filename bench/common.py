@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import tempfile
@@ -34,8 +35,12 @@ def summarise(samples_ms: list[float]) -> dict[str, float]:
 
 
 @contextmanager
-def local_stack(embedding_provider: str = "hash") -> Iterator[tuple[str, Settings]]:
-    """A fresh embedded Postgres, migrations, and the real app under uvicorn; yields (base_url, settings)."""
+def local_stack(embedding_provider: str = "hash", *, extra_env: bool = False) -> Iterator[tuple[str, Settings]]:
+    """A fresh embedded Postgres, migrations, and the real app under uvicorn; yields (base_url, settings).
+
+    With ``extra_env`` the settings also come from MEMORYLAYER_* variables (a queue URL, say), and the database
+    URL is published there too, so Lambda handlers run in-process find the same database.
+    """
     from shared.api.app import create_app
     from shared.api.services import Services
     from shared.db.migrate import apply_migrations
@@ -44,7 +49,11 @@ def local_stack(embedding_provider: str = "hash") -> Iterator[tuple[str, Setting
 
     pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-bench-")) / "pg", ephemeral=True)
     try:
-        settings = Settings(database_url=pg.dsn, embedding_provider=embedding_provider, db_pool_max=16)
+        if extra_env:
+            os.environ.update(MEMORYLAYER_DATABASE_URL=pg.dsn, MEMORYLAYER_EMBEDDING_PROVIDER=embedding_provider)
+            settings = Settings(db_pool_max=16)
+        else:
+            settings = Settings(database_url=pg.dsn, embedding_provider=embedding_provider, db_pool_max=16)
         apply_migrations(pg.dsn, embedding_dimensions=settings.embedding_dimensions or 384)
         services = Services.build(settings)
         try:

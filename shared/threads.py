@@ -59,7 +59,10 @@ class ThreadService:
 
     def append(self, workspace_id: str, thread_id: str, messages: list[NewMessage]) -> tuple[list[dict], dict | None]:
         """Store messages (indexes assigned under the thread's row lock) and their extraction job, in one
-        transaction; then enqueue the job. Returns (the messages, new or already stored; the job or None)."""
+        transaction. Returns (the messages, new or already stored; the job or None); ``enqueue`` the job next.
+
+        The job row is the outbox: once this commits nothing is lost, even if enqueueing fails (the sweeper
+        re-sends jobs left queued), so the caller may acknowledge before the queue call."""
         with self.db.transaction() as conn:
             thread = repo.lock(conn, workspace_id, thread_id)
             if thread is None:
@@ -67,10 +70,11 @@ class ThreadService:
             new, existing = repo.append(conn, thread, messages)
             job = repo.create_job(conn, workspace_id, thread_id, new[0]["message_index"],
                                   new[-1]["message_index"]) if new else None  # fmt: skip
-        if job is not None:
-            self.queue.send({"job_id": job["id"], "workspace_id": workspace_id, "thread_id": thread_id})
         stored = sorted(new + existing, key=lambda m: m["message_index"])
         return stored, job
+
+    def enqueue(self, job: dict) -> bool:
+        return self.queue.send({"job_id": job["id"], "workspace_id": job["workspace_id"], "thread_id": job["thread_id"]})
 
     def messages(self, workspace_id: str, thread_id: str, **query: Any) -> tuple[list[dict], int]:
         with self.db.connection() as conn:
@@ -114,5 +118,4 @@ class ThreadService:
         """Re-send jobs whose queue message was never sent (enqueue failed after the commit)."""
         with self.db.connection() as conn:
             stale = repo.stale_jobs(conn, older_than_s)
-        return sum(self.queue.send({"job_id": j["id"], "workspace_id": j["workspace_id"],
-                                    "thread_id": j["thread_id"]}) for j in stale)  # fmt: skip
+        return sum(self.enqueue(job) for job in stale)

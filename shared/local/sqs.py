@@ -15,6 +15,8 @@ import hashlib
 import json
 import logging
 import os
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -42,18 +44,21 @@ class LocalQueues:
 def local_sqs(
     *, port: int = 0, visibility_timeout_s: int = 2, max_receive_count: int = 3, name: str = "extraction"
 ) -> Iterator[LocalQueues]:
-    """Start moto's SQS server on loopback and create ``<name>`` with a DLQ (redrive after N receives)."""
+    """Start moto's SQS server on loopback — its own process, so it never competes with the API for the GIL —
+    and create ``<name>`` with a DLQ (redrive after ``max_receive_count`` receives)."""
     import boto3
-    from moto.server import ThreadedMotoServer
 
     # moto and boto3 need credentials to sign with; locally any value does.
     os.environ.setdefault("AWS_ACCESS_KEY_ID", "local")
     os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
     port = port or free_port()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
+    endpoint = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
     try:
-        endpoint = f"http://127.0.0.1:{port}"
+        _wait_ready(endpoint, server)
         client = boto3.client("sqs", endpoint_url=endpoint, region_name=REGION)
         dlq_url = client.create_queue(QueueName=f"{name}-dlq")["QueueUrl"]
         dlq_arn = client.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
@@ -65,7 +70,26 @@ def local_sqs(
         arn = client.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
         yield LocalQueues(endpoint, queue_url, arn, dlq_url, client)
     finally:
-        server.stop()
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def _wait_ready(endpoint: str, server: subprocess.Popen, timeout_s: float = 30) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"moto server exited with {server.returncode}")
+        try:
+            httpx.get(f"{endpoint}/moto-api/", timeout=1)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    raise RuntimeError(f"moto server did not start at {endpoint}")
 
 
 def lambda_event(queues: LocalQueues, messages: list[dict[str, Any]]) -> dict[str, Any]:

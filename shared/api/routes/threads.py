@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, BackgroundTasks, Query, Response
 
 from shared.api.deps import CallerDep, ServicesDep
 from shared.db.threads import NewMessage
@@ -100,7 +100,9 @@ def thread_full(thread_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str
 
 
 @router.post("/threads/{thread_id}/messages", status_code=201)
-def append_messages(thread_id: str, body: MessagesAppend, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+def append_messages(
+    thread_id: str, body: MessagesAppend, caller: CallerDep, svc: ServicesDep, background: BackgroundTasks
+) -> dict[str, Any]:
     limit = svc.settings.max_content_bytes
     new = []
     for m in body.messages:
@@ -110,6 +112,9 @@ def append_messages(thread_id: str, body: MessagesAppend, caller: CallerDep, svc
             raise PayloadTooLarge(f"a message is {size} bytes; the limit is {limit}", code="content_too_large")
         new.append(NewMessage(m.role, content, m.metadata, m.id))
     stored, job = svc.threads.append(caller.workspace(), thread_id, new)
+    if job is not None:
+        # Durable already (the job row is the outbox): enqueue after the response is sent.
+        background.add_task(svc.threads.enqueue, job)
     return {
         "messages": [message_out(m) for m in stored],
         "thread_id": thread_id,
