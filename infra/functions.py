@@ -50,7 +50,7 @@ SPECS: dict[str, FunctionSpec] = {
     "migrate": FunctionSpec("Schema migrations (custom resource)", Duration.minutes(10), 512),
     # Expiring a session commits its working memory, which enqueues an extraction job.
     "cleanup": FunctionSpec(
-        "Expire idle sessions (every 5 minutes)", Duration.minutes(2), 512, embeds=True
+        "Expire idle sessions (every 5 minutes)", Duration.minutes(2), 512, embeds=True, sends_jobs=True
     ),
 }
 assert set(SPECS) == set(LAMBDA_PACKAGES)

@@ -74,7 +74,8 @@ class ThreadService:
         return stored, job
 
     def enqueue(self, job: dict) -> bool:
-        return self.queue.send({"job_id": job["id"], "workspace_id": job["workspace_id"], "thread_id": job["thread_id"]})
+        message = {"job_id": job["id"], "workspace_id": job["workspace_id"], "thread_id": job["thread_id"]}
+        return self.queue.send(message)
 
     def messages(self, workspace_id: str, thread_id: str, **query: Any) -> tuple[list[dict], int]:
         with self.db.connection() as conn:
@@ -114,8 +115,16 @@ class ThreadService:
             raise NotFound(f"job {job_id} not found", code="job_not_found")
         return row
 
-    def requeue_stale(self, older_than_s: int = 60) -> int:
-        """Re-send jobs whose queue message was never sent (enqueue failed after the commit)."""
-        with self.db.connection() as conn:
-            stale = repo.stale_jobs(conn, older_than_s)
-        return sum(self.enqueue(job) for job in stale)
+    def requeue_stale(self, older_than_s: int = 120) -> int:
+        return requeue_stale_jobs(self.db, self.queue, older_than_s)
+
+
+def requeue_stale_jobs(db: Database, queue: JobQueue, older_than_s: int = 120) -> int:
+    """Re-send jobs still queued long after their commit: their queue message may never have been sent.
+    A duplicate message is harmless (a done job is skipped). Run by the scheduled cleanup."""
+    with db.connection() as conn:
+        stale = repo.stale_jobs(conn, older_than_s)
+    return sum(
+        queue.send({"job_id": j["id"], "workspace_id": j["workspace_id"], "thread_id": j["thread_id"]})
+        for j in stale
+    )

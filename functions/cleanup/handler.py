@@ -1,5 +1,6 @@
 """Lambda "cleanup", invoked by an EventBridge schedule (every 5 minutes): commits expired sessions that
-auto-commit, removes them, drops expired working-memory keys and ages out context events.
+auto-commit, removes them, drops expired working-memory keys, ages out context events, and re-sends
+extraction jobs whose queue message was never sent.
 
     >>> handler({"source": "aws.events", "detail-type": "Scheduled Event"}, context)   # doctest: +SKIP
     {'sessions_expired': 2, 'sessions_committed': 2, 'working_keys_expired': 0, 'events_purged': 0}
@@ -9,17 +10,26 @@ The service (pool, embedder) is built on the first invocation and reused while t
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 
+from shared.queue import JobQueue, create_queue
 from shared.sessions.cleanup import build_session_service
 from shared.sessions.service import SessionService
 from shared.settings import get_settings
+from shared.threads import requeue_stale_jobs
 
 logger = Logger(service="memorylayer-cleanup")
 metrics = Metrics(namespace="MemoryLayer", service="cleanup")
 
 _service: SessionService | None = None
+
+
+@lru_cache(maxsize=1)
+def queue() -> JobQueue:
+    return create_queue(get_settings())
 
 
 def service() -> SessionService:
@@ -33,6 +43,7 @@ def service() -> SessionService:
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict, context: object) -> dict[str, int]:
     result = service().cleanup()
+    result["jobs_requeued"] = requeue_stale_jobs(service().db, queue())
     for name, value in result.items():
         metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
     logger.info("session cleanup", extra=result)

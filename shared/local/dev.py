@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
-from contextlib import ExitStack
+from contextlib import ExitStack, closing
 
 import uvicorn
 
@@ -73,9 +73,16 @@ def _publish(settings: Settings) -> None:
 
 
 def _extras(settings: Settings) -> list:
-    """Further local services (SQS emulation, workers) register here as they land."""
-    from shared.sessions.cleanup import session_cleanup
+    """Background duties that EventBridge schedules in AWS: session cleanup, and re-sending extraction jobs
+    whose queue message was lost (moto keeps its queue in memory, so a restart of `make dev` loses them)."""
+    from shared.db.pool import Database
+    from shared.queue import create_queue
+    from shared.sessions.cleanup import periodic, session_cleanup
+    from shared.threads import requeue_stale_jobs
 
-    return [session_cleanup(settings)]
+    db = Database.connect(settings.database_url, max_size=1)
+    queue = create_queue(settings)
+    requeue = periodic(lambda: requeue_stale_jobs(db, queue, older_than_s=30), 30, name="requeue-jobs")
+    return [closing(db), session_cleanup(settings), requeue]  # stopped in reverse: the pool closes last
 
 
