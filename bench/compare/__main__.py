@@ -1,0 +1,3 @@
+from bench.compare.run import main
+
+main()
