@@ -21,9 +21,12 @@ import time
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from shared.db.pool import Database
 from shared.errors import Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
+
+if TYPE_CHECKING:
+    from shared.db.pool import Database
 
 KEY_PREFIX = "mlk_"
 

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from shared.db import memories as mem_repo
 from shared.db import workspaces as repo
 from shared.db.pool import Database
+from shared.db.scope import Scope
 from shared.errors import Conflict, InvalidInput, NotFound
 from shared.memories import serialize
 from shared.memories.service import MemoryService
@@ -68,6 +69,21 @@ class WorkspaceService:
         with self.db.transaction() as conn:
             if not repo.delete(conn, workspace_id):
                 raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
+
+    # ------------------------------------------------------------------ contexts
+    def create_context(self, workspace_id: str, context_id: str | None, body: dict[str, Any]) -> dict:
+        with self.db.transaction() as conn:
+            repo.ensure_workspace(conn, workspace_id)
+            return repo.create_context(conn, workspace_id, context_id or f"ctx_{uuid.uuid4().hex[:12]}", body)
+
+    def list_contexts(self, workspace_id: str) -> list[dict]:
+        with self.db.connection() as conn:
+            return repo.list_contexts(conn, workspace_id)
+
+    def delete_context(self, workspace_id: str, context_id: str) -> None:
+        with self.db.transaction() as conn:
+            if not repo.delete_context(conn, workspace_id, context_id):
+                raise NotFound(f"context {context_id} not found", code="context_not_found")
 
     # ------------------------------------------------------------------ export / import
     def export_ndjson(
@@ -155,7 +171,7 @@ class WorkspaceService:
                 continue
             try:
                 self.memories.associate(
-                    mem_repo.Scope.of(workspace_id), source, target, edge.get("relationship", "related_to"),
+                    Scope.of(workspace_id), source, target, edge.get("relationship", "related_to"),
                     float(edge.get("strength", 0.5)), edge.get("metadata") or {},
                 )  # fmt: skip
                 associations += 1

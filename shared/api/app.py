@@ -10,27 +10,34 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from shared.api import errors
 from shared.api.deps import principal
-from shared.api.routes import admin, context, health, memories, sessions, threads, workspaces
-from shared.api.services import Services
+from shared.api.routes import health
 from shared.auth import RateLimiter
 from shared.db.secret import resolve_admin_key
 from shared.settings import Settings, get_settings
 
-ALL_ROUTERS: tuple[APIRouter, ...] = (
-    health.router,
-    memories.router,
-    workspaces.router,
-    threads.router,
-    sessions.router,
-    context.router,
-    admin.router,
-)
+if TYPE_CHECKING:
+    from shared.api.services import Services
+
+
+def all_routers() -> tuple[APIRouter, ...]:
+    """Every router, for the local server; each Lambda imports only its own routers (faster cold starts)."""
+    from shared.api.routes import admin, context, memories, sessions, threads, workspaces
+
+    return (health.router, memories.router, workspaces.router, threads.router, sessions.router, context.router,
+            admin.router)  # fmt: skip
+
+
+def _build(settings: Settings) -> Services:
+    from shared.api.services import Services  # the pool, embedder and SDKs load on the first request
+
+    return Services.build(settings)
 
 
 class LazyServices:
@@ -60,12 +67,12 @@ def create_app(
     settings: Settings | None = None,
     *,
     services: Services | None = None,
-    routers: Iterable[APIRouter] = ALL_ROUTERS,
+    routers: Iterable[APIRouter] | None = None,
 ) -> FastAPI:
     settings = settings or get_settings()
     app = FastAPI(title="MemoryLayer", version=health.VERSION, description="Long-term memory for LLM apps")
     app.state.settings = settings
-    app.state.services = LazyServices(lambda: services or Services.build(settings))
+    app.state.services = LazyServices(lambda: services or _build(settings))
     app.state.rate_limiter = RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
     app.state.admin_key = resolve_admin_key(settings) if settings.auth_mode == "api_key" else None
     errors.install(app)
@@ -80,7 +87,7 @@ def create_app(
             )
         return await call_next(request)
 
-    for router in routers:
+    for router in routers if routers is not None else all_routers():
         # Every route but the health checks authenticates, even one that forgets to ask for the caller.
         open_route = router is health.router
         app.include_router(router, dependencies=[] if open_route else [Depends(principal)])

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Header, Query, Request
 
 from shared.auth import Principal
-from shared.db.memories import Scope
+from shared.db.scope import Scope
 from shared.errors import InvalidInput, Unauthorized
 from shared.settings import DEFAULT_WORKSPACE
 

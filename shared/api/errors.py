@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import logging
 
-import psycopg
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
@@ -28,9 +27,13 @@ async def _bad_json(_: Request, exc: json.JSONDecodeError) -> JSONResponse:
     return JSONResponse({"detail": {"code": "invalid_json", "message": str(exc)}}, status_code=400)
 
 
-async def _bad_data(_: Request, exc: psycopg.DataError) -> JSONResponse:
-    # Class 22 errors come from values the database cannot hold (NUL characters, numbers out of range); the
-    # transaction was rolled back, so nothing changed.
+def _bad_data(exc: Exception) -> JSONResponse | None:
+    """Class 22 errors come from values the database cannot hold (NUL characters, numbers out of range); the
+    transaction was rolled back, so nothing changed: a 422, not a 500."""
+    import psycopg  # loaded already whenever such an error exists; not imported at cold start for this
+
+    if not isinstance(exc, psycopg.DataError):
+        return None
     message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
     return JSONResponse({"detail": {"code": "invalid_data", "message": message}}, status_code=422)
 
@@ -42,6 +45,8 @@ async def _nested_validation(_: Request, exc: ValidationError) -> JSONResponse:
 
 
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+    if type(exc).__module__.startswith("psycopg") and (response := _bad_data(exc)) is not None:
+        return response
     # The traceback goes to the log; the client gets the same JSON envelope as every other error.
     log.exception("unhandled error", exc_info=exc)
     return JSONResponse({"detail": {"code": "internal_error", "message": "internal server error"}}, status_code=500)
@@ -49,7 +54,6 @@ async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
 
 def install(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _unexpected)
-    app.add_exception_handler(psycopg.DataError, _bad_data)  # type: ignore[arg-type]
     app.add_exception_handler(ValidationError, _nested_validation)  # type: ignore[arg-type]
     app.add_exception_handler(MemoryLayerError, _domain_error)  # type: ignore[arg-type]
     app.add_exception_handler(json.JSONDecodeError, _bad_json)  # type: ignore[arg-type]

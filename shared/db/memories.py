@@ -8,11 +8,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
+
+from shared.db.scope import Scope
 
 # Everything a client can see; the embedding is fetched only when asked for.
 COLUMNS = (
@@ -31,33 +32,6 @@ _INSERT_FIELDS = (
     "source_message_ids", "source_memory_id", "fact_key", "sequence_key", "sequence_index", "event_time",
 )  # fmt: skip
 _JSON_FIELDS = {"metadata", "refinement_metadata"}
-
-
-@dataclass(frozen=True)
-class Scope:
-    """The workspaces a lookup may see: one or several ids, or every workspace (``Scope.anywhere()``).
-
-    ``anywhere`` exists only for callers that named no workspace while auth is off: the reference looks
-    memory ids up globally, and its SDK relies on that for get/update/delete.
-    """
-
-    ids: tuple[str, ...] | None
-
-    @classmethod
-    def of(cls, *workspace_ids: str) -> Scope:
-        return cls(tuple(workspace_ids))
-
-    @classmethod
-    def anywhere(cls) -> Scope:
-        return cls(None)
-
-    def clause(self, column: str = "workspace_id") -> tuple[str, list[Any]]:
-        if self.ids is None:
-            return "TRUE", []
-        return f"{column} = ANY(%s)", [list(self.ids)]
-
-    def allows(self, workspace_id: str) -> bool:
-        return self.ids is None or workspace_id in self.ids
 
 
 def _params(row: dict[str, Any]) -> list[Any]:

@@ -19,7 +19,7 @@ from shared import ontology
 from shared.db import associations as assoc_repo
 from shared.db import memories as repo
 from shared.db import workspaces as ws_repo
-from shared.db.memories import Scope
+from shared.db.scope import Scope
 from shared.db.pool import Database
 from shared.embeddings.base import Embedder
 from shared.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Unprocessable

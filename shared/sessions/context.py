@@ -23,7 +23,8 @@ from typing import Any
 
 import psycopg
 
-from shared.db.memories import COLUMNS, Scope
+from shared.db.memories import COLUMNS
+from shared.db.scope import Scope
 from shared.db.pool import Database
 from shared.errors import CursorExpired, MemoryLayerError
 from shared.memories import serialize

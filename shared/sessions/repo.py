@@ -13,7 +13,7 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from shared.db.memories import Scope
+from shared.db.scope import Scope
 
 SESSION_COLUMNS = (
     "id, workspace_id, tenant_id, context_id, user_id, metadata, auto_commit, committed_at, expires_at, "

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Header, Query, Response
 from fastapi.responses import JSONResponse
 
 from shared.api.deps import CallerDep, ServicesDep
-from shared.db.memories import Scope
+from shared.db.scope import Scope
 from shared.memories import serialize
 from shared.models import (
     AnswerRequest,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
@@ -12,8 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from shared import ontology
 from shared.api.deps import Caller, CallerDep, ServicesDep, valid_workspace
-from shared.db import workspaces as repo
-from shared.errors import InvalidInput, NotFound
+from shared.errors import InvalidInput
 from shared.memories import serialize
 from shared.models import ContextCreate, WorkspaceCreate, WorkspaceUpdate
 from shared.settings import RESERVED_WORKSPACES
@@ -130,23 +128,18 @@ def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
 
 @router.post("/{workspace_id}/contexts", status_code=201)
 def create_context(workspace_id: str, body: ContextCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    with svc.db.transaction() as conn:
-        repo.ensure_workspace(conn, _mine(caller, workspace_id))
-        row = repo.create_context(conn, workspace_id, body.id or f"ctx_{uuid.uuid4().hex[:12]}", body.model_dump())
+    row = svc.workspaces.create_context(_mine(caller, workspace_id), body.id, body.model_dump())
     context = dict(row, created_at=serialize.iso(row["created_at"]))
     return {"context": context, **context}
 
 
 @router.get("/{workspace_id}/contexts")
 def list_contexts(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    with svc.db.connection() as conn:
-        rows = repo.list_contexts(conn, _mine(caller, workspace_id))
+    rows = svc.workspaces.list_contexts(_mine(caller, workspace_id))
     return {"contexts": [dict(r, created_at=serialize.iso(r["created_at"])) for r in rows]}
 
 
 @router.delete("/{workspace_id}/contexts/{context_id}", status_code=204)
 def delete_context(workspace_id: str, context_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
-    with svc.db.transaction() as conn:
-        if not repo.delete_context(conn, _mine(caller, workspace_id), context_id):
-            raise NotFound(f"context {context_id} not found", code="context_not_found")
+    svc.workspaces.delete_context(_mine(caller, workspace_id), context_id)
     return Response(status_code=204)
