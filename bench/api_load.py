@@ -71,12 +71,40 @@ def run(sizes: list[int], samples: int, seconds: float) -> dict:
                 r = http.post("/v1/memories/batch", json={"operations": ops}, headers=h)
                 assert r.status_code == 200 and r.json()["failed"] == 0, r.text
             bulk_rate = bulk / (time.perf_counter() - started)
-            remember = summarise(timed(lambda _: http.post("/v1/memories", json={"content": sentence(rng)},
-                                                           headers=h), samples))  # fmt: skip
-            queries = [" ".join(rng.sample(["redis", "login", "alice", "trip", "coffee", "report", "dog",
-                                            "budget", "release", "garden"], 3)) for _ in range(samples)]  # fmt: skip
-            recall = summarise(timed(lambda i: http.post("/v1/memories/recall", json={"query": queries[i],
-                                                         "limit": 10}, headers=h), samples))  # fmt: skip
+            remember = summarise(
+                timed(
+                    lambda _, h=h: http.post("/v1/memories", json={"content": sentence(rng)}, headers=h),
+                    samples,
+                )
+            )
+            queries = [
+                " ".join(
+                    rng.sample(
+                        [
+                            "redis",
+                            "login",
+                            "alice",
+                            "trip",
+                            "coffee",
+                            "report",
+                            "dog",
+                            "budget",
+                            "release",
+                            "garden",
+                        ],
+                        3,
+                    )
+                )
+                for _ in range(samples)
+            ]
+            recall = summarise(
+                timed(
+                    lambda i, h=h, queries=queries: http.post(
+                        "/v1/memories/recall", json={"query": queries[i], "limit": 10}, headers=h
+                    ),
+                    samples,
+                )
+            )
             parallel = concurrent_throughput(base_url, ws, queries, 8, seconds)
             results[str(size)] = {
                 "batch_insert_per_s": round(bulk_rate),

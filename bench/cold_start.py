@@ -25,9 +25,14 @@ def import_ms(statement: str, runs: int) -> float:
             [sys.executable, "-X", "importtime", "-c", statement], capture_output=True, text=True, check=True
         )
         # importtime lines: "import time: self | cumulative | name"; top-level modules have no indent.
-        total = sum(int(line.split("|")[1]) for line in out.stderr.splitlines()
-                    if line.startswith("import time:") and "|" in line and not line.split("|")[2].startswith("  ")
-                    and line.split("|")[1].strip().isdigit())  # fmt: skip
+        total = sum(
+            int(line.split("|")[1])
+            for line in out.stderr.splitlines()
+            if line.startswith("import time:")
+            and "|" in line
+            and not line.split("|")[2].startswith("  ")
+            and line.split("|")[1].strip().isdigit()
+        )
         samples.append(total / 1000)
     return statistics.median(samples)
 

@@ -1,7 +1,7 @@
 """Shared pieces of the benchmarks: a throwaway stack over real HTTP, synthetic text, latency statistics.
 
-    >>> summarise([1.0, 2.0, 3.0, 4.0])["p50_ms"]
-    2.5
+>>> summarise([1.0, 2.0, 3.0, 4.0])["p50_ms"]
+2.5
 """
 
 from __future__ import annotations
@@ -16,12 +16,7 @@ from pathlib import Path
 
 from shared.settings import Settings
 
-WORDS = (
-    "redis login timeout pool deploy friday report quarterly alice bob coffee editor dark mode pasta trip "
-    "lisbon porto budget invoice meeting monday design review database index vector search memory agent "
-    "python lambda queue worker retry cache latency error fix release branch merge ticket customer email "
-    "calendar birthday sister painting guitar camping hiking museum concert recipe garden dog cat school"
-).split()
+WORDS = ["redis", "login", "timeout", "pool", "deploy", "friday", "report", "quarterly", "alice", "bob", "coffee", "editor", "dark", "mode", "pasta", "trip", "lisbon", "porto", "budget", "invoice", "meeting", "monday", "design", "review", "database", "index", "vector", "search", "memory", "agent", "python", "lambda", "queue", "worker", "retry", "cache", "latency", "error", "fix", "release", "branch", "merge", "ticket", "customer", "email", "calendar", "birthday", "sister", "painting", "guitar", "camping", "hiking", "museum", "concert", "recipe", "garden", "dog", "cat", "school"]
 
 
 def sentence(rng: random.Random, n: int = 12) -> str:
@@ -35,7 +30,9 @@ def summarise(samples_ms: list[float]) -> dict[str, float]:
 
 
 @contextmanager
-def local_stack(embedding_provider: str = "hash", *, extra_env: bool = False) -> Iterator[tuple[str, Settings]]:
+def local_stack(
+    embedding_provider: str = "hash", *, extra_env: bool = False
+) -> Iterator[tuple[str, Settings]]:
     """A fresh embedded Postgres, migrations, and the real app under uvicorn; yields (base_url, settings).
 
     With ``extra_env`` the settings also come from MEMORYLAYER_* variables (a queue URL, say), and the database
@@ -50,7 +47,9 @@ def local_stack(embedding_provider: str = "hash", *, extra_env: bool = False) ->
     pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-bench-")) / "pg", ephemeral=True)
     try:
         if extra_env:
-            os.environ.update(MEMORYLAYER_DATABASE_URL=pg.dsn, MEMORYLAYER_EMBEDDING_PROVIDER=embedding_provider)
+            os.environ.update(
+                MEMORYLAYER_DATABASE_URL=pg.dsn, MEMORYLAYER_EMBEDDING_PROVIDER=embedding_provider
+            )
             settings = Settings(db_pool_max=16)
         else:
             settings = Settings(database_url=pg.dsn, embedding_provider=embedding_provider, db_pool_max=16)

@@ -32,13 +32,22 @@ def conversation(rng: random.Random, turns: int) -> list[list[dict]]:
     """Exchanges (a user message and a reply) with facts the deterministic rules pick up."""
     out = []
     for t in range(turns):
-        fact = rng.choice([
-            f"My name is {rng.choice(NAMES)}.", f"I live in {rng.choice(CITIES)}.",
-            f"I moved to {rng.choice(CITIES)} last year.", f"I work at {rng.choice(['Acme', 'Globex', 'Initech'])}.",
-            f"I love {rng.choice(['hiking', 'jazz', 'chess', 'pottery'])}.", "What should I cook tonight?",
-        ])  # fmt: skip
-        out.append([{"role": "user", "content": f"{fact} (turn {t})"},
-                    {"role": "assistant", "content": "Noted, thanks for telling me."}])  # fmt: skip
+        fact = rng.choice(
+            [
+                f"My name is {rng.choice(NAMES)}.",
+                f"I live in {rng.choice(CITIES)}.",
+                f"I moved to {rng.choice(CITIES)} last year.",
+                f"I work at {rng.choice(['Acme', 'Globex', 'Initech'])}.",
+                f"I love {rng.choice(['hiking', 'jazz', 'chess', 'pottery'])}.",
+                "What should I cook tonight?",
+            ]
+        )
+        out.append(
+            [
+                {"role": "user", "content": f"{fact} (turn {t})"},
+                {"role": "assistant", "content": "Noted, thanks for telling me."},
+            ]
+        )
     return out
 
 
@@ -46,16 +55,27 @@ def run(conversations: int, turns: int) -> dict:
     from shared.local.sqs import SqsPoller, local_sqs
 
     with local_sqs(visibility_timeout_s=5) as queues:
-        os.environ.update(MEMORYLAYER_EXTRACTION_QUEUE_URL=queues.queue_url,
-                          MEMORYLAYER_SQS_ENDPOINT_URL=queues.endpoint_url)  # fmt: skip
+        os.environ.update(
+            MEMORYLAYER_EXTRACTION_QUEUE_URL=queues.queue_url,
+            MEMORYLAYER_SQS_ENDPOINT_URL=queues.endpoint_url,
+        )
         with local_stack("hash", extra_env=True) as (base_url, settings):
             get_settings.cache_clear()
             from functions.extraction.handler import handler
 
             with SqsPoller(queues, handler), httpx.Client(base_url=base_url, timeout=30) as http:
-                floor = summarise([_timed(lambda: http.post("/v1/memories", json={"content": f"baseline {i}"},
-                                                            headers={"X-Workspace-ID": "bench_base"}))
-                                   for i in range(100)])  # fmt: skip
+                floor = summarise(
+                    [
+                        _timed(
+                            lambda i=i: http.post(
+                                "/v1/memories",
+                                json={"content": f"baseline {i}"},
+                                headers={"X-Workspace-ID": "bench_base"},
+                            )
+                        )
+                        for i in range(100)
+                    ]
+                )
                 acks: list[float] = []
                 appended: list[tuple[float, str]] = []  # (wall clock at append, job id)
                 lock = threading.Lock()
@@ -115,14 +135,18 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "ingest.json").write_text(json.dumps(result, indent=2))
     a, lag, base = result["append_ack"], result["append_to_recallable"], result["baseline_single_remember"]
-    print(f"{result['messages']} messages from {result['conversations']} concurrent conversations "
-          f"(load average {result['load_average'][0]:.1f})\n")  # fmt: skip
+    print(
+        f"{result['messages']} messages from {result['conversations']} concurrent conversations "
+        f"(load average {result['load_average'][0]:.1f})\n"
+    )
     print("| measure | p50 ms | p95 ms |\n|---|---|---|")
     print(f"| append acknowledged (2 messages) | {a['p50_ms']} | {a['p95_ms']} |")
     print(f"| append → recallable (job done) | {lag['p50_ms']} | {lag['p95_ms']} |")
     print(f"| baseline: one POST /v1/memories | {base['p50_ms']} | {base['p95_ms']} |")
-    print(f"\nthroughput: {result['messages_per_s']} messages/s end to end; ack p50 = "
-          f"{result['ack_vs_baseline']}× a single remember")  # fmt: skip
+    print(
+        f"\nthroughput: {result['messages_per_s']} messages/s end to end; ack p50 = "
+        f"{result['ack_vs_baseline']}× a single remember"
+    )
 
 
 if __name__ == "__main__":

@@ -47,24 +47,49 @@ class Answerer:
         self.llm = llm
 
     def answer(self, workspace_ids: list[str], req: AnswerRequest) -> dict[str, Any]:
-        found = self.recaller.recall(workspace_ids, RecallRequest(
-            query=req.query, user_id=req.user_id, limit=req.limit, min_relevance=req.min_relevance,
-            include_global=False,
-        ))  # fmt: skip
+        found = self.recaller.recall(
+            workspace_ids,
+            RecallRequest(
+                query=req.query,
+                user_id=req.user_id,
+                limit=req.limit,
+                min_relevance=req.min_relevance,
+                include_global=False,
+            ),
+        )
         memories = found["memories"]
-        evidence = [{"id": m["id"], "content": m["content"], "relevance_score": m["relevance_score"]} for m in memories]
-        base = {"query": req.query, "evidence": evidence, "retrieval_confidence": found["retrieval_confidence"],
-                "generation_summary": {"calls": 0, "input_tokens": 0, "output_tokens": 0}}  # fmt: skip
+        evidence = [
+            {"id": m["id"], "content": m["content"], "relevance_score": m["relevance_score"]}
+            for m in memories
+        ]
+        base = {
+            "query": req.query,
+            "evidence": evidence,
+            "retrieval_confidence": found["retrieval_confidence"],
+            "generation_summary": {"calls": 0, "input_tokens": 0, "output_tokens": 0},
+        }
         if not memories:
-            return {**base, "answer": None, "citations": [], "abstained": True, "reason": "no relevant memory",
-                    "llm_configured": self.llm is not None}  # fmt: skip
+            return {
+                **base,
+                "answer": None,
+                "citations": [],
+                "abstained": True,
+                "reason": "no relevant memory",
+                "llm_configured": self.llm is not None,
+            }
         if self.llm is None:
-            return {**base, "answer": None, "citations": [m["id"] for m in memories], "abstained": False,
-                    "llm_configured": False,
-                    "reason": "no LLM is configured: here is the evidence recall found"}  # fmt: skip
+            return {
+                **base,
+                "answer": None,
+                "citations": [m["id"] for m in memories],
+                "abstained": False,
+                "llm_configured": False,
+                "reason": "no LLM is configured: here is the evidence recall found",
+            }
         numbered = "\n".join(f"[{i}] {m['content']}" for i, m in enumerate(memories, start=1))
-        raw, usage = self.llm.complete_json(SYSTEM, f"Memories:\n{numbered}\n\nQuestion: {req.query}", SCHEMA,
-                                            name="grounded_answer")  # fmt: skip
+        raw, usage = self.llm.complete_json(
+            SYSTEM, f"Memories:\n{numbered}\n\nQuestion: {req.query}", SCHEMA, name="grounded_answer"
+        )
         try:
             parsed = _Answer.model_validate(raw)
         except ValidationError as exc:
@@ -77,6 +102,9 @@ class Answerer:
             "citations": [] if abstained else cited,
             "abstained": abstained,
             "llm_configured": True,
-            "generation_summary": {"calls": 1, "input_tokens": usage.input_tokens,
-                                   "output_tokens": usage.output_tokens},  # fmt: skip
+            "generation_summary": {
+                "calls": 1,
+                "input_tokens": usage.input_tokens,
+                "output_tokens": usage.output_tokens,
+            },
         }

@@ -67,9 +67,13 @@ class ApiKeys:
         self.db = db
 
     def create(
-        self, workspaces: list[str], *, access: str = "read_write", expires_at: datetime | None = None,
+        self,
+        workspaces: list[str],
+        *,
+        access: str = "read_write",
+        expires_at: datetime | None = None,
         name: str | None = None,
-    ) -> tuple[dict, str]:  # fmt: skip
+    ) -> tuple[dict, str]:
         if not workspaces:
             raise InvalidInput("a key needs at least one workspace", code="workspaces_required")
         prefix = secrets.token_hex(6)
@@ -140,6 +144,8 @@ class RateLimiter:
             tokens = min(float(self.burst), tokens + (now - last) * self.rate)
             if tokens < 1:
                 self._buckets[key] = (tokens, now)
-                raise RateLimited("rate limit exceeded for this key",
-                                  retry_after_s=max(1, math.ceil((1 - tokens) / self.rate)))  # fmt: skip
+                raise RateLimited(
+                    "rate limit exceeded for this key",
+                    retry_after_s=max(1, math.ceil((1 - tokens) / self.rate)),
+                )
             self._buckets[key] = (tokens - 1, now)

@@ -1,10 +1,10 @@
 """The ``memorylayer`` command.
 
-    memorylayer migrate            apply pending SQL migrations to MEMORYLAYER_DATABASE_URL
-    memorylayer dev                the local stack (embedded Postgres, API on :61001)
-    memorylayer serve              the API only, against MEMORYLAYER_DATABASE_URL
-    memorylayer reembed --workspace W   re-embed W with the configured model, in batches, resumable
-    memorylayer keys create --workspace W [--access read]   a workspace-scoped API key, printed once
+memorylayer migrate            apply pending SQL migrations to MEMORYLAYER_DATABASE_URL
+memorylayer dev                the local stack (embedded Postgres, API on :61001)
+memorylayer serve              the API only, against MEMORYLAYER_DATABASE_URL
+memorylayer reembed --workspace W   re-embed W with the configured model, in batches, resumable
+memorylayer keys create --workspace W [--access read]   a workspace-scoped API key, printed once
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ def _migrate(settings: Settings, _: argparse.Namespace) -> int:
     if not settings.database_url:
         print("MEMORYLAYER_DATABASE_URL is not set", file=sys.stderr)
         return 2
-    applied = apply_migrations(settings.database_url, embedding_dimensions=settings.embedding_dimensions or 384)
+    applied = apply_migrations(
+        settings.database_url, embedding_dimensions=settings.embedding_dimensions or 384
+    )
     print(f"applied: {', '.join(applied) if applied else 'nothing pending'}")
     return 0
 

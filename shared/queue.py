@@ -1,8 +1,8 @@
 """The extraction queue: SQS in AWS, moto's SQS server locally, the same boto3 calls either way.
 
-    >>> queue = create_queue(Settings(extraction_queue_url="http://127.0.0.1:61002/123456789012/extraction",
-    ...                               sqs_endpoint_url="http://127.0.0.1:61002"))        # doctest: +SKIP
-    >>> queue.send({"job_id": "job_1"})                                                 # doctest: +SKIP
+>>> queue = create_queue(Settings(extraction_queue_url="http://127.0.0.1:61002/123456789012/extraction",
+...                               sqs_endpoint_url="http://127.0.0.1:61002"))        # doctest: +SKIP
+>>> queue.send({"job_id": "job_1"})                                                 # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -50,4 +50,6 @@ class NoQueue(JobQueue):
 def create_queue(settings: Settings) -> JobQueue:
     if not settings.extraction_queue_url:
         return NoQueue()
-    return SqsJobQueue(settings.extraction_queue_url, endpoint_url=settings.sqs_endpoint_url, region=settings.aws_region)
+    return SqsJobQueue(
+        settings.extraction_queue_url, endpoint_url=settings.sqs_endpoint_url, region=settings.aws_region
+    )

@@ -74,6 +74,8 @@ def reembed(
             (workspace_id, target),
         ).fetchone()["n"]
         if left == 0:
-            conn.execute("UPDATE workspaces SET embedding_model = %s, updated_at = now() WHERE id = %s",
-                         (target, workspace_id))  # fmt: skip
+            conn.execute(
+                "UPDATE workspaces SET embedding_model = %s, updated_at = now() WHERE id = %s",
+                (target, workspace_id),
+            )
     return ReembedReport(workspace_id, target, done, total)

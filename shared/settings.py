@@ -127,7 +127,9 @@ class Settings(BaseSettings):
         if self.embedding_dimensions is None:
             self.embedding_dimensions = dims
         if not 1 <= self.embedding_dimensions <= 4000:
-            raise ValueError("embedding_dimensions must be between 1 and 4000 (pgvector HNSW limit 2000 for vector)")
+            raise ValueError(
+                "embedding_dimensions must be between 1 and 4000 (pgvector HNSW limit 2000 for vector)"
+            )
         return self
 
     @property

@@ -1,7 +1,7 @@
 """Conversation threads: messages are stored durably first, then an extraction job goes on the queue.
 
-    >>> svc = ThreadService(db, queue, worker)                                   # doctest: +SKIP
-    >>> messages, job = svc.append("ws_a", "thread_1", [NewMessage("user", "I live in Paris", {}, None)])  # doctest: +SKIP
+>>> svc = ThreadService(db, queue, worker)                                   # doctest: +SKIP
+>>> messages, job = svc.append("ws_a", "thread_1", [NewMessage("user", "I live in Paris", {}, None)])  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -46,8 +46,11 @@ class ThreadService:
 
     def update(self, workspace_id: str, thread_id: str, changes: dict[str, Any]) -> dict:
         with self.db.transaction() as conn:
-            row = repo.update(conn, workspace_id, thread_id, changes) if changes else repo.get(
-                conn, workspace_id, thread_id)  # fmt: skip
+            row = (
+                repo.update(conn, workspace_id, thread_id, changes)
+                if changes
+                else repo.get(conn, workspace_id, thread_id)
+            )
         if row is None:
             raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
         return row
@@ -57,7 +60,9 @@ class ThreadService:
             if not repo.delete(conn, workspace_id, thread_id):
                 raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
 
-    def append(self, workspace_id: str, thread_id: str, messages: list[NewMessage]) -> tuple[list[dict], dict | None]:
+    def append(
+        self, workspace_id: str, thread_id: str, messages: list[NewMessage]
+    ) -> tuple[list[dict], dict | None]:
         """Store messages (indexes assigned under the thread's row lock) and their extraction job, in one
         transaction. Returns (the messages, new or already stored; the job or None); ``enqueue`` the job next.
 
@@ -68,8 +73,13 @@ class ThreadService:
             if thread is None:
                 raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
             new, existing = repo.append(conn, thread, messages)
-            job = repo.create_job(conn, workspace_id, thread_id, new[0]["message_index"],
-                                  new[-1]["message_index"]) if new else None  # fmt: skip
+            job = (
+                repo.create_job(
+                    conn, workspace_id, thread_id, new[0]["message_index"], new[-1]["message_index"]
+                )
+                if new
+                else None
+            )
         stored = sorted(new + existing, key=lambda m: m["message_index"])
         return stored, job
 
@@ -82,7 +92,8 @@ class ThreadService:
             if repo.get(conn, workspace_id, thread_id) is None:
                 raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
             return repo.messages(conn, workspace_id, thread_id, **query), repo.count_messages(
-                conn, workspace_id, thread_id)  # fmt: skip
+                conn, workspace_id, thread_id
+            )
 
     def delete_message(self, workspace_id: str, thread_id: str, message_id: str) -> None:
         with self.db.transaction() as conn:

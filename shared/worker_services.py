@@ -1,6 +1,6 @@
 """The extraction worker of this process, built on first use (one pool per warm container).
 
-    >>> worker().process('{"job_id": "job_…"}')   # doctest: +SKIP
+>>> worker().process('{"job_id": "job_…"}')   # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from shared.settings import get_settings
 @lru_cache(maxsize=1)
 def worker() -> ExtractionWorker:
     settings = get_settings()
-    db = Database.connect(resolve_database_url(settings), min_size=1, max_size=2,
-                          timeout_s=settings.db_connect_timeout_s)  # fmt: skip
+    db = Database.connect(
+        resolve_database_url(settings), min_size=1, max_size=2, timeout_s=settings.db_connect_timeout_s
+    )
     return ExtractionWorker(db, create_embedder(settings), settings)

@@ -103,10 +103,13 @@ class WorkspaceService:
         if limit:
             total = min(total, limit)
         header = {
-            "type": "header", "version": EXPORT_VERSION, "workspace_id": workspace_id,
-            "exported_at": serialize.iso(datetime.now(UTC)), "total_memories": total,
+            "type": "header",
+            "version": EXPORT_VERSION,
+            "workspace_id": workspace_id,
+            "exported_at": serialize.iso(datetime.now(UTC)),
+            "total_memories": total,
             "total_associations": counts["a"] if include_associations else 0,
-        }  # fmt: skip
+        }
         return self._export_lines(workspace_id, header, include_associations, offset, total)
 
     def _export_lines(
@@ -121,9 +124,13 @@ class WorkspaceService:
                 page = conn.execute(
                     f"SELECT {mem_repo.COLUMNS} FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL "
                     f"{keyset} ORDER BY created_at, id LIMIT %(n)s",
-                    {"ws": workspace_id, "t": after[0] if after else None, "id": after[1] if after else None,
-                     "n": EXPORT_PAGE},
-                ).fetchall()  # fmt: skip
+                    {
+                        "ws": workspace_id,
+                        "t": after[0] if after else None,
+                        "id": after[1] if after else None,
+                        "n": EXPORT_PAGE,
+                    },
+                ).fetchall()
             if not page:
                 break
             after = (page[-1]["created_at"], page[-1]["id"])
@@ -171,9 +178,13 @@ class WorkspaceService:
                 continue
             try:
                 self.memories.associate(
-                    Scope.of(workspace_id), source, target, edge.get("relationship", "related_to"),
-                    float(edge.get("strength", 0.5)), edge.get("metadata") or {},
-                )  # fmt: skip
+                    Scope.of(workspace_id),
+                    source,
+                    target,
+                    edge.get("relationship", "related_to"),
+                    float(edge.get("strength", 0.5)),
+                    edge.get("metadata") or {},
+                )
                 associations += 1
             except (InvalidInput, NotFound) as exc:
                 errors += 1

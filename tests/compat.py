@@ -49,5 +49,3 @@ def official_python() -> str:
         pytest.skip(f"could not install {PACKAGES} into {VENV}: {output.decode(errors='replace')[-500:]}")
     MARKER.write_text(" ".join(PACKAGES) + "\n")
     return str(python)
-
-

@@ -18,7 +18,9 @@ processor = BatchProcessor(event_type=EventType.SQS)
 
 
 def record_handler(record: SQSRecord) -> dict:
-    result = worker().process(record.body, receive_count=int(record.attributes.approximate_receive_count or 1))
+    result = worker().process(
+        record.body, receive_count=int(record.attributes.approximate_receive_count or 1)
+    )
     logger.info("extraction job", extra={"result": {k: v for k, v in result.items() if k != "memory_ids"}})
     return result
 
@@ -26,4 +28,6 @@ def record_handler(record: SQSRecord) -> dict:
 @logger.inject_lambda_context
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict, context: object) -> dict:
-    return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)
+    return process_partial_response(
+        event=event, record_handler=record_handler, processor=processor, context=context
+    )

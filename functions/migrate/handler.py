@@ -22,6 +22,8 @@ def handler(event: dict, context: object) -> dict:
     if request == "Delete":
         return {"PhysicalResourceId": event.get("PhysicalResourceId", PHYSICAL_ID)}
     settings = get_settings()
-    applied = apply_migrations(resolve_database_url(settings), embedding_dimensions=settings.embedding_dimensions or 384)
+    applied = apply_migrations(
+        resolve_database_url(settings), embedding_dimensions=settings.embedding_dimensions or 384
+    )
     logger.info("migrations applied", extra={"applied": applied, "request": request})
     return {"PhysicalResourceId": PHYSICAL_ID, "Data": {"Applied": ",".join(applied) or "none"}}

@@ -30,8 +30,15 @@ def all_routers() -> tuple[APIRouter, ...]:
     """Every router, for the local server; each Lambda imports only its own routers (faster cold starts)."""
     from shared.api.routes import admin, context, memories, sessions, threads, workspaces
 
-    return (health.router, memories.router, workspaces.router, threads.router, sessions.router, context.router,
-            admin.router)  # fmt: skip
+    return (
+        health.router,
+        memories.router,
+        workspaces.router,
+        threads.router,
+        sessions.router,
+        context.router,
+        admin.router,
+    )
 
 
 def _build(settings: Settings) -> Services:
@@ -82,7 +89,12 @@ def create_app(
         declared = request.headers.get("content-length")
         if declared and declared.isdigit() and int(declared) > settings.max_request_bytes:
             return JSONResponse(
-                {"detail": {"code": "request_too_large", "message": f"body over {settings.max_request_bytes} bytes"}},
+                {
+                    "detail": {
+                        "code": "request_too_large",
+                        "message": f"body over {settings.max_request_bytes} bytes",
+                    }
+                },
                 status_code=413,
             )
         return await call_next(request)

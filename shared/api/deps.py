@@ -31,7 +31,8 @@ WORKSPACE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$")
 def valid_workspace(workspace_id: str) -> str:
     if not WORKSPACE_ID.match(workspace_id):
         raise InvalidInput(
-            "workspace id must be 1-128 characters of letters, digits and . _ : -", code="invalid_workspace_id"
+            "workspace id must be 1-128 characters of letters, digits and . _ : -",
+            code="invalid_workspace_id",
         )
     return workspace_id
 

@@ -49,7 +49,9 @@ async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
         return response
     # The traceback goes to the log; the client gets the same JSON envelope as every other error.
     log.exception("unhandled error", exc_info=exc)
-    return JSONResponse({"detail": {"code": "internal_error", "message": "internal server error"}}, status_code=500)
+    return JSONResponse(
+        {"detail": {"code": "internal_error", "message": "internal server error"}}, status_code=500
+    )
 
 
 def install(app: FastAPI) -> None:

@@ -1,6 +1,6 @@
 """The services one process shares across requests (one pool per warm container).
 
-    >>> services = Services.build(Settings(database_url="postgresql://…"))   # doctest: +SKIP
+>>> services = Services.build(Settings(database_url="postgresql://…"))   # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ class Services:
     context: ContextService = field(default=None)  # type: ignore[assignment]
 
     @classmethod
-    def build(cls, settings: Settings, *, db: Database | None = None, embedder: Embedder | None = None) -> Services:
+    def build(
+        cls, settings: Settings, *, db: Database | None = None, embedder: Embedder | None = None
+    ) -> Services:
         if db is None:
             db = Database.connect(
                 resolve_database_url(settings),

@@ -1,7 +1,7 @@
 """SQL for typed associations between memories of one workspace.
 
-    >>> with db.transaction() as conn:                                           # doctest: +SKIP
-    ...     edge, created = create(conn, "ws_a", "assoc_1", "mem_a", "mem_b", "causes", 0.7, {})
+>>> with db.transaction() as conn:                                           # doctest: +SKIP
+...     edge, created = create(conn, "ws_a", "assoc_1", "mem_a", "mem_b", "causes", 0.7, {})
 """
 
 from __future__ import annotations
@@ -52,7 +52,9 @@ def list_for(
     ).fetchall()
 
 
-def update(conn: psycopg.Connection, workspace_id: str, memory_id: str, association_id: str, changes: dict) -> bool:
+def update(
+    conn: psycopg.Connection, workspace_id: str, memory_id: str, association_id: str, changes: dict
+) -> bool:
     sets, params = [], []
     if changes.get("strength") is not None:
         sets.append("strength = %s")
@@ -79,7 +81,12 @@ def delete(conn: psycopg.Connection, workspace_id: str, memory_id: str, associat
 
 
 def edges_from(
-    conn: psycopg.Connection, workspace_id: str, memory_ids: list[str], *, direction: str, relationships: list[str],
+    conn: psycopg.Connection,
+    workspace_id: str,
+    memory_ids: list[str],
+    *,
+    direction: str,
+    relationships: list[str],
     min_strength: float,
 ) -> list[dict]:
     """All edges touching ``memory_ids`` (one hop), for graph traversal; edges to deleted memories are skipped."""

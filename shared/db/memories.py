@@ -1,8 +1,8 @@
 """SQL for the ``memories`` table. Every function takes the workspace scope explicitly.
 
-    >>> with db.transaction() as conn:                                  # doctest: +SKIP
-    ...     row, created = insert(conn, new_row)
-    ...     get(conn, Scope.of("ws_a"), row["id"])
+>>> with db.transaction() as conn:                                  # doctest: +SKIP
+...     row, created = insert(conn, new_row)
+...     get(conn, Scope.of("ws_a"), row["id"])
 """
 
 from __future__ import annotations
@@ -26,11 +26,35 @@ COLUMNS = (
 QUALIFIED_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
 
 _INSERT_FIELDS = (
-    "id", "workspace_id", "context_id", "user_id", "observer_id", "subject_id", "session_id", "content",
-    "content_hash", "dedup_key", "type", "subtype", "importance", "tags", "tags_lower", "metadata",
-    "refinement_metadata", "logical_key", "pinned", "embedding", "embedding_model", "source_thread_id",
-    "source_message_ids", "source_memory_id", "fact_key", "sequence_key", "sequence_index", "event_time",
-)  # fmt: skip
+    "id",
+    "workspace_id",
+    "context_id",
+    "user_id",
+    "observer_id",
+    "subject_id",
+    "session_id",
+    "content",
+    "content_hash",
+    "dedup_key",
+    "type",
+    "subtype",
+    "importance",
+    "tags",
+    "tags_lower",
+    "metadata",
+    "refinement_metadata",
+    "logical_key",
+    "pinned",
+    "embedding",
+    "embedding_model",
+    "source_thread_id",
+    "source_message_ids",
+    "source_memory_id",
+    "fact_key",
+    "sequence_key",
+    "sequence_index",
+    "event_time",
+)
 _JSON_FIELDS = {"metadata", "refinement_metadata"}
 
 
@@ -93,7 +117,9 @@ def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> lis
 
 def next_sequence_index(conn: psycopg.Connection, workspace_id: str, sequence_key: str) -> int:
     """The next index of a stream, under a transaction-scoped lock: concurrent appends queue, never collide."""
-    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{workspace_id}\x1f{sequence_key}",))
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{workspace_id}\x1f{sequence_key}",)
+    )
     row = conn.execute(
         "SELECT coalesce(max(sequence_index) + 1, 0) AS next FROM memories "
         "WHERE workspace_id = %s AND sequence_key = %s AND deleted_at IS NULL",
@@ -114,7 +140,12 @@ def sequence_keys(conn: psycopg.Connection, workspace_id: str) -> list[str]:
 
 
 def get(
-    conn: psycopg.Connection, scope: Scope, memory_id: str, *, include_deleted: bool = False, embedding: bool = False
+    conn: psycopg.Connection,
+    scope: Scope,
+    memory_id: str,
+    *,
+    include_deleted: bool = False,
+    embedding: bool = False,
 ) -> dict | None:
     where, params = scope.clause()
     deleted = "" if include_deleted else "AND deleted_at IS NULL"
@@ -183,8 +214,11 @@ def list_recent(
     if sequence_key is not None:
         order = "sequence_index, id"
     for column, value in (
-        ("type", type_), ("subtype", subtype), ("context_id", context_id), ("sequence_key", sequence_key)
-    ):  # fmt: skip
+        ("type", type_),
+        ("subtype", subtype),
+        ("context_id", context_id),
+        ("sequence_key", sequence_key),
+    ):
         if value is not None:
             clauses.append(f"{column} = %s")
             params.append(value)
@@ -199,7 +233,9 @@ def list_recent(
     ).fetchall()
 
 
-def revisions(conn: psycopg.Connection, scope: Scope, memory_id: str, *, limit: int, after: int) -> list[dict]:
+def revisions(
+    conn: psycopg.Connection, scope: Scope, memory_id: str, *, limit: int, after: int
+) -> list[dict]:
     where, params = scope.clause()
     return conn.execute(
         f"SELECT revision, action, operation_id, snapshot, created_at FROM memory_revisions "
@@ -208,7 +244,9 @@ def revisions(conn: psycopg.Connection, scope: Scope, memory_id: str, *, limit: 
     ).fetchall()
 
 
-def export_rows(conn: psycopg.Connection, workspace_id: str, *, limit: int | None, offset: int) -> psycopg.Cursor:
+def export_rows(
+    conn: psycopg.Connection, workspace_id: str, *, limit: int | None, offset: int
+) -> psycopg.Cursor:
     """A server-side cursor over a workspace's live memories, oldest first, for streaming export."""
     cur = conn.cursor(name="export_memories")
     cur.execute(

@@ -1,7 +1,7 @@
 """Numbered SQL migrations from ``shared/migrations``, applied once each, in order, under an advisory lock.
 
-    >>> apply_migrations("postgresql://postgres@127.0.0.1:5432/postgres", embedding_dimensions=384)  # doctest: +SKIP
-    ['0001_init.sql']
+>>> apply_migrations("postgresql://postgres@127.0.0.1:5432/postgres", embedding_dimensions=384)  # doctest: +SKIP
+['0001_init.sql']
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Which workspaces a lookup may see. Free of database imports, so request code can use it cheaply.
 
-    >>> Scope.of("ws_a").clause()
-    ('workspace_id = ANY(%s)', [['ws_a']])
-    >>> Scope.anywhere().allows("ws_b")
-    True
+>>> Scope.of("ws_a").clause()
+('workspace_id = ANY(%s)', [['ws_a']])
+>>> Scope.anywhere().allows("ws_b")
+True
 """
 
 from __future__ import annotations

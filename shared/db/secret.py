@@ -1,7 +1,7 @@
 """The database URL: from settings, or (in AWS) built from a Secrets Manager secret and the proxy host.
 
-    >>> resolve_database_url(Settings(database_url="postgresql://u@h/db"))
-    'postgresql://u@h/db'
+>>> resolve_database_url(Settings(database_url="postgresql://u@h/db"))
+'postgresql://u@h/db'
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """SQL for conversation threads, their messages and extraction jobs. Every call takes the workspace.
 
-    >>> with db.transaction() as conn:                                          # doctest: +SKIP
-    ...     thread = lock(conn, "ws_a", "thread_1")
-    ...     stored = append(conn, thread, [NewMessage("user", "hi", {}, None)])
+>>> with db.transaction() as conn:                                          # doctest: +SKIP
+...     thread = lock(conn, "ws_a", "thread_1")
+...     stored = append(conn, thread, [NewMessage("user", "hi", {}, None)])
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ THREAD_COLUMNS = (
     "parent_thread, message_count, last_decomposed_at, last_decomposed_index, summary, expires_at, idle_action, "
     "hidden_at, created_at, updated_at"
 )
-MESSAGE_COLUMNS = "id, thread_id, workspace_id, message_index, role, content, metadata, client_message_id, created_at"
+MESSAGE_COLUMNS = (
+    "id, thread_id, workspace_id, message_index, role, content, metadata, client_message_id, created_at"
+)
 JOB_COLUMNS = (
     "id, workspace_id, thread_id, from_index, to_index, status, attempts, error, result, created_at, started_at, "
     "finished_at"
@@ -34,7 +36,9 @@ class NewMessage:
     client_message_id: str | None
 
 
-def create(conn: psycopg.Connection, workspace_id: str, thread_id: str, fields: dict[str, Any]) -> dict | None:
+def create(
+    conn: psycopg.Connection, workspace_id: str, thread_id: str, fields: dict[str, Any]
+) -> dict | None:
     columns = ["id", "workspace_id", *fields]
     values = [thread_id, workspace_id, *(Jsonb(v) if k == "metadata" else v for k, v in fields.items())]
     return conn.execute(
@@ -69,7 +73,9 @@ def list_threads(
     ).fetchall()
 
 
-def update(conn: psycopg.Connection, workspace_id: str, thread_id: str, changes: dict[str, Any]) -> dict | None:
+def update(
+    conn: psycopg.Connection, workspace_id: str, thread_id: str, changes: dict[str, Any]
+) -> dict | None:
     sets = [f"{k} = %s" for k in changes] + ["updated_at = now()"]
     values = [Jsonb(v) if k == "metadata" else v for k, v in changes.items()]
     return conn.execute(
@@ -79,10 +85,17 @@ def update(conn: psycopg.Connection, workspace_id: str, thread_id: str, changes:
 
 
 def delete(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> bool:
-    return conn.execute("DELETE FROM threads WHERE id = %s AND workspace_id = %s", (thread_id, workspace_id)).rowcount > 0
+    return (
+        conn.execute(
+            "DELETE FROM threads WHERE id = %s AND workspace_id = %s", (thread_id, workspace_id)
+        ).rowcount
+        > 0
+    )
 
 
-def append(conn: psycopg.Connection, thread: dict, messages: list[NewMessage]) -> tuple[list[dict], list[dict]]:
+def append(
+    conn: psycopg.Connection, thread: dict, messages: list[NewMessage]
+) -> tuple[list[dict], list[dict]]:
     """Store messages at the thread's next indexes (caller holds the row lock). Returns (new, already stored)."""
     next_index = thread["message_count"]
     new, existing = [], []
@@ -98,14 +111,23 @@ def append(conn: psycopg.Connection, thread: dict, messages: list[NewMessage]) -
         row = conn.execute(
             f"INSERT INTO thread_messages (id, thread_id, workspace_id, message_index, role, content, metadata, "
             f"client_message_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {MESSAGE_COLUMNS}",
-            (f"msg_{uuid.uuid4().hex[:20]}", thread["id"], thread["workspace_id"], next_index, message.role,
-             Jsonb(message.content), Jsonb(message.metadata), message.client_message_id),
-        ).fetchone()  # fmt: skip
+            (
+                f"msg_{uuid.uuid4().hex[:20]}",
+                thread["id"],
+                thread["workspace_id"],
+                next_index,
+                message.role,
+                Jsonb(message.content),
+                Jsonb(message.metadata),
+                message.client_message_id,
+            ),
+        ).fetchone()
         new.append(row)
         next_index += 1
     if new:
         conn.execute(
-            "UPDATE threads SET message_count = %s, updated_at = now() WHERE id = %s", (next_index, thread["id"])
+            "UPDATE threads SET message_count = %s, updated_at = now() WHERE id = %s",
+            (next_index, thread["id"]),
         )
     return new, existing
 
@@ -133,9 +155,16 @@ def messages(
     return conn.execute(
         f"SELECT {MESSAGE_COLUMNS} FROM thread_messages WHERE {' AND '.join(clauses)} "
         f"ORDER BY message_index {direction} LIMIT %(limit)s OFFSET %(offset)s",
-        {"thread": thread_id, "ws": workspace_id, "after": after_index, "from": from_index, "to": to_index,
-         "limit": limit, "offset": offset},
-    ).fetchall()  # fmt: skip
+        {
+            "thread": thread_id,
+            "ws": workspace_id,
+            "after": after_index,
+            "from": from_index,
+            "to": to_index,
+            "limit": limit,
+            "offset": offset,
+        },
+    ).fetchall()
 
 
 def count_messages(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> int:
@@ -156,7 +185,9 @@ def delete_message(conn: psycopg.Connection, workspace_id: str, thread_id: str, 
 
 
 # ---------------------------------------------------------------- jobs
-def create_job(conn: psycopg.Connection, workspace_id: str, thread_id: str, from_index: int, to_index: int) -> dict:
+def create_job(
+    conn: psycopg.Connection, workspace_id: str, thread_id: str, from_index: int, to_index: int
+) -> dict:
     return conn.execute(
         f"INSERT INTO extraction_jobs (id, workspace_id, thread_id, from_index, to_index) "
         f"VALUES (%s, %s, %s, %s, %s) RETURNING {JOB_COLUMNS}",
@@ -172,7 +203,9 @@ def get_job(conn: psycopg.Connection, job_id: str, workspace_id: str | None = No
 
 def start_job(conn: psycopg.Connection, job_id: str) -> dict | None:
     """Claim a job: None if it is done already (a redelivery) or unknown. Locks the row for the transaction."""
-    job = conn.execute(f"SELECT {JOB_COLUMNS} FROM extraction_jobs WHERE id = %s FOR UPDATE", (job_id,)).fetchone()
+    job = conn.execute(
+        f"SELECT {JOB_COLUMNS} FROM extraction_jobs WHERE id = %s FOR UPDATE", (job_id,)
+    ).fetchone()
     if job is None or job["status"] == "done":
         return None
     return conn.execute(

@@ -1,7 +1,7 @@
 """Workspaces and their contexts. Workspaces are auto-created on first write, as the reference does.
 
-    >>> with db.transaction() as conn:                      # doctest: +SKIP
-    ...     ensure_workspace(conn, "ws_a")
+>>> with db.transaction() as conn:                      # doctest: +SKIP
+...     ensure_workspace(conn, "ws_a")
 """
 
 from __future__ import annotations
@@ -40,7 +40,9 @@ def bind_embedding_model(conn: psycopg.Connection, workspace_id: str, model_id: 
         )
 
 
-def create(conn: psycopg.Connection, workspace_id: str, name: str, settings: dict, tags: list[str]) -> dict | None:
+def create(
+    conn: psycopg.Connection, workspace_id: str, name: str, settings: dict, tags: list[str]
+) -> dict | None:
     return conn.execute(
         f"INSERT INTO workspaces (id, name, settings, tags) VALUES (%s, %s, %s, %s) "
         f"ON CONFLICT (id) DO NOTHING RETURNING {_COLUMNS}",
@@ -52,7 +54,9 @@ def get(conn: psycopg.Connection, workspace_id: str) -> dict | None:
     return conn.execute(f"SELECT {_COLUMNS} FROM workspaces WHERE id = %s", (workspace_id,)).fetchone()
 
 
-def list_all(conn: psycopg.Connection, tags: list[str], match_all: bool, only: list[str] | None) -> list[dict]:
+def list_all(
+    conn: psycopg.Connection, tags: list[str], match_all: bool, only: list[str] | None
+) -> list[dict]:
     clauses, params = [], []
     if tags:
         clauses.append("tags @> %s" if match_all else "tags && %s")
@@ -61,7 +65,9 @@ def list_all(conn: psycopg.Connection, tags: list[str], match_all: bool, only: l
         clauses.append("id = ANY(%s)")
         params.append(only)
     where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-    return conn.execute(f"SELECT {_COLUMNS} FROM workspaces {where} ORDER BY created_at, id", params).fetchall()
+    return conn.execute(
+        f"SELECT {_COLUMNS} FROM workspaces {where} ORDER BY created_at, id", params
+    ).fetchall()
 
 
 def update(conn: psycopg.Connection, workspace_id: str, changes: dict[str, Any]) -> dict | None:
@@ -98,6 +104,8 @@ def list_contexts(conn: psycopg.Connection, workspace_id: str) -> list[dict]:
 
 def delete_context(conn: psycopg.Connection, workspace_id: str, context_id: str) -> bool:
     return (
-        conn.execute("DELETE FROM contexts WHERE workspace_id = %s AND id = %s", (workspace_id, context_id)).rowcount
+        conn.execute(
+            "DELETE FROM contexts WHERE workspace_id = %s AND id = %s", (workspace_id, context_id)
+        ).rowcount
         > 0
     )

@@ -30,7 +30,9 @@ def create_embedder(settings: Settings) -> Embedder:
     if settings.embedding_provider == "hash":
         from .hash import HashEmbedder
 
-        return HashEmbedder(dimensions=settings.embedding_dimensions or 384, model=settings.embedding_model or "hash-384")
+        return HashEmbedder(
+            dimensions=settings.embedding_dimensions or 384, model=settings.embedding_model or "hash-384"
+        )
     module_name, class_name = _PROVIDERS[settings.embedding_provider].split(":")
     return getattr(import_module(module_name), class_name).from_settings(settings)
 

@@ -1,9 +1,9 @@
 """The extractor interface: messages (plus bounded context) in, candidate memories out.
 
-    >>> from shared.extraction.deterministic import DeterministicExtractor
-    >>> out = DeterministicExtractor().extract(ExtractionInput(messages=[Message("user", "I live in Paris")]))
-    >>> [c.content for c in out.candidates if c.is_fact]
-    ['User lives in Paris']
+>>> from shared.extraction.deterministic import DeterministicExtractor
+>>> out = DeterministicExtractor().extract(ExtractionInput(messages=[Message("user", "I live in Paris")]))
+>>> [c.content for c in out.candidates if c.is_fact]
+['User lives in Paris']
 """
 
 from __future__ import annotations

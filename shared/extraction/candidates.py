@@ -1,9 +1,9 @@
 """What an extractor proposes. The writer alone decides ADD / NOOP / SUPERSEDE.
 
-    >>> Candidate(content="User lives in Paris", subject="user", predicate="lives_in", value="Paris").fact_key("u1")
-    'u1|user|lives_in'
-    >>> Candidate(content="User likes tea", subject="user", predicate="likes", value="tea").fact_key("u1")
-    'u1|user|likes|tea'
+>>> Candidate(content="User lives in Paris", subject="user", predicate="lives_in", value="Paris").fact_key("u1")
+'u1|user|lives_in'
+>>> Candidate(content="User likes tea", subject="user", predicate="likes", value="tea").fact_key("u1")
+'u1|user|likes|tea'
 """
 
 from __future__ import annotations

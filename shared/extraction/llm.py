@@ -98,8 +98,15 @@ class LLMExtractor(Extractor):
                 code="llm_invalid_output",
             ) from exc
         candidates = [
-            Candidate(content=f.content, subject=f.subject.lower(), predicate=f.predicate, value=f.value,
-                      type=f.type, subtype="fact", importance=f.importance)  # fmt: skip
+            Candidate(
+                content=f.content,
+                subject=f.subject.lower(),
+                predicate=f.predicate,
+                value=f.value,
+                type=f.type,
+                subtype="fact",
+                importance=f.importance,
+            )
             for f in proposal.facts
         ]
         return ExtractionOutput(

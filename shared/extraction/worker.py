@@ -105,14 +105,25 @@ class ExtractionWorker:
             thread = repo.get(conn, ws, thread_id)
             if thread is None:
                 raise NotFound(f"thread {thread_id} no longer exists", code="thread_not_found")
-            new = repo.messages(conn, ws, thread_id, limit=10_000, from_index=job["from_index"],
-                                to_index=job["to_index"])  # fmt: skip
-            earlier = repo.messages(conn, ws, thread_id, limit=recent_n, order="desc",
-                                    to_index=job["from_index"] - 1) if job["from_index"] > 0 else []  # fmt: skip
-            known = [r["content"] for r in conn.execute(
-                "SELECT content FROM memories WHERE workspace_id = %s AND coalesce(user_id, '') = %s "
-                "AND fact_key IS NOT NULL AND valid_to IS NULL AND deleted_at IS NULL "
-                "ORDER BY updated_at DESC LIMIT 30", (ws, thread["user_id"] or ""))]  # fmt: skip
+            new = repo.messages(
+                conn, ws, thread_id, limit=10_000, from_index=job["from_index"], to_index=job["to_index"]
+            )
+            earlier = (
+                repo.messages(
+                    conn, ws, thread_id, limit=recent_n, order="desc", to_index=job["from_index"] - 1
+                )
+                if job["from_index"] > 0
+                else []
+            )
+            known = [
+                r["content"]
+                for r in conn.execute(
+                    "SELECT content FROM memories WHERE workspace_id = %s AND coalesce(user_id, '') = %s "
+                    "AND fact_key IS NOT NULL AND valid_to IS NULL AND deleted_at IS NULL "
+                    "ORDER BY updated_at DESC LIMIT 30",
+                    (ws, thread["user_id"] or ""),
+                )
+            ]
         data = ExtractionInput(
             messages=[_message(m) for m in new],
             recent=[_message(m) for m in reversed(earlier)],
@@ -121,9 +132,11 @@ class ExtractionWorker:
         )
         output, generation = self._extract(data)
         report = self.writer.write(
-            ws, thread["user_id"], output.candidates,
+            ws,
+            thread["user_id"],
+            output.candidates,
             Provenance(thread_id=thread_id, message_ids=[m["id"] for m in new], source="extraction"),
-        )  # fmt: skip
+        )
         return {
             "extractor": generation["extractor"],
             "messages_processed": len(new),
@@ -138,8 +151,14 @@ class ExtractionWorker:
     def _extract(self, data: ExtractionInput) -> tuple[ExtractionOutput, dict[str, Any]]:
         """Pick the extractor by policy, within the per-operation ceilings on calls and tokens."""
         policy = self.settings.enrichment_policy
-        generation: dict[str, Any] = {"policy": policy, "calls": 0, "input_tokens": 0, "output_tokens": 0,
-                                      "extractor": "deterministic", "skipped_reason": None}  # fmt: skip
+        generation: dict[str, Any] = {
+            "policy": policy,
+            "calls": 0,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "extractor": "deterministic",
+            "skipped_reason": None,
+        }
         rules = self.deterministic.extract(data)
         if self._llm_extractor is None:
             return rules, generation
@@ -151,18 +170,29 @@ class ExtractionWorker:
         from shared.extraction.llm import SYSTEM, render_prompt
 
         estimated = estimate_tokens(SYSTEM + render_prompt(data))
-        if estimated > self.settings.llm_max_tokens_per_operation or self.settings.llm_max_calls_per_operation < 1:
+        if (
+            estimated > self.settings.llm_max_tokens_per_operation
+            or self.settings.llm_max_calls_per_operation < 1
+        ):
             generation["skipped_reason"] = f"ceiling: ~{estimated} input tokens"
             return rules, generation
         # A failure here is a failed attempt: the queue retries, and the last attempt marks the job failed.
         proposed = self._llm_extractor.extract(data)
-        generation.update(extractor="llm", calls=proposed.usage.calls, input_tokens=proposed.usage.input_tokens,
-                          output_tokens=proposed.usage.output_tokens)  # fmt: skip
+        generation.update(
+            extractor="llm",
+            calls=proposed.usage.calls,
+            input_tokens=proposed.usage.input_tokens,
+            output_tokens=proposed.usage.output_tokens,
+        )
         # The episodes come from the rules either way: the raw exchange is worth keeping verbatim.
         episodes = [c for c in rules.candidates if not c.is_fact]
         return ExtractionOutput(proposed.candidates + episodes, proposed.summary, proposed.usage), generation
 
 
 def _message(row: dict[str, Any]) -> Message:
-    return Message(role=row["role"], text=message_text(row["content"]), message_id=row["id"],
-                   created_at=row["created_at"])  # fmt: skip
+    return Message(
+        role=row["role"],
+        text=message_text(row["content"]),
+        message_id=row["id"],
+        created_at=row["created_at"],
+    )

@@ -100,8 +100,11 @@ class MemoryWriter:
     ) -> dict[str, Any]:
         metadata = dict(candidate.metadata)
         if candidate.is_fact:
-            metadata.update(fact_subject=candidate.subject, fact_predicate=candidate.predicate,
-                            fact_value=candidate.value or candidate.content)  # fmt: skip
+            metadata.update(
+                fact_subject=candidate.subject,
+                fact_predicate=candidate.predicate,
+                fact_value=candidate.value or candidate.content,
+            )
         metadata.setdefault("source", provenance.source)
         tags = normalise_tags(candidate.tags)
         return {
@@ -114,8 +117,9 @@ class MemoryWriter:
             "session_id": provenance.session_id,
             "content": candidate.content,
             "content_hash": hashlib.sha256(candidate.content.encode()).hexdigest(),
-            "dedup_key": dedup_key(candidate.content, tags, {k: v for k, v in metadata.items()
-                                                             if k != "source"}, user_id),  # fmt: skip
+            "dedup_key": dedup_key(
+                candidate.content, tags, {k: v for k, v in metadata.items() if k != "source"}, user_id
+            ),
             "type": candidate.type,
             "subtype": candidate.subtype,
             "importance": candidate.importance,

@@ -35,13 +35,19 @@ class GeminiChat(LLMClient):
         from google.genai import errors, types
 
         config = types.GenerateContentConfig(
-            system_instruction=system, temperature=0, response_mime_type="application/json",
+            system_instruction=system,
+            temperature=0,
+            response_mime_type="application/json",
             response_json_schema=schema,
-        )  # fmt: skip
+        )
         try:
             response = self.client.models.generate_content(model=self.model, contents=prompt, config=config)
         except errors.APIError as exc:
-            raise ServiceUnavailable(f"LLM call failed: {exc.__class__.__name__}", code="llm_unavailable") from exc
+            raise ServiceUnavailable(
+                f"LLM call failed: {exc.__class__.__name__}", code="llm_unavailable"
+            ) from exc
         meta = response.usage_metadata
-        usage = LLMUsage(getattr(meta, "prompt_token_count", 0) or 0, getattr(meta, "candidates_token_count", 0) or 0)
+        usage = LLMUsage(
+            getattr(meta, "prompt_token_count", 0) or 0, getattr(meta, "candidates_token_count", 0) or 0
+        )
         return json.loads(response.text or "{}"), usage

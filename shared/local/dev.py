@@ -42,8 +42,12 @@ def run(settings: Settings) -> None:
         app = create_app(settings)
         stack.callback(app.state.services.close)
         server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level="info"))
-        log.info("MemoryLayer on http://%s:%s (embeddings: %s)", settings.host, settings.port,
-                 settings.embedding_model_id)  # fmt: skip
+        log.info(
+            "MemoryLayer on http://%s:%s (embeddings: %s)",
+            settings.host,
+            settings.port,
+            settings.embedding_model_id,
+        )
         # uvicorn installs its own SIGINT/SIGTERM handlers and returns from run(); ExitStack then tears down.
         server.run()
     log.info("stopped cleanly")
@@ -84,5 +88,3 @@ def _extras(settings: Settings) -> list:
     queue = create_queue(settings)
     requeue = periodic(lambda: requeue_stale_jobs(db, queue, older_than_s=30), 30, name="requeue-jobs")
     return [closing(db), session_cleanup(settings), requeue]  # stopped in reverse: the pool closes last
-
-

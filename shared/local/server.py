@@ -1,7 +1,7 @@
 """Run the ASGI app under uvicorn in a background thread (tests, benchmarks and the local stack).
 
-    >>> with serve_in_thread(app, port=0) as base_url:        # doctest: +SKIP
-    ...     httpx.get(f"{base_url}/health")
+>>> with serve_in_thread(app, port=0) as base_url:        # doctest: +SKIP
+...     httpx.get(f"{base_url}/health")
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def serve_in_thread(app, *, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning") -> Iterator[str]:
+def serve_in_thread(
+    app, *, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning"
+) -> Iterator[str]:
     port = port or free_port()
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="off")
     server = uvicorn.Server(config)

@@ -55,19 +55,25 @@ def local_sqs(
     endpoint = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
         [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )  # fmt: skip
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         _wait_ready(endpoint, server)
         client = boto3.client("sqs", endpoint_url=endpoint, region_name=REGION)
         dlq_url = client.create_queue(QueueName=f"{name}-dlq")["QueueUrl"]
-        dlq_arn = client.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        dlq_arn = client.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"][
+            "QueueArn"
+        ]
         redrive = json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": str(max_receive_count)})
         queue_url = client.create_queue(
             QueueName=name,
             Attributes={"VisibilityTimeout": str(visibility_timeout_s), "RedrivePolicy": redrive},
         )["QueueUrl"]
-        arn = client.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        arn = client.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
+            "QueueArn"
+        ]
         yield LocalQueues(endpoint, queue_url, arn, dlq_url, client)
     finally:
         server.terminate()
@@ -97,23 +103,26 @@ def lambda_event(queues: LocalQueues, messages: list[dict[str, Any]]) -> dict[st
     records = []
     for m in messages:
         attrs = m.get("Attributes", {})
-        records.append({
-            "messageId": m["MessageId"],
-            "receiptHandle": m["ReceiptHandle"],
-            "body": m["Body"],
-            "attributes": {
-                "ApproximateReceiveCount": attrs.get("ApproximateReceiveCount", "1"),
-                "SentTimestamp": attrs.get("SentTimestamp", str(int(time.time() * 1000))),
-                "SenderId": attrs.get("SenderId", "AIDAIENQZJOLO23YVJ4VO"),
-                "ApproximateFirstReceiveTimestamp": attrs.get("ApproximateFirstReceiveTimestamp",
-                                                              str(int(time.time() * 1000))),
-            },
-            "messageAttributes": {},
-            "md5OfBody": hashlib.md5(m["Body"].encode()).hexdigest(),  # noqa: S324 - SQS's own checksum
-            "eventSource": "aws:sqs",
-            "eventSourceARN": queues.queue_arn,
-            "awsRegion": REGION,
-        })  # fmt: skip
+        records.append(
+            {
+                "messageId": m["MessageId"],
+                "receiptHandle": m["ReceiptHandle"],
+                "body": m["Body"],
+                "attributes": {
+                    "ApproximateReceiveCount": attrs.get("ApproximateReceiveCount", "1"),
+                    "SentTimestamp": attrs.get("SentTimestamp", str(int(time.time() * 1000))),
+                    "SenderId": attrs.get("SenderId", "AIDAIENQZJOLO23YVJ4VO"),
+                    "ApproximateFirstReceiveTimestamp": attrs.get(
+                        "ApproximateFirstReceiveTimestamp", str(int(time.time() * 1000))
+                    ),
+                },
+                "messageAttributes": {},
+                "md5OfBody": hashlib.md5(m["Body"].encode()).hexdigest(),  # noqa: S324 - SQS's own checksum
+                "eventSource": "aws:sqs",
+                "eventSourceARN": queues.queue_arn,
+                "awsRegion": REGION,
+            }
+        )
     return {"Records": records}
 
 
@@ -134,7 +143,9 @@ class _Context:
 class SqsPoller:
     """Long-polls the queue and invokes ``handler(event, context)`` in-process, like Lambda's event source."""
 
-    def __init__(self, queues: LocalQueues, handler: Callable[[dict, Any], dict], *, batch_size: int = 10) -> None:
+    def __init__(
+        self, queues: LocalQueues, handler: Callable[[dict, Any], dict], *, batch_size: int = 10
+    ) -> None:
         self.queues = queues
         self.handler = handler
         self.batch_size = batch_size
@@ -153,9 +164,11 @@ class SqsPoller:
     def poll_once(self, wait_s: int = 1) -> int:
         """Receive one batch, invoke the handler, delete what succeeded. Returns messages received."""
         received = self.queues.client.receive_message(
-            QueueUrl=self.queues.queue_url, MaxNumberOfMessages=self.batch_size, WaitTimeSeconds=wait_s,
+            QueueUrl=self.queues.queue_url,
+            MaxNumberOfMessages=self.batch_size,
+            WaitTimeSeconds=wait_s,
             AttributeNames=["All"],
-        ).get("Messages", [])  # fmt: skip
+        ).get("Messages", [])
         if not received:
             return 0
         event = lambda_event(self.queues, received)

@@ -1,9 +1,9 @@
 """Deterministic type classification for memories stored without a type (no LLM).
 
-    >>> classify("Always run the migrations before deploying")
-    ('procedural', 'directive')
-    >>> classify("I prefer dark roast coffee")
-    ('semantic', 'preference')
+>>> classify("Always run the migrations before deploying")
+('procedural', 'directive')
+>>> classify("I prefer dark roast coffee")
+('semantic', 'preference')
 """
 
 from __future__ import annotations

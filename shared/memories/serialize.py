@@ -1,7 +1,7 @@
 """Rows to the wire form of the reference server's ``Memory`` (API.md §4).
 
-    >>> iso(datetime(2026, 11, 29, 14, 40, 34, 508615, tzinfo=UTC))
-    '2026-11-29T14:40:34.508615Z'
+>>> iso(datetime(2026, 11, 29, 14, 40, 34, 508615, tzinfo=UTC))
+'2026-11-29T14:40:34.508615Z'
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ def canonical_json(value: Any) -> str:
 
 def etag(row: dict[str, Any]) -> str:
     """``"memory-<revision>-<sha256>"`` over everything a client can change."""
-    payload = {k: row.get(k) for k in ("content", "type", "subtype", "tags", "metadata", "refinement_metadata")}
+    payload = {
+        k: row.get(k) for k in ("content", "type", "subtype", "tags", "metadata", "refinement_metadata")
+    }
     payload["pinned"] = row.get("pinned")
     payload["importance"] = round(float(row.get("importance") or 0), 6)
     digest = hashlib.sha256(canonical_json(payload).encode()).hexdigest()

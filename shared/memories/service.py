@@ -19,8 +19,8 @@ from shared import ontology
 from shared.db import associations as assoc_repo
 from shared.db import memories as repo
 from shared.db import workspaces as ws_repo
-from shared.db.scope import Scope
 from shared.db.pool import Database
+from shared.db.scope import Scope
 from shared.embeddings.base import Embedder
 from shared.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Unprocessable
 from shared.memories import serialize
@@ -83,12 +83,15 @@ class Limits:
                 raise Unprocessable(f"{len(tags)} tags; the limit is {s.max_tags}", code="too_many_tags")
             long = [t for t in tags if len(t) > s.max_tag_length]
             if long:
-                raise Unprocessable(f"a tag is longer than {s.max_tag_length} characters", code="tag_too_long")
+                raise Unprocessable(
+                    f"a tag is longer than {s.max_tag_length} characters", code="tag_too_long"
+                )
         if metadata is not None:
             size = len(serialize.canonical_json(metadata).encode())
             if size > s.max_metadata_bytes:
                 raise PayloadTooLarge(
-                    f"metadata is {size} bytes; the limit is {s.max_metadata_bytes}", code="metadata_too_large"
+                    f"metadata is {size} bytes; the limit is {s.max_metadata_bytes}",
+                    code="metadata_too_large",
                 )
             if _depth(metadata) > s.max_metadata_depth:
                 raise Unprocessable(
@@ -153,7 +156,8 @@ class MemoryService:
         self.limits.check(content=body.content, tags=body.tags, metadata=body.metadata)
         if body.logical_key and not (idempotency_key and if_none_match == "*"):
             raise PreconditionFailed(
-                "logical_key requires the Idempotency-Key and If-None-Match: * headers", code="conditional_required"
+                "logical_key requires the Idempotency-Key and If-None-Match: * headers",
+                code="conditional_required",
             )
         workspace_id = self._target_workspace(workspace_id, body)
         request_hash = hashlib.sha256(body.model_dump_json().encode()).hexdigest()
@@ -217,7 +221,9 @@ class MemoryService:
         with self.db.connection() as conn:
             return repo.sequence_keys(conn, workspace_id)
 
-    def _replay(self, conn: psycopg.Connection, workspace_id: str, key: str, request_hash: str) -> dict | None:
+    def _replay(
+        self, conn: psycopg.Connection, workspace_id: str, key: str, request_hash: str
+    ) -> dict | None:
         record = conn.execute(
             "SELECT request_hash, memory_id FROM idempotency_records WHERE workspace_id = %s AND key = %s FOR UPDATE",
             (workspace_id, key),
@@ -228,16 +234,24 @@ class MemoryService:
             raise Conflict(
                 "Idempotency-Key was already used with a different request", code="idempotency_key_reused"
             )
-        found = repo.get(conn, Scope.of(workspace_id), record["memory_id"], include_deleted=True, embedding=True)
+        found = repo.get(
+            conn, Scope.of(workspace_id), record["memory_id"], include_deleted=True, embedding=True
+        )
         if found is None:
-            raise Conflict("the memory created under this Idempotency-Key no longer exists", code="idempotency_gone")
+            raise Conflict(
+                "the memory created under this Idempotency-Key no longer exists", code="idempotency_gone"
+            )
         return found
 
-    def _link_all(self, conn: psycopg.Connection, workspace_id: str, source_id: str, targets: list[str]) -> None:
+    def _link_all(
+        self, conn: psycopg.Connection, workspace_id: str, source_id: str, targets: list[str]
+    ) -> None:
         for target in dict.fromkeys(targets):
             if target == source_id or repo.get(conn, Scope.of(workspace_id), target) is None:
                 continue
-            assoc_repo.create(conn, workspace_id, new_association_id(), source_id, target, "related_to", 0.5, {})
+            assoc_repo.create(
+                conn, workspace_id, new_association_id(), source_id, target, "related_to", 0.5, {}
+            )
 
     # ------------------------------------------------------------------ read, update, forget
     def get(self, scope: Scope, memory_id: str, *, include_deleted: bool = False) -> dict:
@@ -247,7 +261,9 @@ class MemoryService:
             raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
         return row
 
-    def update(self, scope: Scope, memory_id: str, body: MemoryUpdate, *, if_match: str | None = None) -> dict:
+    def update(
+        self, scope: Scope, memory_id: str, body: MemoryUpdate, *, if_match: str | None = None
+    ) -> dict:
         self.limits.check(content=body.content, tags=body.tags, metadata=body.metadata)
         vector = self.embedder.embed_one(body.content) if body.content is not None else None
         with self.db.transaction() as conn:
@@ -255,7 +271,9 @@ class MemoryService:
             if current is None:
                 raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
             if if_match and if_match != serialize.etag(current):
-                raise PreconditionFailed("If-Match does not match the memory's current ETag", etag=serialize.etag(current))
+                raise PreconditionFailed(
+                    "If-Match does not match the memory's current ETag", etag=serialize.etag(current)
+                )
             changes = self._changes(current, body, vector)
             if not changes:
                 return current
@@ -263,7 +281,9 @@ class MemoryService:
                 with conn.transaction():
                     return repo.update(conn, memory_id, changes)
             except psycopg.errors.UniqueViolation as exc:
-                raise Conflict("an identical memory already exists in this workspace", code="duplicate_memory") from exc
+                raise Conflict(
+                    "an identical memory already exists in this workspace", code="duplicate_memory"
+                ) from exc
 
     def _changes(self, current: dict, body: MemoryUpdate, vector: Any) -> dict[str, Any]:
         fields = body.model_dump(exclude_unset=True, exclude={"op", "memory_id"})
@@ -290,7 +310,9 @@ class MemoryService:
 
     def forget(self, scope: Scope, memory_id: str, *, hard: bool = False) -> dict:
         with self.db.transaction() as conn:
-            row = repo.hard_delete(conn, scope, memory_id) if hard else repo.soft_delete(conn, scope, memory_id)
+            row = (
+                repo.hard_delete(conn, scope, memory_id) if hard else repo.soft_delete(conn, scope, memory_id)
+            )
         if row is None:
             raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
         return row
@@ -303,7 +325,9 @@ class MemoryService:
             if current["pinned"]:
                 return current
             new = max(0.0, round(float(current["importance"]) - rate, 6))
-            return repo.update(conn, memory_id, {"importance": new, "decay_factor": current["decay_factor"] * (1 - rate)})
+            return repo.update(
+                conn, memory_id, {"importance": new, "decay_factor": current["decay_factor"] * (1 - rate)}
+            )
 
     def list(self, scope: Scope, **filters: Any) -> list[dict]:
         with self.db.connection() as conn:
@@ -388,10 +412,19 @@ class MemoryService:
             if repo.get(conn, Scope.of(workspace_id), target_id) is None:
                 raise NotFound(f"target memory {target_id} not found in workspace", code="memory_not_found")
             return assoc_repo.create(
-                conn, workspace_id, new_association_id(), source_id, target_id, relationship, strength, metadata
+                conn,
+                workspace_id,
+                new_association_id(),
+                source_id,
+                target_id,
+                relationship,
+                strength,
+                metadata,
             )
 
-    def associations(self, scope: Scope, memory_id: str, *, direction: str, relationships: list[str]) -> list[dict]:
+    def associations(
+        self, scope: Scope, memory_id: str, *, direction: str, relationships: list[str]
+    ) -> list[dict]:
         with self.db.connection() as conn:
             source = repo.get(conn, scope, memory_id)
             if source is None:
@@ -403,13 +436,17 @@ class MemoryService:
     def update_association(self, scope: Scope, memory_id: str, association_id: str, changes: dict) -> None:
         with self.db.transaction() as conn:
             source = repo.get(conn, scope, memory_id)
-            if source is None or not assoc_repo.update(conn, source["workspace_id"], memory_id, association_id, changes):
+            if source is None or not assoc_repo.update(
+                conn, source["workspace_id"], memory_id, association_id, changes
+            ):
                 raise NotFound(f"association {association_id} not found", code="association_not_found")
 
     def delete_association(self, scope: Scope, memory_id: str, association_id: str) -> None:
         with self.db.transaction() as conn:
             source = repo.get(conn, scope, memory_id)
-            if source is None or not assoc_repo.delete(conn, source["workspace_id"], memory_id, association_id):
+            if source is None or not assoc_repo.delete(
+                conn, source["workspace_id"], memory_id, association_id
+            ):
                 raise NotFound(f"association {association_id} not found", code="association_not_found")
 
     def traverse(
@@ -435,9 +472,13 @@ class MemoryService:
                 if not tips:
                     break
                 edges = assoc_repo.edges_from(
-                    conn, workspace_id, tips, direction=direction, relationships=relationship_types,
+                    conn,
+                    workspace_id,
+                    tips,
+                    direction=direction,
+                    relationships=relationship_types,
                     min_strength=min_strength,
-                )  # fmt: skip
+                )
                 next_frontier = []
                 for nodes, path_edges, strength in frontier:
                     tip = nodes[-1]
@@ -452,18 +493,22 @@ class MemoryService:
                             continue
                         step = (nodes + [other], path_edges + [edge], strength * float(edge["strength"]))
                         next_frontier.append(step)
-                        paths.append({
-                            "nodes": step[0],
-                            "edges": [serialize.association(e) for e in step[1]],
-                            "total_strength": round(step[2], 6),
-                            "depth": depth,
-                        })  # fmt: skip
+                        paths.append(
+                            {
+                                "nodes": step[0],
+                                "edges": [serialize.association(e) for e in step[1]],
+                                "total_strength": round(step[2], 6),
+                                "depth": depth,
+                            }
+                        )
                 frontier = next_frontier
         unique = {n for p in paths for n in p["nodes"]} | {memory_id}
         return {"paths": paths, "total_paths": len(paths), "unique_nodes": len(unique)}
 
 
-def _result(index: int, kind: str, *, memory_id: str | None = None, error: str | None = None) -> dict[str, Any]:
+def _result(
+    index: int, kind: str, *, memory_id: str | None = None, error: str | None = None
+) -> dict[str, Any]:
     return {
         "index": index,
         "type": kind,
@@ -471,4 +516,3 @@ def _result(index: int, kind: str, *, memory_id: str | None = None, error: str |
         "memory_id": memory_id,
         "error": error,
     }
-

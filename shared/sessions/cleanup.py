@@ -1,7 +1,7 @@
 """Session cleanup outside requests: the scheduled Lambda's work, and a periodic thread for ``make dev``.
 
-    >>> with session_cleanup(settings, interval_s=300):  # doctest: +SKIP
-    ...     serve()  # meanwhile, expired sessions are committed and removed
+>>> with session_cleanup(settings, interval_s=300):  # doctest: +SKIP
+...     serve()  # meanwhile, expired sessions are committed and removed
 """
 
 from __future__ import annotations

@@ -24,8 +24,8 @@ from typing import Any
 import psycopg
 
 from shared.db.memories import COLUMNS
-from shared.db.scope import Scope
 from shared.db.pool import Database
+from shared.db.scope import Scope
 from shared.errors import CursorExpired, MemoryLayerError
 from shared.memories import serialize
 from shared.models import RecallRequest

@@ -25,8 +25,8 @@ import psycopg
 from shared.db import memories as mem_repo
 from shared.db import workspaces as ws_repo
 from shared.db.memories import COLUMNS
-from shared.db.scope import Scope
 from shared.db.pool import Database
+from shared.db.scope import Scope
 from shared.embeddings.base import Embedder
 from shared.errors import Conflict, InvalidInput, MemoryLayerError, NotFound, PayloadTooLarge
 from shared.extraction.candidates import Candidate, Provenance

@@ -136,8 +136,12 @@ def sdk_sync() -> None:
             ),
         )
         record("sdk.list_memories", lambda: sorted(m.id for m in client.list_memories(limit=200).memories))
-        record("sdk.associate", lambda: (lambda e: [e.source_id, e.target_id, e.relationship])(
-            client.associate(tea, other, "related_to")))  # fmt: skip
+        record(
+            "sdk.associate",
+            lambda: (lambda e: [e.source_id, e.target_id, e.relationship])(
+                client.associate(tea, other, "related_to")
+            ),
+        )
         record(
             "sdk.get_associations", lambda: [(e.source_id, e.target_id) for e in client.get_associations(tea)]
         )

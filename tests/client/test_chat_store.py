@@ -118,7 +118,7 @@ def test_lossless_round_trip(store: MemoryLayerChatStore) -> None:
                 ImageBlock(image=b"\x89PNG\x00\xff", image_mimetype="image/png"),
                 ImageBlock(url="http://example.com/cat.png"),
             ],
-        ),  # fmt: skip
+        ),
         ChatMessage(
             role=MessageRole.ASSISTANT, blocks=[ThinkingBlock(content="hmm"), TextBlock(text="a cat")]
         ),
@@ -148,8 +148,11 @@ def test_repeats_and_identical_text_in_two_chats(store: MemoryLayerChatStore) ->
     store.add_message("bob_chat", msg("ok", MessageRole.ASSISTANT))
     assert texts(store.get_messages("alice_chat")) == ["user:Hello, my name is Bob."]
     assert texts(store.get_messages("bob_chat")) == [
-        "user:Hello, my name is Bob.", "user:ok", "assistant:ok", "assistant:ok",
-    ]  # fmt: skip
+        "user:Hello, my name is Bob.",
+        "user:ok",
+        "assistant:ok",
+        "assistant:ok",
+    ]
     assert sorted(store.get_keys()) == ["alice_chat", "bob_chat"]
 
 
@@ -284,9 +287,13 @@ def test_concurrent_appends_from_processes(base_url: str, ws: str) -> None:
 def test_utilities() -> None:
     assert message_role_to_string(MessageRole.ASSISTANT) == "assistant"
     assert [string_to_message_role(s) for s in ("human", "AI", " user ", "tool", "chatbot", "model")] == [
-        MessageRole.USER, MessageRole.ASSISTANT, MessageRole.USER, MessageRole.TOOL, MessageRole.CHATBOT,
+        MessageRole.USER,
+        MessageRole.ASSISTANT,
+        MessageRole.USER,
+        MessageRole.TOOL,
+        MessageRole.CHATBOT,
         MessageRole.MODEL,
-    ]  # fmt: skip
+    ]
     assert string_to_message_role("wizard") == MessageRole.USER
     payload = chat_message_to_memory_payload(msg("hi"), "k", 3, additional_tags=["extra"])
     assert payload["tags"] == [f"{CHAT_KEY_TAG_PREFIX}k", "extra"] and payload["sequence_key"] == "k"
@@ -296,8 +303,13 @@ def test_utilities() -> None:
     foreign = memory_to_chat_message({"content": "assistant: plain", "metadata": {"role": "ai"}})
     assert (foreign.role, foreign.content) == (MessageRole.ASSISTANT, "plain")
     assert memory_to_chat_message({"content": "no metadata"}).content == "no metadata"
-    unknown_block = {"content": "user: x", "metadata": {"role": "user", "blocks": [
-        {"block_type": "hologram", "data": 1}, {"block_type": "text", "text": "x"}]}}  # fmt: skip
+    unknown_block = {
+        "content": "user: x",
+        "metadata": {
+            "role": "user",
+            "blocks": [{"block_type": "hologram", "data": 1}, {"block_type": "text", "text": "x"}],
+        },
+    }
     assert memory_to_chat_message(unknown_block).blocks == [TextBlock(text="x")]
 
 

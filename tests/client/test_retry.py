@@ -13,8 +13,15 @@ import pytest
 from memorylayer import MemoryLayerClient, RateLimitError, ServerError, SyncMemoryLayerClient
 
 NOW = "2026-01-01T00:00:00Z"
-MEMORY = {"id": "mem_1", "workspace_id": "ws", "content": "c", "type": "episodic", "importance": 0.5,
-          "created_at": NOW, "updated_at": NOW}  # fmt: skip
+MEMORY = {
+    "id": "mem_1",
+    "workspace_id": "ws",
+    "content": "c",
+    "type": "episodic",
+    "importance": 0.5,
+    "created_at": NOW,
+    "updated_at": NOW,
+}
 
 
 @dataclass

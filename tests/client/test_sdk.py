@@ -282,8 +282,15 @@ def test_headers_and_bodies() -> None:
     def reply(request: httpx.Request) -> httpx.Response:
         seen.append(request)
         now = "2026-01-01T00:00:00Z"
-        memory = {"id": "mem_1", "workspace_id": "ws_h", "content": "c", "type": "episodic",
-                  "importance": 0.5, "created_at": now, "updated_at": now}  # fmt: skip
+        memory = {
+            "id": "mem_1",
+            "workspace_id": "ws_h",
+            "content": "c",
+            "type": "episodic",
+            "importance": 0.5,
+            "created_at": now,
+            "updated_at": now,
+        }
         return httpx.Response(201, json={"memory": memory, "replayed": False})
 
     client = SyncMemoryLayerClient(

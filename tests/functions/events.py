@@ -36,8 +36,12 @@ def http_v2(
     is_b64 = base64_body and raw is not None
     if is_b64:
         raw = base64.b64encode(raw.encode()).decode()
-    all_headers = {"content-type": "application/json", "host": "abc123.execute-api.us-east-1.amazonaws.com",
-                   "user-agent": "pytest", **{k.lower(): v for k, v in (headers or {}).items()}}  # fmt: skip
+    all_headers = {
+        "content-type": "application/json",
+        "host": "abc123.execute-api.us-east-1.amazonaws.com",
+        "user-agent": "pytest",
+        **{k.lower(): v for k, v in (headers or {}).items()},
+    }
     request_id = str(uuid.uuid4())
     return {
         "version": "2.0",
@@ -51,8 +55,13 @@ def http_v2(
             "apiId": "abc123",
             "domainName": "abc123.execute-api.us-east-1.amazonaws.com",
             "domainPrefix": "abc123",
-            "http": {"method": method, "path": path, "protocol": "HTTP/1.1", "sourceIp": "203.0.113.7",
-                     "userAgent": "pytest"},  # fmt: skip
+            "http": {
+                "method": method,
+                "path": path,
+                "protocol": "HTTP/1.1",
+                "sourceIp": "203.0.113.7",
+                "userAgent": "pytest",
+            },
             "requestId": request_id,
             "routeKey": f"{method} {path}",
             "stage": "$default",

@@ -15,29 +15,46 @@ def call(handler, event) -> tuple[int, dict | None, dict]:
 
 def test_v2_event_gets_the_same_answer_as_http(load_handler, http, ws):
     module = load_handler("functions.memory.handler")
-    status, body, headers = call(module.handler, http_v2("POST", "/v1/memories",
-                                                         body={"content": "lambda remembers", "tags": ["l"]},
-                                                         headers={"X-Workspace-ID": ws}))  # fmt: skip
+    status, body, headers = call(
+        module.handler,
+        http_v2(
+            "POST",
+            "/v1/memories",
+            body={"content": "lambda remembers", "tags": ["l"]},
+            headers={"X-Workspace-ID": ws},
+        ),
+    )
     assert status == 201 and body["memory"]["content"] == "lambda remembers"
     assert headers["etag"] == body["memory"]["etag"]
     memory_id = body["memory"]["id"]
 
     # The same memory through the HTTP server, field for field (the embedding only on create).
     over_http = http.get(f"/v1/memories/{memory_id}", headers={"X-Workspace-ID": ws}).json()
-    status, via_lambda, _ = call(module.handler, http_v2("GET", f"/v1/memories/{memory_id}",
-                                                         headers={"X-Workspace-ID": ws}))  # fmt: skip
+    status, via_lambda, _ = call(
+        module.handler, http_v2("GET", f"/v1/memories/{memory_id}", headers={"X-Workspace-ID": ws})
+    )
     assert status == 200 and via_lambda == over_http
 
-    status, found, _ = call(module.handler, http_v2("POST", "/v1/memories/recall", body={"query": "lambda"},
-                                                    headers={"X-Workspace-ID": ws}, base64_body=True))  # fmt: skip
+    status, found, _ = call(
+        module.handler,
+        http_v2(
+            "POST",
+            "/v1/memories/recall",
+            body={"query": "lambda"},
+            headers={"X-Workspace-ID": ws},
+            base64_body=True,
+        ),
+    )
     assert status == 200 and [m["id"] for m in found["memories"]] == [memory_id]
 
-    status, listed, _ = call(module.handler, http_v2("GET", "/v1/memories", query={"limit": "5"},
-                                                     headers={"X-Workspace-ID": ws}))  # fmt: skip
+    status, listed, _ = call(
+        module.handler, http_v2("GET", "/v1/memories", query={"limit": "5"}, headers={"X-Workspace-ID": ws})
+    )
     assert status == 200 and listed["total_count"] == 1
 
-    status, body, _ = call(module.handler, http_v2("DELETE", f"/v1/memories/{memory_id}",
-                                                   headers={"X-Workspace-ID": ws}))  # fmt: skip
+    status, body, _ = call(
+        module.handler, http_v2("DELETE", f"/v1/memories/{memory_id}", headers={"X-Workspace-ID": ws})
+    )
     assert status == 204
     assert http.get(f"/v1/memories/{memory_id}", headers={"X-Workspace-ID": ws}).status_code == 404
 
@@ -55,8 +72,10 @@ def test_bad_input_and_health_through_lambda(load_handler):
 def test_warm_invocations_reuse_one_pool(load_handler, ws):
     module = load_handler("functions.memory.handler")
     for i in range(3):
-        call(module.handler, http_v2("POST", "/v1/memories", body={"content": f"warm {i}"},
-                                     headers={"X-Workspace-ID": ws}))  # fmt: skip
+        call(
+            module.handler,
+            http_v2("POST", "/v1/memories", body={"content": f"warm {i}"}, headers={"X-Workspace-ID": ws}),
+        )
     services = module.app.state.services.get()
     assert services.db.pool.get_stats()["connections_num"] <= services.settings.db_pool_max
     assert module.app.state.services.get() is services

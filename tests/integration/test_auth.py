@@ -20,8 +20,14 @@ ADMIN = "admin-secret-for-tests"
 
 @pytest.fixture(scope="module")
 def secured(settings, services) -> Iterator[str]:
-    secure = settings.model_copy(update={"auth_mode": "api_key", "admin_key": SecretStr(ADMIN), "rate_limit_per_s": 5.0,
-                                         "rate_limit_burst": 20})  # fmt: skip
+    secure = settings.model_copy(
+        update={
+            "auth_mode": "api_key",
+            "admin_key": SecretStr(ADMIN),
+            "rate_limit_per_s": 5.0,
+            "rate_limit_burst": 20,
+        }
+    )
     with serve_in_thread(create_app(secure, services=services)) as url:
         yield url
 
@@ -74,7 +80,9 @@ def test_a_key_works_in_its_workspace_only(secured, admin, ws, other_ws):
         assert a.get(f"/v1/memories/{their_memory['id']}").status_code == 404
         assert a.delete(f"/v1/memories/{their_memory['id']}").status_code == 404
         assert [w["id"] for w in a.get("/v1/workspaces").json()["workspaces"]] == [ws]
-        found = a.post("/v1/memories/recall", json={"query": "B only note", "min_relevance": 0}).json()["memories"]
+        found = a.post("/v1/memories/recall", json={"query": "B only note", "min_relevance": 0}).json()[
+            "memories"
+        ]
         assert [m["content"] for m in found] == ["A's note"]
         # A workspace key on admin routes is 403.
         assert a.get("/v1/admin/api-keys").status_code == 403
@@ -87,7 +95,10 @@ def test_read_only_keys_can_search_but_not_write(secured, admin, ws):
     with client(secured, writer["key"]) as w:
         memory = w.post("/v1/memories", json={"content": "readable fact"}).json()["memory"]
     with client(secured, reader["key"]) as r:
-        assert r.post("/v1/memories/recall", json={"query": "readable fact"}).json()["memories"][0]["id"] == memory["id"]
+        assert (
+            r.post("/v1/memories/recall", json={"query": "readable fact"}).json()["memories"][0]["id"]
+            == memory["id"]
+        )
         assert r.get(f"/v1/memories/{memory['id']}").status_code == 200
         denied = r.post("/v1/memories", json={"content": "nope"})
         assert denied.status_code == 403 and denied.json()["detail"]["code"] == "read_only_key"
@@ -144,8 +155,13 @@ def test_rate_limit_answers_429_with_retry_after(secured, admin, ws):
 
 def test_cli_creates_a_key(database_url, secured, ws):
     env = {**os.environ, "MEMORYLAYER_DATABASE_URL": database_url}
-    out = subprocess.run([sys.executable, "-m", "shared.cli", "keys", "create", "--workspace", ws, "--access", "read"],
-                         env=env, capture_output=True, text=True, timeout=60)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-m", "shared.cli", "keys", "create", "--workspace", ws, "--access", "read"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     key = next(line.split()[-1] for line in out.stdout.splitlines() if line.startswith("key:"))
     with client(secured, key) as c:

@@ -6,7 +6,9 @@ import pytest
 
 
 def count(http, ws) -> int:
-    return len(http.get("/v1/memories", params={"limit": 1000}, headers={"X-Workspace-ID": ws}).json()["memories"])
+    return len(
+        http.get("/v1/memories", params={"limit": 1000}, headers={"X-Workspace-ID": ws}).json()["memories"]
+    )
 
 
 def make(http, ws, content="baseline memory") -> dict:
@@ -27,19 +29,46 @@ BAD_REMEMBER = [
     pytest.param({"content": "x" * (64 * 1024 + 1)}, 413, id="content-over-64KiB"),
     pytest.param({"content": "x", "tags": [f"t{i}" for i in range(101)]}, 422, id="101-tags"),
     pytest.param({"content": "x", "tags": ["t" * 300]}, 422, id="tag-too-long"),
-    pytest.param({"content": "x", "metadata": {"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": {"i": {
-        "j": {"k": {"l": {"m": {"n": {"o": {"p": {"q": 1}}}}}}}}}}}}}}}}}}, 422, id="metadata-too-deep"),
+    pytest.param(
+        {
+            "content": "x",
+            "metadata": {
+                "a": {
+                    "b": {
+                        "c": {
+                            "d": {
+                                "e": {
+                                    "f": {
+                                        "g": {
+                                            "h": {
+                                                "i": {"j": {"k": {"l": {"m": {"n": {"o": {"p": {"q": 1}}}}}}}}
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            },
+        },
+        422,
+        id="metadata-too-deep",
+    ),
     pytest.param({"content": "x", "metadata": {"blob": "y" * (65 * 1024)}}, 413, id="metadata-too-large"),
     pytest.param({"content": "x", "event_time": "yesterday-ish"}, 422, id="bad-event-time"),
     pytest.param({"content": "x", "scope": "user"}, 400, id="user-scope-without-user"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(("body", "status"), BAD_REMEMBER)
 def test_bad_remember_is_rejected_and_changes_nothing(http, ws, body, status):
     make(http, ws)
-    kwargs = {"content": body, "headers": {"X-Workspace-ID": ws, "Content-Type": "application/json"}} if isinstance(
-        body, bytes) else {"json": body, "headers": {"X-Workspace-ID": ws}}  # fmt: skip
+    kwargs = (
+        {"content": body, "headers": {"X-Workspace-ID": ws, "Content-Type": "application/json"}}
+        if isinstance(body, bytes)
+        else {"json": body, "headers": {"X-Workspace-ID": ws}}
+    )
     r = http.post("/v1/memories", **kwargs)
     assert r.status_code == status, r.text
     detail = r.json()["detail"]
@@ -53,8 +82,11 @@ def test_invalid_workspace_id_is_400(http):
 
 
 def test_oversized_body_is_413(http, ws):
-    r = http.post("/v1/memories", content=b"{" + b" " * (9 * 1024 * 1024) + b"}",
-                  headers={"X-Workspace-ID": ws, "Content-Type": "application/json"})  # fmt: skip
+    r = http.post(
+        "/v1/memories",
+        content=b"{" + b" " * (9 * 1024 * 1024) + b"}",
+        headers={"X-Workspace-ID": ws, "Content-Type": "application/json"},
+    )
     assert r.status_code == 413 and r.json()["detail"]["code"] == "request_too_large"
 
 
@@ -74,7 +106,9 @@ def test_bad_update_changes_nothing(http, ws):
     memory = make(http, ws)
     h = {"X-Workspace-ID": ws}
     assert http.put(f"/v1/memories/{memory['id']}", json={"importance": -1}, headers=h).status_code == 422
-    assert http.put(f"/v1/memories/{memory['id']}", json={"content": "y" * 70000}, headers=h).status_code == 413
+    assert (
+        http.put(f"/v1/memories/{memory['id']}", json={"content": "y" * 70000}, headers=h).status_code == 413
+    )
     assert http.get(f"/v1/memories/{memory['id']}", headers=h).json()["memory"]["revision"] == 1
 
 
@@ -90,8 +124,11 @@ class TestIsolation:
     def theirs(self, http, other_ws):
         a = make(http, other_ws, "tenant B secret one")
         b = make(http, other_ws, "tenant B secret two")
-        edge = http.post(f"/v1/memories/{a['id']}/associate", json={"target_id": b["id"], "relationship": "causes"},
-                         headers={"X-Workspace-ID": other_ws}).json()["association"]  # fmt: skip
+        edge = http.post(
+            f"/v1/memories/{a['id']}/associate",
+            json={"target_id": b["id"], "relationship": "causes"},
+            headers={"X-Workspace-ID": other_ws},
+        ).json()["association"]
         return a, b, edge
 
     def test_every_route_is_404_and_nothing_changes(self, http, ws, other_ws, theirs):
@@ -107,7 +144,11 @@ class TestIsolation:
             ("GET", f"/v1/memories/{a['id']}/revisions", None),
             ("POST", f"/v1/memories/{a['id']}/decay", {"decay_rate": 0.5}),
             ("POST", f"/v1/memories/{a['id']}/associate", {"target_id": b["id"], "relationship": "causes"}),
-            ("POST", f"/v1/memories/{mine['id']}/associate", {"target_id": b["id"], "relationship": "causes"}),
+            (
+                "POST",
+                f"/v1/memories/{mine['id']}/associate",
+                {"target_id": b["id"], "relationship": "causes"},
+            ),
             ("GET", f"/v1/memories/{a['id']}/associations", None),
             ("PATCH", f"/v1/memories/{a['id']}/associations/{edge['id']}", {"strength": 0.1}),
             ("DELETE", f"/v1/memories/{a['id']}/associations/{edge['id']}", None),
@@ -118,24 +159,37 @@ class TestIsolation:
         for method, path, body in calls:
             r = http.request(method, path, json=body, headers=h)
             assert r.status_code == 404, (method, path, r.status_code, r.text)
-        batch = http.post("/v1/memories/batch", json={"operations": [
-            {"op": "update", "memory_id": a["id"], "content": "pwned"},
-            {"op": "delete", "memory_id": b["id"], "hard": True},
-        ]}, headers=h).json()  # fmt: skip
+        batch = http.post(
+            "/v1/memories/batch",
+            json={
+                "operations": [
+                    {"op": "update", "memory_id": a["id"], "content": "pwned"},
+                    {"op": "delete", "memory_id": b["id"], "hard": True},
+                ]
+            },
+            headers=h,
+        ).json()
         assert batch["failed"] == 2
         # B's data is untouched.
         hb = {"X-Workspace-ID": other_ws}
-        assert http.get(f"/v1/memories/{a['id']}", headers=hb).json()["memory"]["content"] == "tenant B secret one"
+        assert (
+            http.get(f"/v1/memories/{a['id']}", headers=hb).json()["memory"]["content"]
+            == "tenant B secret one"
+        )
         assert http.get(f"/v1/memories/{b['id']}", headers=hb).status_code == 200
-        assert http.get(f"/v1/memories/{a['id']}/associations", headers=hb).json()["associations"][0]["strength"] == (
-            pytest.approx(0.5))  # fmt: skip
+        assert http.get(f"/v1/memories/{a['id']}/associations", headers=hb).json()["associations"][0][
+            "strength"
+        ] == (pytest.approx(0.5))
         assert http.get(f"/v1/memories/{a['id']}", headers=hb).json()["memory"]["importance"] == 0.5
 
     def test_search_list_and_export_never_show_another_workspace(self, http, ws, other_ws, theirs):
         h = {"X-Workspace-ID": ws}
         make(http, ws, "tenant A note about secrets")
-        found = http.post("/v1/memories/recall", json={"query": "tenant B secret", "min_relevance": 0, "limit": 1000},
-                          headers=h).json()["memories"]  # fmt: skip
+        found = http.post(
+            "/v1/memories/recall",
+            json={"query": "tenant B secret", "min_relevance": 0, "limit": 1000},
+            headers=h,
+        ).json()["memories"]
         assert found and all(m["workspace_id"] in (ws, "_global") for m in found)
         listed = http.get("/v1/memories", headers=h).json()["memories"]
         assert [m["content"] for m in listed] == ["tenant A note about secrets"]

@@ -29,23 +29,38 @@ def openai_chat_wire(stub: StubServer, request: StubRequest) -> StubResponse:
         return StubResponse(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
     assert request.body["response_format"]["type"] == "json_schema"
     content = json.dumps(stub.replies.pop(0))
-    return StubResponse(200, {
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": request.body["model"],
-        "choices": [{"index": 0, "finish_reason": "stop",
-                     "message": {"role": "assistant", "content": content}}],
-        "usage": {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150},
-    })  # fmt: skip
+    return StubResponse(
+        200,
+        {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1,
+            "model": request.body["model"],
+            "choices": [
+                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
+            ],
+            "usage": {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150},
+        },
+    )
 
 
 def gemini_wire(stub: StubServer, request: StubRequest) -> StubResponse:
     if not _GEMINI.match(request.path.split("?")[0]):
         return StubResponse(404, {"error": {"code": 404, "message": "not found", "status": "NOT_FOUND"}})
     assert request.body["generationConfig"]["responseMimeType"] == "application/json"
-    return StubResponse(200, {
-        "candidates": [{"content": {"role": "model", "parts": [{"text": json.dumps(stub.replies.pop(0))}]},
-                        "finishReason": "STOP", "index": 0}],
-        "usageMetadata": {"promptTokenCount": 90, "candidatesTokenCount": 20, "totalTokenCount": 110},
-    })  # fmt: skip
+    return StubResponse(
+        200,
+        {
+            "candidates": [
+                {
+                    "content": {"role": "model", "parts": [{"text": json.dumps(stub.replies.pop(0))}]},
+                    "finishReason": "STOP",
+                    "index": 0,
+                }
+            ],
+            "usageMetadata": {"promptTokenCount": 90, "candidatesTokenCount": 20, "totalTokenCount": 110},
+        },
+    )
 
 
 @pytest.fixture(params=["openai", "google"])
@@ -59,13 +74,20 @@ def llm_stub(request) -> Iterator[tuple[str, StubServer]]:
 
 def llm_settings(settings: Settings, provider: str, stub: StubServer, **extra) -> Settings:
     base = f"{stub.url}/v1" if provider == "openai" else stub.url
-    return settings.model_copy(update={"llm_provider": provider, "llm_base_url": base, "llm_model": "stub-model",
-                                       **extra})  # fmt: skip
+    return settings.model_copy(
+        update={"llm_provider": provider, "llm_base_url": base, "llm_model": "stub-model", **extra}
+    )
 
 
 def fact(content: str, predicate: str, value: str) -> dict:
-    return {"content": content, "subject": "user", "predicate": predicate, "value": value, "type": "semantic",
-            "importance": 0.8}  # fmt: skip
+    return {
+        "content": content,
+        "subject": "user",
+        "predicate": predicate,
+        "value": value,
+        "type": "semantic",
+        "importance": 0.8,
+    }
 
 
 def make_job(services, ws: str, *texts: str) -> str:
@@ -75,15 +97,22 @@ def make_job(services, ws: str, *texts: str) -> str:
         if thread is None:
             thread = thread_repo.lock(conn, ws, f"thread_{ws}")
         new, _ = thread_repo.append(conn, thread, [NewMessage("user", t, {}, None) for t in texts])
-        return thread_repo.create_job(conn, ws, thread["id"], new[0]["message_index"], new[-1]["message_index"])["id"]
+        return thread_repo.create_job(
+            conn, ws, thread["id"], new[0]["message_index"], new[-1]["message_index"]
+        )["id"]
 
 
 def test_llm_extraction_proposes_and_the_writer_decides(services, settings, ws, llm_stub):
     provider, stub = llm_stub
-    worker = ExtractionWorker(services.db, services.embedder,
-                              llm_settings(settings, provider, stub, enrichment_policy="generative"))  # fmt: skip
-    stub.replies.append({"facts": [fact("The user lives in Lisbon", "lives_in", "Lisbon")],
-                         "summary": "Dana talked about her home."})  # fmt: skip
+    worker = ExtractionWorker(
+        services.db, services.embedder, llm_settings(settings, provider, stub, enrichment_policy="generative")
+    )
+    stub.replies.append(
+        {
+            "facts": [fact("The user lives in Lisbon", "lives_in", "Lisbon")],
+            "summary": "Dana talked about her home.",
+        }
+    )
     result = worker.run(make_job(services, ws, "These days home for me is Lisbon, by the river."))
     assert result["extractor"] == "llm" and result["added"] >= 1
     assert result["generation_summary"]["calls"] == 1 and result["generation_summary"]["input_tokens"] > 0
@@ -91,7 +120,9 @@ def test_llm_extraction_proposes_and_the_writer_decides(services, settings, ws, 
     prompt = json.dumps(stub.requests[-1].body)
     assert "Lisbon" in prompt and "mem_" not in prompt
 
-    stub.replies.append({"facts": [fact("The user lives in Porto now", "lives_in", "Porto")], "summary": "Moved."})
+    stub.replies.append(
+        {"facts": [fact("The user lives in Porto now", "lives_in", "Porto")], "summary": "Moved."}
+    )
     moved = worker.run(make_job(services, ws, "Moved again, Porto this time, much smaller flat."))
     assert moved["superseded"] == 1
     # Known memories are shown to the model as numbered handles.
@@ -103,22 +134,26 @@ def test_llm_extraction_proposes_and_the_writer_decides(services, settings, ws, 
 
 def test_llm_output_outside_the_schema_fails_the_attempt_and_writes_nothing(services, settings, ws, llm_stub):
     provider, stub = llm_stub
-    worker = ExtractionWorker(services.db, services.embedder,
-                              llm_settings(settings, provider, stub, enrichment_policy="generative"))  # fmt: skip
+    worker = ExtractionWorker(
+        services.db, services.embedder, llm_settings(settings, provider, stub, enrichment_policy="generative")
+    )
     stub.replies.append({"facts": [{"content": "x", "predicate": "Not A Predicate"}], "summary": ""})
     job_id = make_job(services, ws, "Something long enough to be worth asking a model about, surely.")
     with pytest.raises(Exception, match="outside the schema"):
         worker.run(job_id, final_attempt=False)
     with services.db.connection() as conn:
         job = thread_repo.get_job(conn, job_id)
-        count = conn.execute("SELECT count(*) AS n FROM memories WHERE workspace_id = %s", (ws,)).fetchone()["n"]
+        count = conn.execute("SELECT count(*) AS n FROM memories WHERE workspace_id = %s", (ws,)).fetchone()[
+            "n"
+        ]
     assert job["status"] == "queued" and "outside the schema" in job["error"] and count == 0
 
 
 def test_adaptive_policy_skips_the_llm_when_rules_suffice(services, settings, ws, llm_stub):
     provider, stub = llm_stub
-    worker = ExtractionWorker(services.db, services.embedder,
-                              llm_settings(settings, provider, stub, enrichment_policy="adaptive"))  # fmt: skip
+    worker = ExtractionWorker(
+        services.db, services.embedder, llm_settings(settings, provider, stub, enrichment_policy="adaptive")
+    )
     result = worker.run(make_job(services, ws, "My name is Dana."))
     assert result["extractor"] == "deterministic" and stub.requests == []
     assert result["generation_summary"]["skipped_reason"].startswith("adaptive")
@@ -126,9 +161,16 @@ def test_adaptive_policy_skips_the_llm_when_rules_suffice(services, settings, ws
 
 def test_token_ceiling_keeps_the_llm_out(services, settings, ws, llm_stub):
     provider, stub = llm_stub
-    worker = ExtractionWorker(services.db, services.embedder, llm_settings(
-        settings, provider, stub, enrichment_policy="generative", llm_max_tokens_per_operation=10))  # fmt: skip
-    result = worker.run(make_job(services, ws, "A long message that would cost more tokens than allowed here."))
+    worker = ExtractionWorker(
+        services.db,
+        services.embedder,
+        llm_settings(
+            settings, provider, stub, enrichment_policy="generative", llm_max_tokens_per_operation=10
+        ),
+    )
+    result = worker.run(
+        make_job(services, ws, "A long message that would cost more tokens than allowed here.")
+    )
     assert result["extractor"] == "deterministic" and stub.requests == []
     assert result["generation_summary"]["skipped_reason"].startswith("ceiling")
 
@@ -136,8 +178,9 @@ def test_token_ceiling_keeps_the_llm_out(services, settings, ws, llm_stub):
 def test_grounded_answer_cites_retrieved_memories(services, settings, ws, llm_stub):
     provider, stub = llm_stub
     memory, _, _ = services.memories.remember(ws, MemoryCreate(content="Dana's cat is called Miso"))
-    answerer = Answerer(Recaller(services.db, services.embedder, settings),
-                        create_llm(llm_settings(settings, provider, stub)))  # fmt: skip
+    answerer = Answerer(
+        Recaller(services.db, services.embedder, settings), create_llm(llm_settings(settings, provider, stub))
+    )
     stub.replies.append({"answer": "Miso", "citations": [1, 7], "abstain": False})
     out = answerer.answer([ws], AnswerRequest(query="what is Dana's cat called?"))
     assert out["answer"] == "Miso" and out["citations"] == [memory["id"]]  # handle 7 did not exist: dropped
@@ -146,15 +189,18 @@ def test_grounded_answer_cites_retrieved_memories(services, settings, ws, llm_st
 
 def test_answer_abstains_without_calling_the_llm_when_nothing_is_found(services, settings, ws, llm_stub):
     provider, stub = llm_stub
-    answerer = Answerer(Recaller(services.db, services.embedder, settings),
-                        create_llm(llm_settings(settings, provider, stub)))  # fmt: skip
+    answerer = Answerer(
+        Recaller(services.db, services.embedder, settings), create_llm(llm_settings(settings, provider, stub))
+    )
     out = answerer.answer([ws], AnswerRequest(query="what is the capital of Atlantis?"))
     assert out["abstained"] is True and out["answer"] is None and stub.requests == []
 
 
 def test_answer_without_an_llm_returns_the_evidence(http, ws):
     h = {"X-Workspace-ID": ws}
-    memory = http.post("/v1/memories", json={"content": "The wifi password is on the fridge"}, headers=h).json()
+    memory = http.post(
+        "/v1/memories", json={"content": "The wifi password is on the fridge"}, headers=h
+    ).json()
     r = http.post("/v1/memories/answer", json={"query": "where is the wifi password?"}, headers=h).json()
     assert r["llm_configured"] is False and r["answer"] is None
     assert r["citations"] == [memory["memory"]["id"]] and "no LLM" in r["reason"]

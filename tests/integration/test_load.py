@@ -28,8 +28,13 @@ def test_eight_clients_mixed_workload_zero_errors(base_url, ws):
             while time.monotonic() < stop_at:
                 roll = rng.random()
                 if roll < 0.3 or not mine:
-                    r = c.post("/v1/memories", json={"content": f"client {k} fact {rng.random()} about topic "
-                                                                f"{rng.randrange(50)}", "tags": [f"c{k}"]})  # fmt: skip
+                    r = c.post(
+                        "/v1/memories",
+                        json={
+                            "content": f"client {k} fact {rng.random()} about topic {rng.randrange(50)}",
+                            "tags": [f"c{k}"],
+                        },
+                    )
                     if r.status_code == 201:
                         mine.append(r.json()["memory"]["id"])
                 elif roll < 0.8:
@@ -41,7 +46,9 @@ def test_eight_clients_mixed_workload_zero_errors(base_url, ws):
                 counts[k] += 1
                 if r.status_code >= 300:
                     with lock:
-                        errors.append(f"{r.request.method} {r.request.url.path} -> {r.status_code} {r.text[:200]}")
+                        errors.append(
+                            f"{r.request.method} {r.request.url.path} -> {r.status_code} {r.text[:200]}"
+                        )
         with lock:
             written.extend(mine)
 

@@ -15,10 +15,15 @@ def remember(http: httpx.Client, ws: str, content: str, **fields) -> dict:
 def test_remember_returns_the_reference_shape(http, ws):
     r = http.post(
         "/v1/memories",
-        json={"content": "  Alice prefers dark mode  ", "tags": ["UI", "ui", " prefs "], "importance": 0.8,
-              "metadata": {"source": "chat"}, "event_time": "2024-05-01T10:00:00Z"},
+        json={
+            "content": "  Alice prefers dark mode  ",
+            "tags": ["UI", "ui", " prefs "],
+            "importance": 0.8,
+            "metadata": {"source": "chat"},
+            "event_time": "2024-05-01T10:00:00Z",
+        },
         headers={"X-Workspace-ID": ws},
-    )  # fmt: skip
+    )
     assert r.status_code == 201
     body = r.json()
     memory = body["memory"]
@@ -43,8 +48,11 @@ def test_get_update_delete_lifecycle(http, ws):
     assert got.status_code == 200 and got.json()["memory"]["content"] == "The deploy runs on Fridays"
     assert got.json()["memory"]["embedding"] is None
 
-    updated = http.put(f"/v1/memories/{memory['id']}", json={"content": "The deploy runs on Mondays",
-                                                              "importance": 0.9}, headers=h)  # fmt: skip
+    updated = http.put(
+        f"/v1/memories/{memory['id']}",
+        json={"content": "The deploy runs on Mondays", "importance": 0.9},
+        headers=h,
+    )
     assert updated.status_code == 200
     assert updated.json()["memory"]["content"] == "The deploy runs on Mondays"
     assert updated.json()["memory"]["revision"] == 2
@@ -68,7 +76,10 @@ def test_hard_delete_removes_row_and_history(http, ws):
     memory = remember(http, ws, "temporary secret note")
     h = {"X-Workspace-ID": ws}
     assert http.delete(f"/v1/memories/{memory['id']}", params={"hard": True}, headers=h).status_code == 204
-    assert http.get(f"/v1/memories/{memory['id']}", params={"include_deleted": True}, headers=h).status_code == 404
+    assert (
+        http.get(f"/v1/memories/{memory['id']}", params={"include_deleted": True}, headers=h).status_code
+        == 404
+    )
     assert http.get(f"/v1/memories/{memory['id']}/revisions", headers=h).status_code == 404
 
 
@@ -89,10 +100,16 @@ def test_revisions_record_every_write(http, ws):
 def test_if_match_guards_updates(http, ws):
     memory = remember(http, ws, "guarded content")
     h = {"X-Workspace-ID": ws}
-    stale = http.put(f"/v1/memories/{memory['id']}", json={"content": "x"}, headers={**h, "If-Match": '"nope"'})
+    stale = http.put(
+        f"/v1/memories/{memory['id']}", json={"content": "x"}, headers={**h, "If-Match": '"nope"'}
+    )
     assert stale.status_code == 412
-    assert http.get(f"/v1/memories/{memory['id']}", headers=h).json()["memory"]["content"] == "guarded content"
-    ok = http.put(f"/v1/memories/{memory['id']}", json={"content": "y"}, headers={**h, "If-Match": memory["etag"]})
+    assert (
+        http.get(f"/v1/memories/{memory['id']}", headers=h).json()["memory"]["content"] == "guarded content"
+    )
+    ok = http.put(
+        f"/v1/memories/{memory['id']}", json={"content": "y"}, headers={**h, "If-Match": memory["etag"]}
+    )
     assert ok.status_code == 200
 
 
@@ -107,8 +124,11 @@ class TestDedup:
         alice = remember(http, ws, "Hello, my name is Bob.", tags=["llamaindex_chat_key:alice"])
         bob = remember(http, ws, "Hello, my name is Bob.", tags=["llamaindex_chat_key:bob"])
         assert alice["id"] != bob["id"]
-        found = http.post("/v1/memories/recall", json={"query": "chat", "tags": ["llamaindex_chat_key:bob"],
-                                                       "min_relevance": 0}, headers={"X-Workspace-ID": ws})  # fmt: skip
+        found = http.post(
+            "/v1/memories/recall",
+            json={"query": "chat", "tags": ["llamaindex_chat_key:bob"], "min_relevance": 0},
+            headers={"X-Workspace-ID": ws},
+        )
         assert [m["id"] for m in found.json()["memories"]] == [bob["id"]]
 
     def test_repeated_message_in_one_chat_is_kept(self, http, ws):
@@ -138,10 +158,16 @@ def test_logical_key_needs_conditional_headers(http, ws):
     r = http.post("/v1/memories", json={"content": "profile", "logical_key": "user/profile"}, headers=h)
     assert r.status_code == 412
     cond = {**h, "Idempotency-Key": "k1", "If-None-Match": "*"}
-    assert http.post("/v1/memories", json={"content": "profile", "logical_key": "user/profile"},
-                     headers=cond).status_code == 201  # fmt: skip
+    assert (
+        http.post(
+            "/v1/memories", json={"content": "profile", "logical_key": "user/profile"}, headers=cond
+        ).status_code
+        == 201
+    )
     other = {**h, "Idempotency-Key": "k2", "If-None-Match": "*"}
-    taken = http.post("/v1/memories", json={"content": "profile 2", "logical_key": "user/profile"}, headers=other)
+    taken = http.post(
+        "/v1/memories", json={"content": "profile 2", "logical_key": "user/profile"}, headers=other
+    )
     assert taken.status_code == 412
 
 
@@ -151,9 +177,12 @@ def test_list_is_newest_first_and_filters(http, ws):
     h = {"X-Workspace-ID": ws}
     listed = http.get("/v1/memories", headers=h).json()
     assert [m["id"] for m in listed["memories"]] == [b["id"], a["id"]] and listed["total_count"] == 2
-    assert [m["id"] for m in http.get("/v1/memories", params={"tag": "b"}, headers=h).json()["memories"]] == [b["id"]]
-    assert [m["id"] for m in http.get("/v1/memories", params={"type": "semantic"},
-                                      headers=h).json()["memories"]] == [a["id"]]  # fmt: skip
+    assert [m["id"] for m in http.get("/v1/memories", params={"tag": "b"}, headers=h).json()["memories"]] == [
+        b["id"]
+    ]
+    assert [
+        m["id"] for m in http.get("/v1/memories", params={"type": "semantic"}, headers=h).json()["memories"]
+    ] == [a["id"]]
     page = http.get("/v1/memories", params={"limit": 1, "offset": 1}, headers=h).json()
     assert [m["id"] for m in page["memories"]] == [a["id"]]
 
@@ -173,10 +202,15 @@ def test_sequence_key_assigns_indices_in_the_database(http, ws):
     assert http.get("/v1/memories/sequence-keys", headers=h).json() == {"keys": ["Chat", "chat"]}
     # Deleting the last frees its index; an explicit index that is taken is a conflict.
     http.delete(f"/v1/memories/{ids[2]['id']}", headers=h)
-    nxt = http.post("/v1/memories", json={"content": "again", "sequence_key": "Chat"}, headers=h).json()["memory"]
+    nxt = http.post("/v1/memories", json={"content": "again", "sequence_key": "Chat"}, headers=h).json()[
+        "memory"
+    ]
     assert nxt["sequence_index"] == 2
-    taken = http.post("/v1/memories", json={"content": "clash", "sequence_key": "Chat",
-                                            "metadata": {"message_index": 0}}, headers=h)  # fmt: skip
+    taken = http.post(
+        "/v1/memories",
+        json={"content": "clash", "sequence_key": "Chat", "metadata": {"message_index": 0}},
+        headers=h,
+    )
     assert taken.status_code == 409
 
 
@@ -184,14 +218,20 @@ def test_batch_runs_each_operation_and_reports_each(http, ws):
     h = {"X-Workspace-ID": ws}
     existing = remember(http, ws, "to be updated")
     doomed = remember(http, ws, "to be deleted")
-    r = http.post("/v1/memories/batch", json={"operations": [
-        {"op": "create", "content": "batch one", "tags": ["b"]},
-        {"op": "create", "content": "batch two"},
-        {"op": "create", "content": "batch one", "tags": ["b"]},
-        {"op": "update", "memory_id": existing["id"], "importance": 0.9},
-        {"op": "delete", "memory_id": doomed["id"]},
-        {"op": "delete", "memory_id": "mem_doesnotexist00"},
-    ]}, headers=h)  # fmt: skip
+    r = http.post(
+        "/v1/memories/batch",
+        json={
+            "operations": [
+                {"op": "create", "content": "batch one", "tags": ["b"]},
+                {"op": "create", "content": "batch two"},
+                {"op": "create", "content": "batch one", "tags": ["b"]},
+                {"op": "update", "memory_id": existing["id"], "importance": 0.9},
+                {"op": "delete", "memory_id": doomed["id"]},
+                {"op": "delete", "memory_id": "mem_doesnotexist00"},
+            ]
+        },
+        headers=h,
+    )
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["total_operations"] == 6 and body["successful"] == 5 and body["failed"] == 1
@@ -204,7 +244,9 @@ def test_batch_runs_each_operation_and_reports_each(http, ws):
 
 def test_decay_lowers_importance(http, ws):
     memory = remember(http, ws, "fading fact", importance=0.5)
-    r = http.post(f"/v1/memories/{memory['id']}/decay", json={"decay_rate": 0.2}, headers={"X-Workspace-ID": ws})
+    r = http.post(
+        f"/v1/memories/{memory['id']}/decay", json={"decay_rate": 0.2}, headers={"X-Workspace-ID": ws}
+    )
     assert r.status_code == 200 and r.json()["memory"]["importance"] == pytest.approx(0.3)
 
 
@@ -213,69 +255,118 @@ class TestAssociations:
         h = {"X-Workspace-ID": ws}
         problem = remember(http, ws, "login times out")
         fix = remember(http, ws, "raise the redis pool size")
-        r = http.post(f"/v1/memories/{fix['id']}/associate",
-                      json={"target_id": problem["id"], "relationship": "solves", "strength": 0.9}, headers=h)  # fmt: skip
+        r = http.post(
+            f"/v1/memories/{fix['id']}/associate",
+            json={"target_id": problem["id"], "relationship": "solves", "strength": 0.9},
+            headers=h,
+        )
         assert r.status_code == 201, r.text
         edge = r.json()["association"]
         assert r.json()["id"] == edge["id"] and edge["id"].startswith("assoc_")
-        again = http.post(f"/v1/memories/{fix['id']}/associate",
-                          json={"target_id": problem["id"], "relationship": "solves"}, headers=h)  # fmt: skip
+        again = http.post(
+            f"/v1/memories/{fix['id']}/associate",
+            json={"target_id": problem["id"], "relationship": "solves"},
+            headers=h,
+        )
         assert again.json()["association"]["id"] == edge["id"]  # idempotent
 
-        out = http.get(f"/v1/memories/{fix['id']}/associations", params={"direction": "outgoing"}, headers=h).json()
+        out = http.get(
+            f"/v1/memories/{fix['id']}/associations", params={"direction": "outgoing"}, headers=h
+        ).json()
         assert [a["id"] for a in out["associations"]] == [edge["id"]]
-        assert http.get(f"/v1/memories/{fix['id']}/associations", params={"direction": "incoming"},
-                        headers=h).json()["associations"] == []  # fmt: skip
-        filtered = http.get(f"/v1/memories/{problem['id']}/associations", params={"relationships": "SOLVES"},
-                            headers=h).json()  # fmt: skip
+        assert (
+            http.get(
+                f"/v1/memories/{fix['id']}/associations", params={"direction": "incoming"}, headers=h
+            ).json()["associations"]
+            == []
+        )
+        filtered = http.get(
+            f"/v1/memories/{problem['id']}/associations", params={"relationships": "SOLVES"}, headers=h
+        ).json()
         assert filtered["total_count"] == 1  # the reference uppercased the filter and never matched
 
-        assert http.patch(f"/v1/memories/{fix['id']}/associations/{edge['id']}", json={"strength": 0.3},
-                          headers=h).status_code == 204  # fmt: skip
+        assert (
+            http.patch(
+                f"/v1/memories/{fix['id']}/associations/{edge['id']}", json={"strength": 0.3}, headers=h
+            ).status_code
+            == 204
+        )
         listed = http.get(f"/v1/memories/{fix['id']}/associations", headers=h).json()["associations"]
         assert listed[0]["strength"] == pytest.approx(0.3)
-        assert http.delete(f"/v1/memories/{fix['id']}/associations/{edge['id']}", headers=h).status_code == 204
-        assert http.delete(f"/v1/memories/{fix['id']}/associations/{edge['id']}", headers=h).status_code == 404
+        assert (
+            http.delete(f"/v1/memories/{fix['id']}/associations/{edge['id']}", headers=h).status_code == 204
+        )
+        assert (
+            http.delete(f"/v1/memories/{fix['id']}/associations/{edge['id']}", headers=h).status_code == 404
+        )
 
     @pytest.mark.parametrize("relationship", ["SOLVES", "fixes", "Related_To", ""])
     def test_unknown_relationship_is_400(self, http, ws, relationship):
         a, b = remember(http, ws, "alpha thing"), remember(http, ws, "beta thing")
-        r = http.post(f"/v1/memories/{a['id']}/associate", json={"target_id": b["id"], "relationship": relationship},
-                      headers={"X-Workspace-ID": ws})  # fmt: skip
+        r = http.post(
+            f"/v1/memories/{a['id']}/associate",
+            json={"target_id": b["id"], "relationship": relationship},
+            headers={"X-Workspace-ID": ws},
+        )
         assert r.status_code == 400 and r.json()["detail"]["code"] == "unknown_relationship"
-        assert http.get(f"/v1/memories/{a['id']}/associations", headers={"X-Workspace-ID": ws}).json()[
-            "total_count"] == 0  # fmt: skip
+        assert (
+            http.get(f"/v1/memories/{a['id']}/associations", headers={"X-Workspace-ID": ws}).json()[
+                "total_count"
+            ]
+            == 0
+        )
 
     def test_self_link_is_400(self, http, ws):
         a = remember(http, ws, "lonely")
-        r = http.post(f"/v1/memories/{a['id']}/associate", json={"target_id": a["id"], "relationship": "causes"},
-                      headers={"X-Workspace-ID": ws})  # fmt: skip
+        r = http.post(
+            f"/v1/memories/{a['id']}/associate",
+            json={"target_id": a["id"], "relationship": "causes"},
+            headers={"X-Workspace-ID": ws},
+        )
         assert r.status_code == 400
 
     def test_traverse_follows_paths(self, http, ws):
         h = {"X-Workspace-ID": ws}
         a, b, c = (remember(http, ws, t) for t in ("cause event", "middle event", "final effect"))
-        http.post(f"/v1/memories/{a['id']}/associate", json={"target_id": b["id"], "relationship": "causes"}, headers=h)
-        http.post(f"/v1/memories/{b['id']}/associate", json={"target_id": c["id"], "relationship": "leads_to",
-                                                             "strength": 0.8}, headers=h)  # fmt: skip
-        r = http.post(f"/v1/memories/{a['id']}/traverse", json={"max_depth": 2, "direction": "outgoing"}, headers=h)
+        http.post(
+            f"/v1/memories/{a['id']}/associate",
+            json={"target_id": b["id"], "relationship": "causes"},
+            headers=h,
+        )
+        http.post(
+            f"/v1/memories/{b['id']}/associate",
+            json={"target_id": c["id"], "relationship": "leads_to", "strength": 0.8},
+            headers=h,
+        )
+        r = http.post(
+            f"/v1/memories/{a['id']}/traverse", json={"max_depth": 2, "direction": "outgoing"}, headers=h
+        )
         body = r.json()
         assert r.status_code == 200
         assert sorted(p["nodes"] for p in body["paths"]) == [[a["id"], b["id"]], [a["id"], b["id"], c["id"]]]
         assert body["unique_nodes"] == 3
         deep = next(p for p in body["paths"] if p["depth"] == 2)
         assert deep["total_strength"] == pytest.approx(0.5 * 0.8)
-        only = http.post(f"/v1/memories/{a['id']}/traverse", json={"relationship_types": ["leads_to"]}, headers=h)
+        only = http.post(
+            f"/v1/memories/{a['id']}/traverse", json={"relationship_types": ["leads_to"]}, headers=h
+        )
         assert only.json()["total_paths"] == 0
 
 
 class TestWorkspaces:
     def test_crud(self, http, ws):
         r = http.post("/v1/workspaces", json={"id": ws, "name": "Project", "tags": ["knowledge"]})
-        assert r.status_code == 201 and r.json()["workspace"]["name"] == "Project" and r.json()["name"] == "Project"
+        assert (
+            r.status_code == 201
+            and r.json()["workspace"]["name"] == "Project"
+            and r.json()["name"] == "Project"
+        )
         assert http.post("/v1/workspaces", json={"id": ws, "name": "again"}).status_code == 409
         assert http.get(f"/v1/workspaces/{ws}").json()["workspace"]["tags"] == ["knowledge"]
-        assert http.put(f"/v1/workspaces/{ws}", json={"name": "Renamed"}).json()["workspace"]["name"] == "Renamed"
+        assert (
+            http.put(f"/v1/workspaces/{ws}", json={"name": "Renamed"}).json()["workspace"]["name"]
+            == "Renamed"
+        )
         tagged = http.get("/v1/workspaces", params={"tags": ["knowledge"]}).json()["workspaces"]
         assert ws in [w["id"] for w in tagged]
         everything = [w["id"] for w in http.get("/v1/workspaces").json()["workspaces"]]
@@ -304,8 +395,11 @@ class TestWorkspaces:
         h = {"X-Workspace-ID": ws}
         a = remember(http, ws, "exported one", tags=["x"], metadata={"k": 1})
         b = remember(http, ws, "exported two")
-        http.post(f"/v1/memories/{a['id']}/associate", json={"target_id": b["id"], "relationship": "supports"},
-                  headers=h)  # fmt: skip
+        http.post(
+            f"/v1/memories/{a['id']}/associate",
+            json={"target_id": b["id"], "relationship": "supports"},
+            headers=h,
+        )
         r = http.get(f"/v1/workspaces/{ws}/export")
         assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
         lines = [line for line in r.text.splitlines() if line]
@@ -314,16 +408,23 @@ class TestWorkspaces:
         parsed = [json.loads(line) for line in lines]
         assert parsed[0]["type"] == "header" and parsed[0]["total_memories"] == 2
         assert [p["type"] for p in parsed[1:]] == ["memory", "memory", "association"]
-        data = {"memories": [p["data"] for p in parsed if p["type"] == "memory"],
-                "associations": [p["data"] for p in parsed if p["type"] == "association"]}  # fmt: skip
+        data = {
+            "memories": [p["data"] for p in parsed if p["type"] == "memory"],
+            "associations": [p["data"] for p in parsed if p["type"] == "association"],
+        }
         imported = http.post(f"/v1/workspaces/{other_ws}/import", json={"data": data}).json()
-        assert imported["imported"] == 2 and imported["errors"] == 0 and imported["associations_imported"] == 1
+        assert (
+            imported["imported"] == 2 and imported["errors"] == 0 and imported["associations_imported"] == 1
+        )
         again = http.post(f"/v1/workspaces/{other_ws}/import", json={"data": data}).json()
         assert again["imported"] == 0 and again["skipped_duplicates"] == 2
         copied = http.get("/v1/memories", headers={"X-Workspace-ID": other_ws}).json()["memories"]
         assert sorted(m["content"] for m in copied) == ["exported one", "exported two"]
-        ndjson = http.post(f"/v1/workspaces/{ws}_copy/import", content=r.content,
-                           headers={"Content-Type": "application/x-ndjson"}).json()  # fmt: skip
+        ndjson = http.post(
+            f"/v1/workspaces/{ws}_copy/import",
+            content=r.content,
+            headers={"Content-Type": "application/x-ndjson"},
+        ).json()
         assert ndjson["imported"] == 2
 
     def test_export_of_missing_workspace_is_404(self, http):

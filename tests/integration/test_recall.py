@@ -18,8 +18,11 @@ FIXTURE = [
 def corpus(http, ws):
     ids = []
     for content, tags, type_ in FIXTURE:
-        r = http.post("/v1/memories", json={"content": content, "tags": tags, "type": type_},
-                      headers={"X-Workspace-ID": ws})  # fmt: skip
+        r = http.post(
+            "/v1/memories",
+            json={"content": content, "tags": tags, "type": type_},
+            headers={"X-Workspace-ID": ws},
+        )
         assert r.status_code == 201
         ids.append(r.json()["memory"]["id"])
     return ids
@@ -40,8 +43,16 @@ def test_both_arms_rank_the_obvious_answer_first(http, ws, corpus):
     assert body["retrieval_confidence"] == "strong"
     assert body["total_count"] >= 2
     assert body["memories"][1]["id"] == corpus[1]
-    for key in ("query_tokens", "search_latency_ms", "mode_used", "budget_summary", "confidence_reasons",
-                "freshness_metadata", "relation_paths", "generation_summary"):  # fmt: skip
+    for key in (
+        "query_tokens",
+        "search_latency_ms",
+        "mode_used",
+        "budget_summary",
+        "confidence_reasons",
+        "freshness_metadata",
+        "relation_paths",
+        "generation_summary",
+    ):
         assert key in body
     assert all(m["embedding"] is None for m in body["memories"])
 
@@ -66,8 +77,9 @@ def test_min_relevance_zero_returns_every_tag_match(http, ws, corpus):
 
 
 def test_tags_are_anded_and_case_insensitive(http, ws, corpus):
-    assert [m["id"] for m in recall(http, ws, "redis", tags=["REDIS", "OPS"], min_relevance=0)["memories"]] == [
-        corpus[0]]  # fmt: skip
+    assert [
+        m["id"] for m in recall(http, ws, "redis", tags=["REDIS", "OPS"], min_relevance=0)["memories"]
+    ] == [corpus[0]]
     assert recall(http, ws, "redis", tags=["redis", "food"], min_relevance=0)["memories"] == []
 
 
@@ -81,10 +93,16 @@ def test_type_subtype_and_exclude_filters(http, ws, corpus):
 
 def test_user_and_time_filters(http, ws):
     h = {"X-Workspace-ID": ws}
-    http.post("/v1/memories", json={"content": "trip to Lisbon in May", "user_id": "u1",
-                                    "event_time": "2023-05-02T00:00:00Z"}, headers=h)  # fmt: skip
-    http.post("/v1/memories", json={"content": "trip to Porto in June", "user_id": "u2",
-                                    "event_time": "2023-06-10T00:00:00Z"}, headers=h)  # fmt: skip
+    http.post(
+        "/v1/memories",
+        json={"content": "trip to Lisbon in May", "user_id": "u1", "event_time": "2023-05-02T00:00:00Z"},
+        headers=h,
+    )
+    http.post(
+        "/v1/memories",
+        json={"content": "trip to Porto in June", "user_id": "u2", "event_time": "2023-06-10T00:00:00Z"},
+        headers=h,
+    )
     only_u1 = recall(http, ws, "trip", user_id="u1", min_relevance=0)
     assert [m["content"] for m in only_u1["memories"]] == ["trip to Lisbon in May"]
     june = recall(http, ws, "trip", event_after="2023-06-01T00:00:00Z", min_relevance=0)
@@ -123,8 +141,11 @@ def test_association_expansion_adds_neighbours_and_honours_filters(http, ws, cor
     h = {"X-Workspace-ID": ws}
     # Link the redis problem to the (unrelated-looking) report memory and to the food memory.
     for target in (corpus[3], corpus[4]):
-        http.post(f"/v1/memories/{corpus[0]}/associate", json={"target_id": target, "relationship": "related_to",
-                                                                "strength": 1.0}, headers=h)  # fmt: skip
+        http.post(
+            f"/v1/memories/{corpus[0]}/associate",
+            json={"target_id": target, "relationship": "related_to", "strength": 1.0},
+            headers=h,
+        )
     body = recall(http, ws, "redis connection pool exhausted", limit=10, min_relevance=0.5)
     ids = [m["id"] for m in body["memories"]]
     assert corpus[3] in ids and corpus[4] in ids
@@ -139,7 +160,11 @@ def test_association_expansion_adds_neighbours_and_honours_filters(http, ws, cor
 
 def test_global_workspace_is_searched_too(http, ws):
     marker = f"globalfact{ws}"
-    http.post("/v1/memories", json={"content": f"{marker} applies everywhere"}, headers={"X-Workspace-ID": "_global"})
+    http.post(
+        "/v1/memories",
+        json={"content": f"{marker} applies everywhere"},
+        headers={"X-Workspace-ID": "_global"},
+    )
     assert recall(http, ws, marker)["memories"][0]["workspace_id"] == "_global"
     assert recall(http, ws, marker, include_global=False)["memories"] == []
 

@@ -33,7 +33,9 @@ def test_a_mismatched_model_is_refused_not_mixed(services, settings, seeded):
 
 def test_mismatch_over_http_is_a_clear_409(http, services, settings, seeded):
     with services.db.transaction() as conn:
-        conn.execute("UPDATE workspaces SET embedding_model = 'text-embedding-3-small@1536' WHERE id = %s", (seeded,))
+        conn.execute(
+            "UPDATE workspaces SET embedding_model = 'text-embedding-3-small@1536' WHERE id = %s", (seeded,)
+        )
     r = http.post("/v1/memories/recall", json={"query": "gardening"}, headers={"X-Workspace-ID": seeded})
     assert r.status_code == 409 and r.json()["detail"]["code"] == "embedding_model_mismatch"
     assert r.json()["detail"]["workspace_model"] == "text-embedding-3-small@1536"
@@ -45,28 +47,45 @@ def test_reembed_resumes_after_an_interruption(services, settings, seeded):
     first = reembed(services.db, new, seeded, batch_size=2, max_batches=1)
     assert (first.done, first.total) == (2, 5)
     # ... the workspace still answers with its old model, and refuses the new one.
-    assert Recaller(services.db, services.embedder, settings).recall([seeded], RecallRequest(query="gardening"))[
-        "memories"]  # fmt: skip
+    assert Recaller(services.db, services.embedder, settings).recall(
+        [seeded], RecallRequest(query="gardening")
+    )["memories"]
     with pytest.raises(EmbeddingModelMismatch):
         Recaller(services.db, new, settings).recall([seeded], RecallRequest(query="gardening"))
     # When the rerun finishes the rest, the workspace moves to the new model.
     second = reembed(services.db, new, seeded, batch_size=2)
     assert (second.done, second.total) == (3, 3)
-    found = Recaller(services.db, new, settings).recall([seeded], RecallRequest(query="gardening note", limit=10))
+    found = Recaller(services.db, new, settings).recall(
+        [seeded], RecallRequest(query="gardening note", limit=10)
+    )
     assert len(found["memories"]) == 5 and all("vector" in m["match_signals"] for m in found["memories"])
     with pytest.raises(EmbeddingModelMismatch):
         Recaller(services.db, services.embedder, settings).recall([seeded], RecallRequest(query="gardening"))
     with services.db.connection() as conn:
         # Re-embedding is not an edit: no revisions were added.
-        assert conn.execute("SELECT count(*) AS n FROM memory_revisions WHERE workspace_id = %s",
-                            (seeded,)).fetchone()["n"] == 5  # fmt: skip
+        assert (
+            conn.execute(
+                "SELECT count(*) AS n FROM memory_revisions WHERE workspace_id = %s", (seeded,)
+            ).fetchone()["n"]
+            == 5
+        )
 
 
 def test_cli_shows_progress(database_url, seeded):
-    env = {**os.environ, "MEMORYLAYER_DATABASE_URL": database_url, "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
-           "MEMORYLAYER_EMBEDDING_MODEL": "hash-64", "MEMORYLAYER_EMBEDDING_DIMENSIONS": "64"}  # fmt: skip
-    out = subprocess.run([sys.executable, "-m", "shared.cli", "reembed", "--workspace", seeded, "--batch-size", "2"],
-                         env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
+    env = {
+        **os.environ,
+        "MEMORYLAYER_DATABASE_URL": database_url,
+        "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
+        "MEMORYLAYER_EMBEDDING_MODEL": "hash-64",
+        "MEMORYLAYER_EMBEDDING_DIMENSIONS": "64",
+    }
+    out = subprocess.run(
+        [sys.executable, "-m", "shared.cli", "reembed", "--workspace", seeded, "--batch-size", "2"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert "5 re-embedded" in out.stdout and "hash-64@64" in out.stdout
     assert "re-embedding" in out.stderr and "5/" not in out.stdout  # tqdm draws its bar on stderr

@@ -26,9 +26,13 @@ from shared.worker_services import worker
 @pytest.fixture(scope="module")
 def pipeline(database_url: str) -> Iterator[tuple[str, LocalQueues]]:
     with local_sqs(visibility_timeout_s=1) as queues, pytest.MonkeyPatch.context() as env:
-        for key, value in {"DATABASE_URL": database_url, "EMBEDDING_PROVIDER": "hash",
-                           "EXTRACTION_QUEUE_URL": queues.queue_url, "SQS_ENDPOINT_URL": queues.endpoint_url}.items():
-            env.setenv(f"MEMORYLAYER_{key}", value)  # fmt: skip
+        for key, value in {
+            "DATABASE_URL": database_url,
+            "EMBEDDING_PROVIDER": "hash",
+            "EXTRACTION_QUEUE_URL": queues.queue_url,
+            "SQS_ENDPOINT_URL": queues.endpoint_url,
+        }.items():
+            env.setenv(f"MEMORYLAYER_{key}", value)
         get_settings.cache_clear()
         worker.cache_clear()
         settings = Settings()
@@ -36,7 +40,10 @@ def pipeline(database_url: str) -> Iterator[tuple[str, LocalQueues]]:
         from functions.extraction.handler import handler
 
         try:
-            with serve_in_thread(create_app(settings, services=services)) as base_url, SqsPoller(queues, handler):
+            with (
+                serve_in_thread(create_app(settings, services=services)) as base_url,
+                SqsPoller(queues, handler),
+            ):
                 yield base_url, queues
         finally:
             services.close()
@@ -47,7 +54,9 @@ def pipeline(database_url: str) -> Iterator[tuple[str, LocalQueues]]:
 
 @pytest.fixture()
 def api(pipeline) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=pipeline[0], timeout=30, headers={"X-Workspace-ID": f"ws_{uuid.uuid4().hex[:10]}"}) as c:
+    with httpx.Client(
+        base_url=pipeline[0], timeout=30, headers={"X-Workspace-ID": f"ws_{uuid.uuid4().hex[:10]}"}
+    ) as c:
         yield c
 
 
@@ -57,9 +66,15 @@ def new_thread(api: httpx.Client, **fields) -> str:
     return r.json()["thread"]["id"]
 
 
-def append(api: httpx.Client, thread_id: str, *messages: tuple[str, str], ids: list[str] | None = None) -> dict:
-    body = {"messages": [{"role": role, "content": text, **({"id": ids[i]} if ids else {})}
-                         for i, (role, text) in enumerate(messages)]}  # fmt: skip
+def append(
+    api: httpx.Client, thread_id: str, *messages: tuple[str, str], ids: list[str] | None = None
+) -> dict:
+    body = {
+        "messages": [
+            {"role": role, "content": text, **({"id": ids[i]} if ids else {})}
+            for i, (role, text) in enumerate(messages)
+        ]
+    }
     r = api.post(f"/v1/threads/{thread_id}/messages", json=body)
     assert r.status_code == 201, r.text
     return r.json()
@@ -82,15 +97,20 @@ def recall(api: httpx.Client, query: str, **fields) -> list[dict]:
 def test_append_extract_recall(api):
     thread = new_thread(api, title="onboarding")
     started = time.perf_counter()
-    out = append(api, thread, ("user", "Hi! My name is Dana and I live in Paris."), ("assistant", "Nice to meet you!"))
+    out = append(
+        api, thread, ("user", "Hi! My name is Dana and I live in Paris."), ("assistant", "Nice to meet you!")
+    )
     assert [m["message_index"] for m in out["messages"]] == [0, 1] and out["new_message_count"] == 2
     job = wait_job(api, out["job_id"])
     assert time.perf_counter() - started < 20
     assert job["result"]["added"] >= 3 and job["result"]["extractor"] == "deterministic"
     facts = {m["content"] for m in recall(api, "Dana Paris name live", min_relevance=0, limit=50)}
     assert {"User's name is Dana", "User lives in Paris"} <= facts
-    memory = next(m for m in recall(api, "where does the user live", min_relevance=0, limit=50)
-                  if m["content"] == "User lives in Paris")  # fmt: skip
+    memory = next(
+        m
+        for m in recall(api, "where does the user live", min_relevance=0, limit=50)
+        if m["content"] == "User lives in Paris"
+    )
     # Provenance: thread and the message it came from; durable memory is scoped to the thread's user.
     assert memory["source_thread_id"] == thread and memory["user_id"] == "dana"
     assert memory["source_message_ids"] == [out["messages"][0]["id"]]
@@ -102,11 +122,17 @@ def test_moving_supersedes_and_keeps_history(api):
     thread = new_thread(api)
     wait_job(api, append(api, thread, ("user", "My name is Dana and I live in Paris"))["job_id"])
     wait_job(api, append(api, thread, ("user", "Big news: I moved to Berlin last month"))["job_id"])
-    current = [m for m in recall(api, "where does the user live", min_relevance=0, limit=50)
-               if m["content"].startswith("User lives in")]  # fmt: skip
+    current = [
+        m
+        for m in recall(api, "where does the user live", min_relevance=0, limit=50)
+        if m["content"].startswith("User lives in")
+    ]
     assert [m["content"] for m in current] == ["User lives in Berlin"]
-    history = [m for m in recall(api, "where does the user live", min_relevance=0, limit=50, include_history=True)
-               if m["content"].startswith("User lives in")]  # fmt: skip
+    history = [
+        m
+        for m in recall(api, "where does the user live", min_relevance=0, limit=50, include_history=True)
+        if m["content"].startswith("User lives in")
+    ]
     paris = next(m for m in history if m["content"] == "User lives in Paris")
     assert paris["valid_to"] is not None and paris["superseded_by"] == current[0]["id"]
     revisions = api.get(f"/v1/memories/{paris['id']}/revisions").json()["revisions"]
@@ -160,8 +186,10 @@ def test_concurrent_appends_get_distinct_gapless_indexes(api):
     def writer(k: int) -> None:
         with httpx.Client(base_url=str(api.base_url), headers=dict(api.headers), timeout=30) as c:
             for i in range(10):
-                r = c.post(f"/v1/threads/{thread}/messages", json={"messages": [
-                    {"role": "user", "content": f"writer {k} message {i}"}]})  # fmt: skip
+                r = c.post(
+                    f"/v1/threads/{thread}/messages",
+                    json={"messages": [{"role": "user", "content": f"writer {k} message {i}"}]},
+                )
                 if r.status_code != 201:
                     errors.append(r.text)
 
@@ -207,7 +235,9 @@ def test_a_job_that_keeps_failing_ends_failed_and_visible(api, pipeline):
 
 def test_decompose_runs_now(api):
     thread = new_thread(api)
-    with worker().db.transaction() as conn:  # messages stored without a queue message: decompose picks them up
+    with (
+        worker().db.transaction() as conn
+    ):  # messages stored without a queue message: decompose picks them up
         conn.execute("UPDATE threads SET message_count = 0 WHERE id = %s", (thread,))
     out = append(api, thread, ("user", "I'm 41 years old"))
     wait_job(api, out["job_id"])
@@ -224,8 +254,12 @@ def test_thread_crud_and_isolation(api, pipeline):
     out = append(api, thread, ("user", "delete me"))
     with httpx.Client(base_url=pipeline[0], headers={"X-Workspace-ID": "ws_intruder"}) as other:
         assert other.get(f"/v1/threads/{thread}").status_code == 404
-        assert other.post(f"/v1/threads/{thread}/messages", json={"messages": [
-            {"role": "user", "content": "x"}]}).status_code == 404  # fmt: skip
+        assert (
+            other.post(
+                f"/v1/threads/{thread}/messages", json={"messages": [{"role": "user", "content": "x"}]}
+            ).status_code
+            == 404
+        )
         assert other.get(f"/v1/jobs/{out['job_id']}").status_code == 404
         assert other.delete(f"/v1/threads/{thread}").status_code == 404
     msg = out["messages"][0]["id"]
@@ -237,7 +271,9 @@ def test_thread_crud_and_isolation(api, pipeline):
 def test_bad_messages_are_rejected_whole(api):
     thread = new_thread(api)
     assert api.post(f"/v1/threads/{thread}/messages", json={"messages": []}).status_code == 422
-    assert api.post(f"/v1/threads/{thread}/messages", json={"messages": [{"role": "user"}]}).status_code == 422
+    assert (
+        api.post(f"/v1/threads/{thread}/messages", json={"messages": [{"role": "user"}]}).status_code == 422
+    )
     big = {"messages": [{"role": "user", "content": "ok"}, {"role": "user", "content": "x" * 70000}]}
     assert api.post(f"/v1/threads/{thread}/messages", json=big).status_code == 413
     assert api.get(f"/v1/threads/{thread}/messages").json()["total_count"] == 0

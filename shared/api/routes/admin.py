@@ -38,8 +38,12 @@ def key_out(row: dict) -> dict[str, Any]:
 @router.post("/api-keys", status_code=201)
 def create_key(body: KeyCreate, who: PrincipalDep, svc: ServicesDep) -> dict[str, Any]:
     who.require_admin()
-    row, key = svc.api_keys.create([valid_workspace(w) for w in body.workspaces], access=body.access,
-                                   expires_at=body.expires_at, name=body.name)  # fmt: skip
+    row, key = svc.api_keys.create(
+        [valid_workspace(w) for w in body.workspaces],
+        access=body.access,
+        expires_at=body.expires_at,
+        name=body.name,
+    )
     return {**key_out(row), "key": key}
 
 

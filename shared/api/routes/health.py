@@ -16,7 +16,11 @@ VERSION = "0.2.0"
 
 @router.get("/")
 def info() -> dict[str, Any]:
-    return {"name": "MemoryLayer.ai", "version": VERSION, "description": "MemoryLayer serverless: Postgres + pgvector"}
+    return {
+        "name": "MemoryLayer.ai",
+        "version": VERSION,
+        "description": "MemoryLayer serverless: Postgres + pgvector",
+    }
 
 
 @router.get("/health")

@@ -45,7 +45,10 @@ def remember(
     if_none_match: Annotated[str | None, Header()] = None,
 ) -> JSONResponse:
     row, _created, replayed = svc.memories.remember(
-        caller.workspace(body.workspace_id), body, idempotency_key=idempotency_key, if_none_match=if_none_match
+        caller.workspace(body.workspace_id),
+        body,
+        idempotency_key=idempotency_key,
+        if_none_match=if_none_match,
     )
     return _with_etag({"memory": serialize.memory(row, embedding=True), "replayed": replayed}, row, 201)
 
@@ -64,9 +67,16 @@ def list_memories(
     include_embeddings: bool = False,
 ) -> dict[str, Any]:
     rows = svc.memories.list(
-        Scope.of(caller.workspace()), limit=limit, offset=offset, type_=type, subtype=subtype, tag=tag,
-        context_id=context_id, sequence_key=sequence_key, embedding=include_embeddings,
-    )  # fmt: skip
+        Scope.of(caller.workspace()),
+        limit=limit,
+        offset=offset,
+        type_=type,
+        subtype=subtype,
+        tag=tag,
+        context_id=context_id,
+        sequence_key=sequence_key,
+        embedding=include_embeddings,
+    )
     memories = [serialize.memory(r, embedding=include_embeddings) for r in rows]
     return {"memories": memories, "total_count": len(memories)}
 
@@ -84,7 +94,12 @@ def recall(body: RecallRequest, caller: CallerDep, svc: ServicesDep) -> dict[str
     # The shared spaces are searched too, as the reference does, but only where the caller's key reaches.
     if body.include_global and workspace != "_global" and caller.allows("_global"):
         workspaces.append("_global")
-    if body.user_id and body.include_global_user and workspace != "_global_user" and caller.allows("_global_user"):
+    if (
+        body.user_id
+        and body.include_global_user
+        and workspace != "_global_user"
+        and caller.allows("_global_user")
+    ):
         workspaces.append("_global_user")
     return svc.recaller.recall(workspaces, body)
 
@@ -98,14 +113,17 @@ def answer(body: AnswerRequest, caller: CallerDep, svc: ServicesDep) -> dict[str
 @router.post("/reflect")
 def reflect(body: ReflectRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     """The reference's shape over the grounded answer; without an LLM, the evidence and a note saying so."""
-    result = svc.answerer.answer([caller.workspace(body.workspace_id)], AnswerRequest(query=body.query, limit=10))
+    result = svc.answerer.answer(
+        [caller.workspace(body.workspace_id)], AnswerRequest(query=body.query, limit=10)
+    )
     sources = [e["id"] for e in result["evidence"]] if result["answer"] is None else result["citations"]
     return {
         "reflection": result["answer"] or (NO_LLM_REFLECTION if not result["llm_configured"] else ""),
         "source_memories": sources if body.include_sources else [],
         "evidence": result["evidence"],
         "confidence": {"strong": 0.9, "moderate": 0.6, "weak": 0.3}[result["retrieval_confidence"]]
-        if result["answer"] else 0.0,
+        if result["answer"]
+        else 0.0,
         "tokens_processed": result["generation_summary"]["input_tokens"]
         + result["generation_summary"]["output_tokens"],
         "llm_configured": result["llm_configured"],
@@ -157,20 +175,29 @@ def revisions(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     page_token: Annotated[str | None, Query(pattern=r"^\d{1,9}$")] = None,
 ) -> dict[str, Any]:
-    rows = svc.memories.revisions(caller.lookup_scope(), memory_id, limit=limit + 1, after=int(page_token or 0))
+    rows = svc.memories.revisions(
+        caller.lookup_scope(), memory_id, limit=limit + 1, after=int(page_token or 0)
+    )
     page = rows[:limit]
     return {
         "revisions": [
-            {"memory": r["snapshot"], "revision": r["revision"], "action": r["action"],
-             "operation_id": r["operation_id"], "created_at": serialize.iso(r["created_at"])}
+            {
+                "memory": r["snapshot"],
+                "revision": r["revision"],
+                "action": r["action"],
+                "operation_id": r["operation_id"],
+                "created_at": serialize.iso(r["created_at"]),
+            }
             for r in page
-        ],  # fmt: skip
+        ],
         "next_page_token": str(page[-1]["revision"]) if len(rows) > limit else None,
     }
 
 
 @router.post("/{memory_id}/decay")
-def decay(memory_id: str, caller: CallerDep, svc: ServicesDep, body: DecayRequest | None = None) -> dict[str, Any]:
+def decay(
+    memory_id: str, caller: CallerDep, svc: ServicesDep, body: DecayRequest | None = None
+) -> dict[str, Any]:
     body = body or DecayRequest()
     row = svc.memories.decay(caller.lookup_scope(body.workspace_id), memory_id, body.decay_rate)
     return {"memory": serialize.memory(row)}
@@ -179,9 +206,13 @@ def decay(memory_id: str, caller: CallerDep, svc: ServicesDep, body: DecayReques
 @router.post("/{memory_id}/associate", status_code=201)
 def associate(memory_id: str, body: AssociationCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     row, _created = svc.memories.associate(
-        caller.lookup_scope(body.workspace_id), memory_id, body.target_id, body.relationship, body.strength,
+        caller.lookup_scope(body.workspace_id),
+        memory_id,
+        body.target_id,
+        body.relationship,
+        body.strength,
         body.metadata,
-    )  # fmt: skip
+    )
     edge = serialize.association(row)
     # Wrapped for the API, and flat too: SDK 0.2.1 builds `Association(**data)` from the top level.
     return {"association": edge, **edge}
@@ -197,7 +228,9 @@ def associations(
 ) -> dict[str, Any]:
     # Relationship names are lowercase; accept any case rather than silently matching nothing.
     wanted = [r.strip().lower() for r in (relationships or "").split(",") if r.strip()]
-    rows = svc.memories.associations(caller.lookup_scope(), memory_id, direction=direction, relationships=wanted)
+    rows = svc.memories.associations(
+        caller.lookup_scope(), memory_id, direction=direction, relationships=wanted
+    )
     edges = [serialize.association(r) for r in rows]
     return {"associations": edges, "total_count": len(edges)}
 
@@ -223,9 +256,12 @@ def traverse(
     body = body or TraverseRequest()
     started = time.perf_counter()
     result = svc.memories.traverse(
-        caller.lookup_scope(body.workspace_id), memory_id, max_depth=body.max_depth,
-        relationship_types=[r.lower() for r in body.relationship_types], direction=body.direction,
+        caller.lookup_scope(body.workspace_id),
+        memory_id,
+        max_depth=body.max_depth,
+        relationship_types=[r.lower() for r in body.relationship_types],
+        direction=body.direction,
         min_strength=body.min_strength,
-    )  # fmt: skip
+    )
     result["query_latency_ms"] = round((time.perf_counter() - started) * 1000, 3)
     return result

@@ -16,9 +16,27 @@ router = APIRouter(prefix="/v1", tags=["threads"])
 
 
 def thread_out(row: dict) -> dict[str, Any]:
-    out = {k: row[k] for k in ("id", "workspace_id", "tenant_id", "user_id", "context_id", "observer_id",
-                               "subject_id", "title", "metadata", "scope", "ownership", "parent_thread",
-                               "message_count", "last_decomposed_index", "idle_action", "summary")}  # fmt: skip
+    out = {
+        k: row[k]
+        for k in (
+            "id",
+            "workspace_id",
+            "tenant_id",
+            "user_id",
+            "context_id",
+            "observer_id",
+            "subject_id",
+            "title",
+            "metadata",
+            "scope",
+            "ownership",
+            "parent_thread",
+            "message_count",
+            "last_decomposed_index",
+            "idle_action",
+            "summary",
+        )
+    }
     for key in ("last_decomposed_at", "expires_at", "hidden_at", "created_at", "updated_at"):
         out[key] = serialize.iso(row[key])
     return out
@@ -96,7 +114,11 @@ def thread_full(thread_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str
     ws = caller.workspace()
     thread = svc.threads.get(ws, thread_id)
     messages, total = svc.threads.messages(ws, thread_id, limit=100_000)
-    return {"thread": thread_out(thread), "messages": [message_out(m) for m in messages], "total_messages": total}
+    return {
+        "thread": thread_out(thread),
+        "messages": [message_out(m) for m in messages],
+        "total_messages": total,
+    }
 
 
 @router.post("/threads/{thread_id}/messages", status_code=201)
@@ -106,10 +128,14 @@ def append_messages(
     limit = svc.settings.max_content_bytes
     new = []
     for m in body.messages:
-        content = m.content if isinstance(m.content, str) else [p.model_dump(exclude_none=True) for p in m.content]
+        content = (
+            m.content if isinstance(m.content, str) else [p.model_dump(exclude_none=True) for p in m.content]
+        )
         size = len(serialize.canonical_json(content).encode())
         if size > limit:
-            raise PayloadTooLarge(f"a message is {size} bytes; the limit is {limit}", code="content_too_large")
+            raise PayloadTooLarge(
+                f"a message is {size} bytes; the limit is {limit}", code="content_too_large"
+            )
         new.append(NewMessage(m.role, content, m.metadata, m.id))
     stored, job = svc.threads.append(caller.workspace(), thread_id, new)
     if job is not None:
@@ -133,8 +159,9 @@ def list_messages(
     after_index: Annotated[int | None, Query(ge=-1)] = None,
     order: Annotated[str, Query(pattern="^(asc|desc)$")] = "asc",
 ) -> dict[str, Any]:
-    rows, total = svc.threads.messages(caller.workspace(), thread_id, limit=limit, offset=offset,
-                                       after_index=after_index, order=order)  # fmt: skip
+    rows, total = svc.threads.messages(
+        caller.workspace(), thread_id, limit=limit, offset=offset, after_index=after_index, order=order
+    )
     return {"messages": [message_out(m) for m in rows], "thread_id": thread_id, "total_count": total}
 
 

@@ -52,8 +52,18 @@ def list_workspaces(
         # The reserved workspaces always exist, as the reference lists them, even before first use.
         for reserved in RESERVED_WORKSPACES:
             if reserved not in known:
-                listed.append({"id": reserved, "tenant_id": "_default", "name": reserved, "settings": {}, "tags": [],
-                               "embedding_model": None, "created_at": None, "updated_at": None})  # fmt: skip
+                listed.append(
+                    {
+                        "id": reserved,
+                        "tenant_id": "_default",
+                        "name": reserved,
+                        "settings": {},
+                        "tags": [],
+                        "embedding_model": None,
+                        "created_at": None,
+                        "updated_at": None,
+                    }
+                )
     return {"workspaces": listed}
 
 
@@ -63,7 +73,9 @@ def get_workspace(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> dic
 
 
 @router.put("/{workspace_id}")
-def update_workspace(workspace_id: str, body: WorkspaceUpdate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+def update_workspace(
+    workspace_id: str, body: WorkspaceUpdate, caller: CallerDep, svc: ServicesDep
+) -> dict[str, Any]:
     return _wrapped(svc.workspaces.update(_mine(caller, workspace_id), body.model_dump(exclude_unset=True)))
 
 
@@ -95,7 +107,9 @@ def export_workspace(
 
 
 @router.post("/{workspace_id}/import")
-async def import_workspace(workspace_id: str, request: Request, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+async def import_workspace(
+    workspace_id: str, request: Request, caller: CallerDep, svc: ServicesDep
+) -> dict[str, Any]:
     """Accepts ``{"data": {...export...}}``, a bare export object, or the NDJSON export itself."""
     _mine(caller, workspace_id)
     data = _parse_import(await request.body(), request.headers.get("content-type", ""))
@@ -127,7 +141,9 @@ def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
 
 
 @router.post("/{workspace_id}/contexts", status_code=201)
-def create_context(workspace_id: str, body: ContextCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+def create_context(
+    workspace_id: str, body: ContextCreate, caller: CallerDep, svc: ServicesDep
+) -> dict[str, Any]:
     row = svc.workspaces.create_context(_mine(caller, workspace_id), body.id, body.model_dump())
     context = dict(row, created_at=serialize.iso(row["created_at"]))
     return {"context": context, **context}

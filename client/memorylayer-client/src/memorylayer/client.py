@@ -57,9 +57,15 @@ class MemoryLayerClient(ClientBase):
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         super().__init__(
-            base_url, api_key, workspace_id, timeout=timeout, max_retries=max_retries, backoff=backoff,
-            max_retry_after=max_retry_after, headers=headers,
-        )  # fmt: skip
+            base_url,
+            api_key,
+            workspace_id,
+            timeout=timeout,
+            max_retries=max_retries,
+            backoff=backoff,
+            max_retry_after=max_retry_after,
+            headers=headers,
+        )
         self._transport = transport
         self._http: httpx.AsyncClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -96,9 +102,13 @@ class MemoryLayerClient(ClientBase):
         while True:
             try:
                 response = await http.request(
-                    call.method, call.path, params=call.params, json=call.json, content=call.content,
+                    call.method,
+                    call.path,
+                    params=call.params,
+                    json=call.json,
+                    content=call.content,
                     headers=call.headers,
-                )  # fmt: skip
+                )
             except httpx.TransportError as exc:
                 delay = self.retry.after_exception(call, exc, attempt)
                 if delay is None:
@@ -146,12 +156,25 @@ class MemoryLayerClient(ClientBase):
         """
         return await self._run(
             self._remember(
-                content, type=type, subtype=subtype, importance=importance, tags=tags, metadata=metadata,
-                sequence_key=sequence_key, logical_key=logical_key, pinned=pinned, associations=associations,
-                context_id=context_id, user_id=user_id, observer_id=observer_id, subject_id=subject_id,
-                event_time=event_time, idempotency_key=idempotency_key, workspace_id=workspace_id,
+                content,
+                type=type,
+                subtype=subtype,
+                importance=importance,
+                tags=tags,
+                metadata=metadata,
+                sequence_key=sequence_key,
+                logical_key=logical_key,
+                pinned=pinned,
+                associations=associations,
+                context_id=context_id,
+                user_id=user_id,
+                observer_id=observer_id,
+                subject_id=subject_id,
+                event_time=event_time,
+                idempotency_key=idempotency_key,
+                workspace_id=workspace_id,
             )
-        )  # fmt: skip
+        )
 
     async def recall(
         self,
@@ -186,16 +209,34 @@ class MemoryLayerClient(ClientBase):
         """Hybrid (vector + keyword) search. ``hits = await client.recall("tea", tags=["prefs"], limit=5)``"""
         return await self._run(
             self._recall(
-                query, workspace_id=workspace_id, limit=limit, types=types, subtypes=subtypes, tags=tags,
-                min_relevance=min_relevance, offset=offset, mode=mode, tolerance=tolerance,
-                recency_weight=recency_weight, include_associations=include_associations,
-                traverse_depth=traverse_depth, max_expansion=max_expansion, created_after=created_after,
-                created_before=created_before, event_after=event_after, event_before=event_before,
-                time_order=time_order, detail_level=detail_level, include_archived=include_archived,
-                include_global=include_global, exclude_ids=exclude_ids, budget_tokens=budget_tokens,
-                context_id=context_id, user_id=user_id,
+                query,
+                workspace_id=workspace_id,
+                limit=limit,
+                types=types,
+                subtypes=subtypes,
+                tags=tags,
+                min_relevance=min_relevance,
+                offset=offset,
+                mode=mode,
+                tolerance=tolerance,
+                recency_weight=recency_weight,
+                include_associations=include_associations,
+                traverse_depth=traverse_depth,
+                max_expansion=max_expansion,
+                created_after=created_after,
+                created_before=created_before,
+                event_after=event_after,
+                event_before=event_before,
+                time_order=time_order,
+                detail_level=detail_level,
+                include_archived=include_archived,
+                include_global=include_global,
+                exclude_ids=exclude_ids,
+                budget_tokens=budget_tokens,
+                context_id=context_id,
+                user_id=user_id,
             )
-        )  # fmt: skip
+        )
 
     async def get_memory(
         self, memory_id: str, *, include_deleted: bool = False, workspace_id: str | None = None
@@ -219,10 +260,14 @@ class MemoryLayerClient(ClientBase):
     ) -> Memory:
         """Change the given fields. ``if_match=memory.etag`` makes it a compare-and-swap (412 if stale)."""
         changes = {
-            "content": content, "type": type, "subtype": subtype, "importance": importance,
+            "content": content,
+            "type": type,
+            "subtype": subtype,
+            "importance": importance,
             "tags": list(tags) if tags is not None else None,
-            "metadata": dict(metadata) if metadata is not None else None, "pinned": pinned,
-        }  # fmt: skip
+            "metadata": dict(metadata) if metadata is not None else None,
+            "pinned": pinned,
+        }
         return await self._run(self._update_memory(memory_id, changes, if_match, workspace_id))
 
     async def forget(self, memory_id: str, *, hard: bool = False, workspace_id: str | None = None) -> bool:
@@ -245,10 +290,17 @@ class MemoryLayerClient(ClientBase):
         """One page, newest first; with ``sequence_key``, that stream in index order."""
         return await self._run(
             self._list_memories(
-                limit=limit, offset=offset, type=type, subtype=subtype, tag=tag, context_id=context_id,
-                sequence_key=sequence_key, include_embeddings=include_embeddings, workspace_id=workspace_id,
+                limit=limit,
+                offset=offset,
+                type=type,
+                subtype=subtype,
+                tag=tag,
+                context_id=context_id,
+                sequence_key=sequence_key,
+                include_embeddings=include_embeddings,
+                workspace_id=workspace_id,
             )
-        )  # fmt: skip
+        )
 
     async def iterate_memories(
         self,
@@ -265,9 +317,15 @@ class MemoryLayerClient(ClientBase):
         offset = 0
         while True:
             page = await self.list_memories(
-                limit=page_size, offset=offset, type=type, subtype=subtype, tag=tag, context_id=context_id,
-                sequence_key=sequence_key, workspace_id=workspace_id,
-            )  # fmt: skip
+                limit=page_size,
+                offset=offset,
+                type=type,
+                subtype=subtype,
+                tag=tag,
+                context_id=context_id,
+                sequence_key=sequence_key,
+                workspace_id=workspace_id,
+            )
             for memory in page.memories:
                 yield memory
             if len(page.memories) < page_size:

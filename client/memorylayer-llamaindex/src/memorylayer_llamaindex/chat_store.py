@@ -100,9 +100,12 @@ class MemoryLayerChatStore(BaseChatStore):
     # ------------------------------------------------------------------ clients and lifecycle
     def _options(self) -> dict[str, Any]:
         return dict(
-            base_url=self.base_url, api_key=self.api_key, workspace_id=self.workspace_id,
-            timeout=self.timeout, max_retries=self.max_retries,
-        )  # fmt: skip
+            base_url=self.base_url,
+            api_key=self.api_key,
+            workspace_id=self.workspace_id,
+            timeout=self.timeout,
+            max_retries=self.max_retries,
+        )
 
     @property
     def client(self) -> SyncMemoryLayerClient:
