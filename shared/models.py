@@ -119,7 +119,9 @@ class BatchCreate(_Request):
     observer_id: str | None = None
     subject_id: str | None = None
     user_id: str | None = None
+    session_id: str | None = None
     event_time: datetime | None = None
+    sequence_key: str | None = Field(default=None, min_length=1, max_length=512)
 
     _strip = field_validator("content")(_strip_content)
 

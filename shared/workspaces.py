@@ -52,6 +52,15 @@ class WorkspaceService:
             raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
         return row
 
+    def stats(self, workspace_id: str) -> dict[str, int]:
+        """Live memories, and how many bulk-written ones still wait to join the HNSW graph."""
+        with self.db.connection() as conn:
+            return conn.execute(
+                "SELECT count(*) AS memories, count(*) FILTER (WHERE NOT vector_indexed) AS vectors_pending "
+                "FROM memories WHERE workspace_id = %s AND deleted_at IS NULL",
+                (workspace_id,),
+            ).fetchone()
+
     def list(self, tags: list[str], match_all: bool, only: list[str] | None = None) -> list[dict]:
         with self.db.connection() as conn:
             return repo.list_all(conn, tags, match_all, only)

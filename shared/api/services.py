@@ -70,6 +70,11 @@ class Services:
             api_keys=ApiKeys(db),
         )
 
+    def request_vector_indexing(self) -> None:
+        """After a bulk write: the worker moves the pending rows into the HNSW graph; with no queue, now."""
+        if not self.threads.queue.send({"kind": "index_vectors"}):
+            self.threads.worker.index_vectors()
+
     def session_workspace(self, session_id: str) -> str | None:
         """The workspace of a live session (X-Session-ID resolution); slides its TTL in the same statement."""
         return self.sessions.slide(session_id)

@@ -54,12 +54,16 @@ _INSERT_FIELDS = (
     "sequence_key",
     "sequence_index",
     "event_time",
+    "vector_indexed",
 )
 _JSON_FIELDS = {"metadata", "refinement_metadata"}
 
 
+_DEFAULTS = {"vector_indexed": True}
+
+
 def _params(row: dict[str, Any]) -> list[Any]:
-    return [Jsonb(row[f]) if f in _JSON_FIELDS else row.get(f) for f in _INSERT_FIELDS]
+    return [Jsonb(row[f]) if f in _JSON_FIELDS else row.get(f, _DEFAULTS.get(f)) for f in _INSERT_FIELDS]
 
 
 _INSERT_SQL = (
@@ -126,6 +130,16 @@ def next_sequence_index(conn: psycopg.Connection, workspace_id: str, sequence_ke
         (workspace_id, sequence_key),
     ).fetchone()
     return row["next"]
+
+
+def index_pending_vectors(conn: psycopg.Connection, *, limit: int = 2000) -> int:
+    """Move up to ``limit`` bulk-written rows into the HNSW graph (oldest first); safe to run concurrently."""
+    return conn.execute(
+        "UPDATE memories SET vector_indexed = true WHERE id IN ("
+        "  SELECT id FROM memories WHERE NOT vector_indexed AND deleted_at IS NULL"
+        "  ORDER BY created_at LIMIT %s FOR UPDATE SKIP LOCKED)",
+        (limit,),
+    ).rowcount
 
 
 def sequence_keys(conn: psycopg.Connection, workspace_id: str) -> list[str]:

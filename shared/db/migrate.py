@@ -51,5 +51,5 @@ def ensure_vector_index(conn: psycopg.Connection, dims: int) -> None:
     conn.execute(
         f"CREATE INDEX IF NOT EXISTS memories_embedding_{dims} ON memories "
         f"USING hnsw ((embedding::vector({dims})) vector_cosine_ops) "
-        f"WHERE deleted_at IS NULL AND vector_dims(embedding) = {dims}"
+        f"WHERE deleted_at IS NULL AND vector_dims(embedding) = {dims} AND vector_indexed"
     )

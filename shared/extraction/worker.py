@@ -16,6 +16,7 @@ import logging
 import time
 from typing import Any
 
+from shared.db import memories as memories_repo
 from shared.db import threads as repo
 from shared.db.pool import Database
 from shared.embeddings.base import Embedder
@@ -29,6 +30,7 @@ from shared.retrieval.budget import estimate_tokens
 from shared.settings import Settings
 
 log = logging.getLogger(__name__)
+ANALYZE_AFTER_ROWS = 1000  # a bulk load this large changes the table's statistics enough to matter
 ADAPTIVE_MIN_CHARS = 80  # adaptive policy: only longer user text without rule hits is worth an LLM call
 
 
@@ -66,12 +68,30 @@ class ExtractionWorker:
     # ------------------------------------------------------------------ queue entry point
     def process(self, body: str, *, receive_count: int = 1) -> dict[str, Any]:
         try:
-            job_id = json.loads(body)["job_id"]
+            message = json.loads(body)
+            if message.get("kind") == "index_vectors":
+                return self.index_vectors()
+            job_id = message["job_id"]
             if not isinstance(job_id, str):
                 raise TypeError("job_id must be a string")
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PoisonMessage(f"unreadable extraction message: {body[:200]!r}") from exc
         return self.run(job_id, final_attempt=receive_count >= self.settings.extraction_max_attempts)
+
+    def index_vectors(self, *, batch: int = 2000, max_batches: int = 50) -> dict[str, Any]:
+        """Move bulk-written memories into the HNSW graph (any workspace; concurrent runs skip each other's
+        rows). Bounded per message; whatever is left is picked up by the next message or the scheduled cleanup."""
+        moved = 0
+        for _ in range(max_batches):
+            with self.db.transaction() as conn:
+                done = memories_repo.index_pending_vectors(conn, limit=batch)
+            moved += done
+            if done < batch:
+                break
+        if moved >= ANALYZE_AFTER_ROWS:
+            with self.db.connection() as conn:
+                conn.execute("ANALYZE memories")  # fresh statistics keep the planner on the HNSW index
+        return {"status": "done", "kind": "index_vectors", "indexed": moved}
 
     def run(self, job_id: str, *, final_attempt: bool = True) -> dict[str, Any]:
         with self.db.transaction() as conn:

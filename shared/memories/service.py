@@ -201,13 +201,26 @@ class MemoryService:
         stored = dict(stored, embedding=vector)
         return stored, created, False
 
-    def _sequenced(self, conn: psycopg.Connection, row: dict[str, Any], sequence_key: str) -> dict[str, Any]:
-        """Give the row its place in the stream: the caller's explicit ``metadata.message_index``, else the next."""
+    def _sequenced(
+        self,
+        conn: psycopg.Connection,
+        row: dict[str, Any],
+        sequence_key: str,
+        taken: dict[str, int] | None = None,
+    ) -> dict[str, Any]:
+        """Give the row its place in the stream: the caller's explicit ``metadata.message_index``, else the next.
+
+        ``taken`` carries the next index per stream across the rows of one batch (same transaction, same lock).
+        """
         explicit = row["metadata"].get("message_index")
         if isinstance(explicit, int) and not isinstance(explicit, bool) and explicit >= 0:
             index = explicit
+        elif taken is not None and sequence_key in taken:
+            index = taken[sequence_key]
         else:
             index = repo.next_sequence_index(conn, row["workspace_id"], sequence_key)
+        if taken is not None:
+            taken[sequence_key] = max(taken.get(sequence_key, 0), index + 1)
         metadata = {**row["metadata"], "message_index": index}
         return {
             **row,
@@ -357,14 +370,7 @@ class MemoryService:
             except (PayloadTooLarge, Unprocessable) as exc:
                 results[index] = _result(index, "create", error=exc.message)
         if valid:
-            vectors = self._embed_batched([op.content for _, op in valid])
-            rows = [self._row(workspace_id, op, v) for (_, op), v in zip(valid, vectors, strict=True)]
-            with self.db.transaction() as conn:
-                ws_repo.ensure_workspace(conn, workspace_id)
-                ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)
-                stored = repo.insert_many(conn, rows)
-            for (index, _), (row, _created) in zip(valid, stored, strict=True):
-                results[index] = _result(index, "create", memory_id=row["id"])
+            self._create_many(workspace_id, valid, results)
         scope = Scope.of(workspace_id)
         for index, op in enumerate(body.operations):
             if isinstance(op, BatchCreate):
@@ -385,6 +391,38 @@ class MemoryService:
             "failed": failed,
             "results": results,
         }
+
+    def _create_many(
+        self, workspace_id: str, valid: list[tuple[int, BatchCreate]], results: list[dict[str, Any]]
+    ) -> None:
+        """One transaction, one pipelined insert. The rows join the HNSW graph afterwards (``index_pending``,
+        driven by a queued job): until then recall finds them by an exact scan of the pending tail."""
+        vectors = self._embed_batched([op.content for _, op in valid])
+        rows = [
+            {**self._row(workspace_id, op, v), "vector_indexed": False}
+            for (_, op), v in zip(valid, vectors, strict=True)
+        ]
+        try:
+            with self.db.transaction() as conn:
+                ws_repo.ensure_workspace(conn, workspace_id)
+                ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)
+                taken: dict[str, int] = {}
+                rows = [
+                    self._sequenced(conn, row, op.sequence_key, taken) if op.sequence_key else row
+                    for row, (_, op) in zip(rows, valid, strict=True)
+                ]
+                stored = repo.insert_many(conn, rows)
+        except psycopg.errors.UniqueViolation:
+            for index, _ in valid:
+                results[index] = _result(index, "create", error="a sequence index in this batch is taken")
+            return
+        for (index, _), (row, _created) in zip(valid, stored, strict=True):
+            results[index] = _result(index, "create", memory_id=row["id"])
+
+    def index_pending(self, limit: int = 2000) -> int:
+        """Move bulk-written rows into the HNSW graph; returns how many moved."""
+        with self.db.transaction() as conn:
+            return repo.index_pending_vectors(conn, limit=limit)
 
     def _embed_batched(self, texts: list[str]) -> list[Any]:
         size = max(1, self.settings.embedding_batch_size)

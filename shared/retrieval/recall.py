@@ -244,12 +244,25 @@ def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: RecallTuning, 
         else ""
     )
     return f"""
-    WITH vec AS MATERIALIZED (
-        SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
-        FROM memories m
-        WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
-        ORDER BY (m.embedding::vector({dims})) <=> %(q)s
-        LIMIT %(k)s
+    WITH vec_all AS MATERIALIZED (
+        -- The HNSW graph holds indexed rows; freshly bulk-written rows wait in a small pending tail that an
+        -- exact scan covers until the indexer moves them into the graph (migration 0006).
+        (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
+         FROM memories m
+         WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
+           AND m.vector_indexed
+         ORDER BY (m.embedding::vector({dims})) <=> %(q)s
+         LIMIT %(k)s)
+        UNION ALL
+        (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
+         FROM memories m
+         WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
+           AND NOT m.vector_indexed
+         ORDER BY 2
+         LIMIT %(k)s)
+    ),
+    vec AS (
+        SELECT id, dist FROM vec_all ORDER BY dist LIMIT %(k)s
     ),
     vec_ranked AS (
         SELECT id, 1 - dist AS cosine, row_number() OVER (ORDER BY dist, id) AS rnk

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Response
+from fastapi import APIRouter, BackgroundTasks, Header, Query, Response
 from fastapi.responses import JSONResponse
 
 from shared.api.deps import CallerDep, ServicesDep
@@ -132,9 +132,14 @@ def reflect(body: ReflectRequest, caller: CallerDep, svc: ServicesDep) -> dict[s
 
 
 @router.post("/batch")
-def batch(body: BatchRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+def batch(
+    body: BatchRequest, caller: CallerDep, svc: ServicesDep, background: BackgroundTasks
+) -> dict[str, Any]:
     # The reference ignores the body's workspace_id here; honouring it is the less surprising choice.
-    return svc.memories.batch(caller.workspace(body.workspace_id), body)
+    result = svc.memories.batch(caller.workspace(body.workspace_id), body)
+    if any(r["type"] == "create" and r["status"] == "success" for r in result["results"]):
+        background.add_task(svc.request_vector_indexing)
+    return result
 
 
 @router.get("/{memory_id}")

@@ -69,7 +69,8 @@ def list_workspaces(
 
 @router.get("/{workspace_id}")
 def get_workspace(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    return _wrapped(svc.workspaces.get(_mine(caller, workspace_id)))
+    workspace_id = _mine(caller, workspace_id)
+    return {**_wrapped(svc.workspaces.get(workspace_id)), "stats": svc.workspaces.stats(workspace_id)}
 
 
 @router.put("/{workspace_id}")
