@@ -1,10 +1,10 @@
 """Token estimation and packing under a hard budget.
 
-    >>> estimate_tokens("abcdefg")
-    3
-    >>> packed, summary = pack([{"id": "a", "content": "x" * 30}, {"id": "b", "content": "y" * 300}], 40)
-    >>> [m["id"] for m in packed], summary["used"] <= 40
-    (['a', 'b'], True)
+>>> estimate_tokens("abcdefg")
+3
+>>> packed, summary = pack([{"id": "a", "content": "x" * 30}, {"id": "b", "content": "y" * 300}], 40)
+>>> [m["id"] for m in packed], summary["used"] <= 40
+(['a', 'b'], True)
 """
 
 from __future__ import annotations
