@@ -87,18 +87,45 @@ def insert(conn: psycopg.Connection, row: dict[str, Any]) -> tuple[dict, bool]:
     return existing, False
 
 
+# Column types for the one-statement bulk insert: each column travels as one array parameter. Text arrays
+# (tags, message ids) cannot nest in a Postgres array, so they travel as jsonb and are unpacked in SQL.
+_ARRAY_TYPES = {
+    "importance": "real", "pinned": "boolean", "embedding": "vector", "sequence_index": "integer",
+    "event_time": "timestamptz", "vector_indexed": "boolean", "metadata": "jsonb", "refinement_metadata": "jsonb",
+    "tags": "jsonb", "tags_lower": "jsonb", "source_message_ids": "jsonb",
+}  # fmt: skip
+_TEXT_ARRAYS = {"tags", "tags_lower", "source_message_ids"}
+_MANY_SQL = (
+    f"INSERT INTO memories ({', '.join(_INSERT_FIELDS)}) "
+    "SELECT "
+    + ", ".join(
+        f"ARRAY(SELECT jsonb_array_elements_text(r.{f}))" if f in _TEXT_ARRAYS else f"r.{f}"
+        for f in _INSERT_FIELDS
+    )
+    + " FROM unnest("
+    + ", ".join(f"%s::{_ARRAY_TYPES.get(f, 'text')}[]" for f in _INSERT_FIELDS)
+    + f") AS r({', '.join(_INSERT_FIELDS)}) "
+    "ON CONFLICT (workspace_id, dedup_key) WHERE deleted_at IS NULL AND valid_to IS NULL DO NOTHING "
+    f"RETURNING {COLUMNS}, dedup_key"
+)
+
+
 def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> list[tuple[dict, bool]]:
-    """Insert many memories in one pipelined round trip; duplicates resolve to the existing rows."""
+    """Insert many memories in one statement (a column per array parameter); duplicates resolve to the
+    existing rows. Returns (row, created) in the order given; two identical rows inside one call: the first is
+    created, the second resolves to it.
+    """
     if not rows:
         return []
-    results: list[dict | None] = []
-    with conn.cursor() as cur:
-        cur.executemany(_INSERT_SQL, [_params(r) for r in rows], returning=True)
-        while True:
-            results.append(cur.fetchone())
-            if not cur.nextset():
-                break
-    missing = [r["dedup_key"] for r, got in zip(rows, results, strict=True) if got is None]
+    columns: list[list[Any]] = [[] for _ in _INSERT_FIELDS]
+    for row in rows:
+        for i, f in enumerate(_INSERT_FIELDS):
+            value = row.get(f, _DEFAULTS.get(f))
+            columns[i].append(Jsonb(value) if f in _JSON_FIELDS or f in _TEXT_ARRAYS else value)
+    created: dict[str, dict] = {}
+    for found in conn.execute(_MANY_SQL, columns):
+        created[found.pop("dedup_key")] = found
+    missing = [r["dedup_key"] for r in rows if r["dedup_key"] not in created]
     existing: dict[str, dict] = {}
     if missing:
         for found in conn.execute(
@@ -107,15 +134,14 @@ def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> lis
             (rows[0]["workspace_id"], missing),
         ):
             existing[found.pop("dedup_key")] = found
-    # Two identical rows inside one batch: the first inserts, the second resolves to it.
-    first_by_key: dict[str, dict] = {}
     out: list[tuple[dict, bool]] = []
-    for row, got in zip(rows, results, strict=True):
-        if got is not None:
-            first_by_key[row["dedup_key"]] = got
-            out.append((got, True))
+    for row in rows:
+        key = row["dedup_key"]
+        if key in created:
+            out.append((created.pop(key), True))
+            existing[key] = out[-1][0]  # a later identical row in this call resolves to this one
         else:
-            out.append((existing.get(row["dedup_key"]) or first_by_key[row["dedup_key"]], False))
+            out.append((existing[key], False))
     return out
 
 
