@@ -7,7 +7,7 @@ PIP := $(VENV)/bin/pip
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export MEMORYLAYER_EMBEDDING_PROVIDER ?= local
 
-.PHONY: dev test lint format embed bench bench-locomo clean-data
+.PHONY: dev test lint format embed bench bench-locomo bench-compare bench-ingest clean-data
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,15 @@ format:
 
 bench: $(VENV)/.installed-dev  ## remember/recall latency and throughput at 1k and 10k memories
 	$(PY) -m bench.api_load
+
+bench-locomo: $(VENV)/.installed-dev  ## LoCoMo retrieval quality vs BM25 and dense-only
+	$(PY) -m bench.locomo
+
+bench-compare: $(VENV)/.installed-dev  ## side by side with the reference memorylayer-server 0.2.0
+	$(PY) -m bench.compare
+
+bench-ingest: $(VENV)/.installed-dev  ## append acknowledgement and append→recallable lag through SQS
+	$(PY) -m bench.ingest
 
 clean-data:
 	rm -rf .data
