@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.common import local_stack, sentence, summarise
+from bench.common import local_stack, query_words, sentence, summarise
 
 
 def timed(fn, n: int) -> list[float]:
@@ -81,26 +81,7 @@ def run(sizes: list[int], samples: int, seconds: float) -> dict:
                     samples,
                 )
             )
-            queries = [
-                " ".join(
-                    rng.sample(
-                        [
-                            "redis",
-                            "login",
-                            "alice",
-                            "trip",
-                            "coffee",
-                            "report",
-                            "dog",
-                            "budget",
-                            "release",
-                            "garden",
-                        ],
-                        3,
-                    )
-                )
-                for _ in range(samples)
-            ]
+            queries = [query_words(rng) for _ in range(samples)]
             recall = summarise(
                 timed(
                     lambda i, h=h, queries=queries: http.post(

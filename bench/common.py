@@ -16,11 +16,26 @@ from pathlib import Path
 
 from shared.settings import Settings
 
-WORDS = ["redis", "login", "timeout", "pool", "deploy", "friday", "report", "quarterly", "alice", "bob", "coffee", "editor", "dark", "mode", "pasta", "trip", "lisbon", "porto", "budget", "invoice", "meeting", "monday", "design", "review", "database", "index", "vector", "search", "memory", "agent", "python", "lambda", "queue", "worker", "retry", "cache", "latency", "error", "fix", "release", "branch", "merge", "ticket", "customer", "email", "calendar", "birthday", "sister", "painting", "guitar", "camping", "hiking", "museum", "concert", "recipe", "garden", "dog", "cat", "school"]
+WORDS = ["redis", "login", "timeout", "pool", "deploy", "friday", "report", "quarterly", "alice", "bob", "coffee", "editor", "dark", "mode", "pasta", "trip", "lisbon", "porto", "budget", "invoice", "meeting", "monday", "design", "review", "database", "index", "vector", "search", "memory", "agent", "python", "lambda", "queue", "worker", "retry", "cache", "latency", "error", "fix", "release", "branch", "merge", "ticket", "customer", "email", "calendar", "birthday", "sister", "painting", "guitar", "camping", "hiking", "museum", "concert", "recipe", "garden", "dog", "cat", "school"]  # fmt: skip
+
+# Natural text is Zipfian: a few words are everywhere, most are rare. The vocabulary is the words above (the
+# most frequent) followed by 4,000 pronounceable pseudo-words, drawn with weight 1/rank^1.07.
+_SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "po", "da", "fi", "gu", "he", "ja", "bo"]
+VOCABULARY = WORDS + [
+    _SYLLABLES[i % 16] + _SYLLABLES[(i // 16) % 16] + _SYLLABLES[(i // 256) % 16] + ("n" if i % 3 else "r")
+    for i in range(4000)
+]
+_WEIGHTS = [1 / (rank + 1) ** 1.07 for rank in range(len(VOCABULARY))]
 
 
 def sentence(rng: random.Random, n: int = 12) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(n)) + f" #{rng.randrange(10**9)}"
+    """A synthetic memory: ``n`` Zipf-distributed words and a unique tag (so no two are duplicates)."""
+    return " ".join(rng.choices(VOCABULARY, weights=_WEIGHTS, k=n)) + f" #{rng.randrange(10**9)}"
+
+
+def query_words(rng: random.Random, n: int = 3) -> str:
+    """A query drawn from the same distribution as the text."""
+    return " ".join(rng.choices(VOCABULARY, weights=_WEIGHTS, k=n))
 
 
 def summarise(samples_ms: list[float]) -> dict[str, float]:

@@ -37,7 +37,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import WORDS, sentence, summarise
+from bench.common import query_words, sentence, summarise
 from bench.compare.servers import Server, our_server, reference_server, scratch_dir, wait_idle
 
 SEED = 20261129
@@ -62,7 +62,8 @@ def content_stream(seed: int) -> Iterator[str]:
 
 
 def query(rng: random.Random) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(3))
+    """Three words from the same Zipf distribution as the content (bench.common)."""
+    return query_words(rng)
 
 
 def timed(fn: Callable[[int], httpx.Response], n: int) -> tuple[list[float], int]:
