@@ -9,6 +9,7 @@ without a second model. Size limits that depend on settings are checked in the s
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -247,3 +248,11 @@ class AnswerRequest(_Request):
     user_id: str | None = None
     limit: int = Field(default=8, ge=1, le=50)
     min_relevance: float | None = Field(default=None, le=1.0)
+
+
+@dataclass(frozen=True)
+class NewMessage:
+    role: str
+    content: Any  # a string, or a list of content parts
+    metadata: dict[str, Any]
+    client_message_id: str | None

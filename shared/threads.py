@@ -12,9 +12,9 @@ from typing import Any
 from shared.db import threads as repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
-from shared.db.threads import NewMessage
 from shared.errors import Conflict, NotFound
 from shared.extraction.worker import ExtractionWorker
+from shared.models import NewMessage
 from shared.queue import JobQueue
 
 

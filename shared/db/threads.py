@@ -8,11 +8,12 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 import psycopg
 from psycopg.types.json import Jsonb
+
+from shared.models import NewMessage
 
 THREAD_COLUMNS = (
     "id, workspace_id, tenant_id, user_id, context_id, observer_id, subject_id, title, metadata, scope, ownership, "
@@ -26,14 +27,6 @@ JOB_COLUMNS = (
     "id, workspace_id, thread_id, from_index, to_index, status, attempts, error, result, created_at, started_at, "
     "finished_at"
 )
-
-
-@dataclass(frozen=True)
-class NewMessage:
-    role: str
-    content: Any  # a string, or a list of content parts
-    metadata: dict[str, Any]
-    client_message_id: str | None
 
 
 def create(

@@ -30,7 +30,9 @@ from shared.retrieval.budget import estimate_tokens
 from shared.settings import Settings
 
 log = logging.getLogger(__name__)
-ANALYZE_AFTER_ROWS = 100  # stale statistics after a bulk load cost far more than an ANALYZE (off the request path)
+ANALYZE_AFTER_ROWS = (
+    100  # stale statistics after a bulk load cost far more than an ANALYZE (off the request path)
+)
 ADAPTIVE_MIN_CHARS = 80  # adaptive policy: only longer user text without rule hits is worth an LLM call
 
 

@@ -13,10 +13,9 @@ import pytest
 
 from shared.answer import Answerer
 from shared.db import threads as thread_repo
-from shared.db.threads import NewMessage
 from shared.extraction.worker import ExtractionWorker
 from shared.llm import create_llm
-from shared.models import AnswerRequest, MemoryCreate
+from shared.models import AnswerRequest, MemoryCreate, NewMessage
 from shared.retrieval.recall import Recaller
 from shared.settings import Settings
 from tests.embed.stubs import StubRequest, StubResponse, StubServer

@@ -7,10 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, BackgroundTasks, Query, Response
 
 from shared.api.deps import CallerDep, ServicesDep
-from shared.db.threads import NewMessage
 from shared.errors import NotFound, PayloadTooLarge
 from shared.memories import serialize
-from shared.models import MessagesAppend, ThreadCreate, ThreadUpdate
+from shared.models import MessagesAppend, NewMessage, ThreadCreate, ThreadUpdate
 
 router = APIRouter(prefix="/v1", tags=["threads"])
 
