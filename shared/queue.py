@@ -43,7 +43,7 @@ class NoQueue(JobQueue):
     """No queue configured: jobs stay queued until POST /decompose or a sweeper runs them."""
 
     def send(self, message: dict[str, Any]) -> bool:
-        log.warning("no extraction queue configured; job %s left queued", message.get("job_id"))
+        log.info("no extraction queue configured; not enqueued: %s", message)
         return False
 
 

@@ -19,12 +19,12 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from shared.local.lambda_context import LambdaContext
 from shared.local.server import free_port
 
 log = logging.getLogger(__name__)
@@ -126,20 +126,6 @@ def lambda_event(queues: LocalQueues, messages: list[dict[str, Any]]) -> dict[st
     return {"Records": records}
 
 
-@dataclass
-class _Context:
-    function_name: str = "memorylayer-extraction"
-    function_version: str = "$LATEST"
-    invoked_function_arn: str = "arn:aws:lambda:us-east-1:000000000000:function:memorylayer-extraction"
-    memory_limit_in_mb: int = 512
-    aws_request_id: str = ""
-    log_group_name: str = "/aws/lambda/memorylayer-extraction"
-    log_stream_name: str = "local"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 60_000
-
-
 class SqsPoller:
     """Long-polls the queue and invokes ``handler(event, context)`` in-process, like Lambda's event source."""
 
@@ -174,7 +160,10 @@ class SqsPoller:
         event = lambda_event(self.queues, received)
         self.invocations += 1
         try:
-            response = self.handler(event, _Context(aws_request_id=str(uuid.uuid4()))) or {}
+            response = (
+                self.handler(event, LambdaContext.for_function("memorylayer-extraction", timeout_ms=60_000))
+                or {}
+            )
             failed = {f["itemIdentifier"] for f in response.get("batchItemFailures", [])}
         except Exception:  # the whole invocation failed: every message is retried, as in Lambda
             log.exception("extraction handler failed")

@@ -5,22 +5,11 @@ from __future__ import annotations
 import base64
 import json
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
+from shared.local.lambda_context import LambdaContext
 
-@dataclass
-class LambdaContext:
-    function_name: str = "memorylayer-memory"
-    function_version: str = "$LATEST"
-    invoked_function_arn: str = "arn:aws:lambda:us-east-1:123456789012:function:memorylayer-memory"
-    memory_limit_in_mb: int = 512
-    aws_request_id: str = "req-1"
-    log_group_name: str = "/aws/lambda/memorylayer-memory"
-    log_stream_name: str = "stream"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 30_000
+__all__ = ["LambdaContext", "http_v2"]
 
 
 def http_v2(
