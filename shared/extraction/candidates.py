@@ -36,6 +36,7 @@ class Candidate:
     metadata: dict[str, Any] = field(default_factory=dict)
     event_time: datetime | None = None
     source_message_ids: list[str] = field(default_factory=list)  # the messages this came from, when known
+    single_valued: bool | None = None  # None: decided by the predicate (SINGLE_VALUED)
 
     @property
     def is_fact(self) -> bool:
@@ -46,7 +47,8 @@ class Candidate:
         if not self.is_fact:
             return None
         key = f"{user_id or ''}|{normalise(self.subject or '')}|{self.predicate}"
-        if self.predicate not in SINGLE_VALUED:
+        single = self.predicate in SINGLE_VALUED if self.single_valued is None else self.single_valued
+        if not single:
             key += f"|{normalise(self.value or self.content)}"
         return key
 

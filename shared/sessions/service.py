@@ -275,6 +275,11 @@ class SessionService:
                 type="semantic",
                 subtype=None,
                 metadata={"session_id": session["id"], "working_memory_key": r["key"]},
+                # A key holds one value: committing a new value supersedes the old memory (history kept).
+                subject="working_memory",
+                predicate=r["key"],
+                value=render_value(r["value"]),
+                single_valued=True,
             )
             for r in rows
         ]

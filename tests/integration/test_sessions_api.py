@@ -243,12 +243,17 @@ def test_commit_reports_real_counts_and_is_idempotent(http, ws):
     third = http.post(f"/v1/sessions/{sid}/commit", headers=h(ws)).json()
     assert (third["memories_created"], third["memories_deduplicated"]) == (1, 1)
 
+    assert third["breakdown"]["superseded"] == 1
+    # A key holds one value: the new one supersedes the old, which stays as history.
     memories = http.get("/v1/memories", headers=h(ws)).json()["memories"]
-    assert sorted(m["content"] for m in memories) == [
-        "goal: fix the redis timeout",
-        "owner: ana",
-        "owner: bo",
-    ]
+    assert sorted(m["content"] for m in memories) == ["goal: fix the redis timeout", "owner: bo"]
+    history = http.post(
+        "/v1/memories/recall",
+        json={"query": "owner", "include_history": True, "min_relevance": 0},
+        headers=h(ws),
+    ).json()["memories"]
+    old_owner = next(m for m in history if m["content"] == "owner: ana")
+    assert old_owner["valid_to"] is not None and old_owner["superseded_by"]
     assert all(m["session_id"] == sid and m["metadata"]["session_id"] == sid for m in memories)
     assert {m["metadata"]["working_memory_key"] for m in memories} == {"goal", "owner"}
     assert http.get(f"/v1/sessions/{sid}", headers=h(ws)).json()["committed_at"] is not None
