@@ -242,3 +242,39 @@ def test_cursor_older_than_retention_is_expired(http, ws, services, settings, mo
     assert delta(http, ws, sid, fresh).json()["items"] == []
     latest = remember(http, ws, "after the purge")
     assert [i["id"] for i in delta(http, ws, sid, fresh).json()["items"]] == [latest]
+
+
+def test_a_write_that_commits_late_is_not_skipped(http, ws, database_url):
+    """Sequence numbers within a workspace follow commit order, so a delta never jumps past a write in flight."""
+    import threading
+
+    import psycopg
+
+    sid = http.post("/v1/sessions", json={"ttl_seconds": 600}, headers=h(ws)).json()["session"]["id"]
+    cursor = pack(http, ws, sid)["cursor"]
+    insert = (
+        "INSERT INTO memories (id, workspace_id, content, content_hash, dedup_key, type) "
+        "VALUES (%s, %s, %s, 'h', %s, 'semantic')"
+    )
+    with psycopg.connect(database_url) as slow, psycopg.connect(database_url, autocommit=True) as fast:
+        # Given a transaction that has written (and drawn its event number) but not committed yet ...
+        slow.execute(insert, ("mem_slowwriter0001", ws, "slow write", "k-slow"))
+        # ... and a second writer in the same workspace that commits right away, in another thread ...
+        quick = threading.Thread(
+            target=fast.execute, args=(insert, ("mem_fastwriter0001", ws, "fast write", "k-fast"))
+        )
+        quick.start()
+        quick.join(timeout=1)
+        # ... a delta read meanwhile must not deliver the quick write ahead of the slow one.
+        early = delta(http, ws, sid, cursor, 200000).json()
+        cursor = early["cursor"]
+        slow.commit()
+        quick.join(timeout=10)
+    delivered = {i["id"] for i in early["items"]}
+    while True:
+        body = delta(http, ws, sid, cursor, 200000).json()
+        delivered |= {i["id"] for i in body["items"]}
+        cursor = body["cursor"]
+        if not body["has_more"]:
+            break
+    assert {"mem_slowwriter0001", "mem_fastwriter0001"} <= delivered
