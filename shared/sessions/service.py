@@ -57,39 +57,6 @@ def render_value(value: Any) -> str:
     )
 
 
-def session_out(row: dict) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "workspace_id": row["workspace_id"],
-        "tenant_id": row["tenant_id"],
-        "context_id": row["context_id"],
-        "user_id": row["user_id"],
-        "metadata": row["metadata"],
-        "auto_commit": row["auto_commit"],
-        "committed_at": serialize.iso(row["committed_at"]),
-        "expires_at": serialize.iso(row["expires_at"]),
-        "created_at": serialize.iso(row["created_at"]),
-    }
-
-
-def working_out(row: dict) -> dict[str, Any]:
-    return {
-        "key": row["key"],
-        "value": row["value"],
-        "ttl_seconds": row["ttl_seconds"],
-        "expires_at": serialize.iso(row["expires_at"]),
-        "created_at": serialize.iso(row["created_at"]),
-        "updated_at": serialize.iso(row["updated_at"]),
-    }
-
-
-def checkpoint_out(row: dict) -> dict[str, Any]:
-    out = dict(row)
-    out["created_at"] = serialize.iso(row["created_at"])
-    out["updated_at"] = serialize.iso(row["updated_at"])
-    return out
-
-
 def split_segments(text: str, limit: int = SEGMENT_MAX_CHARS) -> list[str]:
     """Non-empty lines, each cut at whitespace into pieces of at most ``limit`` characters.
 

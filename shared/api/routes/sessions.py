@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from shared.api.deps import CallerDep, ServicesDep
 from shared.memories import serialize
 from shared.sessions.models import CheckpointCreate, CommitOptions, SessionCreate, WorkingMemorySet
-from shared.sessions.service import checkpoint_out, session_out, working_out
+from shared.sessions.serialize import checkpoint_out, session_out, working_out
 
 router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
 
