@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 import psycopg
@@ -25,7 +24,7 @@ from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.embeddings.base import Embedder
 from shared.extraction.candidates import Candidate, Provenance, WriteReport, normalise
-from shared.memories.service import dedup_key, new_memory_id, normalise_tags
+from shared.memories.rows import memory_row
 
 # Serialises writers of one user's facts: two jobs superseding the same key must not both win.
 _LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))"
@@ -106,36 +105,22 @@ class MemoryWriter:
                 fact_value=candidate.value or candidate.content,
             )
         metadata.setdefault("source", provenance.source)
-        tags = normalise_tags(candidate.tags)
-        return {
-            "id": new_memory_id(),
-            "workspace_id": workspace_id,
-            "context_id": "_default",
-            "user_id": user_id,
-            "observer_id": None,
-            "subject_id": None,
-            "session_id": provenance.session_id,
-            "content": candidate.content,
-            "content_hash": hashlib.sha256(candidate.content.encode()).hexdigest(),
-            "dedup_key": dedup_key(
-                candidate.content, tags, {k: v for k, v in metadata.items() if k != "source"}, user_id
-            ),
-            "type": candidate.type,
-            "subtype": candidate.subtype,
-            "importance": candidate.importance,
-            "tags": tags,
-            "tags_lower": sorted({t.lower() for t in tags}),
-            "metadata": metadata,
-            "refinement_metadata": {},
-            "logical_key": None,
-            "pinned": False,
-            "embedding": vector,
-            "embedding_model": self.embedder.model_id,
-            "source_thread_id": provenance.thread_id,
-            "source_message_ids": list(candidate.source_message_ids or provenance.message_ids),
-            "source_memory_id": None,
-            "fact_key": fact_key,
-            "sequence_key": None,
-            "sequence_index": None,
-            "event_time": candidate.event_time,
-        }
+        return memory_row(
+            workspace_id,
+            candidate.content,
+            embedding=vector,
+            embedding_model=self.embedder.model_id,
+            tags=candidate.tags,
+            metadata=metadata,
+            # Where a memory came from is bookkeeping: the same fact from two sources is one memory.
+            dedup_metadata={k: v for k, v in metadata.items() if k != "source"},
+            user_id=user_id,
+            session_id=provenance.session_id,
+            type=candidate.type,
+            subtype=candidate.subtype,
+            importance=candidate.importance,
+            source_thread_id=provenance.thread_id,
+            source_message_ids=candidate.source_message_ids or provenance.message_ids,
+            fact_key=fact_key,
+            event_time=candidate.event_time,
+        )

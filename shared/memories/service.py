@@ -25,37 +25,13 @@ from shared.embeddings.base import Embedder
 from shared.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Unprocessable
 from shared.memories import serialize
 from shared.memories.classify import classify
+from shared.memories.rows import dedup_key, memory_row, normalise_tags
 from shared.models import BatchCreate, BatchDelete, BatchRequest, BatchUpdate, MemoryCreate, MemoryUpdate
 from shared.settings import GLOBAL_USER_WORKSPACE, Settings
 
 
-def new_memory_id() -> str:
-    return f"mem_{uuid.uuid4().hex[:16]}"
-
-
 def new_association_id() -> str:
     return f"assoc_{uuid.uuid4().hex[:16]}"
-
-
-def normalise_tags(tags: list[str]) -> list[str]:
-    """Stripped, empty ones dropped, duplicates (exact) removed, order kept. Case is preserved."""
-    seen: dict[str, None] = {}
-    for tag in tags:
-        tag = tag.strip()
-        if tag:
-            seen.setdefault(tag, None)
-    return list(seen)
-
-
-def dedup_key(
-    content: str, tags: list[str], metadata: dict, user_id: str | None, sequence_key: str | None = None
-) -> str:
-    """Identical content, tags, metadata, user and stream make one memory; any difference keeps both (API.md
-    §9.3)."""
-    payload = [content, sorted(tags), metadata, user_id]
-    if sequence_key is not None:
-        payload.append(sequence_key)
-    return hashlib.sha256(serialize.canonical_json(payload).encode()).hexdigest()
 
 
 def _depth(value: Any, level: int = 0) -> int:
@@ -108,33 +84,26 @@ class MemoryService:
 
     # ------------------------------------------------------------------ remember
     def _row(self, workspace_id: str, body: MemoryCreate | BatchCreate, vector: Any) -> dict[str, Any]:
-        tags = normalise_tags(body.tags)
-        type_ = body.type or classify(body.content)[0]
-        return {
-            "id": new_memory_id(),
-            "workspace_id": workspace_id,
-            "context_id": getattr(body, "context_id", None) or "_default",
-            "user_id": body.user_id,
-            "observer_id": body.observer_id,
-            "subject_id": body.subject_id,
-            "session_id": getattr(body, "session_id", None),
-            "content": body.content,
-            "content_hash": hashlib.sha256(body.content.encode()).hexdigest(),
-            "dedup_key": dedup_key(body.content, tags, body.metadata, body.user_id),
-            "type": type_,
-            "subtype": body.subtype,
-            "importance": body.importance,
-            "tags": tags,
-            "tags_lower": sorted({t.lower() for t in tags}),
-            "metadata": body.metadata,
-            "refinement_metadata": getattr(body, "refinement_metadata", {}),
-            "logical_key": getattr(body, "logical_key", None),
-            "pinned": getattr(body, "pinned", False),
-            "embedding": vector,
-            "embedding_model": self.embedder.model_id,
-            "event_time": body.event_time,
-            "source_message_ids": [],
-        }
+        return memory_row(
+            workspace_id,
+            body.content,
+            embedding=vector,
+            embedding_model=self.embedder.model_id,
+            tags=body.tags,
+            metadata=body.metadata,
+            context_id=getattr(body, "context_id", None) or "_default",
+            user_id=body.user_id,
+            observer_id=body.observer_id,
+            subject_id=body.subject_id,
+            session_id=getattr(body, "session_id", None),
+            type=body.type or classify(body.content)[0],
+            subtype=body.subtype,
+            importance=body.importance,
+            refinement_metadata=getattr(body, "refinement_metadata", {}),
+            logical_key=getattr(body, "logical_key", None),
+            pinned=getattr(body, "pinned", False),
+            event_time=body.event_time,
+        )
 
     def _target_workspace(self, workspace_id: str, body: MemoryCreate) -> str:
         """``scope: "user"`` stores the memory in the user's cross-workspace space, as the reference does."""

@@ -32,7 +32,7 @@ from shared.errors import Conflict, InvalidInput, MemoryLayerError, NotFound, Pa
 from shared.extraction.candidates import Candidate, Provenance
 from shared.extraction.writer import MemoryWriter
 from shared.memories import serialize
-from shared.memories.service import dedup_key
+from shared.memories.rows import memory_row
 from shared.sessions import repo
 from shared.sessions.models import CheckpointCreate, CommitOptions, SessionCreate, WorkingMemoryItem
 from shared.settings import Settings
@@ -392,36 +392,19 @@ class SessionService:
         *,
         source_memory_id: str | None,
     ) -> dict[str, Any]:
-        return {
-            "id": memory_id,
-            "workspace_id": session["workspace_id"],
-            "context_id": session["context_id"],
-            "user_id": session["user_id"],
-            "observer_id": None,
-            "subject_id": None,
-            "session_id": session["id"],
-            "content": content,
-            "content_hash": hashlib.sha256(content.encode()).hexdigest(),
-            "dedup_key": dedup_key(content, [], metadata, session["user_id"]),
-            "type": "episodic",
-            "subtype": subtype,
-            "importance": 0.5,
-            "tags": [],
-            "tags_lower": [],
-            "metadata": metadata,
-            "refinement_metadata": {},
-            "logical_key": None,
-            "pinned": False,
-            "embedding": vector,
-            "embedding_model": self.embedder.model_id,
-            "source_thread_id": None,
-            "source_message_ids": [],
-            "source_memory_id": source_memory_id,
-            "fact_key": None,
-            "sequence_key": None,
-            "sequence_index": None,
-            "event_time": None,
-        }
+        return memory_row(
+            session["workspace_id"],
+            content,
+            embedding=vector,
+            embedding_model=self.embedder.model_id,
+            metadata=metadata,
+            memory_id=memory_id,
+            context_id=session["context_id"],
+            user_id=session["user_id"],
+            session_id=session["id"],
+            subtype=subtype,
+            source_memory_id=source_memory_id,
+        )
 
     def checkpoint(self, scope: Scope, session_id: str, checkpoint_id: str) -> dict:
         self.get(scope, session_id)
