@@ -148,7 +148,6 @@ def get_settings() -> Settings:
     return Settings()
 
 
-MAX_TRAVERSE_DEPTH = 5
 DEFAULT_WORKSPACE = "_default"
 GLOBAL_WORKSPACE = "_global"
 GLOBAL_USER_WORKSPACE = "_global_user"

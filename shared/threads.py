@@ -126,9 +126,6 @@ class ThreadService:
             raise NotFound(f"job {job_id} not found", code="job_not_found")
         return row
 
-    def requeue_stale(self, older_than_s: int = 120) -> int:
-        return requeue_stale_jobs(self.db, self.queue, older_than_s)
-
 
 def requeue_stale_jobs(db: Database, queue: JobQueue, older_than_s: int = 120) -> int:
     """Re-send jobs still queued long after their commit: their queue message may never have been sent.

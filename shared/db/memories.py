@@ -282,16 +282,3 @@ def revisions(
         f"WHERE memory_id = %s AND {where} AND revision > %s ORDER BY revision LIMIT %s",
         [memory_id, *params, after, limit],
     ).fetchall()
-
-
-def export_rows(
-    conn: psycopg.Connection, workspace_id: str, *, limit: int | None, offset: int
-) -> psycopg.Cursor:
-    """A server-side cursor over a workspace's live memories, oldest first, for streaming export."""
-    cur = conn.cursor(name="export_memories")
-    cur.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE workspace_id = %s AND deleted_at IS NULL "
-        "ORDER BY created_at, id LIMIT %s OFFSET %s",
-        (workspace_id, limit, offset),
-    )
-    return cur

@@ -364,8 +364,8 @@ class MemoryService:
     def _create_many(
         self, workspace_id: str, valid: list[tuple[int, BatchCreate]], results: list[dict[str, Any]]
     ) -> None:
-        """One transaction, one pipelined insert. The rows join the HNSW graph afterwards (``index_pending``,
-        driven by a queued job): until then recall finds them by an exact scan of the pending tail."""
+        """One transaction, one pipelined insert. The rows join the HNSW graph afterwards (the worker's
+        ``index_vectors``, driven by a queued job): until then recall finds them by an exact scan of the pending tail."""
         vectors = self._embed_batched([op.content for _, op in valid])
         rows = [
             {**self._row(workspace_id, op, v), "vector_indexed": False}
@@ -387,11 +387,6 @@ class MemoryService:
             return
         for (index, _), (row, _created) in zip(valid, stored, strict=True):
             results[index] = _result(index, "create", memory_id=row["id"])
-
-    def index_pending(self, limit: int = 2000) -> int:
-        """Move bulk-written rows into the HNSW graph; returns how many moved."""
-        with self.db.transaction() as conn:
-            return repo.index_pending_vectors(conn, limit=limit)
 
     def _embed_batched(self, texts: list[str]) -> list[Any]:
         size = max(1, self.settings.embedding_batch_size)
