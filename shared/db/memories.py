@@ -87,14 +87,17 @@ def insert(conn: psycopg.Connection, row: dict[str, Any]) -> tuple[dict, bool]:
     return existing, False
 
 
-# Column types for the one-statement bulk insert: each column travels as one array parameter. Text arrays
-# (tags, message ids) cannot nest in a Postgres array, so they travel as jsonb and are unpacked in SQL.
+# Column types for the bulk paths. COPY sends text arrays as they are; the one-statement INSERT sends each
+# column as one array parameter, and text arrays (tags, message ids) cannot nest in a Postgres array, so there
+# they travel as jsonb and are unpacked in SQL.
 _ARRAY_TYPES = {
     "importance": "real", "pinned": "boolean", "embedding": "vector", "sequence_index": "integer",
     "event_time": "timestamptz", "vector_indexed": "boolean", "metadata": "jsonb", "refinement_metadata": "jsonb",
     "tags": "jsonb", "tags_lower": "jsonb", "source_message_ids": "jsonb",
 }  # fmt: skip
 _TEXT_ARRAYS = {"tags", "tags_lower", "source_message_ids"}
+_COPY_TYPES = ["text[]" if f in _TEXT_ARRAYS else _ARRAY_TYPES.get(f, "text") for f in _INSERT_FIELDS]
+_COPY_SQL = f"COPY memories ({', '.join(_INSERT_FIELDS)}) FROM STDIN (FORMAT BINARY)"
 _MANY_SQL = (
     f"INSERT INTO memories ({', '.join(_INSERT_FIELDS)}) "
     "SELECT "
@@ -103,38 +106,45 @@ _MANY_SQL = (
         for f in _INSERT_FIELDS
     )
     + " FROM unnest("
-    + ", ".join(f"%s::{_ARRAY_TYPES.get(f, 'text')}[]" for f in _INSERT_FIELDS)
+    # %b: binary parameters. Text-formatting 1000 vectors of 384 floats (and parsing them back) was about
+    # half the cost of a bulk insert.
+    + ", ".join(f"%b::{_ARRAY_TYPES.get(f, 'text')}[]" for f in _INSERT_FIELDS)
     + f") AS r({', '.join(_INSERT_FIELDS)}) "
     "ON CONFLICT (workspace_id, dedup_key) WHERE deleted_at IS NULL AND valid_to IS NULL DO NOTHING "
-    f"RETURNING {COLUMNS}, dedup_key"
+    "RETURNING id, dedup_key"
 )
 
 
-def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> list[tuple[dict, bool]]:
-    """Insert many memories in one statement (a column per array parameter); duplicates resolve to the
-    existing rows. Returns (row, created) in the order given; two identical rows inside one call: the first is
-    created, the second resolves to it.
+def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> list[tuple[str, bool]]:
+    """Insert many memories of one workspace; duplicates resolve to the existing rows. Returns (memory id,
+    created) in the order given; two identical rows inside one call: the first is created, the second
+    resolves to it.
+
+    Rows whose dedup key is not live yet go in by binary COPY (about 40 % cheaper than an INSERT of the same
+    rows here). COPY cannot skip conflicts, so if a concurrent writer stored one of the same memories in the
+    meantime, the COPY is undone and the rows go through ``INSERT ... ON CONFLICT DO NOTHING`` instead.
     """
     if not rows:
         return []
-    columns: list[list[Any]] = [[] for _ in _INSERT_FIELDS]
+    workspace_id = rows[0]["workspace_id"]
+    assert all(row["workspace_id"] == workspace_id for row in rows), "one workspace per bulk insert"
+    existing = _live_ids(conn, workspace_id, [row["dedup_key"] for row in rows])
+    fresh: dict[str, dict[str, Any]] = {}
     for row in rows:
-        for i, f in enumerate(_INSERT_FIELDS):
-            value = row.get(f, _DEFAULTS.get(f))
-            columns[i].append(Jsonb(value) if f in _JSON_FIELDS or f in _TEXT_ARRAYS else value)
-    created: dict[str, dict] = {}
-    for found in conn.execute(_MANY_SQL, columns):
-        created[found.pop("dedup_key")] = found
-    missing = [r["dedup_key"] for r in rows if r["dedup_key"] not in created]
-    existing: dict[str, dict] = {}
-    if missing:
-        for found in conn.execute(
-            f"SELECT {COLUMNS}, dedup_key FROM memories "
-            "WHERE workspace_id = %s AND dedup_key = ANY(%s) AND deleted_at IS NULL AND valid_to IS NULL",
-            (rows[0]["workspace_id"], missing),
-        ):
-            existing[found.pop("dedup_key")] = found
-    out: list[tuple[dict, bool]] = []
+        if row["dedup_key"] not in existing:
+            fresh.setdefault(row["dedup_key"], row)
+    created: dict[str, str] = {}
+    if fresh:
+        try:
+            with conn.transaction():  # a savepoint: a lost race undoes only the COPY
+                _copy(conn, list(fresh.values()))
+            created = {key: row["id"] for key, row in fresh.items()}
+        except psycopg.errors.UniqueViolation as exc:
+            if exc.diag.constraint_name != "memories_dedup":
+                raise  # a stream index taken: the caller reports it
+            created = _insert_skipping_duplicates(conn, list(fresh.values()))
+            existing.update(_live_ids(conn, workspace_id, [k for k in fresh if k not in created]))
+    out: list[tuple[str, bool]] = []
     for row in rows:
         key = row["dedup_key"]
         if key in created:
@@ -143,6 +153,37 @@ def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> lis
         else:
             out.append((existing[key], False))
     return out
+
+
+def _live_ids(conn: psycopg.Connection, workspace_id: str, dedup_keys: list[str]) -> dict[str, str]:
+    """dedup key → id of the live memory that has it."""
+    return {
+        found["dedup_key"]: found["id"]
+        for found in conn.execute(
+            "SELECT id, dedup_key FROM memories "
+            "WHERE workspace_id = %s AND dedup_key = ANY(%s) AND deleted_at IS NULL AND valid_to IS NULL",
+            (workspace_id, dedup_keys),
+        )
+    }
+
+
+def _copy(conn: psycopg.Connection, rows: list[dict[str, Any]]) -> None:
+    with conn.cursor() as cur, cur.copy(_COPY_SQL) as copy:
+        copy.set_types(_COPY_TYPES)
+        for row in rows:
+            copy.write_row(
+                [Jsonb(row[f]) if f in _JSON_FIELDS else row.get(f, _DEFAULTS.get(f)) for f in _INSERT_FIELDS]
+            )
+
+
+def _insert_skipping_duplicates(conn: psycopg.Connection, rows: list[dict[str, Any]]) -> dict[str, str]:
+    """One INSERT, a column per array parameter; returns dedup key → id of the rows it created."""
+    columns: list[list[Any]] = [[] for _ in _INSERT_FIELDS]
+    for row in rows:
+        for i, f in enumerate(_INSERT_FIELDS):
+            value = row.get(f, _DEFAULTS.get(f))
+            columns[i].append(Jsonb(value) if f in _JSON_FIELDS or f in _TEXT_ARRAYS else value)
+    return {found["dedup_key"]: found["id"] for found in conn.execute(_MANY_SQL, columns)}
 
 
 def next_sequence_index(conn: psycopg.Connection, workspace_id: str, sequence_key: str) -> int:
@@ -276,9 +317,17 @@ def list_recent(
 def revisions(
     conn: psycopg.Connection, scope: Scope, memory_id: str, *, limit: int, after: int
 ) -> list[dict]:
+    """Recorded revisions, oldest first. A memory never changed has none recorded: its live row is revision 1."""
     where, params = scope.clause()
+    live_where, _ = scope.clause("m.workspace_id")
     return conn.execute(
         f"SELECT revision, action, operation_id, snapshot, created_at FROM memory_revisions "
-        f"WHERE memory_id = %s AND {where} AND revision > %s ORDER BY revision LIMIT %s",
-        [memory_id, *params, after, limit],
+        f"WHERE memory_id = %s AND {where} AND revision > %s "
+        "UNION ALL "
+        "SELECT 1, 'create', NULL, to_jsonb(m) - 'embedding' - 'tsv', m.created_at FROM memories m "
+        f"WHERE m.id = %s AND {live_where} AND m.revision = 1 AND %s < 1 "
+        # rows created before migration 0009 have their creation recorded
+        "AND NOT EXISTS (SELECT 1 FROM memory_revisions r WHERE r.memory_id = m.id AND r.revision = 1) "
+        "ORDER BY revision LIMIT %s",
+        [memory_id, *params, after, memory_id, *params, after, limit],
     ).fetchall()

@@ -385,8 +385,8 @@ class MemoryService:
             for index, _ in valid:
                 results[index] = _result(index, "create", error="a sequence index in this batch is taken")
             return
-        for (index, _), (row, _created) in zip(valid, stored, strict=True):
-            results[index] = _result(index, "create", memory_id=row["id"])
+        for (index, _), (memory_id, _created) in zip(valid, stored, strict=True):
+            results[index] = _result(index, "create", memory_id=memory_id)
 
     def _embed_batched(self, texts: list[str]) -> list[Any]:
         size = max(1, self.settings.embedding_batch_size)

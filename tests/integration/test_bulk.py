@@ -62,3 +62,67 @@ def test_batch_assigns_stream_indexes_in_order(http, ws):
         {"op": "create", "content": "clash", "sequence_key": "chat", "metadata": {"message_index": 1}}
     ]}, headers=h).json()  # fmt: skip
     assert clash["failed"] == 1
+
+
+def test_bulk_insert_that_loses_a_dedup_race_falls_back_without_losing_rows(services, ws):
+    """COPY cannot skip a conflict: when another writer commits one of the same memories after the bulk path
+    checked for it, the bulk insert redoes its rows with INSERT ... ON CONFLICT and resolves to that row."""
+    import threading
+
+    from shared.db import memories as repo
+    from shared.db import workspaces as ws_repo
+    from shared.memories.rows import memory_row
+
+    def row(content: str) -> dict:
+        return memory_row(
+            ws, content, embedding=services.embedder.embed_one(content), embedding_model="hash-384@384"
+        )
+
+    rows = [row(f"race note {i}") for i in range(5)]
+    rival = row("race note 3")  # same content → same dedup key, another id
+    with services.db.transaction() as conn:
+        ws_repo.ensure_workspace(conn, ws)
+    rival_holds = threading.Event()
+    release = threading.Event()
+
+    def rival_writer() -> None:
+        with services.db.transaction() as conn:
+            repo.insert(conn, rival)
+            rival_holds.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=rival_writer)
+    thread.start()
+    assert rival_holds.wait(10)
+    # The bulk insert's pre-check cannot see the rival's uncommitted row; its COPY then waits on the unique
+    # index until the rival commits, and fails.
+    threading.Timer(0.5, release.set).start()
+    with services.db.transaction() as conn:
+        stored = repo.insert_many(conn, rows)
+    thread.join()
+    assert [created for _, created in stored] == [True, True, True, False, True]
+    assert stored[3][0] == rival["id"]
+    with services.db.connection() as conn:
+        live = conn.execute(
+            "SELECT count(*) AS n FROM memories WHERE workspace_id = %s AND content LIKE 'race note %%'",
+            (ws,),
+        ).fetchone()["n"]
+        events = conn.execute(
+            "SELECT count(*) AS n FROM session_context_events WHERE workspace_id = %s AND kind = 'memory_upsert'",
+            (ws,),
+        ).fetchone()["n"]
+    assert live == 5 and events == 5
+
+
+def test_bulk_insert_logs_context_events_and_dedups_within_the_call(services, ws):
+    ops = [BatchCreate(op="create", content=c) for c in ["alpha fact", "beta fact", "alpha fact"]]
+    result = services.memories.batch(ws, BatchRequest(operations=ops))
+    ids = [r["memory_id"] for r in result["results"]]
+    assert result["failed"] == 0 and ids[0] == ids[2] and ids[0] != ids[1]
+    again = services.memories.batch(ws, BatchRequest(operations=ops[:1]))
+    assert again["results"][0]["memory_id"] == ids[0]
+    with services.db.connection() as conn:
+        events = conn.execute(
+            "SELECT subject_id FROM session_context_events WHERE workspace_id = %s ORDER BY sequence", (ws,)
+        ).fetchall()
+    assert sorted(e["subject_id"] for e in events) == sorted(ids[:2])

@@ -97,6 +97,35 @@ def test_revisions_record_every_write(http, ws):
     assert [r["action"] for r in rest["revisions"]] == ["delete"] and rest["next_page_token"] is None
 
 
+def test_creation_is_revision_one_before_and_after_the_first_change(http, ws):
+    h = {"X-Workspace-ID": ws}
+    r = http.post(
+        "/v1/memories/batch", json={"operations": [{"op": "create", "content": "draft one"}]}, headers=h
+    )
+    memory_id = r.json()["results"][0]["memory_id"]
+    # Never changed: the live row is revision 1 (nothing is written for it at creation).
+    revs = http.get(f"/v1/memories/{memory_id}/revisions", headers=h).json()["revisions"]
+    assert [(r["revision"], r["action"], r["memory"]["content"]) for r in revs] == [
+        (1, "create", "draft one")
+    ]
+    # The first change keeps the creation as it was.
+    http.put(f"/v1/memories/{memory_id}", json={"content": "draft two"}, headers=h)
+    revs = http.get(f"/v1/memories/{memory_id}/revisions", headers=h).json()["revisions"]
+    assert [(r["revision"], r["action"], r["memory"]["content"]) for r in revs] == [
+        (1, "create", "draft one"),
+        (2, "update", "draft two"),
+    ]
+    assert (
+        http.get(f"/v1/memories/{memory_id}/revisions", params={"page_token": "1"}, headers=h).json()[
+            "revisions"
+        ][0]["revision"]
+        == 2
+    )
+    # Another workspace sees no history of it.
+    other = http.get(f"/v1/memories/{memory_id}/revisions", headers={"X-Workspace-ID": ws + "_other"})
+    assert other.status_code == 404
+
+
 def test_if_match_guards_updates(http, ws):
     memory = remember(http, ws, "guarded content")
     h = {"X-Workspace-ID": ws}

@@ -62,12 +62,17 @@ def test_reembed_resumes_after_an_interruption(services, settings, seeded):
     with pytest.raises(EmbeddingModelMismatch):
         Recaller(services.db, services.embedder, settings).recall([seeded], RecallRequest(query="gardening"))
     with services.db.connection() as conn:
-        # Re-embedding is not an edit: no revisions were added.
+        # Re-embedding is not an edit: each memory is still at its creation, and no history was written.
+        revisions = conn.execute(
+            "SELECT revision, count(*) AS n FROM memories WHERE workspace_id = %s GROUP BY revision",
+            (seeded,),
+        ).fetchall()
+        assert revisions == [{"revision": 1, "n": 5}]
         assert (
             conn.execute(
                 "SELECT count(*) AS n FROM memory_revisions WHERE workspace_id = %s", (seeded,)
             ).fetchone()["n"]
-            == 5
+            == 0
         )
 
 
