@@ -113,3 +113,25 @@ def test_unknown_stage_is_rejected() -> None:
 def test_repo_has_the_embed_dockerfile() -> None:
     assert (REPO_ROOT / "functions" / "embed" / "Dockerfile").is_file()
     assert Path(REPO_ROOT / "cdk.json").is_file()
+
+
+def test_deployable_assets_ship_python_312_bytecode(tmp_path: Path) -> None:
+    """/var/task is read-only: without shipped .pyc files every cold start compiles every module."""
+    from infra.bundle import build_function_asset, lambda_python
+
+    if lambda_python() is None:
+        pytest.skip("no Python 3.12 on this machine")
+    asset = build_function_asset("memory", tmp_path, deps=None, compiled=True)
+    files = _files(asset)
+    sources = {f for f in files if f.endswith(".py")}
+    compiled = {f for f in files if f.endswith(".cpython-312.pyc")}
+    assert {
+        "shared/__pycache__/settings.cpython-312.pyc",
+        "functions/memory/__pycache__/handler.cpython-312.pyc",
+    } <= compiled
+    assert len(compiled) == len(sources)
+    # Hash-based and unchecked (PEP 552 flags = 0b01): the runtime uses them whatever the files' timestamps.
+    header = (asset.path / "shared/__pycache__/settings.cpython-312.pyc").read_bytes()[4:8]
+    assert int.from_bytes(header, "little") == 0b01
+    plain = build_function_asset("memory", tmp_path / "plain", deps=None)
+    assert plain.asset_hash != asset.asset_hash
