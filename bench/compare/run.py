@@ -9,7 +9,9 @@ through the sizes. For each size N and each server:
 1. bulk-load up to N - samples memories the fastest way each server has (its POST /v1/memories/batch: 1000
    operations a request for ours, 100 for the reference so its time box is checked often). The reference's
    load is time-boxed (``--ref-load-budget``, 15 min a size): when it runs out, loading stops and the row
-   says what was reached;
+   says what was reached. Above ``--ref-unchecked-load-above`` (10,000) the reference is restarted for its
+   load without the near-duplicate search and the post-store enrichment (``ref_bulk_serve.py`` says why and
+   what that leaves out), waited on until idle, and restarted normally for the measurements;
 2. ``samples`` sequential single remembers (POST /v1/memories): remember p50/p95;
 3. ``samples`` sequential recalls (limit 10, 3 words from the content's vocabulary): recall p50/p95;
 4. 8 concurrent clients recalling for ``seconds``: requests/s.
@@ -45,10 +47,31 @@ CLIENTS = 8
 BATCH = {"ours": 1000, "reference": 100}
 
 
+class RestartableReference:
+    """The reference server, restartable on the same data: normally, or for an unchecked bulk load."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self._running: ExitStack | None = None
+        self.server: Server | None = None
+
+    def start(self, *, bulk_load: bool = False) -> Server:
+        self.stop()
+        self._running = ExitStack()
+        self.server = self._running.enter_context(reference_server(self.workdir, bulk_load=bulk_load))
+        return self.server
+
+    def stop(self) -> None:
+        if self._running is not None:
+            self._running.close()
+            self._running = None
+
+
 @dataclass
 class Target:
     server: Server
     http: httpx.Client
+    restartable: RestartableReference | None = None
     loaded: int = 0
     stopped_loading: bool = False
     stream: Iterator[str] = field(default_factory=lambda: content_stream(SEED))
@@ -150,16 +173,43 @@ def concurrent_recall(base_url: str, ws: str, seed: int, seconds: float) -> dict
     }
 
 
+def switch(t: Target, idle_pids: list[int], *, bulk_load: bool) -> None:
+    """Restart the reference (normally or for an unchecked load) and point ``t`` and ``idle_pids`` at it."""
+    assert t.restartable is not None and t.server.name == "reference"
+    old_pid = t.server.process.pid
+    server = t.restartable.start(bulk_load=bulk_load)
+    idle_pids[idle_pids.index(old_pid)] = server.process.pid
+    t.server = server
+    t.http.base_url = httpx.URL(server.base_url)
+
+
 def measure(
-    t: Target, size: int, samples: int, seconds: float, budget_s: float, idle_pids: list[int]
+    t: Target,
+    size: int,
+    samples: int,
+    seconds: float,
+    budget_s: float,
+    idle_pids: list[int],
+    unchecked_above: int,
 ) -> None:
     name = t.server.name
     rng_seed = SEED + size
     stream = t.stream  # the same content for both servers: one stream each, same seed, consumed identically
     bulk_target = max(0, size - samples - t.loaded)
     row: dict[str, Any] = {"loadavg_start": loadavg()}
-    print(f"[compare] {name} @ {size:,}: bulk-loading {bulk_target:,} …", flush=True)
+    unchecked = name == "reference" and size > unchecked_above and bulk_target > 0
+    print(
+        f"[compare] {name} @ {size:,}: bulk-loading {bulk_target:,}{' (unchecked)' * unchecked} …", flush=True
+    )
+    if unchecked:
+        switch(t, idle_pids, bulk_load=True)
     row["bulk"] = bulk_load(t, [next(stream) for _ in range(bulk_target)], budget_s)
+    row["bulk"]["dedup_search_skipped"] = unchecked
+    if unchecked:
+        row["bulk"]["background_wait_s"] = wait_idle(idle_pids, max_wait_s=1800)
+        switch(t, idle_pids, bulk_load=False)
+        r = t.http.get("/v1/memories", params={"limit": 1})
+        row["bulk"]["restarted_healthy"] = r.status_code == 200
     if t.stopped_loading:  # skip the contents that were never sent, so later rows stay aligned
         for _ in range(bulk_target - row["bulk"]["loaded"]):
             next(stream)
@@ -203,7 +253,9 @@ def ratio(a: float | None, b: float | None) -> float | None:
     return round(a / b, 3) if a is not None and b else None
 
 
-def run(sizes: list[int], samples: int, seconds: float, budget_s: float) -> dict[str, Any]:
+def run(
+    sizes: list[int], samples: int, seconds: float, budget_s: float, unchecked_above: int
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "config": {
             "sizes": sizes,
@@ -213,6 +265,7 @@ def run(sizes: list[int], samples: int, seconds: float, budget_s: float) -> dict
             "seed": SEED,
             "embedding_provider": "hash (384-d) on both",
             "ref_load_budget_s": budget_s,
+            "ref_load_unchecked_above": unchecked_above,
             "batch_ops_per_request": BATCH,
             "cpus": os.cpu_count(),
             "machine": platform.platform(),
@@ -222,7 +275,9 @@ def run(sizes: list[int], samples: int, seconds: float, budget_s: float) -> dict
     workdir = scratch_dir()
     with ExitStack() as stack:
         ours = stack.enter_context(our_server(workdir))
-        ref = stack.enter_context(reference_server(workdir))
+        restartable = RestartableReference(workdir)
+        stack.callback(restartable.stop)
+        ref = restartable.start()
         out["config"]["servers"] = {s.name: {"base_url": s.base_url, **s.info} for s in (ours, ref)}
         pids = [ours.process.pid, ref.process.pid]
         targets = []
@@ -230,13 +285,14 @@ def run(sizes: list[int], samples: int, seconds: float, budget_s: float) -> dict
             http = stack.enter_context(
                 httpx.Client(base_url=s.base_url, timeout=600, headers={"X-Workspace-ID": "bench_compare"})
             )
-            targets.append(Target(s, http))
+            targets.append(Target(s, http, restartable if s is ref else None))
         for size in sizes:
             for t in targets:
-                measure(t, size, samples, seconds, budget_s, pids)
+                measure(t, size, samples, seconds, budget_s, pids, unchecked_above)
         for t in targets:
             out[t.server.name] = t.results
         out["config"]["logs"] = {s.name: str(s.log_path) for s in (ours, ref)}
+        out["config"]["logs"]["reference_bulk"] = str(workdir / "reference-bulk.log")
     out["config"]["loadavg_end"] = loadavg()
     out["ratios"] = {}
     for size in sizes:
@@ -270,6 +326,8 @@ def table(res: dict[str, Any]) -> str:
             bulk = f"{b['loaded']:,} in {b['seconds']} s ({b['per_s']}/s)"
             if b["time_boxed"]:
                 bulk += f" **time-boxed: {b['loaded']:,} of {b['requested']:,}**"
+            if b.get("dedup_search_skipped"):
+                bulk += " (without dedup search and enrichment)"
             mem = (
                 f"{size:,}"
                 if r["memories_at_measurement"] == size
@@ -300,10 +358,16 @@ def main() -> None:
     parser.add_argument(
         "--ref-load-budget", type=float, default=900.0, help="seconds per size for its bulk load"
     )
+    parser.add_argument(
+        "--ref-unchecked-load-above",
+        type=int,
+        default=10_000,
+        help="sizes above this load the reference with its near-duplicate search skipped (see above)",
+    )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda signum, frame: (_ for _ in ()).throw(KeyboardInterrupt()))
     sizes = sorted(int(s) for s in args.sizes.split(","))
-    res = run(sizes, args.samples, args.seconds, args.ref_load_budget)
+    res = run(sizes, args.samples, args.seconds, args.ref_load_budget, args.ref_unchecked_load_above)
     out = Path("bench/results")
     out.mkdir(parents=True, exist_ok=True)
     (out / "compare.json").write_text(json.dumps(res, indent=2))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import httpx
 
+from infra.bundle import lambda_python
 from shared.local.server import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,14 +57,10 @@ class Server:
 
 
 def find_python312() -> Path:
-    candidates = [os.environ.get("REF_PYTHON312", ""), "/root/.pyenv/versions/3.12.1/bin/python"]
-    pyenv_root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
-    candidates += [str(p / "bin" / "python") for p in sorted(pyenv_root.glob("versions/3.12*"), reverse=True)]
-    candidates.append(shutil.which("python3.12") or "")
-    for candidate in candidates:
-        if candidate and Path(candidate).is_file():
-            return Path(candidate)
-    raise SystemExit("bench.compare needs a Python 3.12 for memorylayer-server 0.2.0 (set REF_PYTHON312)")
+    python = os.environ.get("REF_PYTHON312") or lambda_python()
+    if not python:
+        raise SystemExit("bench.compare needs a Python 3.12 for memorylayer-server 0.2.0 (set REF_PYTHON312)")
+    return Path(python)
 
 
 def ensure_reference_venv() -> Path:
@@ -127,12 +123,14 @@ def stop_group(process: subprocess.Popen[bytes], grace_s: float = 30.0) -> None:
 
 
 @contextmanager
-def reference_server(workdir: Path) -> Iterator[Server]:
+def reference_server(workdir: Path, *, bulk_load: bool = False) -> Iterator[Server]:
+    """The reference on ``workdir/ref-data`` (kept across restarts). ``bulk_load`` runs it with its
+    near-duplicate search skipped (``ref_bulk_serve.py``), for loading large sizes in minutes, not hours."""
     python = ensure_reference_venv()
     port = free_port()
     data_dir = workdir / "ref-data"
-    data_dir.mkdir()
-    log_path = workdir / "reference.log"
+    data_dir.mkdir(exist_ok=True)
+    log_path = workdir / ("reference-bulk.log" if bulk_load else "reference.log")
     env = {
         **os.environ,
         "MEMORYLAYER_DATA_DIR": str(data_dir),
@@ -142,9 +140,15 @@ def reference_server(workdir: Path) -> Iterator[Server]:
         "MEMORYLAYER_SHUTDOWN_GRACE_S": "5",
     }
     env.pop("PYTHONPATH", None)
-    with log_path.open("wb") as log:
+    entry = (
+        [str(python), str(REPO / "bench/compare/ref_bulk_serve.py")]
+        if bulk_load
+        else [str(python.parent / "memorylayer")]
+    )
+    log_start = log_path.stat().st_size if log_path.exists() else 0
+    with log_path.open("ab") as log:  # appended across restarts
         process = subprocess.Popen(
-            [str(python.parent / "memorylayer"), "serve", "--host", "127.0.0.1", "--port", str(port)],
+            [*entry, "serve", "--host", "127.0.0.1", "--port", str(port)],
             cwd=data_dir,
             env=env,
             stdout=log,
@@ -155,7 +159,7 @@ def reference_server(workdir: Path) -> Iterator[Server]:
     try:
         base_url = f"http://127.0.0.1:{port}"
         wait_healthy(base_url, process, log_path, timeout_s=180)
-        text = log_path.read_text(errors="replace")
+        text = log_path.read_bytes()[log_start:].decode(errors="replace")
         if "sqlite-vec extension loaded successfully" not in text:
             raise RuntimeError(
                 f"the reference did not load sqlite-vec (pure-Python fallback); see {log_path}"
