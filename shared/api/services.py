@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 from dataclasses import dataclass, field
 
 from shared.answer import Answerer
@@ -24,6 +26,36 @@ from shared.settings import Settings
 from shared.threads import ThreadService
 from shared.workspaces import WorkspaceService
 
+log = logging.getLogger("memorylayer.indexing")
+
+
+class InlineIndexer:
+    """Vector indexing in this process when there is no queue (local stack, tests): one run at a time.
+
+    Every bulk write asks for a run. Asks that arrive during a run set a flag the run checks before it ends,
+    so none is lost, and a fast bulk load does not start one UPDATE per batch that then fight over 2 cores
+    until they hit the statement timeout. Best effort: a failed run is logged, never raised into a request;
+    the rows stay pending (recall still finds them) until the next run or the scheduled cleanup.
+    """
+
+    def __init__(self, worker: ExtractionWorker) -> None:
+        self.worker = worker
+        self._running = threading.Lock()
+        self._wanted = threading.Event()
+
+    def request(self) -> None:
+        self._wanted.set()
+        while self._wanted.is_set() and self._running.acquire(blocking=False):
+            try:
+                while self._wanted.is_set():
+                    self._wanted.clear()
+                    self.worker.index_vectors()
+            except Exception:
+                log.exception("inline vector indexing failed; the rows stay pending for the next run")
+                return
+            finally:
+                self._running.release()
+
 
 @dataclass
 class Services:
@@ -37,6 +69,7 @@ class Services:
     answerer: Answerer
     api_keys: ApiKeys
     sessions: SessionService = field(default=None)  # type: ignore[assignment]  # set by build()
+    inline_indexer: InlineIndexer = field(default=None)  # type: ignore[assignment]  # set by build()
     context: ContextService = field(default=None)  # type: ignore[assignment]
 
     @classmethod
@@ -56,6 +89,7 @@ class Services:
         memories = MemoryService(db, embedder, settings)
         recaller = Recaller(db, embedder, settings)
         sessions = SessionService(db, embedder, settings)
+        worker = ExtractionWorker(db, embedder, settings)
         return cls(
             settings=settings,
             db=db,
@@ -65,15 +99,16 @@ class Services:
             workspaces=WorkspaceService(db, memories),
             sessions=sessions,
             context=ContextService(db, sessions, recaller, settings),
-            threads=ThreadService(db, create_queue(settings), ExtractionWorker(db, embedder, settings)),
+            threads=ThreadService(db, create_queue(settings), worker),
             answerer=Answerer(recaller, create_llm(settings)),
             api_keys=ApiKeys(db),
+            inline_indexer=InlineIndexer(worker),
         )
 
     def request_vector_indexing(self) -> None:
         """After a bulk write: the worker moves the pending rows into the HNSW graph; with no queue, now."""
         if not self.threads.queue.send({"kind": "index_vectors"}):
-            self.threads.worker.index_vectors()
+            self.inline_indexer.request()
 
     def session_workspace(self, session_id: str) -> str | None:
         """The workspace of a live session (X-Session-ID resolution); slides its TTL in the same statement."""

@@ -80,9 +80,11 @@ class ExtractionWorker:
             raise PoisonMessage(f"unreadable extraction message: {body[:200]!r}") from exc
         return self.run(job_id, final_attempt=receive_count >= self.settings.extraction_max_attempts)
 
-    def index_vectors(self, *, batch: int = 2000, max_batches: int = 50) -> dict[str, Any]:
+    def index_vectors(self, *, batch: int = 500, max_batches: int = 200) -> dict[str, Any]:
         """Move bulk-written memories into the HNSW graph (any workspace; concurrent runs skip each other's
-        rows). Bounded per message; whatever is left is picked up by the next message or the scheduled cleanup."""
+        rows). Bounded per message; whatever is left is picked up by the next message or the scheduled cleanup.
+        Small transactions: an HNSW insert costs about a millisecond a row, more when several workers share
+        the database, and one statement must stay well inside the statement timeout."""
         moved = 0
         for _ in range(max_batches):
             with self.db.transaction() as conn:

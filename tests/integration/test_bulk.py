@@ -126,3 +126,69 @@ def test_bulk_insert_logs_context_events_and_dedups_within_the_call(services, ws
             "SELECT subject_id FROM session_context_events WHERE workspace_id = %s ORDER BY sequence", (ws,)
         ).fetchall()
     assert sorted(e["subject_id"] for e in events) == sorted(ids[:2])
+
+
+def test_inline_indexing_runs_one_at_a_time_and_loses_no_request(services, settings, ws):
+    """Without a queue every bulk write asks for indexing; the asks must not pile up concurrent UPDATEs (a fast
+    load used to start one per batch, and they timed out fighting over the CPU), and none may be dropped."""
+    import threading
+
+    from shared.api.services import InlineIndexer
+
+    worker = ExtractionWorker(services.db, services.embedder, settings)
+    active, peak, runs = [0], [0], [0]
+    lock = threading.Lock()
+    real = worker.index_vectors
+
+    def observed(**kwargs):
+        with lock:
+            active[0] += 1
+            peak[0] = max(peak[0], active[0])
+            runs[0] += 1
+        try:
+            time.sleep(0.05)  # widen the window in which other asks arrive
+            return real(**kwargs)
+        finally:
+            with lock:
+                active[0] -= 1
+
+    worker.index_vectors = observed
+    indexer = InlineIndexer(worker)
+
+    def writer(k: int) -> None:
+        for j in range(3):
+            ops = [BatchCreate(op="create", content=f"inline {k}-{j}-{i} kayak paddle") for i in range(40)]
+            services.memories.batch(ws, BatchRequest(operations=ops))
+            indexer.request()
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert peak[0] == 1, "two indexing runs overlapped"
+    assert 1 <= runs[0] < 18  # asks during a run fold into it
+    assert pending(services, ws) == 0  # the last ask was not lost
+
+
+def test_a_failed_inline_indexing_run_is_not_raised_into_the_request(services, settings, ws, caplog):
+    from shared.api.services import InlineIndexer
+
+    worker = ExtractionWorker(services.db, services.embedder, settings)
+    real = worker.index_vectors
+    calls = [0]
+
+    def flaky(**kwargs):
+        calls[0] += 1
+        if calls[0] == 1:
+            raise RuntimeError("database went away")  # fault injection: the first run fails
+        return real(**kwargs)
+
+    worker.index_vectors = flaky
+    indexer = InlineIndexer(worker)
+    services.memories.batch(ws, BatchRequest(operations=[BatchCreate(op="create", content="stays pending")]))
+    indexer.request()  # does not raise
+    assert "inline vector indexing failed" in caplog.text
+    assert pending(services, ws) == 1  # still recallable by the exact scan, and picked up next time
+    indexer.request()
+    assert pending(services, ws) == 0
