@@ -15,7 +15,7 @@ from functools import lru_cache
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 
-from shared.db.memories import index_pending_vectors
+from shared.extraction.worker import index_pending
 from shared.queue import JobQueue, create_queue
 from shared.sessions.cleanup import build_session_service
 from shared.sessions.service import SessionService
@@ -46,8 +46,7 @@ def handler(event: dict, context: object) -> dict[str, int]:
     result = service().cleanup()
     result["jobs_requeued"] = requeue_stale_jobs(service().db, queue())
     # A safety net: bulk writes whose indexing message was lost still join the HNSW graph.
-    with service().db.transaction() as conn:
-        result["vectors_indexed"] = index_pending_vectors(conn, limit=5000)
+    result["vectors_indexed"] = index_pending(service().db, max_batches=10)
     for name, value in result.items():
         metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
     logger.info("session cleanup", extra=result)

@@ -51,6 +51,25 @@ def message_text(content: Any) -> str:
     return ""
 
 
+def index_pending(db: Database, *, batch: int = 500, max_batches: int = 200) -> int:
+    """Move up to ``batch * max_batches`` bulk-written memories into the HNSW graph, oldest first (any
+    workspace; concurrent runs skip each other's rows); returns how many. Whatever is left is picked up by the
+    next run. Small transactions: an HNSW insert costs about a millisecond a row, more when several workers
+    share the database, and one statement must stay well inside the statement timeout.
+    """
+    moved = 0
+    for _ in range(max_batches):
+        with db.transaction() as conn:
+            done = memories_repo.index_pending_vectors(conn, limit=batch)
+        moved += done
+        if done < batch:
+            break
+    if moved >= ANALYZE_AFTER_ROWS:
+        with db.connection() as conn:
+            conn.execute("ANALYZE memories")  # fresh statistics keep the planner on the HNSW index
+    return moved
+
+
 class ExtractionWorker:
     def __init__(self, db: Database, embedder: Embedder, settings: Settings) -> None:
         self.db = db
@@ -80,22 +99,9 @@ class ExtractionWorker:
             raise PoisonMessage(f"unreadable extraction message: {body[:200]!r}") from exc
         return self.run(job_id, final_attempt=receive_count >= self.settings.extraction_max_attempts)
 
-    def index_vectors(self, *, batch: int = 500, max_batches: int = 200) -> dict[str, Any]:
-        """Move bulk-written memories into the HNSW graph (any workspace; concurrent runs skip each other's
-        rows). Bounded per message; whatever is left is picked up by the next message or the scheduled cleanup.
-        Small transactions: an HNSW insert costs about a millisecond a row, more when several workers share
-        the database, and one statement must stay well inside the statement timeout."""
-        moved = 0
-        for _ in range(max_batches):
-            with self.db.transaction() as conn:
-                done = memories_repo.index_pending_vectors(conn, limit=batch)
-            moved += done
-            if done < batch:
-                break
-        if moved >= ANALYZE_AFTER_ROWS:
-            with self.db.connection() as conn:
-                conn.execute("ANALYZE memories")  # fresh statistics keep the planner on the HNSW index
-        return {"status": "done", "kind": "index_vectors", "indexed": moved}
+    def index_vectors(self) -> dict[str, Any]:
+        """Move bulk-written memories into the HNSW graph (see ``index_pending``)."""
+        return {"status": "done", "kind": "index_vectors", "indexed": index_pending(self.db)}
 
     def run(self, job_id: str, *, final_attempt: bool = True) -> dict[str, Any]:
         with self.db.transaction() as conn:

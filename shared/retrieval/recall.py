@@ -70,6 +70,9 @@ class RecallTuning:
     prefix: bool = False
     bm25_k1: float = 1.2
     bm25_b: float = 0.5
+    # Query words estimated to be in more than this many memories of the scope are not listed in full: they
+    # are only looked for among the other arms' candidates (see _text_arm). None: always list every match.
+    bm25_list_max_df: int | None = 2000
     # A hit lends this share of its relevance to the next turn of its stream (the reply) and the previous one.
     reply_weight: float = 0.6
     lead_weight: float = 0.3
@@ -134,13 +137,9 @@ def _text_arm(filters: str, tuning: RecallTuning) -> str:
         LIMIT %(k)s
     ),"""
     prefix = " || ':*'" if tuning.prefix else ""
+    # A prefix query matches more than its lexeme's statistics say: no estimate, every lexeme is listed.
+    list_max = "NULL" if tuning.prefix or tuning.bm25_list_max_df is None else int(tuning.bm25_list_max_df)
     return f"""
-    lexemes AS MATERIALIZED (
-        -- The query's lexemes as the configuration sees them (stemmed, stop words gone), one tsquery each.
-        SELECT row_number() OVER () AS i, q
-        FROM (SELECT DISTINCT (quote_literal(lexeme){prefix})::tsquery AS q
-              FROM unnest(to_tsvector('{cfg}', %(qtext)s))) l
-    ),
     scope AS (
         -- N for the IDF: the live memories of the searched workspaces (other filters hardly change how rare
         -- a word is). Counting a large workspace costs a scan, so the caller passes a recent count if it has
@@ -150,16 +149,56 @@ def _text_arm(filters: str, tuning: RecallTuning) -> str:
                          WHERE m.workspace_id = ANY(%(ws)s) AND m.deleted_at IS NULL))
                AS n
     ),
-    matches AS MATERIALIZED (
-        -- One row per (memory, query lexeme it holds): one GIN lookup per lexeme, no second pass for counts.
-        SELECT m.id, length({tsv}) AS len, l.i FROM memories m JOIN lexemes l ON {tsv} @@ l.q WHERE {filters}
+    lexemes AS MATERIALIZED (
+        -- The query's lexemes as the configuration sees them (stemmed, stop words gone), one tsquery each,
+        -- and how many memories of the scope each is expected in: ANALYZE keeps the share of rows holding
+        -- each of the column's most common lexemes (rare ones are not kept: 0).
+        -- Listing every memory that holds a very common word costs a scan of a large share of the workspace
+        -- and adds little (its IDF is low), so such words are not ``listed``: they are only checked on the
+        -- candidates found otherwise. If every word is very common, the least common one is listed.
+        SELECT i, q, est_df, ({list_max}::float8 IS NULL OR est_df <= {list_max} OR rarest = 1) AS listed
+        FROM (
+            SELECT row_number() OVER (ORDER BY l.lexeme) AS i, l.q,
+                   coalesce(st.freq, 0) * (SELECT n FROM scope) AS est_df,
+                   row_number() OVER (ORDER BY coalesce(st.freq, 0), l.lexeme) AS rarest
+            FROM (SELECT DISTINCT lexeme, (quote_literal(lexeme){prefix})::tsquery AS q
+                  FROM unnest(to_tsvector('{cfg}', %(qtext)s))) l
+            LEFT JOIN (
+                SELECT e.lexeme, e.freq
+                FROM pg_stats s,
+                     unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq)
+                WHERE s.schemaname = current_schema() AND s.tablename = 'memories'
+                  AND s.attname = '{tuning.text_column}'
+            ) st ON st.lexeme = l.lexeme
+        ) x
     ),
-    idf AS (
+    listed AS MATERIALIZED (
+        -- One row per (memory, listed lexeme it holds): one GIN lookup per lexeme, no second pass for counts.
+        SELECT m.id, {tsv} AS tsv, length({tsv}) AS len, l.i
+        FROM memories m JOIN lexemes l ON l.listed AND {tsv} @@ l.q
+        WHERE {filters}
+    ),
+    candidates AS MATERIALIZED (
+        -- Where unlisted words are looked for (only if there are any): the listed matches and the vector arm's.
+        SELECT DISTINCT ON (id) id, tsv FROM listed WHERE EXISTS (SELECT FROM lexemes WHERE NOT listed)
+        UNION ALL
+        SELECT m.id, {tsv} FROM vec v JOIN memories m ON m.id = v.id
+        WHERE EXISTS (SELECT FROM lexemes WHERE NOT listed) AND {filters}
+          AND NOT EXISTS (SELECT FROM listed x WHERE x.id = v.id)
+    ),
+    matches AS (
+        SELECT id, len, i FROM listed
+        UNION ALL
+        SELECT c.id, length(c.tsv), l.i FROM candidates c JOIN lexemes l ON NOT l.listed AND c.tsv @@ l.q
+    ),
+    idf AS MATERIALIZED (
         -- ts_rank has no notion of rarity: a speaker's name in half the turns weighs as much as "banker".
-        -- Every memory holding a lexeme is in ``matches``, so its document frequency there is exact.
-        SELECT x.i, ln(1 + (greatest(max(s.n), count(*)) - count(*) + 0.5) / (count(*) + 0.5)) AS idf
-        FROM matches x, scope s
-        GROUP BY x.i
+        -- A listed lexeme's document frequency is exact (every memory holding it is in ``listed``); an
+        -- unlisted one's is the estimate.
+        SELECT l.i, ln(1 + (greatest(s.n, d.df) - d.df + 0.5) / (d.df + 0.5)) AS idf
+        FROM lexemes l CROSS JOIN scope s
+        LEFT JOIN (SELECT i, count(*) AS hits FROM listed GROUP BY i) c ON c.i = l.i
+        CROSS JOIN LATERAL (SELECT CASE WHEN l.listed THEN coalesce(c.hits, 0) ELSE l.est_df END AS df) d
     ),
     bm25 AS (
         SELECT x.id, max(x.len) AS len, sum(i.idf) AS idf FROM matches x JOIN idf i ON i.i = x.i GROUP BY x.id

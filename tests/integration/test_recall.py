@@ -179,3 +179,45 @@ def test_reflect_without_llm_returns_evidence(http, ws, corpus):
     body = r.json()
     assert r.status_code == 200 and "requires LLM integration" in body["reflection"]
     assert corpus[0] in body["source_memories"]
+
+
+def test_very_common_words_are_checked_on_candidates_not_listed_and_rank_the_same(services, settings, ws):
+    """A word in most memories is not listed in full (that costs a scan of the workspace); it is estimated
+    from ANALYZE's statistics and checked on the other candidates. The ranking stays the exact one."""
+    from shared.models import BatchCreate, BatchRequest, RecallRequest
+    from shared.retrieval.recall import Recaller, RecallTuning
+
+    notes = [f"coffee note {i} about the weather" for i in range(40)]
+    notes += [
+        "coffee with the lighthouse keeper",
+        "the lighthouse keeper logs storms",
+        "lighthouse lamp repair",
+    ]
+    services.memories.batch(ws, BatchRequest(operations=[BatchCreate(op="create", content=n) for n in notes]))
+    with services.db.connection() as conn:
+        conn.execute("ANALYZE memories")
+        common = conn.execute(
+            "SELECT e.lexeme, e.freq FROM pg_stats s, "
+            "unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq) "
+            "WHERE s.tablename = 'memories' AND s.attname = 'tsv' AND e.lexeme = 'coffe'"
+        ).fetchone()
+    assert common is not None and common["freq"] > 0.5  # the statistics know "coffee" is everywhere
+    exact = Recaller(services.db, services.embedder, settings, tuning=RecallTuning(bm25_list_max_df=None))
+    pruned = Recaller(services.db, services.embedder, settings, tuning=RecallTuning(bm25_list_max_df=10))
+    for query in ("coffee lighthouse keeper", "coffee", "coffee weather"):
+        a = exact.recall([ws], RecallRequest(query=query, limit=5))["memories"]
+        b = pruned.recall([ws], RecallRequest(query=query, limit=5))["memories"]
+        assert b, query  # all words common: the rarest is still listed
+        assert [m["id"] for m in a[:3]] == [m["id"] for m in b[:3]], query
+    top = pruned.recall([ws], RecallRequest(query="coffee lighthouse keeper", limit=3))["memories"]
+    assert top[0]["content"] == "coffee with the lighthouse keeper"
+    # The pruned statement did take the other path: its lexemes CTE (run on its own) leaves "coffee" unlisted.
+    sql, params, _ = pruned.statement([ws], RecallRequest(query="coffee lighthouse"))
+    with services.db.connection() as conn:
+        listed = conn.execute(
+            "WITH "
+            + sql.split("WITH", 1)[1].split("listed AS MATERIALIZED")[0].rstrip().rstrip(",")
+            + " SELECT count(*) FILTER (WHERE NOT listed) AS unlisted FROM lexemes",
+            params,
+        ).fetchone()
+    assert listed["unlisted"] == 1  # "coffee" (in 41 of 43) is over the limit of 10; "lighthouse" is not
