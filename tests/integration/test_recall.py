@@ -181,11 +181,39 @@ def test_reflect_without_llm_returns_evidence(http, ws, corpus):
     assert corpus[0] in body["source_memories"]
 
 
-def test_very_common_words_are_checked_on_candidates_not_listed_and_rank_the_same(services, settings, ws):
+@pytest.fixture()
+def own_services(database_url: str):
+    """Services over a database of their own: table-wide statistics that no other test's rows dilute."""
+    import uuid
+
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    from shared.api.services import Services
+    from shared.db.migrate import apply_migrations
+    from shared.settings import Settings
+
+    name = f"recall_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    dsn = make_conninfo(database_url, dbname=name)
+    apply_migrations(dsn)
+    settings = Settings(database_url=dsn, embedding_provider="hash", db_pool_max=2)
+    services = Services.build(settings)
+    yield services, settings
+    services.close()
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def test_very_common_words_are_checked_on_candidates_not_listed_and_rank_the_same(own_services):
     """A word in most memories is not listed in full (that costs a scan of the workspace); it is estimated
     from ANALYZE's statistics and checked on the other candidates. The ranking stays the exact one."""
     from shared.models import BatchCreate, BatchRequest, RecallRequest
     from shared.retrieval.recall import Recaller, RecallTuning
+
+    services, settings = own_services
+    ws = "ws_common_words"
 
     notes = [f"coffee note {i} about the weather" for i in range(40)]
     notes += [
