@@ -51,14 +51,20 @@ def message_text(content: Any) -> str:
     return ""
 
 
-def index_pending(db: Database, *, batch: int = 500, max_batches: int = 200) -> int:
+def index_pending(
+    db: Database, *, batch: int = 500, max_batches: int = 200, budget_s: float = 60.0
+) -> int:
     """Move up to ``batch * max_batches`` bulk-written memories into the HNSW graph, oldest first (any
-    workspace; concurrent runs skip each other's rows); returns how many. Whatever is left is picked up by the
-    next run. Small transactions: an HNSW insert costs about a millisecond a row, more when several workers
-    share the database, and one statement must stay well inside the statement timeout.
+    workspace; concurrent runs skip each other's rows), starting no batch after ``budget_s`` (a Lambda has a
+    timeout); returns how many. Whatever is left is picked up by the next run. Small transactions: an HNSW
+    insert costs about a millisecond a row, more when several workers share the database, and one statement
+    must stay well inside the statement timeout.
     """
     moved = 0
+    deadline = time.monotonic() + budget_s
     for _ in range(max_batches):
+        if time.monotonic() > deadline:
+            break
         with db.transaction() as conn:
             done = memories_repo.index_pending_vectors(conn, limit=batch)
         moved += done

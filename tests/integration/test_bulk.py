@@ -192,3 +192,14 @@ def test_a_failed_inline_indexing_run_is_not_raised_into_the_request(services, s
     assert pending(services, ws) == 1  # still recallable by the exact scan, and picked up next time
     indexer.request()
     assert pending(services, ws) == 0
+
+
+def test_indexing_stops_starting_batches_when_its_time_budget_is_spent(services, ws):
+    from shared.extraction.worker import index_pending
+
+    ops = [BatchCreate(op="create", content=f"budget row {i} canoe") for i in range(3)]
+    services.memories.batch(ws, BatchRequest(operations=ops))
+    assert index_pending(services.db, batch=1, budget_s=-1) == 0  # out of time before the first batch
+    assert pending(services, ws) == 3
+    assert index_pending(services.db, batch=1) >= 3
+    assert pending(services, ws) == 0
