@@ -51,9 +51,7 @@ def message_text(content: Any) -> str:
     return ""
 
 
-def index_pending(
-    db: Database, *, batch: int = 500, max_batches: int = 200, budget_s: float = 60.0
-) -> int:
+def index_pending(db: Database, *, batch: int = 500, max_batches: int = 200, budget_s: float = 60.0) -> int:
     """Move up to ``batch * max_batches`` bulk-written memories into the HNSW graph, oldest first (any
     workspace; concurrent runs skip each other's rows), starting no batch after ``budget_s`` (a Lambda has a
     timeout); returns how many. Whatever is left is picked up by the next run. Small transactions: an HNSW
