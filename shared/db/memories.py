@@ -171,18 +171,16 @@ def _copy(conn: psycopg.Connection, rows: list[dict[str, Any]]) -> None:
     with conn.cursor() as cur, cur.copy(_COPY_SQL) as copy:
         copy.set_types(_COPY_TYPES)
         for row in rows:
-            copy.write_row(
-                [Jsonb(row[f]) if f in _JSON_FIELDS else row.get(f, _DEFAULTS.get(f)) for f in _INSERT_FIELDS]
-            )
+            copy.write_row(_params(row))
 
 
 def _insert_skipping_duplicates(conn: psycopg.Connection, rows: list[dict[str, Any]]) -> dict[str, str]:
     """One INSERT, a column per array parameter; returns dedup key → id of the rows it created."""
-    columns: list[list[Any]] = [[] for _ in _INSERT_FIELDS]
-    for row in rows:
-        for i, f in enumerate(_INSERT_FIELDS):
-            value = row.get(f, _DEFAULTS.get(f))
-            columns[i].append(Jsonb(value) if f in _JSON_FIELDS or f in _TEXT_ARRAYS else value)
+    by_row = [_params(row) for row in rows]
+    columns = [
+        [Jsonb(v) for v in column] if f in _TEXT_ARRAYS else list(column)
+        for f, column in zip(_INSERT_FIELDS, zip(*by_row, strict=True), strict=True)
+    ]
     return {found["dedup_key"]: found["id"] for found in conn.execute(_MANY_SQL, columns)}
 
 
