@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.common import local_stack, query_words, sentence, summarise
+from bench.common import local_stack, query_words, sentence, summarise, wait_vectors_indexed
 
 
 def timed(fn, n: int) -> list[float]:
@@ -74,8 +74,7 @@ def run(sizes: list[int], samples: int, seconds: float) -> dict:
                 assert r.status_code == 200 and r.json()["failed"] == 0, r.text
             bulk_rate = bulk / (time.perf_counter() - started)
             # Steady state: wait until the bulk rows have joined the HNSW graph (reported separately).
-            while http.get(f"/v1/workspaces/{ws}").json()["stats"]["vectors_pending"]:
-                time.sleep(0.1)
+            wait_vectors_indexed(http, ws)
             indexed_rate = bulk / (time.perf_counter() - started)
             remember = summarise(
                 timed(
@@ -95,8 +94,7 @@ def run(sizes: list[int], samples: int, seconds: float) -> dict:
             parallel = concurrent_throughput(base_url, ws, queries, 8, seconds)
             batch_ms = []
             for _ in range(5):
-                while http.get(f"/v1/workspaces/{ws}").json()["stats"]["vectors_pending"]:
-                    time.sleep(0.1)
+                wait_vectors_indexed(http, ws)
                 ops = [{"op": "create", "content": sentence(rng)} for _ in range(1000)]
                 began = time.perf_counter()
                 r = http.post("/v1/memories/batch", json={"operations": ops}, headers=h)

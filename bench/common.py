@@ -10,6 +10,7 @@ import os
 import random
 import statistics
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,6 +37,17 @@ def sentence(rng: random.Random, n: int = 12) -> str:
 def query_words(rng: random.Random, n: int = 3) -> str:
     """A query drawn from the same distribution as the text."""
     return " ".join(rng.choices(VOCABULARY, weights=_WEIGHTS, k=n))
+
+
+def wait_vectors_indexed(http, ws: str, *, max_wait_s: float | None = None) -> float:
+    """Wait until workspace ``ws`` has no bulk-written rows waiting for the HNSW graph (polling its stats over
+    ``http``, an ``httpx.Client`` on the stack); returns the seconds waited. ``None``: no time limit."""
+    started = time.monotonic()
+    while max_wait_s is None or time.monotonic() - started < max_wait_s:
+        if not http.get(f"/v1/workspaces/{ws}").json()["stats"]["vectors_pending"]:
+            break
+        time.sleep(0.1)
+    return round(time.monotonic() - started, 1)
 
 
 def summarise(samples_ms: list[float]) -> dict[str, float]:

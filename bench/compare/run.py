@@ -39,7 +39,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import query_words, sentence, summarise
+from bench.common import query_words, sentence, summarise, wait_vectors_indexed
 from bench.compare.servers import Server, our_server, reference_server, scratch_dir, wait_idle
 
 SEED = 20261129
@@ -173,16 +173,6 @@ def concurrent_recall(base_url: str, ws: str, seed: int, seconds: float) -> dict
     }
 
 
-def wait_vectors_indexed(http: httpx.Client, max_wait_s: float = 600) -> float:
-    started = time.monotonic()
-    ws = http.headers["X-Workspace-ID"]
-    while time.monotonic() - started < max_wait_s:
-        if not http.get(f"/v1/workspaces/{ws}").json()["stats"]["vectors_pending"]:
-            break
-        time.sleep(0.2)
-    return round(time.monotonic() - started, 1)
-
-
 def switch(t: Target, idle_pids: list[int], *, bulk_load: bool) -> None:
     """Restart the reference (normally or for an unchecked load) and point ``t`` and ``idle_pids`` at it."""
     assert t.restartable is not None and t.server.name == "reference"
@@ -227,7 +217,9 @@ def measure(
     if name == "ours":
         # Bulk rows join the HNSW graph after they are acknowledged; that work runs in Postgres, which
         # wait_idle (our server's own CPU) does not see. Measure the steady state, as the reference's is.
-        row["bulk"]["index_wait_s"] = wait_vectors_indexed(t.http)
+        row["bulk"]["index_wait_s"] = wait_vectors_indexed(
+            t.http, t.http.headers["X-Workspace-ID"], max_wait_s=600
+        )
     row["idle_wait_s"] = [wait_idle(idle_pids)]
 
     remembers = [next(stream) for _ in range(samples)]
