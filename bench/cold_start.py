@@ -9,11 +9,19 @@ shipped before) and with Python 3.12 .pyc (how they ship now), and imports each 
 ``PYTHONDONTWRITEBYTECODE=1``. Baselines from the same run: ``import fastapi`` (the floor of any FastAPI
 handler) from the compiled layout, and the development venv. The pool, the embedder and the SDKs load on the
 first request, not at import.
+
+Then the first request, which a cold start also pays for: each API handler, in a fresh interpreter over the
+compiled layout, imports and answers one request against a local Postgres (embedded, migrated, a few memories),
+twice — *on demand* (import, then the first request pays the lazy imports, the pool and the first query) and
+*primed* (import and ``shared.snapstart.prime()`` first: what a SnapStart restore starts from, since Lambda runs
+both before the snapshot). A second request gives the warm baseline. Not measured here: the snapshot restore
+itself, TLS to RDS Proxy and the Secrets Manager read of a deployed first request.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -21,6 +29,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from bench.common import local_stack, summarise
 from infra.bundle import (
     LAMBDA_PACKAGES,
     REPO_ROOT,
@@ -32,6 +41,8 @@ from infra.bundle import (
 )
 
 WORK = REPO_ROOT / "build" / "cold-start"
+# As Lambda runs the handlers: /var/task is read-only, and infra/functions.py turns pydantic's plugin scan off.
+LAMBDA_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "PYDANTIC_DISABLE_PLUGINS": "__all__"}
 _TIMED = "import time; t = time.perf_counter(); import {module}; print((time.perf_counter() - t) * 1000)"
 
 
@@ -69,7 +80,7 @@ def layouts(python: str) -> dict[str, Path]:
 def import_ms(python: str, module: str, runs: int, path: Path | None) -> float:
     """Median wall time of importing ``module`` in a fresh interpreter that cannot write bytecode."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "MEMORYLAYER_"))}
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env.update(LAMBDA_ENV)
     if path is not None:
         env["PYTHONPATH"] = str(path)
     samples = []
@@ -80,6 +91,90 @@ def import_ms(python: str, module: str, runs: int, path: Path | None) -> float:
         )  # fmt: skip
         samples.append(float(out.stdout.strip().splitlines()[-1]))
     return statistics.median(samples)
+
+
+_FIRST_REQUEST = """
+import json, sys, time
+spec = json.load(sys.stdin)
+t0 = time.perf_counter()
+handler = __import__(spec["module"], fromlist=["handler"])
+t1 = time.perf_counter()
+if spec["primed"]:
+    from shared import snapstart
+    snapstart.prime()
+t2 = time.perf_counter()
+from shared.local.lambda_context import LambdaContext
+first = handler.handler(spec["event"], LambdaContext())
+t3 = time.perf_counter()
+second = handler.handler(spec["event"], LambdaContext())
+t4 = time.perf_counter()
+assert first["statusCode"] < 300 and second["statusCode"] < 300, (first, second)
+ms = lambda a, b: (b - a) * 1000
+print(json.dumps({"import": ms(t0, t1), "prime": ms(t1, t2), "first": ms(t2, t3), "warm": ms(t3, t4)}))
+"""
+
+
+def api_events(base_url: str) -> dict[str, dict]:
+    """One typical request per API handler, on a workspace with a few memories and an open session."""
+    import httpx
+
+    from shared.local.api_gateway import http_v2
+
+    hdr = {"X-Workspace-ID": "ws_cold_start"}
+    with httpx.Client(base_url=base_url, headers=hdr, timeout=30) as http:
+        for i in range(20):
+            http.post(
+                "/v1/memories", json={"content": f"cold start note {i}: the deploy key is in vault {i}"}
+            )
+        sid = http.post("/v1/sessions", json={"working_memory": {"goal": "ship"}}).json()["session"]["id"]
+    return {
+        "memory": http_v2(
+            "POST", "/v1/memories/recall", body={"query": "where is the deploy key?"}, headers=hdr
+        ),
+        "sessions": http_v2("GET", f"/v1/sessions/{sid}", headers=hdr),
+        "context": http_v2(
+            "POST", f"/v1/sessions/{sid}/context-pack", body={"budget_tokens": 256}, headers=hdr
+        ),
+    }
+
+
+def first_request(python: str, tree: Path, name: str, event: dict, dsn: str, primed: bool, runs: int) -> dict:
+    """Median import / prime / first-request / warm-request times of ``name`` in fresh interpreters."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "MEMORYLAYER_"))}
+    env.update(
+        LAMBDA_ENV,
+        PYTHONPATH=str(tree),
+        MEMORYLAYER_DATABASE_URL=dsn,
+        MEMORYLAYER_EMBEDDING_PROVIDER="hash",
+    )
+    spec = json.dumps({"module": f"functions.{name}.handler", "event": event, "primed": primed})
+    samples: dict[str, list[float]] = {}
+    for _ in range(runs):
+        out = subprocess.run(
+            [python, "-s", "-c", _FIRST_REQUEST],
+            input=spec, capture_output=True, text=True, check=True, env=env, cwd=tree,
+        )  # fmt: skip
+        for key, value in json.loads(out.stdout.strip().splitlines()[-1]).items():
+            samples.setdefault(key, []).append(value)
+    return {key: summarise(values)["p50_ms"] for key, values in samples.items()}
+
+
+def first_request_table(python: str, tree: Path, runs: int) -> None:
+    with local_stack("hash") as (base_url, settings):
+        events = api_events(base_url)
+        dsn = str(settings.database_url)
+        print(
+            "\n| handler | import ms | on demand: first request ms | on demand: import + first ms "
+            "| primed (SnapStart): first request ms | warm request ms |"
+        )
+        print("|---|---|---|---|---|---|")
+        for name, event in events.items():
+            cold = first_request(python, tree, name, event, dsn, False, runs)
+            primed = first_request(python, tree, name, event, dsn, True, runs)
+            print(
+                f"| {name} | {cold['import']:.0f} | {cold['first']:.0f} | {cold['import'] + cold['first']:.0f} "
+                f"| {primed['first']:.0f} | {cold['warm']:.1f} |"
+            )
 
 
 def main() -> None:
@@ -102,6 +197,7 @@ def main() -> None:
         compiled = import_ms(python, module, args.runs, trees["compiled"])
         dev = import_ms(sys.executable, module, args.runs, None)
         print(f"| {name} | {plain:.0f} | {compiled:.0f} | {compiled / floor:.2f} | {dev:.0f} |")
+    first_request_table(python, trees["compiled"], args.runs)
 
 
 if __name__ == "__main__":

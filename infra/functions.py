@@ -33,17 +33,22 @@ class FunctionSpec:
     memory_mb: int
     sends_jobs: bool = False
     embeds: bool = False
+    # SnapStart restores a snapshot taken after the import instead of importing on every cold start: worth its
+    # cache and restore charges where a person waits for the answer, not for the queue and schedule workers.
+    snap_start: bool = False
 
 
 # HTTP API integrations time out at 30 s, so API-facing functions stop at 29 s and answer with an error first.
 SPECS: dict[str, FunctionSpec] = {
     "memory": FunctionSpec(
-        "Memories, workspaces, threads, jobs, admin, health", Duration.seconds(29), 1024, True, True
+        "Memories, workspaces, threads, jobs, admin, health", Duration.seconds(29), 1024, True, True, True
     ),
     "sessions": FunctionSpec(
-        "Sessions: working memory, checkpoints, commit", Duration.seconds(29), 1024, True, True
+        "Sessions: working memory, checkpoints, commit", Duration.seconds(29), 1024, True, True, True
     ),
-    "context": FunctionSpec("Session context packs and deltas", Duration.seconds(29), 1024, embeds=True),
+    "context": FunctionSpec(
+        "Session context packs and deltas", Duration.seconds(29), 1024, embeds=True, snap_start=True
+    ),
     # LLM extraction of a batch of up to 10 jobs.
     "extraction": FunctionSpec("Extraction worker (SQS)", Duration.minutes(3), 1024, embeds=True),
     # Migrations may build HNSW indexes; the custom resource waits for the synchronous invoke.
@@ -92,8 +97,13 @@ class Functions(Construct):
             # Events and responses carry user memories; keep them out of logs and traces.
             "POWERTOOLS_LOGGER_LOG_EVENT": "false",
             "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
+            # No pydantic plugins are installed; without this, pydantic scans every package's entry points
+            # at the first model it builds, during the cold start.
+            "PYDANTIC_DISABLE_PLUGINS": "__all__",
         }
         self.functions: dict[str, lambda_.Function] = {}
+        # What invokes each function: the "live" alias of its published version with SnapStart, else itself.
+        self.entry_points: dict[str, lambda_.IFunction] = {}
         for name, spec in SPECS.items():
             function_name = f"{config.prefix}-{name}"
             log_group = logs.LogGroup(
@@ -129,6 +139,12 @@ class Functions(Construct):
                 tracing=lambda_.Tracing.ACTIVE,
                 environment={**common_env, "POWERTOOLS_SERVICE_NAME": f"memorylayer-{name}"},
                 environment_encryption=key,
+                snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if spec.snap_start else None,
+            )
+            self.entry_points[name] = (
+                lambda_.Alias(self, f"{name.title()}Live", alias_name="live", version=fn.current_version)
+                if spec.snap_start
+                else fn
             )
             database.secret.grant_read(fn)
             if spec.sends_jobs:

@@ -46,7 +46,7 @@ class MemoryLayerStack(Stack):
             self, "ExtractionQueue", config=config, key=key, consumer_timeout=SPECS["extraction"].timeout
         )
         self.embeddings = EmbeddingEndpoint(self, "Embeddings", config=config, key=key)
-        self.functions = Functions(
+        functions = Functions(
             self,
             "Functions",
             config=config,
@@ -56,8 +56,10 @@ class MemoryLayerStack(Stack):
             queue=self.queue,
             embeddings=self.embeddings,
             key=key,
-        ).functions
-        self.api = Api(self, "Api", config=config, functions=dict(self.functions), key=key)
+        )
+        self.functions = functions.functions
+        # The API invokes the SnapStart functions through their "live" alias (a published version).
+        self.api = Api(self, "Api", config=config, functions=dict(functions.entry_points), key=key)
         Migrations(
             self,
             "Migrations",

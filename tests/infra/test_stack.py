@@ -35,6 +35,14 @@ def ref_id(value: Any) -> str:
     return value["Fn::GetAtt"][0]
 
 
+def invoked_function(synth: Synth, stage: str, value: Any) -> str:
+    """The function a ``Ref``/``GetAtt`` invokes: itself, or the function behind an alias."""
+    resource = synth.templates[stage]["Resources"][ref_id(value)]
+    if resource["Type"] == "AWS::Lambda::Alias":
+        return ref_id(resource["Properties"]["FunctionName"])
+    return ref_id(value)
+
+
 def tags_of(props: dict[str, Any]) -> dict[str, str]:
     tags = props.get("Tags", {})
     return {t["Key"]: t["Value"] for t in tags} if isinstance(tags, list) else dict(tags)
@@ -53,7 +61,7 @@ def test_routes_target_the_right_functions(synth: Synth, stage: str) -> None:
     for route in routes.values():
         target = route["Properties"]["Target"]["Fn::Join"][1][1]
         uri = integrations[ref_id(target)]["Properties"]["IntegrationUri"]
-        actual[route["Properties"]["RouteKey"]] = ref_id(uri)
+        actual[route["Properties"]["RouteKey"]] = invoked_function(synth, stage, uri)
 
     # Then every documented route exists and reaches its function, and nothing else is routed
     expected = {f"{method.value} {path}": ids[target] for path, method, target in ROUTES}
@@ -108,6 +116,37 @@ def test_functions_are_python312_arm64_in_the_egress_subnets(synth: Synth, stage
         } <= set(env)
         assert env["POWERTOOLS_SERVICE_NAME"] == f"memorylayer-{name}"
         assert props["TracingConfig"] == {"Mode": "Active"}
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_api_functions_run_with_snapstart_behind_a_live_alias(synth: Synth, stage: str) -> None:
+    # Given the functions, their aliases and the API's integrations
+    ids = function_ids(synth, stage)
+    resources = synth.templates[stage]["Resources"]
+    aliases = synth.resources(stage, "AWS::Lambda::Alias")
+    integrations = synth.resources(stage, "AWS::ApiGatewayV2::Integration")
+    permissions = synth.resources(stage, "AWS::Lambda::Permission")
+    api_functions = {"memory", "sessions", "context"}
+    for name, logical_id in ids.items():
+        props = resources[logical_id]["Properties"]
+        # Then the API functions snapshot their published versions; the workers need no SnapStart charges
+        expected = {"ApplyOn": "PublishedVersions"} if name in api_functions else None
+        assert props.get("SnapStart") == expected, name
+        assert props["Environment"]["Variables"]["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
+    # And each API function has a "live" alias on a published version, which the API invokes and may call
+    live = {
+        ref_id(a["Properties"]["FunctionName"]): alias_id
+        for alias_id, a in aliases.items()
+        if a["Properties"]["Name"] == "live"
+    }
+    assert set(live) == {ids[name] for name in api_functions}
+    for alias_id in live.values():
+        version = resources[ref_id(aliases[alias_id]["Properties"]["FunctionVersion"])]
+        assert version["Type"] == "AWS::Lambda::Version"
+    invoked = {ref_id(i["Properties"]["IntegrationUri"]) for i in integrations.values()}
+    assert invoked == set(live.values()), "the API must never invoke $LATEST (no snapshot there)"
+    allowed = {ref_id(p["Properties"]["FunctionName"]) for p in permissions.values()}
+    assert set(live.values()) <= allowed
 
 
 def test_api_functions_stop_before_the_http_api_timeout(synth: Synth) -> None:

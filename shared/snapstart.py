@@ -1,0 +1,56 @@
+"""Lambda SnapStart: before the snapshot, import what a first request would otherwise import after restore.
+
+The API functions run with SnapStart (``infra/functions.py``): Lambda imports the handler once, when a version is
+published, and snapshots the initialised memory; a cold start restores that snapshot instead of importing
+again. Whatever the first request imports lazily (the pool, psycopg, numpy, the embedders, boto3 …) is then
+better imported *before* the snapshot. Connections are not opened there: the pool is built on the first request
+after a restore, so no snapshot carries a socket, and the secret is read then too.
+
+    >>> from shared import snapstart
+    >>> snapstart.prime_before_snapshot()          # in a handler module; a no-op outside Lambda
+    False
+
+On-demand cold starts (and every process outside Lambda) skip the hook: there the import would only move from
+the first request into the init, paying the same.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Iterable
+
+logger = logging.getLogger(__name__)
+
+# What the first API request imports after the handler module: the services (pool, psycopg, pgvector, numpy,
+# embedders, recall …), and boto3 (the database secret, SQS, the SageMaker embedder). Lambda provides boto3.
+FIRST_REQUEST_MODULES: tuple[str, ...] = ("shared.api.services", "boto3")
+
+
+def prime(modules: Iterable[str] = FIRST_REQUEST_MODULES) -> list[str]:
+    """Import ``modules`` now; returns the ones that are not installed here (boto3 outside AWS, say)."""
+    missing = []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:  # a module that exists but is broken must fail the snapshot, loudly
+                raise
+            missing.append(name)
+    if missing:
+        logger.warning("snapstart prime: not installed: %s", ", ".join(missing))
+    return missing
+
+
+def prime_before_snapshot(modules: Iterable[str] = FIRST_REQUEST_MODULES) -> bool:
+    """Register :func:`prime` as a SnapStart before-snapshot hook; False where the runtime has no hooks.
+
+    ``snapshot_restore_py`` ships with Lambda's Python managed runtimes; Lambda runs the hooks only while it
+    builds a snapshot, so an on-demand init does not import anything more than before.
+    """
+    try:
+        from snapshot_restore_py import register_before_snapshot
+    except ModuleNotFoundError:
+        return False
+    register_before_snapshot(prime, tuple(modules))
+    return True

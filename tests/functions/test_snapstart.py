@@ -1,0 +1,90 @@
+"""SnapStart: each API handler registers a before-snapshot hook that imports what its first request needs, an
+on-demand import does not run it, and a handler whose hooks ran (as Lambda runs them before the snapshot)
+still answers real requests. Each case runs in a fresh interpreter, as a Lambda init would."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from shared import snapstart
+from tests.functions.events import http_v2
+
+# Runs in a fresh interpreter: import the handler, run the registered hooks as the runtime would, invoke.
+INIT_THEN_INVOKE = """
+import json, sys
+spec = json.load(sys.stdin)
+handler = __import__(spec["module"], fromlist=["handler"])
+from snapshot_restore_py import get_before_snapshot
+out = {"services_after_import": "shared.api.services" in sys.modules, "hooks": len(get_before_snapshot())}
+for func, args, kwargs in get_before_snapshot():
+    func(*args, **kwargs)
+out["services_after_hooks"] = "shared.api.services" in sys.modules
+from shared.local.lambda_context import LambdaContext
+out["responses"] = [handler.handler(event, LambdaContext()) for event in spec["events"]]
+print(json.dumps(out))
+"""
+
+
+def init_then_invoke(module: str, events: list[dict], database_url: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYLAYER_")}
+    env.update(MEMORYLAYER_DATABASE_URL=database_url, MEMORYLAYER_EMBEDDING_PROVIDER="hash")
+    spec = {"module": module, "events": events}
+    done = subprocess.run(
+        [sys.executable, "-c", INIT_THEN_INVOKE],
+        input=json.dumps(spec), capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_prime_reports_what_is_not_installed_and_fails_on_what_is_broken(tmp_path, monkeypatch):
+    assert snapstart.prime(["json", "no_such_module_here"]) == ["no_such_module_here"]
+    # A module that is installed but cannot import must fail the snapshot, not be skipped.
+    (tmp_path / "broken_for_snapstart.py").write_text("import no_such_dependency_here\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ModuleNotFoundError, match="no_such_dependency_here"):
+        snapstart.prime(["broken_for_snapstart"])
+
+
+def test_memory_handler_primes_before_the_snapshot_and_still_serves(database_url, ws):
+    hdr = {"X-Workspace-ID": ws}
+    events = [
+        http_v2("POST", "/v1/memories", body={"content": "The deploy key lives in the vault"}, headers=hdr),
+        http_v2("POST", "/v1/memories/recall", body={"query": "where is the deploy key?"}, headers=hdr),
+    ]
+    out = init_then_invoke("functions.memory.handler", events, database_url)
+
+    # The import alone stays light (an on-demand cold start); the hook imports the first request's modules.
+    assert out["services_after_import"] is False
+    assert out["hooks"] == 1 and out["services_after_hooks"] is True
+    created, recalled = out["responses"]
+    assert created["statusCode"] == 201
+    memory_id = json.loads(created["body"])["memory"]["id"]
+    assert recalled["statusCode"] == 200
+    assert [m["id"] for m in json.loads(recalled["body"])["memories"]][:1] == [memory_id]
+
+
+@pytest.mark.parametrize("name", ["sessions", "context"])
+def test_session_handlers_prime_before_the_snapshot_and_still_serve(database_url, http, ws, name):
+    hdr = {"X-Workspace-ID": ws}
+    if name == "sessions":
+        event = http_v2("POST", "/v1/sessions", body={"working_memory": {"goal": "ship"}}, headers=hdr)
+    else:
+        sid = http.post("/v1/sessions", json={"working_memory": {"goal": "ship"}}, headers=hdr).json()
+        path = f"/v1/sessions/{sid['session']['id']}/context-pack"
+        event = http_v2("POST", path, body={"budget_tokens": 64}, headers=hdr)
+    out = init_then_invoke(f"functions.{name}.handler", [event], database_url)
+
+    assert out["services_after_import"] is False
+    assert out["hooks"] == 1 and out["services_after_hooks"] is True
+    response = out["responses"][0]
+    body = json.loads(response["body"])
+    if name == "sessions":
+        assert response["statusCode"] == 201 and body["session"]["workspace_id"] == ws
+    else:
+        assert response["statusCode"] == 200 and body["rendered"] == "## Working Memory\n- goal: ship"
