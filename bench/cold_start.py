@@ -33,8 +33,8 @@ from bench.common import local_stack, summarise
 from infra.bundle import (
     LAMBDA_PACKAGES,
     REPO_ROOT,
-    _digest,
     build_function_asset,
+    digest,
     lambda_python,
     precompile,
     runtime_requirements,
@@ -49,7 +49,7 @@ _TIMED = "import time; t = time.perf_counter(); import {module}; print((time.per
 def host_dependencies(python: str) -> Path:
     """The Lambda runtime requirements for this machine's platform (the assets carry aarch64 wheels)."""
     requirements = runtime_requirements()
-    target = WORK / f"deps-{_digest(r.encode() for r in requirements)[:12]}"
+    target = WORK / f"deps-{digest(r.encode() for r in requirements)[:12]}"
     if not (target / ".complete").exists():
         shutil.rmtree(target, ignore_errors=True)
         cmd = [python, "-m", "pip", "install", "-q", "--no-compile", "--disable-pip-version-check"]

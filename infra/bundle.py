@@ -90,7 +90,8 @@ def _package_data_patterns(root: Path) -> dict[str, list[str]]:
     return tool.get("setuptools", {}).get("package-data", {})
 
 
-def _digest(parts: Iterable[bytes]) -> str:
+def digest(parts: Iterable[bytes]) -> str:
+    """A sha256 over length-prefixed parts, so ``[b"ab", b"c"]`` and ``[b"a", b"bc"]`` differ."""
     h = hashlib.sha256()
     for part in parts:
         h.update(len(part).to_bytes(8, "big"))
@@ -102,7 +103,7 @@ def install_dependencies(
     requirements: list[str], cache_dir: Path, *, refresh: bool = False, quiet: bool = True
 ) -> Path:
     """pip-install ``requirements`` for Lambda arm64/3.12 into a cache folder keyed by their hash."""
-    key = _digest([*(r.encode() for r in requirements), *(a.encode() for a in PIP_TARGET_ARGS)])[:16]
+    key = digest([*(r.encode() for r in requirements), *(a.encode() for a in PIP_TARGET_ARGS)])[:16]
     target = cache_dir / key
     if (target / ".complete").exists() and not refresh:
         if not (target / ".compiled").exists() and precompile(target):  # a cache made before .pyc shipped
@@ -242,7 +243,7 @@ def build_function_asset(
     final = out_dir / name
     shutil.rmtree(final, ignore_errors=True)
     staging.rename(final)
-    return BuiltAsset(name=name, path=final, asset_hash=_digest(parts))
+    return BuiltAsset(name=name, path=final, asset_hash=digest(parts))
 
 
 def build_assets(
