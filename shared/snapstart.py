@@ -4,7 +4,8 @@ The API functions run with SnapStart (``infra/functions.py``): Lambda imports th
 published, and snapshots the initialised memory; a cold start restores that snapshot instead of importing
 again. Whatever the first request imports lazily (the pool, psycopg, numpy, the embedders, boto3 …) is then
 better imported *before* the snapshot. Connections are not opened there: the pool is built on the first request
-after a restore, so no snapshot carries a socket, and the secret is read then too.
+after a restore, so no snapshot carries a socket, and the secret is read then too. After a restore, ``random``
+is reseeded: every environment restored from one snapshot would otherwise draw the same retry jitter.
 
     >>> from shared import snapstart
     >>> snapstart.prime_before_snapshot()          # in a handler module; a no-op outside Lambda
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import random
 from collections.abc import Iterable
 
 logger = logging.getLogger(__name__)
@@ -43,14 +45,16 @@ def prime(modules: Iterable[str] = FIRST_REQUEST_MODULES) -> list[str]:
 
 
 def prime_before_snapshot(modules: Iterable[str] = FIRST_REQUEST_MODULES) -> bool:
-    """Register :func:`prime` as a SnapStart before-snapshot hook; False where the runtime has no hooks.
+    """Register :func:`prime` before the snapshot and a reseed of ``random`` after each restore; False where the
+    runtime has no hooks.
 
     ``snapshot_restore_py`` ships with Lambda's Python managed runtimes; Lambda runs the hooks only while it
-    builds a snapshot, so an on-demand init does not import anything more than before.
+    builds a snapshot and when it restores one, so an on-demand init does not import anything more than before.
     """
     try:
-        from snapshot_restore_py import register_before_snapshot
+        from snapshot_restore_py import register_after_restore, register_before_snapshot
     except ModuleNotFoundError:
         return False
     register_before_snapshot(prime, tuple(modules))
+    register_after_restore(random.seed)
     return True

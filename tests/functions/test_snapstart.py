@@ -19,11 +19,21 @@ INIT_THEN_INVOKE = """
 import json, sys
 spec = json.load(sys.stdin)
 handler = __import__(spec["module"], fromlist=["handler"])
-from snapshot_restore_py import get_before_snapshot
+import random
+from snapshot_restore_py import get_after_restore, get_before_snapshot
 out = {"services_after_import": "shared.api.services" in sys.modules, "hooks": len(get_before_snapshot())}
 for func, args, kwargs in get_before_snapshot():
     func(*args, **kwargs)
 out["services_after_hooks"] = "shared.api.services" in sys.modules
+# Two restores of one snapshot start from the same random state; the after-restore hooks must part them.
+state = random.getstate()
+draws = []
+for _ in range(2):
+    random.setstate(state)
+    for func, args, kwargs in get_after_restore():
+        func(*args, **kwargs)
+    draws.append(random.random())
+out["restores_draw_alike"] = draws[0] == draws[1]
 from shared.local.lambda_context import LambdaContext
 out["responses"] = [handler.handler(event, LambdaContext()) for event in spec["events"]]
 print(json.dumps(out))
@@ -62,6 +72,7 @@ def test_memory_handler_primes_before_the_snapshot_and_still_serves(database_url
     # The import alone stays light (an on-demand cold start); the hook imports the first request's modules.
     assert out["services_after_import"] is False
     assert out["hooks"] == 1 and out["services_after_hooks"] is True
+    assert out["restores_draw_alike"] is False
     created, recalled = out["responses"]
     assert created["statusCode"] == 201
     memory_id = json.loads(created["body"])["memory"]["id"]
@@ -82,6 +93,7 @@ def test_session_handlers_prime_before_the_snapshot_and_still_serve(database_url
 
     assert out["services_after_import"] is False
     assert out["hooks"] == 1 and out["services_after_hooks"] is True
+    assert out["restores_draw_alike"] is False
     response = out["responses"][0]
     body = json.loads(response["body"])
     if name == "sessions":
