@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from aws_cdk import AssetHashType, Aws, Duration
+from aws_cdk import AssetHashType, Aws, Duration, RemovalPolicy
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
@@ -140,6 +140,8 @@ class Functions(Construct):
                 environment={**common_env, "POWERTOOLS_SERVICE_NAME": f"memorylayer-{name}"},
                 environment_encryption=key,
                 snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if spec.snap_start else None,
+                # Each published version keeps a cached snapshot, charged by the GB-second: drop superseded ones.
+                current_version_options=lambda_.VersionOptions(removal_policy=RemovalPolicy.DESTROY),
             )
             self.entry_points[name] = (
                 lambda_.Alias(self, f"{name.title()}Live", alias_name="live", version=fn.current_version)

@@ -143,6 +143,11 @@ def test_api_functions_run_with_snapstart_behind_a_live_alias(synth: Synth, stag
     for alias_id in live.values():
         version = resources[ref_id(aliases[alias_id]["Properties"]["FunctionVersion"])]
         assert version["Type"] == "AWS::Lambda::Version"
+        # A superseded version (and its cached snapshot) is deleted, not retained
+        assert (
+            version.get("DeletionPolicy", "Delete") == "Delete"
+            and version.get("UpdateReplacePolicy") == "Delete"
+        )
     invoked = {ref_id(i["Properties"]["IntegrationUri"]) for i in integrations.values()}
     assert invoked == set(live.values()), "the API must never invoke $LATEST (no snapshot there)"
     allowed = {ref_id(p["Properties"]["FunctionName"]) for p in permissions.values()}
