@@ -9,9 +9,11 @@ through the sizes. For each size N and each server:
 1. bulk-load up to N - samples memories the fastest way each server has (its POST /v1/memories/batch: 1000
    operations a request for ours, 100 for the reference so its time box is checked often). The reference's
    load is time-boxed (``--ref-load-budget``, 15 min a size): when it runs out, loading stops and the row
-   says what was reached. Above ``--ref-unchecked-load-above`` (10,000) the reference is restarted for its
-   load without the near-duplicate search and the post-store enrichment (``ref_bulk_serve.py`` says why and
-   what that leaves out), waited on until idle, and restarted normally for the measurements;
+   says what was reached. Above ``--ref-unchecked-load-above`` (10,000) the reference is stopped and its
+   load goes straight into its data directory, in-process with its own code but without the near-duplicate
+   search and the post-store enrichment, a transaction per 1000 memories (``ref_bulk_load.py`` says why its
+   API gets slow and what the direct load leaves out); then it is started again for the measurements (always
+   through ``ref_serve.py``: its daily jobs do not run at startup, so they do not share the measurements);
 2. ``samples`` sequential single remembers (POST /v1/memories): remember p50/p95;
 3. ``samples`` sequential recalls (limit 10, 3 words from the content's vocabulary): recall p50/p95;
 4. 8 concurrent clients recalling for ``seconds``: requests/s.
@@ -40,7 +42,14 @@ from typing import Any
 import httpx
 
 from bench.common import query_words, sentence, summarise, wait_vectors_indexed
-from bench.compare.servers import Server, our_server, reference_server, scratch_dir, wait_idle
+from bench.compare.servers import (
+    Server,
+    load_reference_directly,
+    our_server,
+    reference_server,
+    scratch_dir,
+    wait_idle,
+)
 
 SEED = 20261129
 CLIENTS = 8
@@ -48,17 +57,17 @@ BATCH = {"ours": 1000, "reference": 100}
 
 
 class RestartableReference:
-    """The reference server, restartable on the same data: normally, or for an unchecked bulk load."""
+    """The reference server, restartable on the same data (stopped while it is loaded directly)."""
 
     def __init__(self, workdir: Path) -> None:
         self.workdir = workdir
         self._running: ExitStack | None = None
         self.server: Server | None = None
 
-    def start(self, *, bulk_load: bool = False) -> Server:
+    def start(self) -> Server:
         self.stop()
         self._running = ExitStack()
-        self.server = self._running.enter_context(reference_server(self.workdir, bulk_load=bulk_load))
+        self.server = self._running.enter_context(reference_server(self.workdir))
         return self.server
 
     def stop(self) -> None:
@@ -173,14 +182,36 @@ def concurrent_recall(base_url: str, ws: str, seed: int, seconds: float) -> dict
     }
 
 
-def switch(t: Target, idle_pids: list[int], *, bulk_load: bool) -> None:
-    """Restart the reference (normally or for an unchecked load) and point ``t`` and ``idle_pids`` at it."""
+def direct_load(t: Target, contents: list[str], budget_s: float, idle_pids: list[int]) -> dict[str, Any]:
+    """Stop the reference, load ``contents`` into its data directory with its own code in-process
+    (``ref_bulk_load.py``), start it normally on the same data and point ``t`` and ``idle_pids`` at it."""
     assert t.restartable is not None and t.server.name == "reference"
+    started = time.perf_counter()
     old_pid = t.server.process.pid
-    server = t.restartable.start(bulk_load=bulk_load)
+    t.restartable.stop()
+    summary = load_reference_directly(
+        t.restartable.workdir, t.http.headers["X-Workspace-ID"], contents, max_seconds=budget_s
+    )
+    server = t.restartable.start()
     idle_pids[idle_pids.index(old_pid)] = server.process.pid
     t.server = server
     t.http.base_url = httpx.URL(server.base_url)
+    t.loaded += summary["loaded"]
+    if summary["time_boxed"]:
+        t.stopped_loading = True
+    r = t.http.get("/v1/memories", params={"limit": 1})
+    return {
+        "requested": len(contents),
+        "loaded": summary["loaded"],
+        "seconds": summary["seconds"],
+        "per_s": summary["per_s"],
+        "time_boxed": summary["time_boxed"],
+        "direct_load": True,
+        "wall_s_with_restart": round(time.perf_counter() - started, 1),
+        "rows_per_transaction": summary["chunk"],
+        "workspace_memories": summary["memories"],
+        "restarted_healthy": r.status_code == 200 and bool(r.json()["memories"]),
+    }
 
 
 def measure(
@@ -199,17 +230,15 @@ def measure(
     row: dict[str, Any] = {"loadavg_start": loadavg()}
     unchecked = name == "reference" and size > unchecked_above and bulk_target > 0
     print(
-        f"[compare] {name} @ {size:,}: bulk-loading {bulk_target:,}{' (unchecked)' * unchecked} …", flush=True
+        f"[compare] {name} @ {size:,}: bulk-loading {bulk_target:,}{' (direct, unchecked)' * unchecked} …",
+        flush=True,
     )
+    contents = [next(stream) for _ in range(bulk_target)]
     if unchecked:
-        switch(t, idle_pids, bulk_load=True)
-    row["bulk"] = bulk_load(t, [next(stream) for _ in range(bulk_target)], budget_s)
+        row["bulk"] = direct_load(t, contents, budget_s, idle_pids)
+    else:
+        row["bulk"] = bulk_load(t, contents, budget_s)
     row["bulk"]["dedup_search_skipped"] = unchecked
-    if unchecked:
-        row["bulk"]["background_wait_s"] = wait_idle(idle_pids, max_wait_s=1800)
-        switch(t, idle_pids, bulk_load=False)
-        r = t.http.get("/v1/memories", params={"limit": 1})
-        row["bulk"]["restarted_healthy"] = r.status_code == 200
     if t.stopped_loading:  # skip the contents that were never sent, so later rows stay aligned
         for _ in range(bulk_target - row["bulk"]["loaded"]):
             next(stream)
@@ -298,7 +327,7 @@ def run(
         for t in targets:
             out[t.server.name] = t.results
         out["config"]["logs"] = {s.name: str(s.log_path) for s in (ours, ref)}
-        out["config"]["logs"]["reference_bulk"] = str(workdir / "reference-bulk.log")
+        out["config"]["logs"]["reference_direct_load"] = str(workdir / "reference-load.log")
     out["config"]["loadavg_end"] = loadavg()
     out["ratios"] = {}
     for size in sizes:
@@ -332,8 +361,8 @@ def table(res: dict[str, Any]) -> str:
             bulk = f"{b['loaded']:,} in {b['seconds']} s ({b['per_s']}/s)"
             if b["time_boxed"]:
                 bulk += f" **time-boxed: {b['loaded']:,} of {b['requested']:,}**"
-            if b.get("dedup_search_skipped"):
-                bulk += " (without dedup search and enrichment)"
+            if b.get("direct_load"):
+                bulk += " (direct into its SQLite with its own code, without dedup search and enrichment)"
             mem = (
                 f"{size:,}"
                 if r["memories_at_measurement"] == size
@@ -368,7 +397,7 @@ def main() -> None:
         "--ref-unchecked-load-above",
         type=int,
         default=10_000,
-        help="sizes above this load the reference with its near-duplicate search skipped (see above)",
+        help="sizes above this load the reference directly into its data directory (see above)",
     )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda signum, frame: (_ for _ in ()).throw(KeyboardInterrupt()))

@@ -6,6 +6,9 @@
   (``pysqlite3-binary``) in its place; without it the reference silently falls back to pure-Python vector
   search. Startup fails loudly if sqlite-vec did not load.
 - Ours: ``bench.compare.ours_server`` (``bench.common.local_stack("hash")``) in a child of this interpreter.
+
+``load_reference_directly`` fills the reference's data directory in-process with its own code
+(``ref_bulk_load.py``), while no reference server runs on it.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -122,33 +126,41 @@ def stop_group(process: subprocess.Popen[bytes], grace_s: float = 30.0) -> None:
     process.wait()
 
 
+def reference_env(data_dir: Path) -> dict[str, str]:
+    """The reference's environment: its data directory and the ``hash`` embedding provider."""
+    env = {**os.environ, "MEMORYLAYER_DATA_DIR": str(data_dir), "MEMORYLAYER_EMBEDDING_PROVIDER": "hash"}
+    env.pop("PYTHONPATH", None)
+    return env
+
+
 @contextmanager
-def reference_server(workdir: Path, *, bulk_load: bool = False) -> Iterator[Server]:
-    """The reference on ``workdir/ref-data`` (kept across restarts). ``bulk_load`` runs it with its
-    near-duplicate search skipped (``ref_bulk_serve.py``), for loading large sizes in minutes, not hours."""
+def reference_server(workdir: Path) -> Iterator[Server]:
+    """The reference (``memorylayer serve``, via ``ref_serve.py``) on ``workdir/ref-data`` (kept across
+    restarts)."""
     python = ensure_reference_venv()
     port = free_port()
     data_dir = workdir / "ref-data"
     data_dir.mkdir(exist_ok=True)
-    log_path = workdir / ("reference-bulk.log" if bulk_load else "reference.log")
+    log_path = workdir / "reference.log"
     env = {
-        **os.environ,
-        "MEMORYLAYER_DATA_DIR": str(data_dir),
-        "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
+        **reference_env(data_dir),
         "MEMORYLAYER_SERVER_HOST": "127.0.0.1",
         "MEMORYLAYER_SERVER_PORT": str(port),
         "MEMORYLAYER_SHUTDOWN_GRACE_S": "5",
     }
-    env.pop("PYTHONPATH", None)
-    entry = (
-        [str(python), str(REPO / "bench/compare/ref_bulk_serve.py")]
-        if bulk_load
-        else [str(python.parent / "memorylayer")]
-    )
     log_start = log_path.stat().st_size if log_path.exists() else 0
     with log_path.open("ab") as log:  # appended across restarts
         process = subprocess.Popen(
-            [*entry, "serve", "--host", "127.0.0.1", "--port", str(port)],
+            # ref_serve.py: its startup runs of the daily jobs wait their interval (the file says why).
+            [
+                str(python),
+                str(REPO / "bench/compare/ref_serve.py"),
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+            ],
             cwd=data_dir,
             env=env,
             stdout=log,
@@ -170,6 +182,50 @@ def reference_server(workdir: Path, *, bulk_load: bool = False) -> Iterator[Serv
         )
     finally:
         stop_group(process)
+
+
+def load_reference_directly(
+    workdir: Path, workspace: str, contents: list[str], max_seconds: float | None = None
+) -> dict[str, Any]:
+    """Load ``contents`` into ``workspace`` of the reference's data directory with ``ref_bulk_load.py`` (no
+    reference server may run on it meanwhile); returns the loader's summary (loaded, seconds, per_s, …)."""
+    python = ensure_reference_venv()
+    data_dir = workdir / "ref-data"
+    data_dir.mkdir(exist_ok=True)
+    input_path = workdir / "ref-load.jsonl"
+    input_path.write_text("".join(json.dumps(c) + "\n" for c in contents))
+    log_path = workdir / "reference-load.log"
+    command = [
+        str(python),
+        str(REPO / "bench/compare/ref_bulk_load.py"),
+        "--data-dir",
+        str(data_dir),
+        "--workspace",
+        workspace,
+        "--input",
+        str(input_path),
+    ]
+    if max_seconds is not None:
+        command += ["--max-seconds", str(max_seconds)]
+    with log_path.open("ab") as log:  # appended across loads
+        process = subprocess.Popen(
+            command,
+            cwd=data_dir,
+            env=reference_env(data_dir),
+            stdout=subprocess.PIPE,
+            stderr=log,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    try:
+        stdout, _ = process.communicate()
+    finally:
+        stop_group(process)
+        input_path.unlink(missing_ok=True)
+    lines = stdout.decode(errors="replace").strip().splitlines()
+    if process.returncode != 0 or not lines:
+        raise RuntimeError(f"ref_bulk_load.py exited with {process.returncode}; see {log_path}")
+    return json.loads(lines[-1])
 
 
 @contextmanager
