@@ -29,7 +29,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bench.common import local_stack, summarise
+import httpx
+
+from bench.common import local_stack
 from infra.bundle import (
     LAMBDA_PACKAGES,
     REPO_ROOT,
@@ -39,6 +41,7 @@ from infra.bundle import (
     precompile,
     runtime_requirements,
 )
+from shared.local.api_gateway import http_v2
 
 WORK = REPO_ROOT / "build" / "cold-start"
 # As Lambda runs the handlers: /var/task is read-only, and infra/functions.py turns pydantic's plugin scan off.
@@ -77,20 +80,31 @@ def layouts(python: str) -> dict[str, Path]:
     return out
 
 
-def import_ms(python: str, module: str, runs: int, path: Path | None) -> float:
-    """Median wall time of importing ``module`` in a fresh interpreter that cannot write bytecode."""
+def lambda_env(tree: Path | None, **extra: str) -> dict[str, str]:
+    """This environment without its Python and MemoryLayer settings, plus Lambda's (``LAMBDA_ENV``), ``extra``
+    and ``tree`` (None: the development venv) on the path."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "MEMORYLAYER_"))}
-    env.update(LAMBDA_ENV)
-    if path is not None:
-        env["PYTHONPATH"] = str(path)
-    samples = []
-    for _ in range(runs):
-        out = subprocess.run(
-            [python, "-s", "-c", _TIMED.format(module=module)],
-            capture_output=True, text=True, check=True, env=env, cwd=path or REPO_ROOT,
-        )  # fmt: skip
-        samples.append(float(out.stdout.strip().splitlines()[-1]))
-    return statistics.median(samples)
+    env.update(LAMBDA_ENV, **extra)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    return env
+
+
+def last_line(python: str, script: str, env: dict[str, str], tree: Path | None, stdin: str = "") -> str:
+    """Run ``script`` in a fresh interpreter; its last line of output."""
+    out = subprocess.run(
+        [python, "-s", "-c", script],
+        input=stdin, capture_output=True, text=True, check=True, env=env, cwd=tree or REPO_ROOT,
+    )  # fmt: skip
+    return out.stdout.strip().splitlines()[-1]
+
+
+def import_ms(python: str, module: str, runs: int, tree: Path | None) -> float:
+    """Median wall time of importing ``module`` in a fresh interpreter that cannot write bytecode."""
+    env = lambda_env(tree)
+    return statistics.median(
+        float(last_line(python, _TIMED.format(module=module), env, tree)) for _ in range(runs)
+    )
 
 
 _FIRST_REQUEST = """
@@ -116,10 +130,6 @@ print(json.dumps({"import": ms(t0, t1), "prime": ms(t1, t2), "first": ms(t2, t3)
 
 def api_events(base_url: str) -> dict[str, dict]:
     """One typical request per API handler, on a workspace with a few memories and an open session."""
-    import httpx
-
-    from shared.local.api_gateway import http_v2
-
     hdr = {"X-Workspace-ID": "ws_cold_start"}
     with httpx.Client(base_url=base_url, headers=hdr, timeout=30) as http:
         for i in range(20):
@@ -140,23 +150,13 @@ def api_events(base_url: str) -> dict[str, dict]:
 
 def first_request(python: str, tree: Path, name: str, event: dict, dsn: str, primed: bool, runs: int) -> dict:
     """Median import / prime / first-request / warm-request times of ``name`` in fresh interpreters."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "MEMORYLAYER_"))}
-    env.update(
-        LAMBDA_ENV,
-        PYTHONPATH=str(tree),
-        MEMORYLAYER_DATABASE_URL=dsn,
-        MEMORYLAYER_EMBEDDING_PROVIDER="hash",
-    )
+    env = lambda_env(tree, MEMORYLAYER_DATABASE_URL=dsn, MEMORYLAYER_EMBEDDING_PROVIDER="hash")
     spec = json.dumps({"module": f"functions.{name}.handler", "event": event, "primed": primed})
     samples: dict[str, list[float]] = {}
     for _ in range(runs):
-        out = subprocess.run(
-            [python, "-s", "-c", _FIRST_REQUEST],
-            input=spec, capture_output=True, text=True, check=True, env=env, cwd=tree,
-        )  # fmt: skip
-        for key, value in json.loads(out.stdout.strip().splitlines()[-1]).items():
+        for key, value in json.loads(last_line(python, _FIRST_REQUEST, env, tree, spec)).items():
             samples.setdefault(key, []).append(value)
-    return {key: summarise(values)["p50_ms"] for key, values in samples.items()}
+    return {key: statistics.median(values) for key, values in samples.items()}
 
 
 def first_request_table(python: str, tree: Path, runs: int) -> None:
