@@ -7,7 +7,7 @@ PIP := $(VENV)/bin/pip
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export MEMORYLAYER_EMBEDDING_PROVIDER ?= local
 
-.PHONY: dev test lint format embed bench bench-locomo bench-compare bench-ingest clean-data
+.PHONY: dev test lint format embed bench bench-locomo bench-compare bench-ingest cost clean-data
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,10 @@ bench-compare: $(VENV)/.installed-dev  ## side by side with the reference memory
 
 bench-ingest: $(VENV)/.installed-dev  ## append acknowledgement and append→recallable lag through SQS
 	$(PY) -m bench.ingest
+
+cost: $(VENV)/.installed-dev node_modules/.installed  ## idle cost per stage from the synthesized templates, and per million requests
+	MEMORYLAYER_CDK_SKIP_DEPS=1 $(PY) -m infra.cost $(COST_ARGS)
+	$(PY) -m bench.request_cost
 
 clean-data:
 	rm -rf .data

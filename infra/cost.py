@@ -477,7 +477,7 @@ def price_aurora(t: Template, est: Estimate) -> None:
                 "Aurora storage",
                 f"{gb:g} GB (assumed minimum)",
                 round(gb * storage, 2),
-                "billed while paused",
+                "billed running or paused",
             )
         )
 
@@ -537,7 +537,7 @@ def price_lambda(t: Template, est: Estimate) -> None:
                 "Lambda SnapStart snapshot cache",
                 f"{count} version(s), {cached_gb:g} GB × 730 h",
                 round(cached_gb * SECONDS_PER_MONTH * PRICES["snapstart_cache_gb_second"], 2),
-                "per active published version; a version left uninvoked 14 days is dropped",
+                "per published version in the template, the whole month",
             )
         )
 
