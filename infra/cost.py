@@ -51,6 +51,8 @@ PRICES: dict[str, float] = {
     "alarm_high_res_metric_month": 0.30,  # per high-resolution (period < 60 s) alarm metric-month
     "composite_alarm_month": 0.50,  # per composite alarm-month
     "dashboard_month": 3.00,  # per dashboard-month
+    "lambda_provisioned_gb_second:arm64": 0.0000033334,  # per GB-second of provisioned concurrency, arm64
+    "lambda_provisioned_gb_second:x86_64": 0.0000041667,  # per GB-second of provisioned concurrency, x86_64
     "lambda_request": 0.20 / 1e6,  # per Lambda request
     "lambda_gb_second:arm64": 0.0000133334,  # per GB-second of Lambda duration, arm64
     "lambda_gb_second:x86_64": 0.0000166667,  # per GB-second of Lambda duration, x86_64
@@ -82,16 +84,21 @@ ASSUMPTIONS: dict[str, float] = {
 FREE_WHEN_IDLE = frozenset(
     {
         "AWS::ApiGatewayV2::Api",
+        "AWS::ApiGatewayV2::ApiMapping",
+        "AWS::ApiGatewayV2::Authorizer",
+        "AWS::ApiGatewayV2::DomainName",
         "AWS::ApiGatewayV2::Integration",
         "AWS::ApiGatewayV2::Route",
         "AWS::ApiGatewayV2::Stage",
-        "AWS::ApiGatewayV2::Authorizer",
         "AWS::ApplicationAutoScaling::ScalableTarget",
         "AWS::ApplicationAutoScaling::ScalingPolicy",
         "AWS::CDK::Metadata",
+        "AWS::CertificateManager::Certificate",
         "AWS::CloudFormation::CustomResource",
         "AWS::EC2::EgressOnlyInternetGateway",
         "AWS::EC2::InternetGateway",
+        "AWS::EC2::NetworkAcl",
+        "AWS::EC2::NetworkAclEntry",
         "AWS::EC2::Route",
         "AWS::EC2::RouteTable",
         "AWS::EC2::SecurityGroup",
@@ -99,30 +106,44 @@ FREE_WHEN_IDLE = frozenset(
         "AWS::EC2::SecurityGroupIngress",
         "AWS::EC2::Subnet",
         "AWS::EC2::SubnetCidrBlock",
+        "AWS::EC2::SubnetNetworkAclAssociation",
         "AWS::EC2::SubnetRouteTableAssociation",
         "AWS::EC2::VPC",
         "AWS::EC2::VPCCidrBlock",
         "AWS::EC2::VPCGatewayAttachment",
+        "AWS::IAM::InstanceProfile",
         "AWS::IAM::ManagedPolicy",
         "AWS::IAM::Policy",
         "AWS::IAM::Role",
         "AWS::KMS::Alias",
-        "AWS::Lambda::Alias",
+        "AWS::Lambda::Alias",  # priced under Lambda when it has provisioned concurrency
+        "AWS::Lambda::EventInvokeConfig",
+        "AWS::Lambda::LayerVersion",
+        "AWS::Lambda::LayerVersionPermission",
         "AWS::Lambda::Permission",
+        "AWS::Lambda::Url",
         "AWS::Lambda::Version",  # priced under SnapStart when its function has it
+        "AWS::Logs::MetricFilter",
         "AWS::Logs::ResourcePolicy",
+        "AWS::Logs::SubscriptionFilter",
         "AWS::RDS::DBClusterParameterGroup",
         "AWS::RDS::DBParameterGroup",
         "AWS::RDS::DBProxyTargetGroup",
         "AWS::RDS::DBSubnetGroup",
+        "AWS::S3::Bucket",
+        "AWS::S3::BucketPolicy",
         "AWS::SNS::Subscription",
         "AWS::SNS::Topic",
+        "AWS::SNS::TopicInlinePolicy",
         "AWS::SNS::TopicPolicy",
         "AWS::SQS::Queue",
+        "AWS::SQS::QueueInlinePolicy",
         "AWS::SQS::QueuePolicy",
+        "AWS::SSM::Parameter",
         "AWS::SageMaker::Endpoint",  # priced through its EndpointConfig
         "AWS::SageMaker::InferenceComponent",  # copies run on the endpoint's instances
         "AWS::SageMaker::Model",
+        "AWS::SecretsManager::ResourcePolicy",
         "AWS::SecretsManager::RotationSchedule",
         "AWS::SecretsManager::SecretTargetAttachment",
     }
@@ -448,6 +469,8 @@ def price_aurora(t: Template, est: Estimate) -> None:
     for cluster in clusters(t):
         for instance_class in cluster.provisioned_instances:
             est.unpriced.append(f"AWS::RDS::DBInstance {instance_class} (provisioned)")
+        if int(cluster.props.get("PerformanceInsightsRetentionPeriod", 7)) > 7:
+            est.unpriced.append("AWS::RDS::DBCluster Performance Insights retention beyond the free 7 days")
         n = cluster.serverless_instances
         if cluster.min_acu > 0:
             est.lines.append(
@@ -531,6 +554,7 @@ def price_lambda(t: Template, est: Estimate) -> None:
         cached_gb += active * memory_gb(props)
         count += active
     est.lines.append(Line("Lambda functions", f"{len(functions)}", 0.0, "billed per request"))
+    price_provisioned_concurrency(t, est)
     if count:
         est.lines.append(
             Line(
@@ -550,6 +574,26 @@ def _run_seconds(t: Template, schedule: Schedule) -> float:
         for c in clusters(t)
     )
     return ASSUMPTIONS["scheduled_run_s"] + (ASSUMPTIONS["aurora_resume_s"] if wakes else 0.0)
+
+
+def price_provisioned_concurrency(t: Template, est: Estimate) -> None:
+    """Aliases and versions with provisioned concurrency bill their environments around the clock."""
+    functions = t.of_type("AWS::Lambda::Function")
+    for type_ in ("AWS::Lambda::Alias", "AWS::Lambda::Version"):
+        for logical_id, props in t.of_type(type_).items():
+            config = props.get("ProvisionedConcurrencyConfig", {})
+            fn = functions.get(function_behind(t, logical_id) or "", {})
+            if not (n := int(config.get("ProvisionedConcurrentExecutions", 0))):
+                continue
+            arch = (fn.get("Architectures") or ["x86_64"])[0]
+            gb = n * memory_gb(fn)
+            est.lines.append(
+                Line(
+                    f"Lambda provisioned concurrency ({logical_id})",
+                    f"{n} × {fn.get('MemorySize', 128)} MB × 730 h",
+                    round(gb * SECONDS_PER_MONTH * PRICES[f"lambda_provisioned_gb_second:{arch}"], 2),
+                )
+            )
 
 
 def price_schedules(t: Template, est: Estimate) -> None:

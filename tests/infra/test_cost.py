@@ -308,3 +308,10 @@ def test_prod_without_gpu_idles_within_target(synth: Synth) -> None:
 
 def test_every_price_names_a_positive_amount() -> None:
     assert all(price > 0 for price in PRICES.values())
+
+
+def test_provisioned_concurrency_is_priced() -> None:
+    parts = function("Memory", memory=1024, snapstart=True)
+    parts["MemoryLive"]["Properties"]["ProvisionedConcurrencyConfig"] = {"ProvisionedConcurrentExecutions": 2}
+    est = estimate(template(parts))
+    assert line(est, "Lambda provisioned concurrency") == 17.52  # 2 GB × 2,628,000 s × 0.0000033334
