@@ -524,6 +524,16 @@ def _variant_idle_instances(t: Template, config_id: str, variant: dict[str, Any]
     return int(variant.get("InitialInstanceCount", 0))
 
 
+def _variant_kind(config: dict[str, Any], variant: dict[str, Any]) -> str:
+    if "ServerlessConfig" in variant:
+        return "serverless inference"
+    if "AsyncInferenceConfig" in config:
+        return "asynchronous inference"
+    if variant.get("ManagedInstanceScaling", {}).get("Status") == "ENABLED":
+        return "real-time, inference components with managed instance scaling"
+    return "real-time"
+
+
 def price_sagemaker(t: Template, est: Estimate) -> None:
     for config_id, props in t.of_type("AWS::SageMaker::EndpointConfig").items():
         for variant in props.get("ProductionVariants", []):
@@ -538,7 +548,7 @@ def price_sagemaker(t: Template, est: Estimate) -> None:
                     f"SageMaker endpoint ({instance_type})",
                     f"{count} instance(s) when idle × 730 h",
                     monthly(hourly or 0.0, count),
-                    "async" if "AsyncInferenceConfig" in props else "real-time",
+                    _variant_kind(props, variant),
                 )
             )
 
