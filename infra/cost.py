@@ -27,8 +27,9 @@ from typing import Any
 HOURS_PER_MONTH = 730
 SECONDS_PER_MONTH = HOURS_PER_MONTH * 3600
 
-# us-east-1 on-demand list prices in USD, first pricing tier, no free tier, from the AWS pricing pages
-# (aws.amazon.com/<service>/pricing). Re-read them there before relying on a figure; change the date with them.
+# us-east-1 on-demand list prices in USD, first pricing tier, no free tier, as published on the AWS pricing pages
+# (aws.amazon.com/<service>/pricing). Entered on PRICES_AS_OF from the team's knowledge of those pages: the session
+# had no access to them. Re-read them there before relying on a figure, and change the date with them.
 PRICES_AS_OF = "2026-12-01"
 PRICES: dict[str, float] = {
     "nat_gateway_hour": 0.045,  # per NAT gateway-hour (its $0.045/GB data processing is usage)
