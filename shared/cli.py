@@ -52,8 +52,9 @@ def _reembed(settings: Settings, args: argparse.Namespace) -> int:
     from shared.embeddings import create_embedder
     from shared.reembed import reembed
 
-    db = Database.from_settings(settings, purpose="cli")
     embedder = create_embedder(settings)
+    _ensure_vector_index(settings, embedder.dimensions)
+    db = Database.from_settings(settings, purpose="cli")
     try:
         with tqdm(desc=f"re-embedding {args.workspace} with {embedder.model_id}", unit="memory") as bar:
             report = reembed(db, embedder, args.workspace, batch_size=args.batch_size, progress=bar.update)
@@ -61,6 +62,24 @@ def _reembed(settings: Settings, args: argparse.Namespace) -> int:
         db.close()
     print(f"{report.done} re-embedded; workspace {report.workspace_id} now uses {report.model}")
     return 0
+
+
+def _ensure_vector_index(settings: Settings, dims: int) -> None:
+    """The HNSW index for a new embedding size, built as the owner (the app role may not run DDL)."""
+    import psycopg
+
+    from shared.db.connection import owner_target
+    from shared.db.migrate import ensure_vector_index
+
+    try:
+        with owner_target(settings).connect(autocommit=True) as conn:
+            ensure_vector_index(conn, dims)
+    except (RuntimeError, psycopg.errors.InsufficientPrivilege) as exc:
+        print(
+            f"no vector index for {dims} dimensions yet ({exc}): run `memorylayer migrate` as the owner "
+            "with this embedding configuration; recall searches exactly until then",
+            file=sys.stderr,
+        )
 
 
 def _keys_create(settings: Settings, args: argparse.Namespace) -> int:

@@ -114,9 +114,10 @@ class RdsProxyStandIn:
 
         async def shutdown() -> None:
             server.close()
-            for task in asyncio.all_tasks():
-                if task is not asyncio.current_task():
-                    task.cancel()
+            tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)  # let each client close its sockets
 
         asyncio.run_coroutine_threadsafe(shutdown(), loop).result(10)
         loop.call_soon_threadsafe(loop.stop)
@@ -155,12 +156,17 @@ class RdsProxyStandIn:
             upstream_writer.write(_startup_message(params))
             await upstream_writer.drain()
             user = params.get("user", "")
-            await asyncio.gather(
-                self._frontend(reader, upstream_writer, user),
-                _relay(up_reader, writer),
-                return_exceptions=True,
-            )
-        except (ConnectionError, asyncio.IncompleteReadError):
+            pumps = [
+                asyncio.ensure_future(self._frontend(reader, upstream_writer, user)),
+                asyncio.ensure_future(_relay(up_reader, writer)),
+            ]
+            try:
+                await asyncio.wait(pumps)  # each pump closes the other side when its own side ends
+            finally:
+                for pump in pumps:
+                    pump.cancel()
+                await asyncio.gather(*pumps, return_exceptions=True)
+        except (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError):
             pass
         finally:
             for w in (writer, upstream_writer):
