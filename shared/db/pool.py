@@ -18,6 +18,8 @@ Lambda container holds nothing for long, and the role's ``idle_session_timeout``
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Literal
@@ -34,6 +36,11 @@ from shared.settings import Settings
 Purpose = Literal["api", "worker", "cleanup", "cli"]
 # Background pools stay small: the worker and cleanup run one job at a time per container.
 _SMALL_POOL = 2
+# After this long unused (a quiet spell, a thawed Lambda container), every pooled connection is checked at
+# once before the next borrow: the server may have ended them all (the role's idle_session_timeout is 60 s),
+# and the pool's own check on borrow would try the dead ones one by one with a growing backoff, long enough
+# to time the request out.
+IDLE_RECHECK_S = 30.0
 
 
 def _configure(conn: psycopg.Connection) -> None:
@@ -43,6 +50,8 @@ def _configure(conn: psycopg.Connection) -> None:
 class Database:
     def __init__(self, pool: ConnectionPool) -> None:
         self.pool = pool
+        self._last_used = time.monotonic()
+        self._rechecking = threading.Lock()
 
     @classmethod
     def from_settings(cls, settings: Settings, *, purpose: Purpose = "api") -> Database:
@@ -100,11 +109,25 @@ class Database:
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection]:
         """Borrow a connection in autocommit mode."""
+        self._recheck_after_idle()
         try:
             with self.pool.connection() as conn:
                 yield conn
         except (PoolTimeout, psycopg.OperationalError) as exc:
             raise DatabaseUnavailable(f"database unavailable: {exc.__class__.__name__}") from exc
+        finally:
+            self._last_used = time.monotonic()
+
+    def _recheck_after_idle(self) -> None:
+        if time.monotonic() - self._last_used < IDLE_RECHECK_S or not self._rechecking.acquire(
+            blocking=False
+        ):
+            return
+        try:
+            self.pool.check()  # drops the dead ones (no backoff) and starts replacing them
+            self._last_used = time.monotonic()
+        finally:
+            self._rechecking.release()
 
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection]:

@@ -168,6 +168,8 @@ class RdsProxyStandIn:
                 await asyncio.gather(*pumps, return_exceptions=True)
         except (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError):
             pass
+        except asyncio.CancelledError:  # the proxy is stopping: end quietly, sockets closed below
+            pass
         finally:
             for w in (writer, upstream_writer):
                 if w is not None:

@@ -102,18 +102,25 @@ def test_migrations_run_as_the_owner_who_owns_every_table(owner_url, superuser_u
     assert settings["hnsw.ef_search"] == "100" and settings["idle_session_timeout"] == "60s"
 
 
-def test_the_pool_heals_after_the_server_ends_an_idle_session(app_url, superuser_url):
-    db = Database.from_settings(
-        Settings(database_url=app_url, embedding_provider="hash", db_pool_max=1), purpose="cli"
+def test_the_pool_heals_after_the_server_ends_its_idle_sessions(app_url, superuser_url):
+    """After a quiet spell the server (idle_session_timeout) has ended every pooled connection: the next
+    borrow still gets a working one well inside the timeout, not after a backoff over each dead one."""
+    settings = Settings(
+        database_url=app_url, embedding_provider="hash", db_pool_max=4, db_connect_timeout_s=2
     )
+    db = Database.from_settings(settings, purpose="api")
     try:
-        with db.connection() as conn:
-            pid = conn.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"]
+        with db.connection() as a, db.connection() as b, db.connection() as c:
+            pids = [conn.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"] for conn in (a, b, c)]
         with psycopg.connect(superuser_url, autocommit=True) as admin:  # as idle_session_timeout would
-            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+            admin.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) AS pid", (pids,))
         time.sleep(0.2)
-        with db.connection() as conn:
-            assert conn.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"] != pid
+        db._last_used -= 60  # the quiet spell
+        started = time.monotonic()
+        for _ in range(3):
+            with db.connection() as conn:
+                assert conn.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"] not in pids
+        assert time.monotonic() - started < 1.5
     finally:
         db.close()
 
