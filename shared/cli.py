@@ -1,6 +1,6 @@
 """The ``memorylayer`` command.
 
-memorylayer migrate            apply pending SQL migrations to MEMORYLAYER_DATABASE_URL
+memorylayer migrate            apply pending SQL migrations as the owner (MEMORYLAYER_DATABASE_OWNER_URL)
 memorylayer dev                the local stack (embedded Postgres, API on :61001)
 memorylayer serve              the API only, against MEMORYLAYER_DATABASE_URL
 memorylayer reembed --workspace W   re-embed W with the configured model, in batches, resumable
@@ -16,14 +16,15 @@ from shared.settings import Settings
 
 
 def _migrate(settings: Settings, _: argparse.Namespace) -> int:
+    from shared.db.connection import owner_target
     from shared.db.migrate import apply_migrations
 
-    if not settings.database_url:
-        print("MEMORYLAYER_DATABASE_URL is not set", file=sys.stderr)
+    try:
+        target = owner_target(settings)
+    except RuntimeError as exc:
+        print(exc, file=sys.stderr)
         return 2
-    applied = apply_migrations(
-        settings.database_url, embedding_dimensions=settings.embedding_dimensions or 384
-    )
+    applied = apply_migrations(target, embedding_dimensions=settings.embedding_dimensions or 384)
     print(f"applied: {', '.join(applied) if applied else 'nothing pending'}")
     return 0
 
@@ -48,12 +49,12 @@ def _reembed(settings: Settings, args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from shared.db.pool import Database
-    from shared.db.secret import resolve_database_url
     from shared.embeddings import create_embedder
     from shared.reembed import reembed
 
-    db = Database.connect(resolve_database_url(settings), max_size=2)
     embedder = create_embedder(settings)
+    _ensure_vector_index(settings, embedder.dimensions)
+    db = Database.from_settings(settings, purpose="cli")
     try:
         with tqdm(desc=f"re-embedding {args.workspace} with {embedder.model_id}", unit="memory") as bar:
             report = reembed(db, embedder, args.workspace, batch_size=args.batch_size, progress=bar.update)
@@ -63,14 +64,31 @@ def _reembed(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _ensure_vector_index(settings: Settings, dims: int) -> None:
+    """The HNSW index for a new embedding size, built as the owner (the app role may not run DDL)."""
+    import psycopg
+
+    from shared.db.connection import owner_target
+    from shared.db.migrate import ensure_vector_index
+
+    try:
+        with owner_target(settings).connect(autocommit=True) as conn:
+            ensure_vector_index(conn, dims)
+    except (RuntimeError, psycopg.errors.InsufficientPrivilege) as exc:
+        print(
+            f"no vector index for {dims} dimensions yet ({exc}): run `memorylayer migrate` as the owner "
+            "with this embedding configuration; recall searches exactly until then",
+            file=sys.stderr,
+        )
+
+
 def _keys_create(settings: Settings, args: argparse.Namespace) -> int:
     from datetime import datetime
 
     from shared.auth import ApiKeys
     from shared.db.pool import Database
-    from shared.db.secret import resolve_database_url
 
-    db = Database.connect(resolve_database_url(settings), max_size=1)
+    db = Database.from_settings(settings, purpose="cli")
     try:
         expires = datetime.fromisoformat(args.expires_at) if args.expires_at else None
         row, key = ApiKeys(db).create(args.workspace, access=args.access, expires_at=expires, name=args.name)

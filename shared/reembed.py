@@ -6,6 +6,8 @@
 Each batch commits on its own, so an interrupted run keeps its progress: a rerun picks up the memories that
 still carry another model. The workspace stays bound to its old model (recall with the new one is refused,
 never silently mixed) until the last batch is done; then it is bound to the new model in the same transaction.
+The HNSW index for a new embedding size is DDL: the owner builds it (``memorylayer reembed`` does, through
+``ensure_vector_index`` on the owner's connection), never this function, which runs as the app role.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from shared.db.migrate import ensure_vector_index
 from shared.db.pool import Database
 from shared.embeddings.base import Embedder
 from shared.errors import NotFound
@@ -41,7 +42,6 @@ def reembed(
     with db.connection() as conn:
         if conn.execute("SELECT 1 FROM workspaces WHERE id = %s", (workspace_id,)).fetchone() is None:
             raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
-        ensure_vector_index(conn, embedder.dimensions)
         total = conn.execute(
             "SELECT count(*) AS n FROM memories WHERE workspace_id = %s AND embedding_model IS DISTINCT FROM %s",
             (workspace_id, target),

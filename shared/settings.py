@@ -26,15 +26,24 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 61001
     data_dir: Path = Path(".data")
+    # The app role's full DSN (local, tests); wins over the parts below. See shared/db/connection.py.
     database_url: str | None = None
-    # In AWS: credentials from Secrets Manager, host = the RDS Proxy endpoint (the URL is built at cold start).
-    database_secret_arn: str | None = None
+    database_owner_url: str | None = None  # the owner's DSN, for migrations (local, tests)
+    # In AWS: the RDS Proxy endpoint (prod API functions) or the writer endpoint (dev, and migrate always).
     database_host: str | None = None
+    database_port: int = 5432
     database_name: str = "memorylayer"
-    db_pool_min: int = 1
+    database_user: str = "memorylayer_app"
+    database_auth: Literal["password", "iam"] = "password"
+    database_sslrootcert: str | None = None  # default: the CA bundle shipped in shared/db/
+    database_owner_secret_arn: str | None = None  # the RDS-managed master user secret: migrate only
+    # Lambda-friendly pools: no connection is opened ahead of need, and idle ones are closed soon.
+    db_pool_min: int = 0
     db_pool_max: int = 10
+    db_pool_max_idle_s: float = 60.0
     db_connect_timeout_s: float = 5.0
-    db_statement_timeout_ms: int = 15_000
+    # statement_timeout, hnsw.ef_search and the idle timeouts are the app role's session defaults, set by
+    # migration 0010 (ALTER ROLE ... SET): libpq startup options are refused by RDS Proxy.
 
     # --- limits (bad input is a 4xx, never a partial write) ---
     max_content_bytes: int = 64 * 1024
@@ -71,7 +80,6 @@ class Settings(BaseSettings):
     recall_rrf_k: int = 60
     recall_candidate_multiplier: int = 4
     recall_min_candidates: int = 50
-    recall_hnsw_ef_search: int = 100
 
     # --- context cursors ---
     context_cursor_secret: SecretStr = SecretStr("memorylayer-context-cursor-v1")

@@ -8,7 +8,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 from shared.db.pool import Database
-from shared.db.secret import resolve_database_url
 from shared.embeddings import create_embedder
 from shared.extraction.worker import ExtractionWorker
 from shared.settings import get_settings
@@ -17,7 +16,5 @@ from shared.settings import get_settings
 @lru_cache(maxsize=1)
 def worker() -> ExtractionWorker:
     settings = get_settings()
-    db = Database.connect(
-        resolve_database_url(settings), min_size=1, max_size=2, timeout_s=settings.db_connect_timeout_s
-    )
+    db = Database.from_settings(settings, purpose="worker")
     return ExtractionWorker(db, create_embedder(settings), settings)

@@ -1,5 +1,6 @@
-"""Shared fixtures: one throwaway embedded Postgres + pgvector per test run, migrations applied, and the real
-app served over HTTP by uvicorn. Every test gets its own workspace id, so tests never see each other's data.
+"""Shared fixtures: one throwaway embedded Postgres + pgvector per test run, migrations applied as the owner
+role, the stand-in RDS Proxy in front of it, and the real app (logged in as the app role through the proxy)
+served over HTTP by uvicorn. Every test gets its own workspace id, so tests never see each other's data.
 
 Set ``MEMORYLAYER_TEST_DATABASE_URL`` to run against an already running Postgres instead.
 """
@@ -18,21 +19,30 @@ import pytest
 from shared.api.app import create_app
 from shared.api.services import Services
 from shared.db.migrate import apply_migrations
+from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import serve_in_thread
 from shared.settings import Settings
 
+APP_ROLE = "memorylayer_app"
+
 
 @pytest.fixture(scope="session")
-def database_url() -> Iterator[str]:
+def superuser_url() -> Iterator[str]:
+    """The superuser's DSN (white-box tests: read anything, create databases, restart)."""
     external = os.environ.get("MEMORYLAYER_TEST_DATABASE_URL")
     if external:
-        apply_migrations(external)
+        import psycopg
+
+        from shared.local.postgres import bootstrap_owner
+
+        with psycopg.connect(external, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            bootstrap_owner(conn)
         yield external
         return
     from shared.local.postgres import EmbeddedPostgres
 
     pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-test-")) / "pg", ephemeral=True)
-    apply_migrations(pg.dsn)
     try:
         yield pg.dsn
     finally:
@@ -40,8 +50,46 @@ def database_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def settings(database_url: str) -> Settings:
-    return Settings(database_url=database_url, embedding_provider="hash", db_pool_max=8)
+def owner_url(superuser_url: str) -> str:
+    """The owner role's DSN, direct: migrations run as this role (as in AWS, where it is the master user)."""
+    from psycopg.conninfo import make_conninfo
+
+    from shared.local.postgres import OWNER_ROLE
+
+    dsn = make_conninfo(superuser_url, user=OWNER_ROLE)
+    apply_migrations(dsn)
+    return dsn
+
+
+@pytest.fixture(scope="session")
+def database_url(superuser_url: str, owner_url: str) -> str:
+    """The migrated test database, as the superuser: what white-box tests connect to with psycopg."""
+    return superuser_url
+
+
+@pytest.fixture(scope="session")
+def rds_proxy(superuser_url: str, owner_url: str) -> Iterator[RdsProxyStandIn]:
+    """The stand-in RDS Proxy (TLS verify-full) the API and worker reach the database through. The session
+    ends with a check that nothing the app did would have pinned a real proxy's connections."""
+    with RdsProxyStandIn(superuser_url, tls=True) as proxy:
+        yield proxy
+        app_pins = [pin for pin in proxy.pins if pin.user == APP_ROLE]
+        assert not app_pins, f"statements that would pin RDS Proxy connections: {app_pins}"
+
+
+@pytest.fixture(scope="session")
+def app_url(rds_proxy: RdsProxyStandIn, superuser_url: str) -> str:
+    """The app role's DSN through the stand-in proxy: what the API, worker and CLI use."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    return rds_proxy.dsn(APP_ROLE, str(conninfo_to_dict(superuser_url).get("dbname") or "postgres"))
+
+
+@pytest.fixture(scope="session")
+def settings(app_url: str, owner_url: str) -> Settings:
+    return Settings(
+        database_url=app_url, database_owner_url=owner_url, embedding_provider="hash", db_pool_max=8
+    )
 
 
 @pytest.fixture(scope="session")

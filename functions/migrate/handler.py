@@ -1,15 +1,17 @@
 """Lambda "migrate": the CloudFormation custom resource that applies SQL migrations on deploy.
 
 Create and Update (a new ``MigrationsHash``) apply pending migrations; Delete does nothing: tearing down a
-stack must never drop data (prod retains the database anyway).
+stack must never drop data (prod retains the database anyway). Runs as the owner: in AWS the RDS-managed
+master user secret (``MEMORYLAYER_DATABASE_OWNER_SECRET_ARN``, read at invocation) on the writer endpoint
+(``MEMORYLAYER_DATABASE_HOST``) with TLS verify-full.
 """
 
 from __future__ import annotations
 
 from aws_lambda_powertools import Logger
 
+from shared.db.connection import owner_target
 from shared.db.migrate import apply_migrations
-from shared.db.secret import resolve_database_url
 from shared.settings import get_settings
 
 logger = Logger(service="memorylayer-migrate")
@@ -23,7 +25,7 @@ def handler(event: dict, context: object) -> dict:
         return {"PhysicalResourceId": event.get("PhysicalResourceId", PHYSICAL_ID)}
     settings = get_settings()
     applied = apply_migrations(
-        resolve_database_url(settings), embedding_dimensions=settings.embedding_dimensions or 384
+        owner_target(settings), embedding_dimensions=settings.embedding_dimensions or 384
     )
     logger.info("migrations applied", extra={"applied": applied, "request": request})
     return {"PhysicalResourceId": PHYSICAL_ID, "Data": {"Applied": ",".join(applied) or "none"}}

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from shared.answer import Answerer
 from shared.auth import ApiKeys
 from shared.db.pool import Database
-from shared.db.secret import resolve_database_url
 from shared.embeddings import create_embedder
 from shared.embeddings.base import Embedder
 from shared.extraction.worker import ExtractionWorker
@@ -77,14 +76,7 @@ class Services:
         cls, settings: Settings, *, db: Database | None = None, embedder: Embedder | None = None
     ) -> Services:
         if db is None:
-            db = Database.connect(
-                resolve_database_url(settings),
-                min_size=settings.db_pool_min,
-                max_size=settings.db_pool_max,
-                timeout_s=settings.db_connect_timeout_s,
-                statement_timeout_ms=settings.db_statement_timeout_ms,
-                hnsw_ef_search=settings.recall_hnsw_ef_search,
-            )
+            db = Database.from_settings(settings, purpose="api")
         embedder = embedder or create_embedder(settings)
         memories = MemoryService(db, embedder, settings)
         recaller = Recaller(db, embedder, settings)

@@ -1,7 +1,10 @@
-"""Numbered SQL migrations from ``shared/migrations``, applied once each, in order, under an advisory lock.
+"""Numbered SQL migrations from ``shared/migrations``, applied once each, in order, under an advisory lock,
+as the database **owner** (0010 creates the app role the functions log in as).
 
->>> apply_migrations("postgresql://postgres@127.0.0.1:5432/postgres", embedding_dimensions=384)  # doctest: +SKIP
+>>> apply_migrations(owner_target(settings), embedding_dimensions=384)                   # doctest: +SKIP
 ['0001_init.sql']
+>>> apply_migrations("postgresql://memorylayer_owner@127.0.0.1:5432/postgres")          # doctest: +SKIP
+[]
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 from importlib import resources
 
 import psycopg
+
+from shared.db.connection import ConnectionTarget
 
 _LOCK_ID = 0x6D656D6C  # "meml": concurrent starters (several Lambdas, dev + tests) wait instead of racing
 
@@ -19,10 +24,12 @@ def migration_files() -> list[tuple[str, str]]:
     return [(name, (folder / name).read_text()) for name in names]
 
 
-def apply_migrations(dsn: str, *, embedding_dimensions: int = 384) -> list[str]:
+def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: int = 384) -> list[str]:
     """Apply pending migrations and make sure the HNSW index for the configured embedding size exists."""
+    if isinstance(target, str):
+        target = ConnectionTarget(target)
     applied: list[str] = []
-    with psycopg.connect(dsn, autocommit=True) as conn:
+    with target.connect(autocommit=True) as conn:
         conn.execute("SELECT pg_advisory_lock(%s)", (_LOCK_ID,))
         try:
             conn.execute(

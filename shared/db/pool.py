@@ -1,24 +1,46 @@
 """One connection pool per warm process; a connection is borrowed per unit of work.
 
-    >>> db = Database.connect("postgresql://postgres@127.0.0.1:5432/postgres")   # doctest: +SKIP
-    >>> with db.transaction() as conn:                                           # doctest: +SKIP
+    >>> db = Database.from_settings(settings, purpose="api")   # doctest: +SKIP
+    >>> with db.transaction() as conn:                          # doctest: +SKIP
     ...     conn.execute("SELECT 1")
 
+Every pool is built here, from Settings, with the same timeouts: the connection target (URL, or host + IAM
+token for each new connection) comes from ``shared/db/connection.py``; session defaults (statement timeout,
+HNSW search settings) come from the app role (``ALTER ROLE ... SET``), never from libpq startup ``options``,
+which RDS Proxy refuses. ``prepare_threshold=None``: psycopg never creates named prepared statements, which
+would pin a client connection to one database connection in RDS Proxy.
+
 Connection failures surface as ``DatabaseUnavailable`` (503) quickly instead of hanging a request; the pool
-re-validates connections so that a database restart heals without restarting the process.
+re-validates connections so that a database restart (or the server ending an idle session) heals without
+restarting the process. Pools start empty and close idle connections after ``db_pool_max_idle_s``: a frozen
+Lambda container holds nothing for long, and the role's ``idle_session_timeout`` covers a frozen pool.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any, Literal
 
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from shared.db.connection import ConnectionTarget, app_target
 from shared.errors import DatabaseUnavailable
+from shared.settings import Settings
+
+Purpose = Literal["api", "worker", "cleanup", "cli"]
+# Background pools stay small: the worker and cleanup run one job at a time per container.
+_SMALL_POOL = 2
+# After this long unused (a quiet spell, a thawed Lambda container), every pooled connection is checked at
+# once before the next borrow: the server may have ended them all (the role's idle_session_timeout is 60 s),
+# and the pool's own check on borrow would try the dead ones one by one with a growing backoff, long enough
+# to time the request out.
+IDLE_RECHECK_S = 30.0
 
 
 def _configure(conn: psycopg.Connection) -> None:
@@ -28,39 +50,58 @@ def _configure(conn: psycopg.Connection) -> None:
 class Database:
     def __init__(self, pool: ConnectionPool) -> None:
         self.pool = pool
+        self._last_used = time.monotonic()
+        self._rechecking = threading.Lock()
 
     @classmethod
-    def connect(
+    def from_settings(cls, settings: Settings, *, purpose: Purpose = "api") -> Database:
+        """The app role's pool for this process; ``purpose`` only sizes it."""
+        max_size = settings.db_pool_max if purpose == "api" else min(settings.db_pool_max, _SMALL_POOL)
+        return cls.open(
+            app_target(settings),
+            min_size=min(settings.db_pool_min, max_size),
+            max_size=max_size,
+            timeout_s=settings.db_connect_timeout_s,
+            max_idle_s=settings.db_pool_max_idle_s,
+            name=f"memorylayer-{purpose}",
+        )
+
+    @classmethod
+    def open(
         cls,
-        dsn: str,
+        target: ConnectionTarget,
         *,
-        min_size: int = 1,
+        min_size: int = 0,
         max_size: int = 10,
         timeout_s: float = 5.0,
-        statement_timeout_ms: int = 15_000,
-        hnsw_ef_search: int = 100,
+        max_idle_s: float = 60.0,
+        name: str | None = None,
     ) -> Database:
+        static: dict[str, Any] = {
+            "row_factory": dict_row,
+            "autocommit": True,
+            "connect_timeout": max(1, int(timeout_s)),
+            "prepare_threshold": None,
+        }
+
+        def kwargs() -> dict[str, Any]:
+            # Called by the pool for each new connection: an IAM token is minted here, never reused stale.
+            return {**static, **target.kwargs()}
+
         pool = ConnectionPool(
-            dsn,
+            target.conninfo,
             min_size=min_size,
             max_size=max_size,
             timeout=timeout_s,
-            kwargs={
-                "row_factory": dict_row,
-                "autocommit": True,
-                "connect_timeout": max(1, int(timeout_s)),
-                # Iterative HNSW scans keep filtered vector searches (one workspace, a tag) from coming
-                # back short when the nearest neighbours belong to other workspaces.
-                "options": (
-                    f"-c statement_timeout={statement_timeout_ms} -c hnsw.ef_search={hnsw_ef_search} "
-                    "-c hnsw.iterative_scan=relaxed_order"
-                ),
-            },
+            kwargs=kwargs,
             configure=_configure,
-            # A pooled connection killed by a database restart is detected here, not by the request.
+            # A pooled connection killed by a restart or by idle_session_timeout is detected here, not by
+            # the request.
             check=ConnectionPool.check_connection,
+            max_idle=max_idle_s,
             open=False,
             reconnect_timeout=timeout_s * 6,
+            name=name,
         )
         pool.open(wait=False)
         return cls(pool)
@@ -68,11 +109,25 @@ class Database:
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection]:
         """Borrow a connection in autocommit mode."""
+        self._recheck_after_idle()
         try:
             with self.pool.connection() as conn:
                 yield conn
         except (PoolTimeout, psycopg.OperationalError) as exc:
             raise DatabaseUnavailable(f"database unavailable: {exc.__class__.__name__}") from exc
+        finally:
+            self._last_used = time.monotonic()
+
+    def _recheck_after_idle(self) -> None:
+        if time.monotonic() - self._last_used < IDLE_RECHECK_S or not self._rechecking.acquire(
+            blocking=False
+        ):
+            return
+        try:
+            self.pool.check()  # drops the dead ones (no backoff) and starts replacing them
+            self._last_used = time.monotonic()
+        finally:
+            self._rechecking.release()
 
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection]:

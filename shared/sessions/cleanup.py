@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from shared.db.pool import Database
-from shared.db.secret import resolve_database_url
 from shared.embeddings import create_embedder
 from shared.sessions.service import SessionService
 from shared.settings import Settings
@@ -22,13 +21,7 @@ log = logging.getLogger("memorylayer.sessions.cleanup")
 
 def build_session_service(settings: Settings) -> SessionService:
     """Just what cleanup needs: a small pool and the embedder (commit writes memories)."""
-    db = Database.connect(
-        resolve_database_url(settings),
-        min_size=1,
-        max_size=2,
-        timeout_s=settings.db_connect_timeout_s,
-        statement_timeout_ms=settings.db_statement_timeout_ms,
-    )
+    db = Database.from_settings(settings, purpose="cleanup")
     return SessionService(db, create_embedder(settings), settings)
 
 

@@ -8,9 +8,11 @@ from shared.settings import get_settings
 
 
 @pytest.fixture()
-def lambda_env(monkeypatch, database_url):
-    """The environment a deployed function gets, pointing at the test database."""
-    monkeypatch.setenv("MEMORYLAYER_DATABASE_URL", database_url)
+def lambda_env(monkeypatch, app_url, owner_url):
+    """The environment a deployed function gets, pointing at the test database: the app role through the
+    stand-in proxy, the owner for the migrate function."""
+    monkeypatch.setenv("MEMORYLAYER_DATABASE_URL", app_url)
+    monkeypatch.setenv("MEMORYLAYER_DATABASE_OWNER_URL", owner_url)
     monkeypatch.setenv("MEMORYLAYER_EMBEDDING_PROVIDER", "hash")
     monkeypatch.setenv("POWERTOOLS_METRICS_NAMESPACE", "MemoryLayer")
     get_settings.cache_clear()

@@ -61,13 +61,13 @@ def test_prime_reports_what_is_not_installed_and_fails_on_what_is_broken(tmp_pat
         snapstart.prime(["broken_for_snapstart"])
 
 
-def test_memory_handler_primes_before_the_snapshot_and_still_serves(database_url, ws):
+def test_memory_handler_primes_before_the_snapshot_and_still_serves(app_url, ws):
     hdr = {"X-Workspace-ID": ws}
     events = [
         http_v2("POST", "/v1/memories", body={"content": "The deploy key lives in the vault"}, headers=hdr),
         http_v2("POST", "/v1/memories/recall", body={"query": "where is the deploy key?"}, headers=hdr),
     ]
-    out = init_then_invoke("functions.memory.handler", events, database_url)
+    out = init_then_invoke("functions.memory.handler", events, app_url)
 
     # The import alone stays light (an on-demand cold start); the hook imports the first request's modules.
     assert out["services_after_import"] is False
@@ -81,7 +81,7 @@ def test_memory_handler_primes_before_the_snapshot_and_still_serves(database_url
 
 
 @pytest.mark.parametrize("name", ["sessions", "context"])
-def test_session_handlers_prime_before_the_snapshot_and_still_serve(database_url, http, ws, name):
+def test_session_handlers_prime_before_the_snapshot_and_still_serve(app_url, http, ws, name):
     hdr = {"X-Workspace-ID": ws}
     if name == "sessions":
         event = http_v2("POST", "/v1/sessions", body={"working_memory": {"goal": "ship"}}, headers=hdr)
@@ -89,7 +89,7 @@ def test_session_handlers_prime_before_the_snapshot_and_still_serve(database_url
         sid = http.post("/v1/sessions", json={"working_memory": {"goal": "ship"}}, headers=hdr).json()
         path = f"/v1/sessions/{sid['session']['id']}/context-pack"
         event = http_v2("POST", path, body={"budget_tokens": 64}, headers=hdr)
-    out = init_then_invoke(f"functions.{name}.handler", [event], database_url)
+    out = init_then_invoke(f"functions.{name}.handler", [event], app_url)
 
     assert out["services_after_import"] is False
     assert out["hooks"] == 1 and out["services_after_hooks"] is True

@@ -153,8 +153,8 @@ def test_rate_limit_answers_429_with_retry_after(secured, admin, ws):
     assert 429 in statuses and statuses.count(200) >= 20
 
 
-def test_cli_creates_a_key(database_url, secured, ws):
-    env = {**os.environ, "MEMORYLAYER_DATABASE_URL": database_url}
+def test_cli_creates_a_key(app_url, secured, ws):
+    env = {**os.environ, "MEMORYLAYER_DATABASE_URL": app_url}
     out = subprocess.run(
         [sys.executable, "-m", "shared.cli", "keys", "create", "--workspace", ws, "--access", "read"],
         env=env,

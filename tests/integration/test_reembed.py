@@ -76,10 +76,11 @@ def test_reembed_resumes_after_an_interruption(services, settings, seeded):
         )
 
 
-def test_cli_shows_progress(database_url, seeded):
+def test_cli_shows_progress(app_url, owner_url, seeded):
     env = {
         **os.environ,
-        "MEMORYLAYER_DATABASE_URL": database_url,
+        "MEMORYLAYER_DATABASE_URL": app_url,
+        "MEMORYLAYER_DATABASE_OWNER_URL": owner_url,
         "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
         "MEMORYLAYER_EMBEDDING_MODEL": "hash-64",
         "MEMORYLAYER_EMBEDDING_DIMENSIONS": "64",

@@ -24,10 +24,10 @@ from shared.worker_services import worker
 
 
 @pytest.fixture(scope="module")
-def pipeline(database_url: str) -> Iterator[tuple[str, LocalQueues]]:
+def pipeline(app_url: str) -> Iterator[tuple[str, LocalQueues]]:
     with local_sqs(visibility_timeout_s=1) as queues, pytest.MonkeyPatch.context() as env:
         for key, value in {
-            "DATABASE_URL": database_url,
+            "DATABASE_URL": app_url,
             "EMBEDDING_PROVIDER": "hash",
             "EXTRACTION_QUEUE_URL": queues.queue_url,
             "SQS_ENDPOINT_URL": queues.endpoint_url,
