@@ -70,7 +70,7 @@ def index_pending(db: Database, *, batch: int = 500, max_batches: int = 200, bud
             break
     if moved >= ANALYZE_AFTER_ROWS:
         with db.connection() as conn:
-            conn.execute("ANALYZE memories")  # fresh statistics keep the planner on the HNSW index
+            conn.execute("SELECT analyze_memories()")  # fresh statistics keep the planner on the HNSW index
     return moved
 
 

@@ -29,13 +29,18 @@ BEGIN
     LOOP
         EXECUTE format('GRANT EXECUTE ON FUNCTION %s TO memorylayer_app', f);
     END LOOP;
-    -- The worker runs ANALYZE memories after moving a bulk load into the HNSW graph (fresh statistics keep
-    -- the planner on the index). PostgreSQL 17's MAINTAIN privilege allows that without ownership; on older
-    -- servers ANALYZE by a non-owner is skipped with a warning and autovacuum catches up.
-    IF current_setting('server_version_num')::int >= 170000 THEN
-        EXECUTE 'GRANT MAINTAIN ON TABLE memories TO memorylayer_app';
-    END IF;
 END $$;
+
+-- The worker refreshes the planner's statistics after moving a bulk load into the HNSW graph. ANALYZE needs
+-- ownership (PostgreSQL 17's MAINTAIN privilege would also allow VACUUM, REINDEX, CLUSTER and LOCK TABLE): this
+-- function runs that one statement with the owner's rights, and is all the app role gets.
+CREATE OR REPLACE FUNCTION analyze_memories() RETURNS void
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
+BEGIN
+    ANALYZE public.memories;
+END $$;
+REVOKE ALL ON FUNCTION analyze_memories() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION analyze_memories() TO memorylayer_app;
 
 -- Session defaults come from the role, not from startup options (RDS Proxy refuses those). hnsw.* are
 -- pgvector's settings: the library must be loaded in this session for ALTER ROLE to accept them.

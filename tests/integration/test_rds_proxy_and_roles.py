@@ -83,6 +83,19 @@ def test_the_app_role_reads_and_writes_rows_and_nothing_else(app_url, http, ws):
         ):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 conn.execute(ddl)
+        # Maintenance beyond the one statistics refresh the worker needs stays the owner's.
+        for maintenance in ("REINDEX TABLE memories", "CLUSTER memories USING memories_pkey"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege), conn.transaction():
+                conn.execute(maintenance)
+        before = conn.execute(
+            "SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'memories'"
+        ).fetchone()
+        conn.execute("SELECT analyze_memories()")
+        conn.execute("SELECT pg_stat_force_next_flush()")
+        after = conn.execute(
+            "SELECT analyze_count FROM pg_stat_user_tables WHERE relname = 'memories'"
+        ).fetchone()
+        assert after[0] == before[0] + 1
 
 
 def test_migrations_run_as_the_owner_who_owns_every_table(owner_url, superuser_url):
