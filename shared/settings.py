@@ -31,6 +31,13 @@ class Settings(BaseSettings):
     database_secret_arn: str | None = None
     database_host: str | None = None
     database_name: str = "memorylayer"
+    # CONTRACT.md (issue 15): the app role logs in with IAM tokens in AWS; migrations run as the owner.
+    database_owner_url: str | None = None
+    database_port: int = 5432
+    database_user: str = "memorylayer_app"
+    database_auth: Literal["password", "iam"] = "password"
+    database_sslrootcert: str | None = None
+    database_owner_secret_arn: str | None = None
     db_pool_min: int = 1
     db_pool_max: int = 10
     db_connect_timeout_s: float = 5.0
@@ -64,6 +71,8 @@ class Settings(BaseSettings):
     embed_endpoint_api_key: SecretStr | None = None
     sagemaker_endpoint_name: str | None = None
     sagemaker_runtime_endpoint_url: str | None = None  # tests point boto3 at a local stub
+    # embeddings=gpu: the endpoint hosts an inference component (scale to zero); InvokeEndpoint names it.
+    sagemaker_inference_component_name: str | None = None
     google_task_type: str | None = None  # e.g. RETRIEVAL_DOCUMENT
     aws_region: str = "us-east-1"
 
@@ -75,6 +84,8 @@ class Settings(BaseSettings):
 
     # --- context cursors ---
     context_cursor_secret: SecretStr = SecretStr("memorylayer-context-cursor-v1")
+    context_cursor_secret_arn: str | None = None
+    secret_cache_ttl_s: int = 300
     context_event_retention_days: int = 30
 
     # --- sessions ---
