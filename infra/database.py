@@ -122,8 +122,18 @@ class Database(Construct):
                 description="RDS Proxy: the API and worker functions connect here",
                 allow_all_outbound=False,
             )
+            # End-to-end IAM auth: the proxy logs in to Aurora with its own role's IAM token, so that role
+            # needs rds-db:connect on the cluster as the app user (aws-cdk-lib does not add it).
+            proxy_role = iam.Role(
+                self,
+                "ProxyRole",
+                assumed_by=iam.ServicePrincipal("rds.amazonaws.com"),
+                description="RDS Proxy: IAM login to Aurora as the application role",
+            )
+            self.cluster.grant_connect(proxy_role, APP_USER)
             self.proxy = self.cluster.add_proxy(
                 "Proxy",
+                role=proxy_role,
                 db_proxy_name=f"{config.prefix}-proxy",
                 # IAM auth from the client to the proxy and from the proxy to the database: no secret at all.
                 default_auth_scheme=rds.DefaultAuthScheme.IAM_AUTH,

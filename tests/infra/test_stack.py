@@ -432,6 +432,18 @@ def test_prod_has_an_iam_auth_tls_proxy_and_dev_none(synth: Synth) -> None:
     assert props["RequireTLS"] is True
     assert props["DefaultAuthScheme"] == "IAM_AUTH"
     assert not props.get("Auth"), "no secrets on the proxy"
+    # End to end: the proxy's own role logs in to the cluster as the app user
+    (cluster_id,) = synth.resources("prod", "AWS::RDS::DBCluster")
+    role_id = ref_id(props["RoleArn"])
+    statements = [
+        s
+        for policy in synth.resources("prod", "AWS::IAM::Policy").values()
+        if any(ref_id(r) == role_id for r in policy["Properties"]["Roles"])
+        for s in policy["Properties"]["PolicyDocument"]["Statement"]
+    ]
+    (connect,) = [s for s in statements if "rds-db:connect" in actions_of(s)]
+    rendered = json.dumps(connect["Resource"])
+    assert f"/{APP_USER}" in rendered and cluster_id in rendered
 
 
 def test_prod_retains_data_and_dev_destroys_it(synth: Synth) -> None:
