@@ -145,8 +145,8 @@ class Database(Construct):
                 max_connections_percent=90,
                 idle_client_timeout=Duration.minutes(15),
             )
-            # add_proxy already lets the proxy's group into the cluster; the proxy's own way out:
-            proxy_sg.add_egress_rule(cluster_sg, ec2.Port.tcp(PORT), "to the Aurora cluster")
+            # add_proxy already adds both sides of proxy -> cluster (the cluster's ingress and the proxy's
+            # egress); adding them again would be a duplicate rule, which EC2 rejects at deploy time.
             proxy_sg.add_ingress_rule(
                 network.lambda_security_group, ec2.Port.tcp(PORT), "from the API and worker functions"
             )

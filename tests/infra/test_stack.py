@@ -494,6 +494,15 @@ def security_group_rules(template: dict[str, Any]) -> list[tuple[str, ...]]:
     resources = template["Resources"]
     rules: list[tuple[str, ...]] = []
 
+    def port(value: Any) -> str:
+        # aws-cdk-lib writes the cluster's port as {"Fn::GetAtt": [cluster, "Endpoint.Port"]} where our code
+        # writes 5432: the same rule for EC2, so compare the resolved number.
+        if isinstance(value, dict) and "Fn::GetAtt" in value:
+            target, attribute = value["Fn::GetAtt"]
+            if attribute == "Endpoint.Port" and "Port" in resources[target].get("Properties", {}):
+                return str(resources[target]["Properties"]["Port"])
+        return json.dumps(value)
+
     def key(group: str, direction: str, rule: dict[str, Any]) -> tuple[str, ...]:
         peer = {
             k: rule[k]
@@ -512,8 +521,8 @@ def security_group_rules(template: dict[str, Any]) -> list[tuple[str, ...]]:
             direction,
             json.dumps(peer, sort_keys=True),
             str(rule.get("IpProtocol")),
-            str(rule.get("FromPort")),
-            str(rule.get("ToPort")),
+            port(rule.get("FromPort")),
+            port(rule.get("ToPort")),
         )
 
     for logical_id, resource in resources.items():
@@ -543,6 +552,28 @@ def test_duplicate_rule_detection_sees_inline_and_standalone_rules() -> None:
             "Extra": {
                 "Type": "AWS::EC2::SecurityGroupIngress",
                 "Properties": {**rule, "GroupId": {"Fn::GetAtt": ["Sg", "GroupId"]}, "Description": "x"},
+            },
+        }
+    }
+    rules = security_group_rules(template)
+    assert rules[0] == rules[1]
+
+
+def test_duplicate_rule_detection_resolves_the_cluster_port_token() -> None:
+    """The rule issue 15 found: add_proxy's ingress (port as a GetAtt) repeated by hand with 5432."""
+    peer = {"SourceSecurityGroupId": {"Fn::GetAtt": ["ProxySg", "GroupId"]}, "IpProtocol": "tcp"}
+    group = {"GroupId": {"Fn::GetAtt": ["ClusterSg", "GroupId"]}}
+    token = {"Fn::GetAtt": ["Cluster", "Endpoint.Port"]}
+    template = {
+        "Resources": {
+            "Cluster": {"Type": "AWS::RDS::DBCluster", "Properties": {"Port": 5432}},
+            "ByCdk": {
+                "Type": "AWS::EC2::SecurityGroupIngress",
+                "Properties": {**peer, **group, "FromPort": token, "ToPort": token},
+            },
+            "ByHand": {
+                "Type": "AWS::EC2::SecurityGroupIngress",
+                "Properties": {**peer, **group, "FromPort": 5432, "ToPort": 5432},
             },
         }
     }
