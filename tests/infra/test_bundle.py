@@ -222,3 +222,18 @@ def test_local_embeddings_ship_onnxruntime_only_where_they_embed() -> None:
     assert flavor_for("memory", "local") == "local" and flavor_for("migrate", "local") == "base"
     assert flavor_for("memory", "gpu") == "base" and flavor_for("memory", "openai") == "base"
     assert set(LAMBDA_PACKAGES) - {"migrate"} == EMBEDDING_FUNCTIONS
+
+
+def test_config_refuses_unknown_providers_and_a_schedule_that_keeps_dev_awake() -> None:
+    with pytest.raises(ValueError, match="unknown embeddings"):
+        StageConfig.for_stage("dev", {"embeddings": "bert"})
+    with pytest.raises(ValueError, match="unknown llm"):
+        StageConfig.for_stage("dev", {"llm": "claude-on-a-laptop"})
+    with pytest.raises(ValueError, match="cleanup_rate_minutes"):
+        StageConfig.for_stage("dev", {"cleanup_rate_minutes": "5"})
+    assert StageConfig.for_stage("dev", {"llm": "google"}).needs_nat
+    assert not StageConfig.for_stage("prod", {"embeddings": "gpu"}).needs_nat
+    assert StageConfig.for_stage("prod", {"embeddings": "gpu"}).embedding_provider == "sagemaker"
+    with pytest.raises(ValueError, match="alarm_email"):
+        StageConfig.for_stage("prod").check_deployable()
+    StageConfig.for_stage("prod", {"alarm_email": "ops@example.com"}).check_deployable()
