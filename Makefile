@@ -7,7 +7,7 @@ PIP := $(VENV)/bin/pip
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export MEMORYLAYER_EMBEDDING_PROVIDER ?= local
 
-.PHONY: dev test lint format embed bench bench-locomo bench-compare bench-ingest cost clean-data
+.PHONY: dev test lint format embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -59,3 +59,35 @@ cost: $(VENV)/.installed-dev node_modules/.installed  ## idle cost per stage fro
 
 clean-data:
 	rm -rf .data
+
+# --- AWS -------------------------------------------------------------------------------------------------------
+STAGE ?= dev
+# Extra cdk context, e.g. CDK_ARGS='-c alarm_email=ops@example.com -c embeddings=gpu'
+CDK_ARGS ?=
+UV_COMPILE = $(VENV)/bin/uv pip compile --quiet --python-platform aarch64-manylinux_2_28 --python-version 3.12 \
+	--generate-hashes --no-header
+
+$(VENV)/.installed-infra: pyproject.toml | $(VENV)/bin/activate
+	$(PIP) install -q -e '.[infra]' uv
+	touch $@
+
+node_modules/.installed-ci: package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $@ node_modules/.installed
+
+# Lambda dependencies, pinned with hashes for python3.12 on arm64 (re-run after changing [project].dependencies
+# or the embed extra; commit both lock files).
+lock: $(VENV)/.installed-infra
+	mkdir -p build
+	$(PY) -m infra.bundle --requirements base > build/lambda-requirements-base.in
+	$(PY) -m infra.bundle --requirements local > build/lambda-requirements-local.in
+	$(UV_COMPILE) build/lambda-requirements-base.in -o infra/lambda-requirements.lock
+	$(UV_COMPILE) build/lambda-requirements-local.in -o infra/lambda-requirements-local.lock
+
+# One command from a fresh clone: venv + infra extras, the pinned cdk CLI, then deploy (AWS credentials and a
+# bootstrapped account/region needed; Docker only with -c embeddings=gpu).
+deploy: $(VENV)/.installed-infra node_modules/.installed-ci
+	npx cdk deploy --no-notices --require-approval never -c stage=$(STAGE) $(CDK_ARGS)
+
+destroy: $(VENV)/.installed-infra node_modules/.installed-ci
+	npx cdk destroy --no-notices --force -c stage=$(STAGE) $(CDK_ARGS)

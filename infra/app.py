@@ -1,7 +1,8 @@
 """CDK entry point (``cdk.json``: ``.venv/bin/python -m infra.app``).
 
-Context: ``-c stage=dev|prod`` (default dev), ``-c bundle=skip`` (our code only, no pip), ``-c nag=off``,
-``-c bundle_dir=...``, and single-field overrides: ``-c embed_instance_type=ml.g5.2xlarge``,
+Context: ``-c stage=dev|prod`` (default dev), ``-c embeddings=local|openai|google|gpu`` (default local),
+``-c llm=none|openai|google``, ``-c alarm_email=...`` (required for prod), ``-c bundle=skip`` (our code only, no
+pip), ``-c nag=off``, ``-c bundle_dir=...``, and single-field overrides: ``-c embed_instance_type=ml.g5.2xlarge``,
 ``-c alarm_email=ops@example.com``, ``-c cleanup_rate_minutes=60``, ``-c db_min_acu=0.5``,
 ``-c db_max_acu=8``.
 """
@@ -19,24 +20,45 @@ from infra.nag import add_nag_checks
 from infra.stack import MemoryLayerStack
 
 # Context keys that override a single StageConfig field.
-CONFIG_OVERRIDES = ("embed_instance_type", "alarm_email", "cleanup_rate_minutes", "db_min_acu", "db_max_acu")
+CONFIG_OVERRIDES = (
+    "embeddings",
+    "llm",
+    "embed_instance_type",
+    "alarm_email",
+    "cleanup_rate_minutes",
+    "db_min_acu",
+    "db_max_acu",
+)
 
 
-def create_stack(app: App, stage: str) -> MemoryLayerStack:
-    """Bundle the Lambda code and add the stack for ``stage`` to ``app``."""
+def create_stack(
+    app: App, stage: str, *, stack_id: str | None = None, extra_overrides: dict[str, Any] | None = None
+) -> MemoryLayerStack:
+    """Bundle the Lambda code and add the stack for ``stage`` to ``app`` (``extra_overrides`` win over the
+    context; tests use them and ``stack_id`` to put several variants in one app)."""
     overrides: dict[str, Any] = {
         key: value for key in CONFIG_OVERRIDES if (value := app.node.try_get_context(key)) is not None
     }
+    overrides.update(extra_overrides or {})
     config = StageConfig.for_stage(stage, overrides)
+    config.check_deployable()  # before bundling: a prod synth without an alarm subscriber stops here
+    stack_id = stack_id or f"MemoryLayer-{stage}"
     bundle_dir = app.node.try_get_context("bundle_dir")
     with_deps = app.node.try_get_context("bundle") != "skip" and not skip_deps_requested()
-    assets = build_assets(out_dir=Path(bundle_dir) / stage if bundle_dir else None, with_deps=with_deps)
-    return MemoryLayerStack(app, f"MemoryLayer-{stage}", config=config, assets=assets)
+    assets = build_assets(
+        out_dir=Path(bundle_dir) / stack_id if bundle_dir else None,
+        with_deps=with_deps,
+        embeddings=config.embeddings,
+    )
+    return MemoryLayerStack(app, stack_id, config=config, assets=assets)
 
 
 def main() -> None:
     app = App()
-    create_stack(app, app.node.try_get_context("stage") or "dev")
+    try:
+        create_stack(app, app.node.try_get_context("stage") or "dev")
+    except ValueError as exc:  # a configuration the stack refuses: say why, without a traceback
+        raise SystemExit(f"infra: {exc}") from None
     if app.node.try_get_context("nag") != "off":
         add_nag_checks(app)
     app.synth()

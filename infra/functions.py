@@ -14,11 +14,12 @@ from constructs import Construct
 
 from infra.bundle import LAMBDA_PACKAGES, BuiltAsset
 from infra.config import StageConfig
-from infra.database import Database
+from infra.database import APP_USER, Database
 from infra.embeddings import EmbeddingEndpoint
 from infra.nag import acknowledge
 from infra.network import Network
 from infra.queue import ExtractionQueue
+from infra.secrets import AppSecrets
 
 RUNTIME = lambda_.Runtime.PYTHON_3_12
 ARCHITECTURE = lambda_.Architecture.ARM_64
@@ -55,10 +56,16 @@ SPECS: dict[str, FunctionSpec] = {
     "migrate": FunctionSpec("Schema migrations (custom resource)", Duration.minutes(10), 512),
     # Expiring a session commits its working memory, which enqueues an extraction job.
     "cleanup": FunctionSpec(
-        "Expire idle sessions (every 5 minutes)", Duration.minutes(2), 512, embeds=True, sends_jobs=True
+        "Expire idle sessions (on a schedule)", Duration.minutes(2), 512, embeds=True, sends_jobs=True
     ),
 }
 assert set(SPECS) == set(LAMBDA_PACKAGES)
+
+
+# Environment variables beyond MEMORYLAYER_* (Settings fields), POWERTOOLS_* and PYDANTIC_*: the AWS SDK's own
+# switch that makes boto3 use the services' dual-stack endpoints, which the functions reach over IPv6 through the
+# egress-only internet gateway (there is no NAT by default). tests/infra checks nothing else slips in.
+SDK_ENV = {"AWS_USE_DUALSTACK_ENDPOINT": "true"}
 
 
 class Functions(Construct):
@@ -74,24 +81,18 @@ class Functions(Construct):
         network: Network,
         database: Database,
         queue: ExtractionQueue,
-        embeddings: EmbeddingEndpoint,
+        embeddings: EmbeddingEndpoint | None,
+        secrets: AppSecrets,
         key: kms.IKey,
     ) -> None:
         super().__init__(scope, construct_id)
         common_env = {
-            "MEMORYLAYER_STAGE": config.stage,
+            **SDK_ENV,
             "MEMORYLAYER_AWS_REGION": Aws.REGION,
-            "MEMORYLAYER_AUTH_MODE": "api_key",
-            # shared/db/secret.py builds the DSN: user/password from the secret, host = the proxy (TLS).
-            "MEMORYLAYER_DATABASE_SECRET_ARN": database.secret.secret_arn,
-            "MEMORYLAYER_DATABASE_HOST": database.proxy.endpoint,
+            "MEMORYLAYER_DATABASE_PORT": str(database.port),
             "MEMORYLAYER_DATABASE_NAME": database.database_name,
-            # One request at a time per container: two connections cover a request plus a background flush.
-            "MEMORYLAYER_DB_POOL_MIN": "1",
-            "MEMORYLAYER_DB_POOL_MAX": "2",
             "MEMORYLAYER_EXTRACTION_QUEUE_URL": queue.queue.queue_url,
-            "MEMORYLAYER_EMBEDDING_PROVIDER": "sagemaker",
-            "MEMORYLAYER_SAGEMAKER_ENDPOINT_NAME": embeddings.endpoint_name,
+            "MEMORYLAYER_EMBEDDING_PROVIDER": config.embedding_provider,
             "POWERTOOLS_METRICS_NAMESPACE": "MemoryLayer",
             "POWERTOOLS_LOG_LEVEL": "DEBUG" if config.stage == "dev" else "INFO",
             # Events and responses carry user memories; keep them out of logs and traces.
@@ -101,9 +102,54 @@ class Functions(Construct):
             # at the first model it builds, during the cold start.
             "PYDANTIC_DISABLE_PLUGINS": "__all__",
         }
+        if config.llm != "none":
+            common_env["MEMORYLAYER_LLM_PROVIDER"] = config.llm
+        if embeddings is not None:
+            common_env["MEMORYLAYER_SAGEMAKER_ENDPOINT_NAME"] = embeddings.endpoint_name
+            common_env["MEMORYLAYER_SAGEMAKER_INFERENCE_COMPONENT_NAME"] = embeddings.inference_component_name
+            # AWS_USE_DUALSTACK_ENDPOINT would send boto3 to runtime.sagemaker.<region>.api.aws; the interface
+            # endpoint's private DNS answers for the IPv4 name, so pin it.
+            common_env["MEMORYLAYER_SAGEMAKER_RUNTIME_ENDPOINT_URL"] = (
+                f"https://runtime.sagemaker.{Aws.REGION}.{Aws.URL_SUFFIX}"
+            )
+        # API and worker functions log in as the app role; migrate as the owner, on the writer.
+        app_env = {
+            # IAM auth end to end (CONTRACT.md): a token per new connection, TLS verify-full.
+            "MEMORYLAYER_DATABASE_AUTH": "iam",
+            "MEMORYLAYER_DATABASE_HOST": database.app_host,
+            "MEMORYLAYER_DATABASE_USER": APP_USER,
+            # One request at a time per container: two connections cover a request plus a background flush.
+            "MEMORYLAYER_DB_POOL_MIN": "1",
+            "MEMORYLAYER_DB_POOL_MAX": "2",
+        }
+        function_env: dict[str, dict[str, str]] = {
+            "memory": {
+                **app_env,
+                "MEMORYLAYER_AUTH_MODE": "api_key",
+                "MEMORYLAYER_ADMIN_KEY_SECRET_ARN": secrets.admin_key.secret_arn,
+                "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN": secrets.context_cursor.secret_arn,
+            },
+            "sessions": {
+                **app_env,
+                "MEMORYLAYER_AUTH_MODE": "api_key",
+                "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN": secrets.context_cursor.secret_arn,
+            },
+            "context": {
+                **app_env,
+                "MEMORYLAYER_AUTH_MODE": "api_key",
+                "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN": secrets.context_cursor.secret_arn,
+            },
+            "extraction": app_env,
+            "cleanup": app_env,
+            "migrate": {
+                "MEMORYLAYER_DATABASE_HOST": database.writer_host,
+                "MEMORYLAYER_DATABASE_OWNER_SECRET_ARN": database.owner_secret_arn,
+            },
+        }
         self.functions: dict[str, lambda_.Function] = {}
         # What invokes each function: the "live" alias of its published version with SnapStart, else itself.
         self.entry_points: dict[str, lambda_.IFunction] = {}
+        self.aliases: dict[str, lambda_.Alias] = {}
         for name, spec in SPECS.items():
             function_name = f"{config.prefix}-{name}"
             log_group = logs.LogGroup(
@@ -116,6 +162,7 @@ class Functions(Construct):
             )
             role = self._role(name, log_group)
             asset = assets[name]
+            snap_start = spec.snap_start and config.snap_start
             fn = lambda_.Function(
                 self,
                 name.title(),
@@ -133,40 +180,58 @@ class Functions(Construct):
                 reserved_concurrent_executions=config.reserved_concurrency[name],
                 vpc=network.vpc,
                 vpc_subnets=network.lambda_subnets,
-                security_groups=[network.lambda_security_group],
+                security_groups=[
+                    network.migrate_security_group if name == "migrate" else network.lambda_security_group
+                ],
+                # The egress subnets reach AWS APIs over IPv6 only (egress-only internet gateway).
+                ipv6_allowed_for_dual_stack=True,
                 role=role,
                 log_group=log_group,
                 tracing=lambda_.Tracing.ACTIVE,
-                environment={**common_env, "POWERTOOLS_SERVICE_NAME": f"memorylayer-{name}"},
+                environment={
+                    **common_env,
+                    **function_env[name],
+                    "POWERTOOLS_SERVICE_NAME": f"memorylayer-{name}",
+                },
                 environment_encryption=key,
-                snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if spec.snap_start else None,
+                snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if snap_start else None,
                 # Each published version keeps a cached snapshot, charged by the GB-second: drop superseded ones.
                 current_version_options=lambda_.VersionOptions(removal_policy=RemovalPolicy.DESTROY),
             )
-            self.entry_points[name] = (
-                lambda_.Alias(self, f"{name.title()}Live", alias_name="live", version=fn.current_version)
-                if spec.snap_start
-                else fn
-            )
-            database.secret.grant_read(fn)
+            if snap_start:
+                alias = lambda_.Alias(
+                    self, f"{name.title()}Live", alias_name="live", version=fn.current_version
+                )
+                self.aliases[name] = alias
+                self.entry_points[name] = alias
+            else:
+                # Without SnapStart (dev) a version would only add a deploy step: the API invokes the function.
+                self.entry_points[name] = fn
+            if name == "migrate":
+                database.grant_owner_secret_read(fn)
+            else:
+                database.grant_app_connect(fn)
+            if "MEMORYLAYER_ADMIN_KEY_SECRET_ARN" in function_env[name]:
+                secrets.admin_key.grant_read(fn)
+            if "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN" in function_env[name]:
+                secrets.context_cursor.grant_read(fn)
             if spec.sends_jobs:
                 self._grant_send(role, queue, key)
-            if spec.embeds:
+            if spec.embeds and embeddings is not None:
                 embeddings.grant_invoke(fn)
             self.functions[name] = fn
 
         extraction = self.functions["extraction"]
-        extraction.add_event_source(
-            event_sources.SqsEventSource(
-                queue.queue,
-                batch_size=config.extraction_batch_size,
-                # The worker reports failed message ids; only those are retried (and, after 3, dead-lettered).
-                report_batch_item_failures=True,
-                # Poll no faster than the function's reserved concurrency, or the poller's extra batches are
-                # throttled and burn receive counts.
-                max_concurrency=max(2, config.reserved_concurrency["extraction"]),
-            )
+        self.event_source = event_sources.SqsEventSource(
+            queue.queue,
+            batch_size=config.extraction_batch_size,
+            # The worker reports failed message ids; only those are retried (and, after 3, dead-lettered).
+            report_batch_item_failures=True,
+            # Poll no faster than the function's reserved concurrency, or the poller's extra batches are
+            # throttled and burn receive counts.
+            max_concurrency=max(2, config.reserved_concurrency["extraction"]),
         )
+        extraction.add_event_source(self.event_source)
 
         acknowledge(
             self,
@@ -174,6 +239,15 @@ class Functions(Construct):
             "Pinned to python3.12: the dependencies are bundled as cp312 manylinux wheels and the code must "
             "stay importable on the 3.11 dev/CI interpreter; moving runtimes is a deliberate, tested change.",
         )
+
+    def run_after(self, migrations: Construct) -> None:
+        """Code waits for its schema: every function but migrate (and so its versions, the live aliases, the
+        SQS event source mapping and the API permissions under it) depends on the migrations resource."""
+        for name, fn in self.functions.items():
+            if name != "migrate":
+                fn.node.add_dependency(migrations)
+        for alias in self.aliases.values():
+            alias.node.add_dependency(migrations)
 
     @staticmethod
     def _grant_send(role: iam.IRole, queue: ExtractionQueue, key: kms.IKey) -> None:

@@ -1,4 +1,15 @@
-"""VPC: public subnets for the NAT, egress subnets for Lambdas, isolated subnets for the database."""
+"""A dual-stack VPC: the functions leave over IPv6 through a free egress-only internet gateway.
+
+- public subnets: only where a NAT gateway lives, and a NAT exists only when a provider outside AWS is configured
+  (``-c embeddings=openai|google`` or ``-c llm=openai|google``): those APIs are reached over IPv4.
+- egress subnets (the Lambdas): ``::/0`` to the egress-only internet gateway, so Secrets Manager and SQS are
+  reached on their dual-stack public endpoints (the functions run with ``AWS_USE_DUALSTACK_ENDPOINT=true``);
+  ``0.0.0.0/0`` to the NAT only when there is one.
+- isolated subnets: the database (and the proxy).
+
+No interface endpoints by default (each costs about $7.30 per AZ per month); the SageMaker runtime endpoint only
+with ``-c embeddings=gpu`` (the embedder then pins the IPv4 runtime URL, which the endpoint's private DNS serves).
+"""
 
 from __future__ import annotations
 
@@ -11,24 +22,28 @@ from infra.config import StageConfig
 
 
 class Network(Construct):
-    """Two AZs (Aurora needs two), NAT for LLM provider calls, endpoints for the AWS APIs we call."""
+    """Two AZs (Aurora needs two); IPv6 egress for AWS APIs, NAT only for outside providers."""
 
     def __init__(self, scope: Construct, construct_id: str, *, config: StageConfig, key: kms.IKey) -> None:
         super().__init__(scope, construct_id)
+        nat_gateways = config.nat_gateways if config.needs_nat else 0
+        self.nat_gateways = nat_gateways
+        subnets = [
+            ec2.SubnetConfiguration(name="public", subnet_type=ec2.SubnetType.PUBLIC, cidr_mask=24),
+            ec2.SubnetConfiguration(
+                name="egress", subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS, cidr_mask=22
+            ),
+            ec2.SubnetConfiguration(
+                name="isolated", subnet_type=ec2.SubnetType.PRIVATE_ISOLATED, cidr_mask=24
+            ),
+        ]
         self.vpc = ec2.Vpc(
             self,
             "Vpc",
             max_azs=2,
-            nat_gateways=config.nat_gateways,
-            subnet_configuration=[
-                ec2.SubnetConfiguration(name="public", subnet_type=ec2.SubnetType.PUBLIC, cidr_mask=24),
-                ec2.SubnetConfiguration(
-                    name="egress", subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS, cidr_mask=22
-                ),
-                ec2.SubnetConfiguration(
-                    name="isolated", subnet_type=ec2.SubnetType.PRIVATE_ISOLATED, cidr_mask=24
-                ),
-            ],
+            ip_protocol=ec2.IpProtocol.DUAL_STACK,
+            nat_gateways=nat_gateways,
+            subnet_configuration=subnets,
             # Not restricting the default SG would leave an allow-all-within-SG rule on anything that uses it.
             restrict_default_security_group=True,
         )
@@ -49,32 +64,43 @@ class Network(Construct):
         self.lambda_subnets = ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS)
         self.database_subnets = ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_ISOLATED)
 
-        # Gateway endpoint (free): S3 traffic, e.g. SageMaker/ECR layer pulls, stays off the NAT.
+        # Gateway endpoint (free): S3 traffic stays inside the VPC.
         self.vpc.add_gateway_endpoint("S3", service=ec2.GatewayVpcEndpointAwsService.S3)
-        # Interface endpoints keep secret reads, queue sends and embedding calls off the NAT and the internet.
-        egress = self.vpc.select_subnets(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS).subnets
-        endpoint_subnets = ec2.SubnetSelection(subnets=egress[: config.endpoint_azs])
-        # Lambdas carry this group: outbound anywhere (LLM providers via the NAT), inbound nothing.
+        # The API and worker functions: outbound anywhere (AWS APIs over IPv6, providers via the NAT), inbound
+        # nothing. The migrate function gets its own group so only it reaches the writer in prod.
         self.lambda_security_group = ec2.SecurityGroup(
-            self, "LambdaSg", vpc=self.vpc, description="MemoryLayer Lambda functions"
+            self,
+            "LambdaSg",
+            vpc=self.vpc,
+            description="MemoryLayer API and worker functions",
+            allow_all_ipv6_outbound=True,
         )
-        self.endpoint_security_group = ec2.SecurityGroup(
-            self, "EndpointSg", vpc=self.vpc, description="VPC interface endpoints", allow_all_outbound=False
+        self.migrate_security_group = ec2.SecurityGroup(
+            self,
+            "MigrateSg",
+            vpc=self.vpc,
+            description="MemoryLayer migrate function",
+            allow_all_ipv6_outbound=True,
         )
-        self.endpoint_security_group.add_ingress_rule(
-            self.lambda_security_group, ec2.Port.HTTPS, "HTTPS from the Lambda functions"
-        )
-        for name, service in (
-            ("SecretsManager", ec2.InterfaceVpcEndpointAwsService.SECRETS_MANAGER),
-            ("Sqs", ec2.InterfaceVpcEndpointAwsService.SQS),
-            ("SageMakerRuntime", ec2.InterfaceVpcEndpointAwsService.SAGEMAKER_RUNTIME),
-        ):
-            self.vpc.add_interface_endpoint(
-                name,
-                service=service,
-                subnets=endpoint_subnets,
-                security_groups=[self.endpoint_security_group],
+        self.sagemaker_endpoint: ec2.InterfaceVpcEndpoint | None = None
+        if config.embeddings == "gpu":
+            egress = self.vpc.select_subnets(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS).subnets
+            endpoint_sg = ec2.SecurityGroup(
+                self,
+                "EndpointSg",
+                vpc=self.vpc,
+                description="SageMaker runtime interface endpoint",
+                allow_all_outbound=False,
+            )
+            endpoint_sg.add_ingress_rule(
+                self.lambda_security_group, ec2.Port.HTTPS, "HTTPS from the Lambda functions"
+            )
+            self.sagemaker_endpoint = self.vpc.add_interface_endpoint(
+                "SageMakerRuntime",
+                service=ec2.InterfaceVpcEndpointAwsService.SAGEMAKER_RUNTIME,
+                subnets=ec2.SubnetSelection(subnets=egress[: config.endpoint_azs]),
+                security_groups=[endpoint_sg],
                 private_dns_enabled=True,
-                # Not "open" to the whole VPC CIDR: only the groups allowed on endpoint_security_group get in.
+                # Not "open" to the whole VPC CIDR: only the groups allowed on endpoint_sg get in.
                 open=False,
             )

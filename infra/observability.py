@@ -1,4 +1,4 @@
-"""Alarms to an encrypted SNS topic, and one dashboard for the whole service."""
+"""Alarms to an encrypted SNS topic (with a subscriber: prod refuses to synthesize without one), and a dashboard."""
 
 from __future__ import annotations
 
@@ -14,17 +14,36 @@ from aws_cdk import aws_sns_subscriptions as subscriptions
 from constructs import Construct
 
 from infra.config import StageConfig
-from infra.embeddings import VARIANT
+from infra.embeddings import EmbeddingEndpoint
 from infra.queue import ExtractionQueue
 
 FIVE_MINUTES = Duration.minutes(5)
-API_LATENCY_P95_MS = 2000
-API_5XX_PER_5_MIN = 5
+# Share of API requests answered with a 5xx, over 5 minutes.
+API_5XX_RATE_PCT = 5
+# p99 duration alarm: this share of each function's timeout.
+P99_OF_TIMEOUT = 0.8
+# Concurrency alarm: this share of each function's reserved concurrency.
+CONCURRENCY_OF_RESERVED = 0.8
 ACU_UTILISATION_PCT = 90
+DB_CONNECTIONS_OF_MAX = 0.8
+# Aurora PostgreSQL's default max_connections is LEAST(DBInstanceClassMemory / 9531392, 5000); a Serverless v2
+# instance derives it from its maximum capacity (2 GiB per ACU). An estimate: the class memory AWS reports is a
+# little below the nominal size, so the alarm fires slightly early rather than late.
+_BYTES_PER_CONNECTION = 9531392
+
+
+def max_connections_estimate(max_acu: float) -> int:
+    """Aurora PostgreSQL's default ``max_connections`` for a Serverless v2 writer at ``max_acu``.
+
+    >>> max_connections_estimate(4)
+    901
+    """
+    return min(int(max_acu * 2 * 1024**3 // _BYTES_PER_CONNECTION), 5000)
 
 
 class Observability(Construct):
-    """What pages someone: poison jobs, API errors and latency, function errors, a database at its ceiling."""
+    """What pages someone: poison jobs, API errors and latency, function errors/throttles/latency/concurrency,
+    a database near its connection or capacity ceiling, a failing embedding endpoint."""
 
     def __init__(
         self,
@@ -34,10 +53,10 @@ class Observability(Construct):
         config: StageConfig,
         key: kms.IKey,
         api: apigwv2.HttpApi,
-        functions: dict[str, lambda_.IFunction],
+        functions: dict[str, lambda_.Function],
         queue: ExtractionQueue,
         cluster: rds.IDatabaseCluster,
-        embed_endpoint_name: str,
+        embeddings: EmbeddingEndpoint | None,
     ) -> None:
         super().__init__(scope, construct_id)
         self.topic = sns.Topic(
@@ -55,48 +74,98 @@ class Observability(Construct):
         self._alarm("QueueAge", oldest_job, 15 * 60, "Extraction jobs wait more than 15 minutes", periods=2)
 
         server_errors = api.metric_server_error(period=FIVE_MINUTES, statistic=cw.Stats.SUM)
-        self._alarm("Api5xx", server_errors, API_5XX_PER_5_MIN - 1, "API answered 5xx repeatedly")
-        latency_p95 = api.metric_latency(period=FIVE_MINUTES, statistic=cw.Stats.p(95))
-        self._alarm("ApiLatencyP95", latency_p95, API_LATENCY_P95_MS, "API p95 latency above 2 s", periods=3)
+        requests = api.metric_count(period=FIVE_MINUTES, statistic=cw.Stats.SUM)
+        error_rate = cw.MathExpression(
+            expression="IF(requests > 0, 100 * errors / requests, 0)",
+            using_metrics={"errors": server_errors, "requests": requests},
+            label="API 5xx rate (%)",
+            period=FIVE_MINUTES,
+        )
+        self._alarm(
+            "Api5xxRate",
+            error_rate,
+            API_5XX_RATE_PCT,
+            f"More than {API_5XX_RATE_PCT}% of API requests got a 5xx",
+        )
+        latency_p99 = api.metric_latency(period=FIVE_MINUTES, statistic=cw.Stats.p(99))
 
         for name, fn in functions.items():
+            title = name.title()
             errors = fn.metric_errors(period=FIVE_MINUTES, statistic=cw.Stats.SUM)
-            self._alarm(f"{name.title()}Errors", errors, 0, f"The {name} function raised errors")
+            self._alarm(f"{title}Errors", errors, 0, f"The {name} function raised errors")
+            throttles = fn.metric_throttles(period=FIVE_MINUTES, statistic=cw.Stats.SUM)
+            self._alarm(f"{title}Throttles", throttles, 0, f"The {name} function was throttled")
+            timeout_ms = fn.timeout.to_milliseconds() if fn.timeout else 3000
+            duration = fn.metric_duration(period=FIVE_MINUTES, statistic=cw.Stats.p(99))
+            self._alarm(
+                f"{title}LatencyP99",
+                duration,
+                int(timeout_ms * P99_OF_TIMEOUT),
+                f"The {name} function's p99 duration is above {int(P99_OF_TIMEOUT * 100)}% of its timeout",
+                periods=3,
+            )
+            reserved = config.reserved_concurrency[name]
+            # With a reservation of 1 any run is "near" it; the throttle alarm covers those functions.
+            if reserved >= 2:
+                concurrency = fn.metric(
+                    "ConcurrentExecutions", period=Duration.minutes(1), statistic=cw.Stats.MAXIMUM
+                )
+                self._alarm(
+                    f"{title}ConcurrencyNearReserved",
+                    concurrency,
+                    max(1, int(reserved * CONCURRENCY_OF_RESERVED)),
+                    f"The {name} function runs near its reserved concurrency ({reserved})",
+                    periods=3,
+                )
 
-        acu = cluster.metric("ACUUtilization", period=FIVE_MINUTES, statistic=cw.Stats.AVERAGE)
+        acu = cluster.metric("ACUUtilization", period=FIVE_MINUTES, statistic=cw.Stats.MAXIMUM)
         self._alarm("AuroraAcuHigh", acu, ACU_UTILISATION_PCT, "Aurora runs near its max ACU", periods=3)
+        connections = cluster.metric_database_connections(period=FIVE_MINUTES, statistic=cw.Stats.MAXIMUM)
+        max_connections = max_connections_estimate(config.db_max_acu)
+        self._alarm(
+            "AuroraConnectionsHigh",
+            connections,
+            int(max_connections * DB_CONNECTIONS_OF_MAX),
+            f"Aurora connections above {int(DB_CONNECTIONS_OF_MAX * 100)}% of max_connections (~{max_connections})",
+            periods=2,
+        )
         capacity = cluster.metric(
             "ServerlessDatabaseCapacity", period=FIVE_MINUTES, statistic=cw.Stats.MAXIMUM
         )
 
-        embed_dims = {"EndpointName": embed_endpoint_name, "VariantName": VARIANT}
-        embed_5xx = cw.Metric(
-            namespace="AWS/SageMaker",
-            metric_name="Invocation5XXErrors",
-            dimensions_map=embed_dims,
-            period=FIVE_MINUTES,
-            statistic=cw.Stats.SUM,
-        )
-        self._alarm("EmbedErrors", embed_5xx, 0, "The embedding endpoint returned 5xx")
-        embed_latency = cw.Metric(
-            namespace="AWS/SageMaker",
-            metric_name="ModelLatency",
-            dimensions_map=embed_dims,
-            period=FIVE_MINUTES,
-            statistic=cw.Stats.p(95),
-        )
+        embed_widgets: list[cw.IWidget] = []
+        if embeddings is not None:
+            dims = {"InferenceComponentName": embeddings.inference_component_name}
+            embed_errors = cw.Metric(
+                namespace="AWS/SageMaker",
+                metric_name="Invocation5XXErrors",
+                dimensions_map=dims,
+                period=FIVE_MINUTES,
+                statistic=cw.Stats.SUM,
+            )
+            self._alarm("EmbedErrors", embed_errors, 0, "The embedding inference component returned 5xx")
+            embed_latency = cw.Metric(
+                namespace="AWS/SageMaker",
+                metric_name="ModelLatency",
+                dimensions_map=dims,
+                period=FIVE_MINUTES,
+                statistic=cw.Stats.p(99),
+            )
+            embed_widgets.append(
+                cw.GraphWidget(
+                    title="Embedding component",
+                    left=[embed_latency],
+                    right=[embed_errors, embeddings.no_capacity_metric],
+                )
+            )
 
         self.dashboard = cw.Dashboard(self, "Dashboard", dashboard_name=config.prefix)
         self.dashboard.add_widgets(
-            cw.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=24, height=4),
+            cw.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=24, height=6),
         )
         self.dashboard.add_widgets(
-            cw.GraphWidget(
-                title="API requests / 5xx",
-                left=[api.metric_count(period=FIVE_MINUTES)],
-                right=[server_errors],
-            ),
-            cw.GraphWidget(title="API latency p95 (ms)", left=[latency_p95]),
+            cw.GraphWidget(title="API requests / 5xx", left=[requests], right=[server_errors]),
+            cw.GraphWidget(title="API latency p99 (ms)", left=[latency_p99]),
             cw.GraphWidget(
                 title="Extraction queue",
                 left=[
@@ -108,13 +177,9 @@ class Observability(Construct):
         )
         self.dashboard.add_widgets(
             cw.GraphWidget(
-                title="Lambda errors",
-                left=[fn.metric_errors(period=FIVE_MINUTES) for fn in functions.values()],
-            ),
-            cw.GraphWidget(
-                title="Lambda duration p95",
+                title="Lambda duration p99",
                 left=[
-                    fn.metric_duration(period=FIVE_MINUTES, statistic=cw.Stats.p(95))
+                    fn.metric_duration(period=FIVE_MINUTES, statistic=cw.Stats.p(99))
                     for fn in functions.values()
                 ],
             ),
@@ -122,14 +187,18 @@ class Observability(Construct):
                 title="Lambda throttles",
                 left=[fn.metric_throttles(period=FIVE_MINUTES) for fn in functions.values()],
             ),
+            cw.GraphWidget(
+                title="Lambda concurrency",
+                left=[
+                    fn.metric("ConcurrentExecutions", period=Duration.minutes(1), statistic=cw.Stats.MAXIMUM)
+                    for fn in functions.values()
+                ],
+            ),
         )
         self.dashboard.add_widgets(
             cw.GraphWidget(title="Aurora ACU", left=[capacity], right=[acu]),
-            cw.GraphWidget(
-                title="Aurora connections",
-                left=[cluster.metric_database_connections(period=FIVE_MINUTES)],
-            ),
-            cw.GraphWidget(title="Embedding endpoint", left=[embed_latency], right=[embed_5xx]),
+            cw.GraphWidget(title="Aurora connections", left=[connections]),
+            *embed_widgets,
         )
 
     def _alarm(

@@ -19,6 +19,7 @@ from infra.network import Network
 from infra.observability import Observability
 from infra.queue import ExtractionQueue
 from infra.schedule import CleanupSchedule
+from infra.secrets import AppSecrets
 
 UNTAGGED_RESOURCE_TYPES = ("AWS::RDS::DBProxyTargetGroup",)
 
@@ -38,14 +39,21 @@ class MemoryLayerStack(Stack):
         super().__init__(
             scope, construct_id, description=f"MemoryLayer serverless ({config.stage})", **kwargs
         )
+        config.check_deployable()
         self.config = config
         key = Encryption(self, "Encryption", config=config).key
         network = Network(self, "Network", config=config, key=key)
+        self.network = network
         self.database = Database(self, "Database", config=config, network=network, key=key)
         self.queue = ExtractionQueue(
             self, "ExtractionQueue", config=config, key=key, consumer_timeout=SPECS["extraction"].timeout
         )
-        self.embeddings = EmbeddingEndpoint(self, "Embeddings", config=config, key=key)
+        self.secrets = AppSecrets(self, "Secrets", config=config, key=key)
+        self.embeddings = (
+            EmbeddingEndpoint(self, "Embeddings", config=config, key=key)
+            if config.embeddings == "gpu"
+            else None
+        )
         functions = Functions(
             self,
             "Functions",
@@ -55,12 +63,13 @@ class MemoryLayerStack(Stack):
             database=self.database,
             queue=self.queue,
             embeddings=self.embeddings,
+            secrets=self.secrets,
             key=key,
         )
         self.functions = functions.functions
-        # The API invokes the SnapStart functions through their "live" alias (a published version).
+        # With SnapStart (prod) the API invokes the functions' "live" alias (a published version).
         self.api = Api(self, "Api", config=config, functions=dict(functions.entry_points), key=key)
-        Migrations(
+        self.migrations = Migrations(
             self,
             "Migrations",
             config=config,
@@ -68,7 +77,11 @@ class MemoryLayerStack(Stack):
             database=self.database,
             key=key,
         )
-        CleanupSchedule(self, "CleanupSchedule", config=config, function=self.functions["cleanup"])
+        # Migrations before code: the functions, their versions and live aliases, the SQS event source mapping
+        # and the schedule all wait for the migrations resource.
+        functions.run_after(self.migrations.resource)
+        schedule = CleanupSchedule(self, "CleanupSchedule", config=config, function=self.functions["cleanup"])
+        schedule.rule.node.add_dependency(self.migrations.resource)
         observability = Observability(
             self,
             "Observability",
@@ -78,15 +91,29 @@ class MemoryLayerStack(Stack):
             functions=dict(self.functions),
             queue=self.queue,
             cluster=self.database.cluster,
-            embed_endpoint_name=self.embeddings.endpoint_name,
+            embeddings=self.embeddings,
         )
 
-        CfnOutput(self, "ApiUrl", value=self.api.url)
-        CfnOutput(self, "DatabaseProxyEndpoint", value=self.database.proxy.endpoint)
-        CfnOutput(self, "DatabaseSecretArn", value=self.database.secret.secret_arn)
+        CfnOutput(self, "ApiUrl", value=self.api.url, description="Base URL of the HTTP API")
+        CfnOutput(
+            self,
+            "AdminKeySecretArn",
+            value=self.secrets.admin_key.secret_arn,
+            description="aws secretsmanager get-secret-value --secret-id <this> --query SecretString",
+        )
+        CfnOutput(self, "DatabaseWriterEndpoint", value=self.database.writer_host)
+        if self.database.proxy is not None:
+            CfnOutput(self, "DatabaseProxyEndpoint", value=self.database.proxy.endpoint)
+        CfnOutput(
+            self,
+            "DatabaseOwnerSecretArn",
+            value=self.database.owner_secret_arn,
+            description="RDS-managed master user secret (migrations / break-glass only)",
+        )
         CfnOutput(self, "ExtractionQueueUrl", value=self.queue.queue.queue_url)
         CfnOutput(self, "ExtractionDlqUrl", value=self.queue.dead_letter_queue.queue_url)
-        CfnOutput(self, "EmbeddingEndpointName", value=self.embeddings.endpoint_name)
+        if self.embeddings is not None:
+            CfnOutput(self, "EmbeddingEndpointName", value=self.embeddings.endpoint_name)
         CfnOutput(self, "AlarmTopicArn", value=observability.topic.topic_arn)
 
         # Tags propagate to every taggable resource (and the stack itself) for cost allocation.

@@ -73,6 +73,8 @@ class Settings(BaseSettings):
     embed_endpoint_api_key: SecretStr | None = None
     sagemaker_endpoint_name: str | None = None
     sagemaker_runtime_endpoint_url: str | None = None  # tests point boto3 at a local stub
+    # embeddings=gpu: the endpoint hosts an inference component (scale to zero); InvokeEndpoint names it.
+    sagemaker_inference_component_name: str | None = None
     google_task_type: str | None = None  # e.g. RETRIEVAL_DOCUMENT
     aws_region: str = "us-east-1"
 
@@ -83,6 +85,8 @@ class Settings(BaseSettings):
 
     # --- context cursors ---
     context_cursor_secret: SecretStr = SecretStr("memorylayer-context-cursor-v1")
+    context_cursor_secret_arn: str | None = None
+    secret_cache_ttl_s: int = 300
     context_event_retention_days: int = 30
 
     # --- sessions ---

@@ -1,4 +1,6 @@
-"""One synth per test session: both stages in one app, cdk-nag on, code-only bundles (no pip, no network).
+"""One synth per test session: every template variant in one app, cdk-nag on, code-only bundles (no pip, no
+network). Variants: ``dev`` and ``prod`` (default embeddings=local), and each stage with ``embeddings=gpu`` and
+``embeddings=openai`` (``dev-gpu``, ``prod-openai``, ...). Prod needs an alarm subscriber to synthesize.
 
 Synthesis costs several seconds, so every test reads the templates and the validation report produced here.
 """
@@ -22,19 +24,35 @@ from aws_cdk import App  # noqa: E402
 from aws_cdk.assertions import Template  # noqa: E402
 
 from infra.app import create_stack  # noqa: E402
-from infra.config import STAGES  # noqa: E402
 from infra.nag import add_nag_checks  # noqa: E402
+
+ALARM_EMAIL = "ops@example.com"
+# variant -> (stage, context overrides)
+VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
+    "dev": ("dev", {}),
+    "prod": ("prod", {"alarm_email": ALARM_EMAIL}),
+    "dev-gpu": ("dev", {"embeddings": "gpu"}),
+    "prod-gpu": ("prod", {"embeddings": "gpu", "alarm_email": ALARM_EMAIL}),
+    "dev-openai": ("dev", {"embeddings": "openai"}),
+    "prod-openai": ("prod", {"embeddings": "openai", "llm": "openai", "alarm_email": ALARM_EMAIL}),
+}
 
 
 @dataclass(frozen=True)
 class Synth:
     """Everything the tests look at, produced once."""
 
+    # by variant name ("dev", "prod", "dev-gpu", ...)
     templates: dict[str, dict[str, Any]]
     report: dict[str, Any] | None
     error: Exception | None
     bundle_dir: Path
     seconds: float
+    outdir: Path
+    stack_names: dict[str, str]
+
+    def template_path(self, variant: str) -> Path:
+        return self.outdir / f"{self.stack_names[variant]}.template.json"
 
     def template(self, stage: str) -> Template:
         return Template.from_json(self.templates[stage])
@@ -49,7 +67,10 @@ def synth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synth]:
     root = tmp_path_factory.mktemp("cdk")
     outdir = root / "cdk.out"
     app = App(context={"bundle": "skip", "bundle_dir": str(root / "bundle")}, outdir=str(outdir))
-    stacks = {stage: create_stack(app, stage) for stage in STAGES}
+    stacks = {
+        variant: create_stack(app, stage, stack_id=f"MemoryLayer-{variant}", extra_overrides=overrides)
+        for variant, (stage, overrides) in VARIANTS.items()
+    }
     add_nag_checks(app)
     started = time.perf_counter()
     error: Exception | None = None
@@ -59,9 +80,17 @@ def synth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synth]:
         error = exc
     seconds = time.perf_counter() - started
     templates = {
-        stage: json.loads((outdir / f"{stack.stack_name}.template.json").read_text())
-        for stage, stack in stacks.items()
+        variant: json.loads((outdir / f"{stack.stack_name}.template.json").read_text())
+        for variant, stack in stacks.items()
     }
     report_path = outdir / "validation-report.json"
     report = json.loads(report_path.read_text()) if report_path.exists() else None
-    yield Synth(templates=templates, report=report, error=error, bundle_dir=root / "bundle", seconds=seconds)
+    yield Synth(
+        templates=templates,
+        report=report,
+        error=error,
+        bundle_dir=root / "bundle",
+        seconds=seconds,
+        outdir=outdir,
+        stack_names={variant: stack.stack_name for variant, stack in stacks.items()},
+    )

