@@ -19,7 +19,6 @@ from shared.api import errors
 from shared.api.deps import principal
 from shared.api.routes import health
 from shared.auth import RateLimiter
-from shared.db.secret import resolve_admin_key
 from shared.settings import Settings, get_settings
 
 if TYPE_CHECKING:
@@ -81,7 +80,6 @@ def create_app(
     app.state.settings = settings
     app.state.services = LazyServices(lambda: services or _build(settings))
     app.state.rate_limiter = RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
-    app.state.admin_key = resolve_admin_key(settings) if settings.auth_mode == "api_key" else None
     errors.install(app)
 
     @app.middleware("http")

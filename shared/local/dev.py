@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 from contextlib import ExitStack, closing
 
 import uvicorn
+from pydantic import SecretStr
 
 from shared.api.app import create_app
 from shared.db.migrate import apply_migrations
@@ -32,6 +34,7 @@ def run(settings: Settings) -> None:
             stack.callback(pg.stop)
             settings = settings.model_copy(update={"database_url": pg.dsn})
             log.info("embedded postgres at %s", settings.data_dir.resolve() / "pg")
+        settings = _persistent_cursor_secret(settings)
         applied = apply_migrations(settings.database_url, embedding_dimensions=settings.embedding_dimensions)
         log.info("migrations applied: %s", applied or "none pending")
         if settings.extraction_queue_url is None:
@@ -51,6 +54,19 @@ def run(settings: Settings) -> None:
         # uvicorn installs its own SIGINT/SIGTERM handlers and returns from run(); ExitStack then tears down.
         server.run()
     log.info("stopped cleanly")
+
+
+def _persistent_cursor_secret(settings: Settings) -> Settings:
+    """A random cursor secret kept under the data dir (mode 0600), so cursors survive a restart of `make dev`;
+    one configured explicitly wins."""
+    if settings.context_cursor_secret is not None or settings.context_cursor_secret_arn:
+        return settings
+    path = settings.data_dir.resolve() / "context-cursor-secret"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+            f.write(secrets.token_urlsafe(32))
+    return settings.model_copy(update={"context_cursor_secret": SecretStr(path.read_text().strip())})
 
 
 def _start_queue(stack: ExitStack, settings: Settings) -> Settings:
