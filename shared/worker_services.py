@@ -12,6 +12,7 @@ from shared.db.secret import resolve_database_url
 from shared.embeddings import create_embedder
 from shared.extraction.worker import ExtractionWorker
 from shared.settings import get_settings
+from shared.tracing import traced_database
 
 
 @lru_cache(maxsize=1)
@@ -20,4 +21,4 @@ def worker() -> ExtractionWorker:
     db = Database.connect(
         resolve_database_url(settings), min_size=1, max_size=2, timeout_s=settings.db_connect_timeout_s
     )
-    return ExtractionWorker(db, create_embedder(settings), settings)
+    return ExtractionWorker(traced_database(db), create_embedder(settings), settings)

@@ -24,6 +24,7 @@ from shared.sessions.context import ContextService
 from shared.sessions.service import SessionService
 from shared.settings import Settings
 from shared.threads import ThreadService
+from shared.tracing import traced_database
 from shared.workspaces import WorkspaceService
 
 log = logging.getLogger("memorylayer.indexing")
@@ -85,6 +86,7 @@ class Services:
                 statement_timeout_ms=settings.db_statement_timeout_ms,
                 hnsw_ef_search=settings.recall_hnsw_ef_search,
             )
+        db = traced_database(db)  # X-Ray subsegments per unit of work, in a traced Lambda only
         embedder = embedder or create_embedder(settings)
         memories = MemoryService(db, embedder, settings)
         recaller = Recaller(db, embedder, settings)

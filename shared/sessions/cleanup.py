@@ -16,6 +16,7 @@ from shared.db.secret import resolve_database_url
 from shared.embeddings import create_embedder
 from shared.sessions.service import SessionService
 from shared.settings import Settings
+from shared.tracing import traced_database
 
 log = logging.getLogger("memorylayer.sessions.cleanup")
 
@@ -29,7 +30,7 @@ def build_session_service(settings: Settings) -> SessionService:
         timeout_s=settings.db_connect_timeout_s,
         statement_timeout_ms=settings.db_statement_timeout_ms,
     )
-    return SessionService(db, create_embedder(settings), settings)
+    return SessionService(traced_database(db), create_embedder(settings), settings)
 
 
 @contextmanager
