@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import boto3
+import httpx
 from moto.server import ThreadedMotoServer
 
 REGION = "us-east-1"
@@ -72,6 +73,8 @@ def secrets_manager() -> Iterator[SecretsServer]:
     moto.start()
     host, port = moto.get_host_and_port()
     server = SecretsServer(endpoint=f"http://{host}:{port}")
+    # moto keeps its state per process, not per server: start from nothing, as a fresh account would.
+    httpx.post(f"{server.endpoint}/moto-api/reset").raise_for_status()
     app = moto._server.app  # type: ignore[union-attr]  # wrapped to count what reaches the server
 
     def counting(environ: dict, start_response: Any) -> Any:

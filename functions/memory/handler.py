@@ -20,8 +20,8 @@ metrics = Metrics(namespace="MemoryLayer", service="memory")
 
 app = create_app(routers=(health.router, memories.router, workspaces.router, threads.router, admin.router))
 asgi_handler = Mangum(app, lifespan="off")
-# With SnapStart the first request's imports happen before the snapshot, not after each restore.
-snapstart.prime_before_snapshot()
+# SnapStart: the first request's imports and the local model load before the snapshot, not after a restore.
+snapstart.prime_before_snapshot(app)
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
