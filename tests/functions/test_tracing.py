@@ -149,3 +149,11 @@ def test_llm_and_embedding_wrappers_delegate_and_open_content_free_subsegments(m
 def test_the_xray_sdk_goes_into_the_lambda_bundle():
     # Powertools Tracer imports aws_xray_sdk, which neither Powertools nor the Lambda runtime installs.
     assert any(r.startswith("aws-xray-sdk") for r in runtime_requirements())
+
+
+def test_outside_lambda_a_handler_never_imports_the_xray_sdk():
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LAMBDA_", "AWS_LAMBDA_", "POWERTOOLS_"))}
+    probe = "import sys, functions.cleanup.handler as h; print(h.tracer.disabled, 'aws_xray_sdk.core' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]
