@@ -115,7 +115,7 @@ handler = __import__(spec["module"], fromlist=["handler"])
 t1 = time.perf_counter()
 if spec["primed"]:
     from shared import snapstart
-    snapstart.prime()
+    snapstart.before_snapshot(snapstart.FIRST_REQUEST_MODULES, handler.app)  # the hook: imports, local model
 t2 = time.perf_counter()
 from shared.local.lambda_context import LambdaContext
 first = handler.handler(spec["event"], LambdaContext())

@@ -84,9 +84,11 @@ class Settings(BaseSettings):
     recall_min_candidates: int = 50
 
     # --- context cursors ---
-    context_cursor_secret: SecretStr = SecretStr("memorylayer-context-cursor-v1")
+    # The HMAC key of context cursors: set locally, or (in AWS) the ARN of a Secrets Manager secret read on
+    # first use (shared/secrets.py). No default: a public one lets anyone forge cursors. With auth_mode=none
+    # and neither set, each process draws a random one.
+    context_cursor_secret: SecretStr | None = None
     context_cursor_secret_arn: str | None = None
-    secret_cache_ttl_s: int = 300
     context_event_retention_days: int = 30
 
     # --- sessions ---
@@ -102,6 +104,8 @@ class Settings(BaseSettings):
     auth_mode: Literal["none", "api_key"] = "none"
     admin_key: SecretStr | None = None
     admin_key_secret_arn: str | None = None  # in AWS: the admin key lives in Secrets Manager
+    # How long a value read from Secrets Manager is reused: a rotation reaches every container within this.
+    secret_cache_ttl_s: int = 300
     rate_limit_per_s: float = 50.0  # per API key, per process; API Gateway throttles the stage
     rate_limit_burst: int = 100
 
@@ -141,6 +145,15 @@ class Settings(BaseSettings):
         if not 1 <= self.embedding_dimensions <= 4000:
             raise ValueError(
                 "embedding_dimensions must be between 1 and 4000 (pgvector HNSW limit 2000 for vector)"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _require_cursor_secret(self) -> Settings:
+        if self.auth_mode == "api_key" and not (self.context_cursor_secret or self.context_cursor_secret_arn):
+            raise ValueError(
+                "auth_mode=api_key needs MEMORYLAYER_CONTEXT_CURSOR_SECRET or "
+                "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN: without one anybody could forge context cursors"
             )
         return self
 

@@ -4,11 +4,14 @@ The API functions run with SnapStart (``infra/functions.py``): Lambda imports th
 published, and snapshots the initialised memory; a cold start restores that snapshot instead of importing
 again. Whatever the first request imports lazily (the pool, psycopg, numpy, the embedders, boto3 …) is then
 better imported *before* the snapshot. Connections are not opened there: the pool is built on the first request
-after a restore, so no snapshot carries a socket, and the secret is read then too. After a restore, ``random``
-is reseeded: every environment restored from one snapshot would otherwise draw the same retry jitter.
+after a restore, so no snapshot carries a socket, and secrets are read then too (shared/secrets.py). With the
+``local`` embedding provider the ONNX model is loaded before the snapshot as well (it takes about a second and
+needs neither the network nor a secret); the app's services pick that embedder up on the first request. After
+a restore, ``random`` is reseeded: every environment restored from one snapshot would otherwise draw the same
+retry jitter.
 
     >>> from shared import snapstart
-    >>> snapstart.prime_before_snapshot()          # in a handler module; a no-op outside Lambda
+    >>> snapstart.prime_before_snapshot()          # handlers pass their app; a no-op outside Lambda
     False
 
 On-demand cold starts (and every process outside Lambda) skip the hook: there the import would only move from
@@ -21,6 +24,10 @@ import importlib
 import logging
 import random
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 logger = logging.getLogger(__name__)
 
@@ -44,9 +51,30 @@ def prime(modules: Iterable[str] = FIRST_REQUEST_MODULES) -> list[str]:
     return missing
 
 
-def prime_before_snapshot(modules: Iterable[str] = FIRST_REQUEST_MODULES) -> bool:
-    """Register :func:`prime` before the snapshot and a reseed of ``random`` after each restore; False where the
-    runtime has no hooks.
+def load_local_embedder(app: FastAPI) -> bool:
+    """With ``embedding_provider=local``: build the app's embedder and embed one string (loads the ONNX session),
+    for its services to use; True if it did. Opens no connection and reads no secret."""
+    settings = app.state.settings
+    if settings.embedding_provider != "local":
+        return False
+    from shared.embeddings import create_embedder
+
+    embedder = create_embedder(settings)
+    embedder.warm_up()  # type: ignore[attr-defined]  # LocalOnnxEmbedder (a traced one delegates)
+    app.state.embedder = embedder
+    return True
+
+
+def before_snapshot(modules: Iterable[str], app: FastAPI | None = None) -> None:
+    """What runs before the snapshot: the imports, then (if an app is given) the local model."""
+    prime(modules)
+    if app is not None:
+        load_local_embedder(app)
+
+
+def prime_before_snapshot(app: FastAPI | None = None, modules: Iterable[str] = FIRST_REQUEST_MODULES) -> bool:
+    """Register :func:`before_snapshot` and a reseed of ``random`` after each restore; False where the runtime
+    has no hooks.
 
     ``snapshot_restore_py`` ships with Lambda's Python managed runtimes; Lambda runs the hooks only while it
     builds a snapshot and when it restores one, so an on-demand init does not import anything more than before.
@@ -55,6 +83,6 @@ def prime_before_snapshot(modules: Iterable[str] = FIRST_REQUEST_MODULES) -> boo
         from snapshot_restore_py import register_after_restore, register_before_snapshot
     except ModuleNotFoundError:
         return False
-    register_before_snapshot(prime, tuple(modules))
+    register_before_snapshot(before_snapshot, tuple(modules), app)
     register_after_restore(random.seed)
     return True

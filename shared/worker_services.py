@@ -11,10 +11,11 @@ from shared.db.pool import Database
 from shared.embeddings import create_embedder
 from shared.extraction.worker import ExtractionWorker
 from shared.settings import get_settings
+from shared.tracing import traced_database
 
 
 @lru_cache(maxsize=1)
 def worker() -> ExtractionWorker:
     settings = get_settings()
     db = Database.from_settings(settings, purpose="worker")
-    return ExtractionWorker(db, create_embedder(settings), settings)
+    return ExtractionWorker(traced_database(db), create_embedder(settings), settings)

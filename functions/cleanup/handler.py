@@ -21,8 +21,10 @@ from shared.sessions.cleanup import build_session_service
 from shared.sessions.service import SessionService
 from shared.settings import get_settings
 from shared.threads import requeue_stale_jobs
+from shared.tracing import lambda_tracer
 
 logger = Logger(service="memorylayer-cleanup")
+tracer = lambda_tracer("memorylayer-cleanup")  # X-Ray, see shared/tracing.py
 metrics = Metrics(namespace="MemoryLayer", service="cleanup")
 
 _service: SessionService | None = None
@@ -41,6 +43,7 @@ def service() -> SessionService:
 
 
 @logger.inject_lambda_context
+@tracer.capture_lambda_handler(capture_response=False)  # no response bodies in traces
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict, context: object) -> dict[str, int]:
     result = service().cleanup()

@@ -10,9 +10,11 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
+from shared.tracing import lambda_tracer
 from shared.worker_services import worker
 
 logger = Logger(service="memorylayer-extraction")
+tracer = lambda_tracer("memorylayer-extraction")  # X-Ray, see shared/tracing.py
 metrics = Metrics(namespace="MemoryLayer", service="extraction")
 processor = BatchProcessor(event_type=EventType.SQS)
 
@@ -26,6 +28,7 @@ def record_handler(record: SQSRecord) -> dict:
 
 
 @logger.inject_lambda_context
+@tracer.capture_lambda_handler(capture_response=False)  # no response bodies in traces
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict, context: object) -> dict:
     return process_partial_response(

@@ -13,12 +13,15 @@ from aws_lambda_powertools import Logger
 from shared.db.connection import owner_target
 from shared.db.migrate import apply_migrations
 from shared.settings import get_settings
+from shared.tracing import lambda_tracer
 
 logger = Logger(service="memorylayer-migrate")
+tracer = lambda_tracer("memorylayer-migrate")  # X-Ray, see shared/tracing.py
 PHYSICAL_ID = "memorylayer-schema"
 
 
 @logger.inject_lambda_context
+@tracer.capture_lambda_handler(capture_response=False)  # no response bodies in traces
 def handler(event: dict, context: object) -> dict:
     request = event.get("RequestType", "Create")
     if request == "Delete":

@@ -19,11 +19,11 @@ from shared.api import errors
 from shared.api.deps import principal
 from shared.api.routes import health
 from shared.auth import RateLimiter
-from shared.db.secret import resolve_admin_key
 from shared.settings import Settings, get_settings
 
 if TYPE_CHECKING:
     from shared.api.services import Services
+    from shared.embeddings import Embedder
 
 
 def all_routers() -> tuple[APIRouter, ...]:
@@ -41,10 +41,10 @@ def all_routers() -> tuple[APIRouter, ...]:
     )
 
 
-def _build(settings: Settings) -> Services:
+def _build(settings: Settings, embedder: Embedder | None) -> Services:
     from shared.api.services import Services  # the pool, embedder and SDKs load on the first request
 
-    return Services.build(settings)
+    return Services.build(settings, embedder=embedder)
 
 
 class LazyServices:
@@ -79,9 +79,10 @@ def create_app(
     settings = settings or get_settings()
     app = FastAPI(title="MemoryLayer", version=health.VERSION, description="Long-term memory for LLM apps")
     app.state.settings = settings
-    app.state.services = LazyServices(lambda: services or _build(settings))
+    # An embedder loaded before a SnapStart snapshot (shared/snapstart.py) is the one the services use.
+    app.state.embedder = None
+    app.state.services = LazyServices(lambda: services or _build(settings, app.state.embedder))
     app.state.rate_limiter = RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
-    app.state.admin_key = resolve_admin_key(settings) if settings.auth_mode == "api_key" else None
     errors.install(app)
 
     @app.middleware("http")

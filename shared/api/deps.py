@@ -20,6 +20,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Header, Query, Request
 
+from shared import secrets
 from shared.auth import Principal
 from shared.db.scope import Scope
 from shared.errors import InvalidInput, Unauthorized
@@ -87,7 +88,9 @@ def principal(request: Request, authorization: Annotated[str | None, Header()] =
         token = token[7:].strip()
     if not token:
         raise Unauthorized("missing API key: send Authorization: Bearer <key>", code="missing_api_key")
-    admin = request.app.state.admin_key
+    # Read here, not when the app is built: a Lambda init (and a SnapStart snapshot) holds no secret, and a
+    # rotated key takes effect within settings.secret_cache_ttl_s.
+    admin = secrets.admin_key(settings)
     if admin and hmac.compare_digest(token.encode(), admin.encode()):
         return Principal(key_id="admin", workspaces=None, admin=True)
     found = request.app.state.services.api_keys.authenticate(token)

@@ -23,6 +23,7 @@ from shared.sessions.context import ContextService
 from shared.sessions.service import SessionService
 from shared.settings import Settings
 from shared.threads import ThreadService
+from shared.tracing import traced_database
 from shared.workspaces import WorkspaceService
 
 log = logging.getLogger("memorylayer.indexing")
@@ -77,6 +78,7 @@ class Services:
     ) -> Services:
         if db is None:
             db = Database.from_settings(settings, purpose="api")
+        db = traced_database(db)  # X-Ray subsegments per unit of work, in a traced Lambda only
         embedder = embedder or create_embedder(settings)
         memories = MemoryService(db, embedder, settings)
         recaller = Recaller(db, embedder, settings)

@@ -26,7 +26,14 @@ _PROVIDERS: dict[str, str] = {
 
 
 def create_embedder(settings: Settings) -> Embedder:
-    """Build the provider that settings name; each provider class has ``from_settings(settings)``."""
+    """Build the provider that settings name; each provider class has ``from_settings(settings)``. In a traced
+    Lambda its calls are X-Ray subsegments."""
+    from shared.tracing import traced_embedder
+
+    return traced_embedder(_create(settings))
+
+
+def _create(settings: Settings) -> Embedder:
     if settings.embedding_provider == "hash":
         from .hash import HashEmbedder
 

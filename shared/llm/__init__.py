@@ -13,6 +13,13 @@ from shared.settings import Settings
 
 
 def create_llm(settings: Settings) -> LLMClient | None:
+    """The configured client (its calls are X-Ray subsegments in a traced Lambda), or None."""
+    from shared.tracing import traced_llm
+
+    return traced_llm(_create(settings))
+
+
+def _create(settings: Settings) -> LLMClient | None:
     if settings.llm_provider == "openai":
         from shared.llm.openai import OpenAIChat
 

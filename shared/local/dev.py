@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 from contextlib import ExitStack, closing
 
 import uvicorn
 from psycopg.conninfo import conninfo_to_dict
+from pydantic import SecretStr
 
 from shared.api.app import create_app
 from shared.db.connection import owner_target
@@ -34,6 +36,7 @@ def run(settings: Settings) -> None:
     with ExitStack() as stack:
         if settings.database_url is None:
             settings = _start_database(stack, settings)
+        settings = _persistent_cursor_secret(settings)
         applied = apply_migrations(owner_target(settings), embedding_dimensions=settings.embedding_dimensions)
         log.info("migrations applied: %s", applied or "none pending")
         if settings.extraction_queue_url is None:
@@ -71,6 +74,19 @@ def _start_database(stack: ExitStack, settings: Settings) -> Settings:
 def _report_pins(proxy: RdsProxyStandIn) -> None:
     for pin in proxy.pins:
         log.warning("would pin an RDS Proxy connection (%s): %s", pin.reason, pin.sql[:200])
+
+
+def _persistent_cursor_secret(settings: Settings) -> Settings:
+    """A random cursor secret kept under the data dir (mode 0600), so cursors survive a restart of `make dev`;
+    one configured explicitly wins."""
+    if settings.context_cursor_secret is not None or settings.context_cursor_secret_arn:
+        return settings
+    path = settings.data_dir.resolve() / "context-cursor-secret"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
+            f.write(secrets.token_urlsafe(32))
+    return settings.model_copy(update={"context_cursor_secret": SecretStr(path.read_text().strip())})
 
 
 def _start_queue(stack: ExitStack, settings: Settings) -> Settings:

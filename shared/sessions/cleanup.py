@@ -15,6 +15,7 @@ from shared.db.pool import Database
 from shared.embeddings import create_embedder
 from shared.sessions.service import SessionService
 from shared.settings import Settings
+from shared.tracing import traced_database
 
 log = logging.getLogger("memorylayer.sessions.cleanup")
 
@@ -22,7 +23,7 @@ log = logging.getLogger("memorylayer.sessions.cleanup")
 def build_session_service(settings: Settings) -> SessionService:
     """Just what cleanup needs: a small pool and the embedder (commit writes memories)."""
     db = Database.from_settings(settings, purpose="cleanup")
-    return SessionService(db, create_embedder(settings), settings)
+    return SessionService(traced_database(db), create_embedder(settings), settings)
 
 
 @contextmanager

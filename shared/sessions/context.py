@@ -23,10 +23,11 @@ from typing import Any
 
 import psycopg
 
+from shared import secrets
 from shared.db.memories import COLUMNS
 from shared.db.pool import Database
 from shared.db.scope import Scope
-from shared.errors import CursorExpired, MemoryLayerError
+from shared.errors import CursorExpired, InvalidInput, MemoryLayerError
 from shared.memories import serialize
 from shared.models import RecallRequest
 from shared.retrieval.budget import ESTIMATOR, estimate_tokens
@@ -183,7 +184,7 @@ class ContextService:
         self.db = db
         self.sessions = sessions
         self.recaller = recaller
-        self.secret = settings.context_cursor_secret.get_secret_value().encode()
+        self.settings = settings  # the cursor secret is read per use (shared/secrets.py caches it)
 
     # ------------------------------------------------------------------ pack
     def pack(self, scope: Scope, session_id: str, req: ContextPackRequest) -> dict[str, Any]:
@@ -275,7 +276,7 @@ class ContextService:
             "unresolved_contradictions": contradictions,
             "budget_summary": summary,
             "generation_summary": {"policy": POLICY, "calls": 0, "input_tokens": 0, "output_tokens": 0},
-            "cursor": cursor.encode(self.secret, workspace_id, session_id, top),
+            "cursor": cursor.encode(secrets.cursor_secret(self.settings), workspace_id, session_id, top),
             "degradation_notices": notices,
         }
 
@@ -290,13 +291,27 @@ class ContextService:
             match_signals=("working",),
         )
 
+    def _decode(self, token: str, workspace_id: str, session_id: str) -> int:
+        """Verify with the current secret, then (during a rotation) the previous one: a cursor handed out just
+        before the rotation keeps working."""
+        try:
+            return cursor.decode(secrets.cursor_secret(self.settings), token, workspace_id, session_id)
+        except InvalidInput as current_error:
+            previous = secrets.previous_cursor_secret(self.settings)
+            if previous is None:
+                raise
+            try:
+                return cursor.decode(previous, token, workspace_id, session_id)
+            except InvalidInput:
+                raise current_error from None
+
     # ------------------------------------------------------------------ delta
     def delta(self, scope: Scope, session_id: str, req: ContextDeltaRequest) -> dict[str, Any]:
         """Changes after the cursor, at least once and in order; deletes (and superseded memories) as
         tombstones. The new cursor is the highest sequence delivered."""
         session = self.sessions.get(scope, session_id)
         workspace_id = session["workspace_id"]
-        after = cursor.decode(self.secret, req.cursor, workspace_id, session_id)
+        after = self._decode(req.cursor, workspace_id, session_id)
         with self.db.connection() as conn:
             purged, _top = repo.event_bounds(conn, workspace_id, session_id)
             if after < purged:
@@ -326,7 +341,9 @@ class ContextService:
             "tombstones": [o for o in out if o["tombstone"]],
             "budget_summary": summary,
             "generation_summary": {"policy": POLICY, "calls": 0, "input_tokens": 0, "output_tokens": 0},
-            "cursor": cursor.encode(self.secret, workspace_id, session_id, max(delivered, after)),
+            "cursor": cursor.encode(
+                secrets.cursor_secret(self.settings), workspace_id, session_id, max(delivered, after)
+            ),
             "has_more": len(events) > DELTA_WINDOW or len(packed) < len(items),
             "degradation_notices": [],
         }

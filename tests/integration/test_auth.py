@@ -24,6 +24,7 @@ def secured(settings, services) -> Iterator[str]:
         update={
             "auth_mode": "api_key",
             "admin_key": SecretStr(ADMIN),
+            "context_cursor_secret": SecretStr("cursor-secret-for-tests"),
             "rate_limit_per_s": 5.0,
             "rate_limit_burst": 20,
         }

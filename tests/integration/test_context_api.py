@@ -7,6 +7,7 @@ import hashlib
 import json
 import random
 
+from shared import secrets
 from shared.retrieval.budget import estimate_tokens
 from shared.sessions import cursor as cursor_codec
 from tests.integration.test_sessions_api import create, h
@@ -220,8 +221,11 @@ def test_forged_and_foreign_cursors_are_rejected(http, ws, other_ws, settings):
     assert foreign.status_code == 400 and foreign.json()["detail"]["code"] == "invalid_cursor"
     # The same session id cannot be reached from another workspace at all.
     assert delta(http, other_ws, sid, good).status_code == 404
-    secret = settings.context_cursor_secret.get_secret_value().encode()
+    secret = secrets.cursor_secret(settings)
     assert delta(http, ws, sid, cursor_codec.encode(secret, ws, sid, 0)).status_code == 200
+    # The public string that once was the default signs nothing any more (it let anybody forge cursors).
+    old_default = cursor_codec.encode(b"memorylayer-context-cursor-v1", ws, sid, 0)
+    assert delta(http, ws, sid, old_default).json()["detail"]["code"] == "invalid_cursor"
 
 
 def test_cursor_older_than_retention_is_expired(http, ws, services, settings, monkeypatch):
