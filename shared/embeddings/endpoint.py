@@ -151,6 +151,7 @@ class SageMakerEmbedder(Embedder):
         batch_size: int = 64,
         endpoint_url: str | None = None,
         retry: RetryPolicy | None = None,
+        inference_component_name: str | None = None,
     ) -> None:
         import boto3
         from botocore.config import Config
@@ -158,6 +159,9 @@ class SageMakerEmbedder(Embedder):
         if not endpoint_name:
             raise EmbeddingError("sagemaker provider needs MEMORYLAYER_SAGEMAKER_ENDPOINT_NAME")
         self.endpoint_name = endpoint_name
+        # An endpoint that hosts inference components (the stack's scale-to-zero setup) rejects calls that do
+        # not name the component.
+        self.inference_component_name = inference_component_name
         self.model = model
         self.dimensions = dimensions
         self.batch_size = max(1, batch_size)
@@ -184,6 +188,7 @@ class SageMakerEmbedder(Embedder):
             batch_size=settings.embedding_batch_size,
             endpoint_url=getattr(settings, "sagemaker_runtime_endpoint_url", None),
             retry=RetryPolicy.from_settings(settings),
+            inference_component_name=getattr(settings, "sagemaker_inference_component_name", None),
         )
 
     def _classify(self, exc: BaseException) -> Retry | None:
@@ -201,11 +206,15 @@ class SageMakerEmbedder(Embedder):
         return None
 
     def _invoke(self, texts: list[str]) -> Any:
+        component = (
+            {"InferenceComponentName": self.inference_component_name} if self.inference_component_name else {}
+        )
         response = self._client.invoke_endpoint(
             EndpointName=self.endpoint_name,
             ContentType="application/json",
             Accept="application/json",
             Body=json.dumps({"inputs": texts}).encode(),
+            **component,
         )
         return json.loads(response["Body"].read())
 

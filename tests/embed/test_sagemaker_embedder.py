@@ -107,6 +107,23 @@ def test_from_settings(stub_factory) -> None:
     assert "eu-west-1/sagemaker" in stub.requests[0].headers["authorization"]
 
 
+def test_names_the_inference_component_when_the_endpoint_hosts_one(stub_factory) -> None:
+    # Given the stack's GPU setup: an endpoint whose model is an inference component (scales to zero copies)
+    stub = stub_factory(sagemaker_wire)
+    settings = Settings(
+        embedding_provider="sagemaker",
+        sagemaker_endpoint_name="ml-embed",
+        sagemaker_inference_component_name="ml-embed-minilm",
+        sagemaker_runtime_endpoint_url=stub.url,
+    )
+    # When it embeds, Then the call names the component (botocore sends it as a header)
+    assert create_embedder(settings).embed_one("hi").shape == (384,)
+    assert stub.requests[0].headers["x-amzn-sagemaker-inference-component"] == "ml-embed-minilm"
+    # and a plain endpoint's calls do not
+    make(stub).embed_one("hi")
+    assert "x-amzn-sagemaker-inference-component" not in stub.requests[1].headers
+
+
 def test_missing_endpoint_name_is_a_clear_error() -> None:
     with pytest.raises(EmbeddingError, match="SAGEMAKER_ENDPOINT_NAME"):
         create_embedder(Settings(embedding_provider="sagemaker"))
