@@ -20,28 +20,22 @@ class AppSecrets(Construct):
 
     def __init__(self, scope: Construct, construct_id: str, *, config: StageConfig, key: kms.IKey) -> None:
         super().__init__(scope, construct_id)
-        self.admin_key = secretsmanager.Secret(
-            self,
+        # Plain string secrets of alphanumerics: safe in an HTTP header and a shell (48 chars = 285 bits).
+        self.admin_key = self._generated(
             "AdminKey",
-            secret_name=f"{config.prefix}/admin-key",
+            config,
+            key,
+            name="admin-key",
             description="MemoryLayer admin API key (Bearer): creates and revokes workspace API keys",
-            encryption_key=key,
-            # A plain string secret; 48 alphanumerics = 285 bits, safe in an HTTP header and a shell.
-            generate_secret_string=secretsmanager.SecretStringGenerator(
-                password_length=48, exclude_punctuation=True, include_space=False
-            ),
-            removal_policy=config.removal_policy,
+            length=48,
         )
-        self.context_cursor = secretsmanager.Secret(
-            self,
+        self.context_cursor = self._generated(
             "ContextCursorSecret",
-            secret_name=f"{config.prefix}/context-cursor",
+            config,
+            key,
+            name="context-cursor",
             description="MemoryLayer HMAC key that signs context-delta cursors",
-            encryption_key=key,
-            generate_secret_string=secretsmanager.SecretStringGenerator(
-                password_length=64, exclude_punctuation=True, include_space=False
-            ),
-            removal_policy=config.removal_policy,
+            length=64,
         )
         acknowledge(
             self.admin_key,
@@ -57,4 +51,27 @@ class AppSecrets(Construct):
             "An HMAC key for opaque pagination/delta cursors: rotating it invalidates every outstanding cursor "
             "(clients must restart their context stream), so it is rotated deliberately by hand, not on a "
             "timer; the functions re-read it within the secret cache TTL.",
+        )
+
+    def _generated(
+        self,
+        construct_id: str,
+        config: StageConfig,
+        key: kms.IKey,
+        *,
+        name: str,
+        description: str,
+        length: int,
+    ) -> secretsmanager.Secret:
+        """A KMS-encrypted secret whose value Secrets Manager generates at create time."""
+        return secretsmanager.Secret(
+            self,
+            construct_id,
+            secret_name=f"{config.prefix}/{name}",
+            description=description,
+            encryption_key=key,
+            generate_secret_string=secretsmanager.SecretStringGenerator(
+                password_length=length, exclude_punctuation=True, include_space=False
+            ),
+            removal_policy=config.removal_policy,
         )
