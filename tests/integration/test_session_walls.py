@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import httpx
+import psycopg
 import pytest
 from pydantic import SecretStr
 
@@ -222,5 +223,31 @@ def test_another_workspaces_thread_id_can_be_created_again(tenants, ws, other_ws
     assert [m["content"] for m in a_full["messages"]] == ["I live in Lyon"]
     assert [m["content"] for m in b_full["messages"]] == ["I live in Paris"]
     assert a_full["thread"]["message_count"] == 1 and b_full["thread"]["message_count"] == 1
+    # The extraction worker marks progress on A's thread only (no queue here: B's job is still waiting).
+    assert a_full["thread"]["last_decomposed_index"] == 1 and b_full["thread"]["last_decomposed_index"] == 0
     assert a.delete(f"/v1/threads/{thread_id}").status_code == 204
     assert b.get(f"/v1/threads/{thread_id}").status_code == 200
+
+
+def test_client_chosen_ids_are_keyed_per_workspace_in_the_schema(database_url):
+    """Migration 0012: the keys, and every foreign key that points at a session or a thread, carry the
+    workspace, so no row can hang off another workspace's session or thread."""
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            "SELECT conrelid::regclass::text, contype, "
+            "  (SELECT array_agg(a.attname ORDER BY k.ord) FROM unnest(conkey) WITH ORDINALITY k(num, ord) "
+            "   JOIN pg_attribute a ON a.attrelid = conrelid AND a.attnum = k.num) "
+            "FROM pg_constraint WHERE contype IN ('p', 'f') AND confrelid IN (0, 'sessions'::regclass, "
+            "'threads'::regclass) AND conrelid::regclass::text IN ('sessions', 'threads', 'working_memory', "
+            "'session_checkpoints', 'thread_messages')"
+        ).fetchall()
+    keys = {(table, kind): columns for table, kind, columns in rows}
+    assert keys[("sessions", "p")] == ["workspace_id", "id"]
+    assert keys[("threads", "p")] == ["workspace_id", "id"]
+    assert keys[("working_memory", "p")] == ["workspace_id", "session_id", "key"]
+    for table, column in (
+        ("working_memory", "session_id"),
+        ("session_checkpoints", "session_id"),
+        ("thread_messages", "thread_id"),
+    ):
+        assert keys[(table, "f")] == ["workspace_id", column], table
