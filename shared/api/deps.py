@@ -111,13 +111,26 @@ def caller(
     x_session_id: Annotated[str | None, Header()] = None,
 ) -> Caller:
     requested = workspace_query or x_workspace_id
+    found = Caller(requested=requested, session_id=x_session_id, principal=who)
     if x_session_id:
         # Any request carrying X-Session-ID keeps that session alive (one UPDATE), on every route; the
-        # session's workspace is the fallback when none is named.
+        # session's workspace is the fallback when none is named. The principal is known by now (``who`` is
+        # resolved first), and the session is looked for only where this caller may go, so another tenant's
+        # id is neither touched nor revealed: it resolves nothing, exactly like an id that never existed.
+        scope = session_scope(found)
         resolve = getattr(request.app.state.services, "session_workspace", None)
-        session_workspace = resolve(x_session_id) if resolve else None
-        requested = requested or session_workspace
-    return Caller(requested=requested, session_id=x_session_id, principal=who)
+        session_workspace = resolve(scope, x_session_id) if resolve and scope else None
+        found.requested = requested or session_workspace
+    return found
+
+
+def session_scope(found: Caller) -> Scope | None:
+    """Where an ``X-Session-ID`` may be found: the named workspace if this caller may use it, else the key's
+    workspaces (auth off: anywhere). None when the named workspace is not the caller's: the route answers
+    that with its own 403, and no session anywhere is touched on the way."""
+    if found.requested is not None:
+        return Scope.of(found.requested) if found.allows(found.requested) else None
+    return Scope.of(*found.allowed) if found.allowed is not None else Scope.anywhere()
 
 
 CallerDep = Annotated[Caller, Depends(caller)]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from shared.answer import Answerer
 from shared.auth import ApiKeys
 from shared.db.pool import Database
+from shared.db.scope import Scope
 from shared.embeddings import create_embedder
 from shared.embeddings.base import Embedder
 from shared.extraction.worker import ExtractionWorker
@@ -104,9 +105,10 @@ class Services:
         if not self.threads.queue.send({"kind": "index_vectors"}):
             self.inline_indexer.request()
 
-    def session_workspace(self, session_id: str) -> str | None:
-        """The workspace of a live session (X-Session-ID resolution); slides its TTL in the same statement."""
-        return self.sessions.slide(session_id)
+    def session_workspace(self, scope: Scope, session_id: str) -> str | None:
+        """The workspace of a live session within ``scope`` (the caller's workspaces: X-Session-ID
+        resolution); slides its TTL in the same statement."""
+        return self.sessions.slide(scope, session_id)
 
     def close(self) -> None:
         self.db.close()

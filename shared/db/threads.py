@@ -1,4 +1,5 @@
-"""SQL for conversation threads, their messages and extraction jobs. Every call takes the workspace.
+"""SQL for conversation threads, their messages and extraction jobs. Every call takes the workspace: thread
+ids are client-chosen and unique per workspace only (migration 0012), so an id alone may name several threads.
 
 >>> with db.transaction() as conn:                                          # doctest: +SKIP
 ...     thread = lock(conn, "ws_a", "thread_1")
@@ -36,7 +37,7 @@ def create(
     values = [thread_id, workspace_id, *(Jsonb(v) if k == "metadata" else v for k, v in fields.items())]
     return conn.execute(
         f"INSERT INTO threads ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))}) "
-        f"ON CONFLICT (id) DO NOTHING RETURNING {THREAD_COLUMNS}",
+        f"ON CONFLICT (workspace_id, id) DO NOTHING RETURNING {THREAD_COLUMNS}",
         values,
     ).fetchone()
 
@@ -95,8 +96,9 @@ def append(
     for message in messages:
         if message.client_message_id:
             found = conn.execute(
-                f"SELECT {MESSAGE_COLUMNS} FROM thread_messages WHERE thread_id = %s AND client_message_id = %s",
-                (thread["id"], message.client_message_id),
+                f"SELECT {MESSAGE_COLUMNS} FROM thread_messages "
+                "WHERE workspace_id = %s AND thread_id = %s AND client_message_id = %s",
+                (thread["workspace_id"], thread["id"], message.client_message_id),
             ).fetchone()
             if found:
                 existing.append(found)
@@ -119,10 +121,22 @@ def append(
         next_index += 1
     if new:
         conn.execute(
-            "UPDATE threads SET message_count = %s, updated_at = now() WHERE id = %s",
-            (next_index, thread["id"]),
+            "UPDATE threads SET message_count = %s, updated_at = now() WHERE workspace_id = %s AND id = %s",
+            (next_index, thread["workspace_id"], thread["id"]),
         )
     return new, existing
+
+
+def mark_decomposed(
+    conn: psycopg.Connection, workspace_id: str, thread_id: str, next_index: int, summary: str | None
+) -> None:
+    """After a job: messages below ``next_index`` are extracted (never moves back for an older job)."""
+    conn.execute(
+        "UPDATE threads SET last_decomposed_at = now(), "
+        "last_decomposed_index = greatest(last_decomposed_index, %s), summary = coalesce(%s, summary) "
+        "WHERE workspace_id = %s AND id = %s",
+        (next_index, summary, workspace_id, thread_id),
+    )
 
 
 def messages(

@@ -122,11 +122,8 @@ class ExtractionWorker:
             raise
         with self.db.transaction() as conn:
             repo.finish_job(conn, job_id, result)
-            conn.execute(
-                "UPDATE threads SET last_decomposed_at = now(), "
-                "last_decomposed_index = greatest(last_decomposed_index, %s), summary = coalesce(%s, summary) "
-                "WHERE id = %s",
-                (job["to_index"] + 1, result.pop("_summary", None), job["thread_id"]),
+            repo.mark_decomposed(
+                conn, job["workspace_id"], job["thread_id"], job["to_index"] + 1, result.pop("_summary", None)
             )
         return {"status": "done", "job_id": job_id, **result}
 

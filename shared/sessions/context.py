@@ -209,7 +209,9 @@ class ContextService:
                 ).fetchall()
                 items += [memory_item(r, "directives", ["explicit"]) for r in rows]
             if req.include_working_memory and limits.working_memory:
-                for row in repo.working(conn, session_id, now=self.sessions.clock())[: limits.working_memory]:
+                for row in repo.working(conn, workspace_id, session_id, now=self.sessions.clock())[
+                    : limits.working_memory
+                ]:
                     if row["key"].casefold() in OPEN_THREAD_KEYS:
                         open_threads.append({"key": row["key"], "value": row["value"]})
                     items.append(self._working_item(row, "working_memory"))
@@ -243,7 +245,8 @@ class ContextService:
                 items += [memory_item(r, "recent_activity", ["recent"]) for r in rows]
             if req.include_checkpoint_recovery and limits.checkpoints:
                 raw_ids = [
-                    c["raw_memory_id"] for c in repo.recent_checkpoints(conn, session_id, limits.checkpoints)
+                    c["raw_memory_id"]
+                    for c in repo.recent_checkpoints(conn, workspace_id, session_id, limits.checkpoints)
                 ]
                 rows = conn.execute(
                     f"SELECT {COLUMNS} FROM memories WHERE id = ANY(%s) AND {live}", (raw_ids, workspace_id)
@@ -355,10 +358,7 @@ class ContextService:
         checkpoint_ids = [e["subject_id"] for e in events if e["kind"] == "checkpoint"]
         checkpoints = {
             c["id"]: c["raw_memory_id"]
-            for c in conn.execute(
-                "SELECT id, raw_memory_id FROM session_checkpoints WHERE id = ANY(%s) AND session_id = %s",
-                (checkpoint_ids, session_id),
-            )
+            for c in repo.checkpoints_by_id(conn, workspace_id, session_id, checkpoint_ids)
         }
         memories = {
             m["id"]: m
@@ -368,7 +368,9 @@ class ContextService:
                 (workspace_id, memory_ids + list(checkpoints.values())),
             )
         }
-        working = {r["key"]: r for r in repo.working(conn, session_id, now=self.sessions.clock())}
+        working = {
+            r["key"]: r for r in repo.working(conn, workspace_id, session_id, now=self.sessions.clock())
+        }
         items = []
         for event in events:
             kind, subject, seq = event["kind"], event["subject_id"], event["sequence"]

@@ -1,8 +1,11 @@
 """SQL for sessions, working memory, checkpoints and context events. ``now`` is always a parameter: the
 service's clock decides what has expired, so tests can move time without sleeping.
 
+A session id is unique per workspace only (migration 0012), so every call names the workspace: explicitly, or
+as a ``Scope`` for lookups by an id the client sent, which may then match in more than one of its workspaces.
+
     >>> with db.transaction() as conn:                                       # doctest: +SKIP
-    ...     get_session(conn, Scope.of("ws_a"), "sess_1", now=datetime.now(UTC))
+    ...     find_sessions(conn, Scope.of("ws_a"), "sess_1", now=datetime.now(UTC))
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ SESSION_COLUMNS = (
     "id, workspace_id, tenant_id, context_id, user_id, metadata, auto_commit, committed_at, expires_at, "
     "created_at, updated_at"
 )
-WORKING_COLUMNS = "session_id, key, value, ttl_seconds, expires_at, created_at, updated_at"
+WORKING_COLUMNS = "workspace_id, session_id, key, value, ttl_seconds, expires_at, created_at, updated_at"
 CHECKPOINT_COLUMNS = (
     "id, workspace_id, session_id, raw_memory_id, source_kind, source_sequence, source_boundary, "
     "content_hash, "
@@ -29,25 +32,36 @@ CHECKPOINT_COLUMNS = (
 
 # ---------------------------------------------------------------- sessions
 def insert_session(conn: psycopg.Connection, row: dict[str, Any]) -> dict | None:
-    """Insert a session; ``None`` if the id is taken (by a live or an expired session)."""
+    """Insert a session; ``None`` if its workspace already has one with this id (live or expired)."""
     return conn.execute(
         f"INSERT INTO sessions (id, workspace_id, context_id, user_id, metadata, auto_commit, expires_at, "
         "created_at, updated_at) VALUES (%(id)s, %(workspace_id)s, %(context_id)s, %(user_id)s, "
         "%(metadata)s, "
-        "%(auto_commit)s, %(expires_at)s, %(now)s, %(now)s) ON CONFLICT (id) DO NOTHING RETURNING "
+        "%(auto_commit)s, %(expires_at)s, %(now)s, %(now)s) ON CONFLICT (workspace_id, id) DO NOTHING RETURNING "
         f"{SESSION_COLUMNS}",
         {**row, "metadata": Jsonb(row["metadata"])},
     ).fetchone()
 
 
-def get_session(
+def find_sessions(
     conn: psycopg.Connection, scope: Scope, session_id: str, *, now: datetime, for_update: bool = False
-) -> dict | None:
+) -> list[dict]:
+    """The live sessions with this id in the scope's workspaces: none, one, or (when the scope spans several
+    workspaces that each hold the id) more; the caller decides what an ambiguous id means."""
     where, params = scope.clause()
     lock = " FOR UPDATE" if for_update else ""
     return conn.execute(
-        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = %s AND {where} AND expires_at > %s{lock}",
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = %s AND {where} AND expires_at > %s "
+        f"ORDER BY workspace_id LIMIT 2{lock}",
         [session_id, *params, now],
+    ).fetchall()
+
+
+def session_row(conn: psycopg.Connection, workspace_id: str, session_id: str) -> dict | None:
+    """The session row, live or expired (create needs to tell the two apart)."""
+    return conn.execute(
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE workspace_id = %s AND id = %s",
+        (workspace_id, session_id),
     ).fetchone()
 
 
@@ -73,44 +87,72 @@ def list_sessions(
     ).fetchall()
 
 
-def slide(conn: psycopg.Connection, session_id: str, *, now: datetime, until: datetime) -> dict | None:
-    """Keep a live session alive until at least ``until``: one statement, no read first."""
+def slide(
+    conn: psycopg.Connection, scope: Scope, session_id: str, *, now: datetime, until: datetime
+) -> list[dict]:
+    """Keep the live sessions with this id in the scope alive until at least ``until``: one statement, no read
+    first. Only the scope's workspaces are touched: the id alone may name another tenant's session."""
+    where, params = scope.clause()
     return conn.execute(
-        "UPDATE sessions SET expires_at = greatest(expires_at, %s) WHERE id = %s AND expires_at > %s "
-        "RETURNING workspace_id, expires_at",
-        (until, session_id, now),
+        f"UPDATE sessions SET expires_at = greatest(expires_at, %s) WHERE id = %s AND {where} "
+        "AND expires_at > %s RETURNING workspace_id, expires_at",
+        [until, session_id, *params, now],
+    ).fetchall()
+
+
+def set_expiry(
+    conn: psycopg.Connection, workspace_id: str, session_id: str, expires_at: datetime, now: datetime
+) -> dict | None:
+    return conn.execute(
+        "UPDATE sessions SET expires_at = %s, updated_at = %s WHERE workspace_id = %s AND id = %s "
+        "RETURNING expires_at",
+        (expires_at, now, workspace_id, session_id),
     ).fetchone()
 
 
-def set_expiry(conn: psycopg.Connection, session_id: str, expires_at: datetime, now: datetime) -> dict | None:
-    return conn.execute(
-        "UPDATE sessions SET expires_at = %s, updated_at = %s WHERE id = %s RETURNING expires_at",
-        (expires_at, now, session_id),
-    ).fetchone()
-
-
-def mark_committed(conn: psycopg.Connection, session_id: str, now: datetime) -> None:
+def mark_committed(conn: psycopg.Connection, workspace_id: str, session_id: str, now: datetime) -> None:
     conn.execute(
-        "UPDATE sessions SET committed_at = %s, updated_at = %s WHERE id = %s", (now, now, session_id)
+        "UPDATE sessions SET committed_at = %s, updated_at = %s WHERE workspace_id = %s AND id = %s",
+        (now, now, workspace_id, session_id),
     )
 
 
-def delete_session(conn: psycopg.Connection, session_id: str) -> bool:
-    return conn.execute("DELETE FROM sessions WHERE id = %s", (session_id,)).rowcount > 0
+def delete_session(
+    conn: psycopg.Connection, workspace_id: str, session_id: str, *, expired_by: datetime | None = None
+) -> bool:
+    """Remove a session (its working memory and checkpoints cascade). With ``expired_by``, only if it is still
+    expired then: cleanup must not remove a session a request has just revived."""
+    expired = "" if expired_by is None else " AND expires_at <= %s"
+    params: list[Any] = [workspace_id, session_id] + ([] if expired_by is None else [expired_by])
+    return (
+        conn.execute(f"DELETE FROM sessions WHERE workspace_id = %s AND id = %s{expired}", params).rowcount
+        > 0
+    )
 
 
 def expired_sessions(conn: psycopg.Connection, *, now: datetime, limit: int) -> list[dict]:
-    """Expired sessions, locked; concurrent cleaners skip each other's rows instead of waiting."""
+    """Expired sessions of every workspace (cleanup's sweep; each row names its workspace for what follows)."""
     return conn.execute(
-        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE expires_at <= %s ORDER BY expires_at "
-        "LIMIT %s FOR UPDATE SKIP LOCKED",
+        f"SELECT {SESSION_COLUMNS} FROM sessions WHERE expires_at <= %s ORDER BY expires_at LIMIT %s",
         (now, limit),
     ).fetchall()
+
+
+def expire_working_keys(conn: psycopg.Connection, now: datetime) -> int:
+    """Drop expired working-memory keys of every workspace, logging a ``working_delete`` event for each."""
+    return conn.execute(
+        "WITH gone AS (DELETE FROM working_memory WHERE expires_at <= %s "
+        "RETURNING workspace_id, session_id, key) "
+        "INSERT INTO session_context_events (workspace_id, session_id, kind, subject_id) "
+        "SELECT workspace_id, session_id, 'working_delete', key FROM gone",
+        (now,),
+    ).rowcount
 
 
 # ---------------------------------------------------------------- working memory
 def upsert_working(
     conn: psycopg.Connection,
+    workspace_id: str,
     session_id: str,
     key: str,
     value: Any,
@@ -120,9 +162,9 @@ def upsert_working(
     expires_at: datetime | None,
 ) -> dict:
     return conn.execute(
-        "INSERT INTO working_memory AS w (session_id, key, value, ttl_seconds, expires_at, created_at, "
-        "updated_at) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (session_id, key) DO UPDATE SET value = "
+        "INSERT INTO working_memory AS w (workspace_id, session_id, key, value, ttl_seconds, expires_at, "
+        "created_at, updated_at) "
+        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (workspace_id, session_id, key) DO UPDATE SET value = "
         "excluded.value, "
         "ttl_seconds = excluded.ttl_seconds, expires_at = excluded.expires_at, updated_at = "
         "excluded.updated_at, "
@@ -130,15 +172,21 @@ def upsert_working(
         f"created_at = CASE WHEN w.expires_at IS NOT NULL AND w.expires_at <= excluded.updated_at "
         f"THEN excluded.created_at ELSE w.created_at END "
         f"RETURNING {WORKING_COLUMNS}",
-        (session_id, key, Jsonb(value), ttl_seconds, expires_at, now, now),
+        (workspace_id, session_id, key, Jsonb(value), ttl_seconds, expires_at, now, now),
     ).fetchone()
 
 
 def working(
-    conn: psycopg.Connection, session_id: str, *, now: datetime, keys: list[str] | None = None
+    conn: psycopg.Connection,
+    workspace_id: str,
+    session_id: str,
+    *,
+    now: datetime,
+    keys: list[str] | None = None,
 ) -> list[dict]:
     """Live keys of a session (expired ones are invisible), in key order."""
-    clauses, params = ["session_id = %s", "(expires_at IS NULL OR expires_at > %s)"], [session_id, now]
+    clauses = ["workspace_id = %s", "session_id = %s", "(expires_at IS NULL OR expires_at > %s)"]
+    params: list[Any] = [workspace_id, session_id, now]
     if keys is not None:
         clauses.append("key = ANY(%s)")
         params.append(keys)
@@ -148,11 +196,13 @@ def working(
 
 
 # ---------------------------------------------------------------- checkpoints
-def checkpoint_by_key(conn: psycopg.Connection, session_id: str, idempotency_key: str) -> dict | None:
+def checkpoint_by_key(
+    conn: psycopg.Connection, workspace_id: str, session_id: str, idempotency_key: str
+) -> dict | None:
     return conn.execute(
-        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints WHERE session_id = %s AND idempotency_key = "
-        "%s",
-        (session_id, idempotency_key),
+        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints "
+        "WHERE workspace_id = %s AND session_id = %s AND idempotency_key = %s",
+        (workspace_id, session_id, idempotency_key),
     ).fetchone()
 
 
@@ -162,31 +212,48 @@ def insert_checkpoint(conn: psycopg.Connection, row: dict[str, Any]) -> dict | N
     values = ", ".join(f"%({f})s" for f in fields)
     return conn.execute(
         f"INSERT INTO session_checkpoints ({', '.join(fields)}) VALUES ({values}) "
-        f"ON CONFLICT (session_id, idempotency_key) DO NOTHING RETURNING {CHECKPOINT_COLUMNS}",
+        f"ON CONFLICT (workspace_id, session_id, idempotency_key) DO NOTHING RETURNING {CHECKPOINT_COLUMNS}",
         row,
     ).fetchone()
 
 
-def get_checkpoint(conn: psycopg.Connection, session_id: str, checkpoint_id: str) -> dict | None:
+def get_checkpoint(
+    conn: psycopg.Connection, workspace_id: str, session_id: str, checkpoint_id: str
+) -> dict | None:
     return conn.execute(
-        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints WHERE session_id = %s AND id = %s",
-        (session_id, checkpoint_id),
+        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints "
+        "WHERE workspace_id = %s AND session_id = %s AND id = %s",
+        (workspace_id, session_id, checkpoint_id),
     ).fetchone()
 
 
-def set_index_status(conn: psycopg.Connection, checkpoint_id: str, status: str, now: datetime) -> dict:
+def checkpoints_by_id(
+    conn: psycopg.Connection, workspace_id: str, session_id: str, checkpoint_ids: list[str]
+) -> list[dict]:
     return conn.execute(
-        f"UPDATE session_checkpoints SET index_status = %s, updated_at = %s WHERE id = %s "
+        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints "
+        "WHERE workspace_id = %s AND session_id = %s AND id = ANY(%s)",
+        (workspace_id, session_id, checkpoint_ids),
+    ).fetchall()
+
+
+def set_index_status(
+    conn: psycopg.Connection, workspace_id: str, checkpoint_id: str, status: str, now: datetime
+) -> dict:
+    return conn.execute(
+        f"UPDATE session_checkpoints SET index_status = %s, updated_at = %s WHERE workspace_id = %s AND id = %s "
         f"RETURNING {CHECKPOINT_COLUMNS}",
-        (status, now, checkpoint_id),
+        (status, now, workspace_id, checkpoint_id),
     ).fetchone()
 
 
-def recent_checkpoints(conn: psycopg.Connection, session_id: str, limit: int) -> list[dict]:
+def recent_checkpoints(
+    conn: psycopg.Connection, workspace_id: str, session_id: str, limit: int
+) -> list[dict]:
     return conn.execute(
-        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints WHERE session_id = %s "
+        f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints WHERE workspace_id = %s AND session_id = %s "
         "ORDER BY created_at DESC, id LIMIT %s",
-        (session_id, limit),
+        (workspace_id, session_id, limit),
     ).fetchall()
 
 

@@ -88,8 +88,8 @@ class SessionService:
 
     # ------------------------------------------------------------------ sessions
     def create(self, workspace_id: str, body: SessionCreate) -> tuple[dict, list[dict]]:
-        """A new session (and its initial working memory). A live id is a 409; an expired one is retired "
-        "first."""
+        """A new session (and its initial working memory). Ids are unique per workspace: a live id of this
+        workspace is a 409, an expired one is retired first; other workspaces' ids are invisible here."""
         session_id = body.session_id or f"sess_{uuid.uuid4().hex}"
         entries = [WorkingMemoryItem(key=k, value=v) for k, v in (body.working_memory or {}).items()]
         self._check_values(entries)
@@ -115,9 +115,7 @@ class SessionService:
                 created = repo.insert_session(conn, row)
                 if created is not None:
                     return created, self._set(conn, created, entries, now)
-                existing = conn.execute(
-                    f"SELECT {repo.SESSION_COLUMNS} FROM sessions WHERE id = %s", (session_id,)
-                ).fetchone()
+                existing = repo.session_row(conn, workspace_id, session_id)
             if existing is not None and existing["expires_at"] > now:
                 raise Conflict(f"session {session_id} already exists", code="session_exists")
             if existing is not None:
@@ -127,10 +125,25 @@ class SessionService:
     def get(self, scope: Scope, session_id: str) -> dict:
         """A live session; an expired one is gone (404) even before cleanup removes it."""
         with self.db.connection() as conn:
-            row = repo.get_session(conn, scope, session_id, now=self.clock())
-        if row is None:
+            return self._find(conn, scope, session_id, now=self.clock())
+
+    @staticmethod
+    def _find(
+        conn: psycopg.Connection, scope: Scope, session_id: str, *, now: datetime, for_update: bool = False
+    ) -> dict:
+        """The one live session with this id in the scope. Missing, expired and another tenant's are the same
+        404 (the scope holds only the caller's workspaces, so nothing outside them can show); the id in two of
+        the caller's own workspaces is a 409 until the request names one."""
+        rows = repo.find_sessions(conn, scope, session_id, now=now, for_update=for_update)
+        if not rows:
             raise NotFound(f"session {session_id} not found or expired", code="session_not_found")
-        return row
+        if len(rows) > 1:
+            raise Conflict(
+                f"session {session_id} exists in more than one of your workspaces: name the workspace "
+                "(X-Workspace-ID or ?workspace_id)",
+                code="session_ambiguous",
+            )
+        return rows[0]
 
     def list(
         self, workspace_id: str, *, context_id: str | None = None, include_expired: bool = False
@@ -149,33 +162,40 @@ class SessionService:
         now = self.clock()
         seconds = extend_seconds or self.settings.session_touch_ttl_s
         with self.db.transaction() as conn:
-            if repo.get_session(conn, scope, session_id, now=now, for_update=True) is None:
-                raise NotFound(f"session {session_id} not found or expired", code="session_not_found")
-            return repo.set_expiry(conn, session_id, now + timedelta(seconds=seconds), now)["expires_at"]
+            session = self._find(conn, scope, session_id, now=now, for_update=True)
+            until = now + timedelta(seconds=seconds)
+            return repo.set_expiry(conn, session["workspace_id"], session_id, until, now)["expires_at"]
 
-    def slide(self, session_id: str) -> str | None:
-        """Keep a live session alive for the touch TTL (never shortens it); its workspace, or None if gone."""
+    def slide(self, scope: Scope, session_id: str) -> str | None:
+        """``X-Session-ID``: keep the caller's live session alive for the touch TTL (never shortens it) and
+        return its workspace; None when the scope holds no such live session, whoever else may hold the id.
+
+        ``scope`` must already be the authorized caller's workspaces: this writes. An id found in two of them
+        is a 409 and slides neither (the transaction rolls back)."""
         now = self.clock()
-        with self.db.connection() as conn:
-            row = repo.slide(
-                conn, session_id, now=now, until=now + timedelta(seconds=self.settings.session_touch_ttl_s)
-            )
-        return row["workspace_id"] if row else None
+        until = now + timedelta(seconds=self.settings.session_touch_ttl_s)
+        with self.db.transaction() as conn:
+            rows = repo.slide(conn, scope, session_id, now=now, until=until)
+            if len(rows) > 1:
+                raise Conflict(
+                    f"session {session_id} exists in more than one of your workspaces: name the workspace "
+                    "(X-Workspace-ID or ?workspace_id)",
+                    code="session_ambiguous",
+                )
+        return rows[0]["workspace_id"] if rows else None
 
     def _retire(self, session: dict) -> None:
         if session["auto_commit"]:
             self._commit(session, max_memories=None)
         with self.db.transaction() as conn:
-            repo.delete_session(conn, session["id"])
+            repo.delete_session(conn, session["workspace_id"], session["id"])
 
     # ------------------------------------------------------------------ working memory
     def set_working(self, scope: Scope, session_id: str, entries: list[WorkingMemoryItem]) -> list[dict]:
         self._check_values(entries)
         now = self.clock()
         with self.db.transaction() as conn:
-            session = repo.get_session(conn, scope, session_id, now=now, for_update=True)
-            if session is None:
-                raise NotFound(f"session {session_id} not found or expired", code="session_not_found")
+            session = self._find(conn, scope, session_id, now=now, for_update=True)
             return self._set(conn, session, entries, now)
 
     def _set(
@@ -187,6 +207,7 @@ class SessionService:
             rows.append(
                 repo.upsert_working(
                     conn,
+                    session["workspace_id"],
                     session["id"],
                     entry.key,
                     entry.value,
@@ -213,18 +234,17 @@ class SessionService:
         """``{key: value}`` for the live keys asked for (all when ``keys`` is None); 404 if none is live."""
         now = self.clock()
         with self.db.connection() as conn:
-            if repo.get_session(conn, scope, session_id, now=now) is None:
-                raise NotFound(f"session {session_id} not found or expired", code="session_not_found")
-            rows = repo.working(conn, session_id, now=now, keys=keys)
+            session = self._find(conn, scope, session_id, now=now)
+            rows = repo.working(conn, session["workspace_id"], session_id, now=now, keys=keys)
         if keys and not rows:
             raise NotFound(
                 f"working memory key not found: {','.join(keys)}", code="working_memory_key_not_found"
             )
         return {r["key"]: r["value"] for r in rows}
 
-    def working_rows(self, session_id: str) -> list[dict]:
+    def working_rows(self, session: dict) -> list[dict]:
         with self.db.connection() as conn:
-            return repo.working(conn, session_id, now=self.clock())
+            return repo.working(conn, session["workspace_id"], session["id"], now=self.clock())
 
     # ------------------------------------------------------------------ commit
     def commit(self, scope: Scope, session_id: str, options: CommitOptions | None = None) -> dict[str, Any]:
@@ -235,7 +255,7 @@ class SessionService:
         """Working memory → long-term memories through the one writer: identical content is a NOOP, so
         committing twice creates nothing new and the counts say so."""
         started = time.perf_counter()
-        rows = self.working_rows(session["id"])[:max_memories]
+        rows = self.working_rows(session)[:max_memories]
         candidates = [
             Candidate(
                 content=f"{r['key']}: {render_value(r['value'])}",
@@ -257,7 +277,7 @@ class SessionService:
             Provenance(session_id=session["id"], source="session_commit"),
         )
         with self.db.transaction() as conn:
-            repo.mark_committed(conn, session["id"], self.clock())
+            repo.mark_committed(conn, session["workspace_id"], session["id"], self.clock())
             repo.record_event(conn, session["workspace_id"], session["id"], "commit", session["id"])
         counts = report.counts
         return {
@@ -287,7 +307,7 @@ class SessionService:
                 "content_hash is not the sha256 of the UTF-8 segment", code="content_hash_mismatch"
             )
         with self.db.connection() as conn:
-            existing = repo.checkpoint_by_key(conn, session_id, body.idempotency_key)
+            existing = repo.checkpoint_by_key(conn, session["workspace_id"], session_id, body.idempotency_key)
         if existing is None:
             existing = self._capture(session, body, len(data))
         elif existing["content_hash"] != body.content_hash:
@@ -340,7 +360,9 @@ class SessionService:
             ws_repo.bind_embedding_model(conn, session["workspace_id"], self.embedder.model_id)
             stored = repo.insert_checkpoint(conn, checkpoint)
             if stored is None:  # a concurrent capture with this key won: the same row, as a replay
-                return repo.checkpoint_by_key(conn, session["id"], body.idempotency_key)
+                return repo.checkpoint_by_key(
+                    conn, session["workspace_id"], session["id"], body.idempotency_key
+                )
             mem_repo.insert(conn, raw)
             repo.record_event(conn, session["workspace_id"], session["id"], "checkpoint", stored["id"])
         return stored
@@ -359,7 +381,9 @@ class SessionService:
             ]
         except MemoryLayerError:
             with self.db.transaction() as conn:
-                return repo.set_index_status(conn, checkpoint["id"], "failed", self.clock())
+                return repo.set_index_status(
+                    conn, session["workspace_id"], checkpoint["id"], "failed", self.clock()
+                )
         rows = [
             self._memory_row(
                 session,
@@ -379,7 +403,9 @@ class SessionService:
                 (checkpoint["raw_memory_id"], session["workspace_id"]),
             )
             mem_repo.insert_many(conn, rows)
-            return repo.set_index_status(conn, checkpoint["id"], status, self.clock())
+            return repo.set_index_status(
+                conn, session["workspace_id"], checkpoint["id"], status, self.clock()
+            )
 
     def _memory_row(
         self,
@@ -407,9 +433,9 @@ class SessionService:
         )
 
     def checkpoint(self, scope: Scope, session_id: str, checkpoint_id: str) -> dict:
-        self.get(scope, session_id)
+        session = self.get(scope, session_id)
         with self.db.connection() as conn:
-            row = repo.get_checkpoint(conn, session_id, checkpoint_id)
+            row = repo.get_checkpoint(conn, session["workspace_id"], session_id, checkpoint_id)
         if row is None:
             raise NotFound(f"checkpoint {checkpoint_id} not found", code="checkpoint_not_found")
         return row
@@ -456,7 +482,8 @@ class SessionService:
             ).fetchall()
             threads = conn.execute(
                 "SELECT w.key, w.value, w.updated_at, w.session_id FROM working_memory w JOIN sessions s "
-                "ON s.id = w.session_id WHERE s.workspace_id = %(ws)s AND s.expires_at > %(now)s "
+                "ON s.workspace_id = w.workspace_id AND s.id = w.session_id "
+                "WHERE w.workspace_id = %(ws)s AND s.expires_at > %(now)s "
                 "AND (w.expires_at IS NULL OR w.expires_at > %(now)s) AND lower(w.key) = ANY(%(keys)s) "
                 "ORDER BY w.updated_at DESC LIMIT %(limit)s",
                 {**params, "keys": sorted(OPEN_THREAD_KEYS)},
@@ -519,11 +546,9 @@ class SessionService:
         """
         now = self.clock()
         with self.db.connection() as conn:
-            expired = conn.execute(
-                f"SELECT {repo.SESSION_COLUMNS} FROM sessions WHERE expires_at <= %s ORDER BY expires_at "
-                "LIMIT %s",
-                (now, self.settings.session_cleanup_batch),
-            ).fetchall()
+            # Across workspaces by design: cleanup is the one caller with no tenant. Every step after this
+            # names the row's own workspace, since the same id may live on in another one.
+            expired = repo.expired_sessions(conn, now=now, limit=self.settings.session_cleanup_batch)
         committed = removed = 0
         for session in expired:
             try:
@@ -533,17 +558,9 @@ class SessionService:
             except MemoryLayerError:
                 continue  # provider down: keep the session for the next run rather than lose its memory
             with self.db.transaction() as conn:
-                removed += conn.execute(
-                    "DELETE FROM sessions WHERE id = %s AND expires_at <= %s", (session["id"], now)
-                ).rowcount
+                removed += repo.delete_session(conn, session["workspace_id"], session["id"], expired_by=now)
         with self.db.transaction() as conn:
-            keys = conn.execute(
-                "WITH gone AS (DELETE FROM working_memory w USING sessions s WHERE s.id = w.session_id "
-                "AND w.expires_at <= %s RETURNING s.workspace_id, w.session_id, w.key) "
-                "INSERT INTO session_context_events (workspace_id, session_id, kind, subject_id) "
-                "SELECT workspace_id, session_id, 'working_delete', key FROM gone",
-                (now,),
-            ).rowcount
+            keys = repo.expire_working_keys(conn, now)
             purged = repo.purge_events(conn, now - timedelta(days=self.settings.context_event_retention_days))
         return {
             "sessions_expired": removed,
