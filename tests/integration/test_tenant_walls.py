@@ -128,6 +128,20 @@ def test_a_key_cannot_name_another_tenants_workspaces(admin, tenant):
     assert {k["tenant_id"] for k in listed.values()} >= {tenant, "_default"}
 
 
+def test_the_global_space_is_per_tenant_too(admin, tenant):
+    """``_global`` is reachable only by keys that name it, and only the default tenant's keys may name it;
+    another tenant names its own ``_global:<tenant>``, which recall searches in its place."""
+    ws_a, fact = f"ws_a_{uuid.uuid4().hex[:8]}", uuid.uuid4().hex[:8]
+    admin.post("/v1/memories", json={"content": f"default tenant global {fact}", "workspace_id": "_global"})
+    with new_key(admin, ws_a, f"_global:{tenant}", tenant=tenant) as a:
+        ours = a.post(
+            "/v1/memories", json={"content": f"acme global {fact}", "workspace_id": f"_global:{tenant}"}
+        )
+        assert ours.status_code == 201, ours.text
+        r = a.post("/v1/memories/recall", json={"query": f"global {fact}", "min_relevance": 0, "limit": 50})
+        assert [m["content"] for m in r.json()["memories"] if fact in m["content"]] == [f"acme global {fact}"]
+
+
 def test_logical_key_412_does_not_name_another_tenants_memory(admin, tenant, victim):
     def conditional(client: httpx.Client) -> httpx.Response:
         return user_memory(
