@@ -60,8 +60,8 @@ class Caller:
 
     def workspace(self, body_workspace: str | None = None) -> str:
         """The workspace a write or a search runs in; a key scoped to one workspace defaults to it."""
-        named = self.principal.workspaces
-        fallback = named[0] if named and len(named) == 1 else DEFAULT_WORKSPACE
+        own = self.principal.workspaces  # not the tenant's user space: that one is only used when named
+        fallback = own[0] if own and len(own) == 1 else DEFAULT_WORKSPACE
         named = valid_workspace(body_workspace or self.requested or fallback)
         return self.principal.require_workspace(named)
 
