@@ -23,29 +23,55 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from shared.errors import Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
+from shared.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
+from shared.tenants import DEFAULT_TENANT, global_space, space_owner, user_space
 
 if TYPE_CHECKING:
+    import psycopg
+
     from shared.db.pool import Database
 
 KEY_PREFIX = "mlk_"
+_KEY_COLUMNS = "id, prefix, workspaces, access, name, expires_at, revoked_at, created_at, tenant_id"
 
 
 @dataclass(frozen=True)
 class Principal:
-    """The caller: an admin, a workspace-scoped key, or anyone (auth mode ``none``)."""
+    """The caller: an admin, a workspace-scoped key, or anyone (auth mode ``none``).
+
+    >>> Principal("key_1", ("ws_a",), tenant_id="acme").visible_workspaces()
+    ('ws_a', '_global_user:acme')
+    """
 
     key_id: str | None
     workspaces: tuple[str, ...] | None  # None: every workspace
     access: str = "read_write"
     admin: bool = False
+    tenant_id: str = DEFAULT_TENANT
 
     @classmethod
     def open(cls) -> Principal:
         return cls(key_id=None, workspaces=None, admin=True)
 
+    @property
+    def user_space(self) -> str:
+        """Where ``scope: "user"`` memories of this caller's tenant live."""
+        return user_space(self.tenant_id)
+
+    @property
+    def global_space(self) -> str:
+        return global_space(self.tenant_id)
+
+    def visible_workspaces(self) -> tuple[str, ...] | None:
+        """The workspaces this caller may read or write: its key's, plus its tenant's user space, which every
+        workspace of the tenant shares. None: all (the admin key, auth mode ``none``)."""
+        if self.workspaces is None:
+            return None
+        return tuple(dict.fromkeys((*self.workspaces, self.user_space)))
+
     def require_workspace(self, workspace_id: str) -> str:
-        if self.workspaces is not None and workspace_id not in self.workspaces:
+        visible = self.visible_workspaces()
+        if visible is not None and workspace_id not in visible:
             raise Forbidden(f"this key may not use workspace {workspace_id}", code="workspace_forbidden")
         return workspace_id
 
@@ -73,26 +99,56 @@ class ApiKeys:
         access: str = "read_write",
         expires_at: datetime | None = None,
         name: str | None = None,
+        tenant_id: str = DEFAULT_TENANT,
     ) -> tuple[dict, str]:
         if not workspaces:
             raise InvalidInput("a key needs at least one workspace", code="workspaces_required")
         prefix = secrets.token_hex(6)
         key = f"{KEY_PREFIX}{prefix}_{secrets.token_urlsafe(32)}"
         with self.db.transaction() as conn:
+            self._claim(conn, tenant_id, workspaces)
             row = conn.execute(
-                "INSERT INTO api_keys (id, prefix, key_hash, workspaces, access, name, expires_at) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s) "
-                "RETURNING id, prefix, workspaces, access, name, expires_at, revoked_at, created_at",
-                (f"key_{uuid.uuid4().hex[:16]}", prefix, _hash(key), workspaces, access, name, expires_at),
+                "INSERT INTO api_keys (id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+                f"RETURNING {_KEY_COLUMNS}",
+                (
+                    f"key_{uuid.uuid4().hex[:16]}",
+                    prefix,
+                    _hash(key),
+                    workspaces,
+                    access,
+                    name,
+                    expires_at,
+                    tenant_id,
+                ),
             ).fetchone()
         return row, key
 
+    @staticmethod
+    def _claim(conn: psycopg.Connection, tenant_id: str, workspaces: list[str]) -> None:
+        """Make the key's workspaces the tenant's, or refuse the key if another tenant owns one.
+
+        Claiming now (not at the first write) leaves no window in which two tenants' keys name one new
+        workspace; a concurrent claim waits on the other transaction's row and then sees its owner."""
+        reserved = [w for w in workspaces if space_owner(w) not in (None, tenant_id)]
+        conn.execute(
+            "INSERT INTO workspaces (id, name, tenant_id) SELECT w, w, %s FROM unnest(%s::text[]) AS w "
+            "ON CONFLICT (id) DO NOTHING",
+            (tenant_id, [w for w in workspaces if w not in reserved]),
+        )
+        foreign = conn.execute(
+            "SELECT id FROM workspaces WHERE id = ANY(%s) AND tenant_id <> %s ORDER BY id",
+            (workspaces, tenant_id),
+        ).fetchall()
+        taken = sorted({*reserved, *(r["id"] for r in foreign)})
+        if taken:
+            raise Conflict(
+                f"workspace {taken[0]} belongs to another tenant", code="workspace_of_another_tenant"
+            )
+
     def list(self) -> list[dict]:
         with self.db.connection() as conn:
-            return conn.execute(
-                "SELECT id, prefix, workspaces, access, name, expires_at, revoked_at, created_at FROM api_keys "
-                "ORDER BY created_at, id"
-            ).fetchall()
+            return conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id").fetchall()
 
     def revoke(self, key_id: str) -> None:
         with self.db.transaction() as conn:
@@ -106,10 +162,16 @@ class ApiKeys:
         parts = key.split("_")
         if not key.startswith(KEY_PREFIX) or len(parts) < 3:
             raise Unauthorized("invalid API key", code="invalid_api_key")
+        # A workspace another tenant owns drops out of the key (it was deleted and claimed anew since the key
+        # was made): the wall holds even for a key whose list is stale.
         with self.db.connection() as conn:
             row = conn.execute(
-                "SELECT id, key_hash, workspaces, access, expires_at <= now() AS expired, revoked_at IS NOT NULL "
-                "AS revoked FROM api_keys WHERE prefix = %s",
+                "SELECT k.id, k.key_hash, k.access, k.tenant_id, k.expires_at <= now() AS expired, "
+                "k.revoked_at IS NOT NULL AS revoked, "
+                "ARRAY(SELECT w FROM unnest(k.workspaces) WITH ORDINALITY AS u(w, n) WHERE NOT EXISTS "
+                "(SELECT 1 FROM workspaces ws WHERE ws.id = u.w AND ws.tenant_id <> k.tenant_id) ORDER BY n) "
+                "AS workspaces "
+                "FROM api_keys k WHERE k.prefix = %s",
                 (parts[1],),
             ).fetchone()
         if row is None or not hmac.compare_digest(row["key_hash"], _hash(key)):
@@ -118,7 +180,12 @@ class ApiKeys:
             raise Unauthorized("this API key was revoked", code="api_key_revoked")
         if row["expired"]:
             raise Unauthorized("this API key has expired", code="api_key_expired")
-        return Principal(key_id=row["id"], workspaces=tuple(row["workspaces"]), access=row["access"])
+        return Principal(
+            key_id=row["id"],
+            workspaces=tuple(row["workspaces"]),
+            access=row["access"],
+            tenant_id=row["tenant_id"],
+        )
 
 
 class RateLimiter:

@@ -4,7 +4,7 @@ memorylayer migrate            apply pending SQL migrations as the owner (MEMORY
 memorylayer dev                the local stack (embedded Postgres, API on :61001)
 memorylayer serve              the API only, against MEMORYLAYER_DATABASE_URL
 memorylayer reembed --workspace W   re-embed W with the configured model, in batches, resumable
-memorylayer keys create --workspace W [--access read]   a workspace-scoped API key, printed once
+memorylayer keys create --workspace W [--access read] [--tenant T]   a workspace-scoped API key, printed once
 """
 
 from __future__ import annotations
@@ -87,14 +87,24 @@ def _keys_create(settings: Settings, args: argparse.Namespace) -> int:
 
     from shared.auth import ApiKeys
     from shared.db.pool import Database
+    from shared.tenants import valid_tenant
 
     db = Database.from_settings(settings, purpose="cli")
     try:
         expires = datetime.fromisoformat(args.expires_at) if args.expires_at else None
-        row, key = ApiKeys(db).create(args.workspace, access=args.access, expires_at=expires, name=args.name)
+        row, key = ApiKeys(db).create(
+            args.workspace,
+            access=args.access,
+            expires_at=expires,
+            name=args.name,
+            tenant_id=valid_tenant(args.tenant),
+        )
     finally:
         db.close()
-    print(f"id:         {row['id']}\nworkspaces: {', '.join(row['workspaces'])}\naccess:     {row['access']}")
+    print(
+        f"id:         {row['id']}\ntenant:     {row['tenant_id']}\nworkspaces: {', '.join(row['workspaces'])}"
+    )
+    print(f"access:     {row['access']}")
     print(f"key:        {key}\n(shown once: store it now)")
     return 0
 
@@ -115,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--access", choices=["read", "read_write"], default="read_write")
     create.add_argument("--expires-at", help="ISO-8601 timestamp")
     create.add_argument("--name")
+    create.add_argument(
+        "--tenant", default="_default", help="the tenant that owns the key and its workspaces"
+    )
     create.set_defaults(run=_keys_create)
     return parser
 

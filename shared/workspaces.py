@@ -26,7 +26,7 @@ from shared.errors import Conflict, InvalidInput, NotFound
 from shared.memories import serialize
 from shared.memories.service import MemoryService
 from shared.models import MemoryCreate
-from shared.settings import RESERVED_WORKSPACES
+from shared.tenants import DEFAULT_TENANT, is_reserved
 
 EXPORT_PAGE = 500
 EXPORT_VERSION = "1.0"
@@ -37,10 +37,17 @@ class WorkspaceService:
         self.db = db
         self.memories = memories
 
-    def create(self, workspace_id: str | None, name: str, settings: dict, tags: list[str]) -> dict:
+    def create(
+        self,
+        workspace_id: str | None,
+        name: str,
+        settings: dict,
+        tags: list[str],
+        tenant_id: str = DEFAULT_TENANT,
+    ) -> dict:
         workspace_id = workspace_id or f"ws_{uuid.uuid4().hex[:16]}"
         with self.db.transaction() as conn:
-            row = repo.create(conn, workspace_id, name, settings, tags)
+            row = repo.create(conn, workspace_id, name, settings, tags, tenant_id)
         if row is None:
             raise Conflict(f"workspace {workspace_id} already exists", code="workspace_exists")
         return row
@@ -73,7 +80,7 @@ class WorkspaceService:
         return row
 
     def delete(self, workspace_id: str) -> None:
-        if workspace_id in RESERVED_WORKSPACES:
+        if is_reserved(workspace_id):
             raise InvalidInput(f"workspace {workspace_id} is reserved", code="reserved_workspace")
         with self.db.transaction() as conn:
             if not repo.delete(conn, workspace_id):
@@ -161,15 +168,19 @@ class WorkspaceService:
             for edge in edges:
                 yield json.dumps({"type": "association", "data": serialize.association(edge)}) + "\n"
 
-    def import_data(self, workspace_id: str, data: dict[str, Any]) -> dict[str, Any]:
-        """Import ``{"memories": [...], "associations": [...]}``; bad items are reported, good ones kept."""
+    def import_data(
+        self, workspace_id: str, data: dict[str, Any], tenant_id: str = DEFAULT_TENANT
+    ) -> dict[str, Any]:
+        """Import ``{"memories": [...], "associations": [...]}``; bad items are reported, good ones kept.
+
+        Items with ``scope: "user"`` go to the importing tenant's user space, as ``remember`` does."""
         imported, skipped, errors = 0, 0, 0
         details: list[dict[str, Any]] = []
         id_map: dict[str, str] = {}
         for index, item in enumerate(data.get("memories") or []):
             try:
                 body = MemoryCreate.model_validate({k: v for k, v in item.items() if k != "workspace_id"})
-                row, created, _ = self.memories.remember(workspace_id, body)
+                row, created, _ = self.memories.remember(workspace_id, body, tenant_id=tenant_id)
             except (ValidationError, InvalidInput, Conflict) as exc:
                 errors += 1
                 details.append({"index": index, "error": str(exc)[:500]})

@@ -48,14 +48,20 @@ class Caller:
 
     @property
     def allowed(self) -> tuple[str, ...] | None:
-        return self.principal.workspaces
+        """The key's workspaces and its tenant's user space (None: all)."""
+        return self.principal.visible_workspaces()
+
+    @property
+    def tenant_id(self) -> str:
+        return self.principal.tenant_id
 
     def allows(self, workspace_id: str) -> bool:
         return self.allowed is None or workspace_id in self.allowed
 
     def workspace(self, body_workspace: str | None = None) -> str:
         """The workspace a write or a search runs in; a key scoped to one workspace defaults to it."""
-        fallback = self.allowed[0] if self.allowed and len(self.allowed) == 1 else DEFAULT_WORKSPACE
+        own = self.principal.workspaces  # not the tenant's user space: that one is only used when named
+        fallback = own[0] if own and len(own) == 1 else DEFAULT_WORKSPACE
         named = valid_workspace(body_workspace or self.requested or fallback)
         return self.principal.require_workspace(named)
 

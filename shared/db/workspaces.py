@@ -11,16 +11,26 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
-from shared.errors import EmbeddingModelMismatch
+from shared.errors import EmbeddingModelMismatch, Forbidden
+from shared.tenants import DEFAULT_TENANT, space_owner
 
 _COLUMNS = "id, tenant_id, name, settings, tags, embedding_model, created_at, updated_at"
 
 
-def ensure_workspace(conn: psycopg.Connection, workspace_id: str) -> None:
+def ensure_workspace(conn: psycopg.Connection, workspace_id: str, tenant_id: str | None = None) -> None:
+    """Create the workspace on first write, owned by the writer's tenant (a tenant's shared space by the
+    tenant its name carries). With ``tenant_id``, refuse a workspace another tenant owns."""
+    owner = space_owner(workspace_id) or tenant_id or DEFAULT_TENANT
     conn.execute(
-        "INSERT INTO workspaces (id, name) VALUES (%s, %s) ON CONFLICT (id) DO NOTHING",
-        (workspace_id, workspace_id),
+        "INSERT INTO workspaces (id, name, tenant_id) VALUES (%s, %s, %s) ON CONFLICT (id) DO NOTHING",
+        (workspace_id, workspace_id, owner),
     )
+    if tenant_id is None:
+        return
+    # A second statement: in READ COMMITTED it sees a row another transaction committed after ours began.
+    row = conn.execute("SELECT tenant_id FROM workspaces WHERE id = %s", (workspace_id,)).fetchone()
+    if row and row["tenant_id"] != tenant_id:
+        raise Forbidden(f"this key may not use workspace {workspace_id}", code="workspace_forbidden")
 
 
 def bind_embedding_model(conn: psycopg.Connection, workspace_id: str, model_id: str) -> None:
@@ -41,12 +51,17 @@ def bind_embedding_model(conn: psycopg.Connection, workspace_id: str, model_id: 
 
 
 def create(
-    conn: psycopg.Connection, workspace_id: str, name: str, settings: dict, tags: list[str]
+    conn: psycopg.Connection,
+    workspace_id: str,
+    name: str,
+    settings: dict,
+    tags: list[str],
+    tenant_id: str = DEFAULT_TENANT,
 ) -> dict | None:
     return conn.execute(
-        f"INSERT INTO workspaces (id, name, settings, tags) VALUES (%s, %s, %s, %s) "
+        f"INSERT INTO workspaces (id, name, settings, tags, tenant_id) VALUES (%s, %s, %s, %s, %s) "
         f"ON CONFLICT (id) DO NOTHING RETURNING {_COLUMNS}",
-        (workspace_id, name, Jsonb(settings), tags),
+        (workspace_id, name, Jsonb(settings), tags, space_owner(workspace_id) or tenant_id),
     ).fetchone()
 
 

@@ -27,7 +27,8 @@ from shared.memories import serialize
 from shared.memories.classify import classify
 from shared.memories.rows import dedup_key, memory_row, normalise_tags
 from shared.models import BatchCreate, BatchDelete, BatchRequest, BatchUpdate, MemoryCreate, MemoryUpdate
-from shared.settings import GLOBAL_USER_WORKSPACE, Settings
+from shared.settings import Settings
+from shared.tenants import DEFAULT_TENANT, user_space
 
 
 def new_association_id() -> str:
@@ -105,13 +106,14 @@ class MemoryService:
             event_time=body.event_time,
         )
 
-    def _target_workspace(self, workspace_id: str, body: MemoryCreate) -> str:
-        """``scope: "user"`` stores the memory in the user's cross-workspace space, as the reference does."""
+    def _target_workspace(self, workspace_id: str, body: MemoryCreate, tenant_id: str) -> str:
+        """``scope: "user"`` stores the memory in the user's cross-workspace space, as the reference does, but
+        in the writer's tenant's own: one shared space would let any tenant write into (and probe) another's."""
         if body.scope != "user":
             return workspace_id
         if not body.user_id:
             raise InvalidInput("scope 'user' requires user_id", code="user_id_required")
-        return GLOBAL_USER_WORKSPACE
+        return user_space(tenant_id)
 
     def remember(
         self,
@@ -120,20 +122,21 @@ class MemoryService:
         *,
         idempotency_key: str | None = None,
         if_none_match: str | None = None,
+        tenant_id: str = DEFAULT_TENANT,
     ) -> tuple[dict, bool, bool]:
-        """Store a memory. Returns (memory row, created, replayed)."""
+        """Store a memory for a caller of ``tenant_id``. Returns (memory row, created, replayed)."""
         self.limits.check(content=body.content, tags=body.tags, metadata=body.metadata)
         if body.logical_key and not (idempotency_key and if_none_match == "*"):
             raise PreconditionFailed(
                 "logical_key requires the Idempotency-Key and If-None-Match: * headers",
                 code="conditional_required",
             )
-        workspace_id = self._target_workspace(workspace_id, body)
+        workspace_id = self._target_workspace(workspace_id, body, tenant_id)
         request_hash = hashlib.sha256(body.model_dump_json().encode()).hexdigest()
         vector = self.embedder.embed_one(body.content)
         row = self._row(workspace_id, body, vector)
         with self.db.transaction() as conn:
-            ws_repo.ensure_workspace(conn, workspace_id)
+            ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
             ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)
             if idempotency_key:
                 replay = self._replay(conn, workspace_id, idempotency_key, request_hash)
@@ -322,7 +325,9 @@ class MemoryService:
             return repo.revisions(conn, scope, memory_id, limit=limit, after=after)
 
     # ------------------------------------------------------------------ batch
-    def batch(self, workspace_id: str, body: BatchRequest) -> dict[str, Any]:
+    def batch(
+        self, workspace_id: str, body: BatchRequest, *, tenant_id: str = DEFAULT_TENANT
+    ) -> dict[str, Any]:
         """Run operations in order; one failing operation does not fail the others."""
         if len(body.operations) > self.settings.max_batch_operations:
             raise PayloadTooLarge(
@@ -339,7 +344,7 @@ class MemoryService:
             except (PayloadTooLarge, Unprocessable) as exc:
                 results[index] = _result(index, "create", error=exc.message)
         if valid:
-            self._create_many(workspace_id, valid, results)
+            self._create_many(workspace_id, valid, results, tenant_id)
         scope = Scope.of(workspace_id)
         for index, op in enumerate(body.operations):
             if isinstance(op, BatchCreate):
@@ -362,7 +367,11 @@ class MemoryService:
         }
 
     def _create_many(
-        self, workspace_id: str, valid: list[tuple[int, BatchCreate]], results: list[dict[str, Any]]
+        self,
+        workspace_id: str,
+        valid: list[tuple[int, BatchCreate]],
+        results: list[dict[str, Any]],
+        tenant_id: str,
     ) -> None:
         """One transaction, one pipelined insert. The rows join the HNSW graph afterwards (the worker's
         ``index_vectors``, driven by a queued job): until then recall finds them by an exact scan of the pending tail."""
@@ -373,7 +382,7 @@ class MemoryService:
         ]
         try:
             with self.db.transaction() as conn:
-                ws_repo.ensure_workspace(conn, workspace_id)
+                ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
                 ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)
                 taken: dict[str, int] = {}
                 rows = [

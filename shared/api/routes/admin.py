@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shared.api.deps import PrincipalDep, ServicesDep, valid_workspace
 from shared.memories import serialize
+from shared.tenants import DEFAULT_TENANT, valid_tenant
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"])
 
@@ -20,12 +21,15 @@ class KeyCreate(BaseModel):
     access: Literal["read", "read_write"] = "read_write"
     expires_at: datetime | None = None
     name: str | None = Field(default=None, max_length=200)
+    # The tenant that owns the key; its workspaces become the tenant's (refused if another tenant owns one).
+    tenant_id: str = Field(default=DEFAULT_TENANT, max_length=64)
 
 
 def key_out(row: dict) -> dict[str, Any]:
     return {
         "id": row["id"],
         "prefix": row["prefix"],
+        "tenant_id": row["tenant_id"],
         "workspaces": list(row["workspaces"]),
         "access": row["access"],
         "name": row["name"],
@@ -43,6 +47,7 @@ def create_key(body: KeyCreate, who: PrincipalDep, svc: ServicesDep) -> dict[str
         access=body.access,
         expires_at=body.expires_at,
         name=body.name,
+        tenant_id=valid_tenant(body.tenant_id),
     )
     return {**key_out(row), "key": key}
 

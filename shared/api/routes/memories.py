@@ -49,6 +49,7 @@ def remember(
         body,
         idempotency_key=idempotency_key,
         if_none_match=if_none_match,
+        tenant_id=caller.tenant_id,
     )
     return _with_etag({"memory": serialize.memory(row, embedding=True), "replayed": replayed}, row, 201)
 
@@ -91,16 +92,13 @@ def sequence_keys(caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
 def recall(body: RecallRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     workspace = caller.workspace(body.workspace_id)
     workspaces = [workspace]
-    # The shared spaces are searched too, as the reference does, but only where the caller's key reaches.
-    if body.include_global and workspace != "_global" and caller.allows("_global"):
-        workspaces.append("_global")
-    if (
-        body.user_id
-        and body.include_global_user
-        and workspace != "_global_user"
-        and caller.allows("_global_user")
-    ):
-        workspaces.append("_global_user")
+    # The shared spaces are searched too, as the reference does, but only the caller's tenant's, and the
+    # global one only where the caller's key reaches.
+    shared_global, user_space = caller.principal.global_space, caller.principal.user_space
+    if body.include_global and workspace != shared_global and caller.allows(shared_global):
+        workspaces.append(shared_global)
+    if body.user_id and body.include_global_user and workspace != user_space and caller.allows(user_space):
+        workspaces.append(user_space)
     return svc.recaller.recall(workspaces, body)
 
 
@@ -136,7 +134,7 @@ def batch(
     body: BatchRequest, caller: CallerDep, svc: ServicesDep, background: BackgroundTasks
 ) -> dict[str, Any]:
     # The reference ignores the body's workspace_id here; honouring it is the less surprising choice.
-    result = svc.memories.batch(caller.workspace(body.workspace_id), body)
+    result = svc.memories.batch(caller.workspace(body.workspace_id), body, tenant_id=caller.tenant_id)
     if any(r["type"] == "create" and r["status"] == "success" for r in result["results"]):
         background.add_task(svc.request_vector_indexing)
     return result

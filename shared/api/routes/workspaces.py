@@ -34,7 +34,7 @@ def _wrapped(row: dict) -> dict[str, Any]:
 def create_workspace(body: WorkspaceCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     if caller.allowed is not None:  # a scoped key may only create a workspace it already names
         caller.principal.require_workspace(body.id or "")
-    return _wrapped(svc.workspaces.create(body.id, body.name, body.settings, body.tags))
+    return _wrapped(svc.workspaces.create(body.id, body.name, body.settings, body.tags, caller.tenant_id))
 
 
 @router.get("")
@@ -44,7 +44,9 @@ def list_workspaces(
     tags: Annotated[list[str] | None, Query()] = None,
     match: Annotated[str, Query(pattern="^(all|any)$")] = "all",
 ) -> dict[str, Any]:
-    only = list(caller.allowed) if caller.allowed is not None else None
+    # The key's own workspaces; the tenant's user space is reachable but not one of them.
+    named = caller.principal.workspaces
+    only = list(named) if named is not None else None
     rows = svc.workspaces.list(tags or [], match == "all", only)
     listed = [serialize.workspace(r) for r in rows]
     known = {w["id"] for w in listed}
@@ -114,7 +116,7 @@ async def import_workspace(
     """Accepts ``{"data": {...export...}}``, a bare export object, or the NDJSON export itself."""
     _mine(caller, workspace_id)
     data = _parse_import(await request.body(), request.headers.get("content-type", ""))
-    return await run_in_threadpool(svc.workspaces.import_data, workspace_id, data)
+    return await run_in_threadpool(svc.workspaces.import_data, workspace_id, data, caller.tenant_id)
 
 
 def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
