@@ -1,6 +1,7 @@
-"""schemathesis against /openapi.json: positive and negative generated requests, zero 5xx.
+"""schemathesis against /openapi.json: positive and negative generated requests, zero 5xx, with auth off and
+with ``api_key`` auth on (a workspace key in the Authorization header, as a deployed API runs).
 
-Bounded in time (``MEMORYLAYER_FUZZ_SECONDS``, default 120) and seeded, so CI stays fast and repeatable.
+Bounded in time (``MEMORYLAYER_FUZZ_SECONDS``, default 120, per mode) and seeded, so CI stays fast and repeatable.
 """
 
 from __future__ import annotations
@@ -9,10 +10,52 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
+import psycopg
+import pytest
+from pydantic import SecretStr
 
-def test_no_generated_request_gets_a_5xx(base_url, tmp_path: Path):
+from shared.api.app import create_app
+from shared.local.server import serve_in_thread
+
+ADMIN = "admin-secret-for-fuzz"
+
+
+@pytest.fixture(scope="module")
+def secured_fuzz_target(settings, services, database_url) -> Iterator[tuple[str, list[str]]]:
+    """The API with api_key auth on, and the headers of a read-write key for ws_fuzz. Limits are high: the
+    fuzzer's own volume must not turn its requests into 429s (throttling has its own tests)."""
+    secure = settings.model_copy(
+        update={
+            "auth_mode": "api_key",
+            "admin_key": SecretStr(ADMIN),
+            "context_cursor_secret": SecretStr("cursor-secret-for-fuzz"),
+            "rate_limit_burst": 1_000_000,
+            "auth_failures_per_minute": 1_000_000,
+        }
+    )
+    with serve_in_thread(create_app(secure, services=services)) as url:
+        r = httpx.post(
+            f"{url}/v1/admin/api-keys",
+            json={"workspaces": ["ws_fuzz"]},
+            headers={"Authorization": f"Bearer {ADMIN}"},
+        )
+        assert r.status_code == 201, r.text
+        yield url, ["-H", f"Authorization: Bearer {r.json()['key']}"]
+    # Generated requests may carry malformed keys: leave loopback's failure count as it was for later tests.
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM rate_limit_counters WHERE bucket LIKE 'authfail:%'")
+
+
+@pytest.mark.parametrize("auth", ["none", "api_key"])
+def test_no_generated_request_gets_a_5xx(auth: str, request: pytest.FixtureRequest, tmp_path: Path):
+    if auth == "none":
+        base_url, extra = request.getfixturevalue("base_url"), []
+    else:
+        base_url, extra = request.getfixturevalue("secured_fuzz_target")
     cli = shutil.which("schemathesis") or str(Path(sys.executable).with_name("schemathesis"))
     seconds = os.environ.get("MEMORYLAYER_FUZZ_SECONDS", "120")
     out = subprocess.run(
@@ -32,6 +75,7 @@ def test_no_generated_request_gets_a_5xx(base_url, tmp_path: Path):
             seconds,
             "-H",
             "X-Workspace-ID: ws_fuzz",
+            *extra,
             "--report-dir",
             str(tmp_path),
         ],
