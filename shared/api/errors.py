@@ -46,7 +46,9 @@ def _database_error(exc: Exception) -> JSONResponse | None:
 
     if not isinstance(exc, psycopg.Error):
         return None
-    sqlstate = exc.sqlstate or ""
+    # psycopg refuses some values itself, before the server sees them (a NUL in text): a DataError with no
+    # SQLSTATE, the same class 22 as the server's.
+    sqlstate = exc.sqlstate or ("22000" if isinstance(exc, psycopg.DataError) else "")
     known = _DATABASE_ERRORS.get(sqlstate[:2])
     if known is None:
         return None

@@ -251,3 +251,10 @@ def test_a_chunked_body_over_the_limit_is_refused_while_streaming(settings, serv
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     assert start["status"] == 413 and json.loads(body)["detail"]["code"] == "request_too_large"
     assert pulled <= 2  # stopped at the first chunk past the limit
+
+
+def test_a_nul_in_text_is_a_422_with_a_generic_message(http, ws):
+    # psycopg refuses a NUL itself (a DataError with no SQLSTATE); found by the fuzzer with api_key auth on.
+    r = http.post("/v1/memories", json={"content": "a\u0000b"}, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"]["code"] == "invalid_data" and "NUL" not in r.text
