@@ -128,6 +128,35 @@ def test_a_key_that_just_failed_is_not_looked_up_again(guarded, lookups, databas
         _unblock_loopback(database_url)
 
 
+def test_failed_auth_limit_keys_on_api_gateways_source_ip(settings, services, database_url):
+    """In Lambda the address is API Gateway's requestContext.http.sourceIp (Mangum's ASGI client): one client
+    flooding garbage keys is blocked, another address is not."""
+    from mangum import Mangum
+
+    from shared.local.api_gateway import http_v2
+    from shared.local.lambda_context import LambdaContext
+
+    handler = Mangum(
+        create_app(secure(settings, auth_failures_per_minute=3), services=services), lifespan="off"
+    )
+
+    def status(source_ip: str) -> int:
+        event = http_v2("GET", "/v1/memories", headers=bearer(f"mlk_{uuid.uuid4().hex[:12]}_x"))
+        event["requestContext"]["http"]["sourceIp"] = source_ip
+        return handler(event, LambdaContext())["statusCode"]
+
+    flooder, bystander = f"198.51.100.{uuid.uuid4().int % 250}", f"203.0.113.{uuid.uuid4().int % 250}"
+    try:
+        assert [status(flooder) for _ in range(5)] == [401, 401, 401, 429, 429]
+        assert status(bystander) == 401
+    finally:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(
+                "DELETE FROM rate_limit_counters WHERE bucket IN (%s, %s)",
+                (f"authfail:{flooder}", f"authfail:{bystander}"),
+            )
+
+
 def test_per_key_limit_holds_across_instances(settings, services, ws):
     """Before: each process (each Lambda container) had its own bucket, so two instances allowed twice the
     burst. Now the count is shared in Postgres: 5 per 100 s window, whichever instance answers."""
