@@ -112,8 +112,8 @@ class Settings(BaseSettings):
     # Per API key, across every instance: a fixed-window counter in Postgres (shared/auth.py RateLimiter).
     rate_limit_per_s: float = 50.0
     rate_limit_burst: int = 100  # requests a key may make in one window of burst / per_s seconds
-    # Failed authentications per source address per minute, then 429 (counted in this process, before any
-    # database work, and in the shared counter so a fleet of containers holds the line too).
+    # Failed authentications per source address per minute, then 429. Counted in the shared counter (so the
+    # fleet holds the line); once over, the address is refused from this process's memory, before any key lookup.
     auth_failures_per_minute: int = 30
     # An unknown key is answered 401 from memory for this long: no database lookup for a key that just failed.
     negative_key_cache_s: float = 30.0
@@ -187,6 +187,7 @@ class Settings(BaseSettings):
 
     @property
     def has_cursor_secret(self) -> bool:
+        """Whether cursors can be signed safely: a configured secret, or auth none (a per-process random one)."""
         return bool(self.context_cursor_secret or self.context_cursor_secret_arn) or self.auth_mode == "none"
 
     @property
