@@ -26,8 +26,10 @@ node_modules/.installed: package.json
 	npm install --no-audit --no-fund --silent
 	touch $@
 
+# The local stack is open (auth_mode none) unless asked otherwise; the server itself defaults to api_key, and
+# refuses none on a non-loopback MEMORYLAYER_HOST.
 dev: $(VENV)/.installed-local  ## the local stack on http://127.0.0.1:$${MEMORYLAYER_PORT:-61001}
-	$(VENV)/bin/memorylayer dev
+	MEMORYLAYER_AUTH_MODE=$${MEMORYLAYER_AUTH_MODE:-none} $(VENV)/bin/memorylayer dev
 
 embed: $(VENV)/.installed-local  ## the embedding container as a CPU process on $${MEMORYLAYER_EMBED_PORT:-61051}
 	$(PY) -m functions.embed.server

@@ -77,9 +77,11 @@ def local_stack(
             os.environ.update(
                 MEMORYLAYER_DATABASE_URL=pg.dsn, MEMORYLAYER_EMBEDDING_PROVIDER=embedding_provider
             )
-            settings = Settings(db_pool_max=16)
+            settings = Settings(db_pool_max=16, auth_mode="none")
         else:
-            settings = Settings(database_url=pg.dsn, embedding_provider=embedding_provider, db_pool_max=16)
+            settings = Settings(
+                database_url=pg.dsn, embedding_provider=embedding_provider, db_pool_max=16, auth_mode="none"
+            )
         apply_migrations(pg.dsn, embedding_dimensions=settings.embedding_dimensions or 384)
         services = Services.build(settings)
         try:

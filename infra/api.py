@@ -39,6 +39,30 @@ ROUTES: tuple[tuple[str, apigwv2.HttpMethod, str], ...] = (
     ("/v1/sessions/{session_id}/context-delta", POST, "context"),
 )
 
+# Per-route throttles, as a share of the stage's rate and burst (so dev and prod scale alike): the stage-wide
+# limit alone let one tenant's key minting, imports or context packs take the whole stage. API Gateway applies
+# the tighter of the route's and the stage's; the application also limits each key (shared/auth.py).
+ROUTE_THROTTLE_SHARE: dict[str, float] = {
+    "ANY /v1/admin/{proxy+}": 0.02,  # key minting and listing: rare, and a target for guessing
+    "ANY /v1/workspaces/{proxy+}": 0.1,  # imports and exports move whole workspaces
+    "ANY /health/ready": 0.05,  # touches the database
+    "POST /v1/sessions/{session_id}/context-pack": 0.25,
+    "POST /v1/sessions/{session_id}/context-delta": 0.25,
+    "ANY /v1/memories/{proxy+}": 0.5,  # recall, reflect, answer: embeddings and LLM calls
+}
+
+
+def route_throttles(rate_limit: int, burst_limit: int) -> dict[str, dict[str, float | int]]:
+    """The stage's ``RouteSettings``: route key → its throttle (at least 1 request per second, burst 1)."""
+    return {
+        route: {
+            "ThrottlingRateLimit": max(1, round(rate_limit * share)),
+            "ThrottlingBurstLimit": max(1, round(burst_limit * share)),
+        }
+        for route, share in ROUTE_THROTTLE_SHARE.items()
+    }
+
+
 # HTTP APIs support only a subset of $context variables; these are all valid for them.
 ACCESS_LOG_FORMAT = json.dumps(
     {
@@ -116,8 +140,20 @@ class Api(Construct):
             name: HttpLambdaIntegration(f"{name.title()}Integration", functions[name])
             for name in sorted({target for _, _, target in ROUTES})
         }
+        throttled_routes: list[apigwv2.HttpRoute] = []
         for path, method, target in ROUTES:
-            self.http_api.add_routes(path=path, methods=[method], integration=integrations[target])
+            added = self.http_api.add_routes(path=path, methods=[method], integration=integrations[target])
+            if f"{method.value} {path}" in ROUTE_THROTTLE_SHARE:
+                throttled_routes += added
+        # The L2 stage has no per-route settings; the L1 property takes them. A route setting names a route key
+        # that must exist when the stage is created or updated, hence the dependencies.
+        cfn_stage = self.stage.node.default_child
+        assert isinstance(cfn_stage, apigwv2.CfnStage)
+        cfn_stage.add_property_override(
+            "RouteSettings", route_throttles(config.api_rate_limit, config.api_burst_limit)
+        )
+        for route in throttled_routes:
+            self.stage.node.add_dependency(route)
 
         acknowledge(
             self.http_api,

@@ -19,6 +19,7 @@ import secrets
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -51,7 +52,8 @@ class Principal:
 
     @classmethod
     def open(cls) -> Principal:
-        return cls(key_id=None, workspaces=None, admin=True)
+        """Auth mode ``none``: every workspace, but not the admin routes (those always need the admin key)."""
+        return cls(key_id=None, workspaces=None, admin=False)
 
     @property
     def user_space(self) -> str:
@@ -188,31 +190,124 @@ class ApiKeys:
         )
 
 
-class RateLimiter:
-    """A token bucket per key, in this process (API Gateway throttles the whole stage in AWS).
+# One fixed window per bucket: the first request of a window inserts its row, every later one adds 1, and the
+# count comes back in the same statement. It holds across processes and Lambda containers (one row per bucket
+# and window), costs one round trip, and pins nothing on RDS Proxy. Old windows: purge_rate_windows().
+_COUNT_IN_WINDOW = """
+INSERT INTO rate_limit_counters AS c (bucket, window_start, count)
+VALUES (%(bucket)s, to_timestamp(floor(extract(epoch FROM now()) / %(window_s)s) * %(window_s)s), 1)
+ON CONFLICT (bucket, window_start) DO UPDATE SET count = c.count + 1
+RETURNING c.count,
+          extract(epoch FROM c.window_start - now()) + %(window_s)s AS resets_in_s
+"""
 
-    >>> limiter = RateLimiter(rate_per_s=1, burst=2)
-    >>> limiter.take("k"); limiter.take("k")
-    >>> limiter.take("k")
-    Traceback (most recent call last):
-    shared.errors.RateLimited: rate limit exceeded for this key
+
+def count_in_window(db: Database, bucket: str, window_s: float) -> tuple[int, float]:
+    """Add one to ``bucket``'s current window; returns (count so far, seconds until the window ends)."""
+    with db.connection() as conn:
+        row = conn.execute(_COUNT_IN_WINDOW, {"bucket": bucket, "window_s": window_s}).fetchone()
+    return int(row["count"]), float(row["resets_in_s"])
+
+
+def purge_rate_windows(db: Database, older_than_s: int = 3600) -> int:
+    """Drop windows that ended long ago (the cleanup function, every few minutes)."""
+    with db.transaction() as conn:
+        return conn.execute(
+            "DELETE FROM rate_limit_counters WHERE window_start < now() - make_interval(secs => %s)",
+            (older_than_s,),
+        ).rowcount
+
+
+class RateLimiter:
+    """Per-key requests, counted in Postgres so the limit holds for the whole fleet, not per container:
+    ``burst`` requests per window of ``burst / rate_per_s`` seconds (50/s with a burst of 100: 100 per 2 s)."""
+
+    def __init__(self, db: Callable[[], Database], rate_per_s: float, burst: int) -> None:
+        self._db = db
+        self.burst = burst
+        self.window_s = max(1.0, burst / rate_per_s)
+
+    def take(self, key_id: str) -> None:
+        count, resets_in_s = count_in_window(self._db(), f"key:{key_id}", self.window_s)
+        if count > self.burst:
+            raise RateLimited(
+                "rate limit exceeded for this key", retry_after_s=max(1, math.ceil(resets_in_s))
+            )
+
+
+class AuthGuard:
+    """What stands in front of the api_keys lookup: a limit on failed authentications per source address, and a
+    short negative cache of keys that just failed.
+
+    A blocked address and a remembered bad key are answered from this process's memory, so a flood of garbage
+    keys costs no database work once it is recognised. Failures are also counted in the shared window
+    (one statement per failure), so each container learns of a block the fleet has reached.
+
+    >>> guard = AuthGuard(lambda: None, failures_per_minute=2, negative_ttl_s=30)
+    >>> guard.remember_bad("mlk_x_y"); guard.known_bad("mlk_x_y"), guard.known_bad("mlk_x_z")
+    (True, False)
     """
 
-    def __init__(self, rate_per_s: float, burst: int) -> None:
-        self.rate = rate_per_s
-        self.burst = burst
-        self._buckets: dict[str, tuple[float, float]] = {}
+    WINDOW_S = 60.0
+    MAX_ENTRIES = 10_000  # bounds memory under a flood of distinct keys or addresses
+
+    def __init__(
+        self, db: Callable[[], Database | None], failures_per_minute: int, negative_ttl_s: float
+    ) -> None:
+        self._db = db
+        self.failures_per_minute = failures_per_minute
+        self.negative_ttl_s = negative_ttl_s
+        self._bad_keys: dict[str, float] = {}  # sha256 of the key -> monotonic expiry
+        self._blocked: dict[str, float] = {}  # source address -> monotonic end of its block
         self._lock = threading.Lock()
 
-    def take(self, key: str) -> None:
-        now = time.monotonic()
+    def check_source(self, source: str) -> None:
+        """429 for an address over its failure budget, before any key is looked at."""
         with self._lock:
-            tokens, last = self._buckets.get(key, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - last) * self.rate)
-            if tokens < 1:
-                self._buckets[key] = (tokens, now)
-                raise RateLimited(
-                    "rate limit exceeded for this key",
-                    retry_after_s=max(1, math.ceil((1 - tokens) / self.rate)),
-                )
-            self._buckets[key] = (tokens - 1, now)
+            until = self._blocked.get(source)
+            if until is not None and until <= time.monotonic():
+                del self._blocked[source]
+                until = None
+        if until is not None:
+            raise RateLimited(
+                "too many failed authentications from this address",
+                code="auth_rate_limited",
+                retry_after_s=max(1, math.ceil(until - time.monotonic())),
+            )
+
+    def failed(self, source: str) -> None:
+        db = self._db()
+        if db is None:
+            return
+        count, resets_in_s = count_in_window(db, f"authfail:{source}", self.WINDOW_S)
+        if count >= self.failures_per_minute:
+            with self._lock:
+                _bounded(self._blocked, self.MAX_ENTRIES)
+                self._blocked[source] = time.monotonic() + max(1.0, resets_in_s)
+
+    def known_bad(self, key: str) -> bool:
+        digest = _hash(key)
+        with self._lock:
+            until = self._bad_keys.get(digest)
+            if until is None:
+                return False
+            if until <= time.monotonic():
+                del self._bad_keys[digest]
+                return False
+            return True
+
+    def remember_bad(self, key: str) -> None:
+        with self._lock:
+            _bounded(self._bad_keys, self.MAX_ENTRIES)
+            self._bad_keys[_hash(key)] = time.monotonic() + self.negative_ttl_s
+
+
+def _bounded(entries: dict[str, float], limit: int) -> None:
+    """Make room for one more: drop expired entries, and everything if that is not enough (a flood)."""
+    if len(entries) < limit:
+        return
+    now = time.monotonic()
+    for name in [n for n, until in entries.items() if until <= now]:
+        del entries[name]
+    if len(entries) >= limit:
+        entries.clear()

@@ -1,7 +1,7 @@
 """The ``memorylayer`` command.
 
 memorylayer migrate            apply pending SQL migrations as the owner (MEMORYLAYER_DATABASE_OWNER_URL)
-memorylayer dev                the local stack (embedded Postgres, API on :61001)
+memorylayer dev                the local stack (embedded Postgres, API on :61001; `make dev` runs it with auth off)
 memorylayer serve              the API only, against MEMORYLAYER_DATABASE_URL
 memorylayer reembed --workspace W   re-embed W with the configured model, in batches, resumable
 memorylayer keys create --workspace W [--access read] [--tenant T]   a workspace-scoped API key, printed once

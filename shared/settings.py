@@ -9,18 +9,19 @@ Code in ``shared/`` receives a ``Settings`` instance as an argument and never re
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import SecretStr, model_validator
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 EmbeddingProviderName = Literal["hash", "local", "openai", "google", "endpoint", "sagemaker"]
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="MEMORYLAYER_", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix="MEMORYLAYER_", extra="ignore", populate_by_name=True)
 
     # --- service ---
     host: str = "127.0.0.1"
@@ -101,13 +102,23 @@ class Settings(BaseSettings):
     checkpoint_max_segments: int = 1000
 
     # --- auth ---
-    auth_mode: Literal["none", "api_key"] = "none"
+    # Closed by default: `none` (anyone may do anything) is for `make dev` and tests, which say so explicitly;
+    # it is refused inside Lambda and on a non-loopback address (see _refuse_open_auth_where_reachable).
+    auth_mode: Literal["none", "api_key"] = "api_key"
     admin_key: SecretStr | None = None
     admin_key_secret_arn: str | None = None  # in AWS: the admin key lives in Secrets Manager
     # How long a value read from Secrets Manager is reused: a rotation reaches every container within this.
     secret_cache_ttl_s: int = 300
-    rate_limit_per_s: float = 50.0  # per API key, per process; API Gateway throttles the stage
-    rate_limit_burst: int = 100
+    # Per API key, across every instance: a fixed-window counter in Postgres (shared/auth.py RateLimiter).
+    rate_limit_per_s: float = 50.0
+    rate_limit_burst: int = 100  # requests a key may make in one window of burst / per_s seconds
+    # Failed authentications per source address per minute, then 429. Counted in the shared counter (so the
+    # fleet holds the line); once over, the address is refused from this process's memory, before any key lookup.
+    auth_failures_per_minute: int = 30
+    # An unknown key is answered 401 from memory for this long: no database lookup for a key that just failed.
+    negative_key_cache_s: float = 30.0
+    # Set by the Lambda runtime (not prefixed): where `auth_mode=none` is refused.
+    lambda_function_name: str | None = Field(default=None, validation_alias="AWS_LAMBDA_FUNCTION_NAME")
 
     # --- queue and extraction ---
     extraction_queue_url: str | None = None
@@ -149,13 +160,35 @@ class Settings(BaseSettings):
         return self
 
     @model_validator(mode="after")
+    def _refuse_open_auth_where_reachable(self) -> Settings:
+        if self.auth_mode != "none":
+            return self
+        if self.lambda_function_name:
+            raise ValueError(
+                "auth_mode=none is refused inside Lambda (AWS_LAMBDA_FUNCTION_NAME is set): anyone reaching "
+                "the API could read every workspace and mint keys"
+            )
+        if not is_loopback(self.host):
+            raise ValueError(
+                f"auth_mode=none is refused on {self.host}: bind to 127.0.0.1 or set MEMORYLAYER_AUTH_MODE=api_key"
+            )
+        return self
+
+    @model_validator(mode="after")
     def _require_cursor_secret(self) -> Settings:
-        if self.auth_mode == "api_key" and not (self.context_cursor_secret or self.context_cursor_secret_arn):
+        # Checked here only when api_key was asked for (env or argument): functions that sign no cursors (the
+        # worker, cleanup, migrate) run on the default. The API checks again when it is built (create_app).
+        if "auth_mode" in self.model_fields_set and not self.has_cursor_secret:
             raise ValueError(
                 "auth_mode=api_key needs MEMORYLAYER_CONTEXT_CURSOR_SECRET or "
                 "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN: without one anybody could forge context cursors"
             )
         return self
+
+    @property
+    def has_cursor_secret(self) -> bool:
+        """Whether cursors can be signed safely: a configured secret, or auth none (a per-process random one)."""
+        return bool(self.context_cursor_secret or self.context_cursor_secret_arn) or self.auth_mode == "none"
 
     @property
     def embedding_model_id(self) -> str:
@@ -165,6 +198,20 @@ class Settings(BaseSettings):
         vectors are comparable; a different model or size never is.
         """
         return f"{self.embedding_model}@{self.embedding_dimensions}"
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost``, ``127.0.0.0/8`` and ``::1``: reachable from this machine only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0"), is_loopback("10.0.0.5")
+    (True, True, False, False)
+    """
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name other than localhost may resolve anywhere
 
 
 @lru_cache(maxsize=1)

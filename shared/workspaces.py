@@ -16,13 +16,14 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+import psycopg
 from pydantic import ValidationError
 
 from shared.db import memories as mem_repo
 from shared.db import workspaces as repo
 from shared.db.pool import Database
 from shared.db.scope import Scope
-from shared.errors import Conflict, InvalidInput, NotFound
+from shared.errors import Conflict, InvalidInput, MemoryLayerError, NotFound
 from shared.memories import serialize
 from shared.memories.service import MemoryService
 from shared.models import MemoryCreate
@@ -178,12 +179,18 @@ class WorkspaceService:
         details: list[dict[str, Any]] = []
         id_map: dict[str, str] = {}
         for index, item in enumerate(data.get("memories") or []):
+            # Each memory is its own write; one the limits or the database refuse is reported here with its index
+            # (not raised: that would answer 4xx/500 after the items before it were committed).
             try:
                 body = MemoryCreate.model_validate({k: v for k, v in item.items() if k != "workspace_id"})
                 row, created, _ = self.memories.remember(workspace_id, body, tenant_id=tenant_id)
-            except (ValidationError, InvalidInput, Conflict) as exc:
+            except (ValidationError, MemoryLayerError) as exc:
                 errors += 1
                 details.append({"index": index, "error": str(exc)[:500]})
+                continue
+            except psycopg.DataError:  # the database's text stays in the log (shared/api/errors.py)
+                errors += 1
+                details.append({"index": index, "error": "a value is out of range or cannot be stored"})
                 continue
             if isinstance(item.get("id"), str):
                 id_map[item["id"]] = row["id"]

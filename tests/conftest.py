@@ -87,8 +87,13 @@ def app_url(rds_proxy: RdsProxyStandIn, superuser_url: str) -> str:
 
 @pytest.fixture(scope="session")
 def settings(app_url: str, owner_url: str) -> Settings:
+    # Open on purpose: most tests are about behaviour, not keys (tests/integration/test_auth*.py secure theirs).
     return Settings(
-        database_url=app_url, database_owner_url=owner_url, embedding_provider="hash", db_pool_max=8
+        database_url=app_url,
+        database_owner_url=owner_url,
+        embedding_provider="hash",
+        db_pool_max=8,
+        auth_mode="none",
     )
 
 

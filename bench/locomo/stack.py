@@ -29,7 +29,9 @@ def running_stack(embedding: EmbeddingProviderName) -> Iterator[Stack]:
         pg = EmbeddedPostgres.start(Path(tmp) / "pg", ephemeral=True)
         try:
             apply_migrations(pg.dsn)
-            settings = Settings(database_url=pg.dsn, embedding_provider=embedding, db_pool_max=4)
+            settings = Settings(
+                database_url=pg.dsn, embedding_provider=embedding, db_pool_max=4, auth_mode="none"
+            )
             services = Services.build(settings)
             try:
                 with serve_in_thread(create_app(settings, services=services)) as url:

@@ -1,6 +1,6 @@
 """Lambda "cleanup", invoked by an EventBridge schedule (every 5 minutes): commits expired sessions that
 auto-commit, removes them, drops expired working-memory keys, ages out context events, and re-sends
-extraction jobs whose queue message was never sent.
+extraction jobs whose queue message was never sent, and drops rate-limit windows that ended an hour ago.
 
     >>> handler({"source": "aws.events", "detail-type": "Scheduled Event"}, context)   # doctest: +SKIP
     {'sessions_expired': 2, 'sessions_committed': 2, 'working_keys_expired': 0, 'events_purged': 0}
@@ -15,6 +15,7 @@ from functools import lru_cache
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 
+from shared.auth import purge_rate_windows
 from shared.extraction.worker import index_pending
 from shared.queue import JobQueue, create_queue
 from shared.sessions.cleanup import build_session_service
@@ -50,6 +51,7 @@ def handler(event: dict, context: object) -> dict[str, int]:
     result["jobs_requeued"] = requeue_stale_jobs(service().db, queue())
     # A safety net: bulk writes whose indexing message was lost still join the HNSW graph.
     result["vectors_indexed"] = index_pending(service().db, max_batches=10)
+    result["rate_windows_purged"] = purge_rate_windows(service().db)
     for name, value in result.items():
         metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
     logger.info("session cleanup", extra=result)

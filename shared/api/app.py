@@ -12,13 +12,15 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shared.api import errors
 from shared.api.deps import principal
 from shared.api.routes import health
-from shared.auth import RateLimiter
+from shared.auth import AuthGuard, RateLimiter
+from shared.errors import PayloadTooLarge
 from shared.settings import Settings, get_settings
 
 if TYPE_CHECKING:
@@ -70,6 +72,62 @@ class LazyServices:
         return getattr(self.get(), name)
 
 
+class BodySizeLimit:
+    """413 for a body over ``max_bytes``: at once when Content-Length says so, else as soon as the streamed
+    (chunked) body passes the limit, so a 9 MB chunked body is never read whole.
+
+    The streamed case stops ``receive`` with an error; whatever the app then answers (FastAPI turns a failed body
+    read into a 400) is dropped and the 413 sent instead.
+    """
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.max_bytes:
+            await self._too_large()(scope, receive, send)
+            return
+        seen = 0
+        exceeded = False
+        started = False
+
+        async def limited() -> Message:
+            nonlocal seen, exceeded
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    exceeded = True
+                    raise self._error()
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started
+            if exceeded and not started:
+                return  # the app's answer to a body it could not read: replaced by the 413 below
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, limited, guarded_send)
+        except Exception:
+            if not exceeded:
+                raise
+        if exceeded and not started:
+            await self._too_large()(scope, receive, send)
+
+    def _error(self) -> PayloadTooLarge:
+        return PayloadTooLarge(f"body over {self.max_bytes} bytes", code="request_too_large")
+
+    def _too_large(self) -> JSONResponse:
+        return JSONResponse({"detail": self._error().to_detail()}, status_code=413)
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -77,28 +135,26 @@ def create_app(
     routers: Iterable[APIRouter] | None = None,
 ) -> FastAPI:
     settings = settings or get_settings()
+    if not settings.has_cursor_secret:
+        # Settings lets a default api_key through (the worker signs no cursors); the API cannot run without one.
+        raise ValueError(
+            "auth_mode=api_key needs MEMORYLAYER_CONTEXT_CURSOR_SECRET or MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN: "
+            "without one anybody could forge context cursors"
+        )
     app = FastAPI(title="MemoryLayer", version=health.VERSION, description="Long-term memory for LLM apps")
     app.state.settings = settings
     # An embedder loaded before a SnapStart snapshot (shared/snapstart.py) is the one the services use.
     app.state.embedder = None
     app.state.services = LazyServices(lambda: services or _build(settings, app.state.embedder))
-    app.state.rate_limiter = RateLimiter(settings.rate_limit_per_s, settings.rate_limit_burst)
+    app.state.rate_limiter = RateLimiter(
+        lambda: app.state.services.db, settings.rate_limit_per_s, settings.rate_limit_burst
+    )
+    app.state.auth_guard = AuthGuard(
+        lambda: app.state.services.db, settings.auth_failures_per_minute, settings.negative_key_cache_s
+    )
     errors.install(app)
 
-    @app.middleware("http")
-    async def limit_body_size(request: Request, call_next):
-        declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > settings.max_request_bytes:
-            return JSONResponse(
-                {
-                    "detail": {
-                        "code": "request_too_large",
-                        "message": f"body over {settings.max_request_bytes} bytes",
-                    }
-                },
-                status_code=413,
-            )
-        return await call_next(request)
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
 
     for router in routers if routers is not None else all_routers():
         # Every route but the health checks authenticates, even one that forgets to ask for the caller.

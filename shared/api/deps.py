@@ -85,21 +85,37 @@ READ_ONLY_POSTS = re.compile(
 
 
 def principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal:
-    """Authenticate the request (``Authorization: Bearer <key>``, or the bare key) and rate-limit the key."""
+    """Authenticate the request (``Authorization: Bearer <key>``, or the bare key) and rate-limit the key.
+
+    Order matters: an address over its failure budget gets 429 before its key is looked at; a key that just
+    failed is answered from memory; only then is the database asked; the per-key limit is charged last.
+    """
     settings = request.app.state.settings
-    if settings.auth_mode == "none":
-        return Principal.open()
     token = (authorization or "").strip()
     if token.lower().startswith("bearer "):
         token = token[7:].strip()
-    if not token:
-        raise Unauthorized("missing API key: send Authorization: Bearer <key>", code="missing_api_key")
     # Read here, not when the app is built: a Lambda init (and a SnapStart snapshot) holds no secret, and a
     # rotated key takes effect within settings.secret_cache_ttl_s.
-    admin = secrets.admin_key(settings)
+    admin = secrets.admin_key(settings) if token else None
     if admin and hmac.compare_digest(token.encode(), admin.encode()):
         return Principal(key_id="admin", workspaces=None, admin=True)
-    found = request.app.state.services.api_keys.authenticate(token)
+    if settings.auth_mode == "none":
+        return Principal.open()  # every workspace, never the admin routes
+    if not token:
+        raise Unauthorized("missing API key: send Authorization: Bearer <key>", code="missing_api_key")
+    guard = request.app.state.auth_guard
+    # Behind API Gateway, Mangum puts requestContext.http.sourceIp here; locally it is the socket's peer.
+    source = request.client.host if request.client else "unknown"
+    guard.check_source(source)
+    try:
+        if guard.known_bad(token):
+            raise Unauthorized("invalid API key", code="invalid_api_key")
+        found = request.app.state.services.api_keys.authenticate(token)
+    except Unauthorized as exc:
+        if exc.code == "invalid_api_key":
+            guard.remember_bad(token)
+        guard.failed(source)
+        raise
     request.app.state.rate_limiter.take(found.key_id)
     if request.method not in ("GET", "HEAD", "OPTIONS") and not READ_ONLY_POSTS.match(request.url.path):
         found.require_write()

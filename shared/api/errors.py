@@ -1,7 +1,8 @@
 """The one place where domain errors become HTTP responses.
 
 Bodies keep FastAPI's ``{"detail": ...}`` envelope (the official SDK reads ``detail``), with a machine-readable
-``code`` inside: ``{"detail": {"code": "memory_not_found", "message": "memory mem_… not found"}}``.
+``code`` inside: ``{"detail": {"code": "memory_not_found", "message": "memory mem_… not found"}}``. No database
+error text reaches a client: it is logged, and the client gets a generic message with a code.
 """
 
 from __future__ import annotations
@@ -27,15 +28,35 @@ async def _bad_json(_: Request, exc: json.JSONDecodeError) -> JSONResponse:
     return JSONResponse({"detail": {"code": "invalid_json", "message": str(exc)}}, status_code=400)
 
 
-def _bad_data(exc: Exception) -> JSONResponse | None:
-    """Class 22 errors come from values the database cannot hold (NUL characters, numbers out of range); the
-    transaction was rolled back, so nothing changed: a 422, not a 500."""
+# Database errors the client's input caused, by SQLSTATE class: (status, code, message). The database's own text
+# (``bigint out of range``, column and constraint names) goes to the log only; the client gets a generic message
+# and a code it can act on, plus the SQLSTATE for support.
+_DATABASE_ERRORS: dict[str, tuple[int, str, str]] = {
+    # Class 22, data exceptions: a value the database cannot hold (NUL characters, numbers out of range).
+    # The transaction was rolled back, so nothing changed.
+    "22": (422, "invalid_data", "a value in the request is not one the database can store"),
+    # Class 54, program limits: e.g. a document or array too large for the column.
+    "54": (422, "value_too_large", "a value in the request exceeds what the database can store"),
+}
+
+
+def _database_error(exc: Exception) -> JSONResponse | None:
+    """A psycopg error caused by the request's values → a 4xx with a generic message; None for the rest."""
     import psycopg  # loaded already whenever such an error exists; not imported at cold start for this
 
-    if not isinstance(exc, psycopg.DataError):
+    if not isinstance(exc, psycopg.Error):
         return None
-    message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
-    return JSONResponse({"detail": {"code": "invalid_data", "message": message}}, status_code=422)
+    # psycopg refuses some values itself, before the server sees them (a NUL in text): a DataError with no
+    # SQLSTATE, the same class 22 as the server's.
+    sqlstate = exc.sqlstate or ("22000" if isinstance(exc, psycopg.DataError) else "")
+    known = _DATABASE_ERRORS.get(sqlstate[:2])
+    if known is None:
+        return None
+    status, code, message = known
+    log.warning("database refused a value (%s): %s", sqlstate, str(exc).splitlines()[0] if str(exc) else "")
+    return JSONResponse(
+        {"detail": {"code": code, "message": message, "sqlstate": sqlstate}}, status_code=status
+    )
 
 
 async def _nested_validation(_: Request, exc: ValidationError) -> JSONResponse:
@@ -45,7 +66,7 @@ async def _nested_validation(_: Request, exc: ValidationError) -> JSONResponse:
 
 
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
-    if type(exc).__module__.startswith("psycopg") and (response := _bad_data(exc)) is not None:
+    if type(exc).__module__.startswith("psycopg") and (response := _database_error(exc)) is not None:
         return response
     # The traceback goes to the log; the client gets the same JSON envelope as every other error.
     log.exception("unhandled error", exc_info=exc)

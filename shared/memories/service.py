@@ -35,12 +35,22 @@ def new_association_id() -> str:
     return f"assoc_{uuid.uuid4().hex[:16]}"
 
 
-def _depth(value: Any, level: int = 0) -> int:
-    if isinstance(value, dict):
-        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
-    if isinstance(value, list):
-        return max((_depth(v, level + 1) for v in value), default=level + 1)
-    return level
+def nesting_exceeds(value: Any, limit: int) -> bool:
+    """Whether dicts and lists nest deeper than ``limit`` levels: a walk with an explicit stack that stops at the
+    first level past the limit, so 900 levels cost no recursion (the recursive version hit RecursionError, a 500).
+
+    >>> nesting_exceeds({"a": [1, {"b": 2}]}, 3), nesting_exceeds({"a": [1, {"b": 2}]}, 2)
+    (False, True)
+    """
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            if level + 1 > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, level + 1) for child in children)
+    return False
 
 
 @dataclass
@@ -64,15 +74,16 @@ class Limits:
                     f"a tag is longer than {s.max_tag_length} characters", code="tag_too_long"
                 )
         if metadata is not None:
+            # Depth first: serializing a deeply nested value recurses, the iterative check does not.
+            if nesting_exceeds(metadata, s.max_metadata_depth):
+                raise Unprocessable(
+                    f"metadata nests deeper than {s.max_metadata_depth} levels", code="metadata_too_deep"
+                )
             size = len(serialize.canonical_json(metadata).encode())
             if size > s.max_metadata_bytes:
                 raise PayloadTooLarge(
                     f"metadata is {size} bytes; the limit is {s.max_metadata_bytes}",
                     code="metadata_too_large",
-                )
-            if _depth(metadata) > s.max_metadata_depth:
-                raise Unprocessable(
-                    f"metadata nests deeper than {s.max_metadata_depth} levels", code="metadata_too_deep"
                 )
 
 

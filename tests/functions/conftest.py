@@ -14,6 +14,9 @@ def lambda_env(monkeypatch, app_url, owner_url):
     monkeypatch.setenv("MEMORYLAYER_DATABASE_URL", app_url)
     monkeypatch.setenv("MEMORYLAYER_DATABASE_OWNER_URL", owner_url)
     monkeypatch.setenv("MEMORYLAYER_EMBEDDING_PROVIDER", "hash")
+    # Not in Lambda (no AWS_LAMBDA_FUNCTION_NAME), so the handlers may run open: the tests here are about
+    # events, not keys.
+    monkeypatch.setenv("MEMORYLAYER_AUTH_MODE", "none")
     monkeypatch.setenv("POWERTOOLS_METRICS_NAMESPACE", "MemoryLayer")
     get_settings.cache_clear()
     yield

@@ -63,7 +63,14 @@ print(json.dumps(out))
 def init_then_invoke(module: str, events: list[dict], database_url: str, **extra_env: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYLAYER_")}
     env.update(
-        {"MEMORYLAYER_DATABASE_URL": database_url, "MEMORYLAYER_EMBEDDING_PROVIDER": "hash", **extra_env}
+        {
+            "MEMORYLAYER_DATABASE_URL": database_url,
+            "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
+            # Open unless a test says otherwise (these tests are about the snapshot, not keys); allowed here
+            # because AWS_LAMBDA_FUNCTION_NAME is not set.
+            "MEMORYLAYER_AUTH_MODE": "none",
+            **extra_env,
+        }
     )
     spec = {"module": module, "events": events}
     done = subprocess.run(

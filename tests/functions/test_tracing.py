@@ -20,6 +20,7 @@ from shared.llm.base import LLMClient, LLMUsage
 from tests.functions.events import http_v2
 
 SECRET_CONTENT = "the vault combination is tangerine-4711"
+ADMIN = {"Authorization": "Bearer admin-for-tracing"}
 
 INVOKE = """
 import json, sys
@@ -57,6 +58,10 @@ def test_memory_handler_sends_db_and_embedding_subsegments_without_content(datab
     env.update(
         MEMORYLAYER_DATABASE_URL=database_url,
         MEMORYLAYER_EMBEDDING_PROVIDER="hash",
+        # Inside Lambda auth_mode none is refused: the admin key (no database lookup) keeps the trace as it was.
+        MEMORYLAYER_AUTH_MODE="api_key",
+        MEMORYLAYER_ADMIN_KEY="admin-for-tracing",
+        MEMORYLAYER_CONTEXT_CURSOR_SECRET="cursor-for-tracing",
         # What Lambda sets for a function with active tracing, and what the stack sets.
         LAMBDA_TASK_ROOT=os.getcwd(),
         AWS_LAMBDA_FUNCTION_NAME="memorylayer-memory",
@@ -67,8 +72,12 @@ def test_memory_handler_sends_db_and_embedding_subsegments_without_content(datab
         AWS_REGION="us-east-1",
     )
     events = [
-        http_v2("POST", "/v1/memories", body={"content": SECRET_CONTENT}, headers={"X-Workspace-ID": ws}),
-        http_v2("POST", "/v1/memories/recall", body={"query": "vault"}, headers={"X-Workspace-ID": ws}),
+        http_v2(
+            "POST", "/v1/memories", body={"content": SECRET_CONTENT}, headers={"X-Workspace-ID": ws, **ADMIN}
+        ),
+        http_v2(
+            "POST", "/v1/memories/recall", body={"query": "vault"}, headers={"X-Workspace-ID": ws, **ADMIN}
+        ),
     ]
     done = subprocess.run(
         [sys.executable, "-c", INVOKE],

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from aws_cdk.assertions import Match
 
-from infra.api import ROUTES
+from infra.api import ROUTE_THROTTLE_SHARE, ROUTES
 from infra.bundle import LAMBDA_PACKAGES
 from infra.config import API_FUNCTIONS
 from infra.database import APP_USER
@@ -121,6 +121,22 @@ def test_api_stage_is_throttled_and_logs_access(synth: Synth) -> None:
         },
     )
     assert len(synth.resources("prod", "AWS::ApiGatewayV2::Stage")) == 1
+
+
+def test_api_stage_throttles_expensive_routes_on_their_own(synth: Synth) -> None:
+    # Issue 16 item 6: one stage-wide throttle was shared by all tenants and all routes.
+    (stage,) = synth.resources("prod", "AWS::ApiGatewayV2::Stage").values()
+    settings = stage["Properties"]["RouteSettings"]
+    routes = {
+        r["Properties"]["RouteKey"]: logical_id
+        for logical_id, r in synth.resources("prod", "AWS::ApiGatewayV2::Route").items()
+    }
+    assert set(settings) == set(ROUTE_THROTTLE_SHARE) and set(settings) <= set(routes)
+    assert settings["ANY /v1/admin/{proxy+}"] == {"ThrottlingRateLimit": 10, "ThrottlingBurstLimit": 20}
+    for throttle in settings.values():
+        assert 1 <= throttle["ThrottlingRateLimit"] < 500 and 1 <= throttle["ThrottlingBurstLimit"] < 1000
+    # A route setting for a route key that does not exist yet fails the deploy: the stage waits for them.
+    assert {routes[key] for key in settings} <= set(stage.get("DependsOn", []))
 
 
 # --- Lambda ------------------------------------------------------------------------------------------------

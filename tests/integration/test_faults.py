@@ -32,7 +32,11 @@ def own_database() -> Iterator[EmbeddedPostgres]:
 
 def test_database_restart_under_concurrent_writes(own_database):
     settings = Settings(
-        database_url=own_database.dsn, embedding_provider="hash", db_pool_max=8, db_connect_timeout_s=2.0
+        database_url=own_database.dsn,
+        embedding_provider="hash",
+        db_pool_max=8,
+        db_connect_timeout_s=2.0,
+        auth_mode="none",
     )
     services = Services.build(settings)
     acknowledged: dict[str, str] = {}  # content -> id

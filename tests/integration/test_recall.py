@@ -198,7 +198,7 @@ def own_services(database_url: str):
         conn.execute(f"CREATE DATABASE {name}")
     dsn = make_conninfo(database_url, dbname=name)
     apply_migrations(dsn)
-    settings = Settings(database_url=dsn, embedding_provider="hash", db_pool_max=2)
+    settings = Settings(database_url=dsn, embedding_provider="hash", db_pool_max=2, auth_mode="none")
     services = Services.build(settings)
     yield services, settings
     services.close()

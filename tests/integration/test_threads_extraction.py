@@ -31,6 +31,7 @@ def pipeline(app_url: str) -> Iterator[tuple[str, LocalQueues]]:
             "EMBEDDING_PROVIDER": "hash",
             "EXTRACTION_QUEUE_URL": queues.queue_url,
             "SQS_ENDPOINT_URL": queues.endpoint_url,
+            "AUTH_MODE": "none",
         }.items():
             env.setenv(f"MEMORYLAYER_{key}", value)
         get_settings.cache_clear()

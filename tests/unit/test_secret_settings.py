@@ -24,7 +24,7 @@ def test_api_key_mode_without_a_cursor_secret_is_a_startup_error(monkeypatch):
 
 def test_without_auth_and_without_a_secret_each_process_draws_one(monkeypatch):
     monkeypatch.delenv("MEMORYLAYER_CONTEXT_CURSOR_SECRET", raising=False)
-    first, second = Settings(), Settings()
+    first, second = Settings(auth_mode="none"), Settings(auth_mode="none")
     assert first.context_cursor_secret is None
     drawn = secrets.cursor_secret(first)
     assert len(drawn) == 32 and drawn != b"memorylayer-context-cursor-v1"

@@ -120,26 +120,46 @@ async def import_workspace(
 
 
 def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
+    """The import body as ``{"memories": [...], "associations": [...]}``, or 400 before anything is written.
+
+    All or nothing for the shape: a line or item that is not a JSON object rejects the whole import (it used to
+    fail half-way, a 500 after the lines before it were committed). Items that are objects but not valid
+    memories are still reported one by one in the response's ``details``, as the wire has always done.
+    """
     try:
         if "ndjson" in content_type:
             memories, associations = [], []
-            for line in raw.decode().splitlines():
+            for number, line in enumerate(raw.decode().splitlines(), start=1):
                 if not line.strip():
                     continue
                 item = json.loads(line)
+                if not isinstance(item, dict) or ("data" in item and not isinstance(item["data"], dict)):
+                    raise InvalidInput(
+                        f"import line {number} is not an export object", code="invalid_import", line=number
+                    )
                 if item.get("type") == "memory":
                     memories.append(item["data"])
                 elif item.get("type") == "association":
                     associations.append(item["data"])
-            return {"memories": memories, "associations": associations}
-        body = json.loads(raw or b"{}")
+            data: Any = {"memories": memories, "associations": associations}
+        else:
+            body = json.loads(raw or b"{}")
+            if not isinstance(body, dict):
+                raise InvalidInput("import body must be a JSON object", code="invalid_import")
+            data = body.get("data", body)
     except (ValueError, KeyError, TypeError) as exc:
         raise InvalidInput(f"import body is not valid JSON or NDJSON: {exc}", code="invalid_import") from exc
-    if not isinstance(body, dict):
-        raise InvalidInput("import body must be a JSON object", code="invalid_import")
-    data = body.get("data", body)
-    if not isinstance(data, dict) or not isinstance(data.get("memories", []), list):
-        raise InvalidInput("import data must hold a 'memories' list", code="invalid_import")
+    if not isinstance(data, dict):
+        raise InvalidInput("import data must be a JSON object", code="invalid_import")
+    for name in ("memories", "associations"):
+        items = data.get(name) or []
+        if not isinstance(items, list):
+            raise InvalidInput(f"import data's {name!r} must be a list", code="invalid_import")
+        for index, item in enumerate(items):
+            if not isinstance(item, dict):
+                raise InvalidInput(
+                    f"import {name}[{index}] is not an object", code="invalid_import", field=name, index=index
+                )
     return data
 
 

@@ -1,0 +1,289 @@
+"""Issue 16, items 5-7: auth defaults, throttling and the low findings, each as it was found on the wire.
+
+Each test failed on the code before the fix (the finding it names); see the docstrings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from pydantic import SecretStr
+
+from shared.api.app import create_app
+from shared.local.server import serve_in_thread
+from shared.settings import Settings
+
+ADMIN = "admin-secret-for-walls"
+
+
+def secure(settings: Settings, **overrides: Any) -> Settings:
+    return settings.model_copy(
+        update={
+            "auth_mode": "api_key",
+            "admin_key": SecretStr(ADMIN),
+            "context_cursor_secret": SecretStr("cursor-secret-for-walls"),
+            **overrides,
+        }
+    )
+
+
+@pytest.fixture()
+def lookups(services, monkeypatch) -> list[str]:
+    """Every key the API looked up in the database."""
+    seen: list[str] = []
+    original = services.api_keys.authenticate
+
+    def counting(key: str):
+        seen.append(key)
+        return original(key)
+
+    monkeypatch.setattr(services.api_keys, "authenticate", counting)
+    return seen
+
+
+def new_key(url: str, *workspaces: str) -> str:
+    r = httpx.post(
+        f"{url}/v1/admin/api-keys",
+        json={"workspaces": list(workspaces)},
+        headers={"Authorization": f"Bearer {ADMIN}"},
+    )
+    assert r.status_code == 201, r.text
+    return r.json()["key"]
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+# --- 5: open by default -------------------------------------------------------------------------------------
+
+
+def test_admin_routes_stay_closed_with_auth_none(http):
+    """Before: with auth none (the old default) anyone listed every API key and minted new ones."""
+    assert http.get("/v1/admin/api-keys").status_code == 403
+    r = http.post("/v1/admin/api-keys", json={"workspaces": ["ws_anyone"]})
+    assert r.status_code == 403 and r.json()["detail"]["code"] == "admin_required"
+    assert http.delete("/v1/admin/api-keys/key_x").status_code == 403
+
+
+def test_admin_key_still_opens_admin_routes_with_auth_none(settings, services):
+    """The admin key works in auth none too (the local stack can still mint keys over HTTP)."""
+    open_with_admin = settings.model_copy(update={"admin_key": SecretStr(ADMIN)})
+    with serve_in_thread(create_app(open_with_admin, services=services)) as url:
+        assert httpx.get(f"{url}/v1/admin/api-keys").status_code == 403
+        assert httpx.get(f"{url}/v1/admin/api-keys", headers=bearer(ADMIN)).status_code == 200
+
+
+# --- 6: throttling ------------------------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def guarded(settings, services) -> Iterator[str]:
+    """A secured app with a small failure budget per source address."""
+    with serve_in_thread(create_app(secure(settings, auth_failures_per_minute=10), services=services)) as url:
+        yield url
+
+
+def _unblock_loopback(database_url: str) -> None:
+    # All tests reach the API from 127.0.0.1: start and end with a clean failure count for it.
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        if conn.execute("SELECT to_regclass('rate_limit_counters')").fetchone()[0] is not None:
+            conn.execute("DELETE FROM rate_limit_counters WHERE bucket LIKE 'authfail:%'")
+
+
+def test_garbage_keys_from_one_address_get_429_and_stop_costing_lookups(guarded, lookups, database_url):
+    """Before: 300 requests with garbage keys got 300 × 401, no 429, and one database lookup each."""
+    _unblock_loopback(database_url)
+    try:
+        statuses = []
+        for _ in range(40):
+            garbage = f"mlk_{uuid.uuid4().hex[:12]}_{uuid.uuid4().hex}"
+            statuses.append(httpx.get(f"{guarded}/v1/memories", headers=bearer(garbage)).status_code)
+        assert statuses[:10] == [401] * 10
+        assert set(statuses[10:]) == {429}
+        assert len(lookups) == 10  # blocked requests are answered without looking the key up
+        r = httpx.get(f"{guarded}/v1/memories", headers=bearer("mlk_000000000000_x"))
+        assert r.json()["detail"]["code"] == "auth_rate_limited" and int(r.headers["Retry-After"]) >= 1
+    finally:
+        _unblock_loopback(database_url)
+
+
+def test_a_key_that_just_failed_is_not_looked_up_again(guarded, lookups, database_url):
+    """Before: the same unknown key cost a database lookup on every request."""
+    _unblock_loopback(database_url)
+    try:
+        garbage = f"mlk_{uuid.uuid4().hex[:12]}_{uuid.uuid4().hex}"
+        for _ in range(5):
+            assert httpx.get(f"{guarded}/v1/memories", headers=bearer(garbage)).status_code == 401
+        assert lookups == [garbage]
+    finally:
+        _unblock_loopback(database_url)
+
+
+def test_failed_auth_limit_keys_on_api_gateways_source_ip(settings, services, database_url):
+    """In Lambda the address is API Gateway's requestContext.http.sourceIp (Mangum's ASGI client): one client
+    flooding garbage keys is blocked, another address is not."""
+    from mangum import Mangum
+
+    from shared.local.api_gateway import http_v2
+    from shared.local.lambda_context import LambdaContext
+
+    handler = Mangum(
+        create_app(secure(settings, auth_failures_per_minute=3), services=services), lifespan="off"
+    )
+
+    def status(source_ip: str) -> int:
+        event = http_v2("GET", "/v1/memories", headers=bearer(f"mlk_{uuid.uuid4().hex[:12]}_x"))
+        event["requestContext"]["http"]["sourceIp"] = source_ip
+        return handler(event, LambdaContext())["statusCode"]
+
+    flooder, bystander = f"198.51.100.{uuid.uuid4().int % 250}", f"203.0.113.{uuid.uuid4().int % 250}"
+    try:
+        assert [status(flooder) for _ in range(5)] == [401, 401, 401, 429, 429]
+        assert status(bystander) == 401
+    finally:
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(
+                "DELETE FROM rate_limit_counters WHERE bucket IN (%s, %s)",
+                (f"authfail:{flooder}", f"authfail:{bystander}"),
+            )
+
+
+def test_per_key_limit_holds_across_instances(settings, services, ws):
+    """Before: each process (each Lambda container) had its own bucket, so two instances allowed twice the
+    burst. Now the count is shared in Postgres: 5 per 100 s window, whichever instance answers."""
+    limited = secure(settings, rate_limit_per_s=0.05, rate_limit_burst=5)
+    with (
+        serve_in_thread(create_app(limited, services=services)) as one,
+        serve_in_thread(create_app(limited, services=services)) as two,
+    ):
+        key = new_key(one, ws)
+        # Stay inside one fixed window (they start at multiples of 100 s since the epoch).
+        if time.time() % 100 > 90:
+            time.sleep(100 - time.time() % 100 + 0.5)
+        statuses = [
+            httpx.get(f"{url}/v1/memories", headers=bearer(key)).status_code for url in (one, two) * 6
+        ]
+    assert statuses.count(200) == 5, statuses
+    assert statuses[5:] == [429] * 7
+
+
+def test_old_rate_windows_are_purged(database_url, services):
+    from shared.auth import purge_rate_windows  # new in the fix: imported here so the file loads on old code
+
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO rate_limit_counters (bucket, window_start, count) VALUES "
+            "('key:old', now() - interval '2 hours', 3), ('key:new', now(), 1)"
+        )
+        assert purge_rate_windows(services.db) >= 1
+        left = {
+            r[0] for r in conn.execute("SELECT bucket FROM rate_limit_counters WHERE bucket LIKE 'key:%'")
+        }
+    assert "key:old" not in left and "key:new" in left
+
+
+# --- 7: low -------------------------------------------------------------------------------------------------
+
+
+def nested(depth: int) -> dict:
+    value: dict = {}
+    for _ in range(depth - 1):
+        value = {"a": value}
+    return value
+
+
+def test_metadata_nested_900_deep_is_a_4xx(http, ws):
+    """Before: a recursive depth check, RecursionError, 500."""
+    r = http.post(
+        "/v1/memories", json={"content": "deep", "metadata": nested(900)}, headers={"X-Workspace-ID": ws}
+    )
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"]["code"] == "metadata_too_deep"
+
+
+def test_import_with_a_non_object_line_writes_nothing(http, ws):
+    """Before: 500 after the lines before the bad one were committed."""
+    line = json.dumps({"type": "memory", "data": {"content": "first, good"}})
+    body = f"{line}\n5\n{json.dumps({'type': 'memory', 'data': {'content': 'after'}})}\n"
+    r = http.post(
+        f"/v1/workspaces/{ws}/import", content=body, headers={"Content-Type": "application/x-ndjson"}
+    )
+    assert r.status_code == 400 and r.json()["detail"]["code"] == "invalid_import", r.text
+    assert r.json()["detail"]["line"] == 2
+    as_json = {"memories": [{"content": "good"}, "not an object"]}
+    r = http.post(f"/v1/workspaces/{ws}/import", json=as_json)
+    assert r.status_code == 400 and r.json()["detail"]["index"] == 1
+    assert http.get("/v1/memories", headers={"X-Workspace-ID": ws}).json()["memories"] == []
+
+
+def test_import_reports_an_item_over_the_limits_instead_of_failing_half_way(http, ws):
+    """Before: an item over a limit raised out of the loop (413) after the items before it were committed."""
+    data = {"memories": [{"content": "kept"}, {"content": "x" * (65 * 1024)}, {"content": "also kept"}]}
+    r = http.post(f"/v1/workspaces/{ws}/import", json=data)
+    assert r.status_code == 200, r.text
+    assert r.json()["imported"] == 2 and r.json()["errors"] == 1 and r.json()["details"][0]["index"] == 1
+
+
+def test_database_error_text_never_reaches_the_client(http, ws):
+    """Before: a value out of the column's range answered 422 with `bigint out of range` from Postgres."""
+    r = http.post(
+        "/v1/memories",
+        json={"content": "huge index", "metadata": {"message_index": 2**70}, "sequence_key": "s"},
+        headers={"X-Workspace-ID": ws},
+    )
+    assert "out of range" not in r.text and "integer" not in r.text  # Postgres's words stay in the log
+    assert r.status_code == 422, r.text
+    detail = r.json()["detail"]
+    assert detail["code"] == "invalid_data" and detail["sqlstate"] == "22003"
+
+
+def test_a_chunked_body_over_the_limit_is_refused_while_streaming(settings, services):
+    """Before: only Content-Length was checked; a chunked body was read whole (here 9 MB for a 64 KB limit)."""
+    app = create_app(settings.model_copy(update={"max_request_bytes": 64 * 1024}), services=services)
+    chunk = b"x" * (64 * 1024)
+    pulled = 0
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        nonlocal pulled
+        pulled += 1
+        return {"type": "http.request", "body": chunk, "more_body": pulled < 144}  # 144 × 64 KB = 9 MB
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/v1/memories",
+        "raw_path": b"/v1/memories",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"content-type", b"application/json"), (b"transfer-encoding", b"chunked")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 80),
+    }
+    asyncio.run(app(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    assert start["status"] == 413 and json.loads(body)["detail"]["code"] == "request_too_large"
+    assert pulled <= 2  # stopped at the first chunk past the limit
+
+
+def test_a_nul_in_text_is_a_422_with_a_generic_message(http, ws):
+    # psycopg refuses a NUL itself (a DataError with no SQLSTATE); found by the fuzzer with api_key auth on.
+    r = http.post("/v1/memories", json={"content": "a\u0000b"}, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 422, r.text
+    assert r.json()["detail"]["code"] == "invalid_data" and "NUL" not in r.text
