@@ -461,51 +461,51 @@ class MemoryService:
         direction: str,
         min_strength: float,
     ) -> dict[str, Any]:
-        """Breadth-first paths from ``memory_id``; each path ends where it would revisit a node."""
+        """Breadth-first from ``memory_id``, each node reached once: one path per node, the strongest way in
+        from the previous level. ``truncated`` says a cap (nodes, edges per node, response bytes) cut the walk;
+        the depth limit is the caller's and does not count."""
+        s = self.settings
         with self.db.connection() as conn:
             start = repo.get(conn, scope, memory_id)
             if start is None:
                 raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
-            workspace_id = start["workspace_id"]
-            paths: list[dict[str, Any]] = []
-            frontier: list[tuple[list[str], list[dict], float]] = [([memory_id], [], 1.0)]
-            for depth in range(1, max_depth + 1):
-                tips = list({nodes[-1] for nodes, _, _ in frontier})
-                if not tips:
-                    break
-                edges = assoc_repo.edges_from(
-                    conn,
-                    workspace_id,
-                    tips,
-                    direction=direction,
-                    relationships=relationship_types,
-                    min_strength=min_strength,
-                )
-                next_frontier = []
-                for nodes, path_edges, strength in frontier:
-                    tip = nodes[-1]
-                    for edge in edges:
-                        if edge["source_id"] == tip and direction in ("both", "outgoing"):
-                            other = edge["target_id"]
-                        elif edge["target_id"] == tip and direction in ("both", "incoming"):
-                            other = edge["source_id"]
-                        else:
-                            continue
-                        if other in nodes:
-                            continue
-                        step = (nodes + [other], path_edges + [edge], strength * float(edge["strength"]))
-                        next_frontier.append(step)
-                        paths.append(
-                            {
-                                "nodes": step[0],
-                                "edges": [serialize.association(e) for e in step[1]],
-                                "total_strength": round(step[2], 6),
-                                "depth": depth,
-                            }
-                        )
-                frontier = next_frontier
+            reached, truncated = assoc_repo.walk(
+                conn,
+                start["workspace_id"],
+                memory_id,
+                max_depth=max_depth,
+                direction=direction,
+                relationships=relationship_types,
+                min_strength=min_strength,
+                per_node=s.graph_max_edges_per_node,
+                max_nodes=s.graph_max_nodes,
+            )
+        routes: dict[str, tuple[list[str], list[dict[str, Any]]]] = {memory_id: ([memory_id], [])}
+        paths: list[dict[str, Any]] = []
+        size = 0
+        for row in reached:  # breadth-first: a node's parent is always routed before it
+            nodes, edges = routes[row["parent"]]
+            edge = serialize.association(row)
+            routes[row["node"]] = (nodes + [row["node"]], edges + [edge])
+            path = {
+                "nodes": routes[row["node"]][0],
+                "edges": routes[row["node"]][1],
+                "total_strength": round(float(row["score"]), 6),
+                "depth": row["depth"],
+            }
+            # Each path repeats its edges (and their metadata): count what the response will carry.
+            size += len(serialize.canonical_json(path).encode())
+            if size > s.traverse_max_response_bytes:
+                truncated = True
+                break
+            paths.append(path)
         unique = {n for p in paths for n in p["nodes"]} | {memory_id}
-        return {"paths": paths, "total_paths": len(paths), "unique_nodes": len(unique)}
+        return {
+            "paths": paths,
+            "total_paths": len(paths),
+            "unique_nodes": len(unique),
+            "truncated": truncated,
+        }
 
 
 def _result(

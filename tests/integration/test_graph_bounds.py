@@ -1,0 +1,150 @@
+"""Issue 16, finding 2: association graphs must not explode.
+
+The dense graphs are the audit's: n memories, every ordered pair linked by 10 relationship types. Before the
+fix a depth-3 traverse over 4 such memories kept every simple path (50,460 of them, 41 MB) and recall's
+expansion CTE over 6 of them walked millions of rows until the connection was killed. These tests assert the
+bounds by counting (paths, bytes, association rows the statement read), never by timing: the timings are in
+bench/graph_bounds.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from psycopg.rows import dict_row
+
+from shared import ontology
+
+TEN_TYPES = list(ontology.RELATIONSHIPS)[:10]
+
+
+def _remember(http: httpx.Client, ws: str, content: str, **fields: Any) -> dict:
+    r = http.post("/v1/memories", json={"content": content, **fields}, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 201, r.text
+    return r.json()["memory"]
+
+
+def _dense_graph(http: httpx.Client, ws: str, n: int, *, metadata: dict | None = None) -> list[str]:
+    """n memories; every ordered pair linked once per relationship type (n·(n-1)·10 edges)."""
+    ids = [_remember(http, ws, f"dense graph node number {i} about lighthouses")["id"] for i in range(n)]
+    for source in ids:
+        for target in ids:
+            if source == target:
+                continue
+            for relationship in TEN_TYPES:
+                r = http.post(
+                    f"/v1/memories/{source}/associate",
+                    json={"target_id": target, "relationship": relationship, "metadata": metadata or {}},
+                    headers={"X-Workspace-ID": ws},
+                )
+                assert r.status_code == 201, r.text
+    return ids
+
+
+@contextmanager
+def _recursive_statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[Any, Any]]]:
+    """Record every recursive statement the app runs in this process (the app serves from a thread here)."""
+    seen: list[tuple[Any, Any]] = []
+    original = psycopg.Connection.execute
+
+    def execute(self: psycopg.Connection, query: Any, params: Any = None, **kwargs: Any) -> Any:
+        if "RECURSIVE" in str(query).upper():
+            seen.append((query, params))
+        return original(self, query, params, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "execute", execute)
+    yield seen
+    monkeypatch.undo()
+
+
+def _association_rows_read(database_url: str, query: Any, params: Any) -> int:
+    """Association rows the statement read (Σ rows × loops over every scan of ``associations``), by EXPLAIN
+    ANALYZE: a walk that visits each node once reads at most (edges per node + 1) rows per node."""
+    with psycopg.connect(database_url, row_factory=dict_row) as conn:
+        conn.execute("SET statement_timeout = '60s'")
+        plan = conn.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {query}", params).fetchone()
+    total = 0
+    stack = [next(iter(plan.values()))[0]["Plan"]]
+    while stack:
+        node = stack.pop()
+        if node.get("Relation Name") == "associations":
+            total += int(node["Actual Rows"]) * int(node["Actual Loops"])
+        stack.extend(node.get("Plans", []))
+    return total
+
+
+class TestTraverseBounds:
+    def test_traverse_dense_graph_walks_each_node_once_in_one_bounded_statement(
+        self, http, ws, settings, database_url, monkeypatch
+    ):
+        ids = _dense_graph(http, ws, 4)
+        with _recursive_statements(monkeypatch) as seen:
+            r = http.post(
+                f"/v1/memories/{ids[0]}/traverse",
+                json={"max_depth": 3, "direction": "both"},
+                headers={"X-Workspace-ID": ws},
+            )
+        assert r.status_code == 200, r.text[:300]
+        body = r.json()
+        # One path per node reached (the old walk returned 50,460 paths, 41 MB).
+        assert body["total_paths"] == len(body["paths"]) == 3
+        assert body["unique_nodes"] == 4
+        assert sorted(p["nodes"][-1] for p in body["paths"]) == sorted(ids[1:])
+        assert all(p["nodes"][0] == ids[0] and p["depth"] == len(p["edges"]) == 1 for p in body["paths"])
+        assert len(r.content) < 20_000
+        # The walk is one recursive statement, and it read at most (edges per node + 1) rows per node and
+        # direction, plus one row per edge it returns.
+        assert len(seen) == 1
+        per_node = getattr(settings, "graph_max_edges_per_node", 50) + 1
+        assert _association_rows_read(database_url, *seen[0]) <= len(ids) * (2 * per_node + 1)
+
+    def test_traverse_caps_paths_and_says_truncated(self, http, ws, settings, monkeypatch):
+        ids = _dense_graph(http, ws, 4)
+        monkeypatch.setattr(settings, "graph_max_nodes", 2)
+        r = http.post(
+            f"/v1/memories/{ids[0]}/traverse", json={"max_depth": 3}, headers={"X-Workspace-ID": ws}
+        )
+        assert r.status_code == 200
+        body = r.json()
+        assert body["total_paths"] == len(body["paths"]) == 2 and body["truncated"] is True
+
+    def test_traverse_caps_response_bytes(self, http, ws, settings, monkeypatch):
+        ids = [_remember(http, ws, f"hub and spoke {i}")["id"] for i in range(6)]
+        padding = {"note": "x" * 30_000}
+        for spoke in ids[1:]:
+            r = http.post(
+                f"/v1/memories/{ids[0]}/associate",
+                json={"target_id": spoke, "relationship": "related_to", "metadata": padding},
+                headers={"X-Workspace-ID": ws},
+            )
+            assert r.status_code == 201
+        monkeypatch.setattr(settings, "traverse_max_response_bytes", 100_000)
+        r = http.post(f"/v1/memories/{ids[0]}/traverse", json={}, headers={"X-Workspace-ID": ws})
+        assert r.status_code == 200
+        body = r.json()
+        assert len(r.content) <= 100_000 + 2_000  # the cap covers the paths; the envelope is small
+        assert 1 <= body["total_paths"] == len(body["paths"]) < 5 and body["truncated"] is True
+
+
+class TestRecallExpansionBounds:
+    def test_recall_expansion_dense_graph_visits_each_node_once_in_sql(
+        self, http, ws, settings, database_url, monkeypatch
+    ):
+        ids = _dense_graph(http, ws, 6)
+        with _recursive_statements(monkeypatch) as seen:
+            r = http.post(
+                "/v1/memories/recall",
+                json={"query": "lighthouses", "traverse_depth": 3, "limit": 3, "include_associations": True},
+                headers={"X-Workspace-ID": ws},
+            )
+        assert r.status_code == 200, r.text[:300]
+        assert {m["id"] for m in r.json()["memories"]} <= set(ids)
+        walks = [s for s in seen if "associations" in str(s[0])]
+        assert len(walks) == 1
+        per_node = getattr(settings, "graph_max_edges_per_node", 50) + 1
+        assert _association_rows_read(database_url, *walks[0]) <= len(ids) * 2 * per_node
