@@ -74,6 +74,22 @@ class Limits:
                     f"metadata nests deeper than {s.max_metadata_depth} levels", code="metadata_too_deep"
                 )
 
+    def check_association(self, *, strength: Any, metadata: Any) -> None:
+        """An edge's strength is a weight in [0, 1] (the database's CHECK too); its metadata has the limits of a
+        memory's. ``None`` means not given. Every way in (associate, update, import) calls this first."""
+        if strength is not None and (
+            isinstance(strength, bool)
+            or not isinstance(strength, int | float)
+            or not 0.0 <= float(strength) <= 1.0  # also refuses NaN
+        ):
+            raise Unprocessable(
+                f"association strength must be a number in [0, 1], not {str(strength)[:40]}",
+                code="invalid_strength",
+            )
+        if metadata is not None and not isinstance(metadata, dict):
+            raise Unprocessable("association metadata must be an object", code="invalid_metadata")
+        self.check(content=None, tags=None, metadata=metadata)
+
 
 class MemoryService:
     def __init__(self, db: Database, embedder: Embedder, settings: Settings) -> None:
@@ -406,6 +422,7 @@ class MemoryService:
             )
         if source_id == target_id:
             raise InvalidInput("a memory cannot be associated with itself", code="self_association")
+        self.limits.check_association(strength=strength, metadata=metadata)
         with self.db.transaction() as conn:
             source = repo.get(conn, scope, source_id)
             if source is None:
@@ -436,6 +453,7 @@ class MemoryService:
             )
 
     def update_association(self, scope: Scope, memory_id: str, association_id: str, changes: dict) -> None:
+        self.limits.check_association(strength=changes.get("strength"), metadata=changes.get("metadata"))
         with self.db.transaction() as conn:
             source = repo.get(conn, scope, memory_id)
             if source is None or not assoc_repo.update(

@@ -9,6 +9,7 @@ bench/graph_bounds.py.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -148,3 +149,97 @@ class TestRecallExpansionBounds:
         assert len(walks) == 1
         per_node = getattr(settings, "graph_max_edges_per_node", 50) + 1
         assert _association_rows_read(database_url, *walks[0]) <= len(ids) * 2 * per_node
+
+
+def _import(http: httpx.Client, ws: str, data: dict) -> httpx.Response:
+    return http.post(f"/v1/workspaces/{ws}/import", json={"data": data})
+
+
+def _memory_count(http: httpx.Client, ws: str) -> int:
+    r = http.post("/v1/memories/recall", json={"query": "*", "limit": 100}, headers={"X-Workspace-ID": ws})
+    return len(r.json()["memories"]) if r.status_code == 200 else 0
+
+
+def _export_data(n_edges: int, **edge: Any) -> dict:
+    memories = [{"id": f"old_{i}", "content": f"imported memory {i}"} for i in range(3)]
+    edges = [
+        {
+            "id": f"assoc_old_{k}",
+            "source_id": "old_0",
+            "target_id": "old_1",
+            "relationship": TEN_TYPES[k % len(TEN_TYPES)],
+            "strength": 0.5,
+            **edge,
+        }
+        for k in range(n_edges)
+    ]
+    return {"memories": memories, "associations": edges}
+
+
+class TestAssociationInput:
+    @pytest.mark.parametrize("strength", [1e30, -5])
+    def test_association_strength_out_of_range_is_rejected_everywhere(self, http, ws, strength):
+        h = {"X-Workspace-ID": ws}
+        a, b = _remember(http, ws, "strength source")["id"], _remember(http, ws, "strength target")["id"]
+        r = http.post(
+            f"/v1/memories/{a}/associate",
+            json={"target_id": b, "relationship": "causes", "strength": strength},
+            headers=h,
+        )
+        assert 400 <= r.status_code < 500
+        edge = http.post(
+            f"/v1/memories/{a}/associate", json={"target_id": b, "relationship": "causes"}, headers=h
+        ).json()
+        r = http.patch(f"/v1/memories/{a}/associations/{edge['id']}", json={"strength": strength}, headers=h)
+        assert 400 <= r.status_code < 500
+        edges = http.get(f"/v1/memories/{a}/associations", headers=h).json()["associations"]
+        assert [e["strength"] for e in edges] == [0.5]
+
+        other = f"{ws}_import"
+        r = _import(http, other, _export_data(1, strength=strength))
+        assert 400 <= r.status_code < 500, r.text
+        assert _memory_count(http, other) == 0
+
+    def test_association_strength_check_constraint_in_database(self, http, ws, database_url):
+        h = {"X-Workspace-ID": ws}
+        a, b = _remember(http, ws, "constraint source")["id"], _remember(http, ws, "constraint target")["id"]
+        edge = http.post(
+            f"/v1/memories/{a}/associate", json={"target_id": b, "relationship": "causes"}, headers=h
+        ).json()
+        with psycopg.connect(database_url) as conn, pytest.raises(psycopg.errors.CheckViolation):
+            conn.execute("UPDATE associations SET strength = 1e30 WHERE id = %s", (edge["id"],))
+
+    def test_association_metadata_7mb_is_rejected(self, http, ws):
+        h = {"X-Workspace-ID": ws}
+        a, b = _remember(http, ws, "metadata source")["id"], _remember(http, ws, "metadata target")["id"]
+        huge = {"blob": "x" * (7 * 1024 * 1024)}
+        r = http.post(
+            f"/v1/memories/{a}/associate",
+            json={"target_id": b, "relationship": "causes", "metadata": huge},
+            headers=h,
+        )
+        assert r.status_code == 413, r.status_code
+        edge = http.post(
+            f"/v1/memories/{a}/associate", json={"target_id": b, "relationship": "causes"}, headers=h
+        ).json()
+        r = http.patch(f"/v1/memories/{a}/associations/{edge['id']}", json={"metadata": huge}, headers=h)
+        assert r.status_code == 413
+        deep: dict = {}
+        for _ in range(40):
+            deep = {"d": deep}
+        r = http.patch(f"/v1/memories/{a}/associations/{edge['id']}", json={"metadata": deep}, headers=h)
+        assert 400 <= r.status_code < 500
+        edges = http.get(f"/v1/memories/{a}/associations", headers=h).json()["associations"]
+        assert [e["metadata"] for e in edges] == [{}]
+
+        other = f"{ws}_import"
+        r = _import(http, other, _export_data(1, metadata={"blob": "x" * (1024 * 1024)}))
+        assert 400 <= r.status_code < 500
+        assert _memory_count(http, other) == 0
+
+    def test_import_over_association_cap_is_rejected_and_changes_nothing(self, http, ws, settings):
+        cap = getattr(settings, "max_import_associations", 10_000)
+        r = _import(http, ws, _export_data(cap + 1))
+        assert 400 <= r.status_code < 500, r.text[:300]
+        assert "associations" in json.dumps(r.json())
+        assert _memory_count(http, ws) == 0
