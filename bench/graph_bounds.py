@@ -1,6 +1,6 @@
 """Dense association graphs from the issue-16 audit: traverse and recall expansion latency and response size.
 
-    python -m bench.graph_bounds            # 4×10 traverse at depth 3, 6×10 recall expansion at depth 3
+    python -m bench.graph_bounds            # the audit's 4×10 traverse and 6×10 recall at depth 3, then 20×20 at 5
     python -m bench.graph_bounds --json
 
 n memories, every ordered pair linked once per relationship type (10 types): n·(n-1)·10 edges. Before the
@@ -38,6 +38,23 @@ def dense_graph(http: httpx.Client, ws: str, n: int) -> list[str]:
                     headers=h,
                 ).raise_for_status()
     return ids
+
+
+def imported_graph(http: httpx.Client, ws: str, n: int, types: int) -> list[str]:
+    """A denser graph in one import request: n memories, every ordered pair × ``types`` relationships."""
+    names = list(ontology.RELATIONSHIPS)[:types]
+    memories = [{"id": f"n{i}", "content": f"wide graph node {i} about lighthouses"} for i in range(n)]
+    edges = [
+        {"source_id": f"n{i}", "target_id": f"n{j}", "relationship": rel, "strength": 0.5}
+        for i in range(n)
+        for j in range(n)
+        if i != j
+        for rel in names
+    ]
+    r = http.post(f"/v1/workspaces/{ws}/import", json={"data": {"memories": memories, "associations": edges}})
+    r.raise_for_status()
+    got = http.post("/v1/memories/recall", json={"query": "*", "limit": n}, headers={"X-Workspace-ID": ws})
+    return [m["id"] for m in got.json()["memories"]]
 
 
 def timed(http: httpx.Client, path: str, body: dict, ws: str, runs: int) -> dict[str, Any]:
@@ -78,6 +95,17 @@ def main() -> None:
             "/v1/memories/recall",
             {"query": "lighthouses", "traverse_depth": 3, "limit": 3, "include_associations": True},
             "bench_recall",
+            args.runs,
+        )
+        ids = imported_graph(http, "bench_wide", 20, 20)
+        results["traverse_20x20_depth5"] = timed(
+            http, f"/v1/memories/{ids[0]}/traverse", {"max_depth": 5}, "bench_wide", args.runs
+        )
+        results["recall_20x20_depth5"] = timed(
+            http,
+            "/v1/memories/recall",
+            {"query": "lighthouses", "traverse_depth": 5, "limit": 5, "max_expansion": 500},
+            "bench_wide",
             args.runs,
         )
     if args.json:
