@@ -86,33 +86,6 @@ def delete(conn: psycopg.Connection, workspace_id: str, memory_id: str, associat
     return cur.rowcount > 0
 
 
-def edges_from(
-    conn: psycopg.Connection,
-    workspace_id: str,
-    memory_ids: list[str],
-    *,
-    direction: str,
-    relationships: list[str],
-    min_strength: float,
-) -> list[dict]:
-    """All edges touching ``memory_ids`` (one hop), for graph traversal; edges to deleted memories are skipped."""
-    sides = {
-        "outgoing": "a.source_id = ANY(%(ids)s)",
-        "incoming": "a.target_id = ANY(%(ids)s)",
-        "both": "(a.source_id = ANY(%(ids)s) OR a.target_id = ANY(%(ids)s))",
-    }
-    rel = "AND a.relationship = ANY(%(rels)s)" if relationships else ""
-    return conn.execute(
-        f"SELECT a.id, a.workspace_id, a.source_id, a.target_id, a.relationship, a.strength, a.metadata, "
-        f"a.created_at FROM associations a "
-        f"JOIN memories s ON s.id = a.source_id AND s.deleted_at IS NULL "
-        f"JOIN memories t ON t.id = a.target_id AND t.deleted_at IS NULL "
-        f"WHERE a.workspace_id = %(ws)s AND {sides[direction]} {rel} AND a.strength >= %(min)s "
-        f"ORDER BY a.strength DESC, a.id",
-        {"ws": workspace_id, "ids": memory_ids, "rels": relationships, "min": min_strength},
-    ).fetchall()
-
-
 # The edges a walk may follow from frontier node f.node, strongest first, at most per_node + 1 of them (the
 # extra one only tells the walk that the per-node cap cut something). Each side is its own ordered, limited
 # scan of associations_{source,target}_strength, so the database stops after per_node + 1 rows per side.
