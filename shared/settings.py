@@ -55,6 +55,17 @@ class Settings(BaseSettings):
     max_batch_operations: int = 1000
     max_recall_limit: int = 1000
     max_request_bytes: int = 8 * 1024 * 1024
+    # Associations one workspace import may carry; checked before anything is written.
+    max_import_associations: int = Field(default=10_000, ge=0)
+
+    # --- association graphs (traverse, recall's expansion) ---
+    # A walk reaches each node once; these bound the rest, inside the one recursive statement: the strongest
+    # edges followed from one node (per direction), and the nodes reached beyond the seeds (traverse returns
+    # one path per node reached, so this is also its path cap).
+    graph_max_edges_per_node: int = Field(default=50, ge=1, le=10_000)
+    graph_max_nodes: int = Field(default=500, ge=1, le=100_000)
+    # Paths (with their edges' metadata) stop being added once the traverse response would pass this.
+    traverse_max_response_bytes: int = Field(default=1024 * 1024, ge=1024)
 
     # --- embeddings ---
     embedding_provider: EmbeddingProviderName = "hash"

@@ -23,7 +23,7 @@ from shared.db import memories as mem_repo
 from shared.db import workspaces as repo
 from shared.db.pool import Database
 from shared.db.scope import Scope
-from shared.errors import Conflict, InvalidInput, MemoryLayerError, NotFound
+from shared.errors import Conflict, InvalidInput, MemoryLayerError, NotFound, PayloadTooLarge
 from shared.memories import serialize
 from shared.memories.service import MemoryService
 from shared.models import MemoryCreate
@@ -169,12 +169,39 @@ class WorkspaceService:
             for edge in edges:
                 yield json.dumps({"type": "association", "data": serialize.association(edge)}) + "\n"
 
+    def _check_associations(self, edges: Any) -> None:
+        """Refuse an import whose associations break a limit before anything is written: their number, and
+        each edge's strength and metadata (a 4xx naming the edge, instead of a partly imported workspace)."""
+        if edges is None:
+            return
+        if not isinstance(edges, list):
+            raise InvalidInput("import 'associations' must be a list", code="invalid_import")
+        cap = self.memories.settings.max_import_associations
+        if len(edges) > cap:
+            raise PayloadTooLarge(
+                f"import carries {len(edges)} associations; the limit is {cap}",
+                code="too_many_associations",
+                limit=cap,
+            )
+        for index, edge in enumerate(edges):
+            if not isinstance(edge, dict):
+                raise InvalidInput(f"associations[{index}] is not an object", code="invalid_import")
+            try:
+                self.memories.limits.check_association(
+                    strength=edge.get("strength"), metadata=edge.get("metadata")
+                )
+            except MemoryLayerError as exc:
+                raise type(exc)(
+                    f"associations[{index}]: {exc.message}", code=exc.code, **exc.details
+                ) from exc
+
     def import_data(
         self, workspace_id: str, data: dict[str, Any], tenant_id: str = DEFAULT_TENANT
     ) -> dict[str, Any]:
         """Import ``{"memories": [...], "associations": [...]}``; bad items are reported, good ones kept.
 
         Items with ``scope: "user"`` go to the importing tenant's user space, as ``remember`` does."""
+        self._check_associations(data.get("associations"))
         imported, skipped, errors = 0, 0, 0
         details: list[dict[str, Any]] = []
         id_map: dict[str, str] = {}

@@ -86,6 +86,22 @@ class Limits:
                     code="metadata_too_large",
                 )
 
+    def check_association(self, *, strength: Any, metadata: Any) -> None:
+        """An edge's strength is a weight in [0, 1] (the database's CHECK too); its metadata has the limits of a
+        memory's. ``None`` means not given. Every way in (associate, update, import) calls this first."""
+        if strength is not None and (
+            isinstance(strength, bool)
+            or not isinstance(strength, int | float)
+            or not 0.0 <= float(strength) <= 1.0  # also refuses NaN
+        ):
+            raise Unprocessable(
+                f"association strength must be a number in [0, 1], not {str(strength)[:40]}",
+                code="invalid_strength",
+            )
+        if metadata is not None and not isinstance(metadata, dict):
+            raise Unprocessable("association metadata must be an object", code="invalid_metadata")
+        self.check(content=None, tags=None, metadata=metadata)
+
 
 class MemoryService:
     def __init__(self, db: Database, embedder: Embedder, settings: Settings) -> None:
@@ -426,6 +442,7 @@ class MemoryService:
             )
         if source_id == target_id:
             raise InvalidInput("a memory cannot be associated with itself", code="self_association")
+        self.limits.check_association(strength=strength, metadata=metadata)
         with self.db.transaction() as conn:
             source = repo.get(conn, scope, source_id)
             if source is None:
@@ -456,6 +473,7 @@ class MemoryService:
             )
 
     def update_association(self, scope: Scope, memory_id: str, association_id: str, changes: dict) -> None:
+        self.limits.check_association(strength=changes.get("strength"), metadata=changes.get("metadata"))
         with self.db.transaction() as conn:
             source = repo.get(conn, scope, memory_id)
             if source is None or not assoc_repo.update(
@@ -481,51 +499,51 @@ class MemoryService:
         direction: str,
         min_strength: float,
     ) -> dict[str, Any]:
-        """Breadth-first paths from ``memory_id``; each path ends where it would revisit a node."""
+        """Breadth-first from ``memory_id``, each node reached once: one path per node, the strongest way in
+        from the previous level. ``truncated`` says a cap (nodes, edges per node, response bytes) cut the walk;
+        the depth limit is the caller's and does not count."""
+        s = self.settings
         with self.db.connection() as conn:
             start = repo.get(conn, scope, memory_id)
             if start is None:
                 raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
-            workspace_id = start["workspace_id"]
-            paths: list[dict[str, Any]] = []
-            frontier: list[tuple[list[str], list[dict], float]] = [([memory_id], [], 1.0)]
-            for depth in range(1, max_depth + 1):
-                tips = list({nodes[-1] for nodes, _, _ in frontier})
-                if not tips:
-                    break
-                edges = assoc_repo.edges_from(
-                    conn,
-                    workspace_id,
-                    tips,
-                    direction=direction,
-                    relationships=relationship_types,
-                    min_strength=min_strength,
-                )
-                next_frontier = []
-                for nodes, path_edges, strength in frontier:
-                    tip = nodes[-1]
-                    for edge in edges:
-                        if edge["source_id"] == tip and direction in ("both", "outgoing"):
-                            other = edge["target_id"]
-                        elif edge["target_id"] == tip and direction in ("both", "incoming"):
-                            other = edge["source_id"]
-                        else:
-                            continue
-                        if other in nodes:
-                            continue
-                        step = (nodes + [other], path_edges + [edge], strength * float(edge["strength"]))
-                        next_frontier.append(step)
-                        paths.append(
-                            {
-                                "nodes": step[0],
-                                "edges": [serialize.association(e) for e in step[1]],
-                                "total_strength": round(step[2], 6),
-                                "depth": depth,
-                            }
-                        )
-                frontier = next_frontier
+            reached, truncated = assoc_repo.walk(
+                conn,
+                start["workspace_id"],
+                memory_id,
+                max_depth=max_depth,
+                direction=direction,
+                relationships=relationship_types,
+                min_strength=min_strength,
+                per_node=s.graph_max_edges_per_node,
+                max_nodes=s.graph_max_nodes,
+            )
+        routes: dict[str, tuple[list[str], list[dict[str, Any]]]] = {memory_id: ([memory_id], [])}
+        paths: list[dict[str, Any]] = []
+        size = 0
+        for row in reached:  # breadth-first: a node's parent is always routed before it
+            nodes, edges = routes[row["parent"]]
+            edge = serialize.association(row)
+            routes[row["node"]] = (nodes + [row["node"]], edges + [edge])
+            path = {
+                "nodes": routes[row["node"]][0],
+                "edges": routes[row["node"]][1],
+                "total_strength": round(float(row["score"]), 6),
+                "depth": row["depth"],
+            }
+            # Each path repeats its edges (and their metadata): count what the response will carry.
+            size += len(serialize.canonical_json(path).encode())
+            if size > s.traverse_max_response_bytes:
+                truncated = True
+                break
+            paths.append(path)
         unique = {n for p in paths for n in p["nodes"]} | {memory_id}
-        return {"paths": paths, "total_paths": len(paths), "unique_nodes": len(unique)}
+        return {
+            "paths": paths,
+            "total_paths": len(paths),
+            "unique_nodes": len(unique),
+            "truncated": truncated,
+        }
 
 
 def _result(

@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 import psycopg
 
+from shared.db import associations as assoc_repo
 from shared.db.memories import QUALIFIED_COLUMNS
 from shared.db.pool import Database
 from shared.embeddings.base import Embedder
@@ -341,25 +342,16 @@ def _browse_sql(filters: str) -> str:
 
 
 def _expansion_sql(filters: str) -> str:
+    """Memories linked to the seeds, by the bounded walk shared with traverse: each node is reached once (its
+    best score over the previous level), edges per node and nodes reached are capped inside the recursion.
+    It walks through any live memory and ignores tag/type filters as the reference does; ``filters`` still
+    decides what is returned."""
     return f"""
-    WITH RECURSIVE walk(id, score, depth, path) AS (
-        SELECT s.id, s.score, 0, ARRAY[s.id]
-        FROM unnest(%(seed_ids)s::text[], %(seed_scores)s::float8[]) AS s(id, score)
-        UNION ALL
-        SELECT CASE WHEN a.source_id = w.id THEN a.target_id ELSE a.source_id END,
-               w.score * a.strength * {EXPANSION_DECAY}, w.depth + 1,
-               w.path || CASE WHEN a.source_id = w.id THEN a.target_id ELSE a.source_id END
-        FROM walk w
-        JOIN associations a ON a.workspace_id = ANY(%(ws)s) AND (a.source_id = w.id OR a.target_id = w.id)
-        WHERE w.depth < %(depth)s
-          AND NOT (CASE WHEN a.source_id = w.id THEN a.target_id ELSE a.source_id END) = ANY(w.path)
-    )
-    SELECT * FROM (
-        SELECT DISTINCT ON (m.id) {QUALIFIED_COLUMNS}, w.score AS boosted, w.depth
-        FROM walk w JOIN memories m ON m.id = w.id
-        WHERE w.depth > 0 AND NOT (m.id = ANY(%(seed_ids)s)) AND {filters}
-        ORDER BY m.id, w.score DESC
-    ) n
+    WITH RECURSIVE {assoc_repo.walk_cte("both")},
+    reached AS ({assoc_repo.WALK_NODES})
+    SELECT {QUALIFIED_COLUMNS}, r.score AS boosted, r.depth
+    FROM reached r JOIN memories m ON m.id = r.node
+    WHERE {filters}
     ORDER BY boosted DESC, id
     LIMIT %(max_expansion)s
     """
@@ -500,9 +492,14 @@ class Recaller:
             return []
         expansion_params = dict(
             params,
-            seed_ids=[r["id"] for r in rows],
-            seed_scores=[float(r["boosted"]) for r in rows],
-            depth=depth,
+            walk_seeds=[r["id"] for r in rows],
+            walk_scores=[float(r["boosted"]) for r in rows],
+            walk_depth=depth,
+            walk_per_node=self.settings.graph_max_edges_per_node,
+            walk_max_nodes=self.settings.graph_max_nodes,
+            walk_decay=EXPANSION_DECAY,
+            walk_rels=[],
+            walk_min_strength=0.0,
             max_expansion=req.max_expansion or 50,
         )
         return conn.execute(_expansion_sql(filters), expansion_params).fetchall()
