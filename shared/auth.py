@@ -44,6 +44,11 @@ class Principal:
     def open(cls) -> Principal:
         return cls(key_id=None, workspaces=None, admin=True)
 
+    def visible_workspaces(self) -> tuple[str, ...] | None:
+        """The workspaces this caller may read or write (None: every one): the row-level wall of its requests
+        (shared/db/rls.py)."""
+        return self.workspaces
+
     def require_workspace(self, workspace_id: str) -> str:
         if self.workspaces is not None and workspace_id not in self.workspaces:
             raise Forbidden(f"this key may not use workspace {workspace_id}", code="workspace_forbidden")

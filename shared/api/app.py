@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from shared.api import errors
-from shared.api.deps import principal
+from shared.api.deps import principal, row_wall
 from shared.api.routes import health
 from shared.auth import RateLimiter
 from shared.settings import Settings, get_settings
@@ -101,7 +101,8 @@ def create_app(
         return await call_next(request)
 
     for router in routers if routers is not None else all_routers():
-        # Every route but the health checks authenticates, even one that forgets to ask for the caller.
+        # Every route but the health checks authenticates, even one that forgets to ask for the caller, and
+        # runs behind the caller's row-level wall (router dependencies come before the route's own).
         open_route = router is health.router
-        app.include_router(router, dependencies=[] if open_route else [Depends(principal)])
+        app.include_router(router, dependencies=[] if open_route else [Depends(principal), Depends(row_wall)])
     return app
