@@ -1,11 +1,12 @@
-"""What the row-level wall (migration 0015) costs a recall, in process: same database, app role, data and code;
-only the wall differs.
+"""What the row-level policies (migration 0015) cost a recall, in process: same database, app role, data and
+code; only the policies and the wall differ.
 
     python -m bench.rls_overhead [--memories 4000] [--samples 300]
 
 Modes, interleaved query by query so drift hits all alike:
-- ``no_rls``: the tables' row-level security disabled and no wall set: autocommit, one statement per round
-  trip, as before migration 0015;
+- ``no_rls``: the tables' row-level security disabled, wall ``*`` (so the per-unit-of-work transaction and
+  ``set_config`` are paid here too: this isolates the policies' cost; compare against the code before 0015
+  for the whole cost);
 - ``every``: RLS on, wall ``*`` (the admin key, auth mode none, the worker);
 - ``one_workspace``: RLS on, wall = the recalled workspace (a workspace key).
 Direct to Postgres as ``memorylayer_app`` (no proxy): the database's share of a recall, undiluted by HTTP.
@@ -74,7 +75,7 @@ def run(memories: int, samples: int) -> dict:
 
         queries = [query_words(rng) for _ in range(samples)]
         modes = {
-            "no_rls": (False, rls.NOTHING),
+            "no_rls": (False, rls.EVERY),
             "every": (True, rls.EVERY),
             "one_workspace": (True, (workspaces[0],)),
         }
