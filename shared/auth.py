@@ -71,6 +71,11 @@ class Principal:
             return None
         return tuple(dict.fromkeys((*self.workspaces, self.user_space)))
 
+    def visible_workspaces(self) -> tuple[str, ...] | None:
+        """The workspaces this caller may read or write (None: every one): the row-level wall of its requests
+        (shared/db/rls.py)."""
+        return self.workspaces
+
     def require_workspace(self, workspace_id: str) -> str:
         visible = self.visible_workspaces()
         if visible is not None and workspace_id not in visible:

@@ -18,7 +18,9 @@ import pytest
 
 from shared.api.app import create_app
 from shared.api.services import Services
+from shared.db import rls
 from shared.db.migrate import apply_migrations
+from shared.db.pool import Database
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import serve_in_thread
 from shared.settings import Settings
@@ -99,7 +101,11 @@ def settings(app_url: str, owner_url: str) -> Settings:
 
 @pytest.fixture(scope="session")
 def services(settings: Settings) -> Iterator[Services]:
-    built = Services.build(settings)
+    db = Database.from_settings(settings, purpose="api")
+    # Tests call the services directly, also from their own threads: trusted in-process callers, like the
+    # worker. A request to the app sets its caller's wall (shared/api/deps.py row_wall), which wins over this.
+    db.default_visible = rls.EVERY
+    built = Services.build(settings, db=db)
     yield built
     built.close()
 

@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shared.api import errors
-from shared.api.deps import principal
+from shared.api.deps import principal, row_wall
 from shared.api.routes import health
 from shared.auth import AuthGuard, RateLimiter
 from shared.errors import PayloadTooLarge
@@ -157,7 +157,8 @@ def create_app(
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
 
     for router in routers if routers is not None else all_routers():
-        # Every route but the health checks authenticates, even one that forgets to ask for the caller.
+        # Every route but the health checks authenticates, even one that forgets to ask for the caller, and
+        # runs behind the caller's row-level wall (router dependencies come before the route's own).
         open_route = router is health.router
-        app.include_router(router, dependencies=[] if open_route else [Depends(principal)])
+        app.include_router(router, dependencies=[] if open_route else [Depends(principal), Depends(row_wall)])
     return app

@@ -22,6 +22,7 @@ from fastapi import Depends, Header, Query, Request
 
 from shared import secrets
 from shared.auth import Principal
+from shared.db import rls
 from shared.db.scope import Scope
 from shared.errors import InvalidInput, Unauthorized
 from shared.settings import DEFAULT_WORKSPACE
@@ -123,6 +124,14 @@ def principal(request: Request, authorization: Annotated[str | None, Header()] =
 
 
 PrincipalDep = Annotated[Principal, Depends(principal)]
+
+
+async def row_wall(who: PrincipalDep) -> None:
+    """Put the rest of the request behind the caller's row-level wall (migration 0015): every unit of work
+    sees only ``who.visible_workspaces()``. Async on purpose: FastAPI runs a sync dependency in a copied
+    context, so a wall set there would not reach the endpoint; set here, it stays in the request's task and
+    every later dependency and the endpoint's threadpool call inherit it."""
+    rls.set_for_request(who.visible_workspaces())
 
 
 def caller(

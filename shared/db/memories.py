@@ -87,17 +87,14 @@ def insert(conn: psycopg.Connection, row: dict[str, Any]) -> tuple[dict, bool]:
     return existing, False
 
 
-# Column types for the bulk paths. COPY sends text arrays as they are; the one-statement INSERT sends each
-# column as one array parameter, and text arrays (tags, message ids) cannot nest in a Postgres array, so there
-# they travel as jsonb and are unpacked in SQL.
+# Column types for the bulk insert: it sends each column as one array parameter, and text arrays (tags,
+# message ids) cannot nest in a Postgres array, so there they travel as jsonb and are unpacked in SQL.
 _ARRAY_TYPES = {
     "importance": "real", "pinned": "boolean", "embedding": "vector", "sequence_index": "integer",
     "event_time": "timestamptz", "vector_indexed": "boolean", "metadata": "jsonb", "refinement_metadata": "jsonb",
     "tags": "jsonb", "tags_lower": "jsonb", "source_message_ids": "jsonb",
 }  # fmt: skip
 _TEXT_ARRAYS = {"tags", "tags_lower", "source_message_ids"}
-_COPY_TYPES = ["text[]" if f in _TEXT_ARRAYS else _ARRAY_TYPES.get(f, "text") for f in _INSERT_FIELDS]
-_COPY_SQL = f"COPY memories ({', '.join(_INSERT_FIELDS)}) FROM STDIN (FORMAT BINARY)"
 _MANY_SQL = (
     f"INSERT INTO memories ({', '.join(_INSERT_FIELDS)}) "
     "SELECT "
@@ -120,9 +117,10 @@ def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> lis
     created) in the order given; two identical rows inside one call: the first is created, the second
     resolves to it.
 
-    Rows whose dedup key is not live yet go in by binary COPY (about 40 % cheaper than an INSERT of the same
-    rows here). COPY cannot skip conflicts, so if a concurrent writer stored one of the same memories in the
-    meantime, the COPY is undone and the rows go through ``INSERT ... ON CONFLICT DO NOTHING`` instead.
+    Rows whose dedup key is not live yet go in by one ``INSERT ... SELECT FROM unnest(...) ON CONFLICT DO
+    NOTHING``; a concurrent writer that stored one of the same memories in the meantime wins, and that row
+    resolves to its id. (Not COPY, though it was cheaper: PostgreSQL refuses COPY FROM into a table with
+    row-level security, migration 0015.)
     """
     if not rows:
         return []
@@ -135,15 +133,10 @@ def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> lis
             fresh.setdefault(row["dedup_key"], row)
     created: dict[str, str] = {}
     if fresh:
-        try:
-            with conn.transaction():  # a savepoint: a lost race undoes only the COPY
-                _copy(conn, list(fresh.values()))
-            created = {key: row["id"] for key, row in fresh.items()}
-        except psycopg.errors.UniqueViolation as exc:
-            if exc.diag.constraint_name != "memories_dedup":
-                raise  # a stream index taken: the caller reports it
-            created = _insert_skipping_duplicates(conn, list(fresh.values()))
-            existing.update(_live_ids(conn, workspace_id, [k for k in fresh if k not in created]))
+        created = _insert_skipping_duplicates(conn, list(fresh.values()))
+        lost = [key for key in fresh if key not in created]
+        if lost:
+            existing.update(_live_ids(conn, workspace_id, lost))
     out: list[tuple[str, bool]] = []
     for row in rows:
         key = row["dedup_key"]
@@ -165,13 +158,6 @@ def _live_ids(conn: psycopg.Connection, workspace_id: str, dedup_keys: list[str]
             (workspace_id, dedup_keys),
         )
     }
-
-
-def _copy(conn: psycopg.Connection, rows: list[dict[str, Any]]) -> None:
-    with conn.cursor() as cur, cur.copy(_COPY_SQL) as copy:
-        copy.set_types(_COPY_TYPES)
-        for row in rows:
-            copy.write_row(_params(row))
 
 
 def _insert_skipping_duplicates(conn: psycopg.Connection, rows: list[dict[str, Any]]) -> dict[str, str]:

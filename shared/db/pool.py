@@ -10,6 +10,11 @@ HNSW search settings) come from the app role (``ALTER ROLE ... SET``), never fro
 which RDS Proxy refuses. ``prepare_threshold=None``: psycopg never creates named prepared statements, which
 would pin a client connection to one database connection in RDS Proxy.
 
+Row-level security (migration 0015, ``shared/db/rls.py``): each unit of work runs behind the wall of its
+context, a transaction-local ``memorylayer.workspaces`` set first thing, so ``connection()`` runs its block in
+one transaction whenever there is a wall to set. An API process sees nothing unless the request set a wall;
+the worker, cleanup and the CLI see every workspace, and say so here (``purpose``).
+
 Connection failures surface as ``DatabaseUnavailable`` (503) quickly instead of hanging a request; the pool
 re-validates connections so that a database restart (or the server ending an idle session) heals without
 restarting the process. Pools start empty and close idle connections after ``db_pool_max_idle_s``: a frozen
@@ -29,6 +34,7 @@ from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from shared.db import rls
 from shared.db.connection import ConnectionTarget, app_target
 from shared.errors import DatabaseUnavailable
 from shared.settings import Settings
@@ -48,14 +54,18 @@ def _configure(conn: psycopg.Connection) -> None:
 
 
 class Database:
-    def __init__(self, pool: ConnectionPool) -> None:
+    def __init__(self, pool: ConnectionPool, *, default_visible: rls.Visible = rls.NOTHING) -> None:
         self.pool = pool
+        # The wall when the context sets none: nothing (an API request always sets its own), or every
+        # workspace for the processes whose work spans them.
+        self.default_visible = default_visible
         self._last_used = time.monotonic()
         self._rechecking = threading.Lock()
 
     @classmethod
     def from_settings(cls, settings: Settings, *, purpose: Purpose = "api") -> Database:
-        """The app role's pool for this process; ``purpose`` only sizes it."""
+        """The app role's pool for this process; ``purpose`` sizes it and picks the default row-level wall:
+        the worker, cleanup and the CLI work across workspaces, the API only behind each request's wall."""
         max_size = settings.db_pool_max if purpose == "api" else min(settings.db_pool_max, _SMALL_POOL)
         return cls.open(
             app_target(settings),
@@ -64,6 +74,7 @@ class Database:
             timeout_s=settings.db_connect_timeout_s,
             max_idle_s=settings.db_pool_max_idle_s,
             name=f"memorylayer-{purpose}",
+            default_visible=rls.NOTHING if purpose == "api" else rls.EVERY,
         )
 
     @classmethod
@@ -76,6 +87,7 @@ class Database:
         timeout_s: float = 5.0,
         max_idle_s: float = 60.0,
         name: str | None = None,
+        default_visible: rls.Visible = rls.NOTHING,
     ) -> Database:
         static: dict[str, Any] = {
             "row_factory": dict_row,
@@ -104,19 +116,15 @@ class Database:
             name=name,
         )
         pool.open(wait=False)
-        return cls(pool)
+        return cls(pool, default_visible=default_visible)
 
     @contextmanager
     def connection(self) -> Iterator[psycopg.Connection]:
-        """Borrow a connection in autocommit mode."""
-        self._recheck_after_idle()
-        try:
-            with self.pool.connection() as conn:
-                yield conn
-        except (PoolTimeout, psycopg.OperationalError) as exc:
-            raise DatabaseUnavailable(f"database unavailable: {exc.__class__.__name__}") from exc
-        finally:
-            self._last_used = time.monotonic()
+        """Borrow a connection behind this context's row-level wall. With a wall to set, the block is one
+        transaction (committed on success): the wall is transaction-local, autocommit would drop it after the
+        first statement. Only behind the empty wall (sees nothing) does it stay in autocommit mode."""
+        with self._unit_of_work(transaction=False) as conn:
+            yield conn
 
     def _recheck_after_idle(self) -> None:
         if time.monotonic() - self._last_used < IDLE_RECHECK_S or not self._rechecking.acquire(
@@ -131,9 +139,31 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[psycopg.Connection]:
-        """Borrow a connection and run the block in one transaction (committed on success)."""
-        with self.connection() as conn, conn.transaction():
+        """Borrow a connection and run the block in one transaction (committed on success), behind this
+        context's row-level wall."""
+        with self._unit_of_work(transaction=True) as conn:
             yield conn
+
+    @contextmanager
+    def _unit_of_work(self, *, transaction: bool) -> Iterator[psycopg.Connection]:
+        visible = rls.current(self.default_visible)
+        value = rls.setting(visible)  # before borrowing: a bad id fails without touching the pool
+        self._recheck_after_idle()
+        try:
+            with self.pool.connection() as conn:
+                if not value and not transaction:
+                    yield conn  # nothing to set: with no setting the policies show nothing
+                    return
+                with conn.transaction():
+                    if value:
+                        # set_config(..., true) is SET LOCAL: gone at COMMIT/ROLLBACK, never seen by the
+                        # connection's next borrower, and no reason for RDS Proxy to pin.
+                        conn.execute("SELECT set_config(%s, %s, true)", (rls.SETTING, value))
+                    yield conn
+        except (PoolTimeout, psycopg.OperationalError) as exc:
+            raise DatabaseUnavailable(f"database unavailable: {exc.__class__.__name__}") from exc
+        finally:
+            self._last_used = time.monotonic()
 
     def close(self) -> None:
         self.pool.close()

@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from shared.db import memories as memories_repo
+from shared.db import rls
 from shared.db import threads as repo
 from shared.db.pool import Database
 from shared.embeddings.base import Embedder
@@ -58,6 +59,11 @@ def index_pending(db: Database, *, batch: int = 500, max_batches: int = 200, bud
     insert costs about a millisecond a row, more when several workers share the database, and one statement
     must stay well inside the statement timeout.
     """
+    with rls.visible(rls.EVERY):  # any workspace, also when an API request asked for the run (InlineIndexer)
+        return _index_pending(db, batch=batch, max_batches=max_batches, budget_s=budget_s)
+
+
+def _index_pending(db: Database, *, batch: int, max_batches: int, budget_s: float) -> int:
     moved = 0
     deadline = time.monotonic() + budget_s
     for _ in range(max_batches):

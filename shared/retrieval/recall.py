@@ -123,20 +123,35 @@ def _filters(req: RecallRequest, workspace_ids: list[str]) -> tuple[str, dict[st
     return " AND ".join(clauses), params
 
 
+def _text_matches(tuning: RecallTuning, query: str) -> tuple[str, str]:
+    """A FROM item joining the memories ``m`` whose text matches ``query`` (a tsquery expression), and the
+    condition to add to the WHERE. The indexed column goes through ``memorylayer_text_matches`` (migration
+    0015): behind row-level security the planner will not use the GIN index for a plain ``@@``, and would scan
+    the whole workspace."""
+    if tuning.text_column == "tsv":
+        return (
+            f"LATERAL memorylayer_text_matches(%(ws)s, {query}) AS t JOIN memories m ON m.id = t.id",
+            "TRUE",
+        )
+    return "memories m", f"m.{tuning.text_column} @@ {query}"
+
+
 def _text_arm(filters: str, tuning: RecallTuning) -> str:
     """CTEs ending in ``fts(id, score)``: the full-text candidates of the ORed query, best first."""
     cfg, tsv = tuning.text_config, f"m.{tuning.text_column}"
     if tuning.text_scoring != "bm25":
+        matches, match = _text_matches(tuning, "query")
         rank = "ts_rank_cd" if tuning.text_scoring == "rank_cd" else "ts_rank"
         return f"""
     scope AS (SELECT NULL::bigint AS n),
     fts AS (
         SELECT m.id, {rank}({tsv}, query, {int(tuning.text_norm)}) AS score
-        FROM memories m, to_tsquery('{cfg}', %(tsq)s) AS query
-        WHERE {filters} AND {tsv} @@ query
+        FROM to_tsquery('{cfg}', %(tsq)s) AS query, {matches}
+        WHERE {filters} AND {match}
         ORDER BY score DESC, m.id
         LIMIT %(k)s
     ),"""
+    listed, listed_match = _text_matches(tuning, "l.q")
     prefix = " || ':*'" if tuning.prefix else ""
     # A prefix query matches more than its lexeme's statistics say: no estimate, every lexeme is listed.
     list_max = "NULL" if tuning.prefix or tuning.bm25_list_max_df is None else int(tuning.bm25_list_max_df)
@@ -176,8 +191,8 @@ def _text_arm(filters: str, tuning: RecallTuning) -> str:
     listed AS MATERIALIZED (
         -- One row per (memory, listed lexeme it holds): one GIN lookup per lexeme, no second pass for counts.
         SELECT m.id, {tsv} AS tsv, length({tsv}) AS len, l.i
-        FROM memories m JOIN lexemes l ON l.listed AND {tsv} @@ l.q
-        WHERE {filters}
+        FROM lexemes l, {listed}
+        WHERE l.listed AND {filters} AND {listed_match}
     ),
     candidates AS MATERIALIZED (
         -- Where unlisted words are looked for (only if there are any): the listed matches and the vector arm's.

@@ -65,8 +65,8 @@ def test_batch_assigns_stream_indexes_in_order(http, ws):
 
 
 def test_bulk_insert_that_loses_a_dedup_race_falls_back_without_losing_rows(services, ws):
-    """COPY cannot skip a conflict: when another writer commits one of the same memories after the bulk path
-    checked for it, the bulk insert redoes its rows with INSERT ... ON CONFLICT and resolves to that row."""
+    """When another writer commits one of the same memories after the bulk path checked for it, the bulk
+    insert's ON CONFLICT skips that row and resolves to the rival's."""
     import threading
 
     from shared.db import memories as repo
@@ -94,8 +94,8 @@ def test_bulk_insert_that_loses_a_dedup_race_falls_back_without_losing_rows(serv
     thread = threading.Thread(target=rival_writer)
     thread.start()
     assert rival_holds.wait(10)
-    # The bulk insert's pre-check cannot see the rival's uncommitted row; its COPY then waits on the unique
-    # index until the rival commits, and fails.
+    # The bulk insert's pre-check cannot see the rival's uncommitted row; its INSERT then waits on the unique
+    # index until the rival commits, and skips the row.
     threading.Timer(0.5, release.set).start()
     with services.db.transaction() as conn:
         stored = repo.insert_many(conn, rows)

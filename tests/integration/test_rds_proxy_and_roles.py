@@ -73,7 +73,12 @@ def test_the_app_role_reads_and_writes_rows_and_nothing_else(app_url, http, ws):
             "SELECT count(*) FROM pg_class WHERE relowner = current_user::regrole"
         ).fetchone()
         assert owned == (0,)
-        assert conn.execute("SELECT count(*) FROM memories WHERE workspace_id = %s", (ws,)).fetchone() == (1,)
+        count = ("SELECT count(*) FROM memories WHERE workspace_id = %s", (ws,))
+        # Rows are behind the row-level wall (migration 0015): none without it, the workspace's within it.
+        assert conn.execute(*count).fetchone() == (0,)
+        with conn.transaction():
+            conn.execute("SELECT set_config('memorylayer.workspaces', %s, true)", (ws,))
+            assert conn.execute(*count).fetchone() == (1,)
         for ddl in (
             "CREATE TABLE intruder (a int)",
             "ALTER TABLE memories ADD COLUMN intruder int",
