@@ -66,15 +66,11 @@ class Principal:
 
     def visible_workspaces(self) -> tuple[str, ...] | None:
         """The workspaces this caller may read or write: its key's, plus its tenant's user space, which every
-        workspace of the tenant shares. None: all (the admin key, auth mode ``none``)."""
+        workspace of the tenant shares. None: all (the admin key, auth mode ``none``). It is also the row-level
+        wall of the caller's requests (shared/db/rls.py)."""
         if self.workspaces is None:
             return None
         return tuple(dict.fromkeys((*self.workspaces, self.user_space)))
-
-    def visible_workspaces(self) -> tuple[str, ...] | None:
-        """The workspaces this caller may read or write (None: every one): the row-level wall of its requests
-        (shared/db/rls.py)."""
-        return self.workspaces
 
     def require_workspace(self, workspace_id: str) -> str:
         visible = self.visible_workspaces()
