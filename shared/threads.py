@@ -16,6 +16,7 @@ from shared.errors import Conflict, NotFound
 from shared.extraction.worker import ExtractionWorker
 from shared.models import NewMessage
 from shared.queue import JobQueue
+from shared.tenants import DEFAULT_TENANT
 
 
 class ThreadService:
@@ -24,10 +25,19 @@ class ThreadService:
         self.queue = queue
         self.worker = worker
 
-    def create(self, workspace_id: str, thread_id: str | None, fields: dict[str, Any]) -> dict:
+    def create(
+        self,
+        workspace_id: str,
+        thread_id: str | None,
+        fields: dict[str, Any],
+        *,
+        tenant_id: str = DEFAULT_TENANT,
+    ) -> dict:
         thread_id = thread_id or f"thread_{uuid.uuid4().hex}"
         with self.db.transaction() as conn:
-            ws_repo.ensure_workspace(conn, workspace_id)
+            ws_repo.ensure_workspace(
+                conn, workspace_id, tenant_id
+            )  # a new workspace is the creator's tenant's
             row = repo.create(conn, workspace_id, thread_id, fields)
         if row is None:
             raise Conflict(f"thread {thread_id} already exists", code="thread_exists")

@@ -36,6 +36,7 @@ from shared.memories.rows import memory_row
 from shared.sessions import repo
 from shared.sessions.models import CheckpointCreate, CommitOptions, SessionCreate, WorkingMemoryItem
 from shared.settings import Settings
+from shared.tenants import DEFAULT_TENANT
 
 Clock = Callable[[], datetime]
 OPEN_THREAD_KEYS = frozenset({"open_threads", "open_items", "next_steps", "blocked"})
@@ -87,7 +88,9 @@ class SessionService:
         self.writer = MemoryWriter(db, embedder)
 
     # ------------------------------------------------------------------ sessions
-    def create(self, workspace_id: str, body: SessionCreate) -> tuple[dict, list[dict]]:
+    def create(
+        self, workspace_id: str, body: SessionCreate, *, tenant_id: str = DEFAULT_TENANT
+    ) -> tuple[dict, list[dict]]:
         """A new session (and its initial working memory). Ids are unique per workspace: a live id of this
         workspace is a 409, an expired one is retired first; other workspaces' ids are invisible here."""
         session_id = body.session_id or f"sess_{uuid.uuid4().hex}"
@@ -106,7 +109,8 @@ class SessionService:
                 "now": now,
             }
             with self.db.transaction() as conn:
-                ws_repo.ensure_workspace(conn, workspace_id)
+                # A new workspace belongs to the creator's tenant (as a first remember makes it).
+                ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
                 conn.execute(
                     "INSERT INTO contexts (workspace_id, id, name) VALUES (%s, '_default', '_default') "
                     "ON CONFLICT DO NOTHING",

@@ -227,3 +227,24 @@ def test_visible_workspaces_add_the_tenants_user_space():
     assert Principal("key_2", ("ws_a", "_global_user")).visible_workspaces() == ("ws_a", "_global_user")
     assert Principal.open().visible_workspaces() is None
     assert Principal.open().tenant_id == "_default"
+
+
+@pytest.mark.parametrize("create", ["session", "thread"])
+def test_a_workspace_recreated_by_a_session_or_thread_stays_with_its_tenant(
+    admin, tenant, database_url, create
+):
+    """A tenant deletes its workspace; its next session or thread there recreates it for that tenant, not for
+    ``_default`` (which would lock the tenant's own key out and let ``_default`` keys claim it)."""
+    ws = f"ws_t_{uuid.uuid4().hex[:8]}"
+    with new_key(admin, ws, tenant=tenant) as key:
+        assert key.post("/v1/memories", json={"content": "first"}).status_code == 201
+        assert admin.delete(f"/v1/workspaces/{ws}").status_code in (200, 204)
+        if create == "session":
+            made = key.post("/v1/sessions", json={"ttl_seconds": 600})
+        else:
+            made = key.post("/v1/threads", json={"user_id": "u1"})
+        assert made.status_code == 201, made.text
+        assert key.post("/v1/memories", json={"content": "still mine"}).status_code == 201
+    with psycopg.connect(database_url) as conn:
+        owner = conn.execute("SELECT tenant_id FROM workspaces WHERE id = %s", (ws,)).fetchone()
+    assert owner == (tenant,)

@@ -21,7 +21,7 @@ router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
 @router.post("", status_code=201)
 def create_session(body: SessionCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     workspace_id = caller.workspace(body.workspace_id)
-    row, _working = svc.sessions.create(workspace_id, body)
+    row, _working = svc.sessions.create(workspace_id, body, tenant_id=caller.tenant_id)
     briefing = None
     if body.briefing:
         options = body.briefing_options or {}

@@ -75,7 +75,7 @@ def job_out(row: dict) -> dict[str, Any]:
 @router.post("/threads", status_code=201)
 def create_thread(body: ThreadCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     fields = body.model_dump(exclude={"id", "workspace_id"}, exclude_none=True)
-    row = svc.threads.create(caller.workspace(body.workspace_id), body.id, fields)
+    row = svc.threads.create(caller.workspace(body.workspace_id), body.id, fields, tenant_id=caller.tenant_id)
     return {"thread": thread_out(row)}
 
 
