@@ -40,6 +40,10 @@ _DATABASE_ERRORS: dict[str, tuple[int, str, str]] = {
 }
 
 
+# insufficient_privilege: what a row-level security policy's WITH CHECK raises (migration 0015).
+_ROW_WALL_VIOLATION = "42501"
+
+
 def _database_error(exc: Exception) -> JSONResponse | None:
     """A psycopg error caused by the request's values → a 4xx with a generic message; None for the rest."""
     import psycopg  # loaded already whenever such an error exists; not imported at cold start for this
@@ -49,6 +53,13 @@ def _database_error(exc: Exception) -> JSONResponse | None:
     # psycopg refuses some values itself, before the server sees them (a NUL in text): a DataError with no
     # SQLSTATE, the same class 22 as the server's.
     sqlstate = exc.sqlstate or ("22000" if isinstance(exc, psycopg.DataError) else "")
+    if sqlstate == _ROW_WALL_VIOLATION:
+        # Row-level security refused a row the route let through: the second wall held, the first has a bug.
+        log.error("row-level security refused a write the API allowed: %s", str(exc).splitlines()[0])
+        return JSONResponse(
+            {"detail": {"code": "workspace_forbidden", "message": "this key may not use that workspace"}},
+            status_code=403,
+        )
     known = _DATABASE_ERRORS.get(sqlstate[:2])
     if known is None:
         return None
