@@ -20,19 +20,11 @@ from pydantic import SecretStr
 from shared.api.app import create_app
 from shared.local.server import serve_in_thread
 from shared.settings import Settings
-
-ADMIN = "admin-secret-for-walls"
+from tests.secured import ADMIN, secured_settings
 
 
 def secure(settings: Settings, **overrides: Any) -> Settings:
-    return settings.model_copy(
-        update={
-            "auth_mode": "api_key",
-            "admin_key": SecretStr(ADMIN),
-            "context_cursor_secret": SecretStr("cursor-secret-for-walls"),
-            **overrides,
-        }
-    )
+    return secured_settings(settings, **overrides)
 
 
 @pytest.fixture()

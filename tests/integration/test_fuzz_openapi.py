@@ -18,12 +18,10 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
-from pydantic import SecretStr
 
 from shared.api.app import create_app
 from shared.local.server import serve_in_thread
-
-ADMIN = "admin-secret-for-fuzz"
+from tests.secured import ADMIN, secured_settings
 
 
 class StatusCounter:
@@ -46,15 +44,7 @@ class StatusCounter:
 def secured_fuzz_target(settings, services, database_url) -> Iterator[tuple[str, list[str], Counter[int]]]:
     """The API with api_key auth on, and the headers of a read-write key for ws_fuzz. Limits are high: the
     fuzzer's own volume must not turn its requests into 429s (throttling has its own tests)."""
-    secure = settings.model_copy(
-        update={
-            "auth_mode": "api_key",
-            "admin_key": SecretStr(ADMIN),
-            "context_cursor_secret": SecretStr("cursor-secret-for-fuzz"),
-            "rate_limit_burst": 1_000_000,
-            "auth_failures_per_minute": 1_000_000,
-        }
-    )
+    secure = secured_settings(settings, rate_limit_burst=1_000_000, auth_failures_per_minute=1_000_000)
     app = StatusCounter(create_app(secure, services=services))
     with serve_in_thread(app) as url:
         r = httpx.post(

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 import httpx
 import psycopg
 import pytest
-from pydantic import SecretStr
 
 from shared.api.app import create_app
 from shared.api.services import Services
@@ -24,8 +23,8 @@ from shared.extraction.worker import index_pending
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import serve_in_thread
 from shared.settings import Settings
+from tests.secured import ADMIN, secured_settings
 
-ADMIN = "admin-secret-for-rls-tests"
 # Tables with rows of one workspace each. Not walled: api_keys (a key is found by its prefix before anyone
 # knows its workspaces; admin routes only), rate_limit_counters (per key and per source address, counted before
 # a key is known; they hold counts, no tenant data) and schema_migrations (the owner's).
@@ -158,15 +157,7 @@ def test_workspace_ids_that_could_widen_the_wall_are_refused():
 @pytest.fixture(scope="module")
 def walled_app(settings: Settings) -> Iterator[str]:
     """The app with API keys on, over services that see nothing outside a request's wall (as in Lambda)."""
-    secure = settings.model_copy(
-        update={
-            "auth_mode": "api_key",
-            "admin_key": SecretStr(ADMIN),
-            "context_cursor_secret": SecretStr("cursor-secret-for-rls-tests"),
-            "rate_limit_per_s": 50.0,
-            "rate_limit_burst": 200,
-        }
-    )
+    secure = secured_settings(settings, rate_limit_per_s=50.0, rate_limit_burst=200)
     services = Services.build(secure)
     assert services.db.default_visible == rls.NOTHING
     try:
@@ -204,7 +195,10 @@ def test_a_key_for_ws_a_sees_nothing_of_ws_b_even_when_every_query_forgets_its_f
             assert theirs["id"] in {r["id"] for r in leaked}
         listed = a.get("/v1/memories", params={"limit": 1000})
         assert listed.status_code == 200
-        assert [m["id"] for m in listed.json()["memories"]] == [mine["id"]]
+        # Only A's workspace and its tenant's user space (which other tests of the _default tenant share).
+        memories = listed.json()["memories"]
+        assert mine["id"] in {m["id"] for m in memories}
+        assert {m["workspace_id"] for m in memories} <= {ws, "_global_user"}
         assert a.get(f"/v1/memories/{theirs['id']}").status_code == 404
         assert a.put(f"/v1/memories/{theirs['id']}", json={"content": "overwritten"}).status_code == 404
         assert a.delete(f"/v1/memories/{theirs['id']}").status_code == 404

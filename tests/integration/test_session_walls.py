@@ -16,12 +16,8 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import psycopg
 import pytest
-from pydantic import SecretStr
 
-from shared.api.app import create_app
-from shared.local.server import serve_in_thread
-
-ADMIN = "admin-secret-for-session-walls"
+from tests.secured import admin_client, serve_secured
 
 
 class Clock:
@@ -39,14 +35,7 @@ class Clock:
 
 @pytest.fixture(scope="module")
 def secured(settings, services) -> Iterator[str]:
-    secure = settings.model_copy(
-        update={
-            "auth_mode": "api_key",
-            "admin_key": SecretStr(ADMIN),
-            "context_cursor_secret": SecretStr("cursor-secret-for-tests"),
-        }
-    )
-    with serve_in_thread(create_app(secure, services=services)) as url:
+    with serve_secured(settings, services) as url:
         yield url
 
 
@@ -59,7 +48,7 @@ def clock(services, monkeypatch) -> Clock:
 
 @pytest.fixture()
 def admin(secured) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=secured, headers={"Authorization": f"Bearer {ADMIN}"}) as c:
+    with admin_client(secured) as c:
         yield c
 
 

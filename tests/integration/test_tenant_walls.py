@@ -15,33 +15,20 @@ from collections.abc import Iterator
 import httpx
 import psycopg
 import pytest
-from pydantic import SecretStr
 
-from shared.api.app import create_app
 from shared.auth import Principal
-from shared.local.server import serve_in_thread
-
-ADMIN = "admin-secret-for-tenant-tests"
+from tests.secured import admin_client, serve_secured
 
 
 @pytest.fixture(scope="module")
 def secured(settings, services) -> Iterator[str]:
-    secure = settings.model_copy(
-        update={
-            "auth_mode": "api_key",
-            "admin_key": SecretStr(ADMIN),
-            "context_cursor_secret": SecretStr("cursor-secret-for-tests"),
-            "rate_limit_per_s": 50.0,
-            "rate_limit_burst": 100,
-        }
-    )
-    with serve_in_thread(create_app(secure, services=services)) as url:
+    with serve_secured(settings, services, rate_limit_per_s=50.0, rate_limit_burst=100) as url:
         yield url
 
 
 @pytest.fixture()
 def admin(secured) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=secured, headers={"Authorization": f"Bearer {ADMIN}"}) as c:
+    with admin_client(secured) as c:
         yield c
 
 

@@ -1,0 +1,42 @@
+"""The real app with API keys on, built one way for every test that needs auth.
+
+with serve_secured(settings, services, rate_limit_burst=100) as url:
+    with admin_client(url) as admin:
+        admin.post("/v1/admin/api-keys", json={"workspaces": ["ws_a"]})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+from pydantic import SecretStr
+
+from shared.api.app import create_app
+from shared.local.server import serve_in_thread
+from shared.settings import Settings
+
+ADMIN = "admin-secret-for-tests"
+
+
+def secured_settings(settings: Settings, **overrides: Any) -> Settings:
+    """``settings`` with API keys on, the test admin key and a cursor secret; ``overrides`` win."""
+    update: dict[str, Any] = {
+        "auth_mode": "api_key",
+        "admin_key": SecretStr(ADMIN),
+        "context_cursor_secret": SecretStr("cursor-secret-for-tests"),
+    }
+    return settings.model_copy(update={**update, **overrides})
+
+
+@contextmanager
+def serve_secured(settings: Settings, services: Any, **overrides: Any) -> Iterator[str]:
+    """Serve the secured app over ``services`` (uvicorn in a thread); yields its base URL."""
+    with serve_in_thread(create_app(secured_settings(settings, **overrides), services=services)) as url:
+        yield url
+
+
+def admin_client(url: str) -> httpx.Client:
+    return httpx.Client(base_url=url, headers={"Authorization": f"Bearer {ADMIN}"})
