@@ -11,9 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from shared.db.scope import Scope
+from shared.db.updates import assignments
 
 # Everything a client can see; the embedding is fetched only when asked for.
 COLUMNS = (
@@ -228,14 +230,26 @@ def get_for_update(conn: psycopg.Connection, scope: Scope, memory_id: str) -> di
     ).fetchone()
 
 
-def update(conn: psycopg.Connection, memory_id: str, changes: dict[str, Any]) -> dict:
-    """Apply ``changes`` (column → value) and bump the revision."""
-    sets = [f"{column} = %s" for column in changes]
+# What an update may set: the fields of a memory update, the values derived from them, and decay's two. Column
+# names come from this list, never from a request's keys.
+UPDATABLE_COLUMNS = frozenset(
+    {
+        "content", "event_time", "importance", "metadata", "pinned", "refinement_metadata", "subtype", "tags",
+        "type", "tags_lower", "content_hash", "embedding", "embedding_model", "dedup_key", "decay_factor",
+    }
+)  # fmt: skip
+
+
+def update(conn: psycopg.Connection, workspace_id: str, memory_id: str, changes: dict[str, Any]) -> dict:
+    """Apply ``changes`` (column → value; columns from ``UPDATABLE_COLUMNS``) and bump the revision."""
+    sets = assignments(changes, UPDATABLE_COLUMNS, what="memory")
     params = [Jsonb(v) if k in _JSON_FIELDS else v for k, v in changes.items()]
     return conn.execute(
-        f"UPDATE memories SET {', '.join(sets)}, revision = revision + 1, updated_at = now() "
-        f"WHERE id = %s RETURNING {COLUMNS}",
-        [*params, memory_id],
+        sql.SQL(
+            "UPDATE memories SET {}, revision = revision + 1, updated_at = now() "
+            "WHERE id = %s AND workspace_id = %s RETURNING " + COLUMNS
+        ).format(sets),
+        [*params, memory_id, workspace_id],
     ).fetchone()
 
 

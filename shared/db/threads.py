@@ -12,8 +12,10 @@ import uuid
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from shared.db.updates import assignments
 from shared.models import NewMessage
 
 THREAD_COLUMNS = (
@@ -67,13 +69,20 @@ def list_threads(
     ).fetchall()
 
 
+# What a thread update may set (ThreadUpdate's fields).
+UPDATABLE_COLUMNS = frozenset({"title", "metadata", "idle_action"})
+
+
 def update(
     conn: psycopg.Connection, workspace_id: str, thread_id: str, changes: dict[str, Any]
 ) -> dict | None:
-    sets = [f"{k} = %s" for k in changes] + ["updated_at = now()"]
+    sets = assignments(changes, UPDATABLE_COLUMNS, what="thread")
     values = [Jsonb(v) if k == "metadata" else v for k, v in changes.items()]
     return conn.execute(
-        f"UPDATE threads SET {', '.join(sets)} WHERE id = %s AND workspace_id = %s RETURNING {THREAD_COLUMNS}",
+        sql.SQL(
+            "UPDATE threads SET {}, updated_at = now() WHERE id = %s AND workspace_id = %s RETURNING "
+            + THREAD_COLUMNS
+        ).format(sets),
         [*values, thread_id, workspace_id],
     ).fetchone()
 

@@ -291,7 +291,7 @@ class MemoryService:
                 return current
             try:
                 with conn.transaction():
-                    return repo.update(conn, memory_id, changes)
+                    return repo.update(conn, current["workspace_id"], memory_id, changes)
             except psycopg.errors.UniqueViolation as exc:
                 raise Conflict(
                     "an identical memory already exists in this workspace", code="duplicate_memory"
@@ -338,7 +338,10 @@ class MemoryService:
                 return current
             new = max(0.0, round(float(current["importance"]) - rate, 6))
             return repo.update(
-                conn, memory_id, {"importance": new, "decay_factor": current["decay_factor"] * (1 - rate)}
+                conn,
+                current["workspace_id"],
+                memory_id,
+                {"importance": new, "decay_factor": current["decay_factor"] * (1 - rate)},
             )
 
     def list(self, scope: Scope, **filters: Any) -> list[dict]:
