@@ -7,7 +7,7 @@ PIP := $(VENV)/bin/pip
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 export MEMORYLAYER_EMBEDDING_PROVIDER ?= local
 
-.PHONY: dev test lint format embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
+.PHONY: dev test test-fast lint format embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,9 @@ embed: $(VENV)/.installed-local  ## the embedding container as a CPU process on 
 
 test: $(VENV)/.installed-dev node_modules/.installed  ## every test, against a throwaway embedded Postgres
 	MEMORYLAYER_EMBEDDING_PROVIDER=hash $(PY) -m pytest -q $(PYTEST_ARGS)
+
+test-fast: $(VENV)/.installed-dev node_modules/.installed  ## the edit-run loop: every test but the slow fuzz and load ones
+	MEMORYLAYER_EMBEDDING_PROVIDER=hash $(PY) -m pytest -q -m 'not slow' $(PYTEST_ARGS)
 
 lint:
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .

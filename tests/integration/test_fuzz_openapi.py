@@ -23,6 +23,9 @@ from shared.api.app import create_app
 from shared.local.server import serve_in_thread
 from tests.secured import ADMIN, secured_settings
 
+# Minutes of generated traffic: `make test` (and CI) runs it, `make test-fast` skips it.
+pytestmark = pytest.mark.slow
+
 
 class StatusCounter:
     """Counts the statuses an ASGI app answers (to show the fuzzer got past authentication)."""

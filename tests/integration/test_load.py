@@ -11,6 +11,10 @@ import threading
 import time
 
 import httpx
+import pytest
+
+# Minutes of generated traffic: `make test` (and CI) runs it, `make test-fast` skips it.
+pytestmark = pytest.mark.slow
 
 
 def test_eight_clients_mixed_workload_zero_errors(base_url, ws):
