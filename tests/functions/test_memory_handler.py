@@ -70,12 +70,23 @@ def test_bad_input_and_health_through_lambda(load_handler):
 
 
 def test_warm_invocations_reuse_one_pool(load_handler, ws):
+    """A warm container serves later invocations on the pool and connection its first one opened."""
     module = load_handler("functions.memory.handler")
-    for i in range(3):
-        call(
+
+    def remember(i: int) -> None:
+        status, _, _ = call(
             module.handler,
             http_v2("POST", "/v1/memories", body={"content": f"warm {i}"}, headers={"X-Workspace-ID": ws}),
         )
-    services = module.app.state.services.get()
-    assert services.db.pool.get_stats()["connections_num"] <= services.settings.db_pool_max
-    assert module.app.state.services.get() is services
+        assert status == 201
+
+    remember(0)
+    pool = module.app.state.services.get().db.pool
+    after_first = pool.get_stats()
+    remember(1)
+    remember(2)
+    after_third = pool.get_stats()
+    assert module.app.state.services.get().db.pool is pool
+    # Both counters are cumulative: more borrowed connections, no new ones opened.
+    assert after_third["requests_num"] >= after_first["requests_num"] + 2
+    assert after_third["connections_num"] == after_first["connections_num"]

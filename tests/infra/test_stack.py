@@ -855,8 +855,3 @@ def test_cdk_nag_aws_solutions_has_no_unacknowledged_findings(synth: Synth) -> N
     # Every acknowledgment says why, specifically.
     for suppressed in nag["suppressedViolations"]:
         assert len(suppressed["reason"]) >= MIN_REASON_LENGTH, suppressed["ruleName"]
-
-
-def test_synth_is_fast_enough_to_run_on_every_commit(synth: Synth) -> None:
-    # Six variants on a busy 2-core machine; a regression here usually means asset fingerprinting came back.
-    assert synth.seconds < 120

@@ -13,18 +13,18 @@ from shared.sessions.cursor import decode, encode
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 
-items_strategy = st.lists(
-    st.builds(
-        Item,
-        id=st.text("abcdef0123", min_size=1, max_size=6).map(lambda s: f"mem_{s}"),
-        kind=st.sampled_from(sorted(KIND_PRIORITY)),
-        content=st.text(min_size=0, max_size=600),
-        importance=st.floats(0, 1),
-        event_time=st.one_of(st.none(), st.integers(0, 10**6).map(lambda s: EPOCH + timedelta(seconds=s))),
-        tombstone=st.booleans(),
-    ),
-    max_size=40,
+item_strategy = st.builds(
+    Item,
+    id=st.text("abcdef0123", min_size=1, max_size=6).map(lambda s: f"mem_{s}"),
+    kind=st.sampled_from(sorted(KIND_PRIORITY)),
+    content=st.text(min_size=0, max_size=600),
+    importance=st.floats(0, 1),
+    event_time=st.one_of(st.none(), st.integers(0, 10**6).map(lambda s: EPOCH + timedelta(seconds=s))),
+    tombstone=st.booleans(),
 )
+items_strategy = st.lists(item_strategy, max_size=40)  # ids may repeat: dedupe has work to do
+# Distinct ids: with a repeated id the two orders may keep different duplicates, so the text may differ.
+distinct_items_strategy = st.lists(item_strategy, max_size=40, unique_by=lambda item: item.id)
 
 
 @settings(max_examples=50, deadline=None)
@@ -38,11 +38,11 @@ def test_a_pack_never_exceeds_its_budget(items, budget):
 
 
 @settings(max_examples=50, deadline=None)
-@given(items=items_strategy, budget=st.integers(32, 2000))
+@given(items=distinct_items_strategy, budget=st.integers(32, 2000))
 def test_rendering_is_deterministic_and_order_free(items, budget):
     forward = render(dedupe(rank(items)), budget)
     backward = render(dedupe(rank(list(reversed(items)))), budget)
-    assert forward[0] == backward[0] or len({i.id for i in items}) < len(items)  # same input set, same text
+    assert forward[0] == backward[0]  # same input set, same text
 
 
 @settings(max_examples=50, deadline=None)
