@@ -91,8 +91,17 @@ def _unblock_loopback(database_url: str) -> None:
             conn.execute("DELETE FROM rate_limit_counters WHERE bucket LIKE 'authfail:%'")
 
 
+def _early_in_a_minute(needed_s: float = 40.0) -> None:
+    """The failure windows are whole clock minutes: start where the rest of this one outlasts the test, so a
+    window boundary cannot reset the count halfway (a slow CI machine made that happen)."""
+    left = 60.0 - time.time() % 60.0
+    if left < needed_s:
+        time.sleep(left + 0.2)
+
+
 def test_garbage_keys_from_one_address_get_429_and_stop_costing_lookups(guarded, lookups, database_url):
     """Before: 300 requests with garbage keys got 300 × 401, no 429, and one database lookup each."""
+    _early_in_a_minute()
     _unblock_loopback(database_url)
     try:
         statuses = []
@@ -138,6 +147,7 @@ def test_failed_auth_limit_keys_on_api_gateways_source_ip(settings, services, da
         return handler(event, LambdaContext())["statusCode"]
 
     flooder, bystander = f"198.51.100.{uuid.uuid4().int % 250}", f"203.0.113.{uuid.uuid4().int % 250}"
+    _early_in_a_minute(needed_s=20.0)
     try:
         assert [status(flooder) for _ in range(5)] == [401, 401, 401, 429, 429]
         assert status(bystander) == 401
