@@ -24,7 +24,7 @@ from shared import secrets
 from shared.auth import Principal
 from shared.db import rls
 from shared.db.scope import Scope
-from shared.errors import InvalidInput, Unauthorized
+from shared.errors import Forbidden, InvalidInput, Unauthorized
 from shared.settings import DEFAULT_WORKSPACE
 
 WORKSPACE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$")
@@ -156,12 +156,13 @@ def caller(
 
 
 def session_scope(found: Caller) -> Scope | None:
-    """Where an ``X-Session-ID`` may be found: the named workspace if this caller may use it, else the key's
-    workspaces (auth off: anywhere). None when the named workspace is not the caller's: the route answers
-    that with its own 403, and no session anywhere is touched on the way."""
-    if found.requested is not None:
-        return Scope.of(found.requested) if found.allows(found.requested) else None
-    return Scope.of(*found.allowed) if found.allowed is not None else Scope.anywhere()
+    """Where an ``X-Session-ID`` may be found: where any id may (``Caller.lookup_scope``). None when the named
+    workspace is not one the caller may use: the route answers that with its own 4xx, and no session anywhere
+    is touched on the way."""
+    try:
+        return found.lookup_scope()
+    except (Forbidden, InvalidInput):
+        return None
 
 
 CallerDep = Annotated[Caller, Depends(caller)]
