@@ -265,10 +265,7 @@ class AuthGuard:
     def check_source(self, source: str) -> None:
         """429 for an address over its failure budget, before any key is looked at."""
         with self._lock:
-            until = self._blocked.get(source)
-            if until is not None and until <= time.monotonic():
-                del self._blocked[source]
-                until = None
+            until = _live(self._blocked, source)
         if until is not None:
             raise RateLimited(
                 "too many failed authentications from this address",
@@ -287,20 +284,22 @@ class AuthGuard:
                 self._blocked[source] = time.monotonic() + max(1.0, resets_in_s)
 
     def known_bad(self, key: str) -> bool:
-        digest = _hash(key)
         with self._lock:
-            until = self._bad_keys.get(digest)
-            if until is None:
-                return False
-            if until <= time.monotonic():
-                del self._bad_keys[digest]
-                return False
-            return True
+            return _live(self._bad_keys, _hash(key)) is not None
 
     def remember_bad(self, key: str) -> None:
         with self._lock:
             _bounded(self._bad_keys, self.MAX_ENTRIES)
             self._bad_keys[_hash(key)] = time.monotonic() + self.negative_ttl_s
+
+
+def _live(entries: dict[str, float], name: str) -> float | None:
+    """``name``'s expiry while it lies ahead; an entry whose time has passed is dropped."""
+    until = entries.get(name)
+    if until is not None and until <= time.monotonic():
+        del entries[name]
+        return None
+    return until
 
 
 def _bounded(entries: dict[str, float], limit: int) -> None:
