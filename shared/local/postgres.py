@@ -77,6 +77,28 @@ class EmbeddedPostgres:
         self.server.cleanup()
 
 
+_NOT_EXTENSION = "NOT EXISTS (SELECT FROM pg_depend d WHERE d.objid = o.oid AND d.deptype = 'e')"
+# (ALTER ... kind, the public schema's objects of that kind not owned by %s) for bootstrap_owner. A table's
+# indexes and owned (serial) sequences follow the table.
+_OWNED_OBJECTS = (
+    (
+        "TABLE",
+        "SELECT o.oid::regclass::text FROM pg_class o WHERE o.relnamespace = 'public'::regnamespace "
+        f"AND o.relkind IN ('r', 'p', 'v', 'm', 'f') AND o.relowner <> %s::regrole AND {_NOT_EXTENSION}",
+    ),
+    (
+        "SEQUENCE",
+        "SELECT o.oid::regclass::text FROM pg_class o WHERE o.relnamespace = 'public'::regnamespace "
+        f"AND o.relkind = 'S' AND o.relowner <> %s::regrole AND {_NOT_EXTENSION}",
+    ),
+    (
+        "FUNCTION",
+        "SELECT o.oid::regprocedure::text FROM pg_proc o WHERE o.pronamespace = 'public'::regnamespace "
+        f"AND o.proowner <> %s::regrole AND {_NOT_EXTENSION}",
+    ),
+)
+
+
 def bootstrap_owner(conn: psycopg.Connection, owner: str = OWNER_ROLE) -> None:
     """As the superuser: create the owner role and give it the public schema and every object in it that the
     superuser owns (a ``.data`` directory from before the role split holds postgres-owned tables). Extension
@@ -84,25 +106,6 @@ def bootstrap_owner(conn: psycopg.Connection, owner: str = OWNER_ROLE) -> None:
     if conn.execute("SELECT FROM pg_roles WHERE rolname = %s", (owner,)).fetchone() is None:
         conn.execute(f"CREATE ROLE {owner} LOGIN NOSUPERUSER CREATEROLE")
     conn.execute(f"ALTER SCHEMA public OWNER TO {owner}")
-    not_extension = "NOT EXISTS (SELECT FROM pg_depend d WHERE d.objid = o.oid AND d.deptype = 'e')"
-    tables = conn.execute(
-        "SELECT o.oid::regclass::text FROM pg_class o WHERE o.relnamespace = 'public'::regnamespace "
-        f"AND o.relkind IN ('r', 'p', 'v', 'm', 'f') AND o.relowner <> %s::regrole AND {not_extension}",
-        (owner,),
-    ).fetchall()
-    for (name,) in tables:  # a table's indexes and owned (serial) sequences follow it
-        conn.execute(f"ALTER TABLE {name} OWNER TO {owner}")
-    sequences = conn.execute(
-        "SELECT o.oid::regclass::text FROM pg_class o WHERE o.relnamespace = 'public'::regnamespace "
-        f"AND o.relkind = 'S' AND o.relowner <> %s::regrole AND {not_extension}",
-        (owner,),
-    ).fetchall()
-    for (name,) in sequences:
-        conn.execute(f"ALTER SEQUENCE {name} OWNER TO {owner}")
-    functions = conn.execute(
-        "SELECT o.oid::regprocedure::text FROM pg_proc o WHERE o.pronamespace = 'public'::regnamespace "
-        f"AND o.proowner <> %s::regrole AND {not_extension}",
-        (owner,),
-    ).fetchall()
-    for (name,) in functions:
-        conn.execute(f"ALTER FUNCTION {name} OWNER TO {owner}")
+    for kind, query in _OWNED_OBJECTS:
+        for (name,) in conn.execute(query, (owner,)).fetchall():
+            conn.execute(f"ALTER {kind} {name} OWNER TO {owner}")
