@@ -11,6 +11,7 @@ import os
 import tempfile
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
@@ -144,3 +145,24 @@ def ws() -> str:
 @pytest.fixture()
 def other_ws() -> str:
     return f"ws_other_{uuid.uuid4().hex[:12]}"
+
+
+class Clock:
+    """A clock the test moves; the live server reads it through ``services.sessions.clock``."""
+
+    def __init__(self) -> None:
+        self.now = datetime.now(UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture()
+def clock(services: Services, monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """Session expiry on a clock the test moves instead of sleeping."""
+    fake = Clock()
+    monkeypatch.setattr(services.sessions, "clock", fake)
+    return fake

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import httpx
 import psycopg
@@ -20,30 +20,10 @@ import pytest
 from tests.secured import admin_client, serve_secured
 
 
-class Clock:
-    """The session service's clock, moved by the test instead of sleeping."""
-
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
 @pytest.fixture(scope="module")
 def secured(settings, services) -> Iterator[str]:
     with serve_secured(settings, services) as url:
         yield url
-
-
-@pytest.fixture()
-def clock(services, monkeypatch) -> Clock:
-    fake = Clock()
-    monkeypatch.setattr(services.sessions, "clock", fake)
-    return fake
 
 
 @pytest.fixture()

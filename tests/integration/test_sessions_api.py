@@ -4,29 +4,7 @@ briefing, cleanup and workspace isolation."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
-
-import pytest
-
-
-class Clock:
-    """A clock the test moves; the live server reads it through ``services.sessions.clock``."""
-
-    def __init__(self) -> None:
-        self.now = datetime.now(UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
-@pytest.fixture()
-def clock(services, monkeypatch) -> Clock:
-    fake = Clock()
-    monkeypatch.setattr(services.sessions, "clock", fake)
-    return fake
+from datetime import datetime, timedelta
 
 
 def h(ws: str, **extra: str) -> dict[str, str]:
