@@ -59,7 +59,7 @@ bench-ingest: $(VENV)/.installed-dev  ## append acknowledgement and append→rec
 	$(PY) -m bench.ingest
 
 cost: $(VENV)/.installed-dev node_modules/.installed  ## idle cost per stage from the synthesized templates, and per million requests
-	MEMORYLAYER_CDK_SKIP_DEPS=1 $(PY) -m infra.cost $(COST_ARGS)
+	ML_CDK_SKIP_DEPS=1 $(PY) -m infra.cost $(COST_ARGS)
 	$(PY) -m bench.request_cost
 
 clean-data:

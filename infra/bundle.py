@@ -14,7 +14,7 @@ Python 3.12) from ``python -m infra.bundle --requirements base|local``:
     python -m infra.bundle --report          # build all assets, zip them and print their sizes
     python -m infra.bundle --report --skip-deps
 
-Set ``MEMORYLAYER_CDK_SKIP_DEPS=1`` (or ``-c bundle=skip``) to bundle only our code: no pip, no network.
+Set ``ML_CDK_SKIP_DEPS=1`` (or ``-c bundle=skip``) to bundle only our code: no pip, no network.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from fnmatch import fnmatch
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SKIP_DEPS_ENV = "MEMORYLAYER_CDK_SKIP_DEPS"
+SKIP_DEPS_ENV = "ML_CDK_SKIP_DEPS"
 
 # Lambda name -> its package under functions/. The handler is always ``functions/<package>/handler.handler``.
 LAMBDA_PACKAGES: dict[str, str] = {
@@ -70,7 +70,7 @@ PIP_TARGET_ARGS = (
     "--only-binary=:all:",
 )
 _SKIP_DIRS = frozenset({"__pycache__", "tests", "test", ".pytest_cache", ".ruff_cache"})
-LAMBDA_PYTHON_ENV = "MEMORYLAYER_LAMBDA_PYTHON"
+LAMBDA_PYTHON_ENV = "ML_LAMBDA_PYTHON"
 
 
 @dataclass(frozen=True)

@@ -744,7 +744,7 @@ def estimate(template: dict[str, Any], name: str = "template") -> Estimate:
 def synthesize(stage: str, context: dict[str, str]) -> dict[str, Any]:
     """Synthesize ``MemoryLayer-<stage>`` in-process with code-only bundles; return its template."""
     os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
-    os.environ.setdefault("MEMORYLAYER_CDK_SKIP_DEPS", "1")
+    os.environ.setdefault("ML_CDK_SKIP_DEPS", "1")
     import tempfile
 
     from aws_cdk import App

@@ -10,6 +10,8 @@ Code in ``shared/`` receives a ``Settings`` instance as an argument and never re
 from __future__ import annotations
 
 import ipaddress
+import os
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -17,11 +19,16 @@ from typing import Literal
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+ENV_PREFIX = "MEMORYLAYER_"
+# ``MEMORYLAYER_*`` names that are not settings but belong to another program of this repository: the embedding
+# container (functions/embed/config.py) listens on this port. Tooling (tests, CDK bundling) uses ``ML_*`` instead.
+NOT_SETTINGS = frozenset({"MEMORYLAYER_EMBED_PORT"})
+
 EmbeddingProviderName = Literal["hash", "local", "openai", "google", "endpoint", "sagemaker"]
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="MEMORYLAYER_", extra="ignore", populate_by_name=True)
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", populate_by_name=True)
 
     # --- service ---
     host: str = "127.0.0.1"
@@ -149,6 +156,19 @@ class Settings(BaseSettings):
     llm_max_calls_per_operation: int = 4
     llm_max_tokens_per_operation: int = 8000
 
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_unknown_variables(cls, data: object) -> object:
+        # A typo (MEMORYLAYER_EMBEDING_PROVIDER) would otherwise be dropped silently and the default used.
+        unknown = unknown_variables(os.environ)
+        if unknown:
+            raise ValueError(
+                f"unknown environment variable{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}: "
+                f"MEMORYLAYER_* names are settings (see shared/settings.py); unset or correct "
+                f"{'them' if len(unknown) > 1 else 'it'}"
+            )
+        return data
+
     @model_validator(mode="after")
     def _fill_embedding_defaults(self) -> Settings:
         defaults = {
@@ -209,6 +229,17 @@ class Settings(BaseSettings):
         vectors are comparable; a different model or size never is.
         """
         return f"{self.embedding_model}@{self.embedding_dimensions}"
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """``MEMORYLAYER_*`` names in ``environ`` that are no setting (sorted).
+
+    >>> unknown_variables({"MEMORYLAYER_PORT": "1", "MEMORYLAYER_PROT": "1", "PATH": "/bin"})
+    ['MEMORYLAYER_PROT']
+    """
+    fields = Settings.model_fields
+    known = {ENV_PREFIX + n.upper() for n, f in fields.items() if f.validation_alias is None} | NOT_SETTINGS
+    return sorted(k for k in environ if k.upper().startswith(ENV_PREFIX) and k.upper() not in known)
 
 
 def is_loopback(host: str) -> bool:

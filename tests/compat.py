@@ -18,7 +18,7 @@ MARKER = VENV / ".installed-memorylayer-0.2.1"
 
 
 def _python312() -> str | None:
-    candidates = [os.environ.get("MEMORYLAYER_PYTHON312"), "/root/.pyenv/versions/3.12.1/bin/python"]
+    candidates = [os.environ.get("ML_PYTHON312"), "/root/.pyenv/versions/3.12.1/bin/python"]
     candidates += [shutil.which("python3.12")]
     for candidate in candidates:
         if candidate and Path(candidate).exists():
@@ -33,9 +33,7 @@ def official_python() -> str:
         return str(python)
     interpreter = _python312()
     if interpreter is None:
-        pytest.skip(
-            "no Python 3.12 interpreter (set MEMORYLAYER_PYTHON312); the official packages need >= 3.12"
-        )
+        pytest.skip("no Python 3.12 interpreter (set ML_PYTHON312); the official packages need >= 3.12")
     try:
         subprocess.run([interpreter, "-m", "venv", str(VENV)], check=True, capture_output=True, timeout=300)
         subprocess.run(

@@ -2,7 +2,7 @@
 role, the stand-in RDS Proxy in front of it, and the real app (logged in as the app role through the proxy)
 served over HTTP by uvicorn. Every test gets its own workspace id, so tests never see each other's data.
 
-Set ``MEMORYLAYER_TEST_DATABASE_URL`` to run against an already running Postgres instead.
+Set ``ML_TEST_DATABASE_URL`` to run against an already running Postgres instead.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ APP_ROLE = "memorylayer_app"
 @pytest.fixture(scope="session")
 def superuser_url() -> Iterator[str]:
     """The superuser's DSN (white-box tests: read anything, create databases, restart)."""
-    external = os.environ.get("MEMORYLAYER_TEST_DATABASE_URL")
+    external = os.environ.get("ML_TEST_DATABASE_URL")
     if external:
         import psycopg
 

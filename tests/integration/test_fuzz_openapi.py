@@ -1,7 +1,7 @@
 """schemathesis against /openapi.json: positive and negative generated requests, zero 5xx, with auth off and
 with ``api_key`` auth on (a workspace key in the Authorization header, as a deployed API runs).
 
-Bounded in time (``MEMORYLAYER_FUZZ_SECONDS``, default 120, per mode) and seeded, so CI stays fast and repeatable.
+Bounded in time (``ML_FUZZ_SECONDS``, default 120, per mode) and seeded, so CI stays fast and repeatable.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def test_no_generated_request_gets_a_5xx(auth: str, request: pytest.FixtureReque
     else:
         base_url, extra, statuses = request.getfixturevalue("secured_fuzz_target")
     cli = shutil.which("schemathesis") or str(Path(sys.executable).with_name("schemathesis"))
-    seconds = os.environ.get("MEMORYLAYER_FUZZ_SECONDS", "120")
+    seconds = os.environ.get("ML_FUZZ_SECONDS", "120")
     out = subprocess.run(
         [
             cli,

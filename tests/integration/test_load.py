@@ -1,4 +1,4 @@
-"""A bounded loopback load test: 8 clients, a mixed workload, for MEMORYLAYER_LOAD_SECONDS (default 60).
+"""A bounded loopback load test: 8 clients, a mixed workload, for ML_LOAD_SECONDS (default 60).
 
 It asserts correctness under load — zero errors and every write readable afterwards — not speed.
 """
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 
 
 def test_eight_clients_mixed_workload_zero_errors(base_url, ws):
-    seconds = float(os.environ.get("MEMORYLAYER_LOAD_SECONDS", "60"))
+    seconds = float(os.environ.get("ML_LOAD_SECONDS", "60"))
     errors: list[str] = []
     written: list[str] = []
     counts = [0] * 8
