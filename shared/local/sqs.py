@@ -15,6 +15,7 @@ import hashlib
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shared.local.lambda_context import LambdaContext
+from shared.local.processes import die_with_parent
 from shared.local.server import free_port
 
 log = logging.getLogger(__name__)
@@ -38,6 +40,7 @@ class LocalQueues:
     queue_arn: str
     dlq_url: str
     client: Any
+    server_pid: int = 0  # moto's process
 
 
 @contextmanager
@@ -57,7 +60,9 @@ def local_sqs(
         [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        # Its own process group (a terminal's Ctrl-C reaches only us, and we stop it), and it dies with us.
         start_new_session=True,
+        preexec_fn=die_with_parent(signal.SIGTERM),  # noqa: PLW1509 - prctl must run in the child
     )
     try:
         _wait_ready(endpoint, server)
@@ -74,7 +79,7 @@ def local_sqs(
         arn = client.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
             "QueueArn"
         ]
-        yield LocalQueues(endpoint, queue_url, arn, dlq_url, client)
+        yield LocalQueues(endpoint, queue_url, arn, dlq_url, client, server.pid)
     finally:
         server.terminate()
         try:
