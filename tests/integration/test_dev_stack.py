@@ -1,0 +1,121 @@
+"""Process hygiene of `make dev`: its Postgres and moto never outlive it, and a start reclaims what a dead run
+left behind (shared/local/processes.py). The stack runs as a real subprocess, as `make dev` runs it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import psutil
+import pytest
+
+from shared.local.processes import (
+    Child,
+    DevState,
+    StackAlreadyRunning,
+    read_state,
+    reclaim_orphans,
+    write_state,
+)
+from shared.local.server import free_port
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("dev-stack")
+
+
+def start_stack(data_dir: Path) -> tuple[subprocess.Popen, DevState]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYLAYER_")}
+    port = free_port()
+    env |= {
+        "MEMORYLAYER_DATA_DIR": str(data_dir),
+        "MEMORYLAYER_PORT": str(port),
+        "MEMORYLAYER_SQS_PORT": str(free_port()),
+        "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
+        "MEMORYLAYER_AUTH_MODE": "none",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shared.cli", "dev"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=(data_dir / "dev.log").open("ab"),
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, (data_dir / "dev.log").read_text()[-3000:]
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    else:
+        proc.kill()
+        pytest.fail("the local stack did not answer /health")
+    state = read_state(data_dir)
+    assert state is not None and state.owner.pid == proc.pid
+    assert sorted(c.name for c in state.children) == ["moto", "postgres"]
+    assert all(c.process() is not None for c in state.children)
+    return proc, state
+
+
+def gone(children: list[Child], timeout_s: float = 30) -> list[str]:
+    """The children still running after ``timeout_s`` (empty when all stopped)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        left = [f"{c.name} (pid {c.pid})" for c in children if c.process() is not None]
+        if not left:
+            return []
+        time.sleep(0.2)
+    return left
+
+
+def test_kill_9_of_the_stack_takes_postgres_and_moto_with_it(data_dir: Path) -> None:
+    proc, state = start_stack(data_dir)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(10)
+    assert gone(state.children) == []
+
+
+def test_ctrl_c_leaves_nothing_running(data_dir: Path) -> None:
+    # Same data dir: a restart after the kill above (its dev.json names a dead owner) starts cleanly.
+    proc, state = start_stack(data_dir)
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(60) == 0
+    assert gone(state.children, timeout_s=5) == []
+    assert read_state(data_dir) is None
+
+
+@pytest.fixture
+def stray() -> Iterator[subprocess.Popen]:
+    proc = subprocess.Popen(["sleep", "300"], start_new_session=True)
+    yield proc
+    proc.kill()
+    proc.wait()
+
+
+def test_a_start_stops_the_orphans_a_dead_run_recorded(tmp_path: Path, stray: subprocess.Popen) -> None:
+    dead = subprocess.Popen(["true"])
+    owner = Child.of("memorylayer dev", dead.pid)
+    dead.wait()  # the owner is gone; its child escaped (as it would without a parent-death signal)
+    child = Child.of("moto", stray.pid)
+    write_state(tmp_path, DevState(owner=owner, children=[child]))
+    assert [c.pid for c in reclaim_orphans(tmp_path)] == [stray.pid]
+    assert gone([child], timeout_s=0.5) == []
+    assert read_state(tmp_path) is None
+
+
+def test_a_start_refuses_a_data_dir_whose_stack_still_runs(tmp_path: Path, stray: subprocess.Popen) -> None:
+    write_state(
+        tmp_path, DevState(owner=Child.of("memorylayer dev", stray.pid), api_url="http://127.0.0.1:1")
+    )
+    with pytest.raises(StackAlreadyRunning, match=f"pid {stray.pid}"):
+        reclaim_orphans(tmp_path)
+    assert psutil.Process(stray.pid).is_running() and read_state(tmp_path) is not None
