@@ -5,7 +5,6 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
-export MEMORYLAYER_EMBEDDING_PROVIDER ?= local
 
 .PHONY: dev test test-fast lint format embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
 

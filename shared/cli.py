@@ -1,65 +1,199 @@
-"""The ``memorylayer`` command.
+"""The ``memorylayer`` command (``memorylayer --help``, ``memorylayer <command> --help``).
 
-memorylayer migrate            apply pending SQL migrations as the owner (MEMORYLAYER_DATABASE_OWNER_URL)
-memorylayer dev                the local stack (embedded Postgres, API on :61001; `make dev` runs it with auth off)
-memorylayer serve              the API only, against MEMORYLAYER_DATABASE_URL
-memorylayer reembed --workspace W   re-embed W with the configured model, in batches, resumable
-memorylayer keys create --workspace W [--access read] [--tenant T]   a workspace-scoped API key, printed once
+    memorylayer dev                                  the local stack (`make dev` runs it with auth off)
+    memorylayer keys create --workspace demo         a workspace-scoped API key, printed once
+    memorylayer keys list | keys revoke KEY_ID
+    memorylayer reembed --workspace demo             re-embed with the configured model (resumable)
+    memorylayer export --workspace demo -o demo.ndjson
+    memorylayer import --workspace demo demo.ndjson
+    memorylayer migrate | serve
+
+Commands that use the database find the running local stack through ``<data dir>/dev.json`` (written by
+``memorylayer dev``); ``--database-url`` or ``MEMORYLAYER_DATABASE_URL`` point them elsewhere. A failure is one
+line on stderr and a non-zero exit status: 1 for a refused request (an unknown workspace), 2 for bad usage or
+configuration (no database).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as package_version
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
 
 from shared.settings import Settings
+from shared.tenants import DEFAULT_TENANT
 
 
-def _migrate(settings: Settings, _: argparse.Namespace) -> int:
+class CliError(Exception):
+    """A failure the user can act on: printed as one line, exit status ``code``."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def version() -> str:
+    """The one version of the server, the API (OpenAPI ``info.version``) and the clients."""
+    try:
+        return package_version("memorylayer-serverless")
+    except PackageNotFoundError:  # a checkout that was never installed
+        return "0+unknown"
+
+
+# ------------------------------------------------------------------ settings and the database
+def _settings(args: argparse.Namespace, *, needs_database: bool) -> Settings:
+    overrides: dict[str, Any] = {}
+    if getattr(args, "data_dir", None):
+        overrides["data_dir"] = args.data_dir
+    if getattr(args, "database_url", None):
+        overrides["database_url"] = args.database_url
+    if getattr(args, "database_owner_url", None):
+        overrides["database_owner_url"] = args.database_owner_url
+    try:
+        settings = Settings(**overrides)
+    except ValidationError as exc:
+        raise CliError("invalid settings: " + "; ".join(_error_text(e) for e in exc.errors())) from None
+    if not needs_database or settings.database_url or settings.database_host:
+        return settings
+    return _local_stack(settings)
+
+
+def _error_text(error: Any) -> str:
+    where = ".".join(str(p) for p in error.get("loc", ()))
+    message = str(error.get("msg", "")).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
+
+
+def _local_stack(settings: Settings) -> Settings:
+    """The running local stack's database, as ``memorylayer dev`` recorded it in its data dir."""
+    from shared.local.processes import read_state
+
+    data_dir = settings.data_dir.resolve()
+    state = read_state(data_dir)
+    if state is None or not state.running or not state.database_url:
+        raise CliError(
+            f"no database: the local stack is not running on {data_dir} (start it with `make dev`, or point "
+            "--data-dir at its data directory), and neither --database-url nor MEMORYLAYER_DATABASE_URL is set"
+        )
+    return settings.model_copy(
+        update={
+            "database_url": state.database_url,
+            "database_owner_url": settings.database_owner_url or state.database_owner_url,
+        }
+    )
+
+
+@contextmanager
+def _database(settings: Settings) -> Iterator[Any]:
+    """The app role's pool (every workspace visible, as the CLI is a trusted operator), closed at the end;
+    a database that cannot be reached is one clear line."""
+    import logging
+
+    import psycopg
+    from psycopg_pool import PoolTimeout
+
+    from shared.db.pool import Database
+    from shared.errors import MemoryLayerError
+
+    logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)  # its retries would repeat our one line
+    db = Database.from_settings(settings, purpose="cli")
+    try:
+        yield db
+    except (psycopg.OperationalError, PoolTimeout, MemoryLayerError) as exc:
+        if isinstance(exc, MemoryLayerError) and exc.code != "database_unavailable":
+            raise
+        raise CliError(f"cannot reach the database at {_where(settings)} (is it running?)", code=1) from None
+    finally:
+        db.close()
+
+
+def _where(settings: Settings) -> str:
+    from psycopg.conninfo import conninfo_to_dict
+
+    try:
+        parts = conninfo_to_dict(settings.database_url or "")
+    except Exception:  # an unparsable DSN: psycopg said why when connecting
+        return "the configured address"
+    host = parts.get("host") or settings.database_host or "localhost"
+    return f"{host}:{parts.get('port') or settings.database_port}"
+
+
+def _progress(desc: str, total: int | None, unit: str) -> Any:
+    """A progress bar (tqdm) on stderr: stdout stays for results and exports."""
+    from tqdm import tqdm
+
+    return tqdm(desc=desc, total=total, unit=unit, file=sys.stderr, dynamic_ncols=True)
+
+
+# ------------------------------------------------------------------ commands
+def _migrate(args: argparse.Namespace) -> int:
     from shared.db.connection import owner_target
     from shared.db.migrate import apply_migrations
 
+    settings = _settings(args, needs_database=True)
     try:
         target = owner_target(settings)
     except RuntimeError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+        raise CliError(str(exc)) from None
     applied = apply_migrations(target, embedding_dimensions=settings.embedding_dimensions or 384)
     print(f"applied: {', '.join(applied) if applied else 'nothing pending'}")
     return 0
 
 
-def _dev(settings: Settings, _: argparse.Namespace) -> int:
+def _dev(args: argparse.Namespace) -> int:
     from shared.local.dev import run
+    from shared.local.processes import StackAlreadyRunning
 
-    run(settings)
+    try:
+        run(_settings(args, needs_database=False))
+    except StackAlreadyRunning as exc:
+        raise CliError(str(exc)) from None
     return 0
 
 
-def _serve(settings: Settings, _: argparse.Namespace) -> int:
+def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from shared.api.app import create_app
 
+    settings = _settings(args, needs_database=True)
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
     return 0
 
 
-def _reembed(settings: Settings, args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
-    from shared.db.pool import Database
+def _reembed(args: argparse.Namespace) -> int:
     from shared.embeddings import create_embedder
     from shared.reembed import reembed
 
+    settings = _settings(args, needs_database=True)
     embedder = create_embedder(settings)
     _ensure_vector_index(settings, embedder.dimensions)
-    db = Database.from_settings(settings, purpose="cli")
+    bars: list[Any] = []  # drawn once the workspace is found and its total known
+
+    def started(total: int) -> None:
+        bars.append(_progress(f"re-embedding {args.workspace} with {embedder.model_id}", total, "memory"))
+
     try:
-        with tqdm(desc=f"re-embedding {args.workspace} with {embedder.model_id}", unit="memory") as bar:
-            report = reembed(db, embedder, args.workspace, batch_size=args.batch_size, progress=bar.update)
+        with _database(settings) as db:
+            report = reembed(
+                db,
+                embedder,
+                args.workspace,
+                batch_size=args.batch_size,
+                progress=lambda n: bars[0].update(n),
+                started=started,
+            )
     finally:
-        db.close()
+        for bar in bars:
+            bar.close()
     print(f"{report.done} re-embedded; workspace {report.workspace_id} now uses {report.model}")
     return 0
 
@@ -74,24 +208,27 @@ def _ensure_vector_index(settings: Settings, dims: int) -> None:
     try:
         with owner_target(settings).connect(autocommit=True) as conn:
             ensure_vector_index(conn, dims)
-    except (RuntimeError, psycopg.errors.InsufficientPrivilege) as exc:
+    except (RuntimeError, psycopg.errors.InsufficientPrivilege, psycopg.OperationalError) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(
-            f"no vector index for {dims} dimensions yet ({exc}): run `memorylayer migrate` as the owner "
+            f"no vector index for {dims} dimensions yet ({reason}): run `memorylayer migrate` as the owner "
             "with this embedding configuration; recall searches exactly until then",
             file=sys.stderr,
         )
 
 
-def _keys_create(settings: Settings, args: argparse.Namespace) -> int:
+def _keys_create(args: argparse.Namespace) -> int:
     from datetime import datetime
 
     from shared.auth import ApiKeys
-    from shared.db.pool import Database
     from shared.tenants import valid_tenant
 
-    db = Database.from_settings(settings, purpose="cli")
     try:
         expires = datetime.fromisoformat(args.expires_at) if args.expires_at else None
+    except ValueError:
+        raise CliError(f"--expires-at {args.expires_at!r} is not an ISO-8601 timestamp") from None
+    settings = _settings(args, needs_database=True)
+    with _database(settings) as db:
         row, key = ApiKeys(db).create(
             args.workspace,
             access=args.access,
@@ -99,8 +236,6 @@ def _keys_create(settings: Settings, args: argparse.Namespace) -> int:
             name=args.name,
             tenant_id=valid_tenant(args.tenant),
         )
-    finally:
-        db.close()
     print(
         f"id:         {row['id']}\ntenant:     {row['tenant_id']}\nworkspaces: {', '.join(row['workspaces'])}"
     )
@@ -109,35 +244,258 @@ def _keys_create(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="memorylayer", description="MemoryLayer service commands")
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("migrate", help="apply pending migrations").set_defaults(run=_migrate)
-    sub.add_parser("dev", help="run the local stack in the foreground").set_defaults(run=_dev)
-    sub.add_parser("serve", help="serve the API against MEMORYLAYER_DATABASE_URL").set_defaults(run=_serve)
-    re = sub.add_parser("reembed", help="re-embed a workspace with the configured model (resumable)")
-    re.add_argument("--workspace", required=True)
-    re.add_argument("--batch-size", type=int, default=256)
-    re.set_defaults(run=_reembed)
-    keys = sub.add_parser("keys", help="API keys").add_subparsers(dest="keys_command", required=True)
-    create = keys.add_parser("create", help="create a workspace-scoped API key (printed once)")
-    create.add_argument("--workspace", action="append", required=True, help="repeat for several")
-    create.add_argument("--access", choices=["read", "read_write"], default="read_write")
-    create.add_argument("--expires-at", help="ISO-8601 timestamp")
-    create.add_argument("--name")
-    create.add_argument(
-        "--tenant", default="_default", help="the tenant that owns the key and its workspaces"
+def _keys_list(args: argparse.Namespace) -> int:
+    from shared.auth import ApiKeys
+
+    with _database(_settings(args, needs_database=True)) as db:
+        rows = ApiKeys(db).list()
+    if args.json:
+        print(json.dumps(rows, default=str, indent=2))
+        return 0
+    header = ("ID", "TENANT", "WORKSPACES", "ACCESS", "NAME", "CREATED", "EXPIRES", "STATUS")
+    table = [header] + [
+        (
+            r["id"],
+            r["tenant_id"],
+            ",".join(r["workspaces"]),
+            r["access"],
+            r["name"] or "",
+            _when(r["created_at"]),
+            _when(r["expires_at"]),
+            "revoked" if r["revoked_at"] else "active",
+        )
+        for r in rows
+    ]
+    widths = [max(len(str(row[i])) for row in table) for i in range(len(header))]
+    for row in table:
+        print("  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    return 0
+
+
+def _when(value: Any) -> str:
+    return value.strftime("%Y-%m-%d %H:%M") if value else "-"
+
+
+def _keys_revoke(args: argparse.Namespace) -> int:
+    from shared.auth import ApiKeys
+
+    with _database(_settings(args, needs_database=True)) as db:
+        ApiKeys(db).revoke(args.key_id)
+    print(f"revoked {args.key_id}")
+    return 0
+
+
+def _workspaces(db: Any, settings: Settings, tick: Callable[[], None] | None = None) -> Any:
+    """The workspace service without the API's other services (no queue, no LLM)."""
+    from shared.embeddings import create_embedder
+    from shared.memories.service import MemoryService
+    from shared.workspaces import WorkspaceService
+
+    memories = MemoryService(db, create_embedder(settings), settings)
+    return WorkspaceService(db, _Counting(memories, tick) if tick else memories)
+
+
+class _Counting:
+    """The memory service, calling ``tick`` after each ``remember``: progress for an import of many items."""
+
+    def __init__(self, inner: Any, tick: Callable[[], None]) -> None:
+        self._inner, self._tick = inner, tick
+
+    def remember(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return self._inner.remember(*args, **kwargs)
+        finally:
+            self._tick()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+def _export(args: argparse.Namespace) -> int:
+    settings = _settings(args, needs_database=True)
+    with _database(settings) as db:
+        # The header comes first and says whether the workspace exists: no file is created for one that does not.
+        lines = _workspaces(db, settings).export_ndjson(
+            args.workspace, include_associations=not args.no_associations
+        )
+        header_line = next(lines)
+        header = json.loads(header_line)
+        total = header["total_memories"] + header["total_associations"]
+        out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+        try:
+            out.write(header_line)
+            with _progress(f"exporting {args.workspace}", total, "item") as bar:
+                for line in lines:
+                    out.write(line)
+                    bar.update(1)
+        finally:
+            if out is not sys.stdout:
+                out.close()
+    if args.output:
+        memories, associations = header["total_memories"], header["total_associations"]
+        print(f"exported {memories} memories and {associations} associations to {args.output}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from shared.tenants import valid_tenant
+
+    data = _read_import(Path(args.file))
+    settings = _settings(args, needs_database=True)
+    desc = f"importing into {args.workspace}"
+    with _database(settings) as db, _progress(desc, len(data["memories"]), "memory") as bar:
+        service = _workspaces(db, settings, tick=lambda: bar.update(1))
+        report = service.import_data(args.workspace, data, tenant_id=valid_tenant(args.tenant))
+    print(
+        f"imported {report['imported']} memories ({report['skipped_duplicates']} duplicates skipped) and "
+        f"{report['associations_imported']} associations; {report['errors']} errors"
     )
+    for detail in report["details"][:20]:
+        print(f"  {json.dumps(detail)}", file=sys.stderr)
+    return 1 if report["errors"] else 0
+
+
+def _read_import(path: Path) -> dict[str, list[dict[str, Any]]]:
+    """An export (NDJSON, as ``export`` writes it) or one JSON object ``{"memories": [...], ...}``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        whole = None
+    if isinstance(whole, dict):
+        whole = whole.get("data", whole)
+        return {"memories": whole.get("memories") or [], "associations": whole.get("associations") or []}
+    data: dict[str, list[dict[str, Any]]] = {"memories": [], "associations": []}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError:
+            raise CliError(f"{path}:{number}: not a JSON line") from None
+        if not isinstance(item, dict) or item.get("type") not in ("header", "memory", "association"):
+            raise CliError(f"{path}:{number}: expected a header, memory or association line")
+        if item["type"] != "header":
+            data["memories" if item["type"] == "memory" else "associations"].append(item["data"])
+    return data
+
+
+# ------------------------------------------------------------------ parser
+def _database_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("database (default: the running local stack)")
+    group.add_argument(
+        "--database-url",
+        metavar="DSN",
+        help="the app role's connection string (default: MEMORYLAYER_DATABASE_URL, else the local stack's)",
+    )
+    group.add_argument(
+        "--database-owner-url",
+        metavar="DSN",
+        help="the owner role's connection string, for migrations and new vector indexes "
+        "(default: MEMORYLAYER_DATABASE_OWNER_URL, else the local stack's)",
+    )
+    group.add_argument(
+        "--data-dir",
+        type=Path,
+        metavar="DIR",
+        help="the local stack's data directory (default: MEMORYLAYER_DATA_DIR, else .data)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memorylayer",
+        description="MemoryLayer service commands. Settings come from MEMORYLAYER_* environment variables "
+        "(shared/settings.py); database commands use the running local stack unless told otherwise.",
+    )
+    parser.add_argument("--version", action="version", version=f"memorylayer {version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    migrate = sub.add_parser("migrate", help="apply pending migrations as the owner role")
+    _database_options(migrate)
+    migrate.set_defaults(run=_migrate)
+
+    dev = sub.add_parser("dev", help="run the local stack in the foreground until Ctrl-C")
+    dev.add_argument(
+        "--data-dir", type=Path, metavar="DIR", help="where Postgres keeps its data (default: .data)"
+    )
+    dev.set_defaults(run=_dev)
+
+    serve = sub.add_parser("serve", help="serve the API only, against an existing database")
+    _database_options(serve)
+    serve.set_defaults(run=_serve)
+
+    re = sub.add_parser("reembed", help="re-embed a workspace with the configured model (resumable)")
+    re.add_argument("--workspace", required=True, help="the workspace to re-embed")
+    re.add_argument(
+        "--batch-size", type=int, default=256, help="memories per batch; each commits alone (default 256)"
+    )
+    _database_options(re)
+    re.set_defaults(run=_reembed)
+
+    export = sub.add_parser("export", help="write a workspace as NDJSON (what `import` and the API read)")
+    export.add_argument("--workspace", required=True, help="the workspace to export")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    export.add_argument("--no-associations", action="store_true", help="memories only, no associations")
+    _database_options(export)
+    export.set_defaults(run=_export)
+
+    imp = sub.add_parser("import", help="import an export (NDJSON, or one JSON object) into a workspace")
+    imp.add_argument("file", metavar="FILE", help='an `export` file, or {"memories": [...], ...}')
+    imp.add_argument("--workspace", required=True, help="the workspace to import into")
+    imp.add_argument("--tenant", default=DEFAULT_TENANT, help="the tenant importing (default: _default)")
+    _database_options(imp)
+    imp.set_defaults(run=_import)
+
+    keys = sub.add_parser("keys", help="create, list and revoke API keys")
+    keys_sub = keys.add_subparsers(dest="keys_command", required=True, metavar="ACTION")
+    create = keys_sub.add_parser("create", help="create a workspace-scoped API key (printed once)")
+    create.add_argument(
+        "--workspace", action="append", required=True, help="a workspace the key may use; repeat for several"
+    )
+    create.add_argument(
+        "--access",
+        choices=["read", "read_write"],
+        default="read_write",
+        help="read, or read_write (default)",
+    )
+    create.add_argument("--expires-at", metavar="WHEN", help="ISO-8601 timestamp; default: never")
+    create.add_argument("--name", help="a label to recognise the key by in `keys list`")
+    create.add_argument(
+        "--tenant",
+        default=DEFAULT_TENANT,
+        help="the tenant that owns the key and its workspaces (default: _default)",
+    )
+    _database_options(create)
     create.set_defaults(run=_keys_create)
+    listing = keys_sub.add_parser("list", help="every key: id, workspaces, access, status (never the key)")
+    listing.add_argument("--json", action="store_true", help="JSON instead of a table")
+    _database_options(listing)
+    listing.set_defaults(run=_keys_list)
+    revoke = keys_sub.add_parser("revoke", help="revoke a key: it is refused from then on")
+    revoke.add_argument("key_id", metavar="KEY_ID", help="the key's id, as `keys list` shows it (key_…)")
+    _database_options(revoke)
+    revoke.set_defaults(run=_keys_revoke)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    from shared.errors import MemoryLayerError
+
     args = build_parser().parse_args(argv)
     try:
-        return args.run(Settings(), args)
+        return args.run(args)
     except KeyboardInterrupt:  # Ctrl-C is how the local stack stops: a clean stop, no traceback
         return 0
+    except CliError as exc:
+        print(f"memorylayer: error: {exc}", file=sys.stderr)
+        return exc.code
+    except MemoryLayerError as exc:  # the service refused (unknown workspace, key, …): its message
+        print(f"memorylayer: error: {exc.message} ({exc.code})", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ def reembed(
     *,
     batch_size: int = 256,
     progress: Callable[[int], None] | None = None,
+    started: Callable[[int], None] | None = None,
     max_batches: int | None = None,
 ) -> ReembedReport:
     """Re-embed every memory (history included) whose model differs from ``embedder``'s."""
@@ -46,6 +47,8 @@ def reembed(
             "SELECT count(*) AS n FROM memories WHERE workspace_id = %s AND embedding_model IS DISTINCT FROM %s",
             (workspace_id, target),
         ).fetchone()["n"]
+    if started:  # the total, for a progress bar
+        started(total)
     done = batches = 0
     after = ""
     while max_batches is None or batches < max_batches:

@@ -75,7 +75,9 @@ class Settings(BaseSettings):
     traverse_max_response_bytes: int = Field(default=1024 * 1024, ge=1024)
 
     # --- embeddings ---
-    embedding_provider: EmbeddingProviderName = "hash"
+    # `local` (all-MiniLM-L6-v2 on ONNX, in process) everywhere: the Makefile, the CLI and a bare `Settings()`
+    # agree, so a CLI run outside make never re-embeds a workspace with another model. Tests ask for `hash`.
+    embedding_provider: EmbeddingProviderName = "local"
     embedding_model: str | None = None
     embedding_dimensions: int | None = None
     embedding_batch_size: int = 64
