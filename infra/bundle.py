@@ -1,6 +1,8 @@
 """Build the Lambda asset folders locally, without Docker.
 
-Each function gets ``build/lambda/<name>/``: our code (``shared/`` plus its own ``functions/<name>/``) and the
+Each function gets ``build/lambda/<name>/``: our code (its own ``functions/<name>/`` and the modules of ``shared/``
+it imports, found by following its imports: no ``shared/local``, no CLI, no SnapStart priming where the handler
+does not register it; see ``lambda_modules``) and the
 runtime dependencies, installed from a lock file with hashes (``pip --require-hashes --platform
 manylinux_2_x_aarch64``) once per lock content into ``build/lambda-deps/<hash>/`` and hard-linked into every
 asset, so a synth after the first one takes seconds.
@@ -20,8 +22,10 @@ Set ``ML_CDK_SKIP_DEPS=1`` (or ``-c bundle=skip``) to bundle only our code: no p
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -223,29 +227,86 @@ def precompile(*folders: Path) -> bool:
     return True
 
 
+# A module named in a string (``import_module("shared.embeddings.local")``, ``"shared.x:Class"``) counts as
+# imported: the closure below must not drop what is loaded by name.
+_MODULE_NAME = re.compile(
+    r"^((?:shared|functions)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)(?::[A-Za-z_][A-Za-z0-9_.]*)?$"
+)
+
+
+def _module_file(root: Path, module: str) -> Path | None:
+    base = root.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imports_of(path: Path, module: str) -> set[str]:
+    """Every module of ours ``path`` may import: at its top, inside functions (lazy imports), and by name."""
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = module.split(".")
+                keep = len(parts) - node.level + (1 if is_package else 0)
+                base = ".".join(parts[:keep] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)  # a name may be a submodule
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            match = _MODULE_NAME.match(node.value)
+            if match:
+                found.add(match.group(1))
+    return {m for m in found if m.split(".")[0] in ("shared", "functions")}
+
+
+def lambda_modules(package: str, root: Path = REPO_ROOT) -> set[str]:
+    """Our modules a Lambda can import: the closure of ``functions/<package>``'s imports (with the packages
+    that contain them). ``shared/local``, the CLI and the pieces of other functions stay out."""
+    todo = [
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        for path in (root / "functions" / package).rglob("*.py")
+        if not path.name.startswith(("test_", "conftest"))
+    ]
+    seen: set[str] = set()
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        path = _module_file(root, module)
+        if path is None:  # a name imported from a module (not a module), or not ours
+            continue
+        seen.add(module)
+        parts = module.split(".")
+        todo += [".".join(parts[:i]) for i in range(1, len(parts))]
+        todo += sorted(_imports_of(path, module) - seen)
+    return seen
+
+
 def _code_files(root: Path, package: str) -> Iterator[Path]:
-    """Our files that belong in the Lambda asset for ``functions/<package>``, relative to ``root``."""
+    """Our files that belong in the Lambda asset for ``functions/<package>``, relative to ``root``: the modules
+    it imports (``lambda_modules``), ``py.typed`` and the package data (migrations, certificates, tokenizer)."""
     data_patterns = _package_data_patterns(root)
-    other_lambdas = (set(LAMBDA_PACKAGES.values()) | NOT_LAMBDA_PACKAGES) - {package}
+    modules = lambda_modules(package, root)
     for top in ("shared", "functions"):
         base = root / top
         if not base.is_dir():
             continue
         for dirpath, dirnames, filenames in os.walk(base):
             rel_dir = Path(dirpath).relative_to(root)
-            # Another function's package stays out of this asset; helper packages under functions/ stay in.
-            dirnames[:] = sorted(
-                d
-                for d in dirnames
-                if d not in _SKIP_DIRS
-                and not d.startswith(".")
-                and not (top == "functions" and rel_dir == Path("functions") and d in other_lambdas)
-            )
+            dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
             for filename in sorted(filenames):
                 rel = rel_dir / filename
-                if filename.startswith(("test_", "conftest")):
-                    continue
-                if filename.endswith(".py") or filename == "py.typed" or _is_package_data(rel, data_patterns):
+                if filename.endswith(".py"):
+                    module = ".".join(rel.with_suffix("").parts).removesuffix(".__init__")
+                    if module in modules:
+                        yield rel
+                elif (filename == "py.typed" and top == "shared") or _is_package_data(rel, data_patterns):
                     yield rel
 
 

@@ -237,3 +237,57 @@ def test_config_refuses_unknown_providers_and_a_schedule_that_keeps_dev_awake() 
     with pytest.raises(ValueError, match="alarm_email"):
         StageConfig.for_stage("prod").check_deployable()
     StageConfig.for_stage("prod", {"alarm_email": "ops@example.com"}).check_deployable()
+
+
+# --- only what a Lambda imports ----------------------------------------------------------------------------
+
+
+def test_assets_leave_out_the_local_stack_the_cli_and_unused_pieces(assets: dict[str, BuiltAsset]) -> None:
+    for name, asset in assets.items():
+        files = _files(asset)
+        assert not any(f.startswith("shared/local/") for f in files), name
+        assert "shared/cli.py" not in files and "shared/reembed.py" not in files, name
+        # SnapStart priming: only the API functions register it (their handlers import shared.snapstart).
+        assert ("shared/snapstart.py" in files) == (name in {"memory", "sessions", "context"}), name
+    # The migrations ship with the function that applies them, the cleanup duties with the cleanup function.
+    assert "shared/db/migrate.py" in _files(assets["migrate"])
+    assert "shared/sessions/cleanup.py" in _files(assets["cleanup"])
+    assert "shared/api/app.py" not in _files(assets["migrate"])
+
+
+def test_each_handler_imports_from_its_asset_alone(assets: dict[str, BuiltAsset]) -> None:
+    """Every module in an asset imports with only the asset (and the installed dependencies) on the path: the
+    import closure the pruning follows left nothing out that a module needs when it loads."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYLAYER_")}
+    env |= {
+        "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
+        "MEMORYLAYER_CONTEXT_CURSOR_SECRET": "test",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "POWERTOOLS_METRICS_NAMESPACE": "test",
+    }
+    script = (
+        "import importlib, pathlib, sys\n"
+        "root = pathlib.Path(sys.argv[1]).resolve()\n"
+        "sys.path.insert(0, str(root))\n"
+        "names = sorted('.'.join(p.relative_to(root).with_suffix('').parts).removesuffix('.__init__')\n"
+        "               for p in root.rglob('*.py'))\n"
+        "for name in names:\n"
+        "    module = importlib.import_module(name)\n"
+        "    assert pathlib.Path(module.__file__).resolve().is_relative_to(root), (name, module.__file__)\n"
+        "print(len(names))\n"
+    )
+    for name, asset in assets.items():
+        out = subprocess.run(
+            [sys.executable, "-c", script, str(asset.path)],
+            cwd=asset.path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert out.returncode == 0, f"{name}: {out.stderr[-2000:]}"
+        assert int(out.stdout.split()[-1]) == sum(1 for f in _files(asset) if f.endswith(".py"))
