@@ -21,8 +21,6 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as package_version
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +28,7 @@ from pydantic import ValidationError
 
 from shared.settings import Settings
 from shared.tenants import DEFAULT_TENANT
+from shared.version import __version__
 
 
 class CliError(Exception):
@@ -38,14 +37,6 @@ class CliError(Exception):
     def __init__(self, message: str, code: int = 2) -> None:
         super().__init__(message)
         self.code = code
-
-
-def version() -> str:
-    """The one version of the server, the API (OpenAPI ``info.version``) and the clients."""
-    try:
-        return package_version("memorylayer-serverless")
-    except PackageNotFoundError:  # a checkout that was never installed
-        return "0+unknown"
 
 
 # ------------------------------------------------------------------ settings and the database
@@ -411,7 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="MemoryLayer service commands. Settings come from MEMORYLAYER_* environment variables "
         "(shared/settings.py); database commands use the running local stack unless told otherwise.",
     )
-    parser.add_argument("--version", action="version", version=f"memorylayer {version()}")
+    parser.add_argument("--version", action="version", version=f"memorylayer {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     migrate = sub.add_parser("migrate", help="apply pending migrations as the owner role")

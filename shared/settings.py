@@ -20,9 +20,12 @@ from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ENV_PREFIX = "MEMORYLAYER_"
-# ``MEMORYLAYER_*`` names that are not settings but belong to another program of this repository: the embedding
-# container (functions/embed/config.py) listens on this port. Tooling (tests, CDK bundling) uses ``ML_*`` instead.
-NOT_SETTINGS = frozenset({"MEMORYLAYER_EMBED_PORT"})
+# ``MEMORYLAYER_*`` names that are not settings but belong to another program of this repository, and may well
+# be set in the same shell: the embedding container's port (functions/embed/config.py) and the clients' (SDK,
+# MCP server) address, key and workspace. Tooling (tests, CDK bundling) uses ``ML_*`` instead.
+NOT_SETTINGS = frozenset(
+    {"MEMORYLAYER_EMBED_PORT", "MEMORYLAYER_URL", "MEMORYLAYER_API_KEY", "MEMORYLAYER_WORKSPACE_ID"}
+)
 
 EmbeddingProviderName = Literal["hash", "local", "openai", "google", "endpoint", "sagemaker"]
 

@@ -21,9 +21,10 @@ def test_lower_case_typos_are_refused_too(monkeypatch: pytest.MonkeyPatch) -> No
         Settings(embedding_provider="hash")
 
 
-def test_settings_and_the_embed_containers_port_are_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_settings_and_the_other_programs_variables_are_accepted(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMORYLAYER_PORT", "61009")
     monkeypatch.setenv("MEMORYLAYER_EMBED_PORT", "61051")  # functions/embed's own variable
+    monkeypatch.setenv("MEMORYLAYER_URL", "http://127.0.0.1:61001")  # the SDK's
     assert Settings(embedding_provider="hash").port == 61009
 
 

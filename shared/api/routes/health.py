@@ -9,9 +9,10 @@ from fastapi.responses import JSONResponse
 
 from shared.api.deps import ServicesDep
 from shared.errors import DatabaseUnavailable
+from shared.version import __version__
 
 router = APIRouter(tags=["health"])
-VERSION = "0.2.0"
+VERSION = __version__  # one version for the server, the API and the clients (shared/version.py)
 
 
 @router.get("/")

@@ -1,0 +1,34 @@
+"""One version for the server, the API and the clients (shared/version.py)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+
+from shared.api.app import create_app
+from shared.settings import Settings
+from shared.version import __version__
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_package_and_the_api_carry_the_one_version() -> None:
+    assert version("memorylayer-serverless") == __version__  # pyproject reads shared/version.py
+    app = create_app(Settings(auth_mode="none", embedding_provider="hash", database_url="postgresql://x@h/d"))
+    assert app.openapi()["info"]["version"] == __version__
+
+
+def test_every_client_carries_the_one_version() -> None:
+    clients = sorted((ROOT / "client").glob("*/pyproject.toml"))
+    assert clients
+    for pyproject in clients:
+        assert tomllib.loads(pyproject.read_text())["project"]["version"] == __version__, pyproject
+        (init,) = [p for p in (pyproject.parent / "src").glob("*/__init__.py")]
+        found = re.search(r'^__version__ = "([^"]+)"', init.read_text(), re.M)
+        assert found and found.group(1) == __version__, init
+
+
+def test_the_changelog_names_the_version() -> None:
+    assert f"## {__version__}" in (ROOT / "CHANGELOG.md").read_text()
