@@ -63,8 +63,12 @@ class ChildPostgresServer(PostgresServer):
     def _stop_leftover(self) -> None:
         """A postmaster still running on our data directory belongs to an earlier run that is gone."""
         info = _postmaster_info(self.pgdata)
-        if info is not None and info.is_running() and info.process.name() == "postgres":
-            stop_process(info.process, signal.SIGINT, timeout_s=30)
+        if info is None or not info.is_running():
+            return
+        proc = info.process
+        # The pid may have been reused since: only a postmaster on this very data directory is ours to stop.
+        if proc.name() == "postgres" and str(self.pgdata) in proc.cmdline():
+            stop_process(proc, signal.SIGINT, timeout_s=30)
 
     def _cleanup(self) -> None:
         # Last handle gone (stop(), or atexit): a fast shutdown of our child, awaited.

@@ -3,6 +3,7 @@ left behind (shared/local/processes.py). The stack runs as a real subprocess, as
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import subprocess
@@ -119,3 +120,20 @@ def test_a_start_refuses_a_data_dir_whose_stack_still_runs(tmp_path: Path, stray
     with pytest.raises(StackAlreadyRunning, match=f"pid {stray.pid}"):
         reclaim_orphans(tmp_path)
     assert psutil.Process(stray.pid).is_running() and read_state(tmp_path) is not None
+
+
+def test_a_postmaster_left_on_the_data_dir_is_stopped_not_reused(tmp_path: Path) -> None:
+    # What a `make dev` from before this change left behind: a daemonized postmaster (pg_ctl) on .data/pg.
+    from shared.local.postgres import EmbeddedPostgres
+
+    old = EmbeddedPostgres.start(tmp_path / "pg")
+    atexit.unregister(old.server._cleanup)  # this test process is not that old run: it must not stop anything
+    leftover = Child.of("postgres", old.pid)
+    new = EmbeddedPostgres.start_child(tmp_path / "pg")
+    ours = Child.of("postgres", new.pid)
+    try:
+        assert gone([leftover], timeout_s=5) == []
+        assert ours.pid != leftover.pid and psutil.Process(ours.pid).ppid() == os.getpid()
+    finally:
+        new.stop()
+    assert gone([ours], timeout_s=5) == []
