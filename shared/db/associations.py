@@ -207,3 +207,22 @@ def walk(
         },
     ).fetchall()
     return [r for r in rows if r["node"] is not None], any(r["cut"] for r in rows)
+
+
+def all_in_workspace(conn: psycopg.Connection, workspace_id: str) -> list[dict]:
+    """Every edge of the workspace in creation order (export)."""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM associations WHERE workspace_id = %s ORDER BY created_at, id", (workspace_id,)
+    ).fetchall()
+
+
+def unresolved_contradictions(conn: psycopg.Connection, workspace_id: str, limit: int) -> list[dict]:
+    """``contradicts`` edges between two live memories (nothing has resolved them yet), newest first."""
+    return conn.execute(
+        "SELECT a.id, a.source_id, a.target_id, a.created_at FROM associations a "
+        "JOIN memories s ON s.id = a.source_id AND s.deleted_at IS NULL AND s.valid_to IS NULL "
+        "JOIN memories t ON t.id = a.target_id AND t.deleted_at IS NULL AND t.valid_to IS NULL "
+        "WHERE a.workspace_id = %s AND a.relationship = 'contradicts' ORDER BY a.created_at DESC, a.id "
+        "LIMIT %s",
+        (workspace_id, limit),
+    ).fetchall()

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -329,3 +330,177 @@ def revisions(
         "ORDER BY revision LIMIT %s",
         [memory_id, *params, after, memory_id, *params, after, limit],
     ).fetchall()
+
+
+# ---------------------------------------------------------------- reads for sessions, context packs, export
+# A live memory: not deleted, not superseded.
+_LIVE = "workspace_id = %s AND deleted_at IS NULL AND valid_to IS NULL"
+
+
+def directives(conn: psycopg.Connection, workspace_id: str, limit: int) -> list[dict]:
+    """Live directives, preferences and pinned memories, newest first (a context pack's first section)."""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE {_LIVE} AND (subtype IN ('directive', 'preference') OR pinned) "
+        "ORDER BY created_at DESC, id LIMIT %s",
+        (workspace_id, limit),
+    ).fetchall()
+
+
+def recent_activity(conn: psycopg.Connection, workspace_id: str, limit: int) -> list[dict]:
+    """Live memories newest first, raw checkpoints left out (their lines are the activity)."""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE {_LIVE} AND subtype IS DISTINCT FROM 'checkpoint' "
+        "ORDER BY created_at DESC, id LIMIT %s",
+        (workspace_id, limit),
+    ).fetchall()
+
+
+def live_by_ids(conn: psycopg.Connection, workspace_id: str, memory_ids: list[str]) -> list[dict]:
+    """The live memories among ``memory_ids`` (deleted and superseded ones drop out), in no set order."""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE id = ANY(%s) AND {_LIVE}", (memory_ids, workspace_id)
+    ).fetchall()
+
+
+def created_since(conn: psycopg.Connection, workspace_id: str, since: datetime, limit: int) -> list[dict]:
+    """Live memories created after ``since``, newest first."""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE {_LIVE} AND created_at > %s ORDER BY created_at DESC, id LIMIT %s",
+        (workspace_id, since, limit),
+    ).fetchall()
+
+
+def activity_summary(conn: psycopg.Connection, workspace_id: str, *, day_start: datetime) -> dict:
+    """Live memories, those created after ``day_start``, distinct subtypes, and the workspace's edges."""
+    return conn.execute(
+        "SELECT count(*) AS total_memories, count(*) FILTER (WHERE created_at > %(day)s) AS recent_memories, "
+        "count(DISTINCT subtype) AS total_categories, "
+        "(SELECT count(*) FROM associations WHERE workspace_id = %(ws)s) AS total_associations "
+        "FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL AND valid_to IS NULL",
+        {"ws": workspace_id, "day": day_start},
+    ).fetchone()
+
+
+def top_tags_since(
+    conn: psycopg.Connection, workspace_id: str, since: datetime, limit: int = 10
+) -> list[str]:
+    """The tags used most by live memories created after ``since`` (ties by name)."""
+    rows = conn.execute(
+        f"SELECT tag FROM memories, unnest(tags) AS tag WHERE {_LIVE} AND created_at > %s "
+        "GROUP BY tag ORDER BY count(*) DESC, tag LIMIT %s",
+        (workspace_id, since, limit),
+    ).fetchall()
+    return [r["tag"] for r in rows]
+
+
+def delete_derived(conn: psycopg.Connection, workspace_id: str, source_memory_id: str) -> None:
+    """Remove the memories derived from one source (a checkpoint's lines, before indexing them again)."""
+    conn.execute(
+        "DELETE FROM memories WHERE source_memory_id = %s AND workspace_id = %s",
+        (source_memory_id, workspace_id),
+    )
+
+
+def logical_key_holder(
+    conn: psycopg.Connection, workspace_id: str, user_id: str | None, logical_key: str
+) -> str | None:
+    """The id of the live memory that already holds ``logical_key`` for this user, if any."""
+    row = conn.execute(
+        "SELECT id FROM memories WHERE workspace_id = %s AND coalesce(user_id, '') = %s "
+        "AND logical_key = %s AND deleted_at IS NULL",
+        (workspace_id, user_id or "", logical_key),
+    ).fetchone()
+    return row["id"] if row else None
+
+
+def export_page(
+    conn: psycopg.Connection, workspace_id: str, *, after: tuple[datetime, str] | None, limit: int
+) -> list[dict]:
+    """Undeleted memories (history included) in creation order, after the keyset ``(created_at, id)``."""
+    keyset = "AND (created_at, id) > (%(t)s, %(id)s)" if after else ""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL "
+        f"{keyset} ORDER BY created_at, id LIMIT %(n)s",
+        {
+            "ws": workspace_id,
+            "t": after[0] if after else None,
+            "id": after[1] if after else None,
+            "n": limit,
+        },
+    ).fetchall()
+
+
+# ---------------------------------------------------------------- facts (the extraction writer)
+def lock_fact_writer(conn: psycopg.Connection, workspace_id: str, user_id: str | None) -> None:
+    """Serialise fact writes per (workspace, user) for this transaction: two writers of one fact queue."""
+    conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))", (f"{workspace_id}\x1f{user_id or ''}",)
+    )
+
+
+def current_fact(conn: psycopg.Connection, workspace_id: str, fact_key: str) -> dict | None:
+    """The live memory holding ``fact_key`` (id and metadata), newest if several."""
+    return conn.execute(
+        "SELECT id, metadata FROM memories WHERE workspace_id = %s AND fact_key = %s "
+        "AND valid_to IS NULL AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1",
+        (workspace_id, fact_key),
+    ).fetchone()
+
+
+def supersede(conn: psycopg.Connection, workspace_id: str, memory_id: str, by: str) -> None:
+    """End ``memory_id``'s validity now: ``by`` replaces it (the row stays as history)."""
+    conn.execute(
+        "UPDATE memories SET valid_to = now(), superseded_by = %s, revision = revision + 1, updated_at = now() "
+        "WHERE id = %s AND workspace_id = %s",
+        (by, memory_id, workspace_id),
+    )
+
+
+def known_facts(
+    conn: psycopg.Connection, workspace_id: str, user_id: str | None, limit: int = 30
+) -> list[str]:
+    """The contents of a user's live facts, most recently updated first (context for the LLM extractor)."""
+    rows = conn.execute(
+        "SELECT content FROM memories WHERE workspace_id = %s AND coalesce(user_id, '') = %s "
+        "AND fact_key IS NOT NULL AND valid_to IS NULL AND deleted_at IS NULL "
+        "ORDER BY updated_at DESC LIMIT %s",
+        (workspace_id, user_id or "", limit),
+    ).fetchall()
+    return [r["content"] for r in rows]
+
+
+def analyze(conn: psycopg.Connection) -> None:
+    """Fresh planner statistics after a large move into the HNSW graph (the owner's SECURITY DEFINER call)."""
+    conn.execute("SELECT analyze_memories()")
+
+
+# ---------------------------------------------------------------- re-embedding
+def count_other_model(conn: psycopg.Connection, workspace_id: str, model_id: str) -> int:
+    """Memories (history included) whose embedding is not ``model_id``'s."""
+    row = conn.execute(
+        "SELECT count(*) AS n FROM memories WHERE workspace_id = %s AND embedding_model IS DISTINCT FROM %s",
+        (workspace_id, model_id),
+    ).fetchone()
+    return int(row["n"])
+
+
+def page_other_model(
+    conn: psycopg.Connection, workspace_id: str, model_id: str, *, after: str, limit: int
+) -> list[dict]:
+    """``id, content`` of the next memories (by id, after ``after``) not yet embedded by ``model_id``."""
+    return conn.execute(
+        "SELECT id, content FROM memories WHERE workspace_id = %s AND embedding_model IS DISTINCT FROM %s "
+        "AND id > %s ORDER BY id LIMIT %s",
+        (workspace_id, model_id, after, limit),
+    ).fetchall()
+
+
+def set_embeddings(
+    conn: psycopg.Connection, workspace_id: str, model_id: str, vectors: Sequence[tuple[str, Any]]
+) -> None:
+    """Store new ``(memory_id, vector)`` embeddings made by ``model_id``."""
+    with conn.cursor() as cur:
+        cur.executemany(
+            "UPDATE memories SET embedding = %s, embedding_model = %s WHERE id = %s AND workspace_id = %s",
+            [(vector, model_id, memory_id, workspace_id) for memory_id, vector in vectors],
+        )

@@ -165,5 +165,10 @@ class Database:
         finally:
             self._last_used = time.monotonic()
 
+    def ping(self) -> None:
+        """One round trip (readiness): ``DatabaseUnavailable`` when the database cannot be reached."""
+        with self.connection() as conn:
+            conn.execute("SELECT 1")
+
     def close(self) -> None:
         self.pool.close()

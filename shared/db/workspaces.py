@@ -124,3 +124,42 @@ def delete_context(conn: psycopg.Connection, workspace_id: str, context_id: str)
         ).rowcount
         > 0
     )
+
+
+def ensure_default_context(conn: psycopg.Connection, workspace_id: str) -> None:
+    """The ``_default`` context every workspace has (sessions name it when the client names none)."""
+    conn.execute(
+        "INSERT INTO contexts (workspace_id, id, name) VALUES (%s, '_default', '_default') ON CONFLICT DO NOTHING",
+        (workspace_id,),
+    )
+
+
+def exists(conn: psycopg.Connection, workspace_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM workspaces WHERE id = %s", (workspace_id,)).fetchone() is not None
+
+
+def set_embedding_model(conn: psycopg.Connection, workspace_id: str, model_id: str) -> None:
+    """Rebind the workspace to ``model_id`` (after every memory was re-embedded with it)."""
+    conn.execute(
+        "UPDATE workspaces SET embedding_model = %s, updated_at = now() WHERE id = %s",
+        (model_id, workspace_id),
+    )
+
+
+def stats(conn: psycopg.Connection, workspace_id: str) -> dict[str, int]:
+    """Undeleted memories, and how many bulk-written ones still wait to join the HNSW graph."""
+    return conn.execute(
+        "SELECT count(*) AS memories, count(*) FILTER (WHERE NOT vector_indexed) AS vectors_pending "
+        "FROM memories WHERE workspace_id = %s AND deleted_at IS NULL",
+        (workspace_id,),
+    ).fetchone()
+
+
+def export_counts(conn: psycopg.Connection, workspace_id: str) -> dict[str, Any]:
+    """``m`` undeleted memories, ``a`` associations, and whether the workspace exists (``found``)."""
+    return conn.execute(
+        "SELECT (SELECT count(*) FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL) AS m, "
+        "(SELECT count(*) FROM associations WHERE workspace_id = %(ws)s) AS a, "
+        "EXISTS (SELECT 1 FROM workspaces WHERE id = %(ws)s) AS found",
+        {"ws": workspace_id},
+    ).fetchone()

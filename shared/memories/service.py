@@ -17,6 +17,7 @@ import psycopg
 
 from shared import ontology
 from shared.db import associations as assoc_repo
+from shared.db import idempotency
 from shared.db import memories as repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
@@ -170,14 +171,10 @@ class MemoryService:
                 if replay is not None:
                     return replay, False, True
             if body.logical_key:
-                taken = conn.execute(
-                    "SELECT id FROM memories WHERE workspace_id = %s AND coalesce(user_id, '') = %s "
-                    "AND logical_key = %s AND deleted_at IS NULL",
-                    (workspace_id, body.user_id or "", body.logical_key),
-                ).fetchone()
+                taken = repo.logical_key_holder(conn, workspace_id, body.user_id, body.logical_key)
                 if taken:
                     raise PreconditionFailed(
-                        f"logical_key {body.logical_key!r} already names {taken['id']}", memory_id=taken["id"]
+                        f"logical_key {body.logical_key!r} already names {taken}", memory_id=taken
                     )
             if body.sequence_key:
                 row = self._sequenced(conn, row, body.sequence_key)
@@ -192,11 +189,7 @@ class MemoryService:
             if created and body.associations:
                 self._link_all(conn, workspace_id, stored["id"], body.associations)
             if idempotency_key:
-                conn.execute(
-                    "INSERT INTO idempotency_records (workspace_id, key, request_hash, memory_id) "
-                    "VALUES (%s, %s, %s, %s)",
-                    (workspace_id, idempotency_key, request_hash, stored["id"]),
-                )
+                idempotency.record(conn, workspace_id, idempotency_key, request_hash, stored["id"])
         stored = dict(stored, embedding=vector)
         return stored, created, False
 
@@ -236,10 +229,7 @@ class MemoryService:
     def _replay(
         self, conn: psycopg.Connection, workspace_id: str, key: str, request_hash: str
     ) -> dict | None:
-        record = conn.execute(
-            "SELECT request_hash, memory_id FROM idempotency_records WHERE workspace_id = %s AND key = %s FOR UPDATE",
-            (workspace_id, key),
-        ).fetchone()
+        record = idempotency.lock(conn, workspace_id, key)
         if record is None:
             return None
         if record["request_hash"] != request_hash:

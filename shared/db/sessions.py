@@ -176,6 +176,21 @@ def upsert_working(
     ).fetchone()
 
 
+def open_threads(
+    conn: psycopg.Connection, workspace_id: str, keys: list[str], *, now: datetime, limit: int
+) -> list[dict]:
+    """Live working-memory keys named like open threads (``keys``, lower case) in the workspace's live
+    sessions, most recently updated first."""
+    return conn.execute(
+        "SELECT w.key, w.value, w.updated_at, w.session_id FROM working_memory w JOIN sessions s "
+        "ON s.workspace_id = w.workspace_id AND s.id = w.session_id "
+        "WHERE w.workspace_id = %(ws)s AND s.expires_at > %(now)s "
+        "AND (w.expires_at IS NULL OR w.expires_at > %(now)s) AND lower(w.key) = ANY(%(keys)s) "
+        "ORDER BY w.updated_at DESC LIMIT %(limit)s",
+        {"ws": workspace_id, "now": now, "keys": keys, "limit": limit},
+    ).fetchall()
+
+
 def working(
     conn: psycopg.Connection,
     workspace_id: str,
