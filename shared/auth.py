@@ -26,12 +26,11 @@ from typing import TYPE_CHECKING
 
 from shared.db import api_keys as keys_repo
 from shared.db import rate_limits
+from shared.db.rows import Connection
 from shared.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
 from shared.tenants import DEFAULT_TENANT, global_space, space_owner, user_space
 
 if TYPE_CHECKING:
-    import psycopg
-
     from shared.db.pool import Database
 
 KEY_PREFIX = "mlk_"
@@ -125,7 +124,7 @@ class ApiKeys:
         return row, key
 
     @staticmethod
-    def _claim(conn: psycopg.Connection, tenant_id: str, workspaces: list[str]) -> None:
+    def _claim(conn: Connection, tenant_id: str, workspaces: list[str]) -> None:
         """Make the key's workspaces the tenant's, or refuse the key if another tenant owns one.
 
         Claiming now (not at the first write) leaves no window in which two tenants' keys name one new

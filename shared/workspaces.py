@@ -10,6 +10,7 @@ to the new ids.
 
 from __future__ import annotations
 
+import builtins
 import json
 import uuid
 from collections.abc import Iterator
@@ -90,7 +91,7 @@ class WorkspaceService:
             repo.ensure_workspace(conn, workspace_id)
             return repo.create_context(conn, workspace_id, context_id or f"ctx_{uuid.uuid4().hex[:12]}", body)
 
-    def list_contexts(self, workspace_id: str) -> list[dict]:
+    def list_contexts(self, workspace_id: str) -> builtins.list[dict]:
         with self.db.connection() as conn:
             return repo.list_contexts(conn, workspace_id)
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import psycopg
+from shared.db.rows import Connection, one
 
 COLUMNS = "id, prefix, workspaces, access, name, expires_at, revoked_at, created_at, tenant_id"
 
 
 def insert(
-    conn: psycopg.Connection,
+    conn: Connection,
     *,
     key_id: str,
     prefix: str,
@@ -28,14 +28,16 @@ def insert(
     expires_at: datetime | None,
     tenant_id: str,
 ) -> dict:
-    return conn.execute(
-        "INSERT INTO api_keys (id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id) "
-        f"VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {COLUMNS}",
-        (key_id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id),
-    ).fetchone()
+    return one(
+        conn.execute(
+            "INSERT INTO api_keys (id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id) "
+            f"VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {COLUMNS}",
+            (key_id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id),
+        ).fetchone()
+    )
 
 
-def claim_workspaces(conn: psycopg.Connection, tenant_id: str, workspaces: list[str]) -> list[str]:
+def claim_workspaces(conn: Connection, tenant_id: str, workspaces: list[str]) -> list[str]:
     """Create the missing ``workspaces`` for ``tenant_id``; return those another tenant owns, sorted.
 
     A concurrent claim of the same new id waits on the other transaction's row and then sees its owner."""
@@ -51,11 +53,11 @@ def claim_workspaces(conn: psycopg.Connection, tenant_id: str, workspaces: list[
     return [r["id"] for r in rows]
 
 
-def list_all(conn: psycopg.Connection) -> list[dict]:
+def list_all(conn: Connection) -> list[dict]:
     return conn.execute(f"SELECT {COLUMNS} FROM api_keys ORDER BY created_at, id").fetchall()
 
 
-def revoke(conn: psycopg.Connection, key_id: str) -> bool:
+def revoke(conn: Connection, key_id: str) -> bool:
     """Revoke a live key now; False when there is no such unrevoked key."""
     return (
         conn.execute(
@@ -65,7 +67,7 @@ def revoke(conn: psycopg.Connection, key_id: str) -> bool:
     )
 
 
-def by_prefix(conn: psycopg.Connection, prefix: str) -> dict | None:
+def by_prefix(conn: Connection, prefix: str) -> dict | None:
     """What authentication needs of the key with this prefix. Its workspaces leave out any another tenant
     owns (deleted and claimed anew since the key was made): the wall holds even for a stale list."""
     return conn.execute(

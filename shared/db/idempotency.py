@@ -6,10 +6,10 @@
 
 from __future__ import annotations
 
-import psycopg
+from shared.db.rows import Connection
 
 
-def lock(conn: psycopg.Connection, workspace_id: str, key: str) -> dict | None:
+def lock(conn: Connection, workspace_id: str, key: str) -> dict | None:
     """The record (``request_hash``, ``memory_id``) for this key, locked for the transaction; None if new."""
     return conn.execute(
         "SELECT request_hash, memory_id FROM idempotency_records WHERE workspace_id = %s AND key = %s FOR UPDATE",
@@ -17,7 +17,7 @@ def lock(conn: psycopg.Connection, workspace_id: str, key: str) -> dict | None:
     ).fetchone()
 
 
-def record(conn: psycopg.Connection, workspace_id: str, key: str, request_hash: str, memory_id: str) -> None:
+def record(conn: Connection, workspace_id: str, key: str, request_hash: str, memory_id: str) -> None:
     conn.execute(
         "INSERT INTO idempotency_records (workspace_id, key, request_hash, memory_id) VALUES (%s, %s, %s, %s)",
         (workspace_id, key, request_hash, memory_id),

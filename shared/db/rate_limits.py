@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-import psycopg
+from shared.db.rows import Connection, one
 
 # The first request of a window inserts its row, every later one adds 1, and the count comes back in the same
 # statement: it holds across processes and Lambda containers, costs one round trip, and pins nothing on RDS
@@ -20,13 +20,13 @@ RETURNING c.count,
 """
 
 
-def count_in_window(conn: psycopg.Connection, bucket: str, window_s: float) -> tuple[int, float]:
+def count_in_window(conn: Connection, bucket: str, window_s: float) -> tuple[int, float]:
     """Add one to ``bucket``'s current window; returns (count so far, seconds until the window ends)."""
-    row = conn.execute(_COUNT_IN_WINDOW, {"bucket": bucket, "window_s": window_s}).fetchone()
+    row = one(conn.execute(_COUNT_IN_WINDOW, {"bucket": bucket, "window_s": window_s}).fetchone())
     return int(row["count"]), float(row["resets_in_s"])
 
 
-def purge(conn: psycopg.Connection, older_than_s: int) -> int:
+def purge(conn: Connection, older_than_s: int) -> int:
     """Drop windows that started more than ``older_than_s`` seconds ago; returns how many."""
     return conn.execute(
         "DELETE FROM rate_limit_counters WHERE window_start < now() - make_interval(secs => %s)",

@@ -17,11 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
-
 from shared.db import memories as repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.embeddings.base import Embedder
 from shared.extraction.candidates import Candidate, Provenance, WriteReport, normalise
 from shared.memories.rows import memory_row
@@ -50,7 +49,7 @@ class MemoryWriter:
 
     def _write_one(
         self,
-        conn: psycopg.Connection,
+        conn: Connection,
         workspace_id: str,
         user_id: str | None,
         candidate: Candidate,

@@ -8,6 +8,7 @@ Embedding happens before the transaction opens, so a slow provider never holds a
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import uuid
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from shared.db import idempotency
 from shared.db import memories as repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.db.scope import Scope
 from shared.embeddings.base import Embedder
 from shared.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Unprocessable
@@ -195,7 +197,7 @@ class MemoryService:
 
     def _sequenced(
         self,
-        conn: psycopg.Connection,
+        conn: Connection,
         row: dict[str, Any],
         sequence_key: str,
         taken: dict[str, int] | None = None,
@@ -226,9 +228,7 @@ class MemoryService:
         with self.db.connection() as conn:
             return repo.sequence_keys(conn, workspace_id)
 
-    def _replay(
-        self, conn: psycopg.Connection, workspace_id: str, key: str, request_hash: str
-    ) -> dict | None:
+    def _replay(self, conn: Connection, workspace_id: str, key: str, request_hash: str) -> dict | None:
         record = idempotency.lock(conn, workspace_id, key)
         if record is None:
             return None
@@ -245,9 +245,7 @@ class MemoryService:
             )
         return found
 
-    def _link_all(
-        self, conn: psycopg.Connection, workspace_id: str, source_id: str, targets: list[str]
-    ) -> None:
+    def _link_all(self, conn: Connection, workspace_id: str, source_id: str, targets: list[str]) -> None:
         for target in dict.fromkeys(targets):
             if target == source_id or repo.get(conn, Scope.of(workspace_id), target) is None:
                 continue
@@ -338,7 +336,7 @@ class MemoryService:
         with self.db.connection() as conn:
             return repo.list_recent(conn, scope, **filters)
 
-    def revisions(self, scope: Scope, memory_id: str, *, limit: int, after: int) -> list[dict]:
+    def revisions(self, scope: Scope, memory_id: str, *, limit: int, after: int) -> builtins.list[dict]:
         with self.db.connection() as conn:
             if repo.get(conn, scope, memory_id, include_deleted=True) is None:
                 raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
@@ -357,10 +355,10 @@ class MemoryService:
         results: list[dict[str, Any]] = [{}] * len(body.operations)
         creates = [(i, op) for i, op in enumerate(body.operations) if isinstance(op, BatchCreate)]
         valid: list[tuple[int, BatchCreate]] = []
-        for index, op in creates:
+        for index, create in creates:
             try:
-                self.limits.check(content=op.content, tags=op.tags, metadata=op.metadata)
-                valid.append((index, op))
+                self.limits.check(content=create.content, tags=create.tags, metadata=create.metadata)
+                valid.append((index, create))
             except (PayloadTooLarge, Unprocessable) as exc:
                 results[index] = _result(index, "create", error=exc.message)
         if valid:
@@ -389,8 +387,8 @@ class MemoryService:
     def _create_many(
         self,
         workspace_id: str,
-        valid: list[tuple[int, BatchCreate]],
-        results: list[dict[str, Any]],
+        valid: builtins.list[tuple[int, BatchCreate]],
+        results: builtins.list[dict[str, Any]],
         tenant_id: str,
     ) -> None:
         """One transaction, one pipelined insert. The rows join the HNSW graph afterwards (the worker's
@@ -417,7 +415,7 @@ class MemoryService:
         for (index, _), (memory_id, _created) in zip(valid, stored, strict=True):
             results[index] = _result(index, "create", memory_id=memory_id)
 
-    def _embed_batched(self, texts: list[str]) -> list[Any]:
+    def _embed_batched(self, texts: builtins.list[str]) -> builtins.list[Any]:
         size = max(1, self.settings.embedding_batch_size)
         out: list[Any] = []
         for start in range(0, len(texts), size):
@@ -455,8 +453,8 @@ class MemoryService:
             )
 
     def associations(
-        self, scope: Scope, memory_id: str, *, direction: str, relationships: list[str]
-    ) -> list[dict]:
+        self, scope: Scope, memory_id: str, *, direction: str, relationships: builtins.list[str]
+    ) -> builtins.list[dict]:
         with self.db.connection() as conn:
             source = repo.get(conn, scope, memory_id)
             if source is None:
@@ -488,7 +486,7 @@ class MemoryService:
         memory_id: str,
         *,
         max_depth: int,
-        relationship_types: list[str],
+        relationship_types: builtins.list[str],
         direction: str,
         min_strength: float,
     ) -> dict[str, Any]:

@@ -21,13 +21,12 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-import psycopg
-
 from shared import secrets
 from shared.db import associations as assoc_repo
 from shared.db import memories as mem_repo
 from shared.db import sessions as repo
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.db.scope import Scope
 from shared.errors import CursorExpired, InvalidInput, MemoryLayerError
 from shared.memories import serialize
@@ -343,7 +342,7 @@ class ContextService:
         }
 
     def _event_items(
-        self, conn: psycopg.Connection, workspace_id: str, session_id: str, events: list[dict]
+        self, conn: Connection, workspace_id: str, session_id: str, events: list[dict]
     ) -> list[Item]:
         memory_ids = [e["subject_id"] for e in events if e["kind"] == "memory_upsert"]
         checkpoint_ids = [e["subject_id"] for e in events if e["kind"] == "checkpoint"]

@@ -9,18 +9,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import psycopg
-
 from shared.db import sessions as repo
+from shared.db.rows import Connection
 from shared.db.scope import Scope
 from shared.errors import Conflict, NotFound
 
 AMBIGUOUS = "session {id} exists in more than one of your workspaces: name the workspace (X-Workspace-ID or ?workspace_id)"
 
 
-def find(
-    conn: psycopg.Connection, scope: Scope, session_id: str, *, now: datetime, for_update: bool = False
-) -> dict:
+def find(conn: Connection, scope: Scope, session_id: str, *, now: datetime, for_update: bool = False) -> dict:
     """The one live session with this id in the scope. Missing, expired and another tenant's are the same
     404 (the scope holds only the caller's workspaces, so nothing outside them can show); the id in two of
     the caller's own workspaces is a 409 until the request names one."""

@@ -15,6 +15,7 @@ moves time by swapping the clock instead of sleeping.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -71,10 +72,12 @@ class SessionService:
         return lifecycle.slide(self, scope, session_id)
 
     # working memory
-    def set_working(self, scope: Scope, session_id: str, entries: list[WorkingMemoryItem]) -> list[dict]:
+    def set_working(
+        self, scope: Scope, session_id: str, entries: builtins.list[WorkingMemoryItem]
+    ) -> builtins.list[dict]:
         return working.set_entries(self, scope, session_id, entries)
 
-    def get_working(self, scope: Scope, session_id: str, keys: list[str] | None) -> dict[str, Any]:
+    def get_working(self, scope: Scope, session_id: str, keys: builtins.list[str] | None) -> dict[str, Any]:
         return working.get_values(self, scope, session_id, keys)
 
     # commit, checkpoints, briefing, cleanup

@@ -12,9 +12,8 @@ import json
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-import psycopg
-
 from shared.db import sessions as repo
+from shared.db.rows import Connection
 from shared.db.scope import Scope
 from shared.errors import NotFound, PayloadTooLarge
 from shared.sessions.lookup import find
@@ -47,9 +46,7 @@ def check_values(svc: SessionService, entries: list[WorkingMemoryItem]) -> None:
             )
 
 
-def write(
-    conn: psycopg.Connection, session: dict, entries: list[WorkingMemoryItem], now: datetime
-) -> list[dict]:
+def write(conn: Connection, session: dict, entries: list[WorkingMemoryItem], now: datetime) -> list[dict]:
     """Upsert ``entries`` into the session's working memory, each with a ``working_upsert`` event."""
     rows = []
     for entry in entries:
