@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from shared.db import memories as mem_repo
+from shared.db import reembed as reembed_repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.embeddings.base import Embedder
@@ -44,17 +44,17 @@ def reembed(
     with db.connection() as conn:
         if not ws_repo.exists(conn, workspace_id):
             raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
-        total = mem_repo.count_other_model(conn, workspace_id, target)
+        total = reembed_repo.count_pending(conn, workspace_id, target)
     done = batches = 0
     after = ""
     while max_batches is None or batches < max_batches:
         with db.connection() as conn:
-            rows = mem_repo.page_other_model(conn, workspace_id, target, after=after, limit=batch_size)
+            rows = reembed_repo.page(conn, workspace_id, target, after=after, limit=batch_size)
         if not rows:
             break
         vectors = embedder.embed([r["content"] for r in rows])
         with db.transaction() as conn:
-            mem_repo.set_embeddings(
+            reembed_repo.set_embeddings(
                 conn, workspace_id, target, [(r["id"], v) for r, v in zip(rows, vectors, strict=True)]
             )
         after = rows[-1]["id"]
@@ -63,6 +63,6 @@ def reembed(
         if progress:
             progress(len(rows))
     with db.transaction() as conn:
-        if mem_repo.count_other_model(conn, workspace_id, target) == 0:
+        if reembed_repo.count_pending(conn, workspace_id, target) == 0:
             ws_repo.set_embedding_model(conn, workspace_id, target)
     return ReembedReport(workspace_id, target, done, total)

@@ -16,8 +16,8 @@ import logging
 import time
 from typing import Any
 
+from shared.db import facts, rls
 from shared.db import memories as memories_repo
-from shared.db import rls
 from shared.db import threads as repo
 from shared.db.pool import Database
 from shared.embeddings.base import Embedder
@@ -152,7 +152,7 @@ class ExtractionWorker:
                 if job["from_index"] > 0
                 else []
             )
-            known = memories_repo.known_facts(conn, ws, thread["user_id"])
+            known = facts.known(conn, ws, thread["user_id"])
         data = ExtractionInput(
             messages=[_message(m) for m in new],
             recent=[_message(m) for m in reversed(earlier)],

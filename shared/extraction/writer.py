@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.db import facts
 from shared.db import memories as repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
@@ -42,7 +43,7 @@ class MemoryWriter:
             ws_repo.ensure_workspace(conn, workspace_id)
             ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)
             # Serialises writers of one user's facts: two jobs superseding the same key must not both win.
-            repo.lock_fact_writer(conn, workspace_id, user_id)
+            facts.lock_writer(conn, workspace_id, user_id)
             for candidate, vector in zip(candidates, vectors, strict=True):
                 self._write_one(conn, workspace_id, user_id, candidate, vector, provenance, report)
         return report
@@ -60,7 +61,7 @@ class MemoryWriter:
         fact_key = candidate.fact_key(user_id)
         current = None
         if fact_key:
-            current = repo.current_fact(conn, workspace_id, fact_key)
+            current = facts.current(conn, workspace_id, fact_key)
             if current and normalise(str(current["metadata"].get("fact_value", ""))) == normalise(
                 candidate.value or candidate.content
             ):
@@ -72,7 +73,7 @@ class MemoryWriter:
             report.unchanged.append(stored["id"])
             return
         if current:
-            repo.supersede(conn, workspace_id, current["id"], by=stored["id"])
+            facts.supersede(conn, workspace_id, current["id"], by=stored["id"])
             report.superseded.append((current["id"], stored["id"]))
         else:
             report.added.append(stored["id"])
