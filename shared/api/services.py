@@ -3,8 +3,9 @@
 >>> services = Services.build(Settings(database_url="postgresql://…"))   # doctest: +SKIP
 >>> services.sessions.cleanup()                                          # doctest: +SKIP
 
-Every entry point builds them here: the API app (``shared/api/app.py``), and through ``shared/bootstrap.py``
-the worker, cleanup and the CLI; ``purpose`` sizes the pool and picks its default row-level wall.
+Every entry point that needs services builds them here: the API app (``shared/api/app.py``), the worker and
+cleanup Lambdas (``shared/bootstrap.py``), ``make dev``'s cleanup thread; ``purpose`` sizes the pool and picks
+its default row-level wall. The CLI needs only a pool: ``Database.from_settings(settings, purpose="cli")``.
 """
 
 from __future__ import annotations
