@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: dev test test-fast lint format embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
+.PHONY: dev test test-fast lint typecheck format embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -39,8 +39,12 @@ test: $(VENV)/.installed-dev node_modules/.installed  ## every test, against a t
 test-fast: $(VENV)/.installed-dev node_modules/.installed  ## the edit-run loop: every test but the slow fuzz and load ones
 	MEMORYLAYER_EMBEDDING_PROVIDER=hash $(PY) -m pytest -q -m 'not slow' $(PYTEST_ARGS)
 
-lint:
+lint: $(VENV)/.installed-dev  ## ruff, then mypy (`make typecheck`)
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+	$(MAKE) --no-print-directory typecheck
+
+typecheck: $(VENV)/.installed-dev  ## mypy over shared/ and functions/ (configured in pyproject.toml)
+	$(VENV)/bin/mypy
 
 format:
 	$(VENV)/bin/ruff check --fix . && $(VENV)/bin/ruff format .

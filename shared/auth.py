@@ -24,16 +24,16 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from shared.db import api_keys as keys_repo
+from shared.db import rate_limits
+from shared.db.rows import Connection
 from shared.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
 from shared.tenants import DEFAULT_TENANT, global_space, space_owner, user_space
 
 if TYPE_CHECKING:
-    import psycopg
-
     from shared.db.pool import Database
 
 KEY_PREFIX = "mlk_"
-_KEY_COLUMNS = "id, prefix, workspaces, access, name, expires_at, revoked_at, created_at, tenant_id"
 
 
 @dataclass(frozen=True)
@@ -110,40 +110,28 @@ class ApiKeys:
         key = f"{KEY_PREFIX}{prefix}_{secrets.token_urlsafe(32)}"
         with self.db.transaction() as conn:
             self._claim(conn, tenant_id, workspaces)
-            row = conn.execute(
-                "INSERT INTO api_keys (id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
-                f"RETURNING {_KEY_COLUMNS}",
-                (
-                    f"key_{uuid.uuid4().hex[:16]}",
-                    prefix,
-                    _hash(key),
-                    workspaces,
-                    access,
-                    name,
-                    expires_at,
-                    tenant_id,
-                ),
-            ).fetchone()
+            row = keys_repo.insert(
+                conn,
+                key_id=f"key_{uuid.uuid4().hex[:16]}",
+                prefix=prefix,
+                key_hash=_hash(key),
+                workspaces=workspaces,
+                access=access,
+                name=name,
+                expires_at=expires_at,
+                tenant_id=tenant_id,
+            )
         return row, key
 
     @staticmethod
-    def _claim(conn: psycopg.Connection, tenant_id: str, workspaces: list[str]) -> None:
+    def _claim(conn: Connection, tenant_id: str, workspaces: list[str]) -> None:
         """Make the key's workspaces the tenant's, or refuse the key if another tenant owns one.
 
         Claiming now (not at the first write) leaves no window in which two tenants' keys name one new
         workspace; a concurrent claim waits on the other transaction's row and then sees its owner."""
         reserved = [w for w in workspaces if space_owner(w) not in (None, tenant_id)]
-        conn.execute(
-            "INSERT INTO workspaces (id, name, tenant_id) SELECT w, w, %s FROM unnest(%s::text[]) AS w "
-            "ON CONFLICT (id) DO NOTHING",
-            (tenant_id, [w for w in workspaces if w not in reserved]),
-        )
-        foreign = conn.execute(
-            "SELECT id FROM workspaces WHERE id = ANY(%s) AND tenant_id <> %s ORDER BY id",
-            (workspaces, tenant_id),
-        ).fetchall()
-        taken = sorted({*reserved, *(r["id"] for r in foreign)})
+        foreign = keys_repo.claim_workspaces(conn, tenant_id, [w for w in workspaces if w not in reserved])
+        taken = sorted({*reserved, *foreign})
         if taken:
             raise Conflict(
                 f"workspace {taken[0]} belongs to another tenant", code="workspace_of_another_tenant"
@@ -151,13 +139,11 @@ class ApiKeys:
 
     def list(self) -> list[dict]:
         with self.db.connection() as conn:
-            return conn.execute(f"SELECT {_KEY_COLUMNS} FROM api_keys ORDER BY created_at, id").fetchall()
+            return keys_repo.list_all(conn)
 
     def revoke(self, key_id: str) -> None:
         with self.db.transaction() as conn:
-            done = conn.execute(
-                "UPDATE api_keys SET revoked_at = now() WHERE id = %s AND revoked_at IS NULL", (key_id,)
-            ).rowcount
+            done = keys_repo.revoke(conn, key_id)
         if not done:
             raise NotFound(f"api key {key_id} not found", code="api_key_not_found")
 
@@ -168,15 +154,7 @@ class ApiKeys:
         # A workspace another tenant owns drops out of the key (it was deleted and claimed anew since the key
         # was made): the wall holds even for a key whose list is stale.
         with self.db.connection() as conn:
-            row = conn.execute(
-                "SELECT k.id, k.key_hash, k.access, k.tenant_id, k.expires_at <= now() AS expired, "
-                "k.revoked_at IS NOT NULL AS revoked, "
-                "ARRAY(SELECT w FROM unnest(k.workspaces) WITH ORDINALITY AS u(w, n) WHERE NOT EXISTS "
-                "(SELECT 1 FROM workspaces ws WHERE ws.id = u.w AND ws.tenant_id <> k.tenant_id) ORDER BY n) "
-                "AS workspaces "
-                "FROM api_keys k WHERE k.prefix = %s",
-                (parts[1],),
-            ).fetchone()
+            row = keys_repo.by_prefix(conn, parts[1])
         if row is None or not hmac.compare_digest(row["key_hash"], _hash(key)):
             raise Unauthorized("invalid API key", code="invalid_api_key")
         if row["revoked"]:
@@ -191,32 +169,16 @@ class ApiKeys:
         )
 
 
-# One fixed window per bucket: the first request of a window inserts its row, every later one adds 1, and the
-# count comes back in the same statement. It holds across processes and Lambda containers (one row per bucket
-# and window), costs one round trip, and pins nothing on RDS Proxy. Old windows: purge_rate_windows().
-_COUNT_IN_WINDOW = """
-INSERT INTO rate_limit_counters AS c (bucket, window_start, count)
-VALUES (%(bucket)s, to_timestamp(floor(extract(epoch FROM now()) / %(window_s)s) * %(window_s)s), 1)
-ON CONFLICT (bucket, window_start) DO UPDATE SET count = c.count + 1
-RETURNING c.count,
-          extract(epoch FROM c.window_start - now()) + %(window_s)s AS resets_in_s
-"""
-
-
 def count_in_window(db: Database, bucket: str, window_s: float) -> tuple[int, float]:
     """Add one to ``bucket``'s current window; returns (count so far, seconds until the window ends)."""
     with db.connection() as conn:
-        row = conn.execute(_COUNT_IN_WINDOW, {"bucket": bucket, "window_s": window_s}).fetchone()
-    return int(row["count"]), float(row["resets_in_s"])
+        return rate_limits.count_in_window(conn, bucket, window_s)
 
 
 def purge_rate_windows(db: Database, older_than_s: int = 3600) -> int:
     """Drop windows that ended long ago (the cleanup function, every few minutes)."""
     with db.transaction() as conn:
-        return conn.execute(
-            "DELETE FROM rate_limit_counters WHERE window_start < now() - make_interval(secs => %s)",
-            (older_than_s,),
-        ).rowcount
+        return rate_limits.purge(conn, older_than_s)
 
 
 class RateLimiter:

@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from shared.db import reembed as reembed_repo
+from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.embeddings.base import Embedder
 from shared.errors import NotFound
@@ -41,30 +43,22 @@ def reembed(
     """Re-embed every memory (history included) whose model differs from ``embedder``'s."""
     target = embedder.model_id
     with db.connection() as conn:
-        if conn.execute("SELECT 1 FROM workspaces WHERE id = %s", (workspace_id,)).fetchone() is None:
+        if not ws_repo.exists(conn, workspace_id):
             raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
-        total = conn.execute(
-            "SELECT count(*) AS n FROM memories WHERE workspace_id = %s AND embedding_model IS DISTINCT FROM %s",
-            (workspace_id, target),
-        ).fetchone()["n"]
+        total = reembed_repo.count_pending(conn, workspace_id, target)
     if started:  # the total, for a progress bar
         started(total)
     done = batches = 0
     after = ""
     while max_batches is None or batches < max_batches:
         with db.connection() as conn:
-            rows = conn.execute(
-                "SELECT id, content FROM memories WHERE workspace_id = %s AND embedding_model IS DISTINCT FROM %s "
-                "AND id > %s ORDER BY id LIMIT %s",
-                (workspace_id, target, after, batch_size),
-            ).fetchall()
+            rows = reembed_repo.page(conn, workspace_id, target, after=after, limit=batch_size)
         if not rows:
             break
         vectors = embedder.embed([r["content"] for r in rows])
-        with db.transaction() as conn, conn.cursor() as cur:
-            cur.executemany(
-                "UPDATE memories SET embedding = %s, embedding_model = %s WHERE id = %s",
-                [(v, target, r["id"]) for r, v in zip(rows, vectors, strict=True)],
+        with db.transaction() as conn:
+            reembed_repo.set_embeddings(
+                conn, workspace_id, target, [(r["id"], v) for r, v in zip(rows, vectors, strict=True)]
             )
         after = rows[-1]["id"]
         done += len(rows)
@@ -72,13 +66,6 @@ def reembed(
         if progress:
             progress(len(rows))
     with db.transaction() as conn:
-        left = conn.execute(
-            "SELECT count(*) AS n FROM memories WHERE workspace_id = %s AND embedding_model IS DISTINCT FROM %s",
-            (workspace_id, target),
-        ).fetchone()["n"]
-        if left == 0:
-            conn.execute(
-                "UPDATE workspaces SET embedding_model = %s, updated_at = now() WHERE id = %s",
-                (target, workspace_id),
-            )
+        if reembed_repo.count_pending(conn, workspace_id, target) == 0:
+            ws_repo.set_embedding_model(conn, workspace_id, target)
     return ReembedReport(workspace_id, target, done, total)

@@ -59,7 +59,7 @@ def _fetch(arn: str, settings: Settings) -> str:
     return _text(parameters.get_secret(arn, max_age=settings.secret_cache_ttl_s))
 
 
-def _text(value: str | bytes | dict) -> str:
+def _text(value: str | bytes | dict | None) -> str:
     if isinstance(value, bytes):
         return value.decode()
     if not isinstance(value, str):

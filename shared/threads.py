@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import builtins
 import uuid
 from typing import Any
 
@@ -71,8 +72,8 @@ class ThreadService:
                 raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
 
     def append(
-        self, workspace_id: str, thread_id: str, messages: list[NewMessage]
-    ) -> tuple[list[dict], dict | None]:
+        self, workspace_id: str, thread_id: str, messages: builtins.list[NewMessage]
+    ) -> tuple[builtins.list[dict], dict | None]:
         """Store messages (indexes assigned under the thread's row lock) and their extraction job, in one
         transaction. Returns (the messages, new or already stored; the job or None); ``enqueue`` the job next.
 
@@ -97,7 +98,7 @@ class ThreadService:
         message = {"job_id": job["id"], "workspace_id": job["workspace_id"], "thread_id": job["thread_id"]}
         return self.queue.send(message)
 
-    def messages(self, workspace_id: str, thread_id: str, **query: Any) -> tuple[list[dict], int]:
+    def messages(self, workspace_id: str, thread_id: str, **query: Any) -> tuple[builtins.list[dict], int]:
         with self.db.connection() as conn:
             if repo.get(conn, workspace_id, thread_id) is None:
                 raise NotFound(f"thread {thread_id} not found", code="thread_not_found")

@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.embeddings.base import Embedder
 from shared.llm.base import LLMClient, LLMUsage
 
 if TYPE_CHECKING:
-    import psycopg
     from aws_lambda_powertools import Tracer
 
 # boto3 calls (SQS, Secrets Manager, SageMaker) become subsegments too; patching everything X-Ray supports
@@ -89,13 +89,18 @@ def enabled() -> bool:
 _parent: ContextVar[Any] = ContextVar("xray_parent", default=None)
 
 
+def _recorder(tracer: Tracer) -> Any:
+    """The X-Ray recorder behind a Powertools Tracer (typed there as its base provider, which has no entities)."""
+    return tracer.provider
+
+
 @contextmanager
 def propagate() -> Iterator[None]:
     """Around the ASGI call of an API handler: subsegments opened in worker threads nest under the handler's."""
     if _active is None:
         yield
         return
-    token = _parent.set(_active.provider.get_trace_entity())
+    token = _parent.set(_recorder(_active).get_trace_entity())
     try:
         yield
     finally:
@@ -108,7 +113,7 @@ def subsegment(name: str, **annotations: str | int | float | bool) -> Iterator[N
     if _active is None:
         yield
         return
-    recorder = _active.provider
+    recorder = _recorder(_active)
     parent = _parent.get()
     if parent is not None and recorder.get_trace_entity() is not parent:
         recorder.set_trace_entity(parent)  # a worker thread: continue the invocation's trace here
@@ -129,12 +134,12 @@ class TracedDatabase(Database):
         self._inner = inner
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection]:
+    def connection(self) -> Iterator[Connection]:
         with subsegment("db.connection"), self._inner.connection() as conn:
             yield conn
 
     @contextmanager
-    def transaction(self) -> Iterator[psycopg.Connection]:
+    def transaction(self) -> Iterator[Connection]:
         with subsegment("db.transaction"), self._inner.transaction() as conn:
             yield conn
 

@@ -10,6 +10,7 @@ to the new ids.
 
 from __future__ import annotations
 
+import builtins
 import json
 import uuid
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from typing import Any
 import psycopg
 from pydantic import ValidationError
 
+from shared.db import associations as assoc_repo
 from shared.db import memories as mem_repo
 from shared.db import workspaces as repo
 from shared.db.pool import Database
@@ -63,11 +65,7 @@ class WorkspaceService:
     def stats(self, workspace_id: str) -> dict[str, int]:
         """Live memories, and how many bulk-written ones still wait to join the HNSW graph."""
         with self.db.connection() as conn:
-            return conn.execute(
-                "SELECT count(*) AS memories, count(*) FILTER (WHERE NOT vector_indexed) AS vectors_pending "
-                "FROM memories WHERE workspace_id = %s AND deleted_at IS NULL",
-                (workspace_id,),
-            ).fetchone()
+            return repo.stats(conn, workspace_id)
 
     def list(self, tags: list[str], match_all: bool, only: list[str] | None = None) -> list[dict]:
         with self.db.connection() as conn:
@@ -93,7 +91,7 @@ class WorkspaceService:
             repo.ensure_workspace(conn, workspace_id)
             return repo.create_context(conn, workspace_id, context_id or f"ctx_{uuid.uuid4().hex[:12]}", body)
 
-    def list_contexts(self, workspace_id: str) -> list[dict]:
+    def list_contexts(self, workspace_id: str) -> builtins.list[dict]:
         with self.db.connection() as conn:
             return repo.list_contexts(conn, workspace_id)
 
@@ -108,12 +106,7 @@ class WorkspaceService:
     ) -> Iterator[str]:
         """Yield NDJSON lines: a header, then one line per memory, then one per association."""
         with self.db.connection() as conn:
-            counts = conn.execute(
-                "SELECT (SELECT count(*) FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL) AS m, "
-                "(SELECT count(*) FROM associations WHERE workspace_id = %(ws)s) AS a, "
-                "EXISTS (SELECT 1 FROM workspaces WHERE id = %(ws)s) AS found",
-                {"ws": workspace_id},
-            ).fetchone()
+            counts = repo.export_counts(conn, workspace_id)
         if not counts["found"]:
             raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
         total = max(0, counts["m"] - offset)
@@ -137,17 +130,7 @@ class WorkspaceService:
         sent, skip = 0, offset
         while sent < total:
             with self.db.connection() as conn:
-                keyset = "AND (created_at, id) > (%(t)s, %(id)s)" if after else ""
-                page = conn.execute(
-                    f"SELECT {mem_repo.COLUMNS} FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL "
-                    f"{keyset} ORDER BY created_at, id LIMIT %(n)s",
-                    {
-                        "ws": workspace_id,
-                        "t": after[0] if after else None,
-                        "id": after[1] if after else None,
-                        "n": EXPORT_PAGE,
-                    },
-                ).fetchall()
+                page = mem_repo.export_page(conn, workspace_id, after=after, limit=EXPORT_PAGE)
             if not page:
                 break
             after = (page[-1]["created_at"], page[-1]["id"])
@@ -161,11 +144,7 @@ class WorkspaceService:
                 sent += 1
         if include_associations:
             with self.db.connection() as conn:
-                edges = conn.execute(
-                    "SELECT id, workspace_id, source_id, target_id, relationship, strength, metadata, created_at "
-                    "FROM associations WHERE workspace_id = %s ORDER BY created_at, id",
-                    (workspace_id,),
-                ).fetchall()
+                edges = assoc_repo.all_in_workspace(conn, workspace_id)
             for edge in edges:
                 yield json.dumps({"type": "association", "data": serialize.association(edge)}) + "\n"
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging import correlation_paths
 from mangum import Mangum
+from mangum.types import LambdaContext
 
 from shared import snapstart
 from shared.api.app import create_app
@@ -27,6 +28,6 @@ snapstart.prime_before_snapshot(app)
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
 @tracer.capture_lambda_handler(capture_response=False)  # no response bodies in traces
 @metrics.log_metrics(capture_cold_start_metric=True)
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict, context: LambdaContext) -> dict:
     with propagate():  # FastAPI's worker threads continue this invocation's trace
         return asgi_handler(event, context)

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from shared.bootstrap import process_services
 from shared.tracing import lambda_tracer
-from shared.worker_services import worker
 
 logger = Logger(service="memorylayer-extraction")
 tracer = lambda_tracer("memorylayer-extraction")  # X-Ray, see shared/tracing.py
@@ -20,7 +22,7 @@ processor = BatchProcessor(event_type=EventType.SQS)
 
 
 def record_handler(record: SQSRecord) -> dict:
-    result = worker().process(
+    result = process_services("worker").worker.process(
         record.body, receive_count=int(record.attributes.approximate_receive_count or 1)
     )
     logger.info("extraction job", extra={"result": {k: v for k, v in result.items() if k != "memory_ids"}})
@@ -30,7 +32,7 @@ def record_handler(record: SQSRecord) -> dict:
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler(capture_response=False)  # no response bodies in traces
 @metrics.log_metrics(capture_cold_start_metric=True)
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict, context: LambdaContext) -> PartialItemFailureResponse:
     return process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context
     )

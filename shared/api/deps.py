@@ -16,7 +16,7 @@ from __future__ import annotations
 import hmac
 import re
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Header, Query, Request
 
@@ -26,6 +26,9 @@ from shared.db import rls
 from shared.db.scope import Scope
 from shared.errors import Forbidden, InvalidInput, Unauthorized
 from shared.settings import DEFAULT_WORKSPACE
+
+if TYPE_CHECKING:
+    from shared.api.services import Services
 
 WORKSPACE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$")
 
@@ -75,8 +78,9 @@ class Caller:
         return Scope.of(*self.allowed) if self.allowed is not None else Scope.anywhere()
 
 
-def services(request: Request) -> Any:
-    return request.app.state.services
+def services(request: Request) -> Services:
+    """This process's services, built by the first request that needs them (``LazyServices``)."""
+    return request.app.state.services.get()
 
 
 # POSTs that only read: a read-only key may call them.
@@ -166,4 +170,9 @@ def session_scope(found: Caller) -> Scope | None:
 
 
 CallerDep = Annotated[Caller, Depends(caller)]
-ServicesDep = Annotated[Any, Depends(services)]
+if TYPE_CHECKING:
+    ServicesDep = Annotated[Services, Depends(services)]
+else:
+    # FastAPI needs only the dependency at runtime; importing Services here would load every service module
+    # when a Lambda imports its routes, before the first request (its cold start).
+    ServicesDep = Annotated[Any, Depends(services)]

@@ -1,17 +1,22 @@
-"""The services one process shares across requests (one pool per warm container).
+"""The services one process shares across requests and invocations (one pool per warm container).
 
 >>> services = Services.build(Settings(database_url="postgresql://…"))   # doctest: +SKIP
+>>> services.sessions.cleanup()                                          # doctest: +SKIP
+
+Every entry point that needs services builds them here: the API app (``shared/api/app.py``), the worker and
+cleanup Lambdas (``shared/bootstrap.py``), ``make dev``'s cleanup thread; ``purpose`` sizes the pool and picks
+its default row-level wall. The CLI needs only a pool: ``Database.from_settings(settings, purpose="cli")``.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from shared.answer import Answerer
 from shared.auth import ApiKeys
-from shared.db.pool import Database
+from shared.db.pool import Database, Purpose
 from shared.db.scope import Scope
 from shared.embeddings import create_embedder
 from shared.embeddings.base import Embedder
@@ -60,26 +65,34 @@ class InlineIndexer:
 
 @dataclass
 class Services:
+    """Every service of one process, built together by ``build`` over one pool and one embedder."""
+
     settings: Settings
     db: Database
     embedder: Embedder
     memories: MemoryService
     recaller: Recaller
     workspaces: WorkspaceService
+    sessions: SessionService
+    context: ContextService
     threads: ThreadService
     answerer: Answerer
     api_keys: ApiKeys
-    sessions: SessionService = field(default=None)  # type: ignore[assignment]  # set by build()
-    inline_indexer: InlineIndexer = field(default=None)  # type: ignore[assignment]  # set by build()
-    context: ContextService = field(default=None)  # type: ignore[assignment]
+    worker: ExtractionWorker
+    inline_indexer: InlineIndexer
 
     @classmethod
     def build(
-        cls, settings: Settings, *, db: Database | None = None, embedder: Embedder | None = None
+        cls,
+        settings: Settings,
+        *,
+        purpose: Purpose = "api",
+        db: Database | None = None,
+        embedder: Embedder | None = None,
     ) -> Services:
-        if db is None:
-            db = Database.from_settings(settings, purpose="api")
-        db = traced_database(db)  # X-Ray subsegments per unit of work, in a traced Lambda only
+        """The services over a new pool for ``purpose`` (or ``db``: tests share one) and the configured
+        embedder (or ``embedder``: one loaded before a SnapStart snapshot)."""
+        db = traced_database(db or Database.from_settings(settings, purpose=purpose))
         embedder = embedder or create_embedder(settings)
         memories = MemoryService(db, embedder, settings)
         recaller = Recaller(db, embedder, settings)
@@ -97,6 +110,7 @@ class Services:
             threads=ThreadService(db, create_queue(settings), worker),
             answerer=Answerer(recaller, create_llm(settings)),
             api_keys=ApiKeys(db),
+            worker=worker,
             inline_indexer=InlineIndexer(worker),
         )
 

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
+
+from shared.db.rows import Connection, one
 
 COLUMNS = "id, workspace_id, source_id, target_id, relationship, strength, metadata, created_at"
 
 
 def create(
-    conn: psycopg.Connection,
+    conn: Connection,
     workspace_id: str,
     association_id: str,
     source_id: str,
@@ -39,15 +40,17 @@ def create(
     ).fetchone()
     if row:
         return row, True
-    existing = conn.execute(
-        f"SELECT {COLUMNS} FROM associations WHERE source_id = %s AND target_id = %s AND relationship = %s",
-        (source_id, target_id, relationship),
-    ).fetchone()
+    existing = one(
+        conn.execute(
+            f"SELECT {COLUMNS} FROM associations WHERE source_id = %s AND target_id = %s AND relationship = %s",
+            (source_id, target_id, relationship),
+        ).fetchone()
+    )
     return existing, False
 
 
 def list_for(
-    conn: psycopg.Connection, workspace_id: str, memory_id: str, *, direction: str, relationships: list[str]
+    conn: Connection, workspace_id: str, memory_id: str, *, direction: str, relationships: list[str]
 ) -> list[dict]:
     sides = {"outgoing": "source_id = %(m)s", "incoming": "target_id = %(m)s"}
     side = sides.get(direction, "(source_id = %(m)s OR target_id = %(m)s)")
@@ -58,9 +61,7 @@ def list_for(
     ).fetchall()
 
 
-def update(
-    conn: psycopg.Connection, workspace_id: str, memory_id: str, association_id: str, changes: dict
-) -> bool:
+def update(conn: Connection, workspace_id: str, memory_id: str, association_id: str, changes: dict) -> bool:
     sets, params = [], []
     if changes.get("strength") is not None:
         sets.append("strength = %s")
@@ -78,7 +79,7 @@ def update(
     return cur.rowcount > 0
 
 
-def delete(conn: psycopg.Connection, workspace_id: str, memory_id: str, association_id: str) -> bool:
+def delete(conn: Connection, workspace_id: str, memory_id: str, association_id: str) -> bool:
     cur = conn.execute(
         "DELETE FROM associations WHERE id = %s AND workspace_id = %s AND (source_id = %s OR target_id = %s)",
         (association_id, workspace_id, memory_id, memory_id),
@@ -174,7 +175,7 @@ WALK_NODES = """
 
 
 def walk(
-    conn: psycopg.Connection,
+    conn: Connection,
     workspace_id: str,
     start_id: str,
     *,
@@ -207,3 +208,22 @@ def walk(
         },
     ).fetchall()
     return [r for r in rows if r["node"] is not None], any(r["cut"] for r in rows)
+
+
+def all_in_workspace(conn: Connection, workspace_id: str) -> list[dict]:
+    """Every edge of the workspace in creation order (export)."""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM associations WHERE workspace_id = %s ORDER BY created_at, id", (workspace_id,)
+    ).fetchall()
+
+
+def unresolved_contradictions(conn: Connection, workspace_id: str, limit: int) -> list[dict]:
+    """``contradicts`` edges between two live memories (nothing has resolved them yet), newest first."""
+    return conn.execute(
+        "SELECT a.id, a.source_id, a.target_id, a.created_at FROM associations a "
+        "JOIN memories s ON s.id = a.source_id AND s.deleted_at IS NULL AND s.valid_to IS NULL "
+        "JOIN memories t ON t.id = a.target_id AND t.deleted_at IS NULL AND t.valid_to IS NULL "
+        "WHERE a.workspace_id = %s AND a.relationship = 'contradicts' ORDER BY a.created_at DESC, a.id "
+        "LIMIT %s",
+        (workspace_id, limit),
+    ).fetchall()

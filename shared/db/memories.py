@@ -8,12 +8,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
-import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from shared.db.rows import Connection, one
 from shared.db.scope import Scope
 from shared.db.updates import assignments
 
@@ -75,7 +76,7 @@ _INSERT_SQL = (
 )
 
 
-def insert(conn: psycopg.Connection, row: dict[str, Any]) -> tuple[dict, bool]:
+def insert(conn: Connection, row: dict[str, Any]) -> tuple[dict, bool]:
     """Insert one memory; if an identical live memory exists (same dedup key), return it with ``False``."""
     created = conn.execute(_INSERT_SQL, _params(row)).fetchone()
     if created:
@@ -114,7 +115,7 @@ _MANY_SQL = (
 )
 
 
-def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> list[tuple[str, bool]]:
+def insert_many(conn: Connection, rows: Sequence[dict[str, Any]]) -> list[tuple[str, bool]]:
     """Insert many memories of one workspace; duplicates resolve to the existing rows. Returns (memory id,
     created) in the order given; two identical rows inside one call: the first is created, the second
     resolves to it.
@@ -150,7 +151,7 @@ def insert_many(conn: psycopg.Connection, rows: Sequence[dict[str, Any]]) -> lis
     return out
 
 
-def _live_ids(conn: psycopg.Connection, workspace_id: str, dedup_keys: list[str]) -> dict[str, str]:
+def _live_ids(conn: Connection, workspace_id: str, dedup_keys: list[str]) -> dict[str, str]:
     """dedup key → id of the live memory that has it."""
     return {
         found["dedup_key"]: found["id"]
@@ -162,7 +163,7 @@ def _live_ids(conn: psycopg.Connection, workspace_id: str, dedup_keys: list[str]
     }
 
 
-def _insert_skipping_duplicates(conn: psycopg.Connection, rows: list[dict[str, Any]]) -> dict[str, str]:
+def _insert_skipping_duplicates(conn: Connection, rows: list[dict[str, Any]]) -> dict[str, str]:
     """One INSERT, a column per array parameter; returns dedup key → id of the rows it created."""
     by_row = [_params(row) for row in rows]
     columns = [
@@ -172,20 +173,22 @@ def _insert_skipping_duplicates(conn: psycopg.Connection, rows: list[dict[str, A
     return {found["dedup_key"]: found["id"] for found in conn.execute(_MANY_SQL, columns)}
 
 
-def next_sequence_index(conn: psycopg.Connection, workspace_id: str, sequence_key: str) -> int:
+def next_sequence_index(conn: Connection, workspace_id: str, sequence_key: str) -> int:
     """The next index of a stream, under a transaction-scoped lock: concurrent appends queue, never collide."""
     conn.execute(
         "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{workspace_id}\x1f{sequence_key}",)
     )
-    row = conn.execute(
-        "SELECT coalesce(max(sequence_index) + 1, 0) AS next FROM memories "
-        "WHERE workspace_id = %s AND sequence_key = %s AND deleted_at IS NULL",
-        (workspace_id, sequence_key),
-    ).fetchone()
+    row = one(
+        conn.execute(
+            "SELECT coalesce(max(sequence_index) + 1, 0) AS next FROM memories "
+            "WHERE workspace_id = %s AND sequence_key = %s AND deleted_at IS NULL",
+            (workspace_id, sequence_key),
+        ).fetchone()
+    )
     return row["next"]
 
 
-def index_pending_vectors(conn: psycopg.Connection, *, limit: int = 2000) -> int:
+def index_pending_vectors(conn: Connection, *, limit: int = 2000) -> int:
     """Move up to ``limit`` bulk-written rows into the HNSW graph (oldest first); safe to run concurrently."""
     return conn.execute(
         "UPDATE memories SET vector_indexed = true WHERE id IN ("
@@ -195,7 +198,7 @@ def index_pending_vectors(conn: psycopg.Connection, *, limit: int = 2000) -> int
     ).rowcount
 
 
-def sequence_keys(conn: psycopg.Connection, workspace_id: str) -> list[str]:
+def sequence_keys(conn: Connection, workspace_id: str) -> list[str]:
     return [
         r["sequence_key"]
         for r in conn.execute(
@@ -207,7 +210,7 @@ def sequence_keys(conn: psycopg.Connection, workspace_id: str) -> list[str]:
 
 
 def get(
-    conn: psycopg.Connection,
+    conn: Connection,
     scope: Scope,
     memory_id: str,
     *,
@@ -222,7 +225,7 @@ def get(
     ).fetchone()
 
 
-def get_for_update(conn: psycopg.Connection, scope: Scope, memory_id: str) -> dict | None:
+def get_for_update(conn: Connection, scope: Scope, memory_id: str) -> dict | None:
     where, params = scope.clause()
     return conn.execute(
         f"SELECT {COLUMNS}, dedup_key FROM memories WHERE id = %s AND {where} AND deleted_at IS NULL FOR UPDATE",
@@ -240,20 +243,22 @@ UPDATABLE_COLUMNS = frozenset(
 )  # fmt: skip
 
 
-def update(conn: psycopg.Connection, workspace_id: str, memory_id: str, changes: dict[str, Any]) -> dict:
+def update(conn: Connection, workspace_id: str, memory_id: str, changes: dict[str, Any]) -> dict:
     """Apply ``changes`` (column → value; columns from ``UPDATABLE_COLUMNS``) and bump the revision."""
     sets = assignments(changes, UPDATABLE_COLUMNS, what="memory")
     params = [Jsonb(v) if k in _JSON_FIELDS else v for k, v in changes.items()]
-    return conn.execute(
-        sql.SQL(
-            "UPDATE memories SET {}, revision = revision + 1, updated_at = now() "
-            "WHERE id = %s AND workspace_id = %s RETURNING " + COLUMNS
-        ).format(sets),
-        [*params, memory_id, workspace_id],
-    ).fetchone()
+    return one(
+        conn.execute(
+            sql.SQL(
+                "UPDATE memories SET {}, revision = revision + 1, updated_at = now() "
+                "WHERE id = %s AND workspace_id = %s RETURNING " + COLUMNS
+            ).format(sets),
+            [*params, memory_id, workspace_id],
+        ).fetchone()
+    )
 
 
-def soft_delete(conn: psycopg.Connection, scope: Scope, memory_id: str) -> dict | None:
+def soft_delete(conn: Connection, scope: Scope, memory_id: str) -> dict | None:
     where, params = scope.clause()
     return conn.execute(
         f"UPDATE memories SET deleted_at = now(), status = 'deleted', revision = revision + 1, updated_at = now() "
@@ -262,7 +267,7 @@ def soft_delete(conn: psycopg.Connection, scope: Scope, memory_id: str) -> dict 
     ).fetchone()
 
 
-def hard_delete(conn: psycopg.Connection, scope: Scope, memory_id: str) -> dict | None:
+def hard_delete(conn: Connection, scope: Scope, memory_id: str) -> dict | None:
     """Remove the row and its history: a hard delete leaves no copy of the content behind."""
     where, params = scope.clause()
     row = conn.execute(
@@ -274,7 +279,7 @@ def hard_delete(conn: psycopg.Connection, scope: Scope, memory_id: str) -> dict 
 
 
 def list_recent(
-    conn: psycopg.Connection,
+    conn: Connection,
     scope: Scope,
     *,
     limit: int,
@@ -312,9 +317,7 @@ def list_recent(
     ).fetchall()
 
 
-def revisions(
-    conn: psycopg.Connection, scope: Scope, memory_id: str, *, limit: int, after: int
-) -> list[dict]:
+def revisions(conn: Connection, scope: Scope, memory_id: str, *, limit: int, after: int) -> list[dict]:
     """Recorded revisions, oldest first. A memory never changed has none recorded: its live row is revision 1."""
     where, params = scope.clause()
     live_where, _ = scope.clause("m.workspace_id")
@@ -329,3 +332,106 @@ def revisions(
         "ORDER BY revision LIMIT %s",
         [memory_id, *params, after, memory_id, *params, after, limit],
     ).fetchall()
+
+
+# ---------------------------------------------------------------- reads for sessions, context packs, export
+# A live memory: not deleted, not superseded.
+_LIVE = "workspace_id = %s AND deleted_at IS NULL AND valid_to IS NULL"
+
+
+def directives(conn: Connection, workspace_id: str, limit: int) -> list[dict]:
+    """Live directives, preferences and pinned memories, newest first (a context pack's first section)."""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE {_LIVE} AND (subtype IN ('directive', 'preference') OR pinned) "
+        "ORDER BY created_at DESC, id LIMIT %s",
+        (workspace_id, limit),
+    ).fetchall()
+
+
+def recent_activity(conn: Connection, workspace_id: str, limit: int) -> list[dict]:
+    """Live memories newest first, raw checkpoints left out (their lines are the activity)."""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE {_LIVE} AND subtype IS DISTINCT FROM 'checkpoint' "
+        "ORDER BY created_at DESC, id LIMIT %s",
+        (workspace_id, limit),
+    ).fetchall()
+
+
+def live_by_ids(conn: Connection, workspace_id: str, memory_ids: list[str]) -> list[dict]:
+    """The live memories among ``memory_ids`` (deleted and superseded ones drop out), in no set order."""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE id = ANY(%s) AND {_LIVE}", (memory_ids, workspace_id)
+    ).fetchall()
+
+
+def created_since(conn: Connection, workspace_id: str, since: datetime, limit: int) -> list[dict]:
+    """Live memories created after ``since``, newest first."""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE {_LIVE} AND created_at > %s ORDER BY created_at DESC, id LIMIT %s",
+        (workspace_id, since, limit),
+    ).fetchall()
+
+
+def activity_summary(conn: Connection, workspace_id: str, *, day_start: datetime) -> dict:
+    """Live memories, those created after ``day_start``, distinct subtypes, and the workspace's edges."""
+    return one(
+        conn.execute(
+            "SELECT count(*) AS total_memories, count(*) FILTER (WHERE created_at > %(day)s) AS recent_memories, "
+            "count(DISTINCT subtype) AS total_categories, "
+            "(SELECT count(*) FROM associations WHERE workspace_id = %(ws)s) AS total_associations "
+            "FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL AND valid_to IS NULL",
+            {"ws": workspace_id, "day": day_start},
+        ).fetchone()
+    )
+
+
+def top_tags_since(conn: Connection, workspace_id: str, since: datetime, limit: int = 10) -> list[str]:
+    """The tags used most by live memories created after ``since`` (ties by name)."""
+    rows = conn.execute(
+        f"SELECT tag FROM memories, unnest(tags) AS tag WHERE {_LIVE} AND created_at > %s "
+        "GROUP BY tag ORDER BY count(*) DESC, tag LIMIT %s",
+        (workspace_id, since, limit),
+    ).fetchall()
+    return [r["tag"] for r in rows]
+
+
+def delete_derived(conn: Connection, workspace_id: str, source_memory_id: str) -> None:
+    """Remove the memories derived from one source (a checkpoint's lines, before indexing them again)."""
+    conn.execute(
+        "DELETE FROM memories WHERE source_memory_id = %s AND workspace_id = %s",
+        (source_memory_id, workspace_id),
+    )
+
+
+def logical_key_holder(
+    conn: Connection, workspace_id: str, user_id: str | None, logical_key: str
+) -> str | None:
+    """The id of the live memory that already holds ``logical_key`` for this user, if any."""
+    row = conn.execute(
+        "SELECT id FROM memories WHERE workspace_id = %s AND coalesce(user_id, '') = %s "
+        "AND logical_key = %s AND deleted_at IS NULL",
+        (workspace_id, user_id or "", logical_key),
+    ).fetchone()
+    return row["id"] if row else None
+
+
+def export_page(
+    conn: Connection, workspace_id: str, *, after: tuple[datetime, str] | None, limit: int
+) -> list[dict]:
+    """Undeleted memories (history included) in creation order, after the keyset ``(created_at, id)``."""
+    keyset = "AND (created_at, id) > (%(t)s, %(id)s)" if after else ""
+    return conn.execute(
+        f"SELECT {COLUMNS} FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL "
+        f"{keyset} ORDER BY created_at, id LIMIT %(n)s",
+        {
+            "ws": workspace_id,
+            "t": after[0] if after else None,
+            "id": after[1] if after else None,
+            "n": limit,
+        },
+    ).fetchall()
+
+
+def analyze(conn: Connection) -> None:
+    """Fresh planner statistics after a large move into the HNSW graph (the owner's SECURITY DEFINER call)."""
+    conn.execute("SELECT analyze_memories()")

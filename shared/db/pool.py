@@ -27,7 +27,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import psycopg
 from pgvector.psycopg import register_vector
@@ -36,6 +36,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from shared.db import rls
 from shared.db.connection import ConnectionTarget, app_target
+from shared.db.rows import Connection
 from shared.errors import DatabaseUnavailable
 from shared.settings import Settings
 
@@ -49,12 +50,14 @@ _SMALL_POOL = 2
 IDLE_RECHECK_S = 30.0
 
 
-def _configure(conn: psycopg.Connection) -> None:
+def _configure(conn: Connection) -> None:
     register_vector(conn)
 
 
 class Database:
-    def __init__(self, pool: ConnectionPool, *, default_visible: rls.Visible = rls.NOTHING) -> None:
+    def __init__(
+        self, pool: ConnectionPool[Connection], *, default_visible: rls.Visible = rls.NOTHING
+    ) -> None:
         self.pool = pool
         # The wall when the context sets none: nothing (an API request always sets its own), or every
         # workspace for the processes whose work spans them.
@@ -100,26 +103,30 @@ class Database:
             # Called by the pool for each new connection: an IAM token is minted here, never reused stale.
             return {**static, **target.kwargs()}
 
-        pool = ConnectionPool(
-            target.conninfo,
-            min_size=min_size,
-            max_size=max_size,
-            timeout=timeout_s,
-            kwargs=kwargs,
-            configure=_configure,
-            # A pooled connection killed by a restart or by idle_session_timeout is detected here, not by
-            # the request.
-            check=ConnectionPool.check_connection,
-            max_idle=max_idle_s,
-            open=False,
-            reconnect_timeout=timeout_s * 6,
-            name=name,
+        # Rows are dicts (row_factory above), which the pool's type cannot see from a kwargs callable.
+        pool = cast(
+            "ConnectionPool[Connection]",
+            ConnectionPool(
+                target.conninfo,
+                min_size=min_size,
+                max_size=max_size,
+                timeout=timeout_s,
+                kwargs=kwargs,
+                configure=_configure,
+                # A pooled connection killed by a restart or by idle_session_timeout is detected here, not by
+                # the request.
+                check=ConnectionPool.check_connection,
+                max_idle=max_idle_s,
+                open=False,
+                reconnect_timeout=timeout_s * 6,
+                name=name,
+            ),
         )
         pool.open(wait=False)
         return cls(pool, default_visible=default_visible)
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection]:
+    def connection(self) -> Iterator[Connection]:
         """Borrow a connection behind this context's row-level wall. With a wall to set, the block is one
         transaction (committed on success): the wall is transaction-local, autocommit would drop it after the
         first statement. Only behind the empty wall (sees nothing) does it stay in autocommit mode."""
@@ -138,14 +145,14 @@ class Database:
             self._rechecking.release()
 
     @contextmanager
-    def transaction(self) -> Iterator[psycopg.Connection]:
+    def transaction(self) -> Iterator[Connection]:
         """Borrow a connection and run the block in one transaction (committed on success), behind this
         context's row-level wall."""
         with self._unit_of_work(transaction=True) as conn:
             yield conn
 
     @contextmanager
-    def _unit_of_work(self, *, transaction: bool) -> Iterator[psycopg.Connection]:
+    def _unit_of_work(self, *, transaction: bool) -> Iterator[Connection]:
         visible = rls.current(self.default_visible)
         value = rls.setting(visible)  # before borrowing: a bad id fails without touching the pool
         self._recheck_after_idle()
@@ -164,6 +171,11 @@ class Database:
             raise DatabaseUnavailable(f"database unavailable: {exc.__class__.__name__}") from exc
         finally:
             self._last_used = time.monotonic()
+
+    def ping(self) -> None:
+        """One round trip (readiness): ``DatabaseUnavailable`` when the database cannot be reached."""
+        with self.connection() as conn:
+            conn.execute("SELECT 1")
 
     def close(self) -> None:
         self.pool.close()

@@ -11,10 +11,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-import psycopg
 from psycopg import sql
 from psycopg.types.json import Jsonb
 
+from shared.db.rows import Connection, one
 from shared.db.updates import assignments
 from shared.models import NewMessage
 
@@ -32,9 +32,7 @@ JOB_COLUMNS = (
 )
 
 
-def create(
-    conn: psycopg.Connection, workspace_id: str, thread_id: str, fields: dict[str, Any]
-) -> dict | None:
+def create(conn: Connection, workspace_id: str, thread_id: str, fields: dict[str, Any]) -> dict | None:
     columns = ["id", "workspace_id", *fields]
     values = [thread_id, workspace_id, *(Jsonb(v) if k == "metadata" else v for k, v in fields.items())]
     return conn.execute(
@@ -44,13 +42,13 @@ def create(
     ).fetchone()
 
 
-def get(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> dict | None:
+def get(conn: Connection, workspace_id: str, thread_id: str) -> dict | None:
     return conn.execute(
         f"SELECT {THREAD_COLUMNS} FROM threads WHERE id = %s AND workspace_id = %s", (thread_id, workspace_id)
     ).fetchone()
 
 
-def lock(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> dict | None:
+def lock(conn: Connection, workspace_id: str, thread_id: str) -> dict | None:
     """The thread row, locked for this transaction: appends to one thread queue here."""
     return conn.execute(
         f"SELECT {THREAD_COLUMNS} FROM threads WHERE id = %s AND workspace_id = %s FOR UPDATE",
@@ -59,7 +57,7 @@ def lock(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> dict | 
 
 
 def list_threads(
-    conn: psycopg.Connection, workspace_id: str, *, user_id: str | None, limit: int, offset: int
+    conn: Connection, workspace_id: str, *, user_id: str | None, limit: int, offset: int
 ) -> list[dict]:
     user = "AND user_id = %(user)s" if user_id else ""
     return conn.execute(
@@ -73,9 +71,7 @@ def list_threads(
 UPDATABLE_COLUMNS = frozenset({"title", "metadata", "idle_action"})
 
 
-def update(
-    conn: psycopg.Connection, workspace_id: str, thread_id: str, changes: dict[str, Any]
-) -> dict | None:
+def update(conn: Connection, workspace_id: str, thread_id: str, changes: dict[str, Any]) -> dict | None:
     sets = assignments(changes, UPDATABLE_COLUMNS, what="thread")
     values = [Jsonb(v) if k == "metadata" else v for k, v in changes.items()]
     return conn.execute(
@@ -87,7 +83,7 @@ def update(
     ).fetchone()
 
 
-def delete(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> bool:
+def delete(conn: Connection, workspace_id: str, thread_id: str) -> bool:
     return (
         conn.execute(
             "DELETE FROM threads WHERE id = %s AND workspace_id = %s", (thread_id, workspace_id)
@@ -96,9 +92,7 @@ def delete(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> bool:
     )
 
 
-def append(
-    conn: psycopg.Connection, thread: dict, messages: list[NewMessage]
-) -> tuple[list[dict], list[dict]]:
+def append(conn: Connection, thread: dict, messages: list[NewMessage]) -> tuple[list[dict], list[dict]]:
     """Store messages at the thread's next indexes (caller holds the row lock). Returns (new, already stored)."""
     next_index = thread["message_count"]
     new, existing = [], []
@@ -112,20 +106,22 @@ def append(
             if found:
                 existing.append(found)
                 continue
-        row = conn.execute(
-            f"INSERT INTO thread_messages (id, thread_id, workspace_id, message_index, role, content, metadata, "
-            f"client_message_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {MESSAGE_COLUMNS}",
-            (
-                f"msg_{uuid.uuid4().hex[:20]}",
-                thread["id"],
-                thread["workspace_id"],
-                next_index,
-                message.role,
-                Jsonb(message.content),
-                Jsonb(message.metadata),
-                message.client_message_id,
-            ),
-        ).fetchone()
+        row = one(
+            conn.execute(
+                f"INSERT INTO thread_messages (id, thread_id, workspace_id, message_index, role, content, metadata, "
+                f"client_message_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {MESSAGE_COLUMNS}",
+                (
+                    f"msg_{uuid.uuid4().hex[:20]}",
+                    thread["id"],
+                    thread["workspace_id"],
+                    next_index,
+                    message.role,
+                    Jsonb(message.content),
+                    Jsonb(message.metadata),
+                    message.client_message_id,
+                ),
+            ).fetchone()
+        )
         new.append(row)
         next_index += 1
     if new:
@@ -137,7 +133,7 @@ def append(
 
 
 def mark_decomposed(
-    conn: psycopg.Connection, workspace_id: str, thread_id: str, next_index: int, summary: str | None
+    conn: Connection, workspace_id: str, thread_id: str, next_index: int, summary: str | None
 ) -> None:
     """After a job: messages below ``next_index`` are extracted (never moves back for an older job)."""
     conn.execute(
@@ -149,7 +145,7 @@ def mark_decomposed(
 
 
 def messages(
-    conn: psycopg.Connection,
+    conn: Connection,
     workspace_id: str,
     thread_id: str,
     *,
@@ -183,14 +179,16 @@ def messages(
     ).fetchall()
 
 
-def count_messages(conn: psycopg.Connection, workspace_id: str, thread_id: str) -> int:
-    return conn.execute(
-        "SELECT count(*) AS n FROM thread_messages WHERE thread_id = %s AND workspace_id = %s",
-        (thread_id, workspace_id),
-    ).fetchone()["n"]
+def count_messages(conn: Connection, workspace_id: str, thread_id: str) -> int:
+    return one(
+        conn.execute(
+            "SELECT count(*) AS n FROM thread_messages WHERE thread_id = %s AND workspace_id = %s",
+            (thread_id, workspace_id),
+        ).fetchone()
+    )["n"]
 
 
-def delete_message(conn: psycopg.Connection, workspace_id: str, thread_id: str, message_id: str) -> bool:
+def delete_message(conn: Connection, workspace_id: str, thread_id: str, message_id: str) -> bool:
     return (
         conn.execute(
             "DELETE FROM thread_messages WHERE id = %s AND thread_id = %s AND workspace_id = %s",
@@ -201,23 +199,23 @@ def delete_message(conn: psycopg.Connection, workspace_id: str, thread_id: str, 
 
 
 # ---------------------------------------------------------------- jobs
-def create_job(
-    conn: psycopg.Connection, workspace_id: str, thread_id: str, from_index: int, to_index: int
-) -> dict:
-    return conn.execute(
-        f"INSERT INTO extraction_jobs (id, workspace_id, thread_id, from_index, to_index) "
-        f"VALUES (%s, %s, %s, %s, %s) RETURNING {JOB_COLUMNS}",
-        (f"job_{uuid.uuid4().hex}", workspace_id, thread_id, from_index, to_index),
-    ).fetchone()
+def create_job(conn: Connection, workspace_id: str, thread_id: str, from_index: int, to_index: int) -> dict:
+    return one(
+        conn.execute(
+            f"INSERT INTO extraction_jobs (id, workspace_id, thread_id, from_index, to_index) "
+            f"VALUES (%s, %s, %s, %s, %s) RETURNING {JOB_COLUMNS}",
+            (f"job_{uuid.uuid4().hex}", workspace_id, thread_id, from_index, to_index),
+        ).fetchone()
+    )
 
 
-def get_job(conn: psycopg.Connection, job_id: str, workspace_id: str | None = None) -> dict | None:
+def get_job(conn: Connection, job_id: str, workspace_id: str | None = None) -> dict | None:
     scope = "AND workspace_id = %s" if workspace_id else ""
     params = (job_id, workspace_id) if workspace_id else (job_id,)
     return conn.execute(f"SELECT {JOB_COLUMNS} FROM extraction_jobs WHERE id = %s {scope}", params).fetchone()
 
 
-def start_job(conn: psycopg.Connection, job_id: str) -> dict | None:
+def start_job(conn: Connection, job_id: str) -> dict | None:
     """Claim a job: None if it is done already (a redelivery) or unknown. Locks the row for the transaction."""
     job = conn.execute(
         f"SELECT {JOB_COLUMNS} FROM extraction_jobs WHERE id = %s FOR UPDATE", (job_id,)
@@ -231,14 +229,14 @@ def start_job(conn: psycopg.Connection, job_id: str) -> dict | None:
     ).fetchone()
 
 
-def finish_job(conn: psycopg.Connection, job_id: str, result: dict[str, Any]) -> None:
+def finish_job(conn: Connection, job_id: str, result: dict[str, Any]) -> None:
     conn.execute(
         "UPDATE extraction_jobs SET status = 'done', result = %s, finished_at = now(), error = NULL WHERE id = %s",
         (Jsonb(result), job_id),
     )
 
 
-def fail_job(conn: psycopg.Connection, job_id: str, error: str, *, final: bool) -> None:
+def fail_job(conn: Connection, job_id: str, error: str, *, final: bool) -> None:
     """Record the error; a job with retries left goes back to queued, the last attempt makes it failed."""
     conn.execute(
         "UPDATE extraction_jobs SET status = %s, error = %s, finished_at = CASE WHEN %s THEN now() END "
@@ -247,7 +245,7 @@ def fail_job(conn: psycopg.Connection, job_id: str, error: str, *, final: bool) 
     )
 
 
-def stale_jobs(conn: psycopg.Connection, older_than_s: int, limit: int = 100) -> list[dict]:
+def stale_jobs(conn: Connection, older_than_s: int, limit: int = 100) -> list[dict]:
     """Jobs still queued long after creation: their queue message may never have been sent."""
     return conn.execute(
         f"SELECT {JOB_COLUMNS} FROM extraction_jobs WHERE status = 'queued' "

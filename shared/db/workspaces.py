@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
 
+from shared.db.rows import Connection, one
 from shared.errors import EmbeddingModelMismatch, Forbidden
 from shared.tenants import DEFAULT_TENANT, space_owner
 
 _COLUMNS = "id, tenant_id, name, settings, tags, embedding_model, created_at, updated_at"
 
 
-def ensure_workspace(conn: psycopg.Connection, workspace_id: str, tenant_id: str | None = None) -> None:
+def ensure_workspace(conn: Connection, workspace_id: str, tenant_id: str | None = None) -> None:
     """Create the workspace on first write, owned by the writer's tenant (a tenant's shared space by the
     tenant its name carries). With ``tenant_id``, refuse a workspace another tenant owns."""
     owner = space_owner(workspace_id) or tenant_id or DEFAULT_TENANT
@@ -33,7 +33,7 @@ def ensure_workspace(conn: psycopg.Connection, workspace_id: str, tenant_id: str
         raise Forbidden(f"this key may not use workspace {workspace_id}", code="workspace_forbidden")
 
 
-def bind_embedding_model(conn: psycopg.Connection, workspace_id: str, model_id: str) -> None:
+def bind_embedding_model(conn: Connection, workspace_id: str, model_id: str) -> None:
     """Bind the workspace to ``model_id`` on first use; refuse a different model afterwards."""
     row = conn.execute(
         "UPDATE workspaces SET embedding_model = coalesce(embedding_model, %s) WHERE id = %s "
@@ -51,7 +51,7 @@ def bind_embedding_model(conn: psycopg.Connection, workspace_id: str, model_id: 
 
 
 def create(
-    conn: psycopg.Connection,
+    conn: Connection,
     workspace_id: str,
     name: str,
     settings: dict,
@@ -65,13 +65,11 @@ def create(
     ).fetchone()
 
 
-def get(conn: psycopg.Connection, workspace_id: str) -> dict | None:
+def get(conn: Connection, workspace_id: str) -> dict | None:
     return conn.execute(f"SELECT {_COLUMNS} FROM workspaces WHERE id = %s", (workspace_id,)).fetchone()
 
 
-def list_all(
-    conn: psycopg.Connection, tags: list[str], match_all: bool, only: list[str] | None
-) -> list[dict]:
+def list_all(conn: Connection, tags: list[str], match_all: bool, only: list[str] | None) -> list[dict]:
     clauses, params = [], []
     if tags:
         clauses.append("tags @> %s" if match_all else "tags && %s")
@@ -85,7 +83,7 @@ def list_all(
     ).fetchall()
 
 
-def update(conn: psycopg.Connection, workspace_id: str, changes: dict[str, Any]) -> dict | None:
+def update(conn: Connection, workspace_id: str, changes: dict[str, Any]) -> dict | None:
     sets, params = ["updated_at = now()"], []
     for column in ("name", "settings", "tags"):
         if changes.get(column) is not None:
@@ -96,20 +94,28 @@ def update(conn: psycopg.Connection, workspace_id: str, changes: dict[str, Any])
     ).fetchone()
 
 
-def delete(conn: psycopg.Connection, workspace_id: str) -> bool:
+def delete(conn: Connection, workspace_id: str) -> bool:
     return conn.execute("DELETE FROM workspaces WHERE id = %s", (workspace_id,)).rowcount > 0
 
 
-def create_context(conn: psycopg.Connection, workspace_id: str, context_id: str, body: dict) -> dict:
-    return conn.execute(
-        "INSERT INTO contexts (workspace_id, id, name, description, settings) VALUES (%s, %s, %s, %s, %s) "
-        "ON CONFLICT (workspace_id, id) DO UPDATE SET name = excluded.name, description = excluded.description, "
-        "settings = excluded.settings RETURNING workspace_id, id, name, description, settings, created_at",
-        (workspace_id, context_id, body["name"], body.get("description"), Jsonb(body.get("settings") or {})),
-    ).fetchone()
+def create_context(conn: Connection, workspace_id: str, context_id: str, body: dict) -> dict:
+    return one(
+        conn.execute(
+            "INSERT INTO contexts (workspace_id, id, name, description, settings) VALUES (%s, %s, %s, %s, %s) "
+            "ON CONFLICT (workspace_id, id) DO UPDATE SET name = excluded.name, description = excluded.description, "
+            "settings = excluded.settings RETURNING workspace_id, id, name, description, settings, created_at",
+            (
+                workspace_id,
+                context_id,
+                body["name"],
+                body.get("description"),
+                Jsonb(body.get("settings") or {}),
+            ),
+        ).fetchone()
+    )
 
 
-def list_contexts(conn: psycopg.Connection, workspace_id: str) -> list[dict]:
+def list_contexts(conn: Connection, workspace_id: str) -> list[dict]:
     return conn.execute(
         "SELECT workspace_id, id, name, description, settings, created_at FROM contexts "
         "WHERE workspace_id = %s ORDER BY created_at, id",
@@ -117,10 +123,53 @@ def list_contexts(conn: psycopg.Connection, workspace_id: str) -> list[dict]:
     ).fetchall()
 
 
-def delete_context(conn: psycopg.Connection, workspace_id: str, context_id: str) -> bool:
+def delete_context(conn: Connection, workspace_id: str, context_id: str) -> bool:
     return (
         conn.execute(
             "DELETE FROM contexts WHERE workspace_id = %s AND id = %s", (workspace_id, context_id)
         ).rowcount
         > 0
+    )
+
+
+def ensure_default_context(conn: Connection, workspace_id: str) -> None:
+    """The ``_default`` context every workspace has (sessions name it when the client names none)."""
+    conn.execute(
+        "INSERT INTO contexts (workspace_id, id, name) VALUES (%s, '_default', '_default') ON CONFLICT DO NOTHING",
+        (workspace_id,),
+    )
+
+
+def exists(conn: Connection, workspace_id: str) -> bool:
+    return conn.execute("SELECT 1 FROM workspaces WHERE id = %s", (workspace_id,)).fetchone() is not None
+
+
+def set_embedding_model(conn: Connection, workspace_id: str, model_id: str) -> None:
+    """Rebind the workspace to ``model_id`` (after every memory was re-embedded with it)."""
+    conn.execute(
+        "UPDATE workspaces SET embedding_model = %s, updated_at = now() WHERE id = %s",
+        (model_id, workspace_id),
+    )
+
+
+def stats(conn: Connection, workspace_id: str) -> dict[str, int]:
+    """Undeleted memories, and how many bulk-written ones still wait to join the HNSW graph."""
+    return one(
+        conn.execute(
+            "SELECT count(*) AS memories, count(*) FILTER (WHERE NOT vector_indexed) AS vectors_pending "
+            "FROM memories WHERE workspace_id = %s AND deleted_at IS NULL",
+            (workspace_id,),
+        ).fetchone()
+    )
+
+
+def export_counts(conn: Connection, workspace_id: str) -> dict[str, Any]:
+    """``m`` undeleted memories, ``a`` associations, and whether the workspace exists (``found``)."""
+    return one(
+        conn.execute(
+            "SELECT (SELECT count(*) FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL) AS m, "
+            "(SELECT count(*) FROM associations WHERE workspace_id = %(ws)s) AS a, "
+            "EXISTS (SELECT 1 FROM workspaces WHERE id = %(ws)s) AS found",
+            {"ws": workspace_id},
+        ).fetchone()
     )

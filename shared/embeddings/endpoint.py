@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import json
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -79,7 +80,7 @@ class EndpointEmbedder(Embedder):
 
     @classmethod
     def from_settings(cls, settings: Any) -> EndpointEmbedder:
-        key = getattr(settings, "embed_endpoint_api_key", None)
+        key: Any = getattr(settings, "embed_endpoint_api_key", None)
         return cls(
             url=settings.embed_endpoint_url,
             model=settings.embedding_model or "all-MiniLM-L6-v2",
@@ -110,7 +111,7 @@ class EndpointEmbedder(Embedder):
         out: list[np.ndarray] = []
         for chunk in _prepare(texts, self.batch_size):
             body = with_retries(
-                lambda chunk=chunk: self._post(chunk), self.retry, self._classify, what="embedding endpoint"
+                partial(self._post, chunk), self.retry, self._classify, what="embedding endpoint"
             )
             try:
                 rows = [_decode(item["embedding"]) for item in sorted(body["data"], key=lambda d: d["index"])]
@@ -222,9 +223,7 @@ class SageMakerEmbedder(Embedder):
         out: list[np.ndarray] = []
         source = f"SageMaker endpoint {self.endpoint_name}"
         for chunk in _prepare(texts, self.batch_size):
-            body = with_retries(
-                lambda chunk=chunk: self._invoke(chunk), self.retry, self._classify, what=source
-            )
+            body = with_retries(partial(self._invoke, chunk), self.retry, self._classify, what=source)
             if not isinstance(body, dict) or not isinstance(body.get("embeddings"), list):
                 raise EmbeddingError(f"{source} sent no 'embeddings' list")
             out.extend(

@@ -57,7 +57,7 @@ class GoogleEmbedder(Embedder):
         self.retry = retry or RetryPolicy()
         self._transport_errors = _transport_errors()
         # The SDK counts milliseconds; a custom base URL (proxy, stub) needs the API version spelled out.
-        where = {"base_url": base_url, "api_version": "v1beta"} if base_url else {}
+        where: dict[str, Any] = {"base_url": base_url, "api_version": "v1beta"} if base_url else {}
         options = types.HttpOptions(timeout=int(timeout_s * 1000), **where)
         try:
             # Held for the embedder's lifetime: a garbage-collected genai client closes its HTTP session.
@@ -92,7 +92,7 @@ class GoogleEmbedder(Embedder):
 
     def _request(self, texts: list[str]) -> list[np.ndarray]:
         # Gemini rejects empty content; a lone space keeps the batch positions.
-        inputs = [text if text else " " for text in texts]
+        inputs: list[Any] = [text if text else " " for text in texts]
         response = with_retries(
             lambda: self._client.models.embed_content(model=self.model, contents=inputs, config=self._config),
             self.retry,

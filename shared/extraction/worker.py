@@ -16,8 +16,8 @@ import logging
 import time
 from typing import Any
 
+from shared.db import facts, rls
 from shared.db import memories as memories_repo
-from shared.db import rls
 from shared.db import threads as repo
 from shared.db.pool import Database
 from shared.embeddings.base import Embedder
@@ -76,7 +76,7 @@ def _index_pending(db: Database, *, batch: int, max_batches: int, budget_s: floa
             break
     if moved >= ANALYZE_AFTER_ROWS:
         with db.connection() as conn:
-            conn.execute("SELECT analyze_memories()")  # fresh statistics keep the planner on the HNSW index
+            memories_repo.analyze(conn)  # fresh statistics keep the planner on the HNSW index
     return moved
 
 
@@ -152,15 +152,7 @@ class ExtractionWorker:
                 if job["from_index"] > 0
                 else []
             )
-            known = [
-                r["content"]
-                for r in conn.execute(
-                    "SELECT content FROM memories WHERE workspace_id = %s AND coalesce(user_id, '') = %s "
-                    "AND fact_key IS NOT NULL AND valid_to IS NULL AND deleted_at IS NULL "
-                    "ORDER BY updated_at DESC LIMIT 30",
-                    (ws, thread["user_id"] or ""),
-                )
-            ]
+            known = facts.known(conn, ws, thread["user_id"])
         data = ExtractionInput(
             messages=[_message(m) for m in new],
             recent=[_message(m) for m in reversed(earlier)],

@@ -17,17 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
-
+from shared.db import facts
 from shared.db import memories as repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.embeddings.base import Embedder
 from shared.extraction.candidates import Candidate, Provenance, WriteReport, normalise
 from shared.memories.rows import memory_row
-
-# Serialises writers of one user's facts: two jobs superseding the same key must not both win.
-_LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))"
 
 
 class MemoryWriter:
@@ -45,14 +42,15 @@ class MemoryWriter:
         with self.db.transaction() as conn:
             ws_repo.ensure_workspace(conn, workspace_id)
             ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)
-            conn.execute(_LOCK_SQL, (f"{workspace_id}\x1f{user_id or ''}",))
+            # Serialises writers of one user's facts: two jobs superseding the same key must not both win.
+            facts.lock_writer(conn, workspace_id, user_id)
             for candidate, vector in zip(candidates, vectors, strict=True):
                 self._write_one(conn, workspace_id, user_id, candidate, vector, provenance, report)
         return report
 
     def _write_one(
         self,
-        conn: psycopg.Connection,
+        conn: Connection,
         workspace_id: str,
         user_id: str | None,
         candidate: Candidate,
@@ -63,11 +61,7 @@ class MemoryWriter:
         fact_key = candidate.fact_key(user_id)
         current = None
         if fact_key:
-            current = conn.execute(
-                "SELECT id, metadata FROM memories WHERE workspace_id = %s AND fact_key = %s "
-                "AND valid_to IS NULL AND deleted_at IS NULL ORDER BY created_at DESC LIMIT 1",
-                (workspace_id, fact_key),
-            ).fetchone()
+            current = facts.current(conn, workspace_id, fact_key)
             if current and normalise(str(current["metadata"].get("fact_value", ""))) == normalise(
                 candidate.value or candidate.content
             ):
@@ -79,11 +73,7 @@ class MemoryWriter:
             report.unchanged.append(stored["id"])
             return
         if current:
-            conn.execute(
-                "UPDATE memories SET valid_to = now(), superseded_by = %s, revision = revision + 1, "
-                "updated_at = now() WHERE id = %s",
-                (stored["id"], current["id"]),
-            )
+            facts.supersede(conn, workspace_id, current["id"], by=stored["id"])
             report.superseded.append((current["id"], stored["id"]))
         else:
             report.added.append(stored["id"])

@@ -8,6 +8,7 @@ Embedding happens before the transaction opens, so a slow provider never holds a
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import uuid
 from dataclasses import dataclass
@@ -17,9 +18,11 @@ import psycopg
 
 from shared import ontology
 from shared.db import associations as assoc_repo
+from shared.db import idempotency
 from shared.db import memories as repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.db.scope import Scope
 from shared.embeddings.base import Embedder
 from shared.errors import Conflict, InvalidInput, NotFound, PayloadTooLarge, PreconditionFailed, Unprocessable
@@ -170,14 +173,10 @@ class MemoryService:
                 if replay is not None:
                     return replay, False, True
             if body.logical_key:
-                taken = conn.execute(
-                    "SELECT id FROM memories WHERE workspace_id = %s AND coalesce(user_id, '') = %s "
-                    "AND logical_key = %s AND deleted_at IS NULL",
-                    (workspace_id, body.user_id or "", body.logical_key),
-                ).fetchone()
+                taken = repo.logical_key_holder(conn, workspace_id, body.user_id, body.logical_key)
                 if taken:
                     raise PreconditionFailed(
-                        f"logical_key {body.logical_key!r} already names {taken['id']}", memory_id=taken["id"]
+                        f"logical_key {body.logical_key!r} already names {taken}", memory_id=taken
                     )
             if body.sequence_key:
                 row = self._sequenced(conn, row, body.sequence_key)
@@ -192,17 +191,13 @@ class MemoryService:
             if created and body.associations:
                 self._link_all(conn, workspace_id, stored["id"], body.associations)
             if idempotency_key:
-                conn.execute(
-                    "INSERT INTO idempotency_records (workspace_id, key, request_hash, memory_id) "
-                    "VALUES (%s, %s, %s, %s)",
-                    (workspace_id, idempotency_key, request_hash, stored["id"]),
-                )
+                idempotency.record(conn, workspace_id, idempotency_key, request_hash, stored["id"])
         stored = dict(stored, embedding=vector)
         return stored, created, False
 
     def _sequenced(
         self,
-        conn: psycopg.Connection,
+        conn: Connection,
         row: dict[str, Any],
         sequence_key: str,
         taken: dict[str, int] | None = None,
@@ -233,13 +228,8 @@ class MemoryService:
         with self.db.connection() as conn:
             return repo.sequence_keys(conn, workspace_id)
 
-    def _replay(
-        self, conn: psycopg.Connection, workspace_id: str, key: str, request_hash: str
-    ) -> dict | None:
-        record = conn.execute(
-            "SELECT request_hash, memory_id FROM idempotency_records WHERE workspace_id = %s AND key = %s FOR UPDATE",
-            (workspace_id, key),
-        ).fetchone()
+    def _replay(self, conn: Connection, workspace_id: str, key: str, request_hash: str) -> dict | None:
+        record = idempotency.lock(conn, workspace_id, key)
         if record is None:
             return None
         if record["request_hash"] != request_hash:
@@ -255,9 +245,7 @@ class MemoryService:
             )
         return found
 
-    def _link_all(
-        self, conn: psycopg.Connection, workspace_id: str, source_id: str, targets: list[str]
-    ) -> None:
+    def _link_all(self, conn: Connection, workspace_id: str, source_id: str, targets: list[str]) -> None:
         for target in dict.fromkeys(targets):
             if target == source_id or repo.get(conn, Scope.of(workspace_id), target) is None:
                 continue
@@ -348,7 +336,7 @@ class MemoryService:
         with self.db.connection() as conn:
             return repo.list_recent(conn, scope, **filters)
 
-    def revisions(self, scope: Scope, memory_id: str, *, limit: int, after: int) -> list[dict]:
+    def revisions(self, scope: Scope, memory_id: str, *, limit: int, after: int) -> builtins.list[dict]:
         with self.db.connection() as conn:
             if repo.get(conn, scope, memory_id, include_deleted=True) is None:
                 raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
@@ -367,10 +355,10 @@ class MemoryService:
         results: list[dict[str, Any]] = [{}] * len(body.operations)
         creates = [(i, op) for i, op in enumerate(body.operations) if isinstance(op, BatchCreate)]
         valid: list[tuple[int, BatchCreate]] = []
-        for index, op in creates:
+        for index, create in creates:
             try:
-                self.limits.check(content=op.content, tags=op.tags, metadata=op.metadata)
-                valid.append((index, op))
+                self.limits.check(content=create.content, tags=create.tags, metadata=create.metadata)
+                valid.append((index, create))
             except (PayloadTooLarge, Unprocessable) as exc:
                 results[index] = _result(index, "create", error=exc.message)
         if valid:
@@ -399,8 +387,8 @@ class MemoryService:
     def _create_many(
         self,
         workspace_id: str,
-        valid: list[tuple[int, BatchCreate]],
-        results: list[dict[str, Any]],
+        valid: builtins.list[tuple[int, BatchCreate]],
+        results: builtins.list[dict[str, Any]],
         tenant_id: str,
     ) -> None:
         """One transaction, one pipelined insert. The rows join the HNSW graph afterwards (the worker's
@@ -427,7 +415,7 @@ class MemoryService:
         for (index, _), (memory_id, _created) in zip(valid, stored, strict=True):
             results[index] = _result(index, "create", memory_id=memory_id)
 
-    def _embed_batched(self, texts: list[str]) -> list[Any]:
+    def _embed_batched(self, texts: builtins.list[str]) -> builtins.list[Any]:
         size = max(1, self.settings.embedding_batch_size)
         out: list[Any] = []
         for start in range(0, len(texts), size):
@@ -465,8 +453,8 @@ class MemoryService:
             )
 
     def associations(
-        self, scope: Scope, memory_id: str, *, direction: str, relationships: list[str]
-    ) -> list[dict]:
+        self, scope: Scope, memory_id: str, *, direction: str, relationships: builtins.list[str]
+    ) -> builtins.list[dict]:
         with self.db.connection() as conn:
             source = repo.get(conn, scope, memory_id)
             if source is None:
@@ -498,7 +486,7 @@ class MemoryService:
         memory_id: str,
         *,
         max_depth: int,
-        relationship_types: list[str],
+        relationship_types: builtins.list[str],
         direction: str,
         min_strength: float,
     ) -> dict[str, Any]:

@@ -11,19 +11,10 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from shared.db.pool import Database
-from shared.embeddings import create_embedder
-from shared.sessions.service import SessionService
+from shared.api.services import Services
 from shared.settings import Settings
-from shared.tracing import traced_database
 
 log = logging.getLogger("memorylayer.sessions.cleanup")
-
-
-def build_session_service(settings: Settings) -> SessionService:
-    """Just what cleanup needs: a small pool and the embedder (commit writes memories)."""
-    db = Database.from_settings(settings, purpose="cleanup")
-    return SessionService(traced_database(db), create_embedder(settings), settings)
 
 
 @contextmanager
@@ -50,8 +41,9 @@ def periodic(task: Callable[[], object], interval_s: float, *, name: str) -> Ite
 
 @contextmanager
 def session_cleanup(settings: Settings, interval_s: float | None = None) -> Iterator[threading.Thread]:
-    """``make dev``'s stand-in for the EventBridge rule that invokes functions/cleanup."""
-    service = build_session_service(settings)
+    """``make dev``'s stand-in for the EventBridge rule that invokes functions/cleanup: the same services."""
+    services = Services.build(settings, purpose="cleanup")
+    service = services.sessions
 
     def run() -> None:
         result = service.cleanup()
@@ -64,4 +56,4 @@ def session_cleanup(settings: Settings, interval_s: float | None = None) -> Iter
         ) as thread:
             yield thread
     finally:
-        service.db.close()
+        services.close()

@@ -21,20 +21,22 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-import psycopg
-
 from shared import secrets
-from shared.db.memories import COLUMNS
+from shared.db import associations as assoc_repo
+from shared.db import memories as mem_repo
+from shared.db import sessions as repo
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.db.scope import Scope
 from shared.errors import CursorExpired, InvalidInput, MemoryLayerError
 from shared.memories import serialize
 from shared.models import RecallRequest
 from shared.retrieval.budget import ESTIMATOR, estimate_tokens
 from shared.retrieval.recall import Recaller
-from shared.sessions import cursor, repo
+from shared.sessions import cursor
 from shared.sessions.models import ContextDeltaRequest, ContextPackRequest
-from shared.sessions.service import OPEN_THREAD_KEYS, SessionService, render_value
+from shared.sessions.service import SessionService
+from shared.sessions.working import OPEN_THREAD_KEYS, render_value
 from shared.settings import Settings
 
 KIND_PRIORITY = {
@@ -195,18 +197,12 @@ class ContextService:
         notices: list[str] = []
         open_threads: list[dict[str, Any]] = []
         contradictions: list[dict[str, Any]] = []
-        live = "workspace_id = %s AND deleted_at IS NULL AND valid_to IS NULL"
         with self.db.connection() as conn:
             # The cursor is taken before anything is read: a write racing the pack is delivered again by the
             # next delta (at least once) rather than lost.
             _purged, top = repo.event_bounds(conn, workspace_id, session_id)
             if req.include_directives and limits.directives:
-                rows = conn.execute(
-                    f"SELECT {COLUMNS} FROM memories WHERE {live} AND (subtype IN ('directive', "
-                    "'preference') "
-                    "OR pinned) ORDER BY created_at DESC, id LIMIT %s",
-                    (workspace_id, limits.directives),
-                ).fetchall()
+                rows = mem_repo.directives(conn, workspace_id, limits.directives)
                 items += [memory_item(r, "directives", ["explicit"]) for r in rows]
             if req.include_working_memory and limits.working_memory:
                 for row in repo.working(conn, workspace_id, session_id, now=self.sessions.clock())[
@@ -216,7 +212,7 @@ class ContextService:
                         open_threads.append({"key": row["key"], "value": row["value"]})
                     items.append(self._working_item(row, "working_memory"))
             if req.include_contradictions and limits.contradictions:
-                for edge in self.sessions.contradictions(conn, workspace_id, limits.contradictions):
+                for edge in assoc_repo.unresolved_contradictions(conn, workspace_id, limits.contradictions):
                     contradictions.append(
                         {
                             "id": edge["id"],
@@ -236,21 +232,15 @@ class ContextService:
                         )
                     )
             if req.include_recent_activity and limits.recent_activity:
-                rows = conn.execute(
-                    # Raw checkpoints are recovered in their own section (their lines are recent activity).
-                    f"SELECT {COLUMNS} FROM memories WHERE {live} AND subtype IS DISTINCT FROM 'checkpoint' "
-                    "ORDER BY created_at DESC, id LIMIT %s",
-                    (workspace_id, limits.recent_activity),
-                ).fetchall()
+                # Raw checkpoints are recovered in their own section (their lines are recent activity).
+                rows = mem_repo.recent_activity(conn, workspace_id, limits.recent_activity)
                 items += [memory_item(r, "recent_activity", ["recent"]) for r in rows]
             if req.include_checkpoint_recovery and limits.checkpoints:
                 raw_ids = [
                     c["raw_memory_id"]
                     for c in repo.recent_checkpoints(conn, workspace_id, session_id, limits.checkpoints)
                 ]
-                rows = conn.execute(
-                    f"SELECT {COLUMNS} FROM memories WHERE id = ANY(%s) AND {live}", (raw_ids, workspace_id)
-                ).fetchall()
+                rows = mem_repo.live_by_ids(conn, workspace_id, raw_ids)
                 items += [memory_item(r, "checkpoint_recovery", ["checkpoint"]) for r in rows]
         if req.entity_ids or req.entity_names:
             notices.append("entity_resolution_unavailable")  # no entity store: names still join the topic
@@ -352,7 +342,7 @@ class ContextService:
         }
 
     def _event_items(
-        self, conn: psycopg.Connection, workspace_id: str, session_id: str, events: list[dict]
+        self, conn: Connection, workspace_id: str, session_id: str, events: list[dict]
     ) -> list[Item]:
         memory_ids = [e["subject_id"] for e in events if e["kind"] == "memory_upsert"]
         checkpoint_ids = [e["subject_id"] for e in events if e["kind"] == "checkpoint"]
@@ -362,11 +352,7 @@ class ContextService:
         }
         memories = {
             m["id"]: m
-            for m in conn.execute(
-                f"SELECT {COLUMNS} FROM memories WHERE workspace_id = %s AND id = ANY(%s) "
-                "AND deleted_at IS NULL AND valid_to IS NULL",
-                (workspace_id, memory_ids + list(checkpoints.values())),
-            )
+            for m in mem_repo.live_by_ids(conn, workspace_id, memory_ids + list(checkpoints.values()))
         }
         working = {
             r["key"]: r for r in repo.working(conn, workspace_id, session_id, now=self.sessions.clock())

@@ -7,6 +7,7 @@ import hashlib
 import importlib
 from datetime import UTC, datetime, timedelta
 
+from shared.bootstrap import process_services
 from tests.functions.events import LambdaContext, http_v2
 from tests.functions.test_memory_handler import call
 
@@ -91,6 +92,7 @@ def test_bad_input_through_lambda(load_handler, ws):
 
 def test_cleanup_lambda_commits_and_removes_expired_sessions(lambda_env, http, ws):
     module = importlib.reload(importlib.import_module("functions.cleanup.handler"))
+    process_services.cache_clear()  # a cold start: built from this test's environment
     try:
         sid = http.post(
             "/v1/sessions",
@@ -98,7 +100,7 @@ def test_cleanup_lambda_commits_and_removes_expired_sessions(lambda_env, http, w
             headers={"X-Workspace-ID": ws},
         ).json()["session"]["id"]
         later = datetime.now(UTC) + timedelta(seconds=61)
-        module.service().clock = lambda: later
+        process_services("cleanup").sessions.clock = lambda: later
         scheduled = {
             "version": "0",
             "id": "e1",
@@ -119,5 +121,5 @@ def test_cleanup_lambda_commits_and_removes_expired_sessions(lambda_env, http, w
         memories = http.get("/v1/memories", headers={"X-Workspace-ID": ws}).json()["memories"]
         assert [m["content"] for m in memories] == ["k: v"]
     finally:
-        if module._service is not None:
-            module._service.db.close()
+        process_services("cleanup").close()
+        process_services.cache_clear()

@@ -17,10 +17,10 @@ import pytest
 
 from shared.api.app import create_app
 from shared.api.services import Services
+from shared.bootstrap import process_services
 from shared.local.server import serve_in_thread
 from shared.local.sqs import LocalQueues, SqsPoller, local_sqs
 from shared.settings import Settings, get_settings
-from shared.worker_services import worker
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,7 @@ def pipeline(app_url: str) -> Iterator[tuple[str, LocalQueues]]:
         }.items():
             env.setenv(f"MEMORYLAYER_{key}", value)
         get_settings.cache_clear()
-        worker.cache_clear()
+        process_services.cache_clear()
         settings = Settings()
         services = Services.build(settings)
         from functions.extraction.handler import handler
@@ -48,8 +48,8 @@ def pipeline(app_url: str) -> Iterator[tuple[str, LocalQueues]]:
                 yield base_url, queues
         finally:
             services.close()
-            worker().db.close()
-            worker.cache_clear()
+            process_services("worker").close()
+            process_services.cache_clear()
             get_settings.cache_clear()
 
 
@@ -151,7 +151,7 @@ def test_redelivered_job_changes_nothing(api, pipeline):
     before = recall(api, "*", limit=1000)
     # The same job delivered again (SQS is at-least-once), and run directly once more.
     queues.client.send_message(QueueUrl=queues.queue_url, MessageBody=json.dumps({"job_id": out["job_id"]}))
-    assert worker().run(out["job_id"])["status"] == "skipped"
+    assert process_services("worker").worker.run(out["job_id"])["status"] == "skipped"
     time.sleep(1.5)
     after = recall(api, "*", limit=1000)
     assert sorted(m["id"] for m in after) == sorted(m["id"] for m in before)
@@ -163,10 +163,10 @@ def test_a_crashed_run_is_finished_by_the_rerun_without_duplicates(api):
     wait_job(api, out["job_id"])
     first = sorted(m["id"] for m in recall(api, "*", limit=1000))
     # Given a worker that died after writing but before marking the job done ...
-    with worker().db.transaction() as conn:
+    with process_services("worker").worker.db.transaction() as conn:
         conn.execute("UPDATE extraction_jobs SET status = 'running' WHERE id = %s", (out["job_id"],))
     # ... when the message is redelivered, the job completes and nothing is duplicated.
-    result = worker().run(out["job_id"])
+    result = process_services("worker").worker.run(out["job_id"])
     assert result["status"] == "done" and result["added"] == 0 and result["superseded"] == 0
     assert sorted(m["id"] for m in recall(api, "*", limit=1000)) == first
 
@@ -221,7 +221,7 @@ def test_a_job_that_keeps_failing_ends_failed_and_visible(api, pipeline):
     out = append(api, thread, ("user", "I live in Oslo"))
     wait_job(api, out["job_id"])
     # A job whose thread is gone can never succeed: three deliveries, then failed with the error, and the DLQ.
-    with worker().db.transaction() as conn:
+    with process_services("worker").worker.db.transaction() as conn:
         conn.execute(
             "INSERT INTO extraction_jobs (id, workspace_id, thread_id, from_index, to_index) "
             "SELECT 'job_doomed_' || %s, workspace_id, 'thread_gone', 0, 0 FROM extraction_jobs WHERE id = %s",
@@ -236,9 +236,9 @@ def test_a_job_that_keeps_failing_ends_failed_and_visible(api, pipeline):
 
 def test_decompose_runs_now(api):
     thread = new_thread(api)
-    with (
-        worker().db.transaction() as conn
-    ):  # messages stored without a queue message: decompose picks them up
+    with process_services(
+        "worker"
+    ).worker.db.transaction() as conn:  # messages stored without a queue message: decompose picks them up
         conn.execute("UPDATE threads SET message_count = 0 WHERE id = %s", (thread,))
     out = append(api, thread, ("user", "I'm 41 years old"))
     wait_job(api, out["job_id"])

@@ -32,8 +32,7 @@ def health() -> dict[str, str]:
 @router.get("/health/ready")
 def ready(svc: ServicesDep) -> JSONResponse:
     try:
-        with svc.db.connection() as conn:
-            conn.execute("SELECT 1")
+        svc.db.ping()
     except DatabaseUnavailable:
         body = {"status": "not_ready", "services": {"database": "unavailable", "cache": "not_configured"}}
         return JSONResponse(body, status_code=503)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
 
+from shared.db.rows import Connection, one
 from shared.db.scope import Scope
 
 SESSION_COLUMNS = (
@@ -31,7 +31,7 @@ CHECKPOINT_COLUMNS = (
 
 
 # ---------------------------------------------------------------- sessions
-def insert_session(conn: psycopg.Connection, row: dict[str, Any]) -> dict | None:
+def insert_session(conn: Connection, row: dict[str, Any]) -> dict | None:
     """Insert a session; ``None`` if its workspace already has one with this id (live or expired)."""
     return conn.execute(
         f"INSERT INTO sessions (id, workspace_id, context_id, user_id, metadata, auto_commit, expires_at, "
@@ -44,7 +44,7 @@ def insert_session(conn: psycopg.Connection, row: dict[str, Any]) -> dict | None
 
 
 def find_sessions(
-    conn: psycopg.Connection, scope: Scope, session_id: str, *, now: datetime, for_update: bool = False
+    conn: Connection, scope: Scope, session_id: str, *, now: datetime, for_update: bool = False
 ) -> list[dict]:
     """The live sessions with this id in the scope's workspaces: none, one, or (when the scope spans several
     workspaces that each hold the id) more; the caller decides what an ambiguous id means."""
@@ -57,7 +57,7 @@ def find_sessions(
     ).fetchall()
 
 
-def session_row(conn: psycopg.Connection, workspace_id: str, session_id: str) -> dict | None:
+def session_row(conn: Connection, workspace_id: str, session_id: str) -> dict | None:
     """The session row, live or expired (create needs to tell the two apart)."""
     return conn.execute(
         f"SELECT {SESSION_COLUMNS} FROM sessions WHERE workspace_id = %s AND id = %s",
@@ -66,14 +66,15 @@ def session_row(conn: psycopg.Connection, workspace_id: str, session_id: str) ->
 
 
 def list_sessions(
-    conn: psycopg.Connection,
+    conn: Connection,
     workspace_id: str,
     *,
     context_id: str | None,
     include_expired: bool,
     now: datetime,
 ) -> list[dict]:
-    clauses, params = ["workspace_id = %s"], [workspace_id]
+    clauses: list[str] = ["workspace_id = %s"]
+    params: list[Any] = [workspace_id]
     if context_id:
         clauses.append("context_id = %s")
         params.append(context_id)
@@ -87,9 +88,7 @@ def list_sessions(
     ).fetchall()
 
 
-def slide(
-    conn: psycopg.Connection, scope: Scope, session_id: str, *, now: datetime, until: datetime
-) -> list[dict]:
+def slide(conn: Connection, scope: Scope, session_id: str, *, now: datetime, until: datetime) -> list[dict]:
     """Keep the live sessions with this id in the scope alive until at least ``until``: one statement, no read
     first. Only the scope's workspaces are touched: the id alone may name another tenant's session."""
     where, params = scope.clause()
@@ -101,7 +100,7 @@ def slide(
 
 
 def set_expiry(
-    conn: psycopg.Connection, workspace_id: str, session_id: str, expires_at: datetime, now: datetime
+    conn: Connection, workspace_id: str, session_id: str, expires_at: datetime, now: datetime
 ) -> dict | None:
     return conn.execute(
         "UPDATE sessions SET expires_at = %s, updated_at = %s WHERE workspace_id = %s AND id = %s "
@@ -110,7 +109,7 @@ def set_expiry(
     ).fetchone()
 
 
-def mark_committed(conn: psycopg.Connection, workspace_id: str, session_id: str, now: datetime) -> None:
+def mark_committed(conn: Connection, workspace_id: str, session_id: str, now: datetime) -> None:
     conn.execute(
         "UPDATE sessions SET committed_at = %s, updated_at = %s WHERE workspace_id = %s AND id = %s",
         (now, now, workspace_id, session_id),
@@ -118,7 +117,7 @@ def mark_committed(conn: psycopg.Connection, workspace_id: str, session_id: str,
 
 
 def delete_session(
-    conn: psycopg.Connection, workspace_id: str, session_id: str, *, expired_by: datetime | None = None
+    conn: Connection, workspace_id: str, session_id: str, *, expired_by: datetime | None = None
 ) -> bool:
     """Remove a session (its working memory and checkpoints cascade). With ``expired_by``, only if it is still
     expired then: cleanup must not remove a session a request has just revived."""
@@ -130,7 +129,7 @@ def delete_session(
     )
 
 
-def expired_sessions(conn: psycopg.Connection, *, now: datetime, limit: int) -> list[dict]:
+def expired_sessions(conn: Connection, *, now: datetime, limit: int) -> list[dict]:
     """Expired sessions of every workspace (cleanup's sweep; each row names its workspace for what follows)."""
     return conn.execute(
         f"SELECT {SESSION_COLUMNS} FROM sessions WHERE expires_at <= %s ORDER BY expires_at LIMIT %s",
@@ -138,7 +137,7 @@ def expired_sessions(conn: psycopg.Connection, *, now: datetime, limit: int) -> 
     ).fetchall()
 
 
-def expire_working_keys(conn: psycopg.Connection, now: datetime) -> int:
+def expire_working_keys(conn: Connection, now: datetime) -> int:
     """Drop expired working-memory keys of every workspace, logging a ``working_delete`` event for each."""
     return conn.execute(
         "WITH gone AS (DELETE FROM working_memory WHERE expires_at <= %s "
@@ -151,7 +150,7 @@ def expire_working_keys(conn: psycopg.Connection, now: datetime) -> int:
 
 # ---------------------------------------------------------------- working memory
 def upsert_working(
-    conn: psycopg.Connection,
+    conn: Connection,
     workspace_id: str,
     session_id: str,
     key: str,
@@ -161,23 +160,40 @@ def upsert_working(
     now: datetime,
     expires_at: datetime | None,
 ) -> dict:
+    return one(
+        conn.execute(
+            "INSERT INTO working_memory AS w (workspace_id, session_id, key, value, ttl_seconds, expires_at, "
+            "created_at, updated_at) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (workspace_id, session_id, key) DO UPDATE SET value = "
+            "excluded.value, "
+            "ttl_seconds = excluded.ttl_seconds, expires_at = excluded.expires_at, updated_at = "
+            "excluded.updated_at, "
+            # A key that had expired is a new key: it gets a new created_at.
+            f"created_at = CASE WHEN w.expires_at IS NOT NULL AND w.expires_at <= excluded.updated_at "
+            f"THEN excluded.created_at ELSE w.created_at END "
+            f"RETURNING {WORKING_COLUMNS}",
+            (workspace_id, session_id, key, Jsonb(value), ttl_seconds, expires_at, now, now),
+        ).fetchone()
+    )
+
+
+def open_threads(
+    conn: Connection, workspace_id: str, keys: list[str], *, now: datetime, limit: int
+) -> list[dict]:
+    """Live working-memory keys named like open threads (``keys``, lower case) in the workspace's live
+    sessions, most recently updated first."""
     return conn.execute(
-        "INSERT INTO working_memory AS w (workspace_id, session_id, key, value, ttl_seconds, expires_at, "
-        "created_at, updated_at) "
-        "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (workspace_id, session_id, key) DO UPDATE SET value = "
-        "excluded.value, "
-        "ttl_seconds = excluded.ttl_seconds, expires_at = excluded.expires_at, updated_at = "
-        "excluded.updated_at, "
-        # A key that had expired is a new key: it gets a new created_at.
-        f"created_at = CASE WHEN w.expires_at IS NOT NULL AND w.expires_at <= excluded.updated_at "
-        f"THEN excluded.created_at ELSE w.created_at END "
-        f"RETURNING {WORKING_COLUMNS}",
-        (workspace_id, session_id, key, Jsonb(value), ttl_seconds, expires_at, now, now),
-    ).fetchone()
+        "SELECT w.key, w.value, w.updated_at, w.session_id FROM working_memory w JOIN sessions s "
+        "ON s.workspace_id = w.workspace_id AND s.id = w.session_id "
+        "WHERE w.workspace_id = %(ws)s AND s.expires_at > %(now)s "
+        "AND (w.expires_at IS NULL OR w.expires_at > %(now)s) AND lower(w.key) = ANY(%(keys)s) "
+        "ORDER BY w.updated_at DESC LIMIT %(limit)s",
+        {"ws": workspace_id, "now": now, "keys": keys, "limit": limit},
+    ).fetchall()
 
 
 def working(
-    conn: psycopg.Connection,
+    conn: Connection,
     workspace_id: str,
     session_id: str,
     *,
@@ -197,7 +213,7 @@ def working(
 
 # ---------------------------------------------------------------- checkpoints
 def checkpoint_by_key(
-    conn: psycopg.Connection, workspace_id: str, session_id: str, idempotency_key: str
+    conn: Connection, workspace_id: str, session_id: str, idempotency_key: str
 ) -> dict | None:
     return conn.execute(
         f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints "
@@ -206,7 +222,7 @@ def checkpoint_by_key(
     ).fetchone()
 
 
-def insert_checkpoint(conn: psycopg.Connection, row: dict[str, Any]) -> dict | None:
+def insert_checkpoint(conn: Connection, row: dict[str, Any]) -> dict | None:
     """Insert; ``None`` when a concurrent capture with the same idempotency key won the race."""
     fields = [c.strip() for c in CHECKPOINT_COLUMNS.split(",")]
     values = ", ".join(f"%({f})s" for f in fields)
@@ -217,9 +233,7 @@ def insert_checkpoint(conn: psycopg.Connection, row: dict[str, Any]) -> dict | N
     ).fetchone()
 
 
-def get_checkpoint(
-    conn: psycopg.Connection, workspace_id: str, session_id: str, checkpoint_id: str
-) -> dict | None:
+def get_checkpoint(conn: Connection, workspace_id: str, session_id: str, checkpoint_id: str) -> dict | None:
     return conn.execute(
         f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints "
         "WHERE workspace_id = %s AND session_id = %s AND id = %s",
@@ -228,7 +242,7 @@ def get_checkpoint(
 
 
 def checkpoints_by_id(
-    conn: psycopg.Connection, workspace_id: str, session_id: str, checkpoint_ids: list[str]
+    conn: Connection, workspace_id: str, session_id: str, checkpoint_ids: list[str]
 ) -> list[dict]:
     return conn.execute(
         f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints "
@@ -238,18 +252,18 @@ def checkpoints_by_id(
 
 
 def set_index_status(
-    conn: psycopg.Connection, workspace_id: str, checkpoint_id: str, status: str, now: datetime
+    conn: Connection, workspace_id: str, checkpoint_id: str, status: str, now: datetime
 ) -> dict:
-    return conn.execute(
-        f"UPDATE session_checkpoints SET index_status = %s, updated_at = %s WHERE workspace_id = %s AND id = %s "
-        f"RETURNING {CHECKPOINT_COLUMNS}",
-        (status, now, workspace_id, checkpoint_id),
-    ).fetchone()
+    return one(
+        conn.execute(
+            f"UPDATE session_checkpoints SET index_status = %s, updated_at = %s WHERE workspace_id = %s AND id = %s "
+            f"RETURNING {CHECKPOINT_COLUMNS}",
+            (status, now, workspace_id, checkpoint_id),
+        ).fetchone()
+    )
 
 
-def recent_checkpoints(
-    conn: psycopg.Connection, workspace_id: str, session_id: str, limit: int
-) -> list[dict]:
+def recent_checkpoints(conn: Connection, workspace_id: str, session_id: str, limit: int) -> list[dict]:
     return conn.execute(
         f"SELECT {CHECKPOINT_COLUMNS} FROM session_checkpoints WHERE workspace_id = %s AND session_id = %s "
         "ORDER BY created_at DESC, id LIMIT %s",
@@ -259,7 +273,7 @@ def recent_checkpoints(
 
 # ---------------------------------------------------------------- context events
 def record_event(
-    conn: psycopg.Connection, workspace_id: str, session_id: str | None, kind: str, subject: str
+    conn: Connection, workspace_id: str, session_id: str | None, kind: str, subject: str
 ) -> None:
     conn.execute(
         "INSERT INTO session_context_events (workspace_id, session_id, kind, subject_id) VALUES (%s, %s, "
@@ -268,21 +282,21 @@ def record_event(
     )
 
 
-def event_bounds(conn: psycopg.Connection, workspace_id: str, session_id: str) -> tuple[int, int]:
+def event_bounds(conn: Connection, workspace_id: str, session_id: str) -> tuple[int, int]:
     """(purged_through, highest sequence) of the events a session sees; both 0 when none ever existed."""
-    row = conn.execute(
-        "SELECT coalesce((SELECT purged_through FROM session_context_horizon WHERE workspace_id = %(ws)s), "
-        "0) "
-        "AS purged, coalesce((SELECT max(sequence) FROM session_context_events WHERE workspace_id = %(ws)s "
-        "AND (session_id = %(sid)s OR session_id IS NULL)), 0) AS top",
-        {"ws": workspace_id, "sid": session_id},
-    ).fetchone()
+    row = one(
+        conn.execute(
+            "SELECT coalesce((SELECT purged_through FROM session_context_horizon WHERE workspace_id = %(ws)s), "
+            "0) "
+            "AS purged, coalesce((SELECT max(sequence) FROM session_context_events WHERE workspace_id = %(ws)s "
+            "AND (session_id = %(sid)s OR session_id IS NULL)), 0) AS top",
+            {"ws": workspace_id, "sid": session_id},
+        ).fetchone()
+    )
     return int(row["purged"]), max(int(row["purged"]), int(row["top"]))
 
 
-def events_after(
-    conn: psycopg.Connection, workspace_id: str, session_id: str, after: int, limit: int
-) -> list[dict]:
+def events_after(conn: Connection, workspace_id: str, session_id: str, after: int, limit: int) -> list[dict]:
     return conn.execute(
         "SELECT sequence, kind, subject_id, created_at FROM session_context_events "
         "WHERE workspace_id = %s AND (session_id = %s OR session_id IS NULL) AND sequence > %s "
@@ -291,16 +305,18 @@ def events_after(
     ).fetchall()
 
 
-def purge_events(conn: psycopg.Connection, before: datetime) -> int:
+def purge_events(conn: Connection, before: datetime) -> int:
     """Drop events older than ``before`` and remember, per workspace, how far retention has reached."""
-    row = conn.execute(
-        "WITH gone AS (DELETE FROM session_context_events WHERE created_at < %s RETURNING workspace_id, "
-        "sequence), "
-        "horizon AS (INSERT INTO session_context_horizon AS h (workspace_id, purged_through) "
-        "  SELECT workspace_id, max(sequence) FROM gone GROUP BY workspace_id "
-        "  ON CONFLICT (workspace_id) DO UPDATE SET purged_through = greatest(h.purged_through, "
-        "excluded.purged_through)) "
-        "SELECT count(*) AS n FROM gone",
-        (before,),
-    ).fetchone()
+    row = one(
+        conn.execute(
+            "WITH gone AS (DELETE FROM session_context_events WHERE created_at < %s RETURNING workspace_id, "
+            "sequence), "
+            "horizon AS (INSERT INTO session_context_horizon AS h (workspace_id, purged_through) "
+            "  SELECT workspace_id, max(sequence) FROM gone GROUP BY workspace_id "
+            "  ON CONFLICT (workspace_id) DO UPDATE SET purged_through = greatest(h.purged_through, "
+            "excluded.purged_through)) "
+            "SELECT count(*) AS n FROM gone",
+            (before,),
+        ).fetchone()
+    )
     return int(row["n"])

@@ -1,0 +1,81 @@
+"""SQL for API keys. Keys are the tenant's, not a workspace's: a key row names its tenant and the workspaces it
+may use, and only the admin routes and the CLI list or revoke them.
+
+>>> with db.transaction() as conn:                                                  # doctest: +SKIP
+...     claim_workspaces(conn, "acme", ["ws_a"])
+...     insert(conn, key_id="key_1", prefix="0a1b", key_hash="…", workspaces=["ws_a"], access="read_write",
+...            name=None, expires_at=None, tenant_id="acme")
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from shared.db.rows import Connection, one
+
+COLUMNS = "id, prefix, workspaces, access, name, expires_at, revoked_at, created_at, tenant_id"
+
+
+def insert(
+    conn: Connection,
+    *,
+    key_id: str,
+    prefix: str,
+    key_hash: str,
+    workspaces: list[str],
+    access: str,
+    name: str | None,
+    expires_at: datetime | None,
+    tenant_id: str,
+) -> dict:
+    return one(
+        conn.execute(
+            "INSERT INTO api_keys (id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id) "
+            f"VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {COLUMNS}",
+            (key_id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id),
+        ).fetchone()
+    )
+
+
+def claim_workspaces(conn: Connection, tenant_id: str, workspaces: list[str]) -> list[str]:
+    """Create the missing ``workspaces`` for ``tenant_id``; return those another tenant owns, sorted.
+
+    A concurrent claim of the same new id waits on the other transaction's row and then sees its owner."""
+    conn.execute(
+        "INSERT INTO workspaces (id, name, tenant_id) SELECT w, w, %s FROM unnest(%s::text[]) AS w "
+        "ON CONFLICT (id) DO NOTHING",
+        (tenant_id, workspaces),
+    )
+    rows = conn.execute(
+        "SELECT id FROM workspaces WHERE id = ANY(%s) AND tenant_id <> %s ORDER BY id",
+        (workspaces, tenant_id),
+    ).fetchall()
+    return [r["id"] for r in rows]
+
+
+def list_all(conn: Connection) -> list[dict]:
+    return conn.execute(f"SELECT {COLUMNS} FROM api_keys ORDER BY created_at, id").fetchall()
+
+
+def revoke(conn: Connection, key_id: str) -> bool:
+    """Revoke a live key now; False when there is no such unrevoked key."""
+    return (
+        conn.execute(
+            "UPDATE api_keys SET revoked_at = now() WHERE id = %s AND revoked_at IS NULL", (key_id,)
+        ).rowcount
+        > 0
+    )
+
+
+def by_prefix(conn: Connection, prefix: str) -> dict | None:
+    """What authentication needs of the key with this prefix. Its workspaces leave out any another tenant
+    owns (deleted and claimed anew since the key was made): the wall holds even for a stale list."""
+    return conn.execute(
+        "SELECT k.id, k.key_hash, k.access, k.tenant_id, k.expires_at <= now() AS expired, "
+        "k.revoked_at IS NOT NULL AS revoked, "
+        "ARRAY(SELECT w FROM unnest(k.workspaces) WITH ORDINALITY AS u(w, n) WHERE NOT EXISTS "
+        "(SELECT 1 FROM workspaces ws WHERE ws.id = u.w AND ws.tenant_id <> k.tenant_id) ORDER BY n) "
+        "AS workspaces "
+        "FROM api_keys k WHERE k.prefix = %s",
+        (prefix,),
+    ).fetchone()
