@@ -1,7 +1,8 @@
 """Fixtures for the client tests: both SDK clients behind one interface, and a chat store per test.
 
 ``sdk`` is parametrised over the sync client and the async one; the async client runs on a private event loop
-behind a small adapter, so one test body exercises every method of both.
+behind a small adapter, so one test body exercises every method of both. ``stack_url`` is the whole local
+stack as ``make dev`` runs it (the app, moto's SQS and the extraction handler polling it), for thread jobs.
 """
 
 from __future__ import annotations
@@ -13,6 +14,13 @@ from typing import Any
 
 import pytest
 from memorylayer import MemoryLayerClient, SyncMemoryLayerClient
+
+from shared.api.app import create_app
+from shared.api.services import Services
+from shared.local.server import serve_in_thread
+from shared.local.sqs import SqsPoller, local_sqs
+from shared.settings import Settings, get_settings
+from shared.worker_services import worker
 
 
 class AsyncAdapter:
@@ -50,3 +58,31 @@ def sdk(request: pytest.FixtureRequest, base_url: str, ws: str) -> Iterator[Any]
             yield adapter
         finally:
             adapter.close()
+
+
+@pytest.fixture(scope="module")
+def stack_url(app_url: str) -> Iterator[str]:
+    """The app with a real extraction queue (moto SQS) and the extraction Lambda handler polling it."""
+    with local_sqs(visibility_timeout_s=1) as queues, pytest.MonkeyPatch.context() as env:
+        for key, value in {
+            "DATABASE_URL": app_url,
+            "EMBEDDING_PROVIDER": "hash",
+            "EXTRACTION_QUEUE_URL": queues.queue_url,
+            "SQS_ENDPOINT_URL": queues.endpoint_url,
+            "AUTH_MODE": "none",
+        }.items():
+            env.setenv(f"MEMORYLAYER_{key}", value)
+        get_settings.cache_clear()
+        worker.cache_clear()
+        settings = Settings()
+        services = Services.build(settings)
+        from functions.extraction.handler import handler
+
+        try:
+            with serve_in_thread(create_app(settings, services=services)) as url, SqsPoller(queues, handler):
+                yield url
+        finally:
+            services.close()
+            worker().db.close()
+            worker.cache_clear()
+            get_settings.cache_clear()

@@ -100,6 +100,14 @@ class Memory(_Model):
     sequence_index: int | None = None
     event_time: datetime | None = None
     deleted_at: datetime | None = None
+    embedding_model: str | None = None
+    source_thread_id: str | None = None
+    source_message_ids: list[str] | None = None
+    fact_key: str | None = None
+    # bitemporal history: a superseded memory has ``valid_to`` and ``superseded_by`` (recall include_history)
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    superseded_by: str | None = None
     # recall-only annotations
     relevance_score: float | None = None
     boosted_score: float | None = None
@@ -187,6 +195,7 @@ class Workspace(_Model):
     tags: list[str] = Field(default_factory=list)
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    embedding_model: str | None = None
 
 
 class WorkspaceExport(_Model):
