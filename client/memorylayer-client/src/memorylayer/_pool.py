@@ -28,7 +28,7 @@ class AsyncPool:
         timeout: float,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        self._options = {"base_url": base_url, "headers": dict(headers), "timeout": timeout}
+        self._base_url, self._headers, self._timeout = base_url, dict(headers), timeout
         self._transport = transport
         self._http: httpx.AsyncClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -38,7 +38,9 @@ class AsyncPool:
         # asyncio.run() would otherwise reuse connections bound to a closed loop.
         loop = asyncio.get_running_loop()
         if self._http is None or self._loop is not loop or self._http.is_closed:
-            self._http = httpx.AsyncClient(**self._options, transport=self._transport)
+            self._http = httpx.AsyncClient(
+                base_url=self._base_url, headers=self._headers, timeout=self._timeout, transport=self._transport
+            )
             self._loop = loop
         return self._http
 
@@ -59,13 +61,15 @@ class SyncPool:
         timeout: float,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
-        self._options = {"base_url": base_url, "headers": dict(headers), "timeout": timeout}
+        self._base_url, self._headers, self._timeout = base_url, dict(headers), timeout
         self._transport = transport
         self._http: httpx.Client | None = None
 
     def get(self) -> httpx.Client:
         if self._http is None or self._http.is_closed:
-            self._http = httpx.Client(**self._options, transport=self._transport)
+            self._http = httpx.Client(
+                base_url=self._base_url, headers=self._headers, timeout=self._timeout, transport=self._transport
+            )
         return self._http
 
     def close(self) -> None:
