@@ -39,7 +39,10 @@ class AsyncPool:
         loop = asyncio.get_running_loop()
         if self._http is None or self._loop is not loop or self._http.is_closed:
             self._http = httpx.AsyncClient(
-                base_url=self._base_url, headers=self._headers, timeout=self._timeout, transport=self._transport
+                base_url=self._base_url,
+                headers=self._headers,
+                timeout=self._timeout,
+                transport=self._transport,
             )
             self._loop = loop
         return self._http
@@ -68,7 +71,10 @@ class SyncPool:
     def get(self) -> httpx.Client:
         if self._http is None or self._http.is_closed:
             self._http = httpx.Client(
-                base_url=self._base_url, headers=self._headers, timeout=self._timeout, transport=self._transport
+                base_url=self._base_url,
+                headers=self._headers,
+                timeout=self._timeout,
+                transport=self._transport,
             )
         return self._http
 
