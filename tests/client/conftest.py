@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -47,17 +48,24 @@ class AsyncAdapter:
         self.loop.close()
 
 
-@pytest.fixture(params=["sync", "async"])
-def sdk(request: pytest.FixtureRequest, base_url: str, ws: str) -> Iterator[Any]:
-    if request.param == "sync":
+@contextmanager
+def open_sdk(kind: str, base_url: str, ws: str) -> Iterator[Any]:
+    """The sync client, or the async one behind :class:`AsyncAdapter` (``kind``: sync or async)."""
+    if kind == "sync":
         with SyncMemoryLayerClient(base_url, workspace_id=ws) as client:
             yield client
-    else:
-        adapter = AsyncAdapter(MemoryLayerClient(base_url, workspace_id=ws))
-        try:
-            yield adapter
-        finally:
-            adapter.close()
+        return
+    adapter = AsyncAdapter(MemoryLayerClient(base_url, workspace_id=ws))
+    try:
+        yield adapter
+    finally:
+        adapter.close()
+
+
+@pytest.fixture(params=["sync", "async"])
+def sdk(request: pytest.FixtureRequest, base_url: str, ws: str) -> Iterator[Any]:
+    with open_sdk(request.param, base_url, ws) as client:
+        yield client
 
 
 @pytest.fixture(scope="module")

@@ -30,22 +30,15 @@ from memorylayer import (
     ValidationError,
 )
 
-from tests.client.conftest import AsyncAdapter
+from tests.client.conftest import open_sdk
 from tests.secured import ADMIN, serve_secured
 
 
 @pytest.fixture(params=["sync", "async"])
 def stack_sdk(request: pytest.FixtureRequest, stack_url: str, ws: str) -> Iterator[Any]:
     """Like ``sdk``, on the stack whose extraction jobs run."""
-    if request.param == "sync":
-        with SyncMemoryLayerClient(stack_url, workspace_id=ws) as client:
-            yield client
-    else:
-        adapter = AsyncAdapter(MemoryLayerClient(stack_url, workspace_id=ws))
-        try:
-            yield adapter
-        finally:
-            adapter.close()
+    with open_sdk(request.param, stack_url, ws) as client:
+        yield client
 
 
 # ---------------------------------------------------------------------- sessions
