@@ -41,6 +41,11 @@ def stack_sdk(request: pytest.FixtureRequest, stack_url: str, ws: str) -> Iterat
         yield client
 
 
+def test_service_info_and_readiness(sdk: Any) -> None:
+    assert sdk.ready()["status"] == "ready"
+    assert sdk.info()["version"]
+
+
 # ---------------------------------------------------------------------- sessions
 def test_session_lifecycle_and_working_memory(sdk: Any, ws: str) -> None:
     # Given a session opened with working memory and a briefing
@@ -55,6 +60,9 @@ def test_session_lifecycle_and_working_memory(sdk: Any, ws: str) -> None:
     assert (item.key, item.value) == ("owner", {"name": "ana"})
     assert sdk.get_working_memory(session.id) == {"goal": "fix the redis timeout", "owner": {"name": "ana"}}
     assert sdk.get_working_memory(session.id, "owner") == {"owner": {"name": "ana"}}
+    several = sdk.set_working_memory_items(session.id, {"blocked": None, "open_items": ["a", "b"]})
+    assert sorted((i.key, i.value) for i in several) == [("blocked", None), ("open_items", ["a", "b"])]
+    assert sdk.get_working_memory(session.id, "open_items") == {"open_items": ["a", "b"]}
 
     # Then the session is listed, touched, briefed and committed into long-term memory
     assert sdk.get_session(session.id).id == session.id
@@ -63,8 +71,8 @@ def test_session_lifecycle_and_working_memory(sdk: Any, ws: str) -> None:
     assert isinstance(expires, datetime) and (expires - datetime.now(UTC)).total_seconds() > 3600
     assert isinstance(sdk.briefing(lookback_minutes=5), Briefing)
     committed = sdk.commit_session(session.id)
-    assert isinstance(committed, CommitResult) and committed.memories_created == 2
-    assert len(committed.memory_ids) == 2
+    assert isinstance(committed, CommitResult) and committed.memories_created == committed.memories_extracted
+    assert committed.memories_extracted == 4 and len(committed.memory_ids) == committed.memories_created
     assert sdk.commit_session(session.id).memories_created == 0  # identical content is a no-op
 
     # And deleting it makes it 404

@@ -31,6 +31,7 @@ from memorylayer._base import (
     _parse_export,
     _true,
     _unwrap,
+    _wire,
     fields,
 )
 from memorylayer._pool import AsyncPool, async_sleep
@@ -645,6 +646,20 @@ class MemoryLayerClient(ClientBase):
             )
         )
 
+    async def set_working_memory_items(
+        self, session_id: str, items: Mapping[str, Any], *, workspace_id: str | None = None
+    ) -> list[WorkingMemoryItem]:
+        """Set several working-memory keys in one request: ``{"goal": "x", "owner": "ana"}``."""
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/sessions/{session_id}/memory",
+                _list("items", WorkingMemoryItem),
+                workspace_id=workspace_id,
+                json={"items": _wire(items)},
+            )
+        )
+
     async def get_working_memory(
         self, session_id: str, key: str | None = None, *, workspace_id: str | None = None
     ) -> dict[str, Any]:
@@ -1073,6 +1088,15 @@ class MemoryLayerClient(ClientBase):
     async def revoke_api_key(self, key_id: str) -> None:
         await self._run(self._call("DELETE", f"/v1/admin/api-keys/{key_id}", _none))
 
+    # ------------------------------------------------------------------ service
     async def health(self) -> dict[str, Any]:
         """``{"status": "healthy"}`` when the server is up."""
         return await self._run(self._call("GET", "/health", _json))
+
+    async def ready(self) -> dict[str, Any]:
+        """``{"status": "ready", "services": {...}}`` once the database answers (ServerError 503 before)."""
+        return await self._run(self._call("GET", "/health/ready", _json))
+
+    async def info(self) -> dict[str, Any]:
+        """The server's name and version: ``(await client.info())["version"]``"""
+        return await self._run(self._call("GET", "/", _json))
