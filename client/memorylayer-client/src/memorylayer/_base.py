@@ -20,9 +20,7 @@ from typing import Any, Generic, TypeVar
 import httpx
 
 from memorylayer.errors import MemoryLayerError, error_for_status
-from memorylayer.models import (
-    WorkspaceExport,
-)
+from memorylayer.models import Session, WorkspaceExport
 
 T = TypeVar("T")
 
@@ -186,6 +184,12 @@ def _parse_export(response: httpx.Response) -> WorkspaceExport:
             "associations": associations,
         }
     )
+
+
+def _parse_new_session(response: httpx.Response) -> Session:
+    """``{"session": {...}, "briefing": {...} | None}`` (the session may also come flat) as one Session."""
+    data = _json(response)
+    return Session.model_validate({**data.get("session", data), "briefing": data.get("briefing")})
 
 
 def _batch_op(op: Mapping[str, Any]) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from memorylayer._base import (
     _model,
     _none,
     _parse_export,
+    _parse_new_session,
     _true,
     _unwrap,
     _wire,
@@ -552,9 +553,7 @@ class SyncMemoryLayerClient(ClientBase):
             self._call(
                 "POST",
                 "/v1/sessions",
-                lambda r: Session.model_validate(
-                    {**_json(r)["session"], "briefing": _json(r).get("briefing")}
-                ),
+                _parse_new_session,
                 workspace_id=workspace_id,
                 json=body,
             )
@@ -1039,6 +1038,7 @@ class SyncMemoryLayerClient(ClientBase):
                 "GET",
                 f"/v1/workspaces/{self._need_ws(workspace_id)}/export",
                 _parse_export,
+                _parse_new_session,
                 params=params,
                 headers={"Accept": "application/x-ndjson"},
             )
