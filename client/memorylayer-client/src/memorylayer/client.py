@@ -1050,7 +1050,6 @@ class MemoryLayerClient(ClientBase):
                 "GET",
                 f"/v1/workspaces/{self._need_ws(workspace_id)}/export",
                 _parse_export,
-                _parse_new_session,
                 params=params,
                 headers={"Accept": "application/x-ndjson"},
             )

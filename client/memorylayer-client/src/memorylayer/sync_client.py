@@ -1038,7 +1038,6 @@ class SyncMemoryLayerClient(ClientBase):
                 "GET",
                 f"/v1/workspaces/{self._need_ws(workspace_id)}/export",
                 _parse_export,
-                _parse_new_session,
                 params=params,
                 headers={"Accept": "application/x-ndjson"},
             )
