@@ -1,16 +1,17 @@
-"""What the sync and async clients share: configuration, request building, the retry policy, error mapping.
+"""What the sync and async clients share: configuration, the retry policy, error mapping, response parsers.
 
-Each API method is built here once as a :class:`Call` (method, path, params, body, headers and a parser);
-``MemoryLayerClient`` and ``SyncMemoryLayerClient`` only differ in how they send it.
+The API methods are written once, in ``client.py`` (async); ``sync_client.py`` is generated from it by
+``generate_sync.py``. Each method builds a :class:`Call` (method, path, params, body, headers and a parser)
+and hands it to ``_run``, the only part that differs between the two.
 """
 
 from __future__ import annotations
 
 import email.utils
 import json
+import os
 import time
-import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
@@ -19,18 +20,7 @@ from typing import Any, Generic, TypeVar
 import httpx
 
 from memorylayer.errors import MemoryLayerError, error_for_status
-from memorylayer.models import (
-    Association,
-    BatchResult,
-    ImportResult,
-    Memory,
-    MemoryPage,
-    RecallResult,
-    RevisionPage,
-    TraverseResult,
-    Workspace,
-    WorkspaceExport,
-)
+from memorylayer.models import Session, WorkspaceExport
 
 T = TypeVar("T")
 
@@ -118,16 +108,31 @@ def _body(response: httpx.Response) -> Any:
         return response.text
 
 
-def _value(value: Any) -> Any:
+def _wire(value: Any) -> Any:
+    """A Python value as JSON sends it: enums by value, datetimes as ISO-8601, any sequence as a list."""
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, datetime):
         return value.isoformat()
+    if isinstance(value, Mapping):
+        return {k: _wire(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_wire(v) for v in value]
     return value
 
 
 def _drop_none(values: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: _value(v) for k, v in values.items() if v is not None}
+    return {k: _wire(v) for k, v in values.items() if v is not None}
+
+
+def fields(arguments: Mapping[str, Any], *leave_out: str) -> dict[str, Any]:
+    """A method's own arguments as a request body or query, so each field is named once (in the signature).
+
+    Called as the first line of a method, ``fields(locals(), "memory_id")`` keeps every argument but ``self``,
+    the ones named and those left at None.
+    """
+    skip = {"self", *leave_out}
+    return {k: _wire(v) for k, v in arguments.items() if k not in skip and v is not None}
 
 
 def _unwrap(key: str, model: type[T]) -> Callable[[httpx.Response], T]:
@@ -136,6 +141,10 @@ def _unwrap(key: str, model: type[T]) -> Callable[[httpx.Response], T]:
         return model.model_validate(data.get(key, data))  # type: ignore[attr-defined]
 
     return parse
+
+
+def _list(key: str, model: type[T]) -> Callable[[httpx.Response], list[T]]:
+    return lambda response: [model.model_validate(x) for x in _json(response).get(key, [])]  # type: ignore[attr-defined]
 
 
 def _model(model: type[T]) -> Callable[[httpx.Response], T]:
@@ -177,6 +186,12 @@ def _parse_export(response: httpx.Response) -> WorkspaceExport:
     )
 
 
+def _parse_new_session(response: httpx.Response) -> Session:
+    """``{"session": {...}, "briefing": {...} | None}`` (the session may also come flat) as one Session."""
+    data = _json(response)
+    return Session.model_validate({**data.get("session", data), "briefing": data.get("briefing")})
+
+
 def _batch_op(op: Mapping[str, Any]) -> dict[str, Any]:
     """Accept the official docstring form ``{"type": ..., "data": {...}}`` as well as ``{"op": ...}``."""
     if "op" not in op and "type" in op and isinstance(op.get("data"), Mapping):
@@ -189,7 +204,7 @@ class ClientBase:
 
     def __init__(
         self,
-        base_url: str = DEFAULT_BASE_URL,
+        base_url: str | None = None,
         api_key: str | None = None,
         workspace_id: str | None = None,
         *,
@@ -199,6 +214,10 @@ class ClientBase:
         max_retry_after: float = 60.0,
         headers: Mapping[str, str] | None = None,
     ) -> None:
+        # What is not passed comes from the environment, as other memory SDKs do.
+        base_url = base_url or os.environ.get("MEMORYLAYER_URL") or DEFAULT_BASE_URL
+        api_key = api_key or os.environ.get("MEMORYLAYER_API_KEY") or None
+        workspace_id = workspace_id or os.environ.get("MEMORYLAYER_WORKSPACE_ID") or None
         root = base_url.rstrip("/")
         self.base_url = root[: -len("/v1")] if root.endswith("/v1") else root
         self.api_key = api_key
@@ -256,340 +275,13 @@ class ClientBase:
             retry_after=retry_after,
         )
 
-    # ------------------------------------------------------------------ memories
-    def _remember(
-        self,
-        content: str,
-        *,
-        type: str | None,
-        subtype: str | None,
-        importance: float | None,
-        tags: Sequence[str] | None,
-        metadata: Mapping[str, Any] | None,
-        sequence_key: str | None,
-        logical_key: str | None,
-        pinned: bool | None,
-        associations: Sequence[str] | None,
-        context_id: str | None,
-        user_id: str | None,
-        observer_id: str | None,
-        subject_id: str | None,
-        event_time: datetime | str | None,
-        idempotency_key: str | bool | None,
-        workspace_id: str | None,
-    ) -> Call[Memory]:
-        body = _drop_none(
-            {
-                "content": content,
-                "type": type,
-                "subtype": subtype,
-                "importance": importance,
-                "tags": list(tags) if tags is not None else None,
-                "metadata": dict(metadata) if metadata is not None else None,
-                "sequence_key": sequence_key,
-                "logical_key": logical_key,
-                "pinned": pinned,
-                "associations": list(associations) if associations else None,
-                "context_id": context_id,
-                "user_id": user_id,
-                "observer_id": observer_id,
-                "subject_id": subject_id,
-                "event_time": event_time,
-                "workspace_id": self._ws(workspace_id),
-            }
-        )
-        headers: dict[str, str] = {}
-        if idempotency_key is True or (logical_key and not idempotency_key):
-            idempotency_key = uuid.uuid4().hex
-        if idempotency_key:
-            headers["Idempotency-Key"] = str(idempotency_key)
-        if logical_key:
-            headers["If-None-Match"] = "*"
-        return self._call(
-            "POST",
-            "/v1/memories",
-            _unwrap("memory", Memory),
-            workspace_id=workspace_id,
-            json=body,
-            headers=headers,
-        )
-
-    def _recall(self, query: str, *, workspace_id: str | None, **options: Any) -> Call[RecallResult]:
-        body = {"query": query, **_drop_none(options), "workspace_id": self._ws(workspace_id)}
-        if body["workspace_id"] is None:
-            del body["workspace_id"]
-        for name in ("types", "subtypes", "tags", "exclude_ids"):
-            if name in body:
-                body[name] = [_value(v) for v in body[name]]
-        return self._call(
-            "POST", "/v1/memories/recall", _model(RecallResult), workspace_id=workspace_id, json=body
-        )
-
-    def _get_memory(self, memory_id: str, include_deleted: bool, workspace_id: str | None) -> Call[Memory]:
-        params = {"include_deleted": "true"} if include_deleted else None
-        return self._call(
-            "GET",
-            f"/v1/memories/{memory_id}",
-            _unwrap("memory", Memory),
-            workspace_id=workspace_id,
-            params=params,
-        )
-
-    def _update_memory(
-        self, memory_id: str, changes: Mapping[str, Any], if_match: str | None, workspace_id: str | None
-    ) -> Call[Memory]:
-        headers = {"If-Match": if_match} if if_match else None
-        return self._call(
-            "PUT",
-            f"/v1/memories/{memory_id}",
-            _unwrap("memory", Memory),
-            workspace_id=workspace_id,
-            json=_drop_none(changes),
-            headers=headers,
-        )
-
-    def _forget(self, memory_id: str, hard: bool, workspace_id: str | None) -> Call[bool]:
-        params = {"hard": "true" if hard else "false"}
-        return self._call(
-            "DELETE", f"/v1/memories/{memory_id}", _true, workspace_id=workspace_id, params=params
-        )
-
-    def _list_memories(
-        self,
-        *,
-        limit: int,
-        offset: int,
-        type: str | None,
-        subtype: str | None,
-        tag: str | None,
-        context_id: str | None,
-        sequence_key: str | None,
-        include_embeddings: bool,
-        workspace_id: str | None,
-    ) -> Call[MemoryPage]:
-        params = {
-            "limit": limit,
-            "offset": offset,
-            "type": type,
-            "subtype": subtype,
-            "tag": tag,
-            "context_id": context_id,
-            "sequence_key": sequence_key,
-            "include_embeddings": "true" if include_embeddings else None,
-        }
-        return self._call("GET", "/v1/memories", _model(MemoryPage), workspace_id=workspace_id, params=params)
-
-    def _sequence_keys(self, workspace_id: str | None) -> Call[list[str]]:
-        return self._call(
-            "GET",
-            "/v1/memories/sequence-keys",
-            lambda r: [str(k) for k in _json(r).get("keys", [])],
-            workspace_id=workspace_id,
-        )
-
-    def _batch(self, operations: Sequence[Mapping[str, Any]], workspace_id: str | None) -> Call[BatchResult]:
-        body: dict[str, Any] = {"operations": [_batch_op(op) for op in operations]}
-        if self._ws(workspace_id):
-            body["workspace_id"] = self._ws(workspace_id)
-        return self._call(
-            "POST", "/v1/memories/batch", _model(BatchResult), workspace_id=workspace_id, json=body
-        )
-
-    def _decay(self, memory_id: str, decay_rate: float, workspace_id: str | None) -> Call[Memory]:
-        body = _drop_none({"decay_rate": decay_rate, "workspace_id": self._ws(workspace_id)})
-        return self._call(
-            "POST",
-            f"/v1/memories/{memory_id}/decay",
-            _unwrap("memory", Memory),
-            workspace_id=workspace_id,
-            json=body,
-        )
-
-    def _revisions(
-        self, memory_id: str, limit: int, page_token: str | None, workspace_id: str | None
-    ) -> Call[RevisionPage]:
-        return self._call(
-            "GET",
-            f"/v1/memories/{memory_id}/revisions",
-            _model(RevisionPage),
-            workspace_id=workspace_id,
-            params={"limit": limit, "page_token": page_token},
-        )
-
-    # ------------------------------------------------------------------ associations
-    def _associate(
-        self,
-        source_id: str,
-        target_id: str,
-        relationship: str,
-        strength: float,
-        metadata: Mapping[str, Any] | None,
-        workspace_id: str | None,
-    ) -> Call[Association]:
-        body = _drop_none(
-            {
-                "target_id": target_id,
-                "relationship": relationship,
-                "strength": strength,
-                "metadata": dict(metadata) if metadata else None,
-                "workspace_id": self._ws(workspace_id),
-            }
-        )
-        return self._call(
-            "POST",
-            f"/v1/memories/{source_id}/associate",
-            _unwrap("association", Association),
-            workspace_id=workspace_id,
-            json=body,
-        )
-
-    def _get_associations(
-        self, memory_id: str, direction: str, relationships: Sequence[str] | None, workspace_id: str | None
-    ) -> Call[list[Association]]:
-        params = {"direction": direction, "relationships": ",".join(relationships) if relationships else None}
-        return self._call(
-            "GET",
-            f"/v1/memories/{memory_id}/associations",
-            lambda r: [Association.model_validate(a) for a in _json(r).get("associations", [])],
-            workspace_id=workspace_id,
-            params=params,
-        )
-
-    def _update_association(
-        self,
-        memory_id: str,
-        association_id: str,
-        strength: float | None,
-        metadata: Mapping[str, Any] | None,
-        workspace_id: str | None,
-    ) -> Call[None]:
-        body = _drop_none(
-            {"strength": strength, "metadata": dict(metadata) if metadata is not None else None}
-        )
-        return self._call(
-            "PATCH",
-            f"/v1/memories/{memory_id}/associations/{association_id}",
-            _none,
-            workspace_id=workspace_id,
-            json=body,
-        )
-
-    def _delete_association(
-        self, memory_id: str, association_id: str, workspace_id: str | None
-    ) -> Call[None]:
-        return self._call(
-            "DELETE",
-            f"/v1/memories/{memory_id}/associations/{association_id}",
-            _none,
-            workspace_id=workspace_id,
-        )
-
-    def _traverse(
-        self,
-        memory_id: str,
-        max_depth: int,
-        relationship_types: Sequence[str] | None,
-        direction: str,
-        min_strength: float,
-        workspace_id: str | None,
-    ) -> Call[TraverseResult]:
-        body = _drop_none(
-            {
-                "max_depth": max_depth,
-                "relationship_types": list(relationship_types or []),
-                "direction": direction,
-                "min_strength": min_strength,
-                "workspace_id": self._ws(workspace_id),
-            }
-        )
-        return self._call(
-            "POST",
-            f"/v1/memories/{memory_id}/traverse",
-            _model(TraverseResult),
-            workspace_id=workspace_id,
-            json=body,
-        )
-
-    # ------------------------------------------------------------------ workspaces
     def _need_ws(self, workspace_id: str | None) -> str:
         ws = self._ws(workspace_id)
         if not ws:
             raise ValueError("workspace_id is required (pass it, or set it on the client)")
         return ws
 
-    def _create_workspace(
-        self,
-        name: str,
-        workspace_id: str | None,
-        settings: Mapping[str, Any] | None,
-        tags: Sequence[str] | None,
-    ) -> Call[Workspace]:
-        body = _drop_none(
-            {
-                "id": workspace_id,
-                "name": name,
-                "settings": dict(settings) if settings is not None else None,
-                "tags": list(tags) if tags is not None else None,
-            }
-        )
-        return self._call("POST", "/v1/workspaces", _unwrap("workspace", Workspace), json=body)
-
-    def _get_workspace(self, workspace_id: str | None) -> Call[Workspace]:
-        return self._call(
-            "GET", f"/v1/workspaces/{self._need_ws(workspace_id)}", _unwrap("workspace", Workspace)
-        )
-
-    def _list_workspaces(self, tags: Sequence[str] | None, match: str) -> Call[list[Workspace]]:
-        params: dict[str, Any] = {"tags": list(tags), "match": match} if tags else {}
-        return self._call(
-            "GET",
-            "/v1/workspaces",
-            lambda r: [Workspace.model_validate(w) for w in _json(r).get("workspaces", [])],
-            params=params,
-        )
-
-    def _update_workspace(
-        self,
-        workspace_id: str,
-        name: str | None,
-        settings: Mapping[str, Any] | None,
-        tags: Sequence[str] | None,
-    ) -> Call[Workspace]:
-        body = _drop_none(
-            {
-                "name": name,
-                "settings": dict(settings) if settings is not None else None,
-                "tags": list(tags) if tags is not None else None,
-            }
-        )
-        return self._call("PUT", f"/v1/workspaces/{workspace_id}", _unwrap("workspace", Workspace), json=body)
-
-    def _delete_workspace(self, workspace_id: str) -> Call[None]:
-        return self._call("DELETE", f"/v1/workspaces/{workspace_id}", _none)
-
-    def _export_workspace(
-        self, workspace_id: str | None, include_associations: bool, offset: int, limit: int
-    ) -> Call[WorkspaceExport]:
-        params = {
-            "include_associations": "true" if include_associations else "false",
-            "offset": offset,
-            "limit": limit,
-        }
-        return self._call(
-            "GET",
-            f"/v1/workspaces/{self._need_ws(workspace_id)}/export",
-            _parse_export,
-            params=params,
-            headers={"Accept": "application/x-ndjson"},
-        )
-
-    def _import_workspace(
-        self, workspace_id: str, data: WorkspaceExport | Mapping[str, Any]
-    ) -> Call[ImportResult]:
-        payload = data.model_dump(mode="json") if isinstance(data, WorkspaceExport) else dict(data)
-        return self._call(
-            "POST", f"/v1/workspaces/{workspace_id}/import", _model(ImportResult), json={"data": payload}
-        )
-
-    def _health(self) -> Call[dict[str, Any]]:
-        return self._call("GET", "/health", _json)
+    def _with_ws(self, body: dict[str, Any], workspace_id: str | None) -> dict[str, Any]:
+        """``body`` plus ``workspace_id`` (the call's or the client's), for the routes that read it there."""
+        ws = self._ws(workspace_id)
+        return {**body, "workspace_id": ws} if ws else body

@@ -15,18 +15,38 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "Answer",
+    "ApiKey",
+    "AppendResult",
     "Association",
     "BatchOperationResult",
     "BatchResult",
+    "Briefing",
+    "Checkpoint",
+    "CommitResult",
+    "Context",
+    "ContextDelta",
+    "ContextItem",
+    "ContextPack",
+    "DecomposeResult",
+    "Evidence",
     "GraphPath",
     "ImportResult",
+    "Job",
     "Memory",
     "MemoryPage",
     "MemoryType",
+    "Message",
+    "MessagePage",
     "RecallResult",
+    "Reflection",
     "Revision",
     "RevisionPage",
+    "Session",
+    "Thread",
+    "ThreadWithMessages",
     "TraverseResult",
+    "WorkingMemoryItem",
     "Workspace",
     "WorkspaceExport",
 ]
@@ -80,6 +100,14 @@ class Memory(_Model):
     sequence_index: int | None = None
     event_time: datetime | None = None
     deleted_at: datetime | None = None
+    embedding_model: str | None = None
+    source_thread_id: str | None = None
+    source_message_ids: list[str] | None = None
+    fact_key: str | None = None
+    # bitemporal history: a superseded memory has ``valid_to`` and ``superseded_by`` (recall include_history)
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    superseded_by: str | None = None
     # recall-only annotations
     relevance_score: float | None = None
     boosted_score: float | None = None
@@ -167,6 +195,7 @@ class Workspace(_Model):
     tags: list[str] = Field(default_factory=list)
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    embedding_model: str | None = None
 
 
 class WorkspaceExport(_Model):
@@ -186,3 +215,263 @@ class ImportResult(_Model):
     skipped_duplicates: int = 0
     errors: int = 0
     details: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class Context(_Model):
+    """A named context inside a workspace (memories, sessions and threads carry a ``context_id``)."""
+
+    id: str
+    workspace_id: str | None = None
+    name: str | None = None
+    description: str | None = None
+    settings: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime | None = None
+
+
+# ---------------------------------------------------------------------- answer and reflect
+class Evidence(_Model):
+    id: str
+    content: str
+    relevance_score: float | None = None
+
+
+class Answer(_Model):
+    """A grounded answer: ``answer`` is None when no LLM is configured or when it abstains; ``citations`` and
+    ``evidence`` name the memories it stands on."""
+
+    query: str
+    answer: str | None = None
+    citations: list[str] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list)
+    abstained: bool = False
+    reason: str | None = None
+    llm_configured: bool = False
+    retrieval_confidence: str | None = None
+    generation_summary: dict[str, Any] = Field(default_factory=dict)
+
+
+class Reflection(_Model):
+    reflection: str
+    source_memories: list[str] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list)
+    confidence: float = 0.0
+    tokens_processed: int = 0
+    llm_configured: bool = False
+    abstained: bool = False
+
+
+# ---------------------------------------------------------------------- sessions
+class Session(_Model):
+    """A short-lived session with its working memory. ``briefing`` is set when created with ``briefing=True``."""
+
+    id: str
+    workspace_id: str
+    tenant_id: str = "_default"
+    context_id: str | None = None
+    user_id: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    auto_commit: bool = True
+    committed_at: datetime | None = None
+    expires_at: datetime | None = None
+    created_at: datetime | None = None
+    briefing: Briefing | None = None
+
+
+class Briefing(_Model):
+    """What happened in a workspace lately: counts, recent memories, open threads, contradictions."""
+
+    workspace_summary: dict[str, Any] = Field(default_factory=dict)
+    recent_activity: list[dict[str, Any]] = Field(default_factory=list)
+    open_threads: list[Any] = Field(default_factory=list)
+    contradictions_detected: list[dict[str, Any]] = Field(default_factory=list)
+    memories: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class WorkingMemoryItem(_Model):
+    key: str
+    value: Any = None
+    ttl_seconds: int | None = None
+    expires_at: datetime | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class CommitResult(_Model):
+    """Working memory made long-term: ``memory_ids`` are the memories added (identical content is a no-op)."""
+
+    session_id: str
+    memories_extracted: int = 0
+    memories_deduplicated: int = 0
+    memories_created: int = 0
+    breakdown: dict[str, Any] = Field(default_factory=dict)
+    extraction_time_ms: float | None = None
+    memory_ids: list[str] = Field(default_factory=list)
+
+
+class Checkpoint(_Model):
+    id: str
+    session_id: str | None = None
+    workspace_id: str | None = None
+    idempotency_key: str | None = None
+    content_hash: str | None = None
+    source_kind: str | None = None
+    capture_status: str | None = None
+    index_status: str | None = None
+    enrichment_status: str | None = None
+    raw_memory_id: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class ContextItem(_Model):
+    id: str
+    kind: str
+    content: str
+    importance: float | None = None
+    event_time: datetime | None = None
+    match_signals: list[str] = Field(default_factory=list)
+    source_references: list[Any] = Field(default_factory=list)
+    tombstone: bool = False
+
+
+class ContextPack(_Model):
+    """A session's context rendered within a token budget; pass ``cursor`` to ``context_delta`` later."""
+
+    rendered: str = ""
+    items: list[ContextItem] = Field(default_factory=list)
+    open_threads: list[Any] = Field(default_factory=list)
+    unresolved_contradictions: list[Any] = Field(default_factory=list)
+    budget_summary: dict[str, Any] = Field(default_factory=dict)
+    generation_summary: dict[str, Any] = Field(default_factory=dict)
+    cursor: str
+    degradation_notices: list[Any] = Field(default_factory=list)
+
+
+class ContextDelta(_Model):
+    """What changed since a cursor; ``has_more`` means call again with the new ``cursor``."""
+
+    rendered: str = ""
+    items: list[ContextItem] = Field(default_factory=list)
+    memory_changes: list[ContextItem] = Field(default_factory=list)
+    working_memory_changes: list[ContextItem] = Field(default_factory=list)
+    checkpoint_changes: list[ContextItem] = Field(default_factory=list)
+    tombstones: list[ContextItem] = Field(default_factory=list)
+    budget_summary: dict[str, Any] = Field(default_factory=dict)
+    cursor: str
+    has_more: bool = False
+    degradation_notices: list[Any] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------------- threads and jobs
+class Thread(_Model):
+    """A conversation whose messages feed memory extraction."""
+
+    id: str
+    workspace_id: str
+    tenant_id: str = "_default"
+    user_id: str | None = None
+    context_id: str | None = None
+    observer_id: str | None = None
+    subject_id: str | None = None
+    title: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    scope: str | None = None
+    ownership: str | None = None
+    parent_thread: str | None = None
+    message_count: int = 0
+    last_decomposed_index: int | None = None
+    last_decomposed_at: datetime | None = None
+    idle_action: str | None = None
+    summary: str | None = None
+    expires_at: datetime | None = None
+    hidden_at: datetime | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class Message(_Model):
+    id: str
+    thread_id: str
+    message_index: int
+    role: str
+    content: str | list[dict[str, Any]]
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    client_message_id: str | None = None
+    created_at: datetime | None = None
+
+
+class MessagePage(_Model):
+    messages: list[Message] = Field(default_factory=list)
+    thread_id: str
+    total_count: int = 0
+
+
+class AppendResult(_Model):
+    """Messages stored; ``job_id`` is the extraction job to wait for (None if nothing new was stored)."""
+
+    messages: list[Message] = Field(default_factory=list)
+    thread_id: str
+    new_message_count: int = 0
+    job_id: str | None = None
+
+
+class ThreadWithMessages(_Model):
+    thread: Thread
+    messages: list[Message] = Field(default_factory=list)
+    total_messages: int = 0
+
+
+class Job(_Model):
+    """An extraction job: ``queued`` → ``running`` → ``done`` (``result`` holds the counts) or ``failed``."""
+
+    id: str
+    workspace_id: str | None = None
+    thread_id: str | None = None
+    from_index: int | None = None
+    to_index: int | None = None
+    status: str
+    attempts: int = 0
+    error: str | None = None
+    result: dict[str, Any] | None = None
+    created_at: datetime | None = None
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+    @property
+    def finished(self) -> bool:
+        """True once the job will not change any more (``done`` or ``failed``)."""
+        return self.status in JOB_FINISHED
+
+
+JOB_FINISHED = frozenset({"done", "failed"})
+
+
+# ---------------------------------------------------------------------- admin
+class ApiKey(_Model):
+    """An API key's record. ``key`` (the secret) is only set in the answer to ``create_api_key``."""
+
+    id: str
+    prefix: str | None = None
+    tenant_id: str = "_default"
+    workspaces: list[str] = Field(default_factory=list)
+    access: str = "read_write"
+    name: str | None = None
+    expires_at: datetime | None = None
+    revoked_at: datetime | None = None
+    created_at: datetime | None = None
+    key: str | None = None
+
+
+Session.model_rebuild()
+
+
+class DecomposeResult(_Model):
+    """``decompose_thread``: extraction run now over the messages not yet processed."""
+
+    thread_id: str
+    workspace_id: str | None = None
+    messages_processed: int = 0
+    memories_created: int = 0
+    from_index: int = 0
+    to_index: int = 0
+    job_id: str | None = None

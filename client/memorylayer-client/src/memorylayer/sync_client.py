@@ -1,13 +1,18 @@
-"""The sync client: the same methods as :class:`~memorylayer.MemoryLayerClient`, blocking.
+"""The sync client: GENERATED from ``client.py`` (the async client) by ``generate_sync.py``. Do not edit;
+edit ``client.py`` and run that script.
 
 with SyncMemoryLayerClient("http://localhost:61001", workspace_id="ws_demo") as client:
     memory = client.remember("Alice prefers tea", tags=["prefs"])
     hits = client.recall("what does Alice drink?")
+
+Arguments left out come from ``MEMORYLAYER_URL``, ``MEMORYLAYER_API_KEY`` and ``MEMORYLAYER_WORKSPACE_ID``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
@@ -15,17 +20,49 @@ from typing import Any, Self, TypeVar
 
 import httpx
 
-from memorylayer._base import DEFAULT_BASE_URL, Call, ClientBase
+from memorylayer._base import (
+    Call,
+    ClientBase,
+    _batch_op,
+    _json,
+    _list,
+    _model,
+    _none,
+    _parse_export,
+    _parse_new_session,
+    _true,
+    _unwrap,
+    _wire,
+    fields,
+)
+from memorylayer._pool import SyncPool, sync_sleep
 from memorylayer.errors import TransportError
 from memorylayer.models import (
+    Answer,
+    ApiKey,
+    AppendResult,
     Association,
     BatchResult,
+    Briefing,
+    Checkpoint,
+    CommitResult,
+    Context,
+    ContextDelta,
+    ContextPack,
+    DecomposeResult,
     ImportResult,
+    Job,
     Memory,
     MemoryPage,
+    MessagePage,
     RecallResult,
+    Reflection,
     RevisionPage,
+    Session,
+    Thread,
+    ThreadWithMessages,
     TraverseResult,
+    WorkingMemoryItem,
     Workspace,
     WorkspaceExport,
 )
@@ -36,14 +73,16 @@ __all__ = ["SyncMemoryLayerClient"]
 
 
 class SyncMemoryLayerClient(ClientBase):
-    """Blocking client for the MemoryLayer ``/v1`` API (one pooled, thread-safe ``httpx.Client``).
+    """Blocking client for the MemoryLayer ``/v1`` API (one pooled ``httpx.Client``).
 
-    Same configuration, retries and errors as the async client.
+    ``workspace_id`` is sent as ``X-Workspace-ID`` on every request and in bodies that take it. Idempotent
+    requests (and POSTs sent with ``idempotency_key``) are retried on 429/502/503/504 and connection errors,
+    honouring ``Retry-After``. Errors raise :mod:`memorylayer.errors` exceptions.
     """
 
     def __init__(
         self,
-        base_url: str = DEFAULT_BASE_URL,
+        base_url: str | None = None,
         api_key: str | None = None,
         workspace_id: str | None = None,
         *,
@@ -64,8 +103,9 @@ class SyncMemoryLayerClient(ClientBase):
             max_retry_after=max_retry_after,
             headers=headers,
         )
-        self._transport = transport
-        self._http: httpx.Client | None = None
+        self._pool = SyncPool(
+            base_url=self.base_url, headers=self._headers, timeout=self.timeout, transport=transport
+        )
 
     # ------------------------------------------------------------------ lifecycle
     def __enter__(self) -> Self:
@@ -78,19 +118,10 @@ class SyncMemoryLayerClient(ClientBase):
 
     def close(self) -> None:
         """Close the connection pool (the client can still be used: it reopens on demand)."""
-        http, self._http = self._http, None
-        if http is not None:
-            http.close()
-
-    def _client(self) -> httpx.Client:
-        if self._http is None or self._http.is_closed:
-            self._http = httpx.Client(
-                base_url=self.base_url, headers=self._headers, timeout=self.timeout, transport=self._transport
-            )
-        return self._http
+        self._pool.close()
 
     def _run(self, call: Call[T]) -> T:
-        http = self._client()
+        http = self._pool.get()
         attempt = 0
         while True:
             try:
@@ -108,7 +139,7 @@ class SyncMemoryLayerClient(ClientBase):
                     raise TransportError(
                         f"{type(exc).__name__}: {exc}", method=call.method, url=f"{self.base_url}{call.path}"
                     ) from exc
-                time.sleep(delay)
+                sync_sleep(delay)
                 attempt += 1
                 continue
             if response.is_success:
@@ -116,7 +147,7 @@ class SyncMemoryLayerClient(ClientBase):
             delay = self.retry.after_response(call, response, attempt)
             if delay is None:
                 raise self._error(call, response)
-            time.sleep(delay)
+            sync_sleep(delay)
             attempt += 1
 
     # ------------------------------------------------------------------ memories
@@ -147,25 +178,22 @@ class SyncMemoryLayerClient(ClientBase):
             memory = client.remember("user: hi", sequence_key="chat-1")
             memory.sequence_index   # 0, 1, 2, ... per key, atomically
         """
+        body = self._with_ws(fields(locals(), "idempotency_key", "workspace_id"), workspace_id)
+        headers: dict[str, str] = {}
+        if idempotency_key is True or (logical_key and not idempotency_key):
+            idempotency_key = uuid.uuid4().hex
+        if idempotency_key:
+            headers["Idempotency-Key"] = str(idempotency_key)
+        if logical_key:
+            headers["If-None-Match"] = "*"
         return self._run(
-            self._remember(
-                content,
-                type=type,
-                subtype=subtype,
-                importance=importance,
-                tags=tags,
-                metadata=metadata,
-                sequence_key=sequence_key,
-                logical_key=logical_key,
-                pinned=pinned,
-                associations=associations,
-                context_id=context_id,
-                user_id=user_id,
-                observer_id=observer_id,
-                subject_id=subject_id,
-                event_time=event_time,
-                idempotency_key=idempotency_key,
+            self._call(
+                "POST",
+                "/v1/memories",
+                _unwrap("memory", Memory),
                 workspace_id=workspace_id,
+                json=body,
+                headers=headers,
             )
         )
 
@@ -192,42 +220,66 @@ class SyncMemoryLayerClient(ClientBase):
         time_order: str | None = None,
         detail_level: str | None = None,
         include_archived: bool | None = None,
+        include_history: bool | None = None,
         include_global: bool | None = None,
+        include_global_user: bool | None = None,
+        include_embeddings: bool | None = None,
         exclude_ids: Sequence[str] | None = None,
         budget_tokens: int | None = None,
         context_id: str | None = None,
         user_id: str | None = None,
+        observer_id: str | None = None,
+        subject_id: str | None = None,
         workspace_id: str | None = None,
     ) -> RecallResult:
-        """Hybrid (vector + keyword) search. ``hits = client.recall("tea", tags=["prefs"], limit=5)``"""
+        """Hybrid (vector + keyword) search. ``hits = client.recall("tea", tags=["prefs"], limit=5)``
+
+        ``include_history=True`` also returns superseded versions; ``observer_id``/``subject_id`` keep only
+        memories seen by / about that entity.
+        """
+        body = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
         return self._run(
-            self._recall(
-                query,
-                workspace_id=workspace_id,
-                limit=limit,
-                types=types,
-                subtypes=subtypes,
-                tags=tags,
-                min_relevance=min_relevance,
-                offset=offset,
-                mode=mode,
-                tolerance=tolerance,
-                recency_weight=recency_weight,
-                include_associations=include_associations,
-                traverse_depth=traverse_depth,
-                max_expansion=max_expansion,
-                created_after=created_after,
-                created_before=created_before,
-                event_after=event_after,
-                event_before=event_before,
-                time_order=time_order,
-                detail_level=detail_level,
-                include_archived=include_archived,
-                include_global=include_global,
-                exclude_ids=exclude_ids,
-                budget_tokens=budget_tokens,
-                context_id=context_id,
-                user_id=user_id,
+            self._call(
+                "POST", "/v1/memories/recall", _model(RecallResult), workspace_id=workspace_id, json=body
+            )
+        )
+
+    def answer(
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        min_relevance: float | None = None,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Answer:
+        """A grounded answer citing memory ids (``answer`` is None without a server LLM: read ``evidence``).
+
+        result = client.answer("what does Alice drink?")
+        result.answer or [e.content for e in result.evidence]
+        """
+        body = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+        return self._run(
+            self._call("POST", "/v1/memories/answer", _model(Answer), workspace_id=workspace_id, json=body)
+        )
+
+    def reflect(
+        self,
+        query: str,
+        *,
+        detail_level: str | None = None,
+        include_sources: bool | None = None,
+        depth: int | None = None,
+        types: Sequence[str] | None = None,
+        subtypes: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        workspace_id: str | None = None,
+    ) -> Reflection:
+        """A synthesis over the memories relevant to ``query`` (the reference server's shape)."""
+        body = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+        return self._run(
+            self._call(
+                "POST", "/v1/memories/reflect", _model(Reflection), workspace_id=workspace_id, json=body
             )
         )
 
@@ -235,7 +287,16 @@ class SyncMemoryLayerClient(ClientBase):
         self, memory_id: str, *, include_deleted: bool = False, workspace_id: str | None = None
     ) -> Memory:
         """``memory = client.get_memory("mem_…")`` (NotFoundError if absent or forgotten)."""
-        return self._run(self._get_memory(memory_id, include_deleted, workspace_id))
+        params = {"include_deleted": "true"} if include_deleted else None
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/memories/{memory_id}",
+                _unwrap("memory", Memory),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
 
     def update_memory(
         self,
@@ -252,20 +313,24 @@ class SyncMemoryLayerClient(ClientBase):
         workspace_id: str | None = None,
     ) -> Memory:
         """Change the given fields. ``if_match=memory.etag`` makes it a compare-and-swap (412 if stale)."""
-        changes = {
-            "content": content,
-            "type": type,
-            "subtype": subtype,
-            "importance": importance,
-            "tags": list(tags) if tags is not None else None,
-            "metadata": dict(metadata) if metadata is not None else None,
-            "pinned": pinned,
-        }
-        return self._run(self._update_memory(memory_id, changes, if_match, workspace_id))
+        changes = fields(locals(), "memory_id", "if_match", "workspace_id")
+        return self._run(
+            self._call(
+                "PUT",
+                f"/v1/memories/{memory_id}",
+                _unwrap("memory", Memory),
+                workspace_id=workspace_id,
+                json=changes,
+                headers={"If-Match": if_match} if if_match else None,
+            )
+        )
 
     def forget(self, memory_id: str, *, hard: bool = False, workspace_id: str | None = None) -> bool:
         """Soft-delete (or ``hard=True``: erase) a memory. Returns True; NotFoundError if already gone."""
-        return self._run(self._forget(memory_id, hard, workspace_id))
+        params = {"hard": "true" if hard else "false"}
+        return self._run(
+            self._call("DELETE", f"/v1/memories/{memory_id}", _true, workspace_id=workspace_id, params=params)
+        )
 
     def list_memories(
         self,
@@ -281,18 +346,9 @@ class SyncMemoryLayerClient(ClientBase):
         workspace_id: str | None = None,
     ) -> MemoryPage:
         """One page, newest first; with ``sequence_key``, that stream in index order."""
+        params = fields(locals(), "workspace_id")
         return self._run(
-            self._list_memories(
-                limit=limit,
-                offset=offset,
-                type=type,
-                subtype=subtype,
-                tag=tag,
-                context_id=context_id,
-                sequence_key=sequence_key,
-                include_embeddings=include_embeddings,
-                workspace_id=workspace_id,
-            )
+            self._call("GET", "/v1/memories", _model(MemoryPage), workspace_id=workspace_id, params=params)
         )
 
     def iterate_memories(
@@ -307,26 +363,26 @@ class SyncMemoryLayerClient(ClientBase):
         workspace_id: str | None = None,
     ) -> Iterator[Memory]:
         """Every matching memory, page by page: ``for m in client.iterate_memories(tag="x"): ...``"""
+        filters = fields(locals(), "page_size")
         offset = 0
         while True:
-            page = self.list_memories(
-                limit=page_size,
-                offset=offset,
-                type=type,
-                subtype=subtype,
-                tag=tag,
-                context_id=context_id,
-                sequence_key=sequence_key,
-                workspace_id=workspace_id,
-            )
-            yield from page.memories
+            page = self.list_memories(limit=page_size, offset=offset, **filters)
+            for memory in page.memories:  # noqa: UP028 (the async version cannot `yield from`)
+                yield memory
             if len(page.memories) < page_size:
                 return
             offset += page_size
 
     def sequence_keys(self, *, workspace_id: str | None = None) -> list[str]:
         """Every live ``sequence_key`` of the workspace (e.g. every chat)."""
-        return self._run(self._sequence_keys(workspace_id))
+        return self._run(
+            self._call(
+                "GET",
+                "/v1/memories/sequence-keys",
+                lambda r: [str(k) for k in _json(r).get("keys", [])],
+                workspace_id=workspace_id,
+            )
+        )
 
     def batch_memories(
         self, operations: Sequence[Mapping[str, Any]], *, workspace_id: str | None = None
@@ -335,11 +391,25 @@ class SyncMemoryLayerClient(ClientBase):
 
         client.batch_memories([{"op": "create", "content": "x"}, {"op": "delete", "memory_id": i}])
         """
-        return self._run(self._batch(operations, workspace_id))
+        body = self._with_ws({"operations": [_batch_op(op) for op in operations]}, workspace_id)
+        return self._run(
+            self._call(
+                "POST", "/v1/memories/batch", _model(BatchResult), workspace_id=workspace_id, json=body
+            )
+        )
 
     def decay(self, memory_id: str, decay_rate: float = 0.1, *, workspace_id: str | None = None) -> Memory:
         """Lower a memory's importance by ``decay_rate``."""
-        return self._run(self._decay(memory_id, decay_rate, workspace_id))
+        body = self._with_ws({"decay_rate": decay_rate}, workspace_id)
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/memories/{memory_id}/decay",
+                _unwrap("memory", Memory),
+                workspace_id=workspace_id,
+                json=body,
+            )
+        )
 
     def revisions(
         self,
@@ -350,7 +420,15 @@ class SyncMemoryLayerClient(ClientBase):
         workspace_id: str | None = None,
     ) -> RevisionPage:
         """A memory's history, oldest first; pass ``next_page_token`` back for the next page."""
-        return self._run(self._revisions(memory_id, limit, page_token, workspace_id))
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/memories/{memory_id}/revisions",
+                _model(RevisionPage),
+                workspace_id=workspace_id,
+                params={"limit": limit, "page_token": page_token},
+            )
+        )
 
     # ------------------------------------------------------------------ associations
     def associate(
@@ -364,8 +442,15 @@ class SyncMemoryLayerClient(ClientBase):
         workspace_id: str | None = None,
     ) -> Association:
         """Link two memories: ``client.associate(a.id, b.id, "solves", strength=0.9)``"""
+        body = self._with_ws(fields(locals(), "source_id", "workspace_id"), workspace_id)
         return self._run(
-            self._associate(source_id, target_id, relationship, strength, metadata, workspace_id)
+            self._call(
+                "POST",
+                f"/v1/memories/{source_id}/associate",
+                _unwrap("association", Association),
+                workspace_id=workspace_id,
+                json=body,
+            )
         )
 
     def get_associations(
@@ -377,7 +462,16 @@ class SyncMemoryLayerClient(ClientBase):
         workspace_id: str | None = None,
     ) -> list[Association]:
         """Edges touching a memory (``direction``: both, outgoing, incoming)."""
-        return self._run(self._get_associations(memory_id, direction, relationships, workspace_id))
+        params = {"direction": direction, "relationships": ",".join(relationships) if relationships else None}
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/memories/{memory_id}/associations",
+                _list("associations", Association),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
 
     def update_association(
         self,
@@ -389,13 +483,29 @@ class SyncMemoryLayerClient(ClientBase):
         workspace_id: str | None = None,
     ) -> None:
         """Change an edge's strength and/or replace its metadata."""
-        self._run(self._update_association(memory_id, association_id, strength, metadata, workspace_id))
+        body = fields(locals(), "memory_id", "association_id", "workspace_id")
+        self._run(
+            self._call(
+                "PATCH",
+                f"/v1/memories/{memory_id}/associations/{association_id}",
+                _none,
+                workspace_id=workspace_id,
+                json=body,
+            )
+        )
 
     def delete_association(
         self, memory_id: str, association_id: str, *, workspace_id: str | None = None
     ) -> None:
         """Remove an edge (NotFoundError if it does not exist)."""
-        self._run(self._delete_association(memory_id, association_id, workspace_id))
+        self._run(
+            self._call(
+                "DELETE",
+                f"/v1/memories/{memory_id}/associations/{association_id}",
+                _none,
+                workspace_id=workspace_id,
+            )
+        )
 
     def traverse(
         self,
@@ -408,9 +518,428 @@ class SyncMemoryLayerClient(ClientBase):
         workspace_id: str | None = None,
     ) -> TraverseResult:
         """Paths through the association graph from ``memory_id``."""
+        body = self._with_ws(fields(locals(), "memory_id", "workspace_id"), workspace_id)
         return self._run(
-            self._traverse(memory_id, max_depth, relationship_types, direction, min_strength, workspace_id)
+            self._call(
+                "POST",
+                f"/v1/memories/{memory_id}/traverse",
+                _model(TraverseResult),
+                workspace_id=workspace_id,
+                json=body,
+            )
         )
+
+    # ------------------------------------------------------------------ sessions and working memory
+    def create_session(
+        self,
+        *,
+        session_id: str | None = None,
+        ttl_seconds: int | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        context_id: str | None = None,
+        user_id: str | None = None,
+        auto_commit: bool | None = None,
+        working_memory: Mapping[str, Any] | None = None,
+        briefing: bool | None = None,
+        briefing_options: Mapping[str, Any] | None = None,
+        workspace_id: str | None = None,
+    ) -> Session:
+        """Open a session (id generated if omitted); ``briefing=True`` attaches a workspace briefing.
+
+        session = client.create_session(ttl_seconds=600, working_memory={"goal": "fix login"})
+        """
+        body = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+        return self._run(
+            self._call(
+                "POST",
+                "/v1/sessions",
+                _parse_new_session,
+                workspace_id=workspace_id,
+                json=body,
+            )
+        )
+
+    def get_session(self, session_id: str, *, workspace_id: str | None = None) -> Session:
+        """A live session (NotFoundError once expired or deleted)."""
+        return self._run(
+            self._call(
+                "GET", f"/v1/sessions/{session_id}", _unwrap("session", Session), workspace_id=workspace_id
+            )
+        )
+
+    def list_sessions(
+        self,
+        *,
+        context_id: str | None = None,
+        include_expired: bool = False,
+        workspace_id: str | None = None,
+    ) -> list[Session]:
+        """The workspace's sessions (live ones unless ``include_expired``)."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET", "/v1/sessions", _list("sessions", Session), workspace_id=workspace_id, params=params
+            )
+        )
+
+    def delete_session(self, session_id: str, *, workspace_id: str | None = None) -> None:
+        """End a session (its working memory is committed first when ``auto_commit``)."""
+        self._run(self._call("DELETE", f"/v1/sessions/{session_id}", _none, workspace_id=workspace_id))
+
+    def touch_session(
+        self, session_id: str, *, extend_seconds: int | None = None, workspace_id: str | None = None
+    ) -> datetime:
+        """Push a session's expiry out (by ``extend_seconds``, default an hour); returns the new expiry."""
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/sessions/{session_id}/touch",
+                lambda r: datetime.fromisoformat(_json(r)["expires_at"].replace("Z", "+00:00")),
+                workspace_id=workspace_id,
+                params={"extend_seconds": extend_seconds},
+            )
+        )
+
+    def briefing(
+        self,
+        *,
+        lookback_minutes: int | None = None,
+        detail_level: str | None = None,
+        limit: int | None = None,
+        include_memories: bool | None = None,
+        include_contradictions: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> Briefing:
+        """What happened in the workspace in the last ``lookback_minutes`` (default 60)."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                "/v1/sessions/briefing",
+                _unwrap("briefing", Briefing),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def set_working_memory(
+        self,
+        session_id: str,
+        key: str,
+        value: Any,
+        *,
+        ttl_seconds: int | None = None,
+        workspace_id: str | None = None,
+    ) -> WorkingMemoryItem:
+        """Set one working-memory key (any JSON value): ``client.set_working_memory(s.id, "goal", "x")``"""
+        body = {"key": key, "value": value, **fields({"ttl_seconds": ttl_seconds})}
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/sessions/{session_id}/memory",
+                _model(WorkingMemoryItem),
+                workspace_id=workspace_id,
+                json=body,
+            )
+        )
+
+    def set_working_memory_items(
+        self, session_id: str, items: Mapping[str, Any], *, workspace_id: str | None = None
+    ) -> list[WorkingMemoryItem]:
+        """Set several working-memory keys in one request: ``{"goal": "x", "owner": "ana"}``."""
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/sessions/{session_id}/memory",
+                _list("items", WorkingMemoryItem),
+                workspace_id=workspace_id,
+                json={"items": _wire(items)},
+            )
+        )
+
+    def get_working_memory(
+        self, session_id: str, key: str | None = None, *, workspace_id: str | None = None
+    ) -> dict[str, Any]:
+        """The session's working memory as ``{key: value}`` (only ``key``'s entry when given)."""
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/sessions/{session_id}/memory",
+                _json,
+                workspace_id=workspace_id,
+                params={"key": key},
+            )
+        )
+
+    def commit_session(
+        self, session_id: str, *, max_memories: int | None = None, workspace_id: str | None = None
+    ) -> CommitResult:
+        """Turn the session's working memory into long-term memories (committing twice adds nothing)."""
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/sessions/{session_id}/commit",
+                _model(CommitResult),
+                workspace_id=workspace_id,
+                json=fields({"max_memories": max_memories}),
+            )
+        )
+
+    def create_checkpoint(
+        self,
+        session_id: str,
+        transcript_segment: str,
+        *,
+        idempotency_key: str,
+        source_kind: str | None = None,
+        source_sequence: int | None = None,
+        source_boundary: int | None = None,
+        workspace_id: str | None = None,
+    ) -> Checkpoint:
+        """Store a transcript segment durably (a replay with the same ``idempotency_key`` returns the same
+        checkpoint); its lines are then indexed as memories. The content hash is computed here."""
+        body = fields(locals(), "session_id", "workspace_id")
+        body["content_hash"] = hashlib.sha256(transcript_segment.encode()).hexdigest()
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/sessions/{session_id}/checkpoints",
+                _model(Checkpoint),
+                workspace_id=workspace_id,
+                json=body,
+            )
+        )
+
+    def get_checkpoint(
+        self, session_id: str, checkpoint_id: str, *, workspace_id: str | None = None
+    ) -> Checkpoint:
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/sessions/{session_id}/checkpoints/{checkpoint_id}",
+                _model(Checkpoint),
+                workspace_id=workspace_id,
+            )
+        )
+
+    def context_pack(
+        self,
+        session_id: str,
+        *,
+        topic: str | None = None,
+        entity_ids: Sequence[str] | None = None,
+        entity_names: Sequence[str] | None = None,
+        budget_tokens: int | None = None,
+        section_limits: Mapping[str, int] | None = None,
+        include_directives: bool | None = None,
+        include_working_memory: bool | None = None,
+        include_recent_activity: bool | None = None,
+        include_contradictions: bool | None = None,
+        include_sandbox_summary: bool | None = None,
+        include_checkpoint_recovery: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> ContextPack:
+        """The session's context (directives, working memory, matches, recent activity …) within a budget.
+
+        pack = client.context_pack(s.id, topic="login bug", budget_tokens=1024)
+        prompt = pack.rendered   # later: client.context_delta(s.id, pack.cursor)
+        """
+        body = fields(locals(), "session_id", "workspace_id")
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/sessions/{session_id}/context-pack",
+                _model(ContextPack),
+                workspace_id=workspace_id,
+                json=body,
+            )
+        )
+
+    def context_delta(
+        self,
+        session_id: str,
+        cursor: str,
+        *,
+        budget_tokens: int | None = None,
+        workspace_id: str | None = None,
+    ) -> ContextDelta:
+        """What changed since ``cursor`` (ConflictError ``cursor_expired``: take a new context pack)."""
+        body = fields(locals(), "session_id", "workspace_id")
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/sessions/{session_id}/context-delta",
+                _model(ContextDelta),
+                workspace_id=workspace_id,
+                json=body,
+            )
+        )
+
+    # ------------------------------------------------------------------ threads and jobs
+    def create_thread(
+        self,
+        *,
+        thread_id: str | None = None,
+        title: str | None = None,
+        user_id: str | None = None,
+        context_id: str | None = None,
+        observer_id: str | None = None,
+        subject_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        expires_at: datetime | str | None = None,
+        idle_action: str | None = None,
+        scope: str | None = None,
+        ownership: str | None = None,
+        parent_thread: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Thread:
+        """A conversation whose messages feed memory extraction: ``t = client.create_thread(title="x")``"""
+        body = self._with_ws(fields(locals(), "thread_id", "workspace_id"), workspace_id)
+        if thread_id is not None:
+            body["id"] = thread_id
+        return self._run(
+            self._call("POST", "/v1/threads", _unwrap("thread", Thread), workspace_id=workspace_id, json=body)
+        )
+
+    def list_threads(
+        self,
+        *,
+        user_id: str | None = None,
+        limit: int | None = None,
+        offset: int | None = None,
+        workspace_id: str | None = None,
+    ) -> list[Thread]:
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET", "/v1/threads", _list("threads", Thread), workspace_id=workspace_id, params=params
+            )
+        )
+
+    def get_thread(self, thread_id: str, *, workspace_id: str | None = None) -> Thread:
+        return self._run(
+            self._call(
+                "GET", f"/v1/threads/{thread_id}", _unwrap("thread", Thread), workspace_id=workspace_id
+            )
+        )
+
+    def get_thread_with_messages(
+        self, thread_id: str, *, workspace_id: str | None = None
+    ) -> ThreadWithMessages:
+        """The thread and every message, in order."""
+        return self._run(
+            self._call(
+                "GET", f"/v1/threads/{thread_id}/full", _model(ThreadWithMessages), workspace_id=workspace_id
+            )
+        )
+
+    def update_thread(
+        self,
+        thread_id: str,
+        *,
+        title: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        idle_action: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Thread:
+        body = fields(locals(), "thread_id", "workspace_id")
+        return self._run(
+            self._call(
+                "PUT",
+                f"/v1/threads/{thread_id}",
+                _unwrap("thread", Thread),
+                workspace_id=workspace_id,
+                json=body,
+            )
+        )
+
+    def delete_thread(self, thread_id: str, *, workspace_id: str | None = None) -> None:
+        self._run(self._call("DELETE", f"/v1/threads/{thread_id}", _none, workspace_id=workspace_id))
+
+    def append_messages(
+        self, thread_id: str, messages: Sequence[Mapping[str, Any]], *, workspace_id: str | None = None
+    ) -> AppendResult:
+        """Append ``{"role", "content"[, "id", "metadata"]}`` messages; extraction runs as job ``job_id``.
+
+        added = client.append_messages(t.id, [{"role": "user", "content": "I moved to Lyon"}])
+        client.wait_for_job(added.job_id)   # then the facts are recallable
+        """
+        body = {"messages": [dict(m) for m in messages]}
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/threads/{thread_id}/messages",
+                _model(AppendResult),
+                workspace_id=workspace_id,
+                json=body,
+            )
+        )
+
+    def list_messages(
+        self,
+        thread_id: str,
+        *,
+        limit: int | None = None,
+        offset: int | None = None,
+        after_index: int | None = None,
+        order: str | None = None,
+        workspace_id: str | None = None,
+    ) -> MessagePage:
+        params = fields(locals(), "thread_id", "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/threads/{thread_id}/messages",
+                _model(MessagePage),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def delete_message(self, thread_id: str, message_id: str, *, workspace_id: str | None = None) -> None:
+        self._run(
+            self._call(
+                "DELETE", f"/v1/threads/{thread_id}/messages/{message_id}", _none, workspace_id=workspace_id
+            )
+        )
+
+    def decompose_thread(self, thread_id: str, *, workspace_id: str | None = None) -> DecomposeResult:
+        """Extract memories now from the messages not yet processed (no queue round trip)."""
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/threads/{thread_id}/decompose",
+                _model(DecomposeResult),
+                workspace_id=workspace_id,
+            )
+        )
+
+    def get_job(self, job_id: str, *, workspace_id: str | None = None) -> Job:
+        return self._run(
+            self._call("GET", f"/v1/jobs/{job_id}", _unwrap("job", Job), workspace_id=workspace_id)
+        )
+
+    def wait_for_job(
+        self,
+        job_id: str,
+        *,
+        timeout: float = 60.0,
+        poll_interval: float = 0.25,
+        workspace_id: str | None = None,
+    ) -> Job:
+        """Poll a job until it is ``done`` or ``failed`` and return it; TimeoutError after ``timeout`` s.
+
+        job = client.wait_for_job(added.job_id)
+        assert job.status == "done", job.error
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            job = self.get_job(job_id, workspace_id=workspace_id)
+            if job.finished:
+                return job
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"job {job_id} still {job.status} after {timeout:g} s")
+            sync_sleep(poll_interval)
 
     # ------------------------------------------------------------------ workspaces
     def create_workspace(
@@ -421,16 +950,22 @@ class SyncMemoryLayerClient(ClientBase):
         settings: Mapping[str, Any] | None = None,
         tags: Sequence[str] | None = None,
     ) -> Workspace:
-        """``ws = client.create_workspace("Project X", workspace_id="ws_x")`` (id generated if omitted)."""
-        return self._run(self._create_workspace(name, workspace_id, settings, tags))
+        """``ws = client.create_workspace("Project X", workspace_id="ws_x")`` (id made if omitted)."""
+        body = fields({"id": workspace_id, "name": name, "settings": settings, "tags": tags})
+        return self._run(self._call("POST", "/v1/workspaces", _unwrap("workspace", Workspace), json=body))
 
     def get_workspace(self, workspace_id: str | None = None) -> Workspace:
         """The named workspace, or the client's own."""
-        return self._run(self._get_workspace(workspace_id))
+        return self._run(
+            self._call(
+                "GET", f"/v1/workspaces/{self._need_ws(workspace_id)}", _unwrap("workspace", Workspace)
+            )
+        )
 
     def list_workspaces(self, *, tags: Sequence[str] | None = None, match: str = "all") -> list[Workspace]:
         """All workspaces, or those carrying ``tags`` (``match``: all or any)."""
-        return self._run(self._list_workspaces(tags, match))
+        params: dict[str, Any] = {"tags": list(tags), "match": match} if tags else {}
+        return self._run(self._call("GET", "/v1/workspaces", _list("workspaces", Workspace), params=params))
 
     def update_workspace(
         self,
@@ -440,10 +975,49 @@ class SyncMemoryLayerClient(ClientBase):
         settings: Mapping[str, Any] | None = None,
         tags: Sequence[str] | None = None,
     ) -> Workspace:
-        return self._run(self._update_workspace(workspace_id, name, settings, tags))
+        body = fields(locals(), "workspace_id")
+        return self._run(
+            self._call("PUT", f"/v1/workspaces/{workspace_id}", _unwrap("workspace", Workspace), json=body)
+        )
 
     def delete_workspace(self, workspace_id: str) -> None:
-        self._run(self._delete_workspace(workspace_id))
+        self._run(self._call("DELETE", f"/v1/workspaces/{workspace_id}", _none))
+
+    def workspace_schema(self, workspace_id: str | None = None) -> dict[str, Any]:
+        """The relationship types and subtypes the workspace accepts."""
+        return self._run(self._call("GET", f"/v1/workspaces/{self._need_ws(workspace_id)}/schema", _json))
+
+    def create_context(
+        self,
+        name: str,
+        *,
+        context_id: str | None = None,
+        description: str | None = None,
+        settings: Mapping[str, Any] | None = None,
+        workspace_id: str | None = None,
+    ) -> Context:
+        """A named context in the workspace: ``client.create_context("support", context_id="ctx_s")``"""
+        body = fields({"id": context_id, "name": name, "description": description, "settings": settings})
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/workspaces/{self._need_ws(workspace_id)}/contexts",
+                _unwrap("context", Context),
+                json=body,
+            )
+        )
+
+    def list_contexts(self, *, workspace_id: str | None = None) -> list[Context]:
+        return self._run(
+            self._call(
+                "GET", f"/v1/workspaces/{self._need_ws(workspace_id)}/contexts", _list("contexts", Context)
+            )
+        )
+
+    def delete_context(self, context_id: str, *, workspace_id: str | None = None) -> None:
+        self._run(
+            self._call("DELETE", f"/v1/workspaces/{self._need_ws(workspace_id)}/contexts/{context_id}", _none)
+        )
 
     def export_workspace(
         self,
@@ -454,12 +1028,60 @@ class SyncMemoryLayerClient(ClientBase):
         limit: int = 0,
     ) -> WorkspaceExport:
         """The workspace's NDJSON export, parsed (``limit=0``: everything)."""
-        return self._run(self._export_workspace(workspace_id, include_associations, offset, limit))
+        params = {
+            "include_associations": "true" if include_associations else "false",
+            "offset": offset,
+            "limit": limit,
+        }
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/workspaces/{self._need_ws(workspace_id)}/export",
+                _parse_export,
+                params=params,
+                headers={"Accept": "application/x-ndjson"},
+            )
+        )
 
     def import_workspace(self, workspace_id: str, data: WorkspaceExport | Mapping[str, Any]) -> ImportResult:
         """Load an export (from :meth:`export_workspace`) into a workspace."""
-        return self._run(self._import_workspace(workspace_id, data))
+        payload = data.model_dump(mode="json") if isinstance(data, WorkspaceExport) else dict(data)
+        return self._run(
+            self._call(
+                "POST", f"/v1/workspaces/{workspace_id}/import", _model(ImportResult), json={"data": payload}
+            )
+        )
 
+    # ------------------------------------------------------------------ admin (an admin key)
+    def create_api_key(
+        self,
+        workspaces: Sequence[str],
+        *,
+        access: str | None = None,
+        name: str | None = None,
+        expires_at: datetime | str | None = None,
+        tenant_id: str | None = None,
+    ) -> ApiKey:
+        """A key for ``workspaces`` (``access``: read or read_write). ``key.key`` is shown this once."""
+        body = fields(locals())
+        return self._run(self._call("POST", "/v1/admin/api-keys", _model(ApiKey), json=body))
+
+    def list_api_keys(self) -> list[ApiKey]:
+        """Every key's record (never the secret)."""
+        return self._run(self._call("GET", "/v1/admin/api-keys", _list("api_keys", ApiKey)))
+
+    def revoke_api_key(self, key_id: str) -> None:
+        self._run(self._call("DELETE", f"/v1/admin/api-keys/{key_id}", _none))
+
+    # ------------------------------------------------------------------ service
     def health(self) -> dict[str, Any]:
         """``{"status": "healthy"}`` when the server is up."""
-        return self._run(self._health())
+        return self._run(self._call("GET", "/health", _json))
+
+    def ready(self) -> dict[str, Any]:
+        """``{"status": "ready", "services": {...}}`` once the database answers (ServerError 503 before)."""
+        return self._run(self._call("GET", "/health/ready", _json))
+
+    def info(self) -> dict[str, Any]:
+        """The server's name and version: ``(client.info())["version"]``"""
+        return self._run(self._call("GET", "/", _json))
