@@ -237,3 +237,9 @@ def test_config_refuses_unknown_providers_and_a_schedule_that_keeps_dev_awake() 
     with pytest.raises(ValueError, match="alarm_email"):
         StageConfig.for_stage("prod").check_deployable()
     StageConfig.for_stage("prod", {"alarm_email": "ops@example.com"}).check_deployable()
+
+
+def test_memory_asset_ships_the_console(assets: dict[str, BuiltAsset]) -> None:
+    # The memory function serves /console from the package's static files (pyproject package-data).
+    files = _files(assets["memory"])
+    assert {"shared/console/index.html", "shared/console/app.js", "shared/console/app.css"} <= files
