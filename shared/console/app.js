@@ -116,6 +116,12 @@ async function openMemory(id) {
       api("GET", `/v1/memories/${enc(id)}/associations`),
       api("GET", `/v1/memories/${enc(id)}/revisions?workspace_id=${ws}&limit=50`).catch(() => ({ revisions: [] })),
     ]);
+    // Fetch the other end of every edge before drawing anything, so the panel never shows a half-updated mix.
+    const edges = assoc.associations;
+    const others = await Promise.all(edges.map((edge) => {
+      const other = edge.source_id === id ? edge.target_id : edge.source_id;
+      return api("GET", `/v1/memories/${enc(other)}?workspace_id=${ws}`).then((r) => r.memory).catch(() => ({ id: other, content: "(not visible)" }));
+    }));
     state.selected = memory;
     for (const li of $("results").children) li.classList.toggle("selected", li.dataset.id === id);
     $("detail").hidden = false;
@@ -131,11 +137,6 @@ async function openMemory(id) {
     $("d-fields").replaceChildren(...Object.entries(fields)
       .filter(([, v]) => v !== null && v !== undefined && v !== "")
       .flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
-    const edges = assoc.associations;
-    const others = await Promise.all(edges.map((edge) => {
-      const other = edge.source_id === id ? edge.target_id : edge.source_id;
-      return api("GET", `/v1/memories/${enc(other)}?workspace_id=${ws}`).then((r) => r.memory).catch(() => ({ id: other, content: "(not visible)" }));
-    }));
     $("d-assoc").replaceChildren(...(edges.length ? edges.map((edge, i) => {
       const outgoing = edge.source_id === id;
       return el("li", { class: "clickable association", onclick: () => openMemory(others[i].id) },

@@ -89,11 +89,51 @@ def test_search_open_and_see_the_association(
 
     association.click()  # follow the edge: the mug opens, pointing back at the tea
     expect(page.locator("#d-title")).to_have_text(mug)
-    assert "← related_to" in page.text_content("#d-assoc")
+    expect(page.locator("#d-assoc")).to_contain_text("← related_to")
 
-    page.click("nav button[data-tab=jobs]")
-    page.wait_for_selector("#tab-jobs:not([hidden])")
     assert errors == [] and not page.is_visible("#error")
+    page.close()
+
+
+def test_threads_sessions_and_jobs_tabs(
+    browser: Any, base_url: str, http: httpx.Client, ws: str, other_ws: str
+) -> None:
+    headers = {"X-Workspace-ID": ws}
+    http.post(
+        "/v1/threads", json={"id": "support-42", "title": "Support chat 42"}, headers=headers
+    ).raise_for_status()
+    http.post(
+        "/v1/threads/support-42/messages",
+        json={
+            "messages": [
+                {"role": "user", "content": "I live in Lisbon."},
+                {"role": "assistant", "content": "Noted."},
+            ]
+        },
+        headers=headers,
+    ).raise_for_status()
+    job = http.post("/v1/threads/support-42/decompose", headers=headers).json()["job_id"]
+    http.post("/v1/sessions", json={"session_id": f"sess_console_{ws}"}, headers=headers).raise_for_status()
+    # The jobs route is the workspace's own: another workspace sees none of them.
+    jobs = http.get("/console/api/jobs", headers=headers).json()["jobs"]
+    assert job in [j["job_id"] for j in jobs] and {j["thread_id"] for j in jobs} == {"support-42"}
+    assert http.get("/console/api/jobs", headers={"X-Workspace-ID": other_ws}).json()["jobs"] == []
+    assert http.get("/console/api/jobs", headers={"X-Workspace-ID": "bad workspace!"}).status_code == 400
+
+    page = browser.new_page()
+    page.goto(f"{base_url}/console/?workspace={ws}")
+    page.wait_for_selector("#who.rw")
+    page.click("nav button[data-tab=threads]")
+    page.locator("#threads li", has_text="Support chat 42").click()
+    expect(page.locator("#t-messages li")).to_have_count(2)
+    assert "I live in Lisbon." in page.text_content("#t-messages")
+    page.click("nav button[data-tab=sessions]")
+    expect(page.locator("#sessions tr")).to_have_count(1)
+    assert f"sess_console_{ws}" in page.text_content("#sessions")
+    page.click("nav button[data-tab=jobs]")
+    expect(page.locator("#jobs tr")).to_have_count(len(jobs))
+    assert job in page.text_content("#jobs") and "done" in page.text_content("#jobs")
+    assert not page.is_visible("#error")
     page.close()
 
 
