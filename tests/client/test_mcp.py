@@ -21,7 +21,7 @@ EXPECTED_TOOLS = {"remember", "recall", "forget", "associate", "context_pack", "
 
 
 @asynccontextmanager
-async def connect(base_url: str, ws: str) -> AsyncIterator[Client]:
+async def connect(base_url: str, ws: str, api_key: str | None = None) -> AsyncIterator[Client]:
     """A fresh ``memorylayer-mcp`` subprocess for one test (a context manager, not an async fixture: the
     client's reader tasks must live on the test's own event loop)."""
     env = {
@@ -31,6 +31,8 @@ async def connect(base_url: str, ws: str) -> AsyncIterator[Client]:
         "MEMORYLAYER_SESSION_ID": f"sess_mcp_{ws}",
     }
     env.pop("MEMORYLAYER_API_KEY", None)
+    if api_key:
+        env["MEMORYLAYER_API_KEY"] = api_key
     params = StdioServerParameters(command=sys.executable, args=["-m", "memorylayer_mcp"], env=env)
     async with Client(params, read_timeout_seconds=60) as client:
         yield client
@@ -183,3 +185,26 @@ async def test_streamable_http_transport(base_url: str, ws: str, tmp_path: Any) 
         process.terminate()
         await process.wait()
         log.close()
+
+
+async def test_api_key_and_its_refusals_reach_the_model(settings: Any, services: Any, ws: str) -> None:
+    """With keys on, MEMORYLAYER_API_KEY is sent as a Bearer token; a read-only key's write is an MCP tool error
+    naming the API's code, and nothing is stored."""
+    from tests.secured import admin_client, serve_secured
+
+    with serve_secured(settings, services, rate_limit_burst=100) as url, admin_client(url) as admin:
+        read = admin.post("/v1/admin/api-keys", json={"workspaces": [ws], "access": "read"}).json()["key"]
+        write = admin.post("/v1/admin/api-keys", json={"workspaces": [ws]}).json()["key"]
+        async with connect(url, ws, api_key=write) as writer:
+            kept = _payload(await writer.call_tool("remember", {"content": "Carol's office is room 4.12."}))
+        async with connect(url, ws, api_key=read) as reader:
+            hits = _payload(await reader.call_tool("recall", {"query": "Carol office room"}))
+            assert kept["memory"]["id"] in [m["id"] for m in hits["memories"]]
+            refused = _error_text(
+                await reader.call_tool("remember", {"content": "Carol moved to room 5.01."})
+            )
+            assert "HTTP 403" in refused and "read_only_key" in refused
+        async with connect(url, ws) as anonymous:
+            assert "HTTP 401" in _error_text(await anonymous.call_tool("recall", {"query": "Carol"}))
+        listed = admin.get("/v1/memories", headers={"X-Workspace-ID": ws}).json()["memories"]
+        assert [m["content"] for m in listed] == ["Carol's office is room 4.12."]
