@@ -18,8 +18,6 @@ from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
 from shared.api.deps import CallerDep, ServicesDep, principal, row_wall
-from shared.api.routes.threads import job_out
-from shared.db import threads as threads_repo
 
 __all__ = ["install", "pages", "router"]
 
@@ -89,6 +87,11 @@ def jobs(
     caller: CallerDep, svc: ServicesDep, limit: Annotated[int, Query(ge=1, le=200)] = 50
 ) -> dict[str, Any]:
     """The workspace's newest extraction jobs (``GET /v1/jobs/{id}`` reads one)."""
+    # Imported here: every function's app installs the console, and the thread routes cost ~0.2 s of import
+    # that the sessions and context functions' cold starts should not pay for a page they never serve.
+    from shared.api.routes.threads import job_out
+    from shared.db import threads as threads_repo
+
     workspace = caller.workspace()
     with svc.db.connection() as conn:
         rows = threads_repo.recent_jobs(conn, workspace, limit)
