@@ -17,6 +17,7 @@ from infra.config import StageConfig
 from infra.nag import acknowledge
 
 ANY = apigwv2.HttpMethod.ANY
+GET = apigwv2.HttpMethod.GET
 POST = apigwv2.HttpMethod.POST
 
 # (path, method, function). API Gateway picks the most specific route, so the two context routes win over
@@ -33,6 +34,9 @@ ROUTES: tuple[tuple[str, apigwv2.HttpMethod, str], ...] = (
     ("/health", ANY, "memory"),
     ("/health/ready", ANY, "memory"),
     ("/openapi.json", ANY, "memory"),
+    # The memory console: its page, and its read-only API behind the same key check as /v1 (in the app).
+    ("/console", GET, "memory"),
+    ("/console/{proxy+}", GET, "memory"),
     ("/v1/sessions", ANY, "sessions"),
     ("/v1/sessions/{proxy+}", ANY, "sessions"),
     ("/v1/sessions/{session_id}/context-pack", POST, "context"),

@@ -161,4 +161,7 @@ def create_app(
         # runs behind the caller's row-level wall (router dependencies come before the route's own).
         open_route = router is health.router
         app.include_router(router, dependencies=[] if open_route else [Depends(principal), Depends(row_wall)])
+    from shared.api.routes import console  # the memory console: its page open, its API behind auth
+
+    console.install(app)
     return app

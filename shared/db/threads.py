@@ -215,6 +215,14 @@ def get_job(conn: Connection, job_id: str, workspace_id: str | None = None) -> d
     return conn.execute(f"SELECT {JOB_COLUMNS} FROM extraction_jobs WHERE id = %s {scope}", params).fetchone()
 
 
+def recent_jobs(conn: Connection, workspace_id: str, limit: int = 50) -> list[dict]:
+    """The workspace's newest extraction jobs first (the memory console lists them)."""
+    return conn.execute(
+        f"SELECT {JOB_COLUMNS} FROM extraction_jobs WHERE workspace_id = %s ORDER BY created_at DESC, id LIMIT %s",
+        (workspace_id, limit),
+    ).fetchall()
+
+
 def start_job(conn: Connection, job_id: str) -> dict | None:
     """Claim a job: None if it is done already (a redelivery) or unknown. Locks the row for the transaction."""
     job = conn.execute(

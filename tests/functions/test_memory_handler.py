@@ -90,3 +90,20 @@ def test_warm_invocations_reuse_one_pool(load_handler, ws):
     # Both counters are cumulative: more borrowed connections, no new ones opened.
     assert after_third["requests_num"] >= after_first["requests_num"] + 2
     assert after_third["connections_num"] == after_first["connections_num"]
+
+
+def test_console_through_lambda(load_handler, ws):
+    """API Gateway routes /console to this function (infra/api.py): the page and its API answer events."""
+    module = load_handler("functions.memory.handler")
+    out = module.handler(http_v2("GET", "/console/"), LambdaContext())
+    assert out["statusCode"] == 200 and out["headers"]["content-type"].startswith("text/html")
+    assert (
+        "MemoryLayer console" in out["body"]
+        and "script-src 'self'" in out["headers"]["content-security-policy"]
+    )
+    status, body, _ = call(module.handler, http_v2("GET", "/console/api/whoami"))
+    assert status == 200 and body["can_write"] is True
+    status, body, _ = call(
+        module.handler, http_v2("GET", "/console/api/jobs", headers={"X-Workspace-ID": ws})
+    )
+    assert status == 200 and body == {"jobs": [], "workspace_id": ws}

@@ -291,3 +291,9 @@ def test_each_handler_imports_from_its_asset_alone(assets: dict[str, BuiltAsset]
         )
         assert out.returncode == 0, f"{name}: {out.stderr[-2000:]}"
         assert int(out.stdout.split()[-1]) == sum(1 for f in _files(asset) if f.endswith(".py"))
+
+
+def test_memory_asset_ships_the_console(assets: dict[str, BuiltAsset]) -> None:
+    # The memory function serves /console from the package's static files (pyproject package-data).
+    files = _files(assets["memory"])
+    assert {"shared/console/index.html", "shared/console/app.js", "shared/console/app.css"} <= files

@@ -106,6 +106,28 @@ def test_routes_target_the_right_functions(synth: Synth, stage: str) -> None:
     assert {"ANY /health", "ANY /health/ready", "ANY /openapi.json", "ANY /v1/jobs/{proxy+}"} <= set(actual)
 
 
+def test_console_is_served_by_the_memory_function(synth: Synth) -> None:
+    # Given the prod route table
+    ids = function_ids(synth, "prod")
+    integrations = synth.resources("prod", "AWS::ApiGatewayV2::Integration")
+    routed = {
+        r["Properties"]["RouteKey"]: invoked_function(
+            synth,
+            "prod",
+            integrations[ref_id(r["Properties"]["Target"]["Fn::Join"][1][1])]["Properties"]["IntegrationUri"],
+        )
+        for r in synth.resources("prod", "AWS::ApiGatewayV2::Route").values()
+    }
+    # Then the console's page and its API reach the memory function (where the app checks the key), GET only,
+    # with no authorizer of the gateway's own in front (the page must load before a key is typed)
+    assert routed["GET /console"] == ids["memory"]
+    assert routed["GET /console/{proxy+}"] == ids["memory"]
+    assert not any(k.startswith(("ANY /console", "POST /console")) for k in routed)
+    for route in synth.resources("prod", "AWS::ApiGatewayV2::Route").values():
+        if route["Properties"]["RouteKey"].startswith("GET /console"):
+            assert route["Properties"].get("AuthorizationType", "NONE") == "NONE"
+
+
 def test_api_stage_is_throttled_and_logs_access(synth: Synth) -> None:
     template = synth.template("prod")
     template.has_resource_properties(

@@ -11,6 +11,12 @@ Each message is one episodic memory in the chat's ordered stream (``sequence_key
   (case-sensitive) keys, and a deleted message never comes back;
 - ``get_keys`` asks the server for the workspace's live stream keys.
 
+With ``thread_messages=True`` every message is also appended to the conversation thread
+``<thread_prefix><chat key>`` (``/v1/threads``), so the server extracts facts from the chat ("I live in Lisbon"
+becomes the memory "User lives in Lisbon", recallable from any chat); ``extract_facts(key)`` runs that
+extraction at once instead of waiting for the queue. The thread is a log: deleting chat messages does not retract
+facts already extracted.
+
 Indices: ``delete_message(key, idx)`` treats ``idx`` as the position in ``get_messages(key)`` (as LlamaIndex's
 ``SimpleChatStore`` does). That is the memory with ``message_index == idx`` until a deletion leaves a gap;
 nothing is renumbered.
@@ -30,10 +36,13 @@ from memorylayer import Memory, MemoryLayerClient, NotFoundError, SyncMemoryLaye
 
 from memorylayer_llamaindex.convert import (
     CHAT_KEY_TAG_PREFIX,
+    _text_of,
     chat_message_to_memory_payload,
     get_message_index,
     memory_to_chat_message,
+    message_role_to_string,
 )
+from memorylayer_llamaindex.threads import ThreadWriter, thread_id_for
 
 __all__ = ["MemoryLayerChatStore"]
 
@@ -77,6 +86,10 @@ class MemoryLayerChatStore(BaseChatStore):
     max_retries: int = Field(default=3, ge=0, description="Retries of idempotent requests")
     page_size: int = Field(default=1000, ge=1, le=1000, description="Messages fetched per request")
     write_concurrency: int = Field(default=8, ge=1, description="Parallel POSTs in aset_messages")
+    thread_messages: bool = Field(
+        default=False, description="Also append each message to a conversation thread, for fact extraction"
+    )
+    thread_prefix: str = Field(default="llamaindex-", description="Thread id = prefix + chat key")
 
     _sync_client: SyncMemoryLayerClient | None = PrivateAttr(default=None)
     _async_client: MemoryLayerClient | None = PrivateAttr(default=None)
@@ -120,6 +133,30 @@ class MemoryLayerChatStore(BaseChatStore):
         if self._async_client is None:
             self._async_client = MemoryLayerClient(**self._options())
         return self._async_client
+
+    @property
+    def threads(self) -> ThreadWriter:
+        """Writes to ``/v1/threads`` (used when ``thread_messages`` is on)."""
+        return ThreadWriter(self.base_url, self.api_key, self.workspace_id, timeout=self.timeout)
+
+    def thread_id(self, key: str) -> str:
+        """The thread a chat's messages go to: ``store.thread_id("alice") == "llamaindex-alice"``."""
+        return thread_id_for(self.thread_prefix, key)
+
+    def extract_facts(self, key: str) -> dict[str, Any]:
+        """Extract memories from the chat's thread now; returns the API's decompose result."""
+        return self.threads.decompose(self.thread_id(key))
+
+    async def aextract_facts(self, key: str) -> dict[str, Any]:
+        return await self.threads.adecompose(self.thread_id(key))
+
+    @staticmethod
+    def _thread_rows(pairs: Sequence[tuple[ChatMessage, Memory]]) -> list[dict[str, Any]]:
+        # The memory id is the thread message's id: a retried append is not stored twice.
+        return [
+            {"id": memory.id, "role": message_role_to_string(message.role), "content": _text_of(message)}
+            for message, memory in pairs
+        ]
 
     def close(self) -> None:
         """Close the sync HTTP connections."""
@@ -168,8 +205,13 @@ class MemoryLayerChatStore(BaseChatStore):
     def set_messages(self, key: str, messages: list[ChatMessage]) -> None:
         """Replace the chat: delete its messages, then write these with indices 0..n-1."""
         self.delete_messages(key)
+        written = []
         for index, message in enumerate(messages):
-            self.client.remember(**self._payload(message, key, index), idempotency_key=True)
+            written.append(self.client.remember(**self._payload(message, key, index), idempotency_key=True))
+        if self.thread_messages and messages:
+            self.threads.append(
+                self.thread_id(key), self._thread_rows(list(zip(messages, written, strict=True)))
+            )
 
     def get_messages(self, key: str) -> list[ChatMessage]:
         """Every message of the chat, in order."""
@@ -177,7 +219,9 @@ class MemoryLayerChatStore(BaseChatStore):
 
     def add_message(self, key: str, message: ChatMessage) -> None:
         """Append one message (one request; the server assigns the index atomically)."""
-        self.client.remember(**self._payload(message, key, None), idempotency_key=True)
+        memory = self.client.remember(**self._payload(message, key, None), idempotency_key=True)
+        if self.thread_messages:
+            self.threads.append(self.thread_id(key), self._thread_rows([(message, memory)]))
 
     def delete_messages(self, key: str) -> list[ChatMessage] | None:
         """Delete the whole chat; returns its messages, or None if it had none."""
@@ -216,17 +260,22 @@ class MemoryLayerChatStore(BaseChatStore):
         await self.adelete_messages(key)
         gate = asyncio.Semaphore(self.write_concurrency)
 
-        async def write(index: int, message: ChatMessage) -> None:
+        async def write(index: int, message: ChatMessage) -> Memory:
             async with gate:
-                await self.aclient.remember(**self._payload(message, key, index), idempotency_key=True)
+                return await self.aclient.remember(**self._payload(message, key, index), idempotency_key=True)
 
-        await asyncio.gather(*(write(i, m) for i, m in enumerate(messages)))
+        written = await asyncio.gather(*(write(i, m) for i, m in enumerate(messages)))
+        if self.thread_messages and messages:
+            rows = self._thread_rows(list(zip(messages, written, strict=True)))
+            await self.threads.aappend(self.thread_id(key), rows)
 
     async def aget_messages(self, key: str) -> list[ChatMessage]:
         return [memory_to_chat_message(m) for m in await self._amemories(key)]
 
     async def async_add_message(self, key: str, message: ChatMessage) -> None:
-        await self.aclient.remember(**self._payload(message, key, None), idempotency_key=True)
+        memory = await self.aclient.remember(**self._payload(message, key, None), idempotency_key=True)
+        if self.thread_messages:
+            await self.threads.aappend(self.thread_id(key), self._thread_rows([(message, memory)]))
 
     async def adelete_messages(self, key: str) -> list[ChatMessage] | None:
         memories = await self._amemories(key)

@@ -1,0 +1,5 @@
+"""MemoryLayer's MCP server: ``memorylayer-mcp`` (stdio) or ``python -m memorylayer_mcp --transport streamable-http``."""
+
+from memorylayer_mcp.server import Config, MemoryLayerTools, build_server, main
+
+__all__ = ["Config", "MemoryLayerTools", "build_server", "main"]

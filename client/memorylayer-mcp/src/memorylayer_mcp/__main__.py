@@ -1,0 +1,3 @@
+from memorylayer_mcp.server import main
+
+main()

@@ -1,0 +1,104 @@
+"""/console: the memory console, a small page that shows what the system remembers (static files, no CDN).
+
+    create_app(...)            # install(app) adds /console, /console/app.js, /console/app.css and /console/api/*
+
+The page itself is open (it holds no data, and a browser cannot send a key on navigation); every datum it
+shows comes from the ``/v1`` API, called with the key typed into the page, so the console sees exactly what
+that key may see. The two routes the API lacks live here, behind the same authentication and row-level wall as
+``/v1``: ``/console/api/whoami`` (may this key write? which workspaces?) and ``/console/api/jobs`` (a
+workspace's recent extraction jobs).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi.responses import RedirectResponse, Response
+
+from shared.api.deps import CallerDep, ServicesDep, principal, row_wall
+
+__all__ = ["install", "pages", "router"]
+
+_ASSETS = {
+    "index.html": "text/html; charset=utf-8",
+    "app.js": "text/javascript; charset=utf-8",
+    "app.css": "text/css; charset=utf-8",
+}
+# Only our own files run: no inline script, no third-party origin, no framing (clickjacking of a page that
+# can forget memories).
+_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
+
+pages = APIRouter(prefix="/console", include_in_schema=False)
+router = APIRouter(prefix="/console/api", tags=["console"])
+
+
+def _asset(name: str) -> Response:
+    body = resources.files("shared.console").joinpath(name).read_bytes()
+    return Response(body, media_type=_ASSETS[name], headers=_HEADERS)
+
+
+@pages.get("")
+def console_root(request: Request) -> RedirectResponse:
+    # Relative asset URLs need the trailing slash (and keep working under an API Gateway stage prefix).
+    query = request.url.query
+    return RedirectResponse(f"console/?{query}" if query else "console/", status_code=307)
+
+
+@pages.get("/")
+def console_index() -> Response:
+    return _asset("index.html")
+
+
+@pages.get("/app.js")
+def console_js() -> Response:
+    return _asset("app.js")
+
+
+@pages.get("/app.css")
+def console_css() -> Response:
+    return _asset("app.css")
+
+
+@router.get("/whoami")
+def whoami(caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+    """What this key may do: the page hides its write buttons unless ``can_write``."""
+    who = caller.principal
+    return {
+        "key_id": who.key_id,
+        "can_write": who.access == "read_write",
+        "admin": who.admin,
+        "workspaces": list(who.workspaces) if who.workspaces is not None else None,
+        "auth_mode": svc.settings.auth_mode,
+    }
+
+
+@router.get("/jobs")
+def jobs(
+    caller: CallerDep, svc: ServicesDep, limit: Annotated[int, Query(ge=1, le=200)] = 50
+) -> dict[str, Any]:
+    """The workspace's newest extraction jobs (``GET /v1/jobs/{id}`` reads one)."""
+    # Imported here: every function's app installs the console, and the thread routes cost ~0.2 s of import
+    # that the sessions and context functions' cold starts should not pay for a page they never serve.
+    from shared.api.routes.threads import job_out
+    from shared.db import threads as threads_repo
+
+    workspace = caller.workspace()
+    with svc.db.connection() as conn:
+        rows = threads_repo.recent_jobs(conn, workspace, limit)
+    return {"jobs": [job_out(r) for r in rows], "workspace_id": workspace}
+
+
+def install(app: FastAPI) -> None:
+    """Serve the console from ``app``: the pages open, the console API behind auth and the row-level wall."""
+    app.include_router(pages)
+    app.include_router(router, dependencies=[Depends(principal), Depends(row_wall)])

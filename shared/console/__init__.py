@@ -1,0 +1,1 @@
+"""The memory console's static files, served by shared/api/routes/console.py."""

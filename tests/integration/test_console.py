@@ -1,0 +1,180 @@
+"""The memory console in a real browser: Debian's headless ``chromium`` driven by Playwright, against the real
+app on uvicorn (no browser download: Playwright is pointed at the system executable; .ci/run installs it).
+
+The page loads, a search shows a remembered memory, opening it shows its association and history; a read-only
+key sees no write controls, and the console's own API refuses a caller without a key.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from tests.secured import admin_client, serve_secured
+
+CHROMIUM = (
+    os.environ.get("MEMORYLAYER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+)
+SCREENSHOT = os.environ.get("MEMORYLAYER_CONSOLE_SCREENSHOT")  # set to a path to refresh docs/console.png
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed: .ci/run installs Debian's chromium package")
+        pytest.skip("no chromium on this machine (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright  # imported here: only this module needs it
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+def _remember(http: httpx.Client, ws: str, content: str, **fields: Any) -> str:
+    response = http.post("/v1/memories", json={"content": content, **fields}, headers={"X-Workspace-ID": ws})
+    response.raise_for_status()
+    return response.json()["memory"]["id"]
+
+
+def test_search_open_and_see_the_association(
+    browser: Any, base_url: str, http: httpx.Client, ws: str
+) -> None:
+    tea = _remember(http, ws, "Alice prefers green tea over coffee.", tags=["prefs"], type="semantic")
+    mug = _remember(http, ws, "Alice keeps a blue ceramic mug at her desk.", tags=["office"])
+    _remember(http, ws, "The quarterly report is due on Friday.", tags=["work"])
+    http.post(
+        f"/v1/memories/{tea}/associate",
+        json={"target_id": mug, "relationship": "related_to", "strength": 0.8},
+        headers={"X-Workspace-ID": ws},
+    ).raise_for_status()
+    http.put(f"/v1/memories/{tea}", json={"importance": 0.9}).raise_for_status()  # a second revision
+
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"{base_url}/console?workspace={ws}")
+    page.wait_for_selector("#who.rw")
+    assert page.text_content("#who") == "read-write"
+    assert page.is_visible("#remember")  # auth is off here: everyone may write
+
+    expect(page.locator("#results li")).to_have_count(3)  # the opening '*' search
+    page.fill("#query", "green tea")
+    page.click("#search summary")  # open the filters
+    page.fill("#f-tags", "prefs")
+    page.click("#search button[type=submit]")
+    expect(page.locator("#results li")).to_have_count(1)  # the tag filter: only the tea
+    first = page.locator("#results li").first
+    assert "Alice prefers green tea over coffee." in first.text_content()
+
+    first.click()
+    association = page.locator("#d-assoc li.association")
+    association.wait_for()
+    assert "related_to" in association.text_content()
+    assert "Alice keeps a blue ceramic mug at her desk." in association.text_content()
+    assert page.text_content("#d-title") == tea
+    page.locator("#d-history li").nth(1).wait_for()  # created, then updated
+    assert page.is_visible("#d-forget")
+    if SCREENSHOT:
+        Path(SCREENSHOT).parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=SCREENSHOT, full_page=True)
+
+    association.click()  # follow the edge: the mug opens, pointing back at the tea
+    expect(page.locator("#d-title")).to_have_text(mug)
+    expect(page.locator("#d-assoc")).to_contain_text("← related_to")
+
+    assert errors == [] and not page.is_visible("#error")
+    page.close()
+
+
+def test_threads_sessions_and_jobs_tabs(
+    browser: Any, base_url: str, http: httpx.Client, ws: str, other_ws: str
+) -> None:
+    headers = {"X-Workspace-ID": ws}
+    http.post(
+        "/v1/threads", json={"id": "support-42", "title": "Support chat 42"}, headers=headers
+    ).raise_for_status()
+    http.post(
+        "/v1/threads/support-42/messages",
+        json={
+            "messages": [
+                {"role": "user", "content": "I live in Lisbon."},
+                {"role": "assistant", "content": "Noted."},
+            ]
+        },
+        headers=headers,
+    ).raise_for_status()
+    job = http.post("/v1/threads/support-42/decompose", headers=headers).json()["job_id"]
+    http.post("/v1/sessions", json={"session_id": f"sess_console_{ws}"}, headers=headers).raise_for_status()
+    # The jobs route is the workspace's own: another workspace sees none of them.
+    jobs = http.get("/console/api/jobs", headers=headers).json()["jobs"]
+    assert job in [j["job_id"] for j in jobs] and {j["thread_id"] for j in jobs} == {"support-42"}
+    assert http.get("/console/api/jobs", headers={"X-Workspace-ID": other_ws}).json()["jobs"] == []
+    assert http.get("/console/api/jobs", headers={"X-Workspace-ID": "bad workspace!"}).status_code == 400
+
+    page = browser.new_page()
+    page.goto(f"{base_url}/console/?workspace={ws}")
+    page.wait_for_selector("#who.rw")
+    page.click("nav button[data-tab=threads]")
+    page.locator("#threads li", has_text="Support chat 42").click()
+    expect(page.locator("#t-messages li")).to_have_count(2)
+    assert "I live in Lisbon." in page.text_content("#t-messages")
+    page.click("nav button[data-tab=sessions]")
+    expect(page.locator("#sessions tr")).to_have_count(1)
+    assert f"sess_console_{ws}" in page.text_content("#sessions")
+    page.click("nav button[data-tab=jobs]")
+    expect(page.locator("#jobs tr")).to_have_count(len(jobs))
+    assert job in page.text_content("#jobs") and "done" in page.text_content("#jobs")
+    assert not page.is_visible("#error")
+    page.close()
+
+
+def test_read_only_key_gets_no_write_controls(browser: Any, settings: Any, services: Any, ws: str) -> None:
+    with serve_secured(settings, services, rate_limit_burst=100) as url, admin_client(url) as admin:
+        read = admin.post("/v1/admin/api-keys", json={"workspaces": [ws], "access": "read"}).json()["key"]
+        write = admin.post("/v1/admin/api-keys", json={"workspaces": [ws]}).json()["key"]
+        httpx.post(
+            f"{url}/v1/memories",
+            json={"content": "Bob's standup is at 9:30."},
+            headers={"Authorization": write},
+        ).raise_for_status()
+        # The page is open; its API is not.
+        assert httpx.get(f"{url}/console/").status_code == 200
+        assert httpx.get(f"{url}/console/api/whoami").status_code == 401
+
+        page = browser.new_page()
+        page.goto(f"{url}/console/?workspace={ws}")
+        page.fill("#api-key", read)
+        page.click("#connect button[type=submit]")
+        page.wait_for_selector("#who.ro")
+        page.locator("#results li").first.wait_for()
+        assert "Bob's standup is at 9:30." in page.text_content("#results")
+        page.locator("#results li").first.click()
+        page.wait_for_selector("#detail:not([hidden])")
+        assert not page.is_visible("#d-forget") and not page.is_visible("#remember")
+
+        page.fill("#api-key", write)
+        page.click("#connect button[type=submit]")
+        page.wait_for_selector("#who.rw")
+        assert page.is_visible("#remember")
+        page.close()
+
+
+def test_console_serves_its_files_with_a_strict_policy(http: httpx.Client) -> None:
+    redirect = http.get("/console")
+    assert redirect.status_code == 307 and redirect.headers["location"] == "console/"
+    page = http.get("/console/")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    assert '<script src="app.js"' in page.text and "http" not in page.text.split("<body>")[0]  # no CDN
+    assert http.get("/console/app.js").headers["content-type"].startswith("text/javascript")
+    assert http.get("/console/../pyproject.toml").status_code == 404
+    assert http.get("/console/app.py").status_code == 404
