@@ -251,7 +251,7 @@ def test_assets_leave_out_the_local_stack_the_cli_and_unused_pieces(assets: dict
         assert ("shared/snapstart.py" in files) == (name in {"memory", "sessions", "context"}), name
     # The migrations ship with the function that applies them, the cleanup duties with the cleanup function.
     assert "shared/db/migrate.py" in _files(assets["migrate"])
-    assert "shared/sessions/cleanup.py" in _files(assets["cleanup"])
+    assert "shared/sessions/expiry.py" in _files(assets["cleanup"])
     assert "shared/api/app.py" not in _files(assets["migrate"])
 
 
