@@ -81,7 +81,7 @@ def services(request: Request) -> Any:
 
 # POSTs that only read: a read-only key may call them.
 READ_ONLY_POSTS = re.compile(
-    r"^/v1/(memories/(recall|reflect|answer|[^/]+/traverse)|sessions/[^/]+/context-(pack|delta))$"
+    r"^/v1/(memories/(recall|reflect|answer|[^/]+/traverse)|sessions/[^/]+/context-(pack|delta)|context/inspect)$"
 )
 
 

@@ -20,6 +20,7 @@ from shared.llm import create_llm
 from shared.memories.service import MemoryService
 from shared.queue import create_queue
 from shared.retrieval.recall import Recaller
+from shared.sandbox.service import SandboxService
 from shared.sessions.context import ContextService
 from shared.sessions.service import SessionService
 from shared.settings import Settings
@@ -72,6 +73,7 @@ class Services:
     sessions: SessionService = field(default=None)  # type: ignore[assignment]  # set by build()
     inline_indexer: InlineIndexer = field(default=None)  # type: ignore[assignment]  # set by build()
     context: ContextService = field(default=None)  # type: ignore[assignment]
+    sandboxes: SandboxService = field(default=None)  # type: ignore[assignment]  # issue 19
 
     @classmethod
     def build(
@@ -96,6 +98,7 @@ class Services:
             context=ContextService(db, sessions, recaller, settings),
             threads=ThreadService(db, create_queue(settings), worker),
             answerer=Answerer(recaller, create_llm(settings)),
+            sandboxes=SandboxService(db, sessions, recaller, create_llm(settings), settings),
             api_keys=ApiKeys(db),
             inline_indexer=InlineIndexer(worker),
         )
