@@ -93,13 +93,3 @@ def delete(conn: psycopg.Connection, workspace_id: str, session_id: str) -> bool
             (workspace_id, session_id),
         ).rowcount
     )
-
-
-def delete_orphans(conn: psycopg.Connection, now: datetime) -> int:
-    """Sandboxes of expired sessions (cleanup deletes the sessions too, which cascades; this frees them at
-    once, before the session's auto-commit has run)."""
-    return conn.execute(
-        "DELETE FROM context_sandboxes c USING sessions s WHERE s.workspace_id = c.workspace_id "
-        "AND s.id = c.session_id AND s.expires_at <= %s",
-        (now,),
-    ).rowcount

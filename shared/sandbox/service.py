@@ -29,7 +29,6 @@ from shared.errors import (
     MemoryLayerError,
     NotFound,
     PayloadTooLarge,
-    ServiceUnavailable,
     Unprocessable,
 )
 from shared.models import RecallRequest
@@ -343,6 +342,8 @@ class SandboxService:
             self.load(
                 caller, m.LoadRequest(var="_memories", query=body.memory_query, limit=body.memory_limit)
             )
+        # A new goal: the previous run's flags must not end this one at its first step.
+        self._run(target, {"op": "inject", "values": {"_goal_achieved": False, "_final_result": None}})
         last = ""
         achieved = False
         iterations = min(body.max_iterations, self.settings.context_rlm_max_iterations)
@@ -407,7 +408,7 @@ class SandboxService:
         final = None
         for name in ("_final_result", "result"):
             got = self._run(target, {"op": "get", "variable": name})
-            if got.get("found"):
+            if got.get("found") and got.get("value") is not None:
                 final = got["value"] if isinstance(got["value"], str) else json.dumps(got["value"])[:10_000]
                 break
         if body.result_var and final is not None:
@@ -415,12 +416,6 @@ class SandboxService:
         if body.detail_level == "minimal":
             trace = [{"iteration": t["iteration"], "action": t["action"]} for t in trace]
         return {"result": final, "iterations": done, "trace": trace, "error": None, "goal_achieved": achieved}
-
-
-def free_expired(db: Database, now: datetime) -> int:
-    """Session cleanup's hook: the sandboxes of expired sessions go at once (deleting the session cascades)."""
-    with db.transaction() as conn:
-        return repo.delete_orphans(conn, now)
 
 
 RLM_PLAN = (
@@ -480,4 +475,4 @@ def memory_data(memory: dict[str, Any], embeddings: bool) -> dict[str, Any]:
     return item
 
 
-__all__ = ["NotEnabled", "SandboxService", "ServiceUnavailable", "free_expired", "isolation"]
+__all__ = ["NotEnabled", "SandboxService", "isolation"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -245,3 +246,56 @@ def test_a_sandbox_belongs_to_the_key_that_made_it(http, session, services):
     with pytest.raises(Forbidden) as refused:
         services.sandboxes.execute(caller("key_b"), ExecuteRequest(code="x"))
     assert refused.value.code == "sandbox_key_mismatch"
+
+
+@pytest.fixture()
+def openai_stub(services, settings, monkeypatch):
+    from shared.llm import create_llm
+    from tests.embed.stubs import StubServer
+    from tests.integration.test_llm_paths import llm_settings, openai_chat_wire
+
+    stub = StubServer(openai_chat_wire)
+    stub.replies = []
+    stub.start()
+    monkeypatch.setattr(services.sandboxes, "llm", create_llm(llm_settings(settings, "openai", stub)))
+    yield stub
+    stub.stop()
+
+
+def test_query_sends_the_variables_to_the_llm_and_keeps_the_answer(http, session, openai_stub):
+    ws, sid = session
+    execute(http, ws, sid, "nums = [1, 2, 3]")
+    openai_stub.replies.append({"response": "The sum is 6."})
+    body = {"prompt": "What is the sum?", "variables": ["nums", "missing"], "result_var": "answer"}
+    response = http.post("/v1/context/query", json=body, headers=sx(ws, sid))
+    assert response.status_code == 200, response.text
+    assert response.json() == {
+        "response": "The sum is 6.",
+        "variables_used": ["nums", "missing"],
+        "result_var": "answer",
+        "error": None,
+    }
+    sent = json.dumps(openai_stub.requests[-1].body["messages"])
+    assert "[nums] (list)" in sent and "[1, 2, 3]" in sent and "[missing]: (not found)" in sent
+    assert execute(http, ws, sid, "answer").json()["result"] == "'The sum is 6.'"
+
+
+def test_rlm_runs_the_planned_code_in_the_sandbox(http, session, openai_stub):
+    ws, sid = session
+    execute(http, ws, sid, "nums = [1, 2, 3]")
+    openai_stub.replies.append({"code": "```python\n_final_result = sum(nums)\n_goal_achieved = True\n```"})
+    response = http.post(
+        "/v1/context/rlm", json={"goal": "sum nums", "result_var": "total"}, headers=sx(ws, sid)
+    )
+    assert response.status_code == 200, response.text
+    out = response.json()
+    assert out["goal_achieved"] and out["result"] == "6" and out["iterations"] == 1
+    assert out["trace"][0]["verdict"] == "goal_achieved_by_code"
+    # The planner's code is caller code like any other: the same wall.
+    openai_stub.replies.append({"code": "__import__('os').system('id')"})
+    openai_stub.replies.append({"code": "x = 1"})
+    openai_stub.replies.append({"verdict": "FAILED", "reason": "gave up"})
+    again = http.post(
+        "/v1/context/rlm", json={"goal": "escape", "max_iterations": 2}, headers=sx(ws, sid)
+    ).json()
+    assert "not allowed" in again["trace"][0]["error"] and again["goal_achieved"] is False
