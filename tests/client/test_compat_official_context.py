@@ -21,7 +21,10 @@ pytestmark = pytest.mark.py312
 def test_official_sdk_context_methods(official_python: str, base_url: str) -> None:
     workspace, run = f"ws_ctx_{uuid.uuid4().hex[:8]}", uuid.uuid4().hex[:8]
     done = subprocess.run(
-        [official_python, "-B", str(SCRIPT), base_url, workspace, run], capture_output=True, text=True, timeout=300
+        [official_python, "-B", str(SCRIPT), base_url, workspace, run],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 0, done.stderr[-3000:]
     results = json.loads(done.stdout.strip().splitlines()[-1])
