@@ -23,12 +23,13 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 EXECUTOR = Path(__file__).with_name("executor.py")
-STARTUP_GRACE_S = 0.75  # interpreter start and state load: not the caller's seconds
+STARTUP_GRACE_S = 0.5  # interpreter start and state load: not the caller's seconds
 NOBODY = 65534
 
 
@@ -60,10 +61,22 @@ def isolation() -> dict[str, bool]:
 class ProcessRunner:
     """One child process per request; nothing survives it but the JSON answer (the state is in it)."""
 
-    def __init__(self, *, python: str | None = None) -> None:
+    def __init__(self, *, python: str | None = None, max_concurrent: int = 4, queue_s: float = 5.0) -> None:
         self.python = python or sys.executable
+        # At most this many children at once (each may hold its whole address-space cap): a burst of calls
+        # waits ``queue_s`` for a slot, then gets ``sandbox_slots_full`` instead of exhausting the machine.
+        self._slots = threading.BoundedSemaphore(max_concurrent)
+        self.queue_s = queue_s
 
     def run(self, request: dict[str, Any]) -> dict[str, Any]:
+        if not self._slots.acquire(timeout=self.queue_s):
+            return failure("sandbox_slots_full", "every sandbox slot is in use; retry shortly", self.queue_s)
+        try:
+            return self._run_one(request)
+        finally:
+            self._slots.release()
+
+    def _run_one(self, request: dict[str, Any]) -> dict[str, Any]:
         limits = request.setdefault("limits", {})
         seconds = float(limits.get("seconds", 30))
         memory = int(limits.get("memory_bytes", 256 << 20))

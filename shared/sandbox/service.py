@@ -29,6 +29,7 @@ from shared.errors import (
     MemoryLayerError,
     NotFound,
     PayloadTooLarge,
+    ServiceUnavailable,
     Unprocessable,
 )
 from shared.models import RecallRequest
@@ -56,6 +57,7 @@ FAILURES: dict[str, type[MemoryLayerError]] = {
     "output_too_large": Unprocessable,
     "sandbox_crashed": Unprocessable,
     "state_too_large": PayloadTooLarge,
+    "sandbox_slots_full": ServiceUnavailable,
 }
 
 

@@ -299,3 +299,23 @@ def test_rlm_runs_the_planned_code_in_the_sandbox(http, session, openai_stub):
         "/v1/context/rlm", json={"goal": "escape", "max_iterations": 2}, headers=sx(ws, sid)
     ).json()
     assert "not allowed" in again["trace"][0]["error"] and again["goal_achieved"] is False
+
+
+def test_concurrent_calls_on_one_session_cannot_both_win(http, session, base_url):
+    ws, sid = session
+    execute(http, ws, sid, "n = 0")
+    slow: list[httpx.Response] = []
+
+    def run_slow() -> None:
+        with httpx.Client(base_url=base_url, timeout=30) as other:
+            slow.append(execute(other, ws, sid, "import time\ntime.sleep(1.0)\na = 1"))
+
+    worker = threading.Thread(target=run_slow)
+    worker.start()
+    time.sleep(0.5)
+    fast = execute(http, ws, sid, "b = 2")
+    worker.join(10)
+    assert fast.status_code == 200
+    assert slow[0].status_code == 409 and slow[0].json()["detail"]["code"] == "sandbox_busy"
+    names = http.get("/v1/context/status", headers=sx(ws, sid)).json()["variables"]
+    assert names == ["b", "n"]  # the loser changed nothing

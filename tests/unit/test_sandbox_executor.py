@@ -157,3 +157,15 @@ def test_allowed_modules_import_after_confinement(runner):
         runner, "import statistics, math, json, datetime\nstatistics.mean([1, 2, 3]) + math.floor(0.5)"
     )
     assert answer["ok"] and answer["result"] == "2", answer
+
+
+def test_a_burst_beyond_the_slots_is_refused_not_queued_forever():
+    import threading
+
+    small = ProcessRunner(max_concurrent=1, queue_s=0.2)
+    spinning = threading.Thread(target=lambda: run(small, "while True: pass", seconds=1))
+    spinning.start()
+    time.sleep(0.2)
+    assert run(small, "1 + 1")["code"] == "sandbox_slots_full"
+    spinning.join()
+    assert run(small, "1 + 1")["result"] == "2"
