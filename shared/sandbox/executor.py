@@ -87,6 +87,11 @@ PREVIEW_CHARS = 1000  # stored per variable; /inspect and /status read it withou
 NOBODY = 65534
 
 
+class LLMPending(BaseException):
+    """Raised by ``llm_query`` for a prompt without an answer yet (a BaseException: ``except Exception`` in
+    caller code does not swallow it, and ``pending`` catches the rest)."""
+
+
 class Refused(Exception):
     """Caller code the AST check does not accept (error code ``code_rejected``)."""
 
@@ -292,7 +297,21 @@ def execute(values: dict[str, object], request: dict) -> dict:
     last = None
     if tree.body and isinstance(tree.body[-1], ast.Expr):
         last = ast.Expression(tree.body.pop().value)
-    namespace: dict[str, object] = {"__builtins__": safe_builtins(), "__name__": "__sandbox__", **values}
+    # llm_query: the sandbox has no LLM and no credentials. A prompt the orchestrator has not answered yet
+    # stops the run (nothing is kept); the orchestrator asks the LLM and runs the code again with the answer
+    # in ``llm_answers``. Catching the stop does not help: a pending prompt wins over any result.
+    answers = {str(k): str(v) for k, v in (request.get("llm_answers") or {}).items()}
+    pending: list[str] = []
+
+    def llm_query(prompt: object) -> str:
+        text = str(prompt)[:20_000]
+        if text in answers:
+            return answers[text]
+        pending.append(text)
+        raise LLMPending(text)
+
+    builtins_ = {**safe_builtins(), "llm_query": llm_query}
+    namespace: dict[str, object] = {"__builtins__": builtins_, "__name__": "__sandbox__", **values}
     out = CappedOutput(int(limits.get("output_chars", 50_000)))
     result = None
     error = None
@@ -309,6 +328,8 @@ def execute(values: dict[str, object], request: dict) -> dict:
         except BaseException as exc:  # noqa: BLE001 - caller code may raise anything, SystemExit included
             lines = traceback.format_exception_only(type(exc), exc)
             error, code_name = "".join(lines).strip()[:2000], "execution_error"
+    if pending:
+        return {"ok": False, "error": "llm_query needs an answer", "code": "llm_query", "prompt": pending[0]}
     if error is not None:
         return {"ok": False, "error": error, "code": code_name, "output": out.getvalue()}
     result_var = request.get("result_var")

@@ -136,7 +136,7 @@ class SandboxService:
         answer = self.executor.run(request)  # type: ignore[union-attr]
         if not answer.get("ok"):
             code = str(answer.get("code") or "sandbox_error")
-            if code == "execution_error":
+            if code in ("execution_error", "llm_query"):
                 return answer
             raise FAILURES.get(code, SandboxUnavailable)(str(answer.get("error") or code), code=code)
         if "state" not in answer:
@@ -176,17 +176,34 @@ class SandboxService:
 
     def execute(self, caller: Any, body: m.ExecuteRequest) -> dict[str, Any]:
         target = self.target(caller)
-        answer = self._run(
-            target,
-            {
-                "op": "execute",
-                "code": body.code,
-                "result_var": body.result_var,
-                "return_result": body.return_result,
-                "max_return_chars": body.max_return_chars,
-            },
-            executed=True,
-        )
+        request = {
+            "op": "execute",
+            "code": body.code,
+            "result_var": body.result_var,
+            "return_result": body.return_result,
+            "max_return_chars": body.max_return_chars,
+            "llm_answers": {},
+        }
+        answer = self._run(target, request, executed=True)
+        # llm_query() in caller code: the orchestrator asks the LLM (under the generation policy and the
+        # per-operation call ceiling) and runs the code again with every answer so far (executor.py).
+        calls = 0
+        while not answer.get("ok") and answer.get("code") == "llm_query":
+            llm = self._generation()
+            if calls >= self.settings.llm_max_calls_per_operation:
+                raise Unprocessable(
+                    f"the code asked llm_query more than {calls} times", code="llm_call_ceiling", calls=calls
+                )
+            prompt = str(answer.get("prompt", ""))
+            data, _ = llm.complete_json(
+                "Answer the request from code running in an analysis sandbox. Be concise.",
+                prompt,
+                {"type": "object", "properties": {"response": {"type": "string"}}, "required": ["response"]},
+                name="llm_query",
+            )
+            calls += 1
+            request["llm_answers"][prompt] = str(data.get("response", ""))
+            answer = self._run(target, request, executed=True)
         return {
             "output": answer.get("output", ""),
             "result": answer.get("result") if answer.get("ok") else None,
@@ -423,6 +440,7 @@ class SandboxService:
 RLM_PLAN = (
     "You write Python for a sandbox that keeps variables between steps. Allowed imports: collections, "
     "datetime, itertools, math, json, re, statistics, functools and a few more; no files, network or os. "
+    "`llm_query(prompt)` returns an LLM's answer as a string. "
     "Set `_final_result` to the answer and `_goal_achieved = True` when done.\n"
     "Goal: {goal}\nVariables (name -> type, preview): {state}\n"
     'Answer with {{"code": "<python>"}}.'

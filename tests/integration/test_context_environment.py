@@ -319,3 +319,20 @@ def test_concurrent_calls_on_one_session_cannot_both_win(http, session, base_url
     assert slow[0].status_code == 409 and slow[0].json()["detail"]["code"] == "sandbox_busy"
     names = http.get("/v1/context/status", headers=sx(ws, sid)).json()["variables"]
     assert names == ["b", "n"]  # the loser changed nothing
+
+
+def test_llm_query_inside_the_sandbox_goes_through_the_orchestrator(http, session, openai_stub):
+    ws, sid = session
+    openai_stub.replies.append({"response": "Paris"})
+    answer = execute(http, ws, sid, "city = llm_query('capital of France?')\ncity")
+    assert answer.status_code == 200 and answer.json()["result"] == "'Paris'", answer.text
+    assert "capital of France?" in json.dumps(openai_stub.requests[-1].body["messages"])
+    openai_stub.replies.extend({"response": str(i)} for i in range(10))
+    greedy = execute(http, ws, sid, "[llm_query(str(i)) for i in range(10)]")
+    assert greedy.status_code == 422 and greedy.json()["detail"]["code"] == "llm_call_ceiling"
+
+
+def test_llm_query_without_generation_is_refused(http, session):
+    ws, sid = session
+    refused = execute(http, ws, sid, "llm_query('hi')")
+    assert refused.status_code == 403 and refused.json()["detail"]["code"] == "generation_not_allowed"

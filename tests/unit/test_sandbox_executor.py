@@ -169,3 +169,15 @@ def test_a_burst_beyond_the_slots_is_refused_not_queued_forever():
     assert run(small, "1 + 1")["code"] == "sandbox_slots_full"
     spinning.join()
     assert run(small, "1 + 1")["result"] == "2"
+
+
+def test_llm_query_stops_the_run_until_the_orchestrator_answers(runner):
+    code = "a = llm_query('capital of France?')\na.upper()"
+    asked = run(runner, code)
+    assert asked == {**asked, "ok": False, "code": "llm_query", "prompt": "capital of France?"}
+    assert "state" not in asked  # nothing of the stopped run is kept
+    answered = run(runner, code, llm_answers={"capital of France?": "Paris"})
+    assert answered["ok"] and answered["result"] == "'PARIS'"
+    # Swallowing the stop does not turn it into a result.
+    sneaky = run(runner, "try:\n    llm_query('q')\nexcept BaseException:\n    pass\n1")
+    assert sneaky["code"] == "llm_query"
