@@ -336,3 +336,26 @@ def test_llm_query_without_generation_is_refused(http, session):
     ws, sid = session
     refused = execute(http, ws, sid, "llm_query('hi')")
     assert refused.status_code == 403 and refused.json()["detail"]["code"] == "generation_not_allowed"
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "while True:\n    random._os.fork()",  # a fork bomb
+        "random._os.open('/etc/passwd', 0)",  # a file outside the working directory
+        "random._os.kill(random._os.getppid(), 9)",  # the API process (or, in a namespace, its init)
+        "random._os.system('curl http://169.254.169.254/')",  # a shell, the metadata service
+    ],
+)
+def test_attacks_through_a_real_os_module_get_nothing(http, session, code):
+    # random._os is the real os module and the AST check lets it through: the process wall is what holds.
+    ws, sid = session
+    response = execute(http, ws, sid, "import random\n" + code)
+    assert response.status_code == 200 and "not allowed" in response.json()["error"], response.text
+    assert http.get("/health").status_code == 200
+
+
+def test_huge_output_is_capped(http, session):
+    ws, sid = session
+    response = execute(http, ws, sid, "print('x' * 10**7)")
+    assert response.status_code == 200 and len(response.json()["output"]) == 50_000
