@@ -28,14 +28,18 @@ class LambdaExecutor:
     """
 
     def __init__(self, function_name: str, client: Any = None) -> None:
-        if client is None:
+        self.function_name = function_name
+        self._client = client  # made on first use: a context pack never pays for boto3's Lambda client
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
             import boto3
             from botocore.config import Config
 
             # No retries: an execution is not idempotent, and a timeout must not run the code twice.
-            client = boto3.client("lambda", config=Config(retries={"max_attempts": 0}, read_timeout=330))
-        self.function_name = function_name
-        self.client = client
+            self._client = boto3.client("lambda", config=Config(retries={"max_attempts": 0}, read_timeout=60))
+        return self._client
 
     def run(self, request: dict[str, Any]) -> dict[str, Any]:
         response = self.client.invoke(

@@ -55,3 +55,10 @@ def test_lambda_executor_invokes_synchronously_and_maps_function_errors():
 def test_executor_choice():
     assert isinstance(create_executor(Settings(context_executor="process")), ProcessRunner)
     assert create_executor(Settings(context_executor="off")) is None
+
+
+def test_lambda_executor_is_chosen_by_settings_and_builds_no_client_until_used():
+    executor = create_executor(
+        Settings(context_executor="lambda", context_sandbox_function="memorylayer-dev-sandbox")
+    )
+    assert isinstance(executor, LambdaExecutor) and executor._client is None
