@@ -359,3 +359,19 @@ def test_huge_output_is_capped(http, session):
     ws, sid = session
     response = execute(http, ws, sid, "print('x' * 10**7)")
     assert response.status_code == 200 and len(response.json()["output"]) == 50_000
+
+
+def test_the_api_process_never_unpickles_state(http, session, monkeypatch):
+    import pickle
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the API process unpickled something")
+
+    # The server runs in this process (a thread): any unpickling on its side would hit these.
+    monkeypatch.setattr(pickle, "loads", refuse)
+    monkeypatch.setattr(pickle, "load", refuse)
+    monkeypatch.setattr(pickle, "Unpickler", refuse)
+    ws, sid = session
+    assert execute(http, ws, sid, "x = {'a': [1, 2]}").status_code == 200
+    assert execute(http, ws, sid, "x['a'][1]").json()["result"] == "2"
+    assert http.post("/v1/context/inspect?variable=x", headers=sx(ws, sid)).json()["type"] == "dict"
