@@ -210,7 +210,11 @@ def test_query_and_rlm_need_generation(http, session):
 def test_checkpoint_emits_an_event_and_cleanup_frees(http, session, services):
     ws, sid = session
     execute(http, ws, sid, "x = 1")
+    cursor = http.post(f"/v1/sessions/{sid}/context-pack", json={}, headers=h(ws)).json()["cursor"]
     assert http.post("/v1/context/checkpoint", headers=sx(ws, sid)).status_code == 204
+    # A delta over the new event kind still answers (it carries no item of its own yet).
+    delta = http.post(f"/v1/sessions/{sid}/context-delta", json={"cursor": cursor}, headers=h(ws))
+    assert delta.status_code == 200, delta.text
     with services.db.connection() as conn:
         kinds = conn.execute(
             "SELECT kind FROM session_context_events WHERE workspace_id = %s AND session_id = %s", (ws, sid)
