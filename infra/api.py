@@ -41,6 +41,7 @@ ROUTES: tuple[tuple[str, apigwv2.HttpMethod, str], ...] = (
     ("/v1/sessions/{proxy+}", ANY, "sessions"),
     ("/v1/sessions/{session_id}/context-pack", POST, "context"),
     ("/v1/sessions/{session_id}/context-delta", POST, "context"),
+    ("/v1/context/{proxy+}", ANY, "context"),  # the context environment (issue 19)
 )
 
 # Per-route throttles, as a share of the stage's rate and burst (so dev and prod scale alike): the stage-wide
@@ -52,7 +53,8 @@ ROUTE_THROTTLE_SHARE: dict[str, float] = {
     "ANY /health/ready": 0.05,  # touches the database
     "POST /v1/sessions/{session_id}/context-pack": 0.25,
     "POST /v1/sessions/{session_id}/context-delta": 0.25,
-    "ANY /v1/memories/{proxy+}": 0.5,  # recall, reflect, answer: embeddings and LLM calls
+    "ANY /v1/memories/{proxy+}": 0.5,
+    "ANY /v1/context/{proxy+}": 0.1,  # each call may hold a sandbox for up to 20 s  # recall, reflect, answer: embeddings and LLM calls
 }
 
 

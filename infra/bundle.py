@@ -48,8 +48,9 @@ LAMBDA_PACKAGES: dict[str, str] = {
     "migrate": "migrate",
     "cleanup": "cleanup",
 }
-# functions/embed is the GPU container (built by DockerImageAsset), never part of a Lambda zip.
-NOT_LAMBDA_PACKAGES = frozenset({"embed"})
+# functions/embed is the GPU container (built by DockerImageAsset), never part of a Lambda zip; functions/sandbox
+# has its own few-KB asset (infra/sandbox.py).
+NOT_LAMBDA_PACKAGES = frozenset({"embed", "sandbox"})
 
 # boto3 and friends ship with the Lambda Python runtime; bundling them only adds ~20 MB.
 RUNTIME_PROVIDED = frozenset({"boto3", "botocore", "s3transfer"})

@@ -18,6 +18,7 @@ from infra.migrations import Migrations
 from infra.network import Network
 from infra.observability import Observability
 from infra.queue import ExtractionQueue
+from infra.sandbox import SandboxFunction
 from infra.schedule import CleanupSchedule
 from infra.secrets import AppSecrets
 
@@ -93,6 +94,11 @@ class MemoryLayerStack(Stack):
             cluster=self.database.cluster,
             embeddings=self.embeddings,
         )
+
+        # Issue 19: caller code of the context environment runs only in the network-less sandbox function.
+        sandbox = SandboxFunction(self, "Sandbox", config=config, network=network, key=key)
+        sandbox.allow_invoke(self.functions["context"])
+        sandbox.add_alarms(observability.topic)
 
         CfnOutput(self, "ApiUrl", value=self.api.url, description="Base URL of the HTTP API")
         CfnOutput(

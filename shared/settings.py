@@ -115,6 +115,19 @@ class Settings(BaseSettings):
     context_cursor_secret_arn: str | None = None
     context_event_retention_days: int = 30
 
+    # --- context environment: server-side sandboxes (docs/context-environment.md) ---
+    # process: a confined child process per execution (local, tests); lambda: the sandbox function
+    # (context_sandbox_function, set by the stack); off: every /v1/context route answers 501.
+    context_executor: Literal["process", "lambda", "off"] = "process"
+    context_sandbox_function: str | None = None
+    context_max_exec_seconds: float = Field(default=30.0, gt=0, le=300)
+    context_max_memory_bytes: int = Field(default=256 * 1024 * 1024, ge=64 * 1024 * 1024)
+    context_max_state_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    context_max_output_chars: int = Field(default=50_000, ge=100)
+    context_query_max_tokens: int = Field(default=4096, ge=1)
+    context_rlm_max_iterations: int = Field(default=10, ge=1)
+    context_rlm_max_exec_seconds: float = Field(default=120.0, gt=0)
+
     # --- sessions ---
     # A request carrying X-Session-ID keeps its session alive at least this long (never shortens it).
     session_touch_ttl_s: int = 3600

@@ -1,4 +1,4 @@
-"""Lambda "context": POST /v1/sessions/{sid}/context-pack and /context-delta, /health*.
+"""Lambda "context": POST /v1/sessions/{sid}/context-pack and /context-delta, /v1/context/*, /health*.
 
 >>> handler(api_gateway_v2_event, context)        # doctest: +SKIP
 """
@@ -12,14 +12,14 @@ from mangum.types import LambdaContext
 
 from shared import snapstart
 from shared.api.app import create_app
-from shared.api.routes import context, health
+from shared.api.routes import context, health, sandbox
 from shared.tracing import lambda_tracer, propagate
 
 logger = Logger(service="memorylayer-context")
 tracer = lambda_tracer("memorylayer-context")  # X-Ray, see shared/tracing.py
 metrics = Metrics(namespace="MemoryLayer", service="context")
 
-app = create_app(routers=(health.router, context.router))
+app = create_app(routers=(health.router, context.router, sandbox.router))
 asgi_handler = Mangum(app, lifespan="off")
 # SnapStart: the first request's imports and the local model load before the snapshot, not after a restore.
 snapstart.prime_before_snapshot(app)

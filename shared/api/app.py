@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 def all_routers() -> tuple[APIRouter, ...]:
     """Every router, for the local server; each Lambda imports only its own routers (faster cold starts)."""
-    from shared.api.routes import admin, context, memories, sessions, threads, workspaces
+    from shared.api.routes import admin, context, memories, sandbox, sessions, threads, workspaces
 
     return (
         health.router,
@@ -39,6 +39,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         threads.router,
         sessions.router,
         context.router,
+        sandbox.router,
         admin.router,
     )
 

@@ -85,7 +85,7 @@ def services(request: Request) -> Services:
 
 # POSTs that only read: a read-only key may call them.
 READ_ONLY_POSTS = re.compile(
-    r"^/v1/(memories/(recall|reflect|answer|[^/]+/traverse)|sessions/[^/]+/context-(pack|delta))$"
+    r"^/v1/(memories/(recall|reflect|answer|[^/]+/traverse)|sessions/[^/]+/context-(pack|delta)|context/inspect)$"
 )
 
 

@@ -25,6 +25,7 @@ from shared.llm import create_llm
 from shared.memories.service import MemoryService
 from shared.queue import create_queue
 from shared.retrieval.recall import Recaller
+from shared.sandbox.service import SandboxService
 from shared.sessions.context import ContextService
 from shared.sessions.service import SessionService
 from shared.settings import Settings
@@ -80,6 +81,7 @@ class Services:
     api_keys: ApiKeys
     worker: ExtractionWorker
     inline_indexer: InlineIndexer
+    sandboxes: SandboxService
 
     @classmethod
     def build(
@@ -109,6 +111,7 @@ class Services:
             context=ContextService(db, sessions, recaller, settings),
             threads=ThreadService(db, create_queue(settings), worker),
             answerer=Answerer(recaller, create_llm(settings)),
+            sandboxes=SandboxService(db, sessions, recaller, create_llm(settings), settings),
             api_keys=ApiKeys(db),
             worker=worker,
             inline_indexer=InlineIndexer(worker),

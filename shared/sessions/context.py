@@ -33,6 +33,7 @@ from shared.memories import serialize
 from shared.models import RecallRequest
 from shared.retrieval.budget import ESTIMATOR, estimate_tokens
 from shared.retrieval.recall import Recaller
+from shared.sandbox.summary import sandbox_summary
 from shared.sessions import cursor
 from shared.sessions.models import ContextDeltaRequest, ContextPackRequest
 from shared.sessions.service import SessionService
@@ -259,8 +260,11 @@ class ContextService:
                 items += [memory_item(m, "topic_matches") for m in found["memories"]]
             except MemoryLayerError:
                 notices.append("topic_retrieval_unavailable")
-        if req.include_sandbox_summary and "include_sandbox_summary" in req.model_fields_set:
-            notices.append("sandbox_summary_unavailable")  # asked for explicitly; there is no sandbox here
+        if req.include_sandbox_summary:  # issue 19: read from the stored summary, never creating a sandbox
+            found = sandbox_summary(self.db, workspace_id, session_id, notices)
+            items += [
+                Item(kind="sandbox_summary", importance=1.0, match_signals=("sandbox",), **s) for s in found
+            ]
         rendered, packed, summary = render(dedupe(rank(items)), req.budget_tokens)
         return {
             "rendered": rendered,

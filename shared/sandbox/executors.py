@@ -1,0 +1,68 @@
+"""Where an executor request runs: a local confined child process, or the sandbox Lambda in AWS.
+
+    >>> executor = create_executor(Settings(context_executor="process"))   # doctest: +SKIP
+    >>> executor.run({"op": "execute", "code": "1 + 1", "limits": {...}})["result"]
+    '2'
+
+Either way the request and the answer are the same JSON (shared/sandbox/executor.py); the API process only
+moves the state's bytes, it never unpickles them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from shared.sandbox.runner import ProcessRunner, failure
+from shared.settings import Settings
+
+
+class Executor(Protocol):
+    def run(self, request: dict[str, Any]) -> dict[str, Any]: ...
+
+
+class LambdaExecutor:
+    """Invoke the sandbox function (functions/sandbox) synchronously; it runs the same ProcessRunner.
+
+    Lambda's 6 MB synchronous payload limit bounds the state it can carry (docs/context-environment.md).
+    """
+
+    def __init__(self, function_name: str, client: Any = None) -> None:
+        self.function_name = function_name
+        self._client = client  # made on first use: a context pack never pays for boto3's Lambda client
+
+    @property
+    def client(self) -> Any:
+        if self._client is None:
+            import boto3
+            from botocore.config import Config
+
+            # No retries: an execution is not idempotent, and a timeout must not run the code twice.
+            self._client = boto3.client("lambda", config=Config(retries={"max_attempts": 0}, read_timeout=60))
+        return self._client
+
+    def run(self, request: dict[str, Any]) -> dict[str, Any]:
+        response = self.client.invoke(
+            FunctionName=self.function_name,
+            InvocationType="RequestResponse",
+            Payload=json.dumps(request).encode(),
+        )
+        payload = response["Payload"].read()
+        if response.get("FunctionError"):
+            return failure("sandbox_crashed", "the sandbox function failed", 0.0)
+        try:
+            answer = json.loads(payload)
+        except ValueError:
+            return failure("sandbox_crashed", "the sandbox function answered nonsense", 0.0)
+        return answer if isinstance(answer, dict) else failure("sandbox_crashed", "bad sandbox answer", 0.0)
+
+
+def create_executor(settings: Settings) -> Executor | None:
+    """None when the context environment is switched off (every route answers 501)."""
+    if settings.context_executor == "off":
+        return None
+    if settings.context_executor == "lambda":
+        if not settings.context_sandbox_function:
+            raise ValueError("context_executor=lambda needs MEMORYLAYER_CONTEXT_SANDBOX_FUNCTION")
+        return LambdaExecutor(settings.context_sandbox_function)
+    return ProcessRunner()

@@ -1,0 +1,64 @@
+"""The sandbox Lambda: its handler runs the confined executor; the API reaches it through boto3's invoke."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import boto3
+from botocore.response import StreamingBody
+from botocore.stub import ANY, Stubber
+
+from functions.sandbox.handler import handler
+from shared.sandbox.executors import LambdaExecutor, create_executor
+from shared.sandbox.runner import ProcessRunner
+from shared.settings import Settings
+
+
+def test_handler_runs_code_in_the_confined_child(monkeypatch):
+    # The function's own credentials are in its environment; the child must not see them.
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "function-secret")
+    answer = handler(
+        {"op": "execute", "code": "import random\nrandom._os.environ.copy()", "limits": {"seconds": 2}}, None
+    )
+    assert answer["ok"] and answer["result"] == "{}"
+    assert handler({"not": "a request"}, None)["code"] == "sandbox_error"
+
+
+def body(payload: dict) -> StreamingBody:
+    raw = json.dumps(payload).encode()
+    return StreamingBody(io.BytesIO(raw), len(raw))
+
+
+def test_lambda_executor_invokes_synchronously_and_maps_function_errors():
+    client = boto3.client("lambda", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x")
+    executor = LambdaExecutor("memorylayer-dev-sandbox", client=client)
+    with Stubber(client) as stub:
+        expected = {
+            "FunctionName": "memorylayer-dev-sandbox",
+            "InvocationType": "RequestResponse",
+            "Payload": ANY,
+        }
+        stub.add_response(
+            "invoke", {"StatusCode": 200, "Payload": body({"ok": True, "result": "2"})}, expected
+        )
+        stub.add_response(
+            "invoke",
+            {"StatusCode": 200, "FunctionError": "Unhandled", "Payload": body({"errorMessage": "boom"})},
+            expected,
+        )
+        assert executor.run({"op": "execute", "code": "1 + 1"}) == {"ok": True, "result": "2"}
+        failed = executor.run({"op": "execute", "code": "1 + 1"})
+    assert failed["ok"] is False and failed["code"] == "sandbox_crashed"
+
+
+def test_executor_choice():
+    assert isinstance(create_executor(Settings(context_executor="process")), ProcessRunner)
+    assert create_executor(Settings(context_executor="off")) is None
+
+
+def test_lambda_executor_is_chosen_by_settings_and_builds_no_client_until_used():
+    executor = create_executor(
+        Settings(context_executor="lambda", context_sandbox_function="memorylayer-dev-sandbox")
+    )
+    assert isinstance(executor, LambdaExecutor) and executor._client is None
