@@ -18,16 +18,26 @@ ALLOWED = {
 STATEMENT_CALLS = {"execute", "executemany"}
 
 
+def _runs_sql(call: ast.Call) -> bool:
+    """``conn.execute(…)`` / ``cur.executemany(…)``, or any ``.execute("SELECT …")`` with literal SQL; not a
+    method that merely shares the name (the context environment's ``sandboxes.execute(caller, body)``)."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr not in STATEMENT_CALLS:
+        return False
+    receiver = func.value
+    name = receiver.id if isinstance(receiver, ast.Name) else getattr(receiver, "attr", "")
+    if "conn" in name.lower() or "cur" in name.lower():
+        return True
+    first = call.args[0] if call.args else None
+    return isinstance(first, ast.JoinedStr) or (
+        isinstance(first, ast.Constant) and isinstance(first.value, str)
+    )
+
+
 def statement_calls(path: Path) -> list[int]:
-    """Lines of ``<anything>.execute(`` / ``.executemany(`` calls in the file."""
+    """Lines of the calls in the file that run a statement (see ``_runs_sql``)."""
     tree = ast.parse(path.read_text(), filename=str(path))
-    return [
-        node.lineno
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr in STATEMENT_CALLS
-    ]
+    return [node.lineno for node in ast.walk(tree) if isinstance(node, ast.Call) and _runs_sql(node)]
 
 
 def test_only_repositories_run_sql():
@@ -52,3 +62,11 @@ def test_the_scan_finds_a_statement(tmp_path):
         'def stats(conn):\n    """conn.execute("in a docstring")"""\n    conn.execute("SELECT 1")\n'
     )
     assert statement_calls(service) == [3]
+
+
+def test_the_scan_skips_methods_that_only_share_the_name(tmp_path):
+    route = tmp_path / "route.py"
+    route.write_text(
+        'def run(svc, db):\n    svc.sandboxes.execute(1, 2)\n    db.pool.execute(f"SELECT {1}")\n'
+    )
+    assert statement_calls(route) == [3]
