@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 
@@ -283,7 +283,7 @@ def _workspaces(db: Any, settings: Settings, tick: Callable[[], None] | None = N
     from shared.workspaces import WorkspaceService
 
     memories = MemoryService(db, create_embedder(settings), settings)
-    return WorkspaceService(db, _Counting(memories, tick) if tick else memories)
+    return WorkspaceService(db, cast(MemoryService, _Counting(memories, tick)) if tick else memories)
 
 
 class _Counting:

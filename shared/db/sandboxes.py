@@ -9,8 +9,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
+
+from shared.db.rows import Connection, one
 
 COLUMNS = (
     "workspace_id, session_id, key_id, state_bytes, variables, exec_count, created_at, updated_at, "
@@ -18,9 +19,7 @@ COLUMNS = (
 )
 
 
-def find(
-    conn: psycopg.Connection, workspace_id: str, session_id: str, *, with_state: bool = False
-) -> dict | None:
+def find(conn: Connection, workspace_id: str, session_id: str, *, with_state: bool = False) -> dict | None:
     """The sandbox row (``state`` only when asked: /status and /inspect never need the bytes)."""
     columns = COLUMNS + (", state" if with_state else "")
     return conn.execute(
@@ -29,7 +28,7 @@ def find(
     ).fetchone()
 
 
-def lock(conn: psycopg.Connection, workspace_id: str, session_id: str) -> dict | None:
+def lock(conn: Connection, workspace_id: str, session_id: str) -> dict | None:
     """The row with its state, locked: executions of one session run one after the other."""
     return conn.execute(
         f"SELECT {COLUMNS}, state FROM context_sandboxes WHERE workspace_id = %s AND session_id = %s FOR UPDATE",
@@ -38,7 +37,7 @@ def lock(conn: psycopg.Connection, workspace_id: str, session_id: str) -> dict |
 
 
 def save(
-    conn: psycopg.Connection,
+    conn: Connection,
     workspace_id: str,
     session_id: str,
     key_id: str,
@@ -49,30 +48,32 @@ def save(
     now: datetime,
 ) -> dict:
     """Insert or replace the state; ``executed`` counts the call in ``exec_count``."""
-    return conn.execute(
-        "INSERT INTO context_sandboxes (workspace_id, session_id, key_id, state, state_bytes, variables, "
-        "exec_count, created_at, updated_at, last_exec_at) "
-        "VALUES (%(ws)s, %(sid)s, %(key)s, %(state)s, %(size)s, %(vars)s, %(count)s, %(now)s, %(now)s, %(last)s) "
-        "ON CONFLICT (workspace_id, session_id) DO UPDATE SET state = EXCLUDED.state, "
-        "state_bytes = EXCLUDED.state_bytes, variables = EXCLUDED.variables, "
-        "exec_count = context_sandboxes.exec_count + EXCLUDED.exec_count, updated_at = EXCLUDED.updated_at, "
-        "last_exec_at = coalesce(EXCLUDED.last_exec_at, context_sandboxes.last_exec_at) "
-        f"RETURNING {COLUMNS}",
-        {
-            "ws": workspace_id,
-            "sid": session_id,
-            "key": key_id,
-            "state": state,
-            "size": len(state),
-            "vars": Jsonb(variables),
-            "count": 1 if executed else 0,
-            "now": now,
-            "last": now if executed else None,
-        },
-    ).fetchone()
+    return one(
+        conn.execute(
+            "INSERT INTO context_sandboxes (workspace_id, session_id, key_id, state, state_bytes, variables, "
+            "exec_count, created_at, updated_at, last_exec_at) "
+            "VALUES (%(ws)s, %(sid)s, %(key)s, %(state)s, %(size)s, %(vars)s, %(count)s, %(now)s, %(now)s, %(last)s) "
+            "ON CONFLICT (workspace_id, session_id) DO UPDATE SET state = EXCLUDED.state, "
+            "state_bytes = EXCLUDED.state_bytes, variables = EXCLUDED.variables, "
+            "exec_count = context_sandboxes.exec_count + EXCLUDED.exec_count, updated_at = EXCLUDED.updated_at, "
+            "last_exec_at = coalesce(EXCLUDED.last_exec_at, context_sandboxes.last_exec_at) "
+            f"RETURNING {COLUMNS}",
+            {
+                "ws": workspace_id,
+                "sid": session_id,
+                "key": key_id,
+                "state": state,
+                "size": len(state),
+                "vars": Jsonb(variables),
+                "count": 1 if executed else 0,
+                "now": now,
+                "last": now if executed else None,
+            },
+        ).fetchone()
+    )
 
 
-def checkpoint(conn: psycopg.Connection, workspace_id: str, session_id: str, now: datetime) -> bool:
+def checkpoint(conn: Connection, workspace_id: str, session_id: str, now: datetime) -> bool:
     """Mark the state checkpointed and emit the ``sandbox_checkpoint`` context event (false: no sandbox)."""
     done = conn.execute(
         "UPDATE context_sandboxes SET checkpointed_at = %s WHERE workspace_id = %s AND session_id = %s",
@@ -86,7 +87,7 @@ def checkpoint(conn: psycopg.Connection, workspace_id: str, session_id: str, now
     return bool(done)
 
 
-def delete(conn: psycopg.Connection, workspace_id: str, session_id: str) -> bool:
+def delete(conn: Connection, workspace_id: str, session_id: str) -> bool:
     return bool(
         conn.execute(
             "DELETE FROM context_sandboxes WHERE workspace_id = %s AND session_id = %s",

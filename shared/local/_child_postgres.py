@@ -66,6 +66,8 @@ class ChildPostgresServer(PostgresServer):
         if info is None or not info.is_running():
             return
         proc = info.process
+        if proc is None:
+            return
         # The pid may have been reused since: only a postmaster on this very data directory is ours to stop.
         if proc.name() == "postgres" and str(self.pgdata) in proc.cmdline():
             stop_process(proc, signal.SIGINT, timeout_s=30)

@@ -22,9 +22,9 @@ def http_v2(
     base64_body: bool = False,
 ) -> dict[str, Any]:
     raw = None if body is None else (body if isinstance(body, str) else json.dumps(body))
-    is_b64 = base64_body and raw is not None
-    if is_b64:
-        raw = base64.b64encode(raw.encode()).decode()
+    is_b64 = False
+    if base64_body and raw is not None:
+        raw, is_b64 = base64.b64encode(raw.encode()).decode(), True
     all_headers = {
         "content-type": "application/json",
         "host": "abc123.execute-api.us-east-1.amazonaws.com",

@@ -60,6 +60,7 @@ def run(settings: Settings) -> None:
         if settings.database_url is None:
             settings = _start_database(stack, settings, state)
         settings = _persistent_cursor_secret(settings)
+        assert settings.embedding_dimensions is not None  # the settings validator fills it from the model
         applied = apply_migrations(owner_target(settings), embedding_dimensions=settings.embedding_dimensions)
         log.info("migrations applied: %s", applied or "none pending")
         state.database_url, state.database_owner_url = settings.database_url, settings.database_owner_url

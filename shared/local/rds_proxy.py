@@ -315,7 +315,9 @@ def iam_token_problem(token: str, user: str, host: str, port: int, region: str) 
 
 def _statements(sql: str) -> list[str]:
     """Statements of a query string, split on semicolons outside quotes (good enough for inspection)."""
-    out, current, quote = [], [], ""
+    out: list[str] = []
+    current: list[str] = []
+    quote = ""
     for ch in sql:
         if quote:
             quote = "" if ch == quote else quote

@@ -176,7 +176,7 @@ class SandboxService:
 
     def execute(self, caller: Any, body: m.ExecuteRequest) -> dict[str, Any]:
         target = self.target(caller)
-        request = {
+        request: dict[str, Any] = {
             "op": "execute",
             "code": body.code,
             "result_var": body.result_var,

@@ -261,9 +261,10 @@ class ContextService:
             except MemoryLayerError:
                 notices.append("topic_retrieval_unavailable")
         if req.include_sandbox_summary:  # issue 19: read from the stored summary, never creating a sandbox
-            found = sandbox_summary(self.db, workspace_id, session_id, notices)
+            summaries = sandbox_summary(self.db, workspace_id, session_id, notices)
             items += [
-                Item(kind="sandbox_summary", importance=1.0, match_signals=("sandbox",), **s) for s in found
+                Item(kind="sandbox_summary", importance=1.0, match_signals=("sandbox",), **s)
+                for s in summaries
             ]
         rendered, packed, summary = render(dedupe(rank(items)), req.budget_tokens)
         return {
