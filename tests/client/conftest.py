@@ -18,10 +18,10 @@ from memorylayer import MemoryLayerClient, SyncMemoryLayerClient
 
 from shared.api.app import create_app
 from shared.api.services import Services
+from shared.bootstrap import process_services
 from shared.local.server import serve_in_thread
 from shared.local.sqs import SqsPoller, local_sqs
 from shared.settings import Settings, get_settings
-from shared.worker_services import worker
 
 
 class AsyncAdapter:
@@ -81,7 +81,7 @@ def stack_url(app_url: str) -> Iterator[str]:
         }.items():
             env.setenv(f"MEMORYLAYER_{key}", value)
         get_settings.cache_clear()
-        worker.cache_clear()
+        process_services.cache_clear()
         settings = Settings()
         services = Services.build(settings)
         from functions.extraction.handler import handler
@@ -91,6 +91,6 @@ def stack_url(app_url: str) -> Iterator[str]:
                 yield url
         finally:
             services.close()
-            worker().db.close()
-            worker.cache_clear()
+            process_services("worker").close()
+            process_services.cache_clear()
             get_settings.cache_clear()
