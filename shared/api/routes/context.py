@@ -19,6 +19,9 @@ router = APIRouter(prefix="/v1/sessions", tags=["context"])
 def context_pack(
     session_id: str, caller: CallerDep, svc: ServicesDep, body: ContextPackRequest | None = None
 ) -> dict[str, Any]:
+    """What a model should know now, rendered within `budget_tokens`: directives, working memory,
+    contradictions, topic matches, recent activity, checkpoints (API.md §8). Deterministic, no LLM. The returned
+    `cursor` asks /context-delta for what changed since."""
     return svc.context.pack(caller.lookup_scope(), session_id, body or ContextPackRequest())
 
 
@@ -26,4 +29,6 @@ def context_pack(
 def context_delta(
     session_id: str, body: ContextDeltaRequest, caller: CallerDep, svc: ServicesDep
 ) -> dict[str, Any]:
+    """What changed since `cursor` (memories, working memory, checkpoints; deletes as tombstones), in order and
+    within `budget_tokens`, with the next cursor. An expired cursor is a 409 `cursor_expired`: take a new pack."""
     return svc.context.delta(caller.lookup_scope(), session_id, body)

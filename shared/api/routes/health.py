@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
 from shared.api.deps import ServicesDep
 from shared.errors import DatabaseUnavailable
@@ -14,8 +15,26 @@ router = APIRouter(tags=["health"])
 VERSION = "0.2.0"
 
 
-@router.get("/")
+class Info(BaseModel):
+    name: str = Field(description="`MemoryLayer.ai`, as the reference.")
+    version: str = Field(description="The API version.")
+    description: str
+
+
+class Health(BaseModel):
+    status: str = Field(description="`healthy` while the process answers.")
+
+
+class Readiness(BaseModel):
+    status: str = Field(description="`ready`, or `not_ready` (with a 503).")
+    services: dict[str, str] = Field(
+        description="Each dependency's state: database connected or unavailable."
+    )
+
+
+@router.get("/", response_model=Info)
 def info() -> dict[str, Any]:
+    """The server's name and API version."""
     return {
         "name": "MemoryLayer.ai",
         "version": VERSION,
@@ -23,13 +42,15 @@ def info() -> dict[str, Any]:
     }
 
 
-@router.get("/health")
+@router.get("/health", response_model=Health)
 def health() -> dict[str, str]:
+    """Liveness: the process answers."""
     return {"status": "healthy"}
 
 
-@router.get("/health/ready")
+@router.get("/health/ready", response_model=Readiness, responses={503: {"model": Readiness}})
 def ready(svc: ServicesDep) -> JSONResponse:
+    """Readiness: the database answers (503 `not_ready` when it does not)."""
     try:
         with svc.db.connection() as conn:
             conn.execute("SELECT 1")
