@@ -15,9 +15,9 @@ UTC with ``Z``, as the reference's wire (API.md §2).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, Literal, Self, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema
+from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema, create_model
 
 from shared.memories.serialize import etag, iso
 
@@ -579,7 +579,7 @@ class ApiKeyList(Wire):
 
 
 # ------------------------------------------------------------------------------------------------------ recall
-class RecalledMemory(Memory):
+class _RecalledMemory(Memory):
     """A memory as recall returns it: the memory plus how it was found."""
 
     relevance_score: float = Field(description="Fused relevance of the arms that found it (0–1).")
@@ -595,6 +595,22 @@ class RecalledMemory(Memory):
         exclude_if=_absent,
         description="Present (true) only when `budget_tokens` cut its content.",
     )
+
+
+def _nulls_left_out(model: type[Wire], name: str) -> Any:
+    """``model`` with every nullable field optional and left out when null (recall sends no nulls: a result is
+    ~40 keys per memory, most of them null for a plain memory; the SDKs default them)."""
+    fields: dict[str, Any] = {}
+    for field, info in model.model_fields.items():
+        if info.is_required() and type(None) in get_args(info.annotation):
+            fields[field] = (
+                info.annotation,
+                Field(default=None, exclude_if=_absent, description=info.description),
+            )
+    return create_model(name, __base__=model, __doc__=model.__doc__, **fields)
+
+
+RecalledMemory = _nulls_left_out(_RecalledMemory, "RecalledMemory")
 
 
 class FreshnessMetadata(Wire):
@@ -614,9 +630,8 @@ class BudgetSummary(Wire):
 
 
 class RecallResponse(Wire):
-    """The reference's ``RecallResult`` (API.md §6)."""
-
-    model_config = ConfigDict(extra="allow")
+    """The reference's ``RecallResult`` (API.md §6), without the keys that are always null here (query_rewritten,
+    trajectory, …): what the SDKs read, no more."""
 
     memories: list[RecalledMemory]
     total_count: int = Field(description="Size of the fused candidate pool before the limit.")
@@ -629,7 +644,9 @@ class RecallResponse(Wire):
     retrieval_confidence: Literal["strong", "moderate", "weak"]
     confidence_reasons: list[str]
     budget_summary: BudgetSummary
-    generation_summary: dict[str, Any] | None
+    generation_summary: dict[str, Any] | None = Field(
+        default=None, exclude_if=_absent, description="LLM calls and tokens (left out: no LLM was used)."
+    )
 
 
 # ------------------------------------------------------------------------------ batch, traverse, answer, reflect

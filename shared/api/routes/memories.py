@@ -149,7 +149,15 @@ def recall(body: RecallRequest, caller: CallerDep, svc: ServicesDep) -> Response
         workspaces.append(shared_global)
     if body.user_id and body.include_global_user and workspace != user_space and caller.allows(user_space):
         workspaces.append(user_space)
-    return Response(json_bytes(svc.recaller.recall(workspaces, body)), media_type="application/json")
+    return Response(json_bytes(lean(svc.recaller.recall(workspaces, body))), media_type="application/json")
+
+
+def lean(result: dict[str, Any]) -> dict[str, Any]:
+    """The recall result without its null keys, top level and per memory (issue 23: ~47 keys per memory, most
+    null, for a few dozen bytes of content). The official SDK and ours default every one of them."""
+    out = {k: v for k, v in result.items() if v is not None}
+    out["memories"] = [{k: v for k, v in m.items() if v is not None} for m in result["memories"]]
+    return out
 
 
 @router.post("/answer", response_model=schemas.AnswerResponse)

@@ -1,0 +1,135 @@
+"""The recall route's cost on the wire: this tree against another (e.g. the commit before a change), interleaved.
+
+    python -m bench.wire_recall --baseline-ref f44dab6          # 2,000 memories, 300 recalls per server
+    python -m bench.wire_recall --baseline-ref HEAD~1 -n 500 --recalls 100 --json
+
+One embedded Postgres is seeded once (hash embeddings); two uvicorn servers run on it, one from this tree and one
+from ``git archive <ref>`` in a temporary folder (PYTHONPATH first, so it imports its own ``shared``). Recalls
+alternate between them, request by request, so both see the same machine load; the report gives each one's p50
+and p95, the ratio of p50s, and the mean response size. Shared cores make absolute figures noisy: read ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from io import BytesIO
+from pathlib import Path
+
+import httpx
+
+from bench.common import query_words, sentence, summarise
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def serve(dsn: str, port: int) -> None:
+    """Child mode: the app of whichever tree is first on sys.path, on ``port``."""
+    import uvicorn
+
+    from shared.api.app import create_app
+    from shared.settings import Settings
+
+    settings = Settings(database_url=dsn, embedding_provider="hash", db_pool_max=4, auth_mode="none")
+    uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning", access_log=False)
+
+
+def _tree(ref: str) -> Path:
+    folder = Path(tempfile.mkdtemp(prefix="ml-wire-base-"))
+    archive = subprocess.run(["git", "archive", ref], cwd=ROOT, check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    return folder
+
+
+def _start(tree: Path, dsn: str, port: int) -> subprocess.Popen[bytes]:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from bench.wire_recall import serve; serve(*sys.argv[1:3])"
+    # The child imports `shared` from `tree` (PYTHONPATH precedes the editable install); bench from ROOT.
+    return subprocess.Popen([sys.executable, "-c", code, dsn, str(port)], env=env, cwd=tree)
+
+
+def _wait(url: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{url} did not start")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline-ref", required=True, help="git ref of the baseline tree")
+    parser.add_argument("-n", type=int, default=2000, help="memories to seed")
+    parser.add_argument("--recalls", type=int, default=300, help="timed recalls per server")
+    parser.add_argument("--limit", type=int, default=10)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    from shared.db.migrate import apply_migrations
+    from shared.local.postgres import EmbeddedPostgres
+
+    pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-wire-")) / "pg", ephemeral=True)
+    children: list[subprocess.Popen[bytes]] = []
+    try:
+        apply_migrations(pg.dsn, embedding_dimensions=384)
+        base_tree = _tree(args.baseline_ref)
+        urls = {"baseline": "http://127.0.0.1:61811", "current": "http://127.0.0.1:61812"}
+        children = [_start(base_tree, pg.dsn, 61811), _start(ROOT, pg.dsn, 61812)]
+        for url in urls.values():
+            _wait(url)
+        rng = random.Random(7)
+        ws = {"X-Workspace-ID": "ws_wire_bench"}
+        with httpx.Client(timeout=60) as http:
+            for start in range(0, args.n, 200):
+                ops = [{"op": "create", "content": sentence(rng)} for _ in range(min(200, args.n - start))]
+                r = http.post(f"{urls['current']}/v1/memories/batch", json={"operations": ops}, headers=ws)
+                r.raise_for_status()
+            queries = [query_words(rng) for _ in range(args.recalls + 20)]
+            samples: dict[str, list[float]] = {name: [] for name in urls}
+            sizes: dict[str, list[int]] = {name: [] for name in urls}
+            for i, query in enumerate(queries):
+                order = list(urls.items()) if i % 2 == 0 else list(reversed(urls.items()))
+                for name, url in order:
+                    body = {"query": query, "limit": args.limit}
+                    started = time.perf_counter()
+                    r = http.post(f"{url}/v1/memories/recall", json=body, headers=ws)
+                    elapsed = (time.perf_counter() - started) * 1000
+                    r.raise_for_status()
+                    if i >= 20:  # warm-up left out
+                        samples[name].append(elapsed)
+                        sizes[name].append(len(r.content))
+        report = {name: {**summarise(s), "mean_bytes": round(sum(sizes[name]) / len(sizes[name]))}
+                  for name, s in samples.items()}  # fmt: skip
+        report["ratio_p50"] = round(report["current"]["p50_ms"] / report["baseline"]["p50_ms"], 3)
+        report["ratio_bytes"] = round(report["current"]["mean_bytes"] / report["baseline"]["mean_bytes"], 3)
+        report["setup"] = {"memories": args.n, "recalls": args.recalls, "limit": args.limit,
+                           "baseline_ref": args.baseline_ref}  # fmt: skip
+        if args.json:
+            print(json.dumps(report))
+        else:
+            for name in urls:
+                print(f"{name:9} p50 {report[name]['p50_ms']:7.2f} ms  p95 {report[name]['p95_ms']:7.2f} ms  "
+                      f"{report[name]['mean_bytes']:6d} B/response")  # fmt: skip
+            print(f"current/baseline: p50 ×{report['ratio_p50']}, bytes ×{report['ratio_bytes']}")
+    finally:
+        for child in children:
+            child.terminate()
+            child.wait(timeout=10)
+        pg.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
