@@ -30,15 +30,16 @@ from bench.common import query_words, sentence, summarise
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def serve(dsn: str, port: int) -> None:
-    """Child mode: the app of whichever tree is first on sys.path, on ``port``."""
-    import uvicorn
-
-    from shared.api.app import create_app
-    from shared.settings import Settings
-
-    settings = Settings(database_url=dsn, embedding_provider="hash", db_pool_max=4, auth_mode="none")
-    uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning", access_log=False)
+# Child: the app of whichever tree is first on sys.path (PYTHONPATH precedes the editable install).
+SERVE = """
+import sys, uvicorn
+from shared.api.app import create_app
+from shared.settings import Settings
+import shared
+print("serving", shared.__file__, flush=True)
+settings = Settings(database_url=sys.argv[1], embedding_provider="hash", db_pool_max=4, auth_mode="none")
+uvicorn.run(create_app(settings), host="127.0.0.1", port=int(sys.argv[2]), log_level="warning", access_log=False)
+"""
 
 
 def _tree(ref: str) -> Path:
@@ -51,9 +52,7 @@ def _tree(ref: str) -> Path:
 
 def _start(tree: Path, dsn: str, port: int) -> subprocess.Popen[bytes]:
     env = dict(os.environ, PYTHONPATH=str(tree))
-    code = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from bench.wire_recall import serve; serve(*sys.argv[1:3])"
-    # The child imports `shared` from `tree` (PYTHONPATH precedes the editable install); bench from ROOT.
-    return subprocess.Popen([sys.executable, "-c", code, dsn, str(port)], env=env, cwd=tree)
+    return subprocess.Popen([sys.executable, "-c", SERVE, dsn, str(port)], env=env, cwd=tree)
 
 
 def _wait(url: str, seconds: float = 60) -> None:
