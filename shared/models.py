@@ -9,6 +9,7 @@ Responses are declared in ``shared.api.schemas``. Size limits that depend on set
 from __future__ import annotations
 
 import difflib
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,6 +32,10 @@ REFERENCE_FIELDS = frozenset(
     {"relations", "max_tokens", "context", "rag_threshold", "context_id", "observer_id", "subject_id",
      "categories", "expires_in_days", "space_id", "archived_at"}
 )  # fmt: skip
+
+
+_HEADER_SAFE = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+_IGNORED_LISTED = 20
 
 
 class RequestModel(BaseModel):
@@ -68,7 +73,11 @@ class RequestModel(BaseModel):
                     )
         seen = IGNORED_FIELDS.get()
         if seen is not None:
-            seen.extend(str(key) for key in unknown if str(key) not in seen)
+            for key in unknown:
+                # A header carries only plain names, and a few of them: any key at all can arrive here.
+                name = key if isinstance(key, str) and _HEADER_SAFE.fullmatch(key) else "(unprintable)"
+                if name not in seen and len(seen) < _IGNORED_LISTED:
+                    seen.append(name)
         return data
 
 
