@@ -37,7 +37,9 @@ Timestamp = Annotated[
 class Wire(BaseModel):
     """Base of every response model: field order is the wire's, unknown attributes are not accepted."""
 
-    model_config = ConfigDict(extra="forbid")
+    # defer_build: a model's validator and serializer are built on first use, not at import (a Lambda cold
+    # start loads every model of its routes and uses a few).
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     @classmethod
     def pick(cls, row: dict[str, Any], **override: Any) -> Self:
