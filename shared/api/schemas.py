@@ -761,3 +761,64 @@ class ImportResult(Wire):
     associations_imported: int
     errors: int = Field(description="Items refused (see `details`).")
     details: list[Any] = Field(description="Why each refused item was refused.")
+
+
+# ------------------------------------------------------------------------------------- context pack and delta
+class ContextItem(Wire):
+    id: str = Field(description="The memory id, or `working:<key>` for working memory.")
+    kind: str = Field(description="The section: directives, working_memory, topic_matches, memory_changes, …")
+    content: str
+    importance: float
+    event_time: Timestamp | None
+    match_signals: list[str]
+    source_references: list[str] = Field(description="Ids it came from (e.g. a checkpoint's raw memory).")
+    tombstone: bool = Field(
+        description="True for something deleted or superseded since (rendered `[deleted]`)."
+    )
+    sequence: int | None = Field(
+        default=None, exclude_if=_absent, description="The change's event sequence (deltas only)."
+    )
+
+
+class ContextGeneration(Wire):
+    model_config = ConfigDict(extra="allow")
+
+    policy: str = Field(description="`deterministic`: no LLM is called.")
+    calls: int
+    input_tokens: int
+    output_tokens: int
+
+
+class _ContextBase(Wire):
+    # Open to new keys: other parts of the server add sections (e.g. the context environment's summary).
+    model_config = ConfigDict(extra="allow")
+
+    rendered: str = Field(
+        description="Markdown: `## Section` headings and `- item` bullets, within the budget."
+    )
+    items: list[ContextItem]
+    budget_summary: BudgetSummary
+    generation_summary: ContextGeneration
+    cursor: str = Field(description="Pass to /context-delta to get what changed after this.")
+    degradation_notices: list[str] = Field(
+        description="Sections that could not be built, e.g. topic retrieval."
+    )
+
+
+class ContextPack(_ContextBase):
+    """What a model should know now (API.md §8)."""
+
+    open_threads: list[Any] = Field(
+        description="Open items echoed from working memory (open_threads, next_steps…)."
+    )
+    unresolved_contradictions: list[Any]
+
+
+class ContextDelta(_ContextBase):
+    """What changed since the cursor, in order (at least once)."""
+
+    memory_changes: list[ContextItem]
+    working_memory_changes: list[ContextItem]
+    checkpoint_changes: list[ContextItem]
+    tombstones: list[ContextItem]
+    has_more: bool = Field(description="More changes are waiting: ask again with the new cursor.")

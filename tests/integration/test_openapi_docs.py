@@ -94,8 +94,6 @@ def test_responses_have_schemas_and_examples(spec):
         "GET /v1/sessions/briefing",
         "GET /v1/sessions/{session_id}/memory",
         "POST /v1/threads/{thread_id}/decompose",
-        "POST /v1/sessions/{session_id}/context-pack",
-        "POST /v1/sessions/{session_id}/context-delta",
     }, untyped
     schemas = spec["components"]["schemas"]
     recall = spec["paths"]["/v1/memories/recall"]["post"]["responses"]["200"]["content"]["application/json"]

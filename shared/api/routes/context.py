@@ -9,13 +9,14 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
 from shared.sessions.models import ContextDeltaRequest, ContextPackRequest
 
 router = APIRouter(prefix="/v1/sessions", tags=["context"])
 
 
-@router.post("/{session_id}/context-pack")
+@router.post("/{session_id}/context-pack", response_model=schemas.ContextPack)
 def context_pack(
     session_id: str, caller: CallerDep, svc: ServicesDep, body: ContextPackRequest | None = None
 ) -> dict[str, Any]:
@@ -25,7 +26,7 @@ def context_pack(
     return svc.context.pack(caller.lookup_scope(), session_id, body or ContextPackRequest())
 
 
-@router.post("/{session_id}/context-delta")
+@router.post("/{session_id}/context-delta", response_model=schemas.ContextDelta)
 def context_delta(
     session_id: str, body: ContextDeltaRequest, caller: CallerDep, svc: ServicesDep
 ) -> dict[str, Any]:
