@@ -67,6 +67,61 @@ def _wait(url: str, seconds: float = 60) -> None:
     raise RuntimeError(f"{url} did not start")
 
 
+def serialization_us(n_memories: int = 10) -> dict[str, float]:
+    """The route's own JSON cost for one recall result, in-process: the old path (FastAPI's jsonable_encoder walk,
+    then json.dumps) against this tree's (null keys left out, then json.dumps). Min of 15 runs, microseconds."""
+    import timeit
+    from datetime import UTC, datetime
+
+    from fastapi.encoders import jsonable_encoder
+
+    from shared.api.routes.memories import json_bytes, lean
+    from shared.memories import serialize
+
+    now = datetime.now(UTC)
+    row = dict.fromkeys(
+        [
+            "user_id",
+            "observer_id",
+            "subject_id",
+            "session_id",
+            "subtype",
+            "logical_key",
+            "source_thread_id",
+            "source_memory_id",
+            "fact_key",
+            "sequence_key",
+            "sequence_index",
+            "valid_from",
+            "valid_to",
+            "superseded_by",
+            "event_time",
+            "deleted_at",
+        ]
+    )
+    row.update(id="mem_0123456789abcdef", workspace_id="ws", tenant_id="_default", context_id="_default",
+               content="Alice likes green tea", content_hash="ab" * 32, type="semantic", importance=0.5,
+               tags=["a"], metadata={"k": 1}, refinement_metadata={}, pinned=False, status="active",
+               embedding_model="hash-384@384", access_count=1, last_accessed_at=now, decay_factor=1.0, revision=1,
+               source_message_ids=None, created_at=now, updated_at=now)  # fmt: skip
+    memory = dict(serialize.memory(row), relevance_score=0.5, boosted_score=0.6, match_signals=["vector"],
+                  source_scope="same_workspace", age_days=1.0, freshness_score=0.9)  # fmt: skip
+    result = {"memories": [dict(memory) for _ in range(n_memories)], "total_count": n_memories,
+              "query_rewritten": None, "trajectory": None, "generation_summary": None, "relation_paths": []}  # fmt: skip
+
+    def old() -> bytes:
+        return json.dumps(jsonable_encoder(result), ensure_ascii=False, separators=(",", ":")).encode()
+
+    def new() -> bytes:
+        return json_bytes(lean(result))
+
+    timings = {}
+    for name, fn in (("baseline_us", old), ("current_us", new)):
+        timings[name] = round(min(timeit.repeat(fn, number=100, repeat=15)) / 100 * 1e6, 1)
+    timings["ratio"] = round(timings["current_us"] / timings["baseline_us"], 3)
+    return timings
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline-ref", required=True, help="git ref of the baseline tree")
@@ -113,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
                   for name, s in samples.items()}  # fmt: skip
         report["ratio_p50"] = round(report["current"]["p50_ms"] / report["baseline"]["p50_ms"], 3)
         report["ratio_bytes"] = round(report["current"]["mean_bytes"] / report["baseline"]["mean_bytes"], 3)
+        report["route_json"] = serialization_us(args.limit)
         report["setup"] = {"memories": args.n, "recalls": args.recalls, "limit": args.limit,
                            "baseline_ref": args.baseline_ref}  # fmt: skip
         if args.json:
@@ -122,6 +178,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{name:9} p50 {report[name]['p50_ms']:7.2f} ms  p95 {report[name]['p95_ms']:7.2f} ms  "
                       f"{report[name]['mean_bytes']:6d} B/response")  # fmt: skip
             print(f"current/baseline: p50 ×{report['ratio_p50']}, bytes ×{report['ratio_bytes']}")
+            print(f"route JSON per recall (in-process): {report['route_json']}")
     finally:
         for child in children:
             child.terminate()
