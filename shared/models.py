@@ -92,6 +92,15 @@ def _strip_content(value: str) -> str:
 
 
 class MemoryCreate(_Request):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"content": "Alice prefers green tea", "type": "semantic", "subtype": "preference",
+                 "importance": 0.8, "tags": ["drinks"], "user_id": "alice"}
+            ]
+        }
+    )  # fmt: skip
+
     content: str = Field(min_length=1)
     workspace_id: str | None = None
     type: MemoryType | None = None
@@ -134,6 +143,10 @@ class MemoryUpdate(_Request):
 
 
 class RecallRequest(_Request):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"query": "what does Alice drink?", "limit": 5, "tags": ["drinks"]}]}
+    )
+
     query: str = Field(min_length=1)
     workspace_id: str | None = None
     types: list[MemoryType] = Field(default_factory=list)

@@ -294,6 +294,19 @@ def _fill_schemas(schemas: dict[str, Any]) -> None:
                 prop["description"] = text
 
 
+def _restore_examples(schemas: dict[str, Any]) -> None:
+    """FastAPI drops None values inside examples when it builds the document (`exclude_none`), which makes an
+    example with a null field an invalid body: put the models' own examples back."""
+    import shared.models as requests
+    from shared.api import schemas as responses
+
+    for name, schema in schemas.items():
+        model = getattr(responses, name, None) or getattr(requests, name, None)
+        extra = getattr(model, "model_config", {}).get("json_schema_extra")
+        if "examples" in schema and isinstance(extra, dict) and "examples" in extra:
+            schema["examples"] = extra["examples"]
+
+
 def _fill_parameters(paths: dict[str, Any]) -> None:
     for item in paths.values():
         for operation in item.values():
@@ -323,6 +336,7 @@ def build(app: FastAPI, open_paths: frozenset[str]) -> dict[str, Any]:
     )
     components = spec.setdefault("components", {})
     _fill_schemas(components.get("schemas", {}))
+    _restore_examples(components.get("schemas", {}))
     _fill_parameters(spec.get("paths", {}))
     components["securitySchemes"] = {"bearer": BEARER}
     spec["security"] = [{"bearer": []}]

@@ -53,6 +53,16 @@ def _absent(value: Any) -> bool:
     return value is None
 
 
+def _example(model: type[BaseModel]) -> dict[str, Any]:
+    return model.model_config["json_schema_extra"]["examples"][0]  # type: ignore[index]
+
+
+def _wrapped_example(model: type[BaseModel], key: str, **extra: Any) -> ConfigDict:
+    """An envelope's example: the flat object, the same under ``key``, and ``extra`` (a subclass would otherwise
+    inherit its parent's example, which lacks the envelope's keys)."""
+    return ConfigDict(json_schema_extra={"examples": [{**_example(model), key: _example(model), **extra}]})
+
+
 # ---------------------------------------------------------------------------------------------------- memories
 MemoryTypeOut = Literal["episodic", "semantic", "procedural", "working"]
 
@@ -252,6 +262,8 @@ class Association(Wire):
 class AssociationCreated(Association):
     """The new (or existing, identical) edge: wrapped, and flat too (SDK 0.2.1 reads the top level)."""
 
+    model_config = _wrapped_example(Association, "association")
+
     association: Association
 
 
@@ -294,6 +306,8 @@ class Workspace(Wire):
 
 class WorkspaceEnvelope(Workspace):
     """A workspace, wrapped and flat (SDK 0.2.1 builds `Workspace(**data)` from the top level)."""
+
+    model_config = _wrapped_example(Workspace, "workspace")
 
     workspace: Workspace
     stats: dict[str, Any] | None = Field(default=None, description="Counts of memories (GET only).")
@@ -362,10 +376,14 @@ class Session(Wire):
 class SessionEnvelope(Session):
     """A session, wrapped and flat (the sync SDK 0.2.1 builds `Session(**data)` from the top level)."""
 
+    model_config = _wrapped_example(Session, "session")
+
     session: Session
 
 
 class SessionCreated(SessionEnvelope):
+    model_config = _wrapped_example(Session, "session", briefing=None)
+
     briefing: dict[str, Any] | None = Field(description="The workspace briefing, when `briefing` was asked.")
 
 
@@ -584,6 +602,8 @@ class ApiKeyList(Wire):
 class _RecalledMemory(Memory):
     """A memory as recall returns it: the memory plus how it was found."""
 
+    model_config = ConfigDict(json_schema_extra=None)  # RecallResponse's example shows one
+
     relevance_score: float = Field(description="Fused relevance of the arms that found it (0–1).")
     boosted_score: float = Field(description="Relevance after the scope and recency boosts; the ranking key.")
     match_signals: list[str] = Field(
@@ -634,6 +654,38 @@ class BudgetSummary(Wire):
 class RecallResponse(Wire):
     """The reference's ``RecallResult`` (API.md §6), without the keys that are always null here (query_rewritten,
     trajectory, …): what the SDKs read, no more."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "memories": [
+                        {"id": "mem_3f2a9c1e8b7d4a60", "workspace_id": "demo", "tenant_id": "_default",
+                         "context_id": "_default", "content": "Alice prefers green tea", "content_hash": "9b1c…",
+                         "type": "semantic", "subtype": "preference", "importance": 0.8, "tags": ["drinks"],
+                         "metadata": {}, "refinement_metadata": {}, "pinned": False, "status": "active",
+                         "embedding_model": "local-minilm@384", "access_count": 1, "decay_factor": 1.0,
+                         "revision": 1, "etag": '"memory-1-5e0c…"', "source_message_ids": [],
+                         "created_at": "2026-11-29T14:40:34.508615Z", "updated_at": "2026-11-29T14:40:34.508615Z",
+                         "relevance_score": 1.0, "boosted_score": 1.2, "match_signals": ["vector", "keyword"],
+                         "source_scope": "same_workspace", "age_days": 0.2, "freshness_score": 0.995}
+                    ],
+                    "total_count": 3,
+                    "query_tokens": 0,
+                    "search_latency_ms": 6,
+                    "mode_used": "rag",
+                    "relation_paths": [],
+                    "freshness_metadata": {"avg_freshness": 0.995, "min_freshness": 0.995, "max_freshness": 0.995,
+                                           "severe_count": 0, "moderate_count": 0},
+                    "query_intent": ["general"],
+                    "retrieval_confidence": "strong",
+                    "confidence_reasons": ["multiple_independent_retrieval_signals"],
+                    "budget_summary": {"requested": None, "used": 8, "estimator": "chars_div_3_conservative_v1",
+                                       "truncated_items": 0, "omitted_items": 0},
+                }
+            ]
+        }
+    )  # fmt: skip
 
     memories: list[RecalledMemory]
     total_count: int = Field(description="Size of the fused candidate pool before the limit.")

@@ -134,3 +134,18 @@ def test_docs_load_without_outside_urls(base_url, page):
         assert got.status_code == 200 and len(got.content) > 1000, asset
     assert httpx.get(f"{base_url}/docs/assets/..%2Fcore.py", timeout=30).status_code == 404
     assert httpx.get(f"{base_url}/docs/assets/core.py", timeout=30).status_code == 404
+
+
+def test_every_example_is_a_valid_body(spec):
+    """An example that drifts from its model would teach a wrong wire: each one validates against its model."""
+    import shared.models as requests
+    from shared.api import schemas as responses
+
+    checked = []
+    for name, schema in spec["components"]["schemas"].items():
+        model = getattr(responses, name, None) or getattr(requests, name, None)
+        for example in schema.get("examples", []):
+            assert model is not None, f"{name} has examples but no model"
+            model.model_validate(example)
+            checked.append(name)
+    assert {"Memory", "RecallResponse", "MemoryCreate", "RecallRequest", "Checkpoint"} <= set(checked)
