@@ -227,6 +227,18 @@ GLOSSARY: dict[str, str] = {
     "access": "read or read_write (default).",
     "api_keys": "The keys (without their secrets).",
     "revoked_at": "When the key was revoked (null: active).",
+    # commit, import, context pack and delta
+    "extraction_time_ms": "Time the extraction took, in milliseconds.",
+    "associations_imported": "Associations written.",
+    "memory_changes": "Memories added or changed since the cursor.",
+    "working_memory_changes": "Working-memory keys set since the cursor.",
+    "checkpoint_changes": "Checkpoints captured since the cursor.",
+    "tombstones": "What was deleted or superseded since the cursor.",
+    "calls": "LLM calls made (0: deterministic).",
+    "input_tokens": "LLM input tokens.",
+    "output_tokens": "LLM output tokens.",
+    "match_signals": "How it was found: vector, keyword, context, association, recency…",
+    "unresolved_contradictions": "Contradicting memories not yet resolved.",
     # FastAPI's validation error
     "detail": "What was wrong with the request.",
     "loc": "Where: `body`, then the path into it.",

@@ -75,6 +75,16 @@ def test_every_parameter_and_request_field_is_described(spec):
     assert not missing, missing
 
 
+def test_every_response_field_is_described(spec):
+    missing = [
+        f"{name}.{field}"
+        for name, schema in spec["components"]["schemas"].items()
+        for field, prop in (schema.get("properties") or {}).items()
+        if not prop.get("description")
+    ]
+    assert not missing, missing
+
+
 def test_responses_have_schemas_and_examples(spec):
     untyped = []
     for name, op in _operations(spec):
