@@ -3,25 +3,85 @@
     >>> MemoryCreate(content="  likes tea ").content
     'likes tea'
 
-Responses are plain dicts built by ``shared.memories.serialize`` so that extra compatibility keys can be added
-without a second model. Size limits that depend on settings are checked in the service, not here.
+Responses are declared in ``shared.api.schemas``. Size limits that depend on settings are checked in the service, not here.
 """
 
 from __future__ import annotations
 
+import difflib
+import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 MemoryType = Literal["episodic", "semantic", "procedural", "working"]
 Direction = Literal["both", "outgoing", "incoming"]
 
 
-class _Request(BaseModel):
-    # Unknown keys are ignored, as the reference does: SDKs send fields we do not use.
+# The names of the unknown fields of the request being handled, for the ``X-MemoryLayer-Ignored-Fields`` response
+# header (shared/api/app.py sets a fresh list per request; outside a request nothing is recorded).
+IGNORED_FIELDS: ContextVar[list[str] | None] = ContextVar("memorylayer_ignored_fields", default=None)
+
+# Fields the reference server declares (and the official SDK 0.2.x sends) that we accept and do not use: never
+# refused, only reported. E.g. `relations` on remember, `max_tokens` on reflect, `context` on recall.
+REFERENCE_FIELDS = frozenset(
+    {"relations", "max_tokens", "context", "rag_threshold", "context_id", "observer_id", "subject_id",
+     "categories", "expires_in_days", "space_id", "archived_at"}
+)  # fmt: skip
+
+
+_HEADER_SAFE = re.compile(r"[A-Za-z0-9_.\-]{1,64}")
+_IGNORED_LISTED = 20
+
+
+class RequestModel(BaseModel):
+    """Base of every request body. An unknown key is not stored (so it can never reach SQL as a column name)
+    but it is reported: a near-miss of a real field (``"tag"`` for ``tags``) is a 422 ``unknown_field`` — a typo
+    that would otherwise silently store nothing — and any other unknown key is named in the
+    ``X-MemoryLayer-Ignored-Fields`` response header (SDKs send fields we do not use, so those are not refused).
+
+    >>> RecallRequest.model_validate({"query": "tea", "tag": ["x"]})
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.ValidationError: 1 validation error for RecallRequest
+    ...
+    """
+
     model_config = ConfigDict(extra="ignore")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _report_unknown(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        fields = cls.model_fields
+        unknown = [key for key in data if key not in fields]
+        if not unknown:
+            return data
+        for key in unknown:
+            if isinstance(key, str) and key not in REFERENCE_FIELDS:
+                near = difflib.get_close_matches(key, list(fields), n=1, cutoff=0.8)
+                if near:
+                    raise PydanticCustomError(
+                        "unknown_field",
+                        "unknown field '{field}': did you mean '{suggestion}'?",
+                        {"field": key, "suggestion": near[0]},
+                    )
+        seen = IGNORED_FIELDS.get()
+        if seen is not None:
+            for key in unknown:
+                # A header carries only plain names, and a few of them: any key at all can arrive here.
+                name = key if isinstance(key, str) and _HEADER_SAFE.fullmatch(key) else "(unprintable)"
+                if name not in seen and len(seen) < _IGNORED_LISTED:
+                    seen.append(name)
+        return data
+
+
+_Request = RequestModel
 
 
 def _strip_content(value: str) -> str:
@@ -32,6 +92,15 @@ def _strip_content(value: str) -> str:
 
 
 class MemoryCreate(_Request):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {"content": "Alice prefers green tea", "type": "semantic", "subtype": "preference",
+                 "importance": 0.8, "tags": ["drinks"], "user_id": "alice"}
+            ]
+        }
+    )  # fmt: skip
+
     content: str = Field(min_length=1)
     workspace_id: str | None = None
     type: MemoryType | None = None
@@ -74,6 +143,10 @@ class MemoryUpdate(_Request):
 
 
 class RecallRequest(_Request):
+    model_config = ConfigDict(
+        json_schema_extra={"examples": [{"query": "what does Alice drink?", "limit": 5, "tags": ["drinks"]}]}
+    )
+
     query: str = Field(min_length=1)
     workspace_id: str | None = None
     types: list[MemoryType] = Field(default_factory=list)

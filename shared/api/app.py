@@ -14,18 +14,27 @@ from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from shared.api import errors
+from shared.api import docs, errors, openapi
 from shared.api.deps import principal, row_wall
 from shared.api.routes import health
 from shared.auth import AuthGuard, RateLimiter
 from shared.errors import PayloadTooLarge
+from shared.models import IGNORED_FIELDS
 from shared.settings import Settings, get_settings
 
 if TYPE_CHECKING:
     from shared.api.services import Services
     from shared.embeddings import Embedder
+
+
+DESCRIPTION = """Long-term memory for LLM apps, wire-compatible with the MemoryLayer reference server's `/v1` API.
+
+Authenticate with `Authorization: Bearer <key>` (the Authorize button). Errors are `{"detail": …}`: a domain error
+carries `{code, message}`, a validation error FastAPI's list. Unknown body fields are not stored: a near-miss of a
+real field is a 422 `unknown_field`; others are named in the `X-MemoryLayer-Ignored-Fields` response header."""
 
 
 def all_routers() -> tuple[APIRouter, ...]:
@@ -129,6 +138,61 @@ class BodySizeLimit:
         return JSONResponse({"detail": self._error().to_detail()}, status_code=413)
 
 
+class WireChecks:
+    """Two checks at the edge, as one plain ASGI layer (no per-request task or body copy):
+
+    - a wrong method on a fixed path is a 405 with ``Allow``, not a match of a parameterised route beside it
+      (``GET /v1/memories/recall`` used to be ``GET /v1/memories/{memory_id}``: 404 "memory recall not found");
+    - unknown request-body fields the models ignored are named in ``X-MemoryLayer-Ignored-Fields``.
+
+    ``fixed`` maps each path without parameters to its methods; ``create_app`` fills it once routers are in.
+    """
+
+    def __init__(self, app: ASGIApp, fixed: dict[str, set[str]]) -> None:
+        self.app = app
+        self.fixed = fixed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        methods = self.fixed.get(scope["path"])
+        if methods is not None and scope["method"] not in methods:
+            allow = ", ".join(sorted(methods))
+            message = f"{scope['method']} is not allowed on {scope['path']}; allowed: {allow}"
+            response = JSONResponse(
+                {"detail": {"code": "method_not_allowed", "message": message}},
+                status_code=405,
+                headers={"Allow": allow},
+            )
+            await response(scope, receive, send)
+            return
+        ignored: list[str] = []
+        token = IGNORED_FIELDS.set(ignored)
+
+        async def reporting_send(message: Message) -> None:
+            if message["type"] == "http.response.start" and ignored:
+                headers = list(message.get("headers") or [])
+                headers.append((b"x-memorylayer-ignored-fields", ",".join(ignored).encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, reporting_send)
+        finally:
+            IGNORED_FIELDS.reset(token)
+
+
+def fixed_paths(routers: Iterable[APIRouter]) -> dict[str, set[str]]:
+    """Every route path without a parameter, with the methods it serves (routers carry their full paths)."""
+    fixed: dict[str, set[str]] = {}
+    for router in routers:
+        for route in router.routes:
+            if isinstance(route, APIRoute) and "{" not in route.path:
+                fixed.setdefault(route.path, set()).update(route.methods)
+    return fixed
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -142,7 +206,13 @@ def create_app(
             "auth_mode=api_key needs MEMORYLAYER_CONTEXT_CURSOR_SECRET or MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN: "
             "without one anybody could forge context cursors"
         )
-    app = FastAPI(title="MemoryLayer", version=health.VERSION, description="Long-term memory for LLM apps")
+    app = FastAPI(
+        title="MemoryLayer",
+        version=health.VERSION,
+        description=DESCRIPTION,
+        docs_url=None,  # served by shared/api/docs.py from local assets, not from a CDN
+        redoc_url=None,
+    )
     app.state.settings = settings
     # An embedder loaded before a SnapStart snapshot (shared/snapstart.py) is the one the services use.
     app.state.embedder = None
@@ -156,8 +226,11 @@ def create_app(
     errors.install(app)
 
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
+    fixed: dict[str, set[str]] = {}
+    app.add_middleware(WireChecks, fixed=fixed)
 
-    for router in routers if routers is not None else all_routers():
+    included = tuple(routers) if routers is not None else all_routers()
+    for router in included:
         # Every route but the health checks authenticates, even one that forgets to ask for the caller, and
         # runs behind the caller's row-level wall (router dependencies come before the route's own).
         open_route = router is health.router
@@ -165,4 +238,7 @@ def create_app(
     from shared.api.routes import console  # the memory console: its page open, its API behind auth
 
     console.install(app)
+    fixed.update(fixed_paths(included))
+    openapi.install(app, frozenset(route.path for route in health.router.routes))  # type: ignore[attr-defined]
+    docs.install(app)
     return app

@@ -89,7 +89,11 @@ READ_ONLY_POSTS = re.compile(
 )
 
 
-def principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal:
+def principal(
+    request: Request,
+    # Not a documented parameter: the OpenAPI bearer scheme stands for it (Swagger's Authorize sends it).
+    authorization: Annotated[str | None, Header(include_in_schema=False)] = None,
+) -> Principal:
     """Authenticate the request (``Authorization: Bearer <key>``, or the bare key) and rate-limit the key.
 
     Order matters: an address over its failure budget gets 429 before its key is looked at; a key that just

@@ -11,6 +11,8 @@ import json
 import logging
 
 from fastapi import FastAPI, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
@@ -76,6 +78,29 @@ async def _nested_validation(_: Request, exc: ValidationError) -> JSONResponse:
     return JSONResponse({"detail": detail}, status_code=422)
 
 
+# Validation errors listed in a 422; the rest are counted in one closing entry (a batch of 500 bad operations
+# used to answer 110 KB of repeated errors, each echoing its input).
+VALIDATION_ERRORS_LISTED = 20
+
+
+async def _invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+    """FastAPI's 422 body (`{"detail": [{type, loc, msg, input, ctx}]}`, which the SDKs read), capped."""
+    errors = list(exc.errors())
+    detail = jsonable_encoder(errors[:VALIDATION_ERRORS_LISTED])
+    if len(errors) > VALIDATION_ERRORS_LISTED:
+        left = errors[VALIDATION_ERRORS_LISTED:]
+        kinds = sorted({e["type"] for e in left})
+        detail.append(
+            {
+                "type": "too_many_errors",
+                "loc": ["body"],
+                "msg": f"{len(left)} more errors not listed (types: {', '.join(kinds)})",
+                "count": len(left),
+            }
+        )
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
 async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
     if type(exc).__module__.startswith("psycopg") and (response := _database_error(exc)) is not None:
         return response
@@ -88,6 +113,7 @@ async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
 
 def install(app: FastAPI) -> None:
     app.add_exception_handler(Exception, _unexpected)
+    app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(ValidationError, _nested_validation)  # type: ignore[arg-type]
     app.add_exception_handler(MemoryLayerError, _domain_error)  # type: ignore[arg-type]
     app.add_exception_handler(json.JSONDecodeError, _bad_json)  # type: ignore[arg-type]

@@ -1,4 +1,4 @@
-"""Rows to the wire form of the reference server's ``Memory`` (API.md §4).
+"""Wire helpers: ISO timestamps, canonical JSON, the memory ETag, and rows as wire dicts (API.md §4).
 
 >>> iso(datetime(2026, 11, 29, 14, 40, 34, 508615, tzinfo=UTC))
 '2026-11-29T14:40:34.508615Z'
@@ -34,83 +34,20 @@ def etag(row: dict[str, Any]) -> str:
 
 
 def memory(row: dict[str, Any], *, embedding: bool = False) -> dict[str, Any]:
-    """A memory row as the API returns it; ``embedding`` only when the row carries it and it was asked for."""
-    vector = row.get("embedding") if embedding else None
-    out = {
-        "id": row["id"],
-        "workspace_id": row["workspace_id"],
-        "tenant_id": row["tenant_id"],
-        "context_id": row["context_id"],
-        "user_id": row["user_id"],
-        "observer_id": row["observer_id"],
-        "subject_id": row["subject_id"],
-        "session_id": row["session_id"],
-        "content": row["content"],
-        "content_hash": row["content_hash"],
-        "type": row["type"],
-        "subtype": row["subtype"],
-        "importance": round(float(row["importance"]), 6),
-        "tags": list(row["tags"]),
-        "metadata": row["metadata"],
-        "refinement_metadata": row["refinement_metadata"],
-        "logical_key": row["logical_key"],
-        "pinned": row["pinned"],
-        "status": row["status"],
-        "abstract": None,
-        "overview": None,
-        "embedding": _floats(vector),
-        "embedding_model": row["embedding_model"],
-        "access_count": row["access_count"],
-        "last_accessed_at": iso(row["last_accessed_at"]),
-        "decay_factor": row["decay_factor"],
-        "revision": row["revision"],
-        "etag": etag(row),
-        "source_thread_id": row["source_thread_id"],
-        "source_message_ids": list(row["source_message_ids"] or []),
-        "source_memory_id": row["source_memory_id"],
-        "fact_key": row["fact_key"],
-        "sequence_key": row["sequence_key"],
-        "sequence_index": row["sequence_index"],
-        "valid_from": iso(row["valid_from"]),
-        "valid_to": iso(row["valid_to"]),
-        "superseded_by": row["superseded_by"],
-        "event_time": iso(row["event_time"]),
-        "created_at": iso(row["created_at"]),
-        "updated_at": iso(row["updated_at"]),
-        "deleted_at": iso(row["deleted_at"]),
-    }
-    return out
+    """A memory row in wire form, as a dict (for NDJSON export, briefings and recall's result shaping); the
+    fields are declared once, by ``shared.api.schemas.Memory``. ``embedding`` only when asked for."""
+    from shared.api.schemas import Memory
 
-
-def _floats(vector: Any) -> list[float] | None:
-    """pgvector returns ``Vector`` objects; fresh embeddings are numpy arrays."""
-    if vector is None:
-        return None
-    values = vector.to_numpy() if hasattr(vector, "to_numpy") else vector
-    return [round(float(x), 7) for x in values]
+    return Memory.from_row(row, embedding=embedding).model_dump(mode="json")
 
 
 def association(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "workspace_id": row["workspace_id"],
-        "source_id": row["source_id"],
-        "target_id": row["target_id"],
-        "relationship": row["relationship"],
-        "strength": round(float(row["strength"]), 6),
-        "metadata": row["metadata"],
-        "created_at": iso(row["created_at"]),
-    }
+    from shared.api.schemas import Association
+
+    return Association.from_row(row).model_dump(mode="json")
 
 
 def workspace(row: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "tenant_id": row["tenant_id"],
-        "name": row["name"],
-        "settings": row["settings"],
-        "tags": list(row["tags"]),
-        "embedding_model": row["embedding_model"],
-        "created_at": iso(row["created_at"]),
-        "updated_at": iso(row["updated_at"]),
-    }
+    from shared.api.schemas import Workspace
+
+    return Workspace.from_row(row).model_dump(mode="json")

@@ -254,9 +254,11 @@ class MemoryService:
             )
 
     # ------------------------------------------------------------------ read, update, forget
-    def get(self, scope: Scope, memory_id: str, *, include_deleted: bool = False) -> dict:
+    def get(
+        self, scope: Scope, memory_id: str, *, include_deleted: bool = False, embedding: bool = False
+    ) -> dict:
         with self.db.connection() as conn:
-            row = repo.get(conn, scope, memory_id, include_deleted=include_deleted)
+            row = repo.get(conn, scope, memory_id, include_deleted=include_deleted, embedding=embedding)
         if row is None:
             raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
         return row

@@ -10,13 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
+
+from shared.models import RequestModel
 
 SESSION_ID_PATTERN = r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$"
 
 
-class _Request(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+# Unknown keys: ignored and reported (a near-miss of a field is a 422), as every request body (shared/models.py).
+_Request = RequestModel
 
 
 class SessionCreate(_Request):

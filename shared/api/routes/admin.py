@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from shared.api import schemas
 from shared.api.deps import PrincipalDep, ServicesDep, valid_workspace
-from shared.memories import serialize
 from shared.tenants import DEFAULT_TENANT, valid_tenant
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"])
@@ -25,22 +25,9 @@ class KeyCreate(BaseModel):
     tenant_id: str = Field(default=DEFAULT_TENANT, max_length=64)
 
 
-def key_out(row: dict) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "prefix": row["prefix"],
-        "tenant_id": row["tenant_id"],
-        "workspaces": list(row["workspaces"]),
-        "access": row["access"],
-        "name": row["name"],
-        "expires_at": serialize.iso(row["expires_at"]),
-        "revoked_at": serialize.iso(row["revoked_at"]),
-        "created_at": serialize.iso(row["created_at"]),
-    }
-
-
-@router.post("/api-keys", status_code=201)
-def create_key(body: KeyCreate, who: PrincipalDep, svc: ServicesDep) -> dict[str, Any]:
+@router.post("/api-keys", status_code=201, response_model=schemas.ApiKeyCreated)
+def create_key(body: KeyCreate, who: PrincipalDep, svc: ServicesDep) -> schemas.ApiKeyCreated:
+    """Create an API key for some workspaces (admin key only). The key is in this response only."""
     who.require_admin()
     row, key = svc.api_keys.create(
         [valid_workspace(w) for w in body.workspaces],
@@ -49,17 +36,21 @@ def create_key(body: KeyCreate, who: PrincipalDep, svc: ServicesDep) -> dict[str
         name=body.name,
         tenant_id=valid_tenant(body.tenant_id),
     )
-    return {**key_out(row), "key": key}
+    return schemas.ApiKeyCreated.pick(row, workspaces=list(row["workspaces"]), key=key)
 
 
-@router.get("/api-keys")
-def list_keys(who: PrincipalDep, svc: ServicesDep) -> dict[str, Any]:
+@router.get("/api-keys", response_model=schemas.ApiKeyList)
+def list_keys(who: PrincipalDep, svc: ServicesDep) -> schemas.ApiKeyList:
+    """Every API key (without the secrets), revoked ones included."""
     who.require_admin()
-    return {"api_keys": [key_out(r) for r in svc.api_keys.list()]}
+    return schemas.ApiKeyList.model_construct(
+        api_keys=[schemas.ApiKey.from_row(r) for r in svc.api_keys.list()]
+    )
 
 
 @router.delete("/api-keys/{key_id}", status_code=204)
 def revoke_key(key_id: str, who: PrincipalDep, svc: ServicesDep) -> Response:
+    """Revoke a key: it is refused from now on."""
     who.require_admin()
     svc.api_keys.revoke(key_id)
     return Response(status_code=204)

@@ -9,21 +9,27 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
 from shared.sessions.models import ContextDeltaRequest, ContextPackRequest
 
 router = APIRouter(prefix="/v1/sessions", tags=["context"])
 
 
-@router.post("/{session_id}/context-pack")
+@router.post("/{session_id}/context-pack", response_model=schemas.ContextPack)
 def context_pack(
     session_id: str, caller: CallerDep, svc: ServicesDep, body: ContextPackRequest | None = None
 ) -> dict[str, Any]:
+    """What a model should know now, rendered within `budget_tokens`: directives, working memory,
+    contradictions, topic matches, recent activity, checkpoints (API.md §8). Deterministic, no LLM. The returned
+    `cursor` asks /context-delta for what changed since."""
     return svc.context.pack(caller.lookup_scope(), session_id, body or ContextPackRequest())
 
 
-@router.post("/{session_id}/context-delta")
+@router.post("/{session_id}/context-delta", response_model=schemas.ContextDelta)
 def context_delta(
     session_id: str, body: ContextDeltaRequest, caller: CallerDep, svc: ServicesDep
 ) -> dict[str, Any]:
+    """What changed since `cursor` (memories, working memory, checkpoints; deletes as tombstones), in order and
+    within `budget_tokens`, with the next cursor. An expired cursor is a 409 `cursor_expired`: take a new pack."""
     return svc.context.delta(caller.lookup_scope(), session_id, body)

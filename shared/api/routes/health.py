@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
 from shared.api.deps import ServicesDep
 from shared.errors import DatabaseUnavailable
@@ -15,8 +16,26 @@ router = APIRouter(tags=["health"])
 VERSION = __version__  # one version for the server, the API and the clients (shared/version.py)
 
 
-@router.get("/")
+class Info(BaseModel):
+    name: str = Field(description="`MemoryLayer.ai`, as the reference.")
+    version: str = Field(description="The API version.")
+    description: str
+
+
+class Health(BaseModel):
+    status: str = Field(description="`healthy` while the process answers.")
+
+
+class Readiness(BaseModel):
+    status: str = Field(description="`ready`, or `not_ready` (with a 503).")
+    services: dict[str, str] = Field(
+        description="Each dependency's state: database connected or unavailable."
+    )
+
+
+@router.get("/", response_model=Info)
 def info() -> dict[str, Any]:
+    """The server's name and API version."""
     return {
         "name": "MemoryLayer.ai",
         "version": VERSION,
@@ -24,13 +43,15 @@ def info() -> dict[str, Any]:
     }
 
 
-@router.get("/health")
+@router.get("/health", response_model=Health)
 def health() -> dict[str, str]:
+    """Liveness: the process answers."""
     return {"status": "healthy"}
 
 
-@router.get("/health/ready")
+@router.get("/health/ready", response_model=Readiness, responses={503: {"model": Readiness}})
 def ready(svc: ServicesDep) -> JSONResponse:
+    """Readiness: the database answers (503 `not_ready` when it does not)."""
     try:
         svc.db.ping()
     except DatabaseUnavailable:

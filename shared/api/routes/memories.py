@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import time
+from collections import defaultdict
 from typing import Annotated, Any
 
-from fastapi import APIRouter, BackgroundTasks, Header, Query, Response
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, BackgroundTasks, Depends, Header, Query, Response
 
+from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
 from shared.db.scope import Scope
 from shared.memories import serialize
@@ -26,24 +28,63 @@ from shared.models import (
 
 router = APIRouter(prefix="/v1/memories", tags=["memories"])
 
+# Failures listed one by one in a batch's `results`; the rest are only counted and grouped.
+BATCH_ERRORS_LISTED = 20
+
 NO_LLM_REFLECTION = (
     "Memory synthesis requires LLM integration, and none is configured; the source memories are returned "
     "as evidence instead."
 )
 
 
-def _with_etag(body: dict[str, Any], row: dict, status: int = 200) -> JSONResponse:
-    return JSONResponse(body, status_code=status, headers={"ETag": serialize.etag(row)})
+def _include_embedding(
+    include_embeddings: Annotated[
+        bool, Query(description="Send each memory's embedding vector (384 floats for the default model).")
+    ] = False,
+    include_embedding: Annotated[bool, Query(description="Same as `include_embeddings`.")] = False,
+) -> bool:
+    return include_embeddings or include_embedding
 
 
-@router.post("", status_code=201)
+# Embeddings are large (a 384-float vector is ~3 KB of JSON) and few clients read them: sent only when asked.
+IncludeEmbeddingDep = Annotated[bool, Depends(_include_embedding)]
+
+
+def json_bytes(body: Any) -> bytes:
+    """What FastAPI's JSONResponse writes, without its `jsonable_encoder` walk (the body is JSON-ready)."""
+    return json.dumps(body, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+def summarise_errors(result: dict[str, Any]) -> dict[str, Any]:
+    """Keep every success and the first failures; group all failures by message (each with its indexes)."""
+    groups: dict[str, list[int]] = defaultdict(list)
+    kept, failures = [], 0
+    for item in result["results"]:
+        if item["status"] == "error":
+            groups[item["error"]].append(item["index"])
+            failures += 1
+            if failures > BATCH_ERRORS_LISTED:
+                continue
+        kept.append(item)
+    omitted = max(0, failures - BATCH_ERRORS_LISTED)
+    summary = [{"error": e, "count": len(ix), "indexes": ix} for e, ix in groups.items()]
+    return {**result, "results": kept, "errors_omitted": omitted, "error_summary": summary}
+
+
+@router.post("", status_code=201, response_model=schemas.RememberResponse)
 def remember(
     body: MemoryCreate,
     caller: CallerDep,
     svc: ServicesDep,
+    response: Response,
+    include_embeddings: IncludeEmbeddingDep,
     idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
     if_none_match: Annotated[str | None, Header()] = None,
-) -> JSONResponse:
+) -> schemas.RememberResponse:
+    """Store a memory (deduplicated within the workspace: an identical content returns the stored one).
+
+    Conditional create: send both `Idempotency-Key` and `If-None-Match: *`. The `ETag` header is the memory's.
+    """
     row, _created, replayed = svc.memories.remember(
         caller.workspace(body.workspace_id),
         body,
@@ -51,13 +92,16 @@ def remember(
         if_none_match=if_none_match,
         tenant_id=caller.tenant_id,
     )
-    return _with_etag({"memory": serialize.memory(row, embedding=True), "replayed": replayed}, row, 201)
+    response.headers["ETag"] = serialize.etag(row)
+    memory = schemas.Memory.from_row(row, embedding=include_embeddings)
+    return schemas.RememberResponse.model_construct(memory=memory, replayed=replayed)
 
 
-@router.get("")
+@router.get("", response_model=schemas.MemoryList)
 def list_memories(
     caller: CallerDep,
     svc: ServicesDep,
+    include_embeddings: IncludeEmbeddingDep,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
     type: str | None = None,
@@ -65,8 +109,8 @@ def list_memories(
     tag: str | None = None,
     context_id: str | None = None,
     sequence_key: str | None = None,
-    include_embeddings: bool = False,
-) -> dict[str, Any]:
+) -> schemas.MemoryList:
+    """The workspace's memories, newest first (no ranking: use recall to search)."""
     rows = svc.memories.list(
         Scope.of(caller.workspace()),
         limit=limit,
@@ -78,18 +122,24 @@ def list_memories(
         sequence_key=sequence_key,
         embedding=include_embeddings,
     )
-    memories = [serialize.memory(r, embedding=include_embeddings) for r in rows]
-    return {"memories": memories, "total_count": len(memories)}
+    memories = [schemas.Memory.from_row(r, embedding=include_embeddings) for r in rows]
+    return schemas.MemoryList.model_construct(memories=memories, total_count=len(memories))
 
 
-@router.get("/sequence-keys")
-def sequence_keys(caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+@router.get("/sequence-keys", response_model=schemas.SequenceKeys)
+def sequence_keys(caller: CallerDep, svc: ServicesDep) -> schemas.SequenceKeys:
     """Every live stream key of the workspace (e.g. every chat of a LlamaIndex store)."""
-    return {"keys": svc.memories.sequence_keys(caller.workspace())}
+    return schemas.SequenceKeys.model_construct(keys=svc.memories.sequence_keys(caller.workspace()))
 
 
-@router.post("/recall")
-def recall(body: RecallRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+@router.post("/recall", response_model=schemas.RecallResponse)
+def recall(body: RecallRequest, caller: CallerDep, svc: ServicesDep) -> Response:
+    """Search the workspace (and the shared spaces the key reaches): vector and keyword arms fused, boosted
+    by scope and recency, expanded along associations, cut to `limit` and to `budget_tokens`.
+
+    The body is the recaller's result as JSON, unvalidated on this hot path; tests check it against the declared
+    `RecallResponse` schema.
+    """
     workspace = caller.workspace(body.workspace_id)
     workspaces = [workspace]
     # The shared spaces are searched too, as the reference does, but only the caller's tenant's, and the
@@ -99,16 +149,24 @@ def recall(body: RecallRequest, caller: CallerDep, svc: ServicesDep) -> dict[str
         workspaces.append(shared_global)
     if body.user_id and body.include_global_user and workspace != user_space and caller.allows(user_space):
         workspaces.append(user_space)
-    return svc.recaller.recall(workspaces, body)
+    return Response(json_bytes(lean(svc.recaller.recall(workspaces, body))), media_type="application/json")
 
 
-@router.post("/answer")
+def lean(result: dict[str, Any]) -> dict[str, Any]:
+    """The recall result without its null keys, top level and per memory (issue 23: ~47 keys per memory, most
+    null, for a few dozen bytes of content). The official SDK and ours default every one of them."""
+    out = {k: v for k, v in result.items() if v is not None}
+    out["memories"] = [{k: v for k, v in m.items() if v is not None} for m in result["memories"]]
+    return out
+
+
+@router.post("/answer", response_model=schemas.AnswerResponse)
 def answer(body: AnswerRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     """A grounded answer citing memory ids; abstains (no LLM call) when nothing relevant is found."""
     return svc.answerer.answer([caller.workspace(body.workspace_id)], body)
 
 
-@router.post("/reflect")
+@router.post("/reflect", response_model=schemas.ReflectResponse)
 def reflect(body: ReflectRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     """The reference's shape over the grounded answer; without an LLM, the evidence and a note saying so."""
     result = svc.answerer.answer(
@@ -129,85 +187,97 @@ def reflect(body: ReflectRequest, caller: CallerDep, svc: ServicesDep) -> dict[s
     }
 
 
-@router.post("/batch")
+@router.post("/batch", response_model=schemas.BatchResponse)
 def batch(
     body: BatchRequest, caller: CallerDep, svc: ServicesDep, background: BackgroundTasks
 ) -> dict[str, Any]:
+    """Up to `max_batch_operations` creates, updates and deletes; each succeeds or fails on its own.
+
+    Failures past the first 20 are left out of `results` and counted in `error_summary` (one entry per distinct
+    message, with every failed index), so a batch of bad operations does not answer a wall of repeated text.
+    """
     # The reference ignores the body's workspace_id here; honouring it is the less surprising choice.
     result = svc.memories.batch(caller.workspace(body.workspace_id), body, tenant_id=caller.tenant_id)
     if any(r["type"] == "create" and r["status"] == "success" for r in result["results"]):
         background.add_task(svc.request_vector_indexing)
-    return result
+    return summarise_errors(result)
 
 
-@router.get("/{memory_id}")
+@router.get("/{memory_id}", response_model=schemas.MemoryEnvelope)
 def get_memory(
     memory_id: str,
     caller: CallerDep,
     svc: ServicesDep,
+    response: Response,
+    include_embeddings: IncludeEmbeddingDep,
     include_deleted: bool = False,
-    include_embeddings: bool = False,
-) -> JSONResponse:
-    row = svc.memories.get(caller.lookup_scope(), memory_id, include_deleted=include_deleted)
-    return _with_etag({"memory": serialize.memory(row)}, row)
+) -> schemas.MemoryEnvelope:
+    """One memory by id, in any workspace the key reaches; the `ETag` header is for `If-Match` updates."""
+    row = svc.memories.get(
+        caller.lookup_scope(), memory_id, include_deleted=include_deleted, embedding=include_embeddings
+    )
+    response.headers["ETag"] = serialize.etag(row)
+    return schemas.MemoryEnvelope.model_construct(
+        memory=schemas.Memory.from_row(row, embedding=include_embeddings)
+    )
 
 
-@router.put("/{memory_id}")
+@router.put("/{memory_id}", response_model=schemas.MemoryEnvelope)
 def update_memory(
     memory_id: str,
     body: MemoryUpdate,
     caller: CallerDep,
     svc: ServicesDep,
+    response: Response,
     if_match: Annotated[str | None, Header()] = None,
-) -> JSONResponse:
+) -> schemas.MemoryEnvelope:
+    """Change some fields of a memory (a new revision); with `If-Match`, only if it is still that version."""
     row = svc.memories.update(caller.lookup_scope(), memory_id, body, if_match=if_match)
-    return _with_etag({"memory": serialize.memory(row)}, row)
+    response.headers["ETag"] = serialize.etag(row)
+    return schemas.MemoryEnvelope.model_construct(memory=schemas.Memory.from_row(row))
 
 
 @router.delete("/{memory_id}", status_code=204)
 def forget(memory_id: str, caller: CallerDep, svc: ServicesDep, hard: bool = False) -> Response:
+    """Delete a memory: soft (kept, hidden, `deleted_at` set) unless `hard=true`."""
     svc.memories.forget(caller.lookup_scope(), memory_id, hard=hard)
     return Response(status_code=204)
 
 
-@router.get("/{memory_id}/revisions")
+@router.get("/{memory_id}/revisions", response_model=schemas.RevisionPage)
 def revisions(
     memory_id: str,
     caller: CallerDep,
     svc: ServicesDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     page_token: Annotated[str | None, Query(pattern=r"^\d{1,9}$")] = None,
-) -> dict[str, Any]:
+) -> schemas.RevisionPage:
+    """The memory's history, oldest first: a snapshot per create, update, decay and delete."""
     rows = svc.memories.revisions(
         caller.lookup_scope(), memory_id, limit=limit + 1, after=int(page_token or 0)
     )
     page = rows[:limit]
-    return {
-        "revisions": [
-            {
-                "memory": r["snapshot"],
-                "revision": r["revision"],
-                "action": r["action"],
-                "operation_id": r["operation_id"],
-                "created_at": serialize.iso(r["created_at"]),
-            }
-            for r in page
-        ],
-        "next_page_token": str(page[-1]["revision"]) if len(rows) > limit else None,
-    }
+    return schemas.RevisionPage.model_construct(
+        revisions=[schemas.Revision.pick(r, memory=r["snapshot"]) for r in page],
+        next_page_token=str(page[-1]["revision"]) if len(rows) > limit else None,
+    )
 
 
-@router.post("/{memory_id}/decay")
+@router.post("/{memory_id}/decay", response_model=schemas.MemoryEnvelope)
 def decay(
     memory_id: str, caller: CallerDep, svc: ServicesDep, body: DecayRequest | None = None
-) -> dict[str, Any]:
+) -> schemas.MemoryEnvelope:
+    """Lower the memory's importance by `decay_rate` (pinned memories too: decay is asked for explicitly)."""
     body = body or DecayRequest()
     row = svc.memories.decay(caller.lookup_scope(body.workspace_id), memory_id, body.decay_rate)
-    return {"memory": serialize.memory(row)}
+    return schemas.MemoryEnvelope.model_construct(memory=schemas.Memory.from_row(row))
 
 
-@router.post("/{memory_id}/associate", status_code=201)
-def associate(memory_id: str, body: AssociationCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+@router.post("/{memory_id}/associate", status_code=201, response_model=schemas.AssociationCreated)
+def associate(
+    memory_id: str, body: AssociationCreate, caller: CallerDep, svc: ServicesDep
+) -> schemas.AssociationCreated:
+    """Link this memory to `target_id` with a typed relationship (idempotent per source, target and type)."""
     row, _created = svc.memories.associate(
         caller.lookup_scope(body.workspace_id),
         memory_id,
@@ -216,46 +286,50 @@ def associate(memory_id: str, body: AssociationCreate, caller: CallerDep, svc: S
         body.strength,
         body.metadata,
     )
-    edge = serialize.association(row)
+    edge = schemas.Association.from_row(row)
     # Wrapped for the API, and flat too: SDK 0.2.1 builds `Association(**data)` from the top level.
-    return {"association": edge, **edge}
+    return schemas.AssociationCreated.model_construct(association=edge, **dict(edge))
 
 
-@router.get("/{memory_id}/associations")
+@router.get("/{memory_id}/associations", response_model=schemas.AssociationList)
 def associations(
     memory_id: str,
     caller: CallerDep,
     svc: ServicesDep,
     relationships: str | None = None,
     direction: Annotated[str, Query(pattern="^(both|outgoing|incoming)$")] = "both",
-) -> dict[str, Any]:
+) -> schemas.AssociationList:
+    """The memory's edges, optionally only some relationship types and one direction."""
     # Relationship names are lowercase; accept any case rather than silently matching nothing.
     wanted = [r.strip().lower() for r in (relationships or "").split(",") if r.strip()]
     rows = svc.memories.associations(
         caller.lookup_scope(), memory_id, direction=direction, relationships=wanted
     )
-    edges = [serialize.association(r) for r in rows]
-    return {"associations": edges, "total_count": len(edges)}
+    edges = [schemas.Association.from_row(r) for r in rows]
+    return schemas.AssociationList.model_construct(associations=edges, total_count=len(edges))
 
 
 @router.patch("/{memory_id}/associations/{association_id}", status_code=204)
 def update_association(
     memory_id: str, association_id: str, body: AssociationUpdate, caller: CallerDep, svc: ServicesDep
 ) -> Response:
+    """Change an edge's strength or replace its metadata."""
     svc.memories.update_association(caller.lookup_scope(), memory_id, association_id, body.model_dump())
     return Response(status_code=204)
 
 
 @router.delete("/{memory_id}/associations/{association_id}", status_code=204)
 def delete_association(memory_id: str, association_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+    """Remove an edge."""
     svc.memories.delete_association(caller.lookup_scope(), memory_id, association_id)
     return Response(status_code=204)
 
 
-@router.post("/{memory_id}/traverse")
+@router.post("/{memory_id}/traverse", response_model=schemas.TraverseResponse)
 def traverse(
     memory_id: str, caller: CallerDep, svc: ServicesDep, body: TraverseRequest | None = None
 ) -> dict[str, Any]:
+    """Walk the association graph from this memory (bounded depth, edges per node and nodes)."""
     body = body or TraverseRequest()
     started = time.perf_counter()
     result = svc.memories.traverse(

@@ -8,18 +8,17 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
-from fastapi.responses import JSONResponse
 
+from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
-from shared.memories import serialize
 from shared.sessions.models import CheckpointCreate, CommitOptions, SessionCreate, WorkingMemorySet
-from shared.sessions.serialize import checkpoint_out, session_out, working_out
 
 router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
 
 
-@router.post("", status_code=201)
-def create_session(body: SessionCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+@router.post("", status_code=201, response_model=schemas.SessionCreated)
+def create_session(body: SessionCreate, caller: CallerDep, svc: ServicesDep) -> schemas.SessionCreated:
+    """Open a session (its workspace is created if new), optionally with working memory and a briefing."""
     workspace_id = caller.workspace(body.workspace_id)
     row, _working = svc.sessions.create(workspace_id, body, tenant_id=caller.tenant_id)
     briefing = None
@@ -29,17 +28,20 @@ def create_session(body: SessionCreate, caller: CallerDep, svc: ServicesDep) -> 
         briefing = svc.sessions.briefing(
             workspace_id, lookback_minutes=lookback, limit=int(options.get("limit", 10))
         )
-    session = session_out(row)
+    session = schemas.Session.from_row(row)
     # Flat too: the sync SDK 0.2.1 builds `Session(**data)` from the top level (the async one unwraps).
-    return {"session": session, "briefing": briefing, **session}
+    return schemas.SessionCreated.model_construct(session=session, briefing=briefing, **dict(session))
 
 
-@router.get("")
+@router.get("", response_model=schemas.SessionList)
 def list_sessions(
     caller: CallerDep, svc: ServicesDep, context_id: str | None = None, include_expired: bool = False
-) -> dict[str, Any]:
+) -> schemas.SessionList:
+    """The workspace's sessions (live ones unless `include_expired`)."""
     rows = svc.sessions.list(caller.workspace(), context_id=context_id, include_expired=include_expired)
-    return {"sessions": [session_out(r) for r in rows], "total_count": len(rows)}
+    return schemas.SessionList.model_construct(
+        sessions=[schemas.Session.from_row(r) for r in rows], total_count=len(rows)
+    )
 
 
 @router.get("/briefing")
@@ -52,6 +54,7 @@ def briefing(
     include_memories: bool = True,
     include_contradictions: bool = True,
 ) -> dict[str, Any]:
+    """What happened in the workspace lately: activity, open threads, contradictions, recent memories."""
     body = svc.sessions.briefing(
         caller.workspace(),
         lookback_minutes=lookback_minutes,
@@ -63,66 +66,85 @@ def briefing(
     return {"briefing": body, **body}
 
 
-@router.get("/{session_id}")
-def get_session(session_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    session = session_out(svc.sessions.get(caller.lookup_scope(), session_id))
-    return {"session": session, **session}  # flat as well: SDK 0.2.1 does `Session(**data)`
+@router.get("/{session_id}", response_model=schemas.SessionEnvelope)
+def get_session(session_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.SessionEnvelope:
+    """One live session (an expired one is a 404, even before cleanup removes it)."""
+    session = schemas.Session.from_row(svc.sessions.get(caller.lookup_scope(), session_id))
+    # Flat as well: SDK 0.2.1 does `Session(**data)`.
+    return schemas.SessionEnvelope.model_construct(session=session, **dict(session))
 
 
 @router.delete("/{session_id}", status_code=204)
 def delete_session(session_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+    """End a session (committed first when `auto_commit`); its working memory goes with it."""
     svc.sessions.delete(caller.lookup_scope(), session_id)
     return Response(status_code=204)
 
 
-@router.post("/{session_id}/touch")
+@router.post("/{session_id}/touch", response_model=schemas.Expiry)
 def touch(
     session_id: str,
     caller: CallerDep,
     svc: ServicesDep,
     extend_seconds: Annotated[int | None, Query(ge=1, le=7 * 86400)] = None,
-) -> dict[str, Any]:
-    return {
-        "expires_at": serialize.iso(svc.sessions.touch(caller.lookup_scope(), session_id, extend_seconds))
-    }
+) -> schemas.Expiry:
+    """Keep the session alive: its expiry moves to now + `extend_seconds` (default: its TTL)."""
+    expires_at = svc.sessions.touch(caller.lookup_scope(), session_id, extend_seconds)
+    return schemas.Expiry.model_construct(expires_at=expires_at)
 
 
-@router.post("/{session_id}/memory", status_code=201)
+@router.post(
+    "/{session_id}/memory",
+    status_code=201,
+    response_model=schemas.WorkingMemoryEntry | schemas.WorkingMemoryEntries,
+)
 def set_working_memory(
     session_id: str, body: WorkingMemorySet, caller: CallerDep, svc: ServicesDep
-) -> dict[str, Any]:
+) -> schemas.WorkingMemoryEntry | schemas.WorkingMemoryEntries:
+    """Set one working-memory key (`{key, value}`: answers the entry) or several (`{items}`: answers them all)."""
     rows = svc.sessions.set_working(caller.lookup_scope(), session_id, body.entries())
     if body.key is not None:
-        return working_out(rows[0])
-    return {"items": [working_out(r) for r in rows], "total_count": len(rows)}
+        return schemas.WorkingMemoryEntry.from_row(rows[0])
+    items = [schemas.WorkingMemoryEntry.from_row(r) for r in rows]
+    return schemas.WorkingMemoryEntries.model_construct(items=items, total_count=len(rows))
 
 
 @router.get("/{session_id}/memory")
 def get_working_memory(
     session_id: str, caller: CallerDep, svc: ServicesDep, key: str | None = None
 ) -> dict[str, Any]:
+    """Working memory as `{key: value}`: every key, or only `key` (a comma-separated list for several)."""
     # The SDK sends several keys as one CSV value (`?key=a,b`).
     keys = [k.strip() for k in key.split(",") if k.strip()] if key else None
     return svc.sessions.get_working(caller.lookup_scope(), session_id, keys or None)
 
 
-@router.post("/{session_id}/commit")
+@router.post("/{session_id}/commit", response_model=schemas.CommitResult)
 def commit(
     session_id: str, caller: CallerDep, svc: ServicesDep, body: CommitOptions | None = None
 ) -> dict[str, Any]:
+    """Mark the session committed and report what its working memory gave (no LLM extraction here)."""
     return svc.sessions.commit(caller.lookup_scope(), session_id, body)
 
 
-@router.post("/{session_id}/checkpoints", status_code=201)
+@router.post("/{session_id}/checkpoints", status_code=201, response_model=schemas.Checkpoint)
 def create_checkpoint(
     session_id: str, body: CheckpointCreate, caller: CallerDep, svc: ServicesDep
-) -> JSONResponse:
-    row = svc.sessions.capture(caller.lookup_scope(), session_id, body)
-    return JSONResponse(checkpoint_out(row), status_code=201)
+) -> schemas.Checkpoint:
+    """Store a transcript segment durably, then index its lines as memories (API.md §8).
+
+    `content_hash` must be the sha256 of the UTF-8 segment (else 400); a segment over the size limit is a 413.
+    Idempotent per `idempotency_key`: a replay answers the same checkpoint (and retries a failed indexing); the
+    same key with another segment is a 409.
+    """
+    return schemas.Checkpoint.from_row(svc.sessions.capture(caller.lookup_scope(), session_id, body))
 
 
-@router.get("/{session_id}/checkpoints/{checkpoint_id}")
+@router.get("/{session_id}/checkpoints/{checkpoint_id}", response_model=schemas.Checkpoint)
 def get_checkpoint(
     session_id: str, checkpoint_id: str, caller: CallerDep, svc: ServicesDep
-) -> dict[str, Any]:
-    return checkpoint_out(svc.sessions.checkpoint(caller.lookup_scope(), session_id, checkpoint_id))
+) -> schemas.Checkpoint:
+    """One checkpoint of the session, with its capture and index status."""
+    return schemas.Checkpoint.from_row(
+        svc.sessions.checkpoint(caller.lookup_scope(), session_id, checkpoint_id)
+    )

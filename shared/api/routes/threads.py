@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, BackgroundTasks, Query, Response
 
+from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
 from shared.errors import NotFound, PayloadTooLarge
 from shared.memories import serialize
@@ -14,116 +15,69 @@ from shared.models import MessagesAppend, NewMessage, ThreadCreate, ThreadUpdate
 router = APIRouter(prefix="/v1", tags=["threads"])
 
 
-def thread_out(row: dict) -> dict[str, Any]:
-    out = {
-        k: row[k]
-        for k in (
-            "id",
-            "workspace_id",
-            "tenant_id",
-            "user_id",
-            "context_id",
-            "observer_id",
-            "subject_id",
-            "title",
-            "metadata",
-            "scope",
-            "ownership",
-            "parent_thread",
-            "message_count",
-            "last_decomposed_index",
-            "idle_action",
-            "summary",
-        )
-    }
-    for key in ("last_decomposed_at", "expires_at", "hidden_at", "created_at", "updated_at"):
-        out[key] = serialize.iso(row[key])
-    return out
-
-
-def message_out(row: dict) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "thread_id": row["thread_id"],
-        "message_index": row["message_index"],
-        "role": row["role"],
-        "content": row["content"],
-        "metadata": row["metadata"],
-        "client_message_id": row["client_message_id"],
-        "created_at": serialize.iso(row["created_at"]),
-    }
-
-
-def job_out(row: dict) -> dict[str, Any]:
-    return {
-        "id": row["id"],
-        "job_id": row["id"],
-        "workspace_id": row["workspace_id"],
-        "thread_id": row["thread_id"],
-        "from_index": row["from_index"],
-        "to_index": row["to_index"],
-        "status": row["status"],
-        "attempts": row["attempts"],
-        "error": row["error"],
-        "result": row["result"],
-        "created_at": serialize.iso(row["created_at"]),
-        "started_at": serialize.iso(row["started_at"]),
-        "finished_at": serialize.iso(row["finished_at"]),
-    }
-
-
-@router.post("/threads", status_code=201)
-def create_thread(body: ThreadCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+@router.post("/threads", status_code=201, response_model=schemas.ThreadEnvelope)
+def create_thread(body: ThreadCreate, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadEnvelope:
+    """Start a conversation thread; appended messages feed memory extraction."""
     fields = body.model_dump(exclude={"id", "workspace_id"}, exclude_none=True)
     row = svc.threads.create(caller.workspace(body.workspace_id), body.id, fields, tenant_id=caller.tenant_id)
-    return {"thread": thread_out(row)}
+    return schemas.ThreadEnvelope.model_construct(thread=schemas.Thread.from_row(row))
 
 
-@router.get("/threads")
+@router.get("/threads", response_model=schemas.ThreadList)
 def list_threads(
     caller: CallerDep,
     svc: ServicesDep,
     user_id: str | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
-) -> dict[str, Any]:
+) -> schemas.ThreadList:
+    """The workspace's threads, optionally one user's."""
     rows = svc.threads.list(caller.workspace(), user_id=user_id, limit=limit, offset=offset)
-    return {"threads": [thread_out(r) for r in rows], "total_count": len(rows)}
+    threads = [schemas.Thread.from_row(r) for r in rows]
+    return schemas.ThreadList.model_construct(threads=threads, total_count=len(rows))
 
 
-@router.get("/threads/{thread_id}")
-def get_thread(thread_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    return {"thread": thread_out(svc.threads.get(caller.workspace(), thread_id))}
+@router.get("/threads/{thread_id}", response_model=schemas.ThreadEnvelope)
+def get_thread(thread_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadEnvelope:
+    """One thread (without its messages: see /full or /messages)."""
+    row = svc.threads.get(caller.workspace(), thread_id)
+    return schemas.ThreadEnvelope.model_construct(thread=schemas.Thread.from_row(row))
 
 
-@router.put("/threads/{thread_id}")
-def update_thread(thread_id: str, body: ThreadUpdate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+@router.put("/threads/{thread_id}", response_model=schemas.ThreadEnvelope)
+def update_thread(
+    thread_id: str, body: ThreadUpdate, caller: CallerDep, svc: ServicesDep
+) -> schemas.ThreadEnvelope:
+    """Change a thread's title, metadata or idle action."""
     row = svc.threads.update(caller.workspace(), thread_id, body.model_dump(exclude_unset=True))
-    return {"thread": thread_out(row)}
+    return schemas.ThreadEnvelope.model_construct(thread=schemas.Thread.from_row(row))
 
 
 @router.delete("/threads/{thread_id}", status_code=204)
 def delete_thread(thread_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+    """Delete a thread and its messages (memories already extracted from it stay)."""
     svc.threads.delete(caller.workspace(), thread_id)
     return Response(status_code=204)
 
 
-@router.get("/threads/{thread_id}/full")
-def thread_full(thread_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+@router.get("/threads/{thread_id}/full", response_model=schemas.ThreadFull)
+def thread_full(thread_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadFull:
+    """A thread with all its messages."""
     ws = caller.workspace()
     thread = svc.threads.get(ws, thread_id)
     messages, total = svc.threads.messages(ws, thread_id, limit=100_000)
-    return {
-        "thread": thread_out(thread),
-        "messages": [message_out(m) for m in messages],
-        "total_messages": total,
-    }
+    return schemas.ThreadFull.model_construct(
+        thread=schemas.Thread.from_row(thread),
+        messages=[schemas.Message.from_row(m) for m in messages],
+        total_messages=total,
+    )
 
 
-@router.post("/threads/{thread_id}/messages", status_code=201)
+@router.post("/threads/{thread_id}/messages", status_code=201, response_model=schemas.MessagesAppended)
 def append_messages(
     thread_id: str, body: MessagesAppend, caller: CallerDep, svc: ServicesDep, background: BackgroundTasks
-) -> dict[str, Any]:
+) -> schemas.MessagesAppended:
+    """Append messages (idempotent per message `id`); queues an extraction job, to poll at /v1/jobs/{job_id}."""
     limit = svc.settings.max_content_bytes
     new = []
     for m in body.messages:
@@ -140,15 +94,15 @@ def append_messages(
     if job is not None:
         # Durable already (the job row is the outbox): enqueue after the response is sent.
         background.add_task(svc.threads.enqueue, job)
-    return {
-        "messages": [message_out(m) for m in stored],
-        "thread_id": thread_id,
-        "new_message_count": sum(1 for m in stored if job and m["message_index"] >= job["from_index"]),
-        "job_id": job["id"] if job else None,
-    }
+    return schemas.MessagesAppended.model_construct(
+        messages=[schemas.Message.from_row(m) for m in stored],
+        thread_id=thread_id,
+        new_message_count=sum(1 for m in stored if job and m["message_index"] >= job["from_index"]),
+        job_id=job["id"] if job else None,
+    )
 
 
-@router.get("/threads/{thread_id}/messages")
+@router.get("/threads/{thread_id}/messages", response_model=schemas.MessagePage)
 def list_messages(
     thread_id: str,
     caller: CallerDep,
@@ -157,27 +111,33 @@ def list_messages(
     offset: Annotated[int, Query(ge=0)] = 0,
     after_index: Annotated[int | None, Query(ge=-1)] = None,
     order: Annotated[str, Query(pattern="^(asc|desc)$")] = "asc",
-) -> dict[str, Any]:
+) -> schemas.MessagePage:
+    """A page of a thread's messages, by index."""
     rows, total = svc.threads.messages(
         caller.workspace(), thread_id, limit=limit, offset=offset, after_index=after_index, order=order
     )
-    return {"messages": [message_out(m) for m in rows], "thread_id": thread_id, "total_count": total}
+    messages = [schemas.Message.from_row(m) for m in rows]
+    return schemas.MessagePage.model_construct(messages=messages, thread_id=thread_id, total_count=total)
 
 
 @router.delete("/threads/{thread_id}/messages/{message_id}", status_code=204)
 def delete_message(thread_id: str, message_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+    """Delete one message of a thread."""
     svc.threads.delete_message(caller.workspace(), thread_id, message_id)
     return Response(status_code=204)
 
 
 @router.post("/threads/{thread_id}/decompose")
 def decompose(thread_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+    """Queue extraction of the messages not yet read (what appending does on its own)."""
     return svc.threads.decompose(caller.workspace(), thread_id)
 
 
-@router.get("/jobs/{job_id}")
-def get_job(job_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+@router.get("/jobs/{job_id}", response_model=schemas.JobEnvelope)
+def get_job(job_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.JobEnvelope:
+    """An extraction job's status: wrapped, and flat too (the SDK reads the top level)."""
     row = svc.threads.job(job_id)
     if not caller.lookup_scope().allows(row["workspace_id"]):
         raise NotFound(f"job {job_id} not found", code="job_not_found")
-    return {"job": job_out(row), **job_out(row)}
+    job = schemas.Job.from_row(row)
+    return schemas.JobEnvelope.model_construct(job=job, **dict(job))

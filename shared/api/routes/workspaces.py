@@ -10,9 +10,9 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from shared import ontology
+from shared.api import schemas
 from shared.api.deps import Caller, CallerDep, ServicesDep, valid_workspace
 from shared.errors import InvalidInput
-from shared.memories import serialize
 from shared.models import ContextCreate, WorkspaceCreate, WorkspaceUpdate
 from shared.settings import RESERVED_WORKSPACES
 
@@ -24,72 +24,78 @@ def _mine(caller: Caller, workspace_id: str) -> str:
     return caller.principal.require_workspace(valid_workspace(workspace_id))
 
 
-def _wrapped(row: dict) -> dict[str, Any]:
-    workspace = serialize.workspace(row)
+def _wrapped(row: dict, **extra: Any) -> schemas.WorkspaceEnvelope:
+    workspace = schemas.Workspace.from_row(row)
     # Wrapped for the API, flat for SDK 0.2.1's `Workspace(**data)`.
-    return {"workspace": workspace, **workspace}
+    return schemas.WorkspaceEnvelope.model_construct(workspace=workspace, **dict(workspace), **extra)
 
 
-@router.post("", status_code=201)
-def create_workspace(body: WorkspaceCreate, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+@router.post("", status_code=201, response_model=schemas.WorkspaceEnvelope)
+def create_workspace(body: WorkspaceCreate, caller: CallerDep, svc: ServicesDep) -> schemas.WorkspaceEnvelope:
+    """Create a workspace (an id is generated when none is given)."""
     if caller.allowed is not None:  # a scoped key may only create a workspace it already names
         caller.principal.require_workspace(body.id or "")
     return _wrapped(svc.workspaces.create(body.id, body.name, body.settings, body.tags, caller.tenant_id))
 
 
-@router.get("")
+@router.get("", response_model=schemas.WorkspaceList)
 def list_workspaces(
     caller: CallerDep,
     svc: ServicesDep,
     tags: Annotated[list[str] | None, Query()] = None,
     match: Annotated[str, Query(pattern="^(all|any)$")] = "all",
-) -> dict[str, Any]:
+) -> schemas.WorkspaceList:
+    """The key's workspaces (and the reserved ones, for an unscoped key), optionally by tags."""
     # The key's own workspaces; the tenant's user space is reachable but not one of them.
     named = caller.principal.workspaces
     only = list(named) if named is not None else None
     rows = svc.workspaces.list(tags or [], match == "all", only)
-    listed = [serialize.workspace(r) for r in rows]
-    known = {w["id"] for w in listed}
+    listed = [schemas.Workspace.from_row(r) for r in rows]
+    known = {w.id for w in listed}
     if not tags and only is None:
         # The reserved workspaces always exist, as the reference lists them, even before first use.
         for reserved in RESERVED_WORKSPACES:
             if reserved not in known:
                 listed.append(
-                    {
-                        "id": reserved,
-                        "tenant_id": "_default",
-                        "name": reserved,
-                        "settings": {},
-                        "tags": [],
-                        "embedding_model": None,
-                        "created_at": None,
-                        "updated_at": None,
-                    }
+                    schemas.Workspace.model_construct(
+                        id=reserved,
+                        tenant_id="_default",
+                        name=reserved,
+                        settings={},
+                        tags=[],
+                        embedding_model=None,
+                        created_at=None,
+                        updated_at=None,
+                    )
                 )
-    return {"workspaces": listed}
+    return schemas.WorkspaceList.model_construct(workspaces=listed)
 
 
-@router.get("/{workspace_id}")
-def get_workspace(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+@router.get("/{workspace_id}", response_model=schemas.WorkspaceEnvelope)
+def get_workspace(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.WorkspaceEnvelope:
+    """One workspace, with counts of its memories."""
     workspace_id = _mine(caller, workspace_id)
-    return {**_wrapped(svc.workspaces.get(workspace_id)), "stats": svc.workspaces.stats(workspace_id)}
+    return _wrapped(svc.workspaces.get(workspace_id), stats=svc.workspaces.stats(workspace_id))
 
 
-@router.put("/{workspace_id}")
+@router.put("/{workspace_id}", response_model=schemas.WorkspaceEnvelope)
 def update_workspace(
     workspace_id: str, body: WorkspaceUpdate, caller: CallerDep, svc: ServicesDep
-) -> dict[str, Any]:
+) -> schemas.WorkspaceEnvelope:
+    """Rename a workspace or replace its settings or tags."""
     return _wrapped(svc.workspaces.update(_mine(caller, workspace_id), body.model_dump(exclude_unset=True)))
 
 
 @router.delete("/{workspace_id}", status_code=204)
 def delete_workspace(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+    """Delete a workspace and everything in it."""
     svc.workspaces.delete(_mine(caller, workspace_id))
     return Response(status_code=204)
 
 
 @router.get("/{workspace_id}/schema")
 def workspace_schema(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+    """The relationship types and subtypes this workspace accepts (API.md §7)."""
     svc.workspaces.get(_mine(caller, workspace_id))
     return {"workspace_id": workspace_id, **ontology.schema()}
 
@@ -103,13 +109,14 @@ def export_workspace(
     limit: Annotated[int, Query(ge=0)] = 0,
     include_associations: bool = True,
 ) -> StreamingResponse:
+    """The workspace as NDJSON: a header line, then one line per memory and per association."""
     lines = svc.workspaces.export_ndjson(
         _mine(caller, workspace_id), include_associations=include_associations, offset=offset, limit=limit
     )
     return StreamingResponse(lines, media_type="application/x-ndjson")
 
 
-@router.post("/{workspace_id}/import")
+@router.post("/{workspace_id}/import", response_model=schemas.ImportResult)
 async def import_workspace(
     workspace_id: str, request: Request, caller: CallerDep, svc: ServicesDep
 ) -> dict[str, Any]:
@@ -163,22 +170,24 @@ def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
     return data
 
 
-@router.post("/{workspace_id}/contexts", status_code=201)
+@router.post("/{workspace_id}/contexts", status_code=201, response_model=schemas.ContextEnvelope)
 def create_context(
     workspace_id: str, body: ContextCreate, caller: CallerDep, svc: ServicesDep
-) -> dict[str, Any]:
+) -> schemas.ContextEnvelope:
+    """Create a context in the workspace (a named sub-space; reserved by the reference, not a filter)."""
     row = svc.workspaces.create_context(_mine(caller, workspace_id), body.id, body.model_dump())
-    context = dict(row, created_at=serialize.iso(row["created_at"]))
-    return {"context": context, **context}
+    return schemas.ContextEnvelope.model_construct(context=schemas.Context.model_construct(**row), **row)
 
 
-@router.get("/{workspace_id}/contexts")
-def list_contexts(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+@router.get("/{workspace_id}/contexts", response_model=schemas.ContextList)
+def list_contexts(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.ContextList:
+    """The workspace's contexts."""
     rows = svc.workspaces.list_contexts(_mine(caller, workspace_id))
-    return {"contexts": [dict(r, created_at=serialize.iso(r["created_at"])) for r in rows]}
+    return schemas.ContextList.model_construct(contexts=[schemas.Context.model_construct(**r) for r in rows])
 
 
 @router.delete("/{workspace_id}/contexts/{context_id}", status_code=204)
 def delete_context(workspace_id: str, context_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+    """Delete a context."""
     svc.workspaces.delete_context(_mine(caller, workspace_id), context_id)
     return Response(status_code=204)
