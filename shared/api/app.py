@@ -189,7 +189,7 @@ def fixed_paths(routers: Iterable[APIRouter]) -> dict[str, set[str]]:
     for router in routers:
         for route in router.routes:
             if isinstance(route, APIRoute) and "{" not in route.path:
-                fixed.setdefault(route.path, set()).update(route.methods)
+                fixed.setdefault(route.path, set()).update(route.methods or ())
     return fixed
 
 

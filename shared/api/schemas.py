@@ -15,7 +15,7 @@ UTC with ``Z``, as the reference's wire (API.md §2).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal, Self, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, PlainSerializer, WithJsonSchema, create_model
 
@@ -54,7 +54,8 @@ def _absent(value: Any) -> bool:
 
 
 def _example(model: type[BaseModel]) -> dict[str, Any]:
-    return model.model_config["json_schema_extra"]["examples"][0]  # type: ignore[index]
+    examples: list[dict[str, Any]] = model.model_config["json_schema_extra"]["examples"]  # type: ignore[index,assignment]
+    return examples[0]
 
 
 def _wrapped_example(model: type[BaseModel], key: str, **extra: Any) -> ConfigDict:
@@ -632,7 +633,10 @@ def _nulls_left_out(model: type[Wire], name: str) -> Any:
     return create_model(name, __base__=model, __doc__=model.__doc__, **fields)
 
 
-RecalledMemory = _nulls_left_out(_RecalledMemory, "RecalledMemory")
+if TYPE_CHECKING:  # the checker sees the fields; the wire model leaves nulls out
+    RecalledMemory = _RecalledMemory
+else:
+    RecalledMemory = _nulls_left_out(_RecalledMemory, "RecalledMemory")
 
 
 class FreshnessMetadata(Wire):

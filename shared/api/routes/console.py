@@ -87,15 +87,15 @@ def jobs(
     caller: CallerDep, svc: ServicesDep, limit: Annotated[int, Query(ge=1, le=200)] = 50
 ) -> dict[str, Any]:
     """The workspace's newest extraction jobs (``GET /v1/jobs/{id}`` reads one)."""
-    # Imported here: every function's app installs the console, and the thread routes cost ~0.2 s of import
-    # that the sessions and context functions' cold starts should not pay for a page they never serve.
-    from shared.api.routes.threads import job_out
+    # Imported here: every function's app installs the console, and the sessions and context functions' cold
+    # starts should not pay for the wire models of a page they never serve.
+    from shared.api import schemas
     from shared.db import threads as threads_repo
 
     workspace = caller.workspace()
     with svc.db.connection() as conn:
         rows = threads_repo.recent_jobs(conn, workspace, limit)
-    return {"jobs": [job_out(r) for r in rows], "workspace_id": workspace}
+    return {"jobs": [schemas.Job.from_row(r).model_dump() for r in rows], "workspace_id": workspace}
 
 
 def install(app: FastAPI) -> None:
