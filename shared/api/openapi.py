@@ -367,9 +367,15 @@ TAGS = [
     {"name": "workspaces", "description": "Workspaces, their contexts, schema, export and import."},
     {"name": "sessions", "description": "Sessions, working memory, commits and transcript checkpoints."},
     {"name": "context", "description": "Context packs and deltas: what a model should know now."},
+    {
+        "name": "context environment",
+        "description": "A per-session Python sandbox (`X-Session-ID`): load memories as data, run code over "
+        "them, ask the LLM about them. Caller code runs in a confined process, never in the API.",
+    },
     {"name": "threads", "description": "Conversation threads that feed memory extraction, and its jobs."},
     {"name": "admin", "description": "API keys (admin key only)."},
     {"name": "health", "description": "Liveness and readiness (no key needed)."},
+    {"name": "console", "description": "What the memory console page (/console) needs beyond /v1."},
 ]
 
 

@@ -12,11 +12,12 @@ workspace's recent extraction jobs).
 from __future__ import annotations
 
 from importlib import resources
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
+from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep, principal, row_wall
 
 __all__ = ["install", "pages", "router"]
@@ -69,33 +70,36 @@ def console_css() -> Response:
     return _asset("app.css")
 
 
-@router.get("/whoami")
-def whoami(caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    """What this key may do: the page hides its write buttons unless ``can_write``."""
+@router.get("/whoami", response_model=schemas.ConsoleWhoami)
+def whoami(caller: CallerDep, svc: ServicesDep) -> schemas.ConsoleWhoami:
+    """What the calling key may do, for the console page: whether it may write (the page hides its write
+    buttons unless `can_write`), whether it is the admin key, and which workspaces it reaches."""
     who = caller.principal
-    return {
-        "key_id": who.key_id,
-        "can_write": who.access == "read_write",
-        "admin": who.admin,
-        "workspaces": list(who.workspaces) if who.workspaces is not None else None,
-        "auth_mode": svc.settings.auth_mode,
-    }
+    return schemas.ConsoleWhoami.model_construct(
+        key_id=who.key_id,
+        can_write=who.access == "read_write",
+        admin=who.admin,
+        workspaces=list(who.workspaces) if who.workspaces is not None else None,
+        auth_mode=svc.settings.auth_mode,
+    )
 
 
-@router.get("/jobs")
+@router.get("/jobs", response_model=schemas.ConsoleJobs)
 def jobs(
-    caller: CallerDep, svc: ServicesDep, limit: Annotated[int, Query(ge=1, le=200)] = 50
-) -> dict[str, Any]:
-    """The workspace's newest extraction jobs (``GET /v1/jobs/{id}`` reads one)."""
-    # Imported here: every function's app installs the console, and the sessions and context functions' cold
-    # starts should not pay for the wire models of a page they never serve.
-    from shared.api import schemas
+    caller: CallerDep,
+    svc: ServicesDep,
+    limit: Annotated[int, Query(ge=1, le=200, description="How many jobs at most (1–200, default 50).")] = 50,
+) -> schemas.ConsoleJobs:
+    """The workspace's newest extraction jobs, newest first, for the console's jobs tab (`GET /v1/jobs/{id}`
+    reads one)."""
     from shared.db import threads as threads_repo
 
     workspace = caller.workspace()
     with svc.db.connection() as conn:
         rows = threads_repo.recent_jobs(conn, workspace, limit)
-    return {"jobs": [schemas.Job.from_row(r).model_dump() for r in rows], "workspace_id": workspace}
+    return schemas.ConsoleJobs.model_construct(
+        jobs=[schemas.Job.from_row(r) for r in rows], workspace_id=workspace
+    )
 
 
 def install(app: FastAPI) -> None:
