@@ -19,7 +19,13 @@ from memorylayer import (
     Checkpoint,
     CommitResult,
     ContextDelta,
+    ContextExecResult,
+    ContextInjectResult,
+    ContextLoadResult,
     ContextPack,
+    ContextState,
+    ContextStatus,
+    ContextVariable,
     Job,
     MemoryLayerClient,
     NotFoundError,
@@ -208,6 +214,61 @@ def test_contexts_and_schema(sdk: Any, ws: str) -> None:
     sdk.delete_context("ctx_support")
     assert "ctx_support" not in {c.id for c in sdk.list_contexts()}
     assert sdk.workspace_schema()  # the relationship ontology
+
+
+# ---------------------------------------------------------------------- the context environment
+def test_context_environment_load_run_inspect_and_free(sdk: Any) -> None:
+    # Given a session with no sandbox yet, and two memories to load
+    sid = sdk.create_session(ttl_seconds=600).id
+    status = sdk.context_status(sid)
+    assert isinstance(status, ContextStatus) and not status.exists and status.variables == []
+    assert status.state_limit_bytes and status.memory_limit_bytes
+    assert sdk.context_inspect(sid) == ContextState()  # reading never creates one
+    sdk.remember("redis cache times out under load", tags=["incident"])
+    sdk.remember("the office plant needs water", tags=["office"])
+
+    # When memories are loaded, a value injected and code run over both
+    loaded = sdk.context_load(sid, "mems", "redis cache times out", limit=10, tags=["incident"])
+    assert isinstance(loaded, ContextLoadResult)
+    assert (loaded.variable, loaded.count, loaded.error) == ("mems", 1, None)
+    injected = sdk.context_inject(sid, "cfg", '{"hours": [1, 2]}', parse_json=True)
+    assert isinstance(injected, ContextInjectResult)
+    assert (injected.variable, injected.type, injected.preview) == ("cfg", "dict", "{'hours': [1, 2]}")
+    ran = sdk.context_exec(sid, "n = len([m for m in mems if 'redis' in m['content']])\nn + cfg['hours'][1]")
+    assert isinstance(ran, ContextExecResult)
+    assert (ran.result, ran.error, ran.variables_changed) == ("3", None, ["n"])
+    failed = sdk.context_exec(sid, "n = 99\n1 / 0")  # the code's own exception: answered, not raised
+    assert failed.error.startswith("ZeroDivisionError") and failed.error_code == "execution_error"
+    assert sdk.context_exec(sid, "n", return_result=True).result == "1"  # the failed run kept nothing
+
+    # Then the state can be inspected, whole or one variable
+    state = sdk.context_inspect(sid)
+    assert isinstance(state, ContextState) and state.variable_count == 3
+    assert sorted(state.variables) == ["cfg", "mems", "n"] and state.variables["n"].type == "int"
+    one = sdk.context_inspect(sid, "cfg", preview_chars=5)
+    assert isinstance(one, ContextVariable) and (one.variable, one.preview) == ("cfg", "{'hou...")
+    assert sdk.context_status(sid).variables == ["cfg", "mems", "n"]
+
+    # And refusals are the SDK's exceptions, with the server's codes
+    with pytest.raises(NotFoundError) as missing:
+        sdk.context_inspect(sid, "nope")
+    assert missing.value.code == "variable_not_found"
+    with pytest.raises(ValidationError) as rejected:
+        sdk.context_exec(sid, "import socket")
+    assert rejected.value.code == "code_rejected"
+    for no_llm in (lambda: sdk.context_query(sid, "sum it", ["n"]), lambda: sdk.context_rlm(sid, "count")):
+        with pytest.raises(AuthorizationError) as refused:
+            no_llm()
+        assert refused.value.code == "generation_not_allowed"
+    with pytest.raises(ValidationError) as no_session:
+        sdk.context_status("")
+    assert no_session.value.code == "missing_session_id"
+
+    # Finally checkpoint marks it, cleanup frees it
+    sdk.context_checkpoint(sid)
+    assert sdk.context_status(sid).metadata["checkpointed_at"]
+    sdk.context_cleanup(sid)
+    assert sdk.context_status(sid).exists is False
 
 
 # ---------------------------------------------------------------------- admin keys and the environment

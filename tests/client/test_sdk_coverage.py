@@ -19,7 +19,13 @@ from shared.api.app import create_app
 from shared.settings import Settings
 
 # (METHOD, path template) of routes the SDK leaves out on purpose, with the reason.
-NOT_IN_SDK: dict[tuple[str, str], str] = {}
+NOT_IN_SDK: dict[tuple[str, str], str] = {
+    (
+        "GET",
+        "/console/api/whoami",
+    ): "the memory console page's own route (what its key may do), not the API's",
+    ("GET", "/console/api/jobs"): "the memory console page's jobs tab; an SDK reads one job with get_job",
+}
 
 
 class Sent(Exception):

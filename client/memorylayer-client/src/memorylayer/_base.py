@@ -264,6 +264,25 @@ class ClientBase:
             headers=merged,
         )
 
+    def _sandbox(
+        self,
+        method: str,
+        path: str,
+        parse: Callable[[httpx.Response], T],
+        session_id: str,
+        workspace_id: str | None,
+        **request: Any,
+    ) -> Call[T]:
+        """A /v1/context/* call: the context environment is addressed by the session, in ``X-Session-ID``."""
+        return self._call(
+            method,
+            f"/v1/context/{path}",
+            parse,
+            workspace_id=workspace_id,
+            headers={"X-Session-ID": session_id},
+            **request,
+        )
+
     def _error(self, call: Call[Any], response: httpx.Response) -> MemoryLayerError:
         retry_after = retry_after_seconds(response) if response.status_code == 429 else None
         return error_for_status(

@@ -48,7 +48,15 @@ from memorylayer.models import (
     CommitResult,
     Context,
     ContextDelta,
+    ContextExecResult,
+    ContextInjectResult,
+    ContextLoadResult,
     ContextPack,
+    ContextQueryResult,
+    ContextRlmResult,
+    ContextState,
+    ContextStatus,
+    ContextVariable,
     DecomposeResult,
     ImportResult,
     Job,
@@ -776,6 +784,139 @@ class MemoryLayerClient(ClientBase):
                 json=body,
             )
         )
+
+    # ------------------------------------------------------------------ context environment
+    # A Python sandbox per session (the session goes in X-Session-ID): load memories into variables, run code
+    # over them, ask the LLM about them. The server runs the code in a confined process with no network.
+    async def context_exec(
+        self,
+        session_id: str,
+        code: str,
+        *,
+        result_var: str | None = None,
+        return_result: bool = True,
+        max_return_chars: int = 10_000,
+        workspace_id: str | None = None,
+    ) -> ContextExecResult:
+        """Run Python in the session's sandbox; variables persist between calls (functions and imports do not).
+
+        await client.context_exec(s.id, "x = [1, 2, 3]")
+        (await client.context_exec(s.id, "sum(x)")).result   # '6'
+
+        An exception in the code comes back in ``error`` (not raised); refused code and the time, memory and
+        output limits raise ValidationError (422).
+        """
+        body = fields(locals(), "session_id", "workspace_id")
+        return await self._run(
+            self._sandbox("POST", "execute", _model(ContextExecResult), session_id, workspace_id, json=body)
+        )
+
+    async def context_inspect(
+        self,
+        session_id: str,
+        variable: str | None = None,
+        *,
+        preview_chars: int = 200,
+        workspace_id: str | None = None,
+    ) -> ContextState | ContextVariable:
+        """Every variable of the sandbox (:class:`ContextState`), or only ``variable`` (:class:`ContextVariable`;
+        NotFoundError if it does not exist). Reads the stored summary: no code runs."""
+        params = fields(locals(), "session_id", "workspace_id")
+        model: type[ContextState] | type[ContextVariable] = (
+            ContextState if variable is None else ContextVariable
+        )
+        return await self._run(
+            self._sandbox("POST", "inspect", _model(model), session_id, workspace_id, params=params)
+        )
+
+    async def context_load(
+        self,
+        session_id: str,
+        var: str,
+        query: str,
+        *,
+        limit: int = 50,
+        types: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        min_relevance: float | None = None,
+        include_embeddings: bool = False,
+        workspace_id: str | None = None,
+    ) -> ContextLoadResult:
+        """Recall ``query`` in the session's workspace and store the memories in ``var`` as a list of dicts.
+
+        await client.context_load(s.id, "mems", "redis incidents", limit=50)
+        await client.context_exec(s.id, "len([m for m in mems if 'timeout' in m['content']])")
+        """
+        body = fields(locals(), "session_id", "workspace_id")
+        return await self._run(
+            self._sandbox("POST", "load", _model(ContextLoadResult), session_id, workspace_id, json=body)
+        )
+
+    async def context_inject(
+        self,
+        session_id: str,
+        key: str,
+        value: Any,
+        *,
+        parse_json: bool = False,
+        workspace_id: str | None = None,
+    ) -> ContextInjectResult:
+        """Set sandbox variable ``key`` to a JSON value (``parse_json``: ``value`` is a JSON string to parse)."""
+        body = {"key": key, "value": _wire(value), "parse_json": parse_json}
+        return await self._run(
+            self._sandbox("POST", "inject", _model(ContextInjectResult), session_id, workspace_id, json=body)
+        )
+
+    async def context_query(
+        self,
+        session_id: str,
+        prompt: str,
+        variables: Sequence[str],
+        *,
+        max_context_chars: int | None = None,
+        result_var: str | None = None,
+        workspace_id: str | None = None,
+    ) -> ContextQueryResult:
+        """Ask the server's LLM ``prompt`` about the named variables (AuthorizationError
+        ``generation_not_allowed`` when the server has no LLM)."""
+        body = fields(locals(), "session_id", "workspace_id")
+        return await self._run(
+            self._sandbox("POST", "query", _model(ContextQueryResult), session_id, workspace_id, json=body)
+        )
+
+    async def context_rlm(
+        self,
+        session_id: str,
+        goal: str,
+        *,
+        memory_query: str | None = None,
+        memory_limit: int = 100,
+        max_iterations: int = 10,
+        variables: Sequence[str] | None = None,
+        result_var: str | None = None,
+        detail_level: str = "standard",
+        workspace_id: str | None = None,
+    ) -> ContextRlmResult:
+        """Let the server's LLM write and run code in the sandbox, step by step, until ``goal`` is reached
+        (``memory_query`` first loads memories into ``_memories``). Needs a server LLM, as context_query."""
+        body = fields(locals(), "session_id", "workspace_id")
+        return await self._run(
+            self._sandbox("POST", "rlm", _model(ContextRlmResult), session_id, workspace_id, json=body)
+        )
+
+    async def context_status(self, session_id: str, *, workspace_id: str | None = None) -> ContextStatus:
+        """Whether the session has a sandbox yet, its variables, size and limits (never creates one)."""
+        return await self._run(
+            self._sandbox("GET", "status", _model(ContextStatus), session_id, workspace_id)
+        )
+
+    async def context_checkpoint(self, session_id: str, *, workspace_id: str | None = None) -> None:
+        """Mark the sandbox's state checkpointed (a ``sandbox_checkpoint`` event in the session's context)."""
+        await self._run(self._sandbox("POST", "checkpoint", _none, session_id, workspace_id))
+
+    async def context_cleanup(self, session_id: str, *, workspace_id: str | None = None) -> None:
+        """Delete the session's sandbox and its variables now."""
+        await self._run(self._sandbox("DELETE", "cleanup", _none, session_id, workspace_id))
 
     # ------------------------------------------------------------------ threads and jobs
     async def create_thread(

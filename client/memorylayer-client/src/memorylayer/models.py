@@ -26,6 +26,14 @@ __all__ = [
     "CommitResult",
     "Context",
     "ContextDelta",
+    "ContextExecResult",
+    "ContextInjectResult",
+    "ContextLoadResult",
+    "ContextQueryResult",
+    "ContextRlmResult",
+    "ContextState",
+    "ContextStatus",
+    "ContextVariable",
     "ContextItem",
     "ContextPack",
     "DecomposeResult",
@@ -360,6 +368,87 @@ class ContextDelta(_Model):
     cursor: str
     has_more: bool = False
     degradation_notices: list[Any] = Field(default_factory=list)
+
+
+# ---------------------------------------------------------------------- context environment
+class ContextExecResult(_Model):
+    """``context_exec``: what the code printed, the ``repr`` of its last expression, and the variables it set.
+
+    An exception raised by the code is not raised here: ``error`` holds it (``error_code``
+    ``execution_error``) and the sandbox keeps nothing of that run.
+    """
+
+    output: str = ""
+    result: str | None = None
+    error: str | None = None
+    error_code: str | None = None
+    variables_changed: list[str] = Field(default_factory=list)
+    not_persisted: list[str] = Field(default_factory=list)
+
+
+class ContextVariable(_Model):
+    """One sandbox variable: its type, a preview of its ``repr`` and its pickled size."""
+
+    variable: str | None = None  # set when one variable was inspected
+    type: str | None = None
+    preview: str = ""
+    size_bytes: int = 0
+
+
+class ContextState(_Model):
+    """``context_inspect()``: every variable of the session's sandbox (none yet: empty)."""
+
+    variable_count: int = 0
+    variables: dict[str, ContextVariable] = Field(default_factory=dict)
+    total_size_bytes: int = 0
+
+
+class ContextLoadResult(_Model):
+    """``context_load``: ``count`` recalled memories stored in ``variable`` as a list of dicts."""
+
+    count: int = 0
+    variable: str
+    query: str | None = None
+    total_available: int = 0
+    error: str | None = None
+
+
+class ContextInjectResult(_Model):
+    variable: str
+    type: str | None = None
+    preview: str = ""
+    error: str | None = None
+
+
+class ContextQueryResult(_Model):
+    """``context_query``: the LLM's ``response`` about the variables (stored in ``result_var`` if given)."""
+
+    response: str = ""
+    variables_used: list[str] = Field(default_factory=list)
+    result_var: str | None = None
+    error: str | None = None
+
+
+class ContextRlmResult(_Model):
+    """``context_rlm``: the loop's final ``result`` and one ``trace`` entry per step."""
+
+    result: str | None = None
+    iterations: int = 0
+    trace: list[dict[str, Any]] = Field(default_factory=list)
+    error: str | None = None
+    goal_achieved: bool = False
+
+
+class ContextStatus(_Model):
+    """``context_status``: whether the session has a sandbox yet, its variables, size and limits."""
+
+    exists: bool = False
+    variable_count: int = 0
+    variables: list[str] = Field(default_factory=list)
+    total_size_bytes: int = 0
+    memory_limit_bytes: int | None = None
+    state_limit_bytes: int | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------- threads and jobs
