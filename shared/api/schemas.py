@@ -937,7 +937,7 @@ class SandboxState(Wire):
     total_size_bytes: int = Field(description="Sum of the variables' pickled sizes.")
 
 
-class SandboxVariableDetail(SandboxVariable):
+class SandboxVariableDetail(Wire):
     """One variable (``/inspect?variable=…``)."""
 
     model_config = ConfigDict(
@@ -947,6 +947,9 @@ class SandboxVariableDetail(SandboxVariable):
     )
 
     variable: str = Field(description="The variable's name.")
+    type: str = Field(description="The value's Python type name, e.g. `list`.")
+    preview: str = Field(description="The start of its `repr`, cut at `preview_chars` (then `...`).")
+    size_bytes: int = Field(description="Size of the pickled value in bytes.")
 
 
 class LoadResult(Wire):
