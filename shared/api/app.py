@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 def all_routers() -> tuple[APIRouter, ...]:
     """Every router, for the local server; each Lambda imports only its own routers (faster cold starts)."""
-    from shared.api.routes import admin, context, memories, sessions, threads, workspaces
+    from shared.api.routes import admin, context, entities, ingest, memories, sessions, threads, workspaces
 
     return (
         health.router,
@@ -40,6 +40,8 @@ def all_routers() -> tuple[APIRouter, ...]:
         sessions.router,
         context.router,
         admin.router,
+        entities.router,
+        ingest.router,
     )
 
 

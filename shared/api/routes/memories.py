@@ -51,7 +51,11 @@ def remember(
         if_none_match=if_none_match,
         tenant_id=caller.tenant_id,
     )
-    return _with_etag({"memory": serialize.memory(row, embedding=True), "replayed": replayed}, row, 201)
+    memory = serialize.memory(row, embedding=True)
+    # As the reference: the report only when a relation was written, tried or refused; never persisted.
+    written = row.get("relation_write_result")
+    memory["relation_write_result"] = written.as_wire() if written is not None and written.any() else None
+    return _with_etag({"memory": memory, "replayed": replayed}, row, 201)
 
 
 @router.get("")

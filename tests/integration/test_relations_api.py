@@ -1,0 +1,348 @@
+"""Typed entity relations over real HTTP and real Postgres (issue 18): writes with ``relations``, the
+``knowledge_work`` profile and connector envelopes, the email adapter, ``/v1/entities``, evidence that follows
+its memory, and the walls."""
+
+from __future__ import annotations
+
+import httpx
+import psycopg
+import pytest
+
+
+def remember(http: httpx.Client, ws: str, content: str, **fields) -> dict:
+    r = http.post("/v1/memories", json={"content": content, **fields}, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 201, r.text
+    return r.json()["memory"]
+
+
+def ticket(http: httpx.Client, ws: str, content: str = "Login fails after the SSO change", **profile) -> dict:
+    kw = {"subject": {"name": "PLAT-77", "type": "work_item"}, **profile}
+    return remember(http, ws, content, metadata={"knowledge_work": kw})
+
+
+def relations_of(database_url: str, memory_id: str) -> list[tuple]:
+    """(relationship, source name, target name, relation active, evidence active) of a memory's evidence."""
+    with psycopg.connect(database_url) as conn:
+        return conn.execute(
+            "SELECT r.relationship, s.canonical_name, t.canonical_name, r.active, v.active "
+            "FROM entity_relation_evidence v JOIN entity_relations r ON r.id = v.relation_id "
+            "JOIN entities s ON s.id = r.source_entity_id JOIN entities t ON t.id = r.target_entity_id "
+            "WHERE v.source_memory_id = %s ORDER BY 1, 2, 3, 5",
+            (memory_id,),
+        ).fetchall()
+
+
+def counts(database_url: str, ws: str) -> tuple[int, int, int]:
+    with psycopg.connect(database_url) as conn:
+        return conn.execute(
+            "SELECT (SELECT count(*) FROM entities WHERE workspace_id = %(ws)s), "
+            "(SELECT count(*) FROM entity_relations WHERE workspace_id = %(ws)s), "
+            "(SELECT count(*) FROM entity_relation_evidence WHERE workspace_id = %(ws)s)",
+            {"ws": ws},
+        ).fetchone()
+
+
+# ------------------------------------------------------------------ writes
+def test_a_profile_creates_entities_and_reports_the_write_as_the_reference(http, ws, database_url):
+    memory = ticket(http, ws, reviewers=["Bob Stone", ""], assignee="Ann Lee", project="Platform")
+    result = memory["relation_write_result"]
+    assert set(result) == {"resolved", "unresolved", "rejected", "duplicate", "relation_ids", "errors"}
+    assert (result["resolved"], result["rejected"], result["unresolved"], result["duplicate"]) == (3, 1, 0, 0)
+    assert result["errors"] == ["knowledge_work.reviewers[1]: entity name must not be empty"]
+    assert len(result["relation_ids"]) == 3 and all(i.startswith("erel_") for i in result["relation_ids"])
+    assert relations_of(database_url, memory["id"]) == [
+        ("part_of", "PLAT-77", "Platform", True, True),
+        ("responsible_for", "Ann Lee", "PLAT-77", True, True),
+        ("reviewed", "Bob Stone", "PLAT-77", True, True),
+    ]
+
+
+def test_a_plain_memory_has_a_null_write_result_and_no_rows(http, ws, database_url):
+    memory = remember(http, ws, "likes tea", metadata={"user": "Carol", "team": "Infra"})
+    assert memory["relation_write_result"] is None
+    assert counts(database_url, ws) == (0, 0, 0)
+
+
+def test_undeclared_top_level_fields_next_to_a_profile_are_never_interpreted(http, ws, database_url):
+    """The reference read ``user``/``team``/``tags`` as author/organization/about here; we do not."""
+    memory = remember(
+        http,
+        ws,
+        "Capacity review notes",
+        metadata={"knowledge_work": {"subject": "Capacity plan"}, "user": "Carol", "team": "Infra Team"},
+    )
+    assert memory["relation_write_result"] is None
+    assert "knowledge_work_normalization" not in memory["metadata"]
+    assert memory["metadata"]["user"] == "Carol"
+    assert counts(database_url, ws)[1] == 0
+
+
+def test_explicit_relations_resolve_by_name_or_alias_and_canonicalise_reverse_forms(http, ws, database_url):
+    ticket(http, ws, assignee={"name": "Ann Lee", "aliases": ["ann@example.com"]})
+    content = "PLAT-77 was reviewed by Ann"
+    memory = remember(
+        http,
+        ws,
+        content,
+        relations=[
+            {
+                "source_entity_name": "plat-77",
+                "target_entity_name": "ANN@example.com",
+                "relationship": "Reviewed By",
+                "source_span_start": 0,
+                "source_span_end": len(content),
+            },
+            {"source_entity_name": "Nobody", "target_entity_name": "PLAT-77", "relationship": "owns"},
+            {"source_entity_name": "Ann Lee", "target_entity_name": "PLAT-77", "relationship": "frobnicates"},
+            {"source_entity_name": "Ann Lee", "target_entity_name": "Ann Lee", "relationship": "owns"},
+            {
+                "source_entity_name": "Ann Lee",
+                "target_entity_name": "PLAT-77",
+                "relationship": "owns",
+                "source_span_start": 5,
+                "source_span_end": 999,
+            },
+        ],  # fmt: skip
+    )
+    result = memory["relation_write_result"]
+    assert (result["resolved"], result["unresolved"], result["rejected"]) == (1, 1, 3)
+    assert result["errors"] == [
+        "unresolved endpoints for owns",
+        "unregistered relationship type: frobnicates",
+        "self-relations are not allowed",
+        "invalid source span for owns",
+    ]
+    # reviewed_by(PLAT-77, Ann) is stored as reviewed(Ann, PLAT-77): the same edge as a profile's reviewer.
+    assert relations_of(database_url, memory["id"]) == [("reviewed", "Ann Lee", "PLAT-77", True, True)]
+
+
+def test_the_same_relation_twice_is_a_duplicate_not_a_second_row(http, ws, database_url):
+    ticket(http, ws, assignee="Ann Lee")
+    rel = {"source_entity_name": "Ann Lee", "target_entity_name": "PLAT-77", "relationship": "owns"}
+    first = remember(http, ws, "Ann owns PLAT-77 now", relations=[rel])
+    assert first["relation_write_result"]["resolved"] == 1
+    again = remember(http, ws, "Ann owns PLAT-77 now", relations=[rel])  # exact duplicate: merges
+    assert again["id"] == first["id"]
+    assert again["relation_write_result"]["duplicate"] == 1
+    assert again["relation_write_result"]["relation_ids"] == first["relation_write_result"]["relation_ids"]
+    assert counts(database_url, ws) == (2, 2, 2)  # Ann, PLAT-77; responsible_for, owns; one evidence each
+
+
+def test_an_exact_duplicate_merges_new_relations_into_the_existing_memory(http, ws, database_url):
+    ticket(http, ws, assignee="Ann Lee", reviewers=["Bob Stone"])
+    plain = remember(http, ws, "Status meeting")
+    again = remember(
+        http,
+        ws,
+        "Status meeting",
+        relations=[
+            {"source_entity_name": "Bob Stone", "target_entity_name": "PLAT-77", "relationship": "approved"}
+        ],
+    )
+    assert again["id"] == plain["id"]
+    assert again["relation_write_result"]["resolved"] == 1
+    assert relations_of(database_url, plain["id"]) == [("approved", "Bob Stone", "PLAT-77", True, True)]
+
+
+def test_text_patterns_link_known_entities_only(http, ws, database_url):
+    remember(http, ws, "org chart", metadata={"knowledge_work": {"subject": {"name": "Platform Group", "type": "org"},
+                                                                  "owner": "Alice Chen"}})  # fmt: skip
+    hit = remember(http, ws, "Alice Chen works at Platform Group since May")
+    miss = remember(http, ws, "Zed Unknown works at Nowhere Inc")
+    assert relations_of(database_url, hit["id"]) == [
+        ("employed_by", "Alice Chen", "Platform Group", True, True)
+    ]
+    assert hit["relation_write_result"]["resolved"] == 1
+    assert miss["relation_write_result"] is None
+
+
+# ------------------------------------------------------------------ connectors, batch, email
+def test_a_jira_envelope_maps_the_allow_listed_fields(http, ws, database_url):
+    record = {
+        "key": "PLAT-77",
+        "fields": {
+            "summary": "Login fails after SSO change",
+            "assignee": {"displayName": "Ann Lee", "accountId": "acc-1", "emailAddress": "ann@example.com"},
+            "reporter": {"displayName": "Bob Stone"},
+            "project": {"name": "Platform"},
+            "labels": ["sso"],
+            "status": "In Progress",
+            "priority": {"name": "High"},
+        },
+    }
+    memory = remember(http, ws, "Login fails after SSO change", metadata={"connector_type": "jira",
+                                                                          "connector_record": record})  # fmt: skip
+    kw = memory["metadata"]["knowledge_work"]
+    assert kw["subject"] == {"name": "Login fails after SSO change", "type": "artifact", "aliases": ["PLAT-77"],
+                             "external_ids": {"jira": "PLAT-77"}}  # fmt: skip
+    assert kw["assignee"]["external_ids"] == {"jira": "acc-1"} and kw["status"] == "In Progress"
+    assert "priority" not in kw  # not on the allow-list
+    assert memory["metadata"]["knowledge_work_normalization"]["connector_type"] == "jira"
+    assert memory["relation_write_result"]["resolved"] == 4
+    r = http.get("/v1/entities/resolve", params={"name": "ann@example.com"}, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 200 and r.json()["resolution"]["matched_via"] == "alias"
+
+
+def test_github_user_types_do_not_split_a_person(http, ws, database_url):
+    meta = {"connector_type": "github", "github_title": "Fix login", "github_number": 42, "github_repo": "acme/app",
+            "github_author": {"login": "ann", "name": "Ann Lee", "type": "User"}}  # fmt: skip
+    memory = remember(http, ws, "Fix login (PR)", metadata=meta)
+    assert memory["metadata"]["knowledge_work"]["author"]["type"] == "person"
+    assert memory["metadata"]["knowledge_work"]["subject"]["aliases"] == ["acme/app#42"]
+
+
+def test_batch_creates_write_their_profiles(http, ws, database_url):
+    r = http.post(
+        "/v1/memories/batch",
+        json={
+            "operations": [
+                {
+                    "op": "create",
+                    "content": "PR 1",
+                    "metadata": {"knowledge_work": {"subject": "PR 1", "reviewers": ["Bob"]}},
+                },
+                {
+                    "op": "create",
+                    "content": "PR 2",
+                    "metadata": {
+                        "connector_type": "github",
+                        "github_title": "PR 2",
+                        "github_reviewers": ["Bob"],
+                    },
+                },
+                {"op": "create", "content": "plain"},
+            ]
+        },  # fmt: skip
+        headers={"X-Workspace-ID": ws},
+    )
+    assert r.status_code == 200 and r.json()["successful"] == 3
+    ids = [x["memory_id"] for x in r.json()["results"]]
+    assert relations_of(database_url, ids[0]) == [("reviewed", "Bob", "PR 1", True, True)]
+    assert relations_of(database_url, ids[1]) == [("reviewed", "Bob", "PR 2", True, True)]
+    assert relations_of(database_url, ids[2]) == []
+
+
+def test_email_ingest_writes_sent_to_once_per_recipient(http, ws, database_url):
+    r = http.post(
+        "/v1/ingest/email",
+        json={
+            "sender": "Ann Lee",
+            "to": ["Bob Stone", "Cy Ng", "Ann Lee"],
+            "subject": "Q3 plan",
+            "body": "We ship in July.",
+            "timestamp": "2026-05-01T10:00:00Z",
+            "message_id": "m-1",
+        },  # fmt: skip
+        headers={"X-Workspace-ID": ws},
+    )
+    assert r.status_code == 201, r.text
+    memory = r.json()["memory"]
+    assert set(r.json()) == {"memory"}
+    assert memory["content"] == "[2026-05-01] Q3 plan: We ship in July."
+    assert memory["type"] == "semantic"
+    result = memory["relation_write_result"]
+    # The reference: resolved=3, duplicate=2 (each sent_to written twice). Here: authored + two sent_to, once.
+    assert (result["resolved"], result["duplicate"]) == (3, 0)
+    assert relations_of(database_url, memory["id"]) == [
+        ("authored", "Ann Lee", "Q3 plan", True, True),
+        ("sent_to", "Ann Lee", "Bob Stone", True, True),
+        ("sent_to", "Ann Lee", "Cy Ng", True, True),
+    ]
+
+
+def test_email_spans_point_into_the_body(http, ws, database_url):
+    ticket(http, ws, assignee="Ann Lee")
+    r = http.post(
+        "/v1/ingest/email",
+        json={
+            "sender": "Ann Lee",
+            "to": ["Bob"],
+            "subject": "Fix",
+            "body": "I own PLAT-77 now.",
+            "relations": [
+                {
+                    "source_entity_name": "Ann Lee",
+                    "target_entity_name": "PLAT-77",
+                    "relationship": "owns",
+                    "source_span_start": 2,
+                    "source_span_end": 17,
+                }
+            ],
+        },  # fmt: skip
+        headers={"X-Workspace-ID": ws},
+    )
+    assert r.status_code == 201, r.text
+    with psycopg.connect(database_url) as conn:
+        start, end = conn.execute(
+            "SELECT v.source_span_start, v.source_span_end FROM entity_relation_evidence v "
+            "JOIN entity_relations r ON r.id = v.relation_id WHERE r.relationship = 'owns' AND v.source_memory_id = %s",
+            (r.json()["memory"]["id"],),
+        ).fetchone()
+    assert r.json()["memory"]["content"][start:end] == "own PLAT-77 now"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"sender": "", "body": "x"},
+        {"sender": "Ann", "body": ""},
+        {"sender": "Ann", "body": "x", "to": "Bob"},
+        {"sender": "Ann", "body": "x", "importance": 2},
+    ],
+)
+def test_bad_email_is_a_422(http, ws, database_url, body):
+    r = http.post("/v1/ingest/email", json=body, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 422
+    assert counts(database_url, ws) == (0, 0, 0)
+
+
+def test_blank_email_fields_are_a_400_and_store_nothing(http, ws):
+    r = http.post("/v1/ingest/email", json={"sender": "  ", "body": "x"}, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 400 and r.json()["detail"]["code"] == "invalid_email"
+    assert http.get("/v1/memories", headers={"X-Workspace-ID": ws}).json()["total_count"] == 0
+
+
+@pytest.mark.parametrize(
+    "relation",
+    [
+        {"target_entity_name": "B", "relationship": "owns"},
+        {"source_entity_name": "A", "relationship": "owns"},
+        {"source_entity_name": "A", "target_entity_name": "B", "relationship": ""},
+        {"source_entity_name": "A", "target_entity_name": "B", "relationship": "x" * 129},
+        {"source_entity_name": "A", "target_entity_name": "B", "relationship": "owns", "confidence": 1.5},
+        {
+            "source_entity_name": "A",
+            "target_entity_name": "B",
+            "relationship": "owns",
+            "source_span_start": -1,
+        },
+        {"source_entity_name": "A", "target_entity_name": "B", "relationship": "owns", "source_span_end": 3},
+        {
+            "source_entity_name": "A",
+            "target_entity_name": "B",
+            "relationship": "owns",
+            "source_span_start": 4,
+            "source_span_end": 3,
+        },
+        {
+            "source_entity_name": "A",
+            "target_entity_name": "B",
+            "relationship": "owns",
+            "evidence_kind": "magic",
+        },
+    ],
+)
+def test_bad_relations_are_a_422_and_store_nothing(http, ws, relation):
+    r = http.post(
+        "/v1/memories", json={"content": "A owns B", "relations": [relation]}, headers={"X-Workspace-ID": ws}
+    )
+    assert r.status_code == 422, r.text
+    assert http.get("/v1/memories", headers={"X-Workspace-ID": ws}).json()["total_count"] == 0
+
+
+def test_too_many_relations_is_a_422(http, ws):
+    rel = {"source_entity_name": "A", "target_entity_name": "B", "relationship": "owns"}
+    r = http.post(
+        "/v1/memories", json={"content": "x", "relations": [rel] * 101}, headers={"X-Workspace-ID": ws}
+    )
+    assert r.status_code == 422
