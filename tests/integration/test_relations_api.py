@@ -346,3 +346,234 @@ def test_too_many_relations_is_a_422(http, ws):
         "/v1/memories", json={"content": "x", "relations": [rel] * 101}, headers={"X-Workspace-ID": ws}
     )
     assert r.status_code == 422
+
+
+# ------------------------------------------------------------------ evidence follows the memory
+def evidence_rows(database_url: str, memory_id: str) -> list[tuple]:
+    with psycopg.connect(database_url) as conn:
+        return conn.execute(
+            "SELECT id, relation_id, active FROM entity_relation_evidence WHERE source_memory_id = %s ORDER BY id",
+            (memory_id,),
+        ).fetchall()
+
+
+def relation_active(database_url: str, relation_id: str) -> bool:
+    with psycopg.connect(database_url) as conn:
+        return conn.execute("SELECT active FROM entity_relations WHERE id = %s", (relation_id,)).fetchone()[0]
+
+
+def test_soft_delete_retires_the_evidence_and_a_relation_without_evidence(http, ws, database_url):
+    h = {"X-Workspace-ID": ws}
+    one = ticket(http, ws, "first mention", reviewers=["Bob"])
+    two = ticket(http, ws, "second mention", reviewers=["Bob"])
+    [relation_id] = one["relation_write_result"]["relation_ids"]
+    assert two["relation_write_result"]["relation_ids"] == [relation_id]
+    assert http.delete(f"/v1/memories/{one['id']}", headers=h).status_code == 204
+    assert [row[2] for row in evidence_rows(database_url, one["id"])] == [False]
+    assert relation_active(database_url, relation_id)  # the second memory still says so
+    assert http.delete(f"/v1/memories/{two['id']}", headers=h).status_code == 204
+    assert not relation_active(database_url, relation_id)
+
+
+def test_hard_delete_removes_the_evidence_and_deactivates_the_relation(http, ws, database_url):
+    one = ticket(http, ws, reviewers=["Bob"])
+    [relation_id] = one["relation_write_result"]["relation_ids"]
+    r = http.delete(f"/v1/memories/{one['id']}", params={"hard": "true"}, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 204
+    assert evidence_rows(database_url, one["id"]) == []
+    assert not relation_active(database_url, relation_id)
+
+
+def test_supersession_retires_and_restore_reactivates_the_same_rows(http, ws, database_url):
+    """Any path that supersedes (the extraction writer) or restores a memory: the trigger of migration 0016."""
+    one = ticket(http, ws, reviewers=["Bob"])
+    [relation_id] = one["relation_write_result"]["relation_ids"]
+    before = evidence_rows(database_url, one["id"])
+    with psycopg.connect(database_url) as conn:
+        conn.execute("UPDATE memories SET valid_to = now() WHERE id = %s", (one["id"],))
+    assert [r[2] for r in evidence_rows(database_url, one["id"])] == [False]
+    assert not relation_active(database_url, relation_id)
+    with psycopg.connect(database_url) as conn:
+        conn.execute("UPDATE memories SET valid_to = NULL, deleted_at = NULL WHERE id = %s", (one["id"],))
+    assert evidence_rows(database_url, one["id"]) == [(before[0][0], relation_id, True)]
+    assert relation_active(database_url, relation_id)
+    assert counts(database_url, ws) == (2, 1, 1)
+
+
+def test_a_put_that_changes_content_derives_the_relations_again(http, ws, database_url):
+    h = {"X-Workspace-ID": ws}
+    remember(http, ws, "org", metadata={"knowledge_work": {"subject": {"name": "Platform Group", "type": "org"},
+                                                            "owner": "Alice Chen"}})  # fmt: skip
+    memory = ticket(http, ws, "first draft", reviewers=["Bob"])
+    [relation_id] = memory["relation_write_result"]["relation_ids"]
+    r = http.put(
+        f"/v1/memories/{memory['id']}", json={"content": "Alice Chen works at Platform Group"}, headers=h
+    )
+    assert r.status_code == 200, r.text
+    # The reference dropped the memory's relations here; the profile and the new text's relation are live.
+    assert relations_of(database_url, memory["id"]) == [
+        ("employed_by", "Alice Chen", "Platform Group", True, True),
+        ("reviewed", "Bob", "PLAT-77", True, False),
+        ("reviewed", "Bob", "PLAT-77", True, True),
+    ]
+    assert relation_active(database_url, relation_id)
+
+
+def test_a_put_that_changes_the_profile_replaces_its_relations(http, ws, database_url):
+    memory = ticket(http, ws, reviewers=["Bob"])
+    r = http.put(
+        f"/v1/memories/{memory['id']}",
+        json={
+            "metadata": {
+                "knowledge_work": {"subject": {"name": "PLAT-77", "type": "work_item"}, "reviewers": ["Cy"]}
+            }
+        },
+        headers={"X-Workspace-ID": ws},
+    )
+    assert r.status_code == 200, r.text
+    assert relations_of(database_url, memory["id"]) == [
+        ("reviewed", "Bob", "PLAT-77", False, False),
+        ("reviewed", "Cy", "PLAT-77", True, True),
+    ]
+
+
+def test_a_put_of_other_fields_keeps_the_evidence(http, ws, database_url):
+    memory = ticket(http, ws, reviewers=["Bob"])
+    r = http.put(
+        f"/v1/memories/{memory['id']}",
+        json={"tags": ["x"], "importance": 0.9},
+        headers={"X-Workspace-ID": ws},
+    )
+    assert r.status_code == 200
+    assert relations_of(database_url, memory["id"]) == [("reviewed", "Bob", "PLAT-77", True, True)]
+
+
+def test_re_remembering_a_deleted_memory_reuses_the_relation(http, ws, database_url):
+    one = ticket(http, ws, reviewers=["Bob"])
+    assert http.delete(f"/v1/memories/{one['id']}", headers={"X-Workspace-ID": ws}).status_code == 204
+    two = ticket(http, ws, reviewers=["Bob"])
+    assert two["id"] != one["id"]
+    assert two["relation_write_result"]["relation_ids"] == one["relation_write_result"]["relation_ids"]
+    assert counts(database_url, ws)[1] == 1
+
+
+# ------------------------------------------------------------------ /v1/entities
+def test_entities_list_get_aliases_and_merge(http, ws, database_url):
+    h = {"X-Workspace-ID": ws}
+    ticket(http, ws, reviewers=["Bob Stone"], assignee="Robert Stone")
+    ticket(http, ws, "other", approvers=["Bob Stone"])
+    listed = http.get("/v1/entities", headers=h).json()
+    assert listed["total_count"] == 3
+    by_name = {e["canonical_name"]: e for e in listed["entities"]}
+    bob, robert = by_name["Bob Stone"], by_name["Robert Stone"]
+    assert set(bob) >= {"id", "workspace_id", "entity_type", "canonical_name", "normalized_name", "aliases",
+                        "confidence", "provenance", "representative_memory_id", "status", "merged_into",
+                        "created_at", "updated_at"}  # fmt: skip
+    got = http.get(f"/v1/entities/{bob['id']}", headers=h).json()
+    assert got["entity"]["normalized_name"] == "bob stone"
+    assert sorted(r["relationship"] for r in got["relations"]) == ["approved", "reviewed"]
+
+    r = http.post(
+        f"/v1/entities/{robert['id']}/aliases", json={"aliases": ["Rob", "robert stone"]}, headers=h
+    )
+    assert r.status_code == 200 and r.json()["entity"]["aliases"] == ["Rob"]
+    assert http.get(f"/v1/entities/{robert['id']}/aliases", headers=h).json()["aliases"] == ["Rob"]
+
+    merged = http.post("/v1/entities/merge", json={"source_id": bob["id"], "target_id": robert["id"],
+                                                   "reason": "same person"}, headers=h)  # fmt: skip
+    assert merged.status_code == 200, merged.text
+    survivor = merged.json()["entity"]
+    assert survivor["id"] == robert["id"] and sorted(survivor["aliases"]) == ["Bob Stone", "Rob"]
+    gone = http.get(f"/v1/entities/{bob['id']}", headers=h).json()["entity"]
+    assert (gone["status"], gone["merged_into"]) == ("merged", robert["id"])
+    rels = http.get(f"/v1/entities/{robert['id']}", headers=h).json()["relations"]
+    assert sorted(r["relationship"] for r in rels) == ["approved", "responsible_for", "reviewed"]
+    assert http.get("/v1/entities", params={"status": "merged"}, headers=h).json()["total_count"] == 1
+    # Idempotent, and the old name now resolves to the survivor by alias.
+    again = http.post(
+        "/v1/entities/merge", json={"source_id": bob["id"], "target_id": robert["id"]}, headers=h
+    )
+    assert again.status_code == 200 and again.json()["entity"]["id"] == robert["id"]
+    res = http.get("/v1/entities/resolve", params={"name": "bob stone"}, headers=h).json()["resolution"]
+    assert (res["entity"]["id"], res["matched_via"]) == (robert["id"], "alias")
+
+
+def test_merging_two_ends_of_one_relation_retires_it(http, ws, database_url):
+    h = {"X-Workspace-ID": ws}
+    memory = ticket(http, ws, reviewers=["Bob"])
+    ids = {e["canonical_name"]: e["id"] for e in http.get("/v1/entities", headers=h).json()["entities"]}
+    r = http.post(
+        "/v1/entities/merge", json={"source_id": ids["Bob"], "target_id": ids["PLAT-77"]}, headers=h
+    )
+    assert r.status_code == 200
+    assert relations_of(database_url, memory["id"]) == [("reviewed", "Bob", "PLAT-77", False, False)]
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "kwargs", "status", "code"),
+    [
+        ("get", "/v1/entities/ent_missing", {}, 404, "entity_not_found"),
+        ("get", "/v1/entities/resolve", {"params": {"name": "nobody"}}, 404, "entity_not_found"),
+        ("get", "/v1/entities/resolve", {"params": {"name": "!!!"}}, 400, "invalid_entity_name"),
+        (
+            "get",
+            "/v1/entities/resolve",
+            {"params": {"name": "x", "entity_type": "9"}},
+            400,
+            "invalid_entity_type",
+        ),
+        ("get", "/v1/entities", {"params": {"limit": 0}}, 422, None),
+        ("get", "/v1/entities", {"params": {"status": "zombie"}}, 422, None),
+        ("post", "/v1/entities/merge", {"json": {"source_id": "ent_a"}}, 422, None),
+        (
+            "post",
+            "/v1/entities/merge",
+            {"json": {"source_id": "ent_a", "target_id": "ent_b"}},
+            404,
+            "entity_not_found",
+        ),
+        ("post", "/v1/entities/ent_a/aliases", {"json": {"aliases": []}}, 422, None),
+    ],
+)
+def test_bad_entity_requests_are_clear_4xx(http, ws, method, path, kwargs, status, code):
+    r = getattr(http, method)(path, headers={"X-Workspace-ID": ws}, **kwargs)
+    assert r.status_code == status, r.text
+    if code:
+        assert r.json()["detail"]["code"] == code
+
+
+# ------------------------------------------------------------------ walls
+def test_one_workspace_never_sees_another_workspaces_entities(http, ws, other_ws, database_url):
+    ticket(http, other_ws, reviewers=["Secret Person"])
+    theirs = http.get("/v1/entities", headers={"X-Workspace-ID": other_ws}).json()["entities"]
+    secret = next(e for e in theirs if e["canonical_name"] == "Secret Person")
+    mine = {"X-Workspace-ID": ws}
+    assert http.get("/v1/entities", headers=mine).json() == {"entities": [], "total_count": 0}
+    assert http.get(f"/v1/entities/{secret['id']}", headers=mine).status_code == 404
+    assert http.get("/v1/entities/resolve", params={"name": "Secret Person"}, headers=mine).status_code == 404
+    # An explicit relation naming the other workspace's entity by id or name does not reach it.
+    memory = remember(
+        http,
+        ws,
+        "probe",
+        relations=[
+            {"source_entity_id": secret["id"], "target_entity_name": "Secret Person", "relationship": "owns"}
+        ],
+    )
+    assert memory["relation_write_result"]["unresolved"] == 1
+    r = http.post(
+        "/v1/entities/merge", json={"source_id": secret["id"], "target_id": secret["id"]}, headers=mine
+    )
+    assert r.status_code == 404
+    assert counts(database_url, ws) == (0, 0, 0)
+
+
+def test_the_row_wall_hides_other_workspaces_relation_rows(services, http, ws, other_ws):
+    from shared.db import rls
+
+    ticket(http, ws, reviewers=["Bob"])
+    ticket(http, other_ws, reviewers=["Bob"])
+    with rls.visible((ws,)), services.db.connection() as conn:
+        for table in ("entities", "entity_aliases", "entity_relations", "entity_relation_evidence"):
+            seen = conn.execute(f"SELECT DISTINCT workspace_id FROM {table}").fetchall()
+            assert {r["workspace_id"] for r in seen} == {ws}, table
