@@ -571,8 +571,8 @@ def test_one_workspace_never_sees_another_workspaces_entities(http, ws, other_ws
 def test_the_row_wall_hides_other_workspaces_relation_rows(services, http, ws, other_ws):
     from shared.db import rls
 
-    ticket(http, ws, reviewers=["Bob"])
-    ticket(http, other_ws, reviewers=["Bob"])
+    ticket(http, ws, reviewers=[{"name": "Bob", "aliases": ["bobby"]}])
+    ticket(http, other_ws, reviewers=[{"name": "Bob", "aliases": ["bobby"]}])
     with rls.visible((ws,)), services.db.connection() as conn:
         for table in ("entities", "entity_aliases", "entity_relations", "entity_relation_evidence"):
             seen = conn.execute(f"SELECT DISTINCT workspace_id FROM {table}").fetchall()
