@@ -24,7 +24,9 @@ from shared.relations.models import EntityRelationInput
 from shared.relations.names import normalize_entity_name
 from shared.relations.profile import Candidate, EntityRef, parse
 
-_ENTITY = r"([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,3})"
+# 1-4 capitalised tokens on one line; dots only inside a token ("Node.js"), so a sentence's full stop ends it.
+_TOKEN = r"[A-Z][\w-]*(?:\.[\w-]+)*"
+_ENTITY = rf"({_TOKEN}(?:[ \t]+{_TOKEN}){{0,3}})"
 # The reference's resolve-only pattern extractors (l.87-97): both entities must already exist.
 PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(_ENTITY + r"\s+works?\s+(?:at|for)\s+" + _ENTITY), "employed_by"),

@@ -2,8 +2,8 @@
 memories that are their evidence, fused into recall.
 
     >>> arm = plan(RecallRequest(query="Who reviewed PLAT-77?"))                        # doctest: +SKIP
-    >>> related = arm.execute(conn, filters, params)     # same pipeline as the hybrid statement
-    >>> rows, paths = fuse(rows, related, req)
+    >>> related = arm.execute(conn, filters, params)     # same pipeline as the hybrid statement  # doctest: +SKIP
+    >>> rows, paths = fuse(rows, related, req)                                          # doctest: +SKIP
 
 One statement, sent in the same pipeline as the hybrid statement, so the arm adds no round trip: seed phrases
 resolve against entity names and aliases (of the searched workspaces only), at most ``MAX_SEEDS`` seeds walk
