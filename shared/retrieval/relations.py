@@ -7,7 +7,8 @@ memories that are their evidence, fused into recall.
 
 One statement, sent in the same pipeline as the hybrid statement, so the arm adds no round trip: seed phrases
 resolve against entity names and aliases (of the searched workspaces only), at most ``MAX_SEEDS`` seeds walk
-one hop both ways over active relations of the asked types, the walk's active evidence leads to memories, and
+one hop both ways over active relations of the asked types (a seed without such an edge: one hop of any type,
+then one of the asked types), the walk's active evidence leads to memories, and
 those memories pass **the recall filters of the hybrid statement** (types, tags, user, time ranges, history /
 supersession, status, the workspaces): the reference's arm bypassed every one of them. ``min_relevance`` applies
 to a relational hit's cosine similarity to the query.
@@ -21,6 +22,7 @@ When the arm finds nothing, recall is untouched.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import psycopg
@@ -35,8 +37,14 @@ RELATIONAL_WEIGHT = 2.0
 MAX_SEEDS = 4
 
 
+_TYPED = "(cardinality(%(rel_types)s::text[]) = 0 OR r.relationship = ANY(%(rel_types)s::text[]))"
+_VISIBLE = "r.active AND r.workspace_id = ANY(%(ws)s)"
+
+
 def _sql(filters: str) -> str:
-    # Both directions as two index lookups (entity_relations_from / _to), not one OR join.
+    # One hop of the asked types from each seed, both directions (two index lookups, not one OR join). A seed
+    # with no such edge takes one hop of any type first ("who reviewed the PR that fixed PLAT-12": PLAT-12 is
+    # referenced by the PR, which Bob reviewed); the evidence is always that of the asked-for edge.
     return f"""
 WITH phrase AS (
     SELECT p, ord FROM unnest(%(rel_phrases)s::text[]) WITH ORDINALITY AS x(p, ord)
@@ -49,32 +57,48 @@ WITH phrase AS (
     JOIN entities e ON e.id = a.entity_id AND e.status = 'active'
 ), seed AS (
     SELECT id, min(ord) AS ord FROM named GROUP BY id ORDER BY min(ord), id LIMIT %(rel_max_seeds)s
-), edge AS (
-    SELECT s.id AS seed_id, s.ord, r.* FROM seed s JOIN entity_relations r
-      ON r.source_entity_id = s.id AND r.active AND r.workspace_id = ANY(%(ws)s)
-    WHERE cardinality(%(rel_types)s::text[]) = 0 OR r.relationship = ANY(%(rel_types)s::text[])
+), edge1 AS (
+    SELECT s.id AS seed_id, s.ord, 1 AS hops, NULL::text AS mid_id, NULL::jsonb AS via, r.*
+    FROM seed s JOIN entity_relations r ON r.source_entity_id = s.id AND {_VISIBLE} WHERE {_TYPED}
     UNION ALL
-    SELECT s.id, s.ord, r.* FROM seed s JOIN entity_relations r
-      ON r.target_entity_id = s.id AND r.active AND r.workspace_id = ANY(%(ws)s)
-    WHERE cardinality(%(rel_types)s::text[]) = 0 OR r.relationship = ANY(%(rel_types)s::text[])
+    SELECT s.id, s.ord, 1, NULL, NULL, r.*
+    FROM seed s JOIN entity_relations r ON r.target_entity_id = s.id AND {_VISIBLE} WHERE {_TYPED}
+), mid AS (
+    SELECT s.id AS seed_id, s.ord,
+           CASE WHEN r.source_entity_id = s.id THEN r.target_entity_id ELSE r.source_entity_id END AS mid_id,
+           to_jsonb(r) AS via
+    FROM seed s JOIN entity_relations r ON (r.source_entity_id = s.id OR r.target_entity_id = s.id) AND {_VISIBLE}
+    WHERE cardinality(%(rel_types)s::text[]) > 0 AND NOT EXISTS (SELECT FROM edge1 e WHERE e.seed_id = s.id)
+), edge2 AS (
+    SELECT md.seed_id, md.ord, 2, md.mid_id, md.via, r.*
+    FROM mid md JOIN entity_relations r ON r.source_entity_id = md.mid_id AND {_VISIBLE}
+    WHERE {_TYPED} AND r.target_entity_id <> md.seed_id
+    UNION ALL
+    SELECT md.seed_id, md.ord, 2, md.mid_id, md.via, r.*
+    FROM mid md JOIN entity_relations r ON r.target_entity_id = md.mid_id AND {_VISIBLE}
+    WHERE {_TYPED} AND r.source_entity_id <> md.seed_id
+), edge AS (
+    SELECT * FROM edge1 UNION ALL SELECT * FROM edge2
 ), hit AS (
     SELECT e.*, v.id AS evidence_id, v.source_memory_id, v.confidence AS evidence_confidence
     FROM edge e JOIN entity_relation_evidence v ON v.relation_id = e.id AND v.active
 )
 SELECT {QUALIFIED_COLUMNS},
        (1 - (m.embedding <=> %(q)s))::float8 AS cosine,
-       min(h.ord) AS seed_ord, max(h.evidence_confidence) AS best_confidence,
        jsonb_agg(jsonb_build_object(
-           'seed', h.seed_id, 'evidence_id', h.evidence_id, 'relation', jsonb_build_object(
+           'seed', h.seed_id, 'mid', h.mid_id, 'via', h.via, 'evidence_id', h.evidence_id,
+           'relation', jsonb_build_object(
                'id', h.id, 'workspace_id', h.workspace_id, 'source_entity_id', h.source_entity_id,
                'target_entity_id', h.target_entity_id, 'relationship', h.relationship, 'direction', h.direction,
                'confidence', h.confidence, 'active', h.active, 'created_at', h.created_at,
                'updated_at', h.updated_at))
-           ORDER BY h.ord, h.id, h.evidence_id) AS rel_hits
+           ORDER BY h.hops, h.ord, h.id, h.evidence_id) AS rel_hits
 FROM hit h JOIN memories m ON m.id = h.source_memory_id
 WHERE {filters}
 GROUP BY m.id
-ORDER BY min(h.ord), max(h.evidence_confidence) DESC, m.created_at DESC, m.id
+-- A memory that links several of the query's entities first; then direct over two-hop, then seed order.
+ORDER BY count(DISTINCT h.seed_id) DESC, min(h.hops), min(h.ord), max(h.evidence_confidence) DESC,
+         m.created_at DESC, m.id
 LIMIT %(rel_max_memories)s
 """
 
@@ -135,20 +159,20 @@ def fuse(
 
 
 def _paths(found: list[dict]) -> list[dict[str, Any]]:
-    """One ``EntityRelationPath`` per (seed, relation), evidence limited to the memories that passed."""
-    paths: dict[tuple[str, str], dict[str, Any]] = {}
+    """One ``EntityRelationPath`` per (seed, route), evidence limited to the memories that passed the filters."""
+    paths: dict[tuple[str, ...], dict[str, Any]] = {}
     for row in found:
         for hit in row["rel_hits"]:
             rel = hit["relation"]
-            other = (
-                rel["target_entity_id"] if rel["source_entity_id"] == hit["seed"] else rel["source_entity_id"]
-            )
+            start = hit["mid"] or hit["seed"]
+            other = rel["target_entity_id"] if rel["source_entity_id"] == start else rel["source_entity_id"]
+            route = [_relation(hit["via"])] if hit["via"] else []
             path = paths.setdefault(
-                (hit["seed"], rel["id"]),
+                (hit["seed"], hit["via"]["id"] if hit["via"] else "", rel["id"]),
                 {
                     "seed_entity_id": hit["seed"],
-                    "entity_ids": [hit["seed"], other],
-                    "relations": [relation_out(_relation_row(rel))],
+                    "entity_ids": [hit["seed"], *([hit["mid"]] if hit["mid"] else []), other],
+                    "relations": [*route, _relation(rel)],
                     "evidence_ids": [],
                     "evidence_memory_ids": [],
                 },
@@ -159,11 +183,12 @@ def _paths(found: list[dict]) -> list[dict[str, Any]]:
     return list(paths.values())
 
 
-def _relation_row(rel: dict[str, Any]) -> dict[str, Any]:
-    from datetime import datetime
-
-    return dict(
-        rel,
-        created_at=datetime.fromisoformat(rel["created_at"]),
-        updated_at=datetime.fromisoformat(rel["updated_at"]),
+def _relation(rel: dict[str, Any]) -> dict[str, Any]:
+    """A relation from the statement's JSON, shaped as everywhere else (shared/relations/service.py)."""
+    return relation_out(
+        dict(
+            rel,
+            created_at=datetime.fromisoformat(rel["created_at"]),
+            updated_at=datetime.fromisoformat(rel["updated_at"]),
+        )
     )

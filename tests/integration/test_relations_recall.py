@@ -66,8 +66,26 @@ def test_the_arm_walks_from_a_person_and_by_alias(http, ws):
     pr = seed(http, ws)
     result = recall(http, ws, "what did bob stone review")
     assert result["memories"][0]["id"] == pr["id"]
-    # Only the asked type: Ann authored it, she did not review anything.
-    assert recall(http, ws, "what did Ann Lee review")["relation_paths"] == []
+    # Only the asked type: nobody approved anything, directly or one hop away.
+    assert recall(http, ws, "what did Ann Lee approve")["relation_paths"] == []
+
+
+def test_two_hops_when_the_seed_has_no_edge_of_the_asked_type(http, ws):
+    for text in FILLER:
+        remember(http, ws, text)
+    ticket = remember(http, ws, "Checkout times out for EU users",
+                      metadata={"knowledge_work": {"subject": {"name": "PLAT-12", "type": "work_item"},
+                                                   "assignee": "Cy Ng"}})  # fmt: skip
+    pr = remember(http, ws, "Raise the checkout timeout to 30s",
+                  metadata={"knowledge_work": {"subject": {"name": "PR-88", "type": "work_item"},
+                                               "references": {"name": "PLAT-12", "type": "work_item"},
+                                               "reviewers": ["Bob Stone"]}})  # fmt: skip
+    result = recall(http, ws, "Who reviewed the PR that fixed PLAT-12?")
+    assert result["memories"][0]["id"] == pr["id"]
+    assert ticket["id"] not in [p for path in result["relation_paths"] for p in path["evidence_memory_ids"]]
+    [path] = result["relation_paths"]
+    assert [r["relationship"] for r in path["relations"]] == ["references", "reviewed"]
+    assert len(path["entity_ids"]) == 3 and path["evidence_memory_ids"] == [pr["id"]]
 
 
 def test_a_query_without_relation_intent_is_untouched(http, ws):
