@@ -49,6 +49,17 @@ def upsert_entity(
     external ids but do not take over the entity: the first representative memory and provenance keys stay
     (the reference's last-write-wins, its defect 9), and confidence only rises."""
     normalized = normalize_entity_name(name)
+    # "PLAT-12" named by a PR is the ticket whose alias it is (same kind), not a second entity of that name.
+    known = conn.execute(
+        "SELECT e.id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id AND e.status = 'active' "
+        "WHERE a.workspace_id = %(ws)s AND a.normalized_alias = %(n)s AND e.entity_type = %(t)s "
+        "AND NOT EXISTS (SELECT FROM entities x WHERE x.workspace_id = %(ws)s AND x.entity_type = %(t)s "
+        "                AND x.normalized_name = %(n)s AND x.status = 'active') ORDER BY e.id LIMIT 1",
+        {"ws": workspace_id, "n": normalized, "t": entity_type},
+    ).fetchone()
+    if known is not None:
+        add_aliases(conn, workspace_id, known["id"], aliases, "upsert", skip=normalized)
+        return {"id": known["id"], "created": False}
     row = conn.execute(
         "INSERT INTO entities AS e (id, workspace_id, entity_type, canonical_name, normalized_name, confidence, "
         "provenance, external_ids, representative_memory_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "

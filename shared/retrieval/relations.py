@@ -58,23 +58,29 @@ WITH phrase AS (
 ), seed AS (
     SELECT id, min(ord) AS ord FROM named GROUP BY id ORDER BY min(ord), id LIMIT %(rel_max_seeds)s
 ), edge1 AS (
-    SELECT s.id AS seed_id, s.ord, 1 AS hops, NULL::text AS mid_id, NULL::jsonb AS via, r.*
+    SELECT s.id AS seed_id, s.ord, 1 AS hops, NULL::text AS mid_id, NULL::jsonb AS via, 0::bigint AS mid_degree, r.*
     FROM seed s JOIN entity_relations r ON r.source_entity_id = s.id AND {_VISIBLE} WHERE {_TYPED}
     UNION ALL
-    SELECT s.id, s.ord, 1, NULL, NULL, r.*
+    SELECT s.id, s.ord, 1, NULL, NULL, 0, r.*
     FROM seed s JOIN entity_relations r ON r.target_entity_id = s.id AND {_VISIBLE} WHERE {_TYPED}
 ), mid AS (
     SELECT s.id AS seed_id, s.ord,
            CASE WHEN r.source_entity_id = s.id THEN r.target_entity_id ELSE r.source_entity_id END AS mid_id,
-           to_jsonb(r) AS via
+           to_jsonb(r) AS via,
+           -- How specific the middle entity is: a PR has a few edges, a person or a topic many.
+           (SELECT count(*) FROM entity_relations x WHERE x.active AND x.workspace_id = ANY(%(ws)s)
+              AND (x.source_entity_id = CASE WHEN r.source_entity_id = s.id THEN r.target_entity_id
+                                             ELSE r.source_entity_id END
+                   OR x.target_entity_id = CASE WHEN r.source_entity_id = s.id THEN r.target_entity_id
+                                                ELSE r.source_entity_id END)) AS mid_degree
     FROM seed s JOIN entity_relations r ON (r.source_entity_id = s.id OR r.target_entity_id = s.id) AND {_VISIBLE}
     WHERE cardinality(%(rel_types)s::text[]) > 0 AND NOT EXISTS (SELECT FROM edge1 e WHERE e.seed_id = s.id)
 ), edge2 AS (
-    SELECT md.seed_id, md.ord, 2, md.mid_id, md.via, r.*
+    SELECT md.seed_id, md.ord, 2, md.mid_id, md.via, md.mid_degree, r.*
     FROM mid md JOIN entity_relations r ON r.source_entity_id = md.mid_id AND {_VISIBLE}
     WHERE {_TYPED} AND r.target_entity_id <> md.seed_id
     UNION ALL
-    SELECT md.seed_id, md.ord, 2, md.mid_id, md.via, r.*
+    SELECT md.seed_id, md.ord, 2, md.mid_id, md.via, md.mid_degree, r.*
     FROM mid md JOIN entity_relations r ON r.target_entity_id = md.mid_id AND {_VISIBLE}
     WHERE {_TYPED} AND r.source_entity_id <> md.seed_id
 ), edge AS (
@@ -96,8 +102,9 @@ SELECT {QUALIFIED_COLUMNS},
 FROM hit h JOIN memories m ON m.id = h.source_memory_id
 WHERE {filters}
 GROUP BY m.id
--- A memory that links several of the query's entities first; then direct over two-hop, then seed order.
-ORDER BY count(DISTINCT h.seed_id) DESC, min(h.hops), min(h.ord), max(h.evidence_confidence) DESC,
+-- A memory that links several of the query's entities first; then direct over two-hop (through the most
+-- specific middle entity), then seed order.
+ORDER BY count(DISTINCT h.seed_id) DESC, min(h.hops), min(h.mid_degree), min(h.ord), max(h.evidence_confidence) DESC,
          m.created_at DESC, m.id
 LIMIT %(rel_max_memories)s
 """

@@ -577,3 +577,13 @@ def test_the_row_wall_hides_other_workspaces_relation_rows(services, http, ws, o
         for table in ("entities", "entity_aliases", "entity_relations", "entity_relation_evidence"):
             seen = conn.execute(f"SELECT DISTINCT workspace_id FROM {table}").fetchall()
             assert {r["workspace_id"] for r in seen} == {ws}, table
+
+
+def test_a_name_that_is_an_alias_of_the_same_kind_is_that_entity(http, ws, database_url):
+    remember(http, ws, "Login fails", metadata={"connector_type": "jira",
+                                               "connector_record": {"key": "PLAT-77", "fields": {"summary": "Login fails"}},
+                                               "knowledge_work": {"assignee": "Ann"}})  # fmt: skip
+    pr = remember(http, ws, "Fix login", metadata={"knowledge_work": {"subject": "PR 5", "subject_type": "artifact",
+                                                                      "references": "PLAT-77"}})  # fmt: skip
+    assert relations_of(database_url, pr["id"]) == [("references", "PR 5", "Login fails", True, True)]
+    assert counts(database_url, ws)[0] == 3  # Ann, the ticket (alias PLAT-77), PR 5
