@@ -153,3 +153,24 @@ def test_browse_and_limit_still_work_with_the_arm(http, ws):
     seed(http, ws)
     assert len(recall(http, ws, "*", limit=3)["memories"]) == 3
     assert len(recall(http, ws, "Who reviewed PR-12?", limit=1)["memories"]) == 1
+
+
+# ------------------------------------------------------------------ context packs (item 5)
+def test_a_context_pack_resolves_named_entities_to_their_evidence(http, ws, other_ws):
+    from tests.integration.test_sessions_api import create
+
+    pr = seed(http, ws)
+    seed(http, other_ws)
+    sid = create(http, ws)["id"]
+    for body in (
+        {"entity_names": ["bob stone"]},
+        {"entity_names": ["PR-12"], "include_recent_activity": False},
+    ):
+        r = http.post(f"/v1/sessions/{sid}/context-pack", json=body, headers={"X-Workspace-ID": ws})
+        assert r.status_code == 200, r.text
+        matches = [i for i in r.json()["items"] if i["kind"] == "entity_matches"]
+        assert [i["id"] for i in matches] == [pr["id"]], body
+        assert "entity_resolution_unavailable" not in r.json()["degradation_notices"]
+    unknown = http.post(f"/v1/sessions/{sid}/context-pack", json={"entity_names": ["Nobody"]},
+                        headers={"X-Workspace-ID": ws}).json()  # fmt: skip
+    assert [i for i in unknown["items"] if i["kind"] == "entity_matches"] == []
