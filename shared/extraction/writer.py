@@ -25,6 +25,7 @@ from shared.db.pool import Database
 from shared.embeddings.base import Embedder
 from shared.extraction.candidates import Candidate, Provenance, WriteReport, normalise
 from shared.memories.rows import memory_row
+from shared.relations import writer as relations
 
 # Serialises writers of one user's facts: two jobs superseding the same key must not both win.
 _LOCK_SQL = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 1))"
@@ -87,6 +88,9 @@ class MemoryWriter:
             report.superseded.append((current["id"], stored["id"]))
         else:
             report.added.append(stored["id"])
+        # Typed relations: the extractor's, and those the text states plainly (shared/relations/writer.py).
+        if relations.needs_write(stored, candidate.relations):
+            relations.write_for_memory(conn, stored, candidate.relations)
 
     def _row(
         self,

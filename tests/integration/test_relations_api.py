@@ -587,3 +587,30 @@ def test_a_name_that_is_an_alias_of_the_same_kind_is_that_entity(http, ws, datab
                                                                       "references": "PLAT-77"}})  # fmt: skip
     assert relations_of(database_url, pr["id"]) == [("references", "PR 5", "Login fails", True, True)]
     assert counts(database_url, ws)[0] == 3  # Ann, the ticket (alias PLAT-77), PR 5
+
+
+# ------------------------------------------------------------------ extraction (item 6, the writer's part)
+def test_extracted_memories_carry_their_proposed_and_plain_relations(services, http, ws, database_url):
+    from shared.extraction.candidates import Candidate, Provenance
+    from shared.extraction.writer import MemoryWriter
+    from shared.relations.models import EntityRelationInput
+
+    remember(http, ws, "org", metadata={"knowledge_work": {"subject": {"name": "Platform Group", "type": "org"},
+                                                            "owner": "Alice Chen"}})  # fmt: skip
+    text = "Alice Chen works at Platform Group and leads it"
+    proposed = [
+        EntityRelationInput(source_entity_name="Alice Chen", target_entity_name="Platform Group",
+                            relationship="member_of", evidence_kind="generated", extraction_method="llm",
+                            source_span_start=0, source_span_end=34),
+        EntityRelationInput(source_entity_name="Alice Chen", target_entity_name="Platform Group",
+                            relationship="advises", evidence_kind="generated", source_span_start=0,
+                            source_span_end=999),
+    ]  # fmt: skip
+    report = MemoryWriter(services.db, services.embedder).write(
+        ws, None, [Candidate(content=text, subtype=None, relations=proposed)], Provenance()
+    )
+    [memory_id] = report.added
+    assert relations_of(database_url, memory_id) == [
+        ("employed_by", "Alice Chen", "Platform Group", True, True),
+        ("member_of", "Alice Chen", "Platform Group", True, True),
+    ]  # the span past the text's end was refused
