@@ -175,6 +175,10 @@ class MemoryService:
             if idempotency_key:
                 replay = self._replay(conn, workspace_id, idempotency_key, request_hash)
                 if replay is not None:
+                    # As the reference, the relation write runs again (its evidence is there: duplicates).
+                    if relations.needs_write(replay, body.relations) and replay["deleted_at"] is None:
+                        written = relations.write_for_memory(conn, replay, body.relations)
+                        replay = dict(replay, relation_write_result=written)
                     return replay, False, True
             if body.logical_key:
                 taken = conn.execute(

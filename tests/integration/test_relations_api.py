@@ -614,3 +614,16 @@ def test_extracted_memories_carry_their_proposed_and_plain_relations(services, h
         ("employed_by", "Alice Chen", "Platform Group", True, True),
         ("member_of", "Alice Chen", "Platform Group", True, True),
     ]  # the span past the text's end was refused
+
+
+def test_an_idempotent_replay_reports_the_relations_as_duplicates(http, ws):
+    rel = {"source_entity_name": "Ann Lee", "target_entity_name": "PLAT-77", "relationship": "owns"}
+    ticket(http, ws, assignee="Ann Lee")
+    body = {"content": "Ann owns it", "relations": [rel]}
+    headers = {"X-Workspace-ID": ws, "Idempotency-Key": "k-1"}
+    first = http.post("/v1/memories", json=body, headers=headers)
+    again = http.post("/v1/memories", json=body, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert again.json()["replayed"] is True
+    assert first.json()["memory"]["relation_write_result"]["resolved"] == 1
+    assert again.json()["memory"]["relation_write_result"]["duplicate"] == 1
