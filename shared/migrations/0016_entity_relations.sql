@@ -91,8 +91,10 @@ $$;
 
 -- A relation is active while some evidence is; its confidence is the mean of the active evidence's (the last
 -- one is kept when none is left, for history). Only the given relations are touched, never the workspace.
+-- plpgsql, not sql: the trigger below calls it once per changed memory, and plpgsql keeps its plan.
 CREATE OR REPLACE FUNCTION memorylayer_refresh_relations(relation_ids text[]) RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE plpgsql AS $$
+BEGIN
     UPDATE entity_relations r
     SET active = s.n > 0, confidence = coalesce(s.mean, r.confidence), updated_at = now()
     FROM (
@@ -102,7 +104,8 @@ LANGUAGE sql AS $$
         WHERE r2.id = ANY (relation_ids)
         GROUP BY r2.id
     ) s
-    WHERE r.id = s.id AND (r.active IS DISTINCT FROM (s.n > 0) OR r.confidence IS DISTINCT FROM coalesce(s.mean, r.confidence)::real)
+    WHERE r.id = s.id AND (r.active IS DISTINCT FROM (s.n > 0) OR r.confidence IS DISTINCT FROM coalesce(s.mean, r.confidence)::real);
+END
 $$;
 
 CREATE OR REPLACE FUNCTION memorylayer_evidence_follows_memory() RETURNS trigger
@@ -123,16 +126,25 @@ BEGIN
         END IF;
         RETURN OLD;
     END IF;
-    WITH changed AS (
-        UPDATE entity_relation_evidence e
-        SET active = (NEW.deleted_at IS NULL AND NEW.valid_to IS NULL
-                      AND e.excerpt_hash = memorylayer_excerpt_hash(NEW.content, e.source_span_start, e.source_span_end))
-        WHERE e.source_memory_id = NEW.id
-          AND e.active IS DISTINCT FROM (NEW.deleted_at IS NULL AND NEW.valid_to IS NULL
-                      AND e.excerpt_hash = memorylayer_excerpt_hash(NEW.content, e.source_span_start, e.source_span_end))
-        RETURNING e.relation_id
-    )
-    SELECT array_agg(DISTINCT relation_id) INTO touched FROM changed;
+    IF NEW.deleted_at IS NOT NULL OR NEW.valid_to IS NOT NULL THEN
+        WITH changed AS (
+            UPDATE entity_relation_evidence SET active = false
+            WHERE source_memory_id = NEW.id AND active
+            RETURNING relation_id
+        )
+        SELECT array_agg(DISTINCT relation_id) INTO touched FROM changed;
+    ELSE
+        -- Live (again, or with new content): active exactly where the excerpt still reads the same.
+        WITH changed AS (
+            UPDATE entity_relation_evidence e
+            SET active = (e.excerpt_hash = memorylayer_excerpt_hash(NEW.content, e.source_span_start, e.source_span_end))
+            WHERE e.source_memory_id = NEW.id
+              AND e.active IS DISTINCT FROM
+                  (e.excerpt_hash = memorylayer_excerpt_hash(NEW.content, e.source_span_start, e.source_span_end))
+            RETURNING e.relation_id
+        )
+        SELECT array_agg(DISTINCT relation_id) INTO touched FROM changed;
+    END IF;
     IF touched IS NOT NULL THEN
         PERFORM memorylayer_refresh_relations(touched);
     END IF;

@@ -627,3 +627,10 @@ def test_an_idempotent_replay_reports_the_relations_as_duplicates(http, ws):
     assert again.json()["replayed"] is True
     assert first.json()["memory"]["relation_write_result"]["resolved"] == 1
     assert again.json()["memory"]["relation_write_result"]["duplicate"] == 1
+
+
+def test_deleting_a_workspace_removes_its_relations(http, ws, database_url):
+    ticket(http, ws, reviewers=[{"name": "Bob", "aliases": ["bobby"]}], assignee="Ann")
+    assert counts(database_url, ws) == (3, 2, 2)
+    assert http.delete(f"/v1/workspaces/{ws}").status_code == 204
+    assert counts(database_url, ws) == (0, 0, 0)
