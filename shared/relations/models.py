@@ -23,6 +23,10 @@ class EntityRelationInput(BaseModel):
     source_entity_name: str | None = Field(default=None, min_length=1, max_length=512)
     target_entity_id: str | None = Field(default=None, min_length=1, max_length=128)
     target_entity_name: str | None = Field(default=None, min_length=1, max_length=512)
+    # Our extension: an endpoint named with a kind is created when missing (typed upsert), as a profile's are;
+    # without one a name only resolves (the reference's rule). The LLM extractor's relations carry kinds.
+    source_entity_type: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]{0,63}$")
+    target_entity_type: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]{0,63}$")
     relationship: str = Field(min_length=1, max_length=128)
     confidence: float = Field(default=1.0, ge=0.0, le=1.0)
     source_span_start: int | None = Field(default=None, ge=0)

@@ -85,7 +85,25 @@ def excerpt_hash(content: str, start: int | None, end: int | None) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _explicit(inputs: list[EntityRelationInput]) -> list[_Value]:
+def _explicit(conn: psycopg.Connection, memory: dict, inputs: list[EntityRelationInput]) -> list[_Value]:
+    def typed(name: str | None, entity_type: str | None, entity_id: str | None) -> str | None:
+        if entity_id or not name or not entity_type:
+            return entity_id
+        provenance = {"source": "relation_input", "source_memory_id": memory["id"]}
+        return repo.upsert_entity(
+            conn, memory["workspace_id"], name, entity_type, provenance=provenance,
+            representative_memory_id=memory["id"],
+        )["id"]  # fmt: skip
+
+    inputs = [
+        i.model_copy(
+            update={
+                "source_entity_id": typed(i.source_entity_name, i.source_entity_type, i.source_entity_id),
+                "target_entity_id": typed(i.target_entity_name, i.target_entity_type, i.target_entity_id),
+            }
+        )
+        for i in inputs
+    ]
     return [
         _Value(
             i.source_entity_id,
@@ -175,7 +193,7 @@ def write_for_memory(
     ``memory`` is the stored row (id, workspace_id, content, metadata)."""
     result = WriteResult()
     workspace_id, content = memory["workspace_id"], memory["content"]
-    values = _explicit(inputs) + _materialize(conn, memory, result)
+    values = _explicit(conn, memory, inputs) + _materialize(conn, memory, result)
     pattern_values = _patterns(content) if patterns else []
     # Names resolve only against existing entities (never created here), all in one statement.
     names = [n for v in values + pattern_values for n in (v.source_name, v.target_name) if n]

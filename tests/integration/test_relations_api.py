@@ -4,9 +4,24 @@ its memory, and the walls."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import httpx
 import psycopg
 import pytest
+
+from tests.embed.stubs import StubServer
+
+
+@pytest.fixture()
+def openai_stub() -> Iterator[StubServer]:
+    from tests.integration.test_llm_paths import openai_chat_wire
+
+    stub = StubServer(openai_chat_wire)
+    stub.replies = []
+    stub.start()
+    yield stub
+    stub.stop()
 
 
 def remember(http: httpx.Client, ws: str, content: str, **fields) -> dict:
@@ -634,3 +649,36 @@ def test_deleting_a_workspace_removes_its_relations(http, ws, database_url):
     assert counts(database_url, ws) == (3, 2, 2)
     assert http.delete(f"/v1/workspaces/{ws}").status_code == 204
     assert counts(database_url, ws) == (0, 0, 0)
+
+
+def test_llm_extraction_writes_grounded_relations(services, settings, ws, database_url, openai_stub):
+    """The model's relations through the real openai SDK against a stub: grounded ones are written (their
+    entities created by kind), an ungrounded quote or an unknown relationship is dropped."""
+    from shared.extraction.worker import ExtractionWorker
+    from tests.integration.test_llm_paths import fact, llm_settings, make_job
+
+    worker = ExtractionWorker(
+        services.db,
+        services.embedder,
+        llm_settings(settings, "openai", openai_stub, enrichment_policy="generative"),
+    )
+    relation = {"source": "Dana Reyes", "source_type": "person", "relationship": "employed by",
+                "target": "Acme Corp", "target_type": "org", "quote": "joined Acme Corp"}  # fmt: skip
+    reply = fact("Dana works at Acme Corp", "employer", "Acme Corp")
+    reply["relations"] = [
+        relation,
+        {**relation, "relationship": "frobnicates"},
+        {**relation, "target": "Beta Inc", "quote": "joined Beta Inc"},
+    ]
+    openai_stub.replies.append({"facts": [reply], "summary": "Dana changed jobs."})
+    result = worker.run(make_job(services, ws, "I'm Dana Reyes, I just joined Acme  Corp as an engineer."))
+    assert result["extractor"] == "llm" and result["added"] >= 1
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            "SELECT r.relationship, s.canonical_name, s.entity_type, t.canonical_name, t.entity_type, v.evidence_kind "
+            "FROM entity_relation_evidence v JOIN entity_relations r ON r.id = v.relation_id "
+            "JOIN entities s ON s.id = r.source_entity_id JOIN entities t ON t.id = r.target_entity_id "
+            "WHERE v.workspace_id = %s",
+            (ws,),
+        ).fetchall()
+    assert rows == [("employed_by", "Dana Reyes", "person", "Acme Corp", "org", "generated")]
