@@ -345,6 +345,12 @@ def test_blank_email_fields_are_a_400_and_store_nothing(http, ws):
             "relationship": "owns",
             "evidence_kind": "magic",
         },
+        {
+            "source_entity_name": "A",
+            "target_entity_name": "B",
+            "relationship": "owns",
+            "source_entity_type": "9x",
+        },
     ],
 )
 def test_bad_relations_are_a_422_and_store_nothing(http, ws, relation):
@@ -682,3 +688,22 @@ def test_llm_extraction_writes_grounded_relations(services, settings, ws, databa
             (ws,),
         ).fetchall()
     assert rows == [("employed_by", "Dana Reyes", "person", "Acme Corp", "org", "generated")]
+
+
+def test_explicit_endpoints_with_a_kind_are_created(http, ws, database_url):
+    memory = remember(
+        http,
+        ws,
+        "Ann owns the roadmap",
+        relations=[
+            {
+                "source_entity_name": "Ann Lee",
+                "source_entity_type": "person",
+                "target_entity_name": "Roadmap",
+                "target_entity_type": "artifact",
+                "relationship": "owns",
+            }
+        ],  # fmt: skip
+    )
+    assert memory["relation_write_result"]["resolved"] == 1
+    assert relations_of(database_url, memory["id"]) == [("owns", "Ann Lee", "Roadmap", True, True)]
