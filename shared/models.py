@@ -18,6 +18,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from shared.relations.models import MAX_RELATIONS, EntityRelationInput
+
 MemoryType = Literal["episodic", "semantic", "procedural", "working"]
 Direction = Literal["both", "outgoing", "incoming"]
 
@@ -121,6 +123,8 @@ class MemoryCreate(_Request):
     event_time: datetime | None = None
     # Our extension: append to an ordered stream; the server assigns `sequence_index` atomically.
     sequence_key: str | None = Field(default=None, min_length=1, max_length=512)
+    # Typed entity relations stated by this memory (shared/relations, docs/relations.md).
+    relations: list[EntityRelationInput] = Field(default_factory=list, max_length=MAX_RELATIONS)
 
     _strip = field_validator("content")(_strip_content)
 

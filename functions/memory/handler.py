@@ -12,14 +12,24 @@ from mangum.types import LambdaContext
 
 from shared import snapstart
 from shared.api.app import create_app
-from shared.api.routes import admin, health, memories, threads, workspaces
+from shared.api.routes import admin, entities, health, ingest, memories, threads, workspaces
 from shared.tracing import lambda_tracer, propagate
 
 logger = Logger(service="memorylayer-memory")
 tracer = lambda_tracer("memorylayer-memory")  # X-Ray, see shared/tracing.py
 metrics = Metrics(namespace="MemoryLayer", service="memory")
 
-app = create_app(routers=(health.router, memories.router, workspaces.router, threads.router, admin.router))
+app = create_app(
+    routers=(
+        health.router,
+        memories.router,
+        workspaces.router,
+        threads.router,
+        admin.router,
+        entities.router,
+        ingest.router,
+    )
+)
 asgi_handler = Mangum(app, lifespan="off")
 # SnapStart: the first request's imports and the local model load before the snapshot, not after a restore.
 snapstart.prime_before_snapshot(app)

@@ -39,7 +39,17 @@ real field is a 422 `unknown_field`; others are named in the `X-MemoryLayer-Igno
 
 def all_routers() -> tuple[APIRouter, ...]:
     """Every router, for the local server; each Lambda imports only its own routers (faster cold starts)."""
-    from shared.api.routes import admin, context, memories, sandbox, sessions, threads, workspaces
+    from shared.api.routes import (
+        admin,
+        context,
+        entities,
+        ingest,
+        memories,
+        sandbox,
+        sessions,
+        threads,
+        workspaces,
+    )
 
     return (
         health.router,
@@ -50,6 +60,8 @@ def all_routers() -> tuple[APIRouter, ...]:
         context.router,
         sandbox.router,
         admin.router,
+        entities.router,
+        ingest.router,
     )
 
 

@@ -193,13 +193,51 @@ def floats(vector: Any) -> list[float]:
     return [round(float(x), 7) for x in values]
 
 
+class RelationWriteResult(Wire):
+    """What a write did with the memory's typed relations (issue 18); sent only when something was tried."""
+
+    resolved: int = Field(description="Relations written with both entities resolved.")
+    unresolved: int = Field(
+        description="Relations whose entity names matched no entity and were not created."
+    )
+    rejected: int = Field(
+        description="Relations refused (unknown relationship, bad span, wrong entity kind)."
+    )
+    duplicate: int = Field(description="Relations that already existed with this memory as evidence.")
+    relation_ids: list[str] = Field(description="Ids of the relations this write touched.")
+    errors: list[str] = Field(description="One message per rejected relation.")
+
+
+class RememberedMemory(Memory):
+    """A memory as a write returns it: with the transient ``relation_write_result`` (never stored)."""
+
+    relation_write_result: RelationWriteResult | None = Field(
+        default=None,
+        description="The typed-relation report of this write; null unless a relation was written, tried or refused.",
+    )
+
+    @classmethod
+    def written(cls, row: dict[str, Any], *, embedding: bool = False) -> RememberedMemory:
+        memory = cls.from_row(row, embedding=embedding)
+        report = row.get("relation_write_result")
+        if report is not None and report.any():
+            memory.relation_write_result = RelationWriteResult.model_construct(**report.as_wire())
+        return memory
+
+
 class MemoryEnvelope(Wire):
     memory: Memory
 
 
 class RememberResponse(Wire):
-    memory: Memory
+    memory: RememberedMemory
     replayed: bool = Field(description="True when an Idempotency-Key replay returned the stored memory.")
+
+
+class IngestedMemory(Wire):
+    """201 of an ingest route: the reference's ``MemoryResponse`` (no ``replayed``)."""
+
+    memory: RememberedMemory
 
 
 class MemoryList(Wire):

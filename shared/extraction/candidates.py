@@ -37,6 +37,9 @@ class Candidate:
     event_time: datetime | None = None
     source_message_ids: list[str] = field(default_factory=list)  # the messages this came from, when known
     single_valued: bool | None = None  # None: decided by the predicate (SINGLE_VALUED)
+    # Typed relations the extractor proposes (shared.relations.models.EntityRelationInput, evidence_kind
+    # "generated"; spans into ``content``): written with evidence, spans checked, by the writer.
+    relations: list[Any] = field(default_factory=list)
 
     @property
     def is_fact(self) -> bool:

@@ -18,15 +18,30 @@ from shared.errors import ServiceUnavailable
 from shared.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Usage
 from shared.extraction.candidates import Candidate
 from shared.llm.base import LLMClient
+from shared.relations.canonical import canonicalize
+from shared.relations.models import EntityRelationInput
+from shared.relations.names import normalize_entity_type
 
 SYSTEM = (
     "You extract durable memories about the user from a conversation. Propose only facts stated or clearly "
     "implied by the NEW messages. For single-valued facts use predicate one of: name, lives_in, employer, "
     "job_title, age, birthday, partner, email, phone, timezone; for preferences use likes; otherwise use a short "
     "snake_case predicate. Write `content` as one self-contained sentence about the user. Known memories are "
-    "listed with handles like [3]; do not repeat a known memory unless its value changed. Also return an updated "
-    "one-paragraph summary of the whole conversation."
+    "listed with handles like [3]; do not repeat a known memory unless its value changed. For each fact, list "
+    "the typed relations between named entities it states (relationship such as employed_by, member_of, "
+    "located_in, owns, reports_to, founded, part_of, depends_on; entity types person, org, project, place, "
+    "artifact, concept), with `quote` copied verbatim from a NEW message; an empty list if none. Also return an "
+    "updated one-paragraph summary of the whole conversation."
 )
+
+
+class ProposedRelation(BaseModel):
+    source: str = Field(min_length=1, max_length=200)
+    source_type: str = Field(min_length=1, max_length=64)
+    relationship: str = Field(min_length=1, max_length=64)
+    target: str = Field(min_length=1, max_length=200)
+    target_type: str = Field(min_length=1, max_length=64)
+    quote: str = Field(min_length=1, max_length=500)
 
 
 class ProposedFact(BaseModel):
@@ -36,6 +51,8 @@ class ProposedFact(BaseModel):
     value: str = Field(min_length=1, max_length=500)
     type: Literal["semantic", "episodic", "procedural"]
     importance: float = Field(ge=0, le=1)
+    # Required in the strict schema; a reply without it (an older prompt) still validates.
+    relations: list[ProposedRelation] = Field(default_factory=list, max_length=10)
 
 
 class Proposal(BaseModel):
@@ -45,11 +62,19 @@ class Proposal(BaseModel):
 
 def _schema() -> dict:
     """A strict JSON schema (every property required, no extras), as OpenAI's strict mode wants."""
+    relation = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["source", "source_type", "relationship", "target", "target_type", "quote"],
+        "properties": {k: {"type": "string"} for k in ("source", "source_type", "relationship", "target",
+                                                        "target_type", "quote")},
+    }  # fmt: skip
     fact = {
         "type": "object",
         "additionalProperties": False,
-        "required": ["content", "subject", "predicate", "value", "type", "importance"],
+        "required": ["content", "subject", "predicate", "value", "type", "importance", "relations"],
         "properties": {
+            "relations": {"type": "array", "items": relation},
             "content": {"type": "string"},
             "subject": {"type": "string"},
             "predicate": {"type": "string"},
@@ -106,6 +131,7 @@ class LLMExtractor(Extractor):
                 type=f.type,
                 subtype="fact",
                 importance=f.importance,
+                relations=grounded_relations(f.relations, data),
             )
             for f in proposal.facts
         ]
@@ -114,3 +140,39 @@ class LLMExtractor(Extractor):
             summary=proposal.summary or data.summary,
             usage=Usage(calls=1, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens),
         )
+
+
+def grounded_relations(proposed: list[ProposedRelation], data: ExtractionInput) -> list[EntityRelationInput]:
+    """The model's relations that are grounded: a known relationship name, kinds that are kinds, and a quote
+    found verbatim (whitespace and case aside) in the new messages. Anything else is dropped, not guessed at.
+
+    >>> from shared.extraction.base import Message
+    >>> msg = ExtractionInput(messages=[Message("user", "I joined Acme  Corp as an engineer")])
+    >>> r = ProposedRelation(source="user", source_type="person", relationship="employed by", target="Acme Corp",
+    ...                      target_type="org", quote="joined acme corp")
+    >>> [x.relationship for x in grounded_relations([r], msg)], grounded_relations([r.model_copy(update={"quote": "Beta"})], msg)
+    (['employed by'], [])
+    """
+    said = " ".join(" ".join(m.text.split()).casefold() for m in data.messages)
+    out = []
+    for rel in proposed:
+        kinds = [normalize_entity_type(rel.source_type), normalize_entity_type(rel.target_type)]
+        if (
+            canonicalize(rel.relationship) is None
+            or None in kinds
+            or " ".join(rel.quote.split()).casefold() not in said
+        ):
+            continue
+        out.append(
+            EntityRelationInput(
+                source_entity_name=rel.source,
+                source_entity_type=kinds[0],
+                target_entity_name=rel.target,
+                target_entity_type=kinds[1],
+                relationship=rel.relationship,
+                evidence_kind="generated",
+                extraction_method="llm_extraction",
+                confidence=0.8,
+            )  # fmt: skip
+        )
+    return out

@@ -25,6 +25,7 @@ from shared.db.rows import Connection
 from shared.embeddings.base import Embedder
 from shared.extraction.candidates import Candidate, Provenance, WriteReport, normalise
 from shared.memories.rows import memory_row
+from shared.relations import writer as relations
 
 
 class MemoryWriter:
@@ -77,6 +78,9 @@ class MemoryWriter:
             report.superseded.append((current["id"], stored["id"]))
         else:
             report.added.append(stored["id"])
+        # Typed relations: the extractor's, and those the text states plainly (shared/relations/writer.py).
+        if relations.needs_write(stored, candidate.relations):
+            relations.write_for_memory(conn, stored, candidate.relations)
 
     def _row(
         self,

@@ -12,7 +12,7 @@ import builtins
 import hashlib
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 
@@ -20,6 +20,7 @@ from shared import ontology
 from shared.db import associations as assoc_repo
 from shared.db import idempotency
 from shared.db import memories as repo
+from shared.db import relations as relations_repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.db.rows import Connection
@@ -30,8 +31,12 @@ from shared.memories import serialize
 from shared.memories.classify import classify
 from shared.memories.rows import dedup_key, memory_row, normalise_tags
 from shared.models import BatchCreate, BatchDelete, BatchRequest, BatchUpdate, MemoryCreate, MemoryUpdate
+from shared.relations import connectors
+from shared.relations import writer as relations
 from shared.settings import Settings
 from shared.tenants import DEFAULT_TENANT, user_space
+
+_Body = TypeVar("_Body", MemoryCreate, MemoryUpdate, BatchCreate)
 
 
 def new_association_id() -> str:
@@ -154,7 +159,9 @@ class MemoryService:
         if_none_match: str | None = None,
         tenant_id: str = DEFAULT_TENANT,
     ) -> tuple[dict, bool, bool]:
-        """Store a memory for a caller of ``tenant_id``. Returns (memory row, created, replayed)."""
+        """Store a memory for a caller of ``tenant_id``. Returns (memory row, created, replayed); the row carries
+        ``relation_write_result`` when relations were written (explicit, profile or text)."""
+        body = _with_connector_profile(body)
         self.limits.check(content=body.content, tags=body.tags, metadata=body.metadata)
         if body.logical_key and not (idempotency_key and if_none_match == "*"):
             raise PreconditionFailed(
@@ -171,6 +178,10 @@ class MemoryService:
             if idempotency_key:
                 replay = self._replay(conn, workspace_id, idempotency_key, request_hash)
                 if replay is not None:
+                    # As the reference, the relation write runs again (its evidence is there: duplicates).
+                    if relations.needs_write(replay, body.relations) and replay["deleted_at"] is None:
+                        written = relations.write_for_memory(conn, replay, body.relations)
+                        replay = dict(replay, relation_write_result=written)
                     return replay, False, True
             if body.logical_key:
                 taken = repo.logical_key_holder(conn, workspace_id, body.user_id, body.logical_key)
@@ -190,6 +201,11 @@ class MemoryService:
                 ) from exc
             if created and body.associations:
                 self._link_all(conn, workspace_id, stored["id"], body.associations)
+            # Also for an exact duplicate: its relations merge into the existing memory's.
+            if relations.needs_write(stored, body.relations):
+                stored = dict(
+                    stored, relation_write_result=relations.write_for_memory(conn, stored, body.relations)
+                )
             if idempotency_key:
                 idempotency.record(conn, workspace_id, idempotency_key, request_hash, stored["id"])
         stored = dict(stored, embedding=vector)
@@ -266,6 +282,7 @@ class MemoryService:
     def update(
         self, scope: Scope, memory_id: str, body: MemoryUpdate, *, if_match: str | None = None
     ) -> dict:
+        body = _with_connector_profile(body)
         self.limits.check(content=body.content, tags=body.tags, metadata=body.metadata)
         vector = self.embedder.embed_one(body.content) if body.content is not None else None
         with self.db.transaction() as conn:
@@ -281,11 +298,22 @@ class MemoryService:
                 return current
             try:
                 with conn.transaction():
-                    return repo.update(conn, current["workspace_id"], memory_id, changes)
+                    updated = repo.update(conn, current["workspace_id"], memory_id, changes)
             except psycopg.errors.UniqueViolation as exc:
                 raise Conflict(
                     "an identical memory already exists in this workspace", code="duplicate_memory"
                 ) from exc
+            self._rederive_relations(conn, updated, changes)
+            return updated
+
+    def _rederive_relations(self, conn: psycopg.Connection, memory: dict, changes: dict[str, Any]) -> None:
+        """New content retired the old evidence (migration 0016's trigger: its excerpts no longer read the
+        same); new metadata retires the profile's. Either way the memory's relations are derived again, where
+        the reference silently dropped them."""
+        if "metadata" in changes:
+            relations_repo.deactivate_evidence(conn, memory["workspace_id"], memory["id"], ["adapter"])
+        if {"content", "metadata"} & changes.keys() and relations.needs_write(memory, []):
+            relations.write_for_memory(conn, memory, [])
 
     def _changes(self, current: dict, body: MemoryUpdate, vector: Any) -> dict[str, Any]:
         fields = body.model_dump(exclude_unset=True, exclude={"op", "memory_id"})
@@ -355,7 +383,11 @@ class MemoryService:
                 code="batch_too_large",
             )
         results: list[dict[str, Any]] = [{}] * len(body.operations)
-        creates = [(i, op) for i, op in enumerate(body.operations) if isinstance(op, BatchCreate)]
+        creates = [
+            (i, _with_connector_profile(op))
+            for i, op in enumerate(body.operations)
+            if isinstance(op, BatchCreate)
+        ]
         valid: list[tuple[int, BatchCreate]] = []
         for index, create in creates:
             try:
@@ -410,6 +442,9 @@ class MemoryService:
                     for row, (_, op) in zip(rows, valid, strict=True)
                 ]
                 stored = repo.insert_many(conn, rows)
+                for row, (memory_id, _created) in zip(rows, stored, strict=True):
+                    if relations.needs_write(row, []):
+                        relations.write_for_memory(conn, {**row, "id": memory_id}, [])
         except psycopg.errors.UniqueViolation:
             for index, _ in valid:
                 results[index] = _result(index, "create", error="a sequence index in this batch is taken")
@@ -537,6 +572,14 @@ class MemoryService:
             "unique_nodes": len(unique),
             "truncated": truncated,
         }
+
+
+def _with_connector_profile(body: _Body) -> _Body:
+    """A declared connector envelope in the metadata, mapped onto a ``knowledge_work`` profile (see
+    shared/relations/connectors.py); any other metadata is stored as given and never interpreted."""
+    if body.metadata and connectors.declared(body.metadata):
+        return body.model_copy(update={"metadata": connectors.normalize(body.metadata)})
+    return body
 
 
 def _result(

@@ -33,6 +33,7 @@ from shared.embeddings.base import Embedder
 from shared.errors import EmbeddingModelMismatch, Forbidden, Unprocessable
 from shared.memories import serialize
 from shared.models import RecallRequest
+from shared.retrieval import relations as relations_arm
 from shared.retrieval.budget import pack
 from shared.retrieval.text_query import TIME_EXPRESSION, asks_when, query_terms, query_words, to_tsquery_text
 from shared.settings import Settings
@@ -410,6 +411,7 @@ class Recaller:
                 code="generation_not_allowed",
             )
         sql, params, filters = self.statement(workspace_ids, req)
+        arm = relations_arm.plan(req)  # None unless the query asks about a relation
         with self.db.connection() as conn:
             with conn.pipeline():
                 bound = conn.execute(
@@ -418,11 +420,14 @@ class Recaller:
                     (workspace_ids,),
                 )
                 hits = conn.execute(sql, params)
+                related = arm.execute(conn, filters, params) if arm else None
             self._check_models(bound.fetchall())
             rows = hits.fetchall()
             self._remember_scope_count(workspace_ids, params, rows)
+            # The relational arm's memories, fused by reciprocal rank (shared/retrieval/relations.py).
+            rows, paths = relations_arm.fuse(rows, related, req)
             expanded = self._expand(conn, req, filters, params, rows) if rows else []
-        return self._result(req, rows, expanded, started)
+        return dict(self._result(req, rows, expanded, started), relation_paths=paths)
 
     def statement(self, workspace_ids: list[str], req: RecallRequest) -> tuple[str, dict[str, Any], str]:
         """The one ranking statement for ``req``: (sql, params, the shared WHERE clause)."""
@@ -602,6 +607,8 @@ def _signals(row: dict) -> list[str]:
         signals.append("keyword")
     if row.get("lent"):
         signals.append("context")  # a neighbouring turn of its stream matched
+    if row.get("relational"):
+        signals.append("relational")  # a typed relation with active evidence led here
     return signals or ["recency"]
 
 
@@ -609,8 +616,10 @@ def _confidence(memories: list[dict]) -> tuple[str, list[str]]:
     if not memories:
         return "weak", ["empty_result"]
     top = [set(m["match_signals"]) for m in memories[:3]]
-    if any({"vector", "keyword"} <= s for s in top):
+    if any({"vector", "keyword"} <= s or ("relational" in s and s & {"vector", "keyword"}) for s in top):
         return "strong", ["multiple_independent_retrieval_signals"]
+    if any("relational" in s for s in top):
+        return "moderate", ["typed_relation_with_active_evidence"]
     if any("keyword" in s for s in top):
         return "moderate", ["keyword_only"]
     if any("association" in s for s in top):

@@ -31,6 +31,7 @@ from shared.db.scope import Scope
 from shared.errors import CursorExpired, InvalidInput, MemoryLayerError
 from shared.memories import serialize
 from shared.models import RecallRequest
+from shared.relations.context import entity_memories
 from shared.retrieval.budget import ESTIMATOR, estimate_tokens
 from shared.retrieval.recall import Recaller
 from shared.sandbox.summary import sandbox_summary
@@ -243,8 +244,12 @@ class ContextService:
                 ]
                 rows = mem_repo.live_by_ids(conn, workspace_id, raw_ids)
                 items += [memory_item(r, "checkpoint_recovery", ["checkpoint"]) for r in rows]
-        if req.entity_ids or req.entity_names:
-            notices.append("entity_resolution_unavailable")  # no entity store: names still join the topic
+        if (req.entity_ids or req.entity_names) and limits.recent_activity:
+            # Through the entity registry (shared/relations/context.py); names also join the topic search.
+            rows, _resolved = entity_memories(
+                self.db, workspace_id, req.entity_ids, req.entity_names, limit=limits.recent_activity
+            )
+            items += [memory_item(r, "entity_matches", ["relational"]) for r in rows]
         topic = " ".join(p.strip() for p in [req.topic or "", *req.entity_names[:8]] if p and p.strip())
         if topic and limits.recent_activity:
             try:

@@ -93,7 +93,7 @@ def remember(
         tenant_id=caller.tenant_id,
     )
     response.headers["ETag"] = serialize.etag(row)
-    memory = schemas.Memory.from_row(row, embedding=include_embeddings)
+    memory = schemas.RememberedMemory.written(row, embedding=include_embeddings)
     return schemas.RememberResponse.model_construct(memory=memory, replayed=replayed)
 
 
