@@ -2,4 +2,6 @@
 
 from memorylayer_mcp.server import Config, MemoryLayerTools, build_server, main
 
-__all__ = ["Config", "MemoryLayerTools", "build_server", "main"]
+__version__ = "0.3.0"
+
+__all__ = ["Config", "MemoryLayerTools", "__version__", "build_server", "main"]
