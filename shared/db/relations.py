@@ -13,9 +13,9 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
-import psycopg
 from psycopg.types.json import Jsonb
 
+from shared.db.rows import Connection, one
 from shared.relations.names import normalize_entity_name
 
 ENTITY_COLUMNS = (
@@ -34,7 +34,7 @@ def new_id(prefix: str) -> str:
 
 
 def upsert_entity(
-    conn: psycopg.Connection,
+    conn: Connection,
     workspace_id: str,
     name: str,
     entity_type: str,
@@ -60,27 +60,28 @@ def upsert_entity(
     if known is not None:
         add_aliases(conn, workspace_id, known["id"], aliases, "upsert", skip=normalized)
         return {"id": known["id"], "created": False}
-    row = conn.execute(
-        "INSERT INTO entities AS e (id, workspace_id, entity_type, canonical_name, normalized_name, confidence, "
-        "provenance, external_ids, representative_memory_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
-        "ON CONFLICT (workspace_id, entity_type, normalized_name) WHERE status = 'active' DO UPDATE SET "
-        "confidence = greatest(e.confidence, excluded.confidence), provenance = excluded.provenance || e.provenance, "
-        "external_ids = excluded.external_ids || e.external_ids, "
-        "representative_memory_id = coalesce(e.representative_memory_id, excluded.representative_memory_id), "
-        "updated_at = now() RETURNING e.id, (xmax = 0) AS created",
-        (
-            new_id("ent"),
-            workspace_id,
-            entity_type,
-            name,
-            normalized,
-            confidence,
-            Jsonb(provenance or {}),
-            Jsonb(external_ids or {}),
-            representative_memory_id,
-        ),
-    ).fetchone()
-    assert row is not None
+    row = one(
+        conn.execute(
+            "INSERT INTO entities AS e (id, workspace_id, entity_type, canonical_name, normalized_name, confidence, "
+            "provenance, external_ids, representative_memory_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) "
+            "ON CONFLICT (workspace_id, entity_type, normalized_name) WHERE status = 'active' DO UPDATE SET "
+            "confidence = greatest(e.confidence, excluded.confidence), provenance = excluded.provenance || e.provenance, "
+            "external_ids = excluded.external_ids || e.external_ids, "
+            "representative_memory_id = coalesce(e.representative_memory_id, excluded.representative_memory_id), "
+            "updated_at = now() RETURNING e.id, (xmax = 0) AS created",
+            (
+                new_id("ent"),
+                workspace_id,
+                entity_type,
+                name,
+                normalized,
+                confidence,
+                Jsonb(provenance or {}),
+                Jsonb(external_ids or {}),
+                representative_memory_id,
+            ),
+        ).fetchone()
+    )
     add_aliases(
         conn, workspace_id, row["id"], aliases, "initial" if row["created"] else "upsert", skip=normalized
     )
@@ -88,7 +89,7 @@ def upsert_entity(
 
 
 def add_aliases(
-    conn: psycopg.Connection,
+    conn: Connection,
     workspace_id: str,
     entity_id: str,
     aliases: Iterable[str],
@@ -117,9 +118,7 @@ def add_aliases(
     return cur.rowcount
 
 
-def resolve_names(
-    conn: psycopg.Connection, workspace_ids: list[str], names: Iterable[str]
-) -> dict[str, dict]:
+def resolve_names(conn: Connection, workspace_ids: list[str], names: Iterable[str]) -> dict[str, dict]:
     """Normalised name -> live entity, by exact name of any kind (person first, then id), else by alias
     (lowest id first). One statement for all names."""
     keys = sorted({n for n in (normalize_entity_name(x) for x in names) if n})
@@ -140,7 +139,7 @@ def resolve_names(
     return {r["key"]: dict(r) for r in rows}
 
 
-def active_entity_ids(conn: psycopg.Connection, workspace_id: str, ids: Iterable[str]) -> set[str]:
+def active_entity_ids(conn: Connection, workspace_id: str, ids: Iterable[str]) -> set[str]:
     wanted = list({i for i in ids if i})
     if not wanted:
         return set()
@@ -152,22 +151,23 @@ def active_entity_ids(conn: psycopg.Connection, workspace_id: str, ids: Iterable
 
 
 def upsert_relation(
-    conn: psycopg.Connection, workspace_id: str, source_id: str, target_id: str, relationship: str
+    conn: Connection, workspace_id: str, source_id: str, target_id: str, relationship: str
 ) -> str:
     """The one relation row of this (source, target, relationship), created if missing. Its ``active`` and
     ``confidence`` follow its evidence (refresh_relations)."""
-    row = conn.execute(
-        "INSERT INTO entity_relations AS r (id, workspace_id, source_entity_id, target_entity_id, relationship) "
-        "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (workspace_id, source_entity_id, target_entity_id, relationship) "
-        "DO UPDATE SET updated_at = r.updated_at RETURNING r.id",
-        (new_id("erel"), workspace_id, source_id, target_id, relationship),
-    ).fetchone()
-    assert row is not None
+    row = one(
+        conn.execute(
+            "INSERT INTO entity_relations AS r (id, workspace_id, source_entity_id, target_entity_id, relationship) "
+            "VALUES (%s, %s, %s, %s, %s) ON CONFLICT (workspace_id, source_entity_id, target_entity_id, relationship) "
+            "DO UPDATE SET updated_at = r.updated_at RETURNING r.id",
+            (new_id("erel"), workspace_id, source_id, target_id, relationship),
+        ).fetchone()
+    )
     return row["id"]
 
 
 def upsert_evidence(
-    conn: psycopg.Connection,
+    conn: Connection,
     workspace_id: str,
     relation_id: str,
     memory_id: str,
@@ -193,15 +193,13 @@ def upsert_evidence(
     return row is not None
 
 
-def refresh_relations(conn: psycopg.Connection, relation_ids: Iterable[str]) -> None:
+def refresh_relations(conn: Connection, relation_ids: Iterable[str]) -> None:
     ids = sorted(set(relation_ids))
     if ids:
         conn.execute("SELECT memorylayer_refresh_relations(%s::text[])", (ids,))
 
 
-def deactivate_evidence(
-    conn: psycopg.Connection, workspace_id: str, memory_id: str, kinds: list[str]
-) -> None:
+def deactivate_evidence(conn: Connection, workspace_id: str, memory_id: str, kinds: list[str]) -> None:
     """Retire a memory's evidence of these kinds (its metadata changed: the profile is derived again)."""
     rows = conn.execute(
         "UPDATE entity_relation_evidence SET active = false WHERE workspace_id = %s AND source_memory_id = %s "
@@ -212,9 +210,7 @@ def deactivate_evidence(
 
 
 # ------------------------------------------------------------------ registry reads and merge
-def list_entities(
-    conn: psycopg.Connection, workspace_id: str, *, status: str, limit: int
-) -> tuple[list[dict], int]:
+def list_entities(conn: Connection, workspace_id: str, *, status: str, limit: int) -> tuple[list[dict], int]:
     rows = conn.execute(
         f"SELECT {ENTITY_COLUMNS}, count(*) OVER () AS total FROM entities e "
         "WHERE e.workspace_id = %s AND e.status = %s ORDER BY e.id LIMIT %s",
@@ -224,16 +220,14 @@ def list_entities(
     return rows, total
 
 
-def get_entity(conn: psycopg.Connection, workspace_id: str, entity_id: str) -> dict | None:
+def get_entity(conn: Connection, workspace_id: str, entity_id: str) -> dict | None:
     return conn.execute(
         f"SELECT {ENTITY_COLUMNS} FROM entities e WHERE e.workspace_id = %s AND e.id = %s",
         (workspace_id, entity_id),
     ).fetchone()
 
 
-def entity_relations(
-    conn: psycopg.Connection, workspace_id: str, entity_id: str, limit: int = 100
-) -> list[dict]:
+def entity_relations(conn: Connection, workspace_id: str, entity_id: str, limit: int = 100) -> list[dict]:
     return conn.execute(
         f"SELECT {RELATION_COLUMNS} FROM entity_relations r WHERE r.workspace_id = %s AND r.active "
         "AND (r.source_entity_id = %s OR r.target_entity_id = %s) ORDER BY r.id LIMIT %s",
@@ -241,7 +235,7 @@ def entity_relations(
     ).fetchall()
 
 
-def lock_entities(conn: psycopg.Connection, workspace_id: str, ids: list[str]) -> dict[str, dict]:
+def lock_entities(conn: Connection, workspace_id: str, ids: list[str]) -> dict[str, dict]:
     rows = conn.execute(
         "SELECT id, canonical_name, normalized_name, status, merged_into FROM entities "
         "WHERE workspace_id = %s AND id = ANY(%s) ORDER BY id FOR UPDATE",
@@ -250,7 +244,7 @@ def lock_entities(conn: psycopg.Connection, workspace_id: str, ids: list[str]) -
     return {r["id"]: r for r in rows}
 
 
-def merge_entities(conn: psycopg.Connection, workspace_id: str, source_id: str, target_id: str) -> None:
+def merge_entities(conn: Connection, workspace_id: str, source_id: str, target_id: str) -> None:
     """Fold ``source`` into ``target``: relations are rewired (a resulting self-loop's evidence retired; an edge
     the target already has takes over the evidence), the source's name and aliases become the target's
     aliases, and the source is tombstoned (``merged``, ``merged_into``)."""

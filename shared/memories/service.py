@@ -306,7 +306,7 @@ class MemoryService:
             self._rederive_relations(conn, updated, changes)
             return updated
 
-    def _rederive_relations(self, conn: psycopg.Connection, memory: dict, changes: dict[str, Any]) -> None:
+    def _rederive_relations(self, conn: Connection, memory: dict, changes: dict[str, Any]) -> None:
         """New content retired the old evidence (migration 0016's trigger: its excerpts no longer read the
         same); new metadata retires the profile's. Either way the memory's relations are derived again, where
         the reference silently dropped them."""

@@ -127,7 +127,8 @@ def parse(profile: Any) -> tuple[list[Candidate], list[str]]:
         return [], ["knowledge_work: the profile must be an object"]
     if profile.get("subject") in (None, "", [], {}):
         return [], []
-    subject_type = profile.get("subject_type") if isinstance(profile.get("subject_type"), str) else "concept"
+    declared = profile.get("subject_type")
+    subject_type = declared if isinstance(declared, str) else "concept"
     errors: list[str] = []
     try:
         subject = entity_ref(profile["subject"], subject_type, "knowledge_work.subject")

@@ -11,6 +11,7 @@ from typing import Any
 
 from shared.db import relations as repo
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.errors import InvalidInput, NotFound
 from shared.memories.serialize import iso
 from shared.relations.names import normalize_entity_name, normalize_entity_type
@@ -56,12 +57,12 @@ class EntityService:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def list(self, workspace_id: str, *, status: str, limit: int) -> dict[str, Any]:
+    def list_entities(self, workspace_id: str, *, status: str, limit: int) -> dict[str, Any]:
         with self.db.connection() as conn:
             rows, total = repo.list_entities(conn, workspace_id, status=status, limit=limit)
         return {"entities": [entity_out(r) for r in rows], "total_count": total}
 
-    def _get(self, conn: Any, workspace_id: str, entity_id: str) -> dict:
+    def _get(self, conn: Connection, workspace_id: str, entity_id: str) -> dict:
         row = repo.get_entity(conn, workspace_id, entity_id)
         if row is None:
             raise NotFound(f"entity {entity_id} not found", code="entity_not_found")

@@ -16,9 +16,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import psycopg
-
 from shared.db import relations as repo
+from shared.db.rows import Connection
 from shared.relations.canonical import canonicalize
 from shared.relations.models import EntityRelationInput
 from shared.relations.names import normalize_entity_name
@@ -85,7 +84,7 @@ def excerpt_hash(content: str, start: int | None, end: int | None) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _explicit(conn: psycopg.Connection, memory: dict, inputs: list[EntityRelationInput]) -> list[_Value]:
+def _explicit(conn: Connection, memory: dict, inputs: list[EntityRelationInput]) -> list[_Value]:
     def typed(name: str | None, entity_type: str | None, entity_id: str | None) -> str | None:
         if entity_id or not name or not entity_type:
             return entity_id
@@ -140,7 +139,7 @@ def _patterns(content: str) -> list[_Value]:
     return found
 
 
-def _materialize(conn: psycopg.Connection, memory: dict, result: WriteResult) -> list[_Value]:
+def _materialize(conn: Connection, memory: dict, result: WriteResult) -> list[_Value]:
     """The profile's candidates with both ends upserted in the registry (the profile creates entities)."""
     profile = (memory.get("metadata") or {}).get("knowledge_work")
     if profile is None:
@@ -183,7 +182,7 @@ def _from_candidate(cand: Candidate, source_id: str | None, target_id: str | Non
 
 
 def write_for_memory(
-    conn: psycopg.Connection,
+    conn: Connection,
     memory: dict,
     inputs: list[EntityRelationInput],
     *,

@@ -26,8 +26,10 @@ from datetime import datetime
 from typing import Any
 
 import psycopg
+from psycopg.rows import DictRow
 
 from shared.db.memories import QUALIFIED_COLUMNS
+from shared.db.rows import Connection
 from shared.models import RecallRequest
 from shared.relations.intent import RelationIntent, classify
 from shared.relations.service import relation_out
@@ -115,7 +117,7 @@ class Arm:
     intent: RelationIntent
     req: RecallRequest
 
-    def execute(self, conn: psycopg.Connection, filters: str, params: dict[str, Any]) -> psycopg.Cursor:
+    def execute(self, conn: Connection, filters: str, params: dict[str, Any]) -> psycopg.Cursor[DictRow]:
         """Send the arm's statement (inside the caller's pipeline: no extra round trip); fetch it later."""
         limit = self.req.limit + self.req.offset
         arm_params = dict(
@@ -139,7 +141,7 @@ def plan(req: RecallRequest) -> Arm | None:
 
 
 def fuse(
-    rows: list[dict], related: psycopg.Cursor | None, req: RecallRequest
+    rows: list[dict], related: psycopg.Cursor[DictRow] | None, req: RecallRequest
 ) -> tuple[list[dict], list[dict[str, Any]]]:
     """The hybrid rows with the arm's memories fused in (see the module doc), and the ``relation_paths``."""
     if related is None:

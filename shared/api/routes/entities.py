@@ -43,7 +43,7 @@ def list_entities(
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     workspace_id: str | None = None,
 ) -> dict[str, Any]:
-    return _entities(svc).list(caller.workspace(workspace_id), status=status, limit=limit)
+    return _entities(svc).list_entities(caller.workspace(workspace_id), status=status, limit=limit)
 
 
 @router.get("/resolve")
