@@ -90,7 +90,6 @@ GLOSSARY: dict[str, str] = {
     "exclude_ids": "Never return these memory ids.",
     "budget_tokens": "Fit the answer into about this many tokens (estimated as characters / 3).",
     "include_confidence": "Compute `retrieval_confidence` (always on; accepted for the SDK).",
-    "include_relations": "Accepted for the SDK; entity relations are not part of this server yet.",
     "relevance_score": "Fused relevance of the arms that found it (0–1).",
     "memories": "The memories, best first (or in `time_order`).",
     "total_count": "How many there are (for recall: the fused candidate pool before the limit).",
@@ -239,6 +238,19 @@ GLOSSARY: dict[str, str] = {
     "output_tokens": "LLM output tokens.",
     "match_signals": "How it was found: vector, keyword, context, association, recency…",
     "unresolved_contradictions": "Contradicting memories not yet resolved.",
+    # typed relations (issue 18; docs/relations.md)
+    "relations": "Typed relations this memory is evidence for (`EntityRelationInput`, at most 100).",
+    "source_entity_id": "The relation's source entity, by id.",
+    "source_entity_name": "The relation's source entity, by name or alias (created when a type is given).",
+    "source_entity_type": "Our extension: the source's kind; with a name, the entity is created when missing.",
+    "target_entity_id": "The relation's target entity, by id.",
+    "target_entity_name": "The relation's target entity, by name or alias (created when a type is given).",
+    "target_entity_type": "Our extension: the target's kind; with a name, the entity is created when missing.",
+    "source_span_start": "Where the evidence starts in `content` (character offset).",
+    "source_span_end": "Where the evidence ends in `content` (exclusive; needs `source_span_start`).",
+    "evidence_kind": "explicit (default), adapter, pattern or generated.",
+    "extraction_method": "What produced the relation (default `explicit_api`).",
+    "include_relations": "Run the relational recall arm when the query names a relation (default true).",
     # FastAPI's validation error
     "detail": "What was wrong with the request.",
     "loc": "Where: `body`, then the path into it.",
@@ -249,6 +261,25 @@ GLOSSARY: dict[str, str] = {
 
 # Same name, another meaning.
 OVERRIDES: dict[tuple[str, str], str] = {
+    ("EmailIngest", "sender"): "The sender's address or name (becomes the `sent_by` entity).",
+    ("EmailIngest", "body"): "The email's text.",
+    ("EmailIngest", "to"): "The recipients (one `sent_to` relation each, at most 100).",
+    ("EmailIngest", "subject"): "The subject line, put in the memory's text.",
+    ("EmailIngest", "timestamp"): "When it was sent (its date prefixes the memory's text).",
+    (
+        "EmailIngest",
+        "thread_id",
+    ): "The mail thread's id (names the email when it has no subject or message id).",
+    ("EmailIngest", "message_id"): "The email's Message-ID (kept in the memory's metadata).",
+    ("EmailIngest", "importance"): "0–1 (default 0.5), as for a memory.",
+    ("EmailIngest", "context_id"): "A named sub-space of the workspace (`_default`).",
+    (
+        "EmailIngest",
+        "metadata",
+    ): "Extra metadata, stored with the email's own fields (sender, recipients, …).",
+    ("EntityRelationInput", "relationship"): "One of the 103 canonical relationships or a reverse form "
+    "(`reviewed_by`); docs/relations.md.",
+    ("EntityRelationInput", "confidence"): "How sure the writer is (0–1, default 1).",
     ("ContextPackRequest", "budget_tokens"): "Fit the rendered pack into about this many tokens (32–200000).",
     ("ContextDeltaRequest", "budget_tokens"): "Fit the delta into about this many tokens (32–200000).",
     ("ContextCreate", "id"): "The context's id (generated when left out).",

@@ -108,7 +108,8 @@ def test_responses_have_schemas_and_examples(spec):
     schemas = spec["components"]["schemas"]
     recall = spec["paths"]["/v1/memories/recall"]["post"]["responses"]["200"]["content"]["application/json"]
     assert _resolve(spec, recall["schema"])["title"] == "RecallResponse"
-    for model in ("Memory", "Association", "Session", "Checkpoint", "BatchResponse", "Workspace"):
+    for model in ("Memory", "Association", "Session", "Checkpoint", "BatchResponse", "Workspace", "Entity",
+                  "EntityRelation", "EntityList", "EntityDetail", "EntityResolution", "EntityAliases"):  # fmt: skip
         assert schemas[model].get("examples"), f"{model} has no example"
     checkpoint = schemas["Checkpoint"]["properties"]
     assert "sha256" in checkpoint["content_hash"]["description"]

@@ -8,6 +8,8 @@ import httpx
 import psycopg
 import pytest
 
+from shared.api import schemas
+
 FILLER = [
     "The checkout service times out under load on Fridays",
     "Checkout latency dashboards were updated for the checkout team",
@@ -60,6 +62,7 @@ def test_a_relation_question_finds_the_evidence_memory_first(http, ws):
     assert set(relation) == {"id", "workspace_id", "source_entity_id", "target_entity_id", "relationship",
                              "direction", "confidence", "active", "created_at", "updated_at"}  # fmt: skip
     assert "relation_write_result" not in result  # null always (API.md); recall leaves nulls out (issue 23)
+    schemas.RecallResponse.model_validate(result)  # relation_paths as declared
 
 
 def test_the_arm_walks_from_a_person_and_by_alias(http, ws):

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
 from shared.relations.service import EntityService, valid_type
 
@@ -19,23 +20,25 @@ EntityId = Annotated[str, Field(min_length=1, max_length=128)]
 class MergeRequest(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    source_id: EntityId
-    target_id: EntityId
-    reason: str = Field(default="", max_length=1000)
+    source_id: EntityId = Field(description="The entity to fold away (it becomes `merged`).")
+    target_id: EntityId = Field(description="The entity that survives and takes the relations and aliases.")
+    reason: str = Field(default="", max_length=1000, description="Why (accepted for the reference's SDK).")
     workspace_id: str | None = None
 
 
 class AliasesAdd(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    aliases: list[Annotated[str, Field(min_length=1, max_length=512)]] = Field(min_length=1, max_length=100)
+    aliases: list[Annotated[str, Field(min_length=1, max_length=512)]] = Field(
+        min_length=1, max_length=100, description="Names to add (1–100); ones it already has are skipped."
+    )
 
 
 def _entities(svc: Any) -> EntityService:
     return EntityService(svc.db)
 
 
-@router.get("")
+@router.get("", response_model=schemas.EntityList)
 def list_entities(
     caller: CallerDep,
     svc: ServicesDep,
@@ -43,42 +46,52 @@ def list_entities(
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     workspace_id: str | None = None,
 ) -> dict[str, Any]:
+    """The workspace's entities (`active`, or the `merged` tombstones), by id."""
     return _entities(svc).list_entities(caller.workspace(workspace_id), status=status, limit=limit)
 
 
-@router.get("/resolve")
+@router.get("/resolve", response_model=schemas.EntityResolution)
 def resolve_entity(
     caller: CallerDep,
     svc: ServicesDep,
     name: Annotated[str, Query(min_length=1, max_length=512)],
-    entity_type: Annotated[str | None, Query(max_length=64)] = None,
+    entity_type: Annotated[
+        str | None, Query(max_length=64, description="Prefer the entity of this kind when names collide.")
+    ] = None,
     workspace_id: str | None = None,
 ) -> dict[str, Any]:
+    """The entity a name or alias resolves to (exact after normalisation, never fuzzy); 404 when none does."""
     return _entities(svc).resolve(caller.workspace(workspace_id), name, valid_type(entity_type))
 
 
-@router.post("/merge")
+@router.post("/merge", response_model=schemas.EntityEnvelope)
 def merge_entities(body: MergeRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+    """Fold `source_id` into `target_id`: its relations are rewired, its name and aliases become the target's
+    aliases and it stays as a `merged` tombstone. Returns the target."""
     return _entities(svc).merge(caller.workspace(body.workspace_id), body.source_id, body.target_id)
 
 
-@router.get("/{entity_id}")
+@router.get("/{entity_id}", response_model=schemas.EntityDetail)
 def get_entity(
     entity_id: str, caller: CallerDep, svc: ServicesDep, workspace_id: str | None = None
 ) -> dict[str, Any]:
+    """One entity with its active relations (either direction)."""
     return _entities(svc).get(caller.workspace(workspace_id), entity_id)
 
 
-@router.get("/{entity_id}/aliases")
+@router.get("/{entity_id}/aliases", response_model=schemas.EntityAliases)
 def entity_aliases(
     entity_id: str, caller: CallerDep, svc: ServicesDep, workspace_id: str | None = None
 ) -> dict[str, Any]:
+    """The entity's aliases."""
     entity = _entities(svc).get(caller.workspace(workspace_id), entity_id)["entity"]
     return {"entity_id": entity_id, "aliases": entity["aliases"]}
 
 
-@router.post("/{entity_id}/aliases")
+@router.post("/{entity_id}/aliases", response_model=schemas.EntityEnvelope)
 def add_entity_aliases(
     entity_id: str, body: AliasesAdd, caller: CallerDep, svc: ServicesDep, workspace_id: str | None = None
 ) -> dict[str, Any]:
+    """Add names the entity resolves by (ones it already has are skipped); a merged entity refuses them.
+    Returns the entity."""
     return _entities(svc).add_aliases(caller.workspace(workspace_id), entity_id, body.aliases)
