@@ -54,8 +54,9 @@ def test_remembers_keyword_arguments_are_written_once_in_the_source() -> None:
         for n, p in remember.items()
         if p.kind is p.KEYWORD_ONLY and n not in {"idempotency_key", "workspace_id"}
     ]
-    assert len(fields) == 14 and "logical_key" in fields  # + the two left out: the 16 of the issue
+    # the 16 of the issue (14 + the two left out), + relations (issue 18)
+    assert len(fields) == 15 and "logical_key" in fields and "relations" in fields
     for name, text in hand_written.items():
-        for field in ("logical_key", "sequence_key", "event_time", "observer_id"):
+        for field in ("logical_key", "sequence_key", "event_time", "observer_id", "relations"):
             assert f'"{field}"' not in text, f"{name} spells {field} out again"
     assert hand_written["client.py"].count("logical_key: str | None = None") == 1

@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any, Generic, TypeVar
 
 import httpx
+from pydantic import BaseModel
 
 from memorylayer.errors import MemoryLayerError, error_for_status
 from memorylayer.models import Session, WorkspaceExport
@@ -109,7 +110,10 @@ def _body(response: httpx.Response) -> Any:
 
 
 def _wire(value: Any) -> Any:
-    """A Python value as JSON sends it: enums by value, datetimes as ISO-8601, any sequence as a list."""
+    """A Python value as JSON sends it: enums by value, datetimes as ISO-8601, any sequence as a list, a model
+    (e.g. EntityRelationInput) as its set fields."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json", exclude_none=True)
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, datetime):

@@ -36,7 +36,7 @@ from memorylayer._base import (
     fields,
 )
 from memorylayer._pool import AsyncPool, async_sleep
-from memorylayer.errors import TransportError
+from memorylayer.errors import NotFoundError, TransportError
 from memorylayer.models import (
     Answer,
     ApiKey,
@@ -58,6 +58,11 @@ from memorylayer.models import (
     ContextStatus,
     ContextVariable,
     DecomposeResult,
+    Entity,
+    EntityDetail,
+    EntityPage,
+    EntityRelationInput,
+    EntityResolution,
     ImportResult,
     Job,
     Memory,
@@ -177,6 +182,7 @@ class MemoryLayerClient(ClientBase):
         observer_id: str | None = None,
         subject_id: str | None = None,
         event_time: datetime | str | None = None,
+        relations: Sequence[EntityRelationInput | Mapping[str, Any]] | None = None,
         idempotency_key: str | bool | None = None,
         workspace_id: str | None = None,
     ) -> Memory:
@@ -185,6 +191,14 @@ class MemoryLayerClient(ClientBase):
 
             memory = await client.remember("user: hi", sequence_key="chat-1")
             memory.sequence_index   # 0, 1, 2, ... per key, atomically
+
+        ``relations`` are typed relations the memory is evidence for (models or dicts); the write reports them
+        in ``memory.relation_write_result``:
+
+            rel = EntityRelationInput(source_entity_name="Bob", source_entity_type="person",
+                                      target_entity_name="PR-12", target_entity_type="pull_request",
+                                      relationship="reviewed")
+            (await client.remember("Bob reviewed PR-12", relations=[rel])).relation_write_result.resolved  # 1
         """
         body = self._with_ws(fields(locals(), "idempotency_key", "workspace_id"), workspace_id)
         headers: dict[str, str] = {}
@@ -232,6 +246,7 @@ class MemoryLayerClient(ClientBase):
         include_global: bool | None = None,
         include_global_user: bool | None = None,
         include_embeddings: bool | None = None,
+        include_relations: bool | None = None,
         exclude_ids: Sequence[str] | None = None,
         budget_tokens: int | None = None,
         context_id: str | None = None,
@@ -243,7 +258,8 @@ class MemoryLayerClient(ClientBase):
         """Hybrid (vector + keyword) search. ``hits = await client.recall("tea", tags=["prefs"], limit=5)``
 
         ``include_history=True`` also returns superseded versions; ``observer_id``/``subject_id`` keep only
-        memories seen by / about that entity.
+        memories seen by / about that entity. A query that names a relation ("who reviewed PR-12?") also walks
+        the typed relations (``include_relations=False`` turns that off); ``result.relation_paths`` says how.
         """
         body = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
         return await self._run(
@@ -536,6 +552,107 @@ class MemoryLayerClient(ClientBase):
                 _model(TraverseResult),
                 workspace_id=workspace_id,
                 json=body,
+            )
+        )
+
+    # ------------------------------------------------------------------ entities and ingest
+    async def list_entities(
+        self, *, status: str = "active", limit: int = 100, workspace_id: str | None = None
+    ) -> EntityPage:
+        """The workspace's entities (``status="merged"``: the merged-away tombstones), by id."""
+        params = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call("GET", "/v1/entities", _model(EntityPage), workspace_id=workspace_id, params=params)
+        )
+
+    async def get_entity(self, entity_id: str, *, workspace_id: str | None = None) -> EntityDetail:
+        """One entity and its active relations: ``(await client.get_entity(i)).entity.aliases``."""
+        return await self._run(
+            self._call("GET", f"/v1/entities/{entity_id}", _model(EntityDetail), workspace_id=workspace_id)
+        )
+
+    async def resolve_entity(
+        self, name: str, *, entity_type: str | None = None, workspace_id: str | None = None
+    ) -> EntityResolution | None:
+        """The entity a name or alias resolves to (exact after normalisation), or None when none does.
+
+        (await client.resolve_entity("alice")).entity.canonical_name   # 'Alice Chen'
+        """
+        params = fields(locals(), "workspace_id")
+        call = self._call(
+            "GET",
+            "/v1/entities/resolve",
+            _unwrap("resolution", EntityResolution),
+            workspace_id=workspace_id,
+            params=params,
+        )
+        try:
+            return await self._run(call)
+        except NotFoundError:
+            return None
+
+    async def entity_aliases(self, entity_id: str, *, workspace_id: str | None = None) -> list[str]:
+        """The entity's aliases (NotFoundError if there is no such entity)."""
+        return await self._run(
+            self._call(
+                "GET",
+                f"/v1/entities/{entity_id}/aliases",
+                lambda r: [str(a) for a in _json(r).get("aliases", [])],
+                workspace_id=workspace_id,
+            )
+        )
+
+    async def add_entity_aliases(
+        self, entity_id: str, aliases: Sequence[str], *, workspace_id: str | None = None
+    ) -> Entity:
+        """Add names the entity resolves by (ones it has are skipped); returns the entity."""
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/entities/{entity_id}/aliases",
+                _unwrap("entity", Entity),
+                workspace_id=workspace_id,
+                json={"aliases": list(aliases)},
+            )
+        )
+
+    async def merge_entities(
+        self, source_id: str, target_id: str, *, reason: str | None = None, workspace_id: str | None = None
+    ) -> Entity:
+        """Fold ``source_id`` into ``target_id`` (relations rewired, names kept as aliases); returns the target.
+        Merging again changes nothing."""
+        body = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call(
+                "POST", "/v1/entities/merge", _unwrap("entity", Entity), workspace_id=workspace_id, json=body
+            )
+        )
+
+    async def ingest_email(
+        self,
+        sender: str,
+        body: str,
+        *,
+        to: Sequence[str] | None = None,
+        subject: str | None = None,
+        timestamp: datetime | str | None = None,
+        thread_id: str | None = None,
+        message_id: str | None = None,
+        importance: float | None = None,
+        context_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        relations: Sequence[EntityRelationInput | Mapping[str, Any]] | None = None,
+        workspace_id: str | None = None,
+    ) -> Memory:
+        """Store one email as a memory and write the relations its envelope declares (``sent_by``, one
+        ``sent_to`` per recipient); ``memory.relation_write_result`` reports them.
+
+            await client.ingest_email("ann@example.com", "Ship it.", to=["bob@example.com"], subject="Q3 plan")
+        """
+        payload = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+        return await self._run(
+            self._call(
+                "POST", "/v1/ingest/email", _unwrap("memory", Memory), workspace_id=workspace_id, json=payload
             )
         )
 

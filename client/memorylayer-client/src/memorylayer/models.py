@@ -28,15 +28,22 @@ __all__ = [
     "ContextDelta",
     "ContextExecResult",
     "ContextInjectResult",
+    "ContextItem",
     "ContextLoadResult",
+    "ContextPack",
     "ContextQueryResult",
     "ContextRlmResult",
     "ContextState",
     "ContextStatus",
     "ContextVariable",
-    "ContextItem",
-    "ContextPack",
     "DecomposeResult",
+    "Entity",
+    "EntityDetail",
+    "EntityPage",
+    "EntityRelation",
+    "EntityRelationInput",
+    "EntityRelationPath",
+    "EntityResolution",
     "Evidence",
     "GraphPath",
     "ImportResult",
@@ -48,6 +55,7 @@ __all__ = [
     "MessagePage",
     "RecallResult",
     "Reflection",
+    "RelationWriteResult",
     "Revision",
     "RevisionPage",
     "Session",
@@ -116,11 +124,109 @@ class Memory(_Model):
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     superseded_by: str | None = None
+    # a write's typed-relation report (remember with ``relations`` or a connector profile); never stored
+    relation_write_result: RelationWriteResult | None = None
     # recall-only annotations
     relevance_score: float | None = None
     boosted_score: float | None = None
     source_scope: str | None = None
     match_signals: list[str] | None = None
+
+
+class EntityRelationInput(_Model):
+    """One typed relation for ``remember(relations=[…])``: each end by id or by name (a name with a type creates
+    the entity when missing); ``relationship`` is one of the canonical names or a reverse form (``reviewed_by``).
+
+        EntityRelationInput(source_entity_name="Bob", target_entity_name="PR-12", relationship="reviewed")
+    """
+
+    relationship: str
+    source_entity_id: str | None = None
+    source_entity_name: str | None = None
+    source_entity_type: str | None = None
+    target_entity_id: str | None = None
+    target_entity_name: str | None = None
+    target_entity_type: str | None = None
+    confidence: float | None = None
+    source_span_start: int | None = None
+    source_span_end: int | None = None
+    evidence_kind: str | None = None
+    extraction_method: str | None = None
+
+
+class RelationWriteResult(_Model):
+    """What a write did with the memory's relations (sent only when it tried one)."""
+
+    resolved: int = 0
+    unresolved: int = 0
+    rejected: int = 0
+    duplicate: int = 0
+    relation_ids: list[str] = Field(default_factory=list)
+    errors: list[str] = Field(default_factory=list)
+
+
+class Entity(_Model):
+    """A registry entity: a person, project, ticket, … with its aliases."""
+
+    id: str
+    workspace_id: str
+    entity_type: str
+    canonical_name: str
+    normalized_name: str | None = None
+    aliases: list[str] = Field(default_factory=list)
+    confidence: float = 1.0
+    provenance: dict[str, Any] = Field(default_factory=dict)
+    external_ids: dict[str, Any] = Field(default_factory=dict)
+    representative_memory_id: str | None = None
+    status: str = "active"
+    merged_into: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class EntityRelation(_Model):
+    """A typed, directed relation between two entities; ``active`` while a live memory is its evidence."""
+
+    id: str
+    source_entity_id: str
+    target_entity_id: str
+    relationship: str
+    workspace_id: str | None = None
+    direction: str = "outgoing"
+    confidence: float = 1.0
+    active: bool = True
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class EntityRelationPath(_Model):
+    """How recall's relational arm reached memories: from ``seed_entity_id`` along ``relations``."""
+
+    seed_entity_id: str
+    entity_ids: list[str] = Field(default_factory=list)
+    relations: list[EntityRelation] = Field(default_factory=list)
+    evidence_ids: list[str] = Field(default_factory=list)
+    evidence_memory_ids: list[str] = Field(default_factory=list)
+
+
+class EntityPage(_Model):
+    entities: list[Entity] = Field(default_factory=list)
+    total_count: int = 0
+
+
+class EntityDetail(_Model):
+    """``get_entity``: the entity and its active relations."""
+
+    entity: Entity
+    relations: list[EntityRelation] = Field(default_factory=list)
+
+
+class EntityResolution(_Model):
+    """``resolve_entity``: the entity a name or alias resolved to, and how (``exact`` or ``alias``)."""
+
+    entity: Entity
+    matched_via: str
+    score: float = 1.0
 
 
 class MemoryPage(_Model):
@@ -140,6 +246,7 @@ class RecallResult(_Model):
     confidence_reasons: list[str] = Field(default_factory=list)
     budget_summary: dict[str, Any] | None = None
     query_intent: list[str] | None = None
+    relation_paths: list[EntityRelationPath] = Field(default_factory=list)
 
 
 class Association(_Model):
