@@ -114,14 +114,15 @@ def test_a_typo_field_is_refused_and_nothing_is_stored(http, ws):
 
 
 def test_other_unknown_fields_are_reported_in_a_header(http, ws):
-    # `relations` is the reference's (the official SDK sends it); `colour` is nothing we know.
+    # `relations` is a real field now (issue 18: typed relations), so it is not reported; `colour` is nothing we
+    # know.
     r = http.post(
         "/v1/memories",
         json={"content": "Finn paints boats", "relations": [], "colour": "blue"},
         headers=_h(ws),
     )
     assert r.status_code == 201, r.text
-    assert r.headers["X-MemoryLayer-Ignored-Fields"] == "relations,colour"
+    assert r.headers["X-MemoryLayer-Ignored-Fields"] == "colour"
     assert "colour" not in r.json()["memory"]["metadata"]
     clean = http.post("/v1/memories", json={"content": "Finn paints ships"}, headers=_h(ws))
     assert "X-MemoryLayer-Ignored-Fields" not in clean.headers
