@@ -29,7 +29,7 @@ Direction = Literal["both", "outgoing", "incoming"]
 IGNORED_FIELDS: ContextVar[list[str] | None] = ContextVar("memorylayer_ignored_fields", default=None)
 
 # Fields the reference server declares (and the official SDK 0.2.x sends) that we accept and do not use: never
-# refused, only reported. E.g. `relations` on remember, `max_tokens` on reflect, `context` on recall.
+# refused, only reported. E.g. `max_tokens` on reflect, `context` on recall (`relations` where a model lacks it).
 REFERENCE_FIELDS = frozenset(
     {"relations", "max_tokens", "context", "rag_threshold", "context_id", "observer_id", "subject_id",
      "categories", "expires_in_days", "space_id", "archived_at"}

@@ -765,7 +765,7 @@ class _RecalledMemory(Memory):
     relevance_score: float = Field(description="Fused relevance of the arms that found it (0–1).")
     boosted_score: float = Field(description="Relevance after the scope and recency boosts; the ranking key.")
     match_signals: list[str] = Field(
-        description="Which arms found it: vector, keyword, context, association, recency."
+        description="Which arms found it: vector, keyword, context, association, recency, relational."
     )
     source_scope: str = Field(description="Where it was found (same_workspace for now).")
     age_days: float = Field(description="Days since it was created.")
