@@ -240,7 +240,7 @@ def test_very_common_words_are_checked_on_candidates_not_listed_and_rank_the_sam
     top = pruned.recall([ws], RecallRequest(query="coffee lighthouse keeper", limit=3))["memories"]
     assert top[0]["content"] == "coffee with the lighthouse keeper"
     # The pruned statement did take the other path: its lexemes CTE (run on its own) leaves "coffee" unlisted.
-    sql, params, _ = pruned.statement([ws], RecallRequest(query="coffee lighthouse"))
+    sql, params = pruned.statement([ws], RecallRequest(query="coffee lighthouse"))
     with services.db.connection() as conn:
         listed = conn.execute(
             "WITH "

@@ -204,8 +204,12 @@ QUERIES: list[tuple[str, list[str], dict[str, Any]]] = [
 ]
 
 
-def _recall(services: Any, settings: Any, ids: dict[str, str], workspaces: list[str], body: dict) -> dict:
-    """Recall through the production Recaller; the raw scores come from the rows it ranked."""
+def _recall(
+    services: Any, settings: Any, ids: dict[str, str], workspaces: list[str], body: dict, variant: Any = None
+) -> dict:
+    """Recall through the production Recaller (or a bench variant of its statement); the raw scores come from
+    the rows it ranked."""
+    from bench.locomo.variants import use_variant
     from shared.models import RecallRequest
     from shared.retrieval.recall import Recaller
 
@@ -214,6 +218,7 @@ def _recall(services: Any, settings: Any, ids: dict[str, str], workspaces: list[
     if "exclude_ids" in body:
         body["exclude_ids"] = [ids[k] for k in body["exclude_ids"]]
     recaller = Recaller(PinnedAges(services.db), services.embedder, settings)
+    use_variant(recaller, variant)
     raw: dict[str, float] = {}
     shape = recaller._result
 
@@ -277,3 +282,16 @@ def test_the_golden_queries_exercise_every_path():
     assert sum(1 for w in want.values() if len(w["top"]) >= 5) >= len(want) - 3
     signals = {s for w in want.values() for m in w["top"] for s in m["signals"]}
     assert {"vector", "keyword", "context", "association", "recency"} <= signals
+
+
+def test_the_bench_variant_builder_with_defaults_ranks_as_production(golden):
+    """bench/locomo/variants.py keeps the measured-and-dropped variants; with its defaults it must build
+    production's ranking, or the experiments compare against something that does not run."""
+    from bench.locomo.variants import Variant
+
+    services, settings, ids = golden
+    want = json.loads(FIXTURE.read_text())
+    for name, wss, body in QUERIES[:8]:
+        got = _recall(services, settings, ids, wss, body, variant=Variant())
+        assert [m["key"] for m in got["top"]] == [m["key"] for m in want[name]["top"]], name
+        assert [m["boosted"] for m in got["top"]] == pytest.approx([m["boosted"] for m in want[name]["top"]])
