@@ -314,14 +314,14 @@ def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: Variant, asks_
 
 
 def variant_statement(
-    recaller: Recaller, tuning: Variant, workspace_ids: list[str], req: RecallRequest
+    recaller: Recaller, tuning: Variant, workspace_ids: list[str], req: RecallRequest, conn: Any = None
 ) -> tuple[str, dict[str, Any]]:
     """The variant's statement and parameters (the parameters of the production filters too, which
     association expansion uses)."""
     filters, params = _filters(req, workspace_ids)
     params = {**filter_params(req, workspace_ids), **params, "limit": req.limit, "offset": req.offset}
     if req.query.strip() == "*":
-        return Recaller.statement(recaller, workspace_ids, req)
+        return Recaller.statement(recaller, workspace_ids, req, conn)
     settings, w = recaller.settings, recaller.weights
     tsq = to_tsquery_text(req.query, prefix=tuning.prefix)
     k = max(settings.recall_min_candidates, (req.limit + req.offset) * settings.recall_candidate_multiplier)
@@ -362,4 +362,4 @@ def use_variant(recaller: Recaller, tuning: Variant | None) -> None:
     """Make ``recaller`` rank with ``tuning`` (None: production's statement again)."""
     recaller.__dict__.pop("statement", None)
     if tuning is not None:
-        recaller.statement = lambda ws, req: variant_statement(recaller, tuning, ws, req)  # type: ignore[method-assign]
+        recaller.statement = lambda ws, req, conn=None: variant_statement(recaller, tuning, ws, req, conn)  # type: ignore[method-assign]

@@ -25,6 +25,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import psycopg
+
 from shared.db.pool import Database
 from shared.embeddings.base import Embedder
 from shared.errors import EmbeddingModelMismatch, Forbidden, Unprocessable
@@ -41,6 +43,15 @@ DEFAULT_RECENCY_WEIGHT = 0.2
 # on every recall; smaller ones are counted each time (cheap, and exact while a workspace fills up).
 SCOPE_COUNT_CACHE_MIN = 2000
 SCOPE_COUNT_TTL_S = 60.0
+# ANALYZE's lexeme frequencies are estimates that change only when statistics are gathered: read again after
+# this long instead of on every recall.
+WORD_STATS_TTL_S = 300.0
+WORD_STATS_SQL = """
+SELECT coalesce(s.most_common_elems::text::text[], '{}') AS lexemes,
+       coalesce(s.most_common_elem_freqs, '{}') AS freqs
+FROM pg_stats s
+WHERE s.schemaname = current_schema() AND s.tablename = 'memories' AND s.attname = 'tsv'
+"""
 
 
 @dataclass(frozen=True)
@@ -96,6 +107,7 @@ class Recaller:
         self.weights = weights or FusionWeights()
         self.tuning = tuning or RecallTuning()
         self._scope_counts: dict[tuple[str, ...], tuple[float, int]] = {}
+        self._word_stats: tuple[float, list[str], list[float]] | None = None
 
     def recall(self, workspace_ids: list[str], req: RecallRequest) -> dict[str, Any]:
         started = time.perf_counter()
@@ -109,23 +121,29 @@ class Recaller:
                 f"recall mode {req.mode!r} needs an LLM, and none is configured",
                 code="generation_not_allowed",
             )
-        sql, params = self.statement(workspace_ids, req)
         with self.db.connection() as conn:
+            sql, params = self.statement(workspace_ids, req, conn)
             with conn.pipeline():
                 bound = conn.execute(
-                    "SELECT id, embedding_model FROM workspaces "
-                    "WHERE id = ANY(%s) AND embedding_model IS NOT NULL",
+                    "SELECT id, embedding_model, has_associations FROM workspaces WHERE id = ANY(%s)",
                     (workspace_ids,),
                 )
                 hits = conn.execute(sql, params)
-            self._check_models(bound.fetchall())
+            workspaces = bound.fetchall()
+            self._check_models(workspaces)
             rows = hits.fetchall()
             self._remember_scope_count(workspace_ids, params, rows)
-            expanded = expand(conn, req, self.settings, params, rows)
+            # No association was ever made in these workspaces (migration 0018's flag, set by the writing
+            # transaction): the walk would find nothing, so it is not asked.
+            linked = any(w["has_associations"] for w in workspaces)
+            expanded = expand(conn, req, self.settings, params, rows) if linked else []
         return self._result(req, rows, expanded, started)
 
-    def statement(self, workspace_ids: list[str], req: RecallRequest) -> tuple[str, dict[str, Any]]:
-        """The one ranking statement for ``req`` and its parameters (``*`` browses, newest first)."""
+    def statement(
+        self, workspace_ids: list[str], req: RecallRequest, conn: psycopg.Connection | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """The one ranking statement for ``req`` and its parameters (``*`` browses, newest first). ``conn``
+        reads the word statistics when they are due (else a connection is borrowed for it)."""
         params = filter_params(req, workspace_ids)
         params.update(limit=req.limit, offset=req.offset)
         if req.query.strip() == "*":
@@ -143,6 +161,7 @@ class Recaller:
             floor=_cosine_floor(req, tuning.tolerance_floors),
             qtext=qtext,
             scope_n=self._scope_count(workspace_ids),
+            **self._lexeme_frequencies(conn),
             list_max_df=tuning.bm25_list_max_df,
             k1=tuning.bm25_k1,
             b=tuning.bm25_b,
@@ -157,6 +176,23 @@ class Recaller:
             rw=tuning.recency_weight if req.recency_weight is None else req.recency_weight,
         )
         return hybrid_sql(self.embedder.dimensions), params
+
+    def _lexeme_frequencies(self, conn: psycopg.Connection | None) -> dict[str, list]:
+        """``mce_lexemes`` / ``mce_freqs``: memories.tsv's most common lexemes and their shares of rows, as the
+        role sees pg_stats (row-level security hides them from the app role: then none)."""
+        cached = self._word_stats
+        if cached is None or time.monotonic() - cached[0] > WORD_STATS_TTL_S:
+            if conn is None:
+                with self.db.connection() as own:
+                    row = own.execute(WORD_STATS_SQL).fetchone()
+            else:
+                row = conn.execute(WORD_STATS_SQL).fetchone()
+            # More than one row only if the element statistics cover several children of a partitioned table.
+            lexemes, freqs = (list(row["lexemes"]), list(row["freqs"])) if row else ([], [])
+            # most_common_elem_freqs ends with three summary numbers (min, max, null share) after the per-element
+            # frequencies.
+            cached = self._word_stats = (time.monotonic(), lexemes, freqs[: len(lexemes)])
+        return {"mce_lexemes": cached[1], "mce_freqs": cached[2]}
 
     def _scope_count(self, workspace_ids: list[str]) -> int | None:
         cached = self._scope_counts.get(tuple(sorted(workspace_ids)))
@@ -175,7 +211,7 @@ class Recaller:
             self._scope_counts[tuple(sorted(workspace_ids))] = (time.monotonic(), int(n))
 
     def _check_models(self, bound: list[dict]) -> None:
-        other = [b for b in bound if b["embedding_model"] != self.embedder.model_id]
+        other = [b for b in bound if b["embedding_model"] not in (None, self.embedder.model_id)]
         if other:
             raise EmbeddingModelMismatch(
                 f"workspace {other[0]['id']!r} holds embeddings of model {other[0]['embedding_model']!r}; "

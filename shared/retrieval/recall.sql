@@ -48,7 +48,8 @@ scope AS (
 lexemes AS MATERIALIZED (
     -- The query's lexemes as the configuration sees them (stemmed, stop words gone), one tsquery each,
     -- and how many memories of the scope each is expected in: ANALYZE keeps the share of rows holding
-    -- each of the column's most common lexemes (rare ones are not kept: 0).
+    -- each of the column's most common lexemes (rare ones are not kept: 0; none are shown to a role that
+    -- row-level security applies to, so for the app every word is listed).
     -- Listing every memory that holds a very common word costs a scan of a large share of the workspace
     -- and adds little (its IDF is low), so such words are not ``listed`` (estimated in more than list_max_df
     -- memories; NULL: list every one): they are only checked on the candidates found otherwise.
@@ -60,12 +61,10 @@ lexemes AS MATERIALIZED (
                row_number() OVER (ORDER BY coalesce(st.freq, 0), l.lexeme) AS rarest
         FROM (SELECT DISTINCT lexeme, quote_literal(lexeme)::tsquery AS q
               FROM unnest(to_tsvector('english', %(qtext)s))) l
-        LEFT JOIN (
-            SELECT e.lexeme, e.freq
-            FROM pg_stats s,
-                 unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(lexeme, freq)
-            WHERE s.schemaname = current_schema() AND s.tablename = 'memories' AND s.attname = 'tsv'
-        ) st ON st.lexeme = l.lexeme
+        -- ANALYZE's most common lexemes of memories.tsv and their shares (pg_stats), which the app reads
+        -- once in a while and passes (shared/retrieval/recall.py, WordStats): estimates either way.
+        LEFT JOIN unnest(%(mce_lexemes)s::text[], %(mce_freqs)s::real[]) AS st(lexeme, freq)
+               ON st.lexeme = l.lexeme
     ) x
 ),
 listed AS MATERIALIZED (
@@ -134,6 +133,8 @@ lent AS (
                    AND n.sequence_index IN (p.sequence_index - 1, p.sequence_index + 1)
                    AND n.sequence_key IS NOT NULL AND n.deleted_at IS NULL
     WHERE p.sequence_key IS NOT NULL AND (%(reply_w)s > 0 OR %(lead_w)s > 0)
+      -- Workspaces without streams (the flag a write sets in its transaction, migration 0018) skip the join.
+      AND (SELECT bool_or(w.has_streams) FROM workspaces w WHERE w.id = ANY(%(ws)s))
     GROUP BY n.id
 ),
 scored AS (
@@ -152,8 +153,9 @@ SELECT {memory_columns}, f.cosine, f.text_score, f.vec_rank, f.text_rank,
                                                      IN %(qwords)s) > 0, false)::int)
            -- Time: for a "when" question (time_w > 0), a memory whose text mentions a time.
            * CASE WHEN %(time_w)s > 0 THEN 1 + %(time_w)s * (m.content ~* %(time_re)s)::int ELSE 1 END
-           -- Recency, weighted by rw: half of it is gone after a week (168 hours).
-           * (1 - %(rw)s + %(rw)s * power(2, -extract(epoch FROM now() - m.created_at) / 3600.0 / 168.0))
+           -- Recency, weighted by rw: half of it is gone after a week (168 hours). In float8 (date_part):
+           -- extract() gives numeric, whose power() costs far more.
+           * (1 - %(rw)s + %(rw)s * power(2.0::float8, -date_part('epoch', now() - m.created_at) / 3600.0 / 168.0))
            AS boosted,
        count(*) OVER () AS pool, (SELECT n FROM scope) AS scope_n
 FROM scored f JOIN memories m ON m.id = f.id
