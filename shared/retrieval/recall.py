@@ -107,7 +107,8 @@ class Recaller:
         self.weights = weights or FusionWeights()
         self.tuning = tuning or RecallTuning()
         self._scope_counts: dict[tuple[str, ...], tuple[float, int]] = {}
-        self._word_stats: tuple[float, list[str], list[float]] | None = None
+        # (read at, {first three letters: [(lexeme, share of rows)]}) from pg_stats: see _lexeme_frequencies.
+        self._word_stats: tuple[float, dict[str, list[tuple[str, float]]]] | None = None
 
     def recall(self, workspace_ids: list[str], req: RecallRequest) -> dict[str, Any]:
         started = time.perf_counter()
@@ -161,7 +162,7 @@ class Recaller:
             floor=_cosine_floor(req, tuning.tolerance_floors),
             qtext=qtext,
             scope_n=self._scope_count(workspace_ids),
-            **self._lexeme_frequencies(conn),
+            **self._lexeme_frequencies(conn, qtext),
             list_max_df=tuning.bm25_list_max_df,
             k1=tuning.bm25_k1,
             b=tuning.bm25_b,
@@ -177,9 +178,13 @@ class Recaller:
         )
         return hybrid_sql(self.embedder.dimensions), params
 
-    def _lexeme_frequencies(self, conn: psycopg.Connection | None) -> dict[str, list]:
-        """``mce_lexemes`` / ``mce_freqs``: memories.tsv's most common lexemes and their shares of rows, as the
-        role sees pg_stats (row-level security hides them from the app role: then none)."""
+    def _lexeme_frequencies(self, conn: psycopg.Connection | None, qtext: str) -> dict[str, list]:
+        """``mce_lexemes`` / ``mce_freqs``: those of memories.tsv's most common lexemes (pg_stats, as the role
+        sees it: row-level security hides them from the app role, then none) that may be the query's.
+
+        Only candidates are sent, not the whole list (up to a thousand entries, costly to send and to plan):
+        the english stemmer rewrites endings only, so a word's lexeme starts with the word's first three
+        letters. The statement still matches lexemes exactly; an extra candidate changes nothing."""
         cached = self._word_stats
         if cached is None or time.monotonic() - cached[0] > WORD_STATS_TTL_S:
             if conn is None:
@@ -187,12 +192,15 @@ class Recaller:
                     row = own.execute(WORD_STATS_SQL).fetchone()
             else:
                 row = conn.execute(WORD_STATS_SQL).fetchone()
-            # More than one row only if the element statistics cover several children of a partitioned table.
-            lexemes, freqs = (list(row["lexemes"]), list(row["freqs"])) if row else ([], [])
-            # most_common_elem_freqs ends with three summary numbers (min, max, null share) after the per-element
-            # frequencies.
-            cached = self._word_stats = (time.monotonic(), lexemes, freqs[: len(lexemes)])
-        return {"mce_lexemes": cached[1], "mce_freqs": cached[2]}
+            by_prefix: dict[str, list[tuple[str, float]]] = {}
+            if row:
+                # most_common_elem_freqs ends with three summary numbers (min, max, null share) after the
+                # per-lexeme shares: zip stops at the lexemes.
+                for lexeme, freq in zip(row["lexemes"], row["freqs"], strict=False):
+                    by_prefix.setdefault(lexeme[:3], []).append((lexeme, freq))
+            cached = self._word_stats = (time.monotonic(), by_prefix)
+        found = {e for word in set(qtext.split()) for e in cached[1].get(word[:3], ())}
+        return {"mce_lexemes": [e[0] for e in found], "mce_freqs": [e[1] for e in found]}
 
     def _scope_count(self, workspace_ids: list[str]) -> int | None:
         cached = self._scope_counts.get(tuple(sorted(workspace_ids)))
