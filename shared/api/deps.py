@@ -75,7 +75,8 @@ class Caller:
         return Scope.of(*self.allowed) if self.allowed is not None else Scope.anywhere()
 
 
-def services(request: Request) -> Any:
+async def services(request: Request) -> Any:
+    # Async: no I/O here, and a sync dependency would cost a threadpool hop on every request.
     return request.app.state.services
 
 
