@@ -9,7 +9,9 @@ drawn uniformly from a 6,000-word vocabulary (every word is rare: the text arm c
 batch-loaded and indexed. Then, in ``rounds`` alternating turns (old, new, old, new…): ``samples`` sequential
 recalls (3 uniform words, limit 10) and 8 client threads recalling for ``seconds``. Before measuring, a fixed
 set of queries is asked of both and their ranked contents and relevance scores compared (ids differ between
-the two databases; boosted scores hold recency, which differs with the time each was loaded). Prints p50/p95 and req/s per version and the new/old ratios.
+the two databases; boosted scores hold recency, which differs with the time each was loaded). Two databases
+also build two HNSW graphs (random levels), so even one version against itself differs on some queries: this
+line is a sanity check, not the identity test (that is tests/integration/test_recall_golden.py). Prints p50/p95 and req/s per version and the new/old ratios.
 """
 
 from __future__ import annotations
