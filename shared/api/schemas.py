@@ -167,7 +167,7 @@ class Memory(Wire):
     )
 
     @classmethod
-    def from_row(cls, row: dict[str, Any], *, embedding: bool = False) -> Memory:
+    def from_row(cls, row: dict[str, Any], *, embedding: bool = False) -> Self:
         """A memory row; with ``embedding``, its vector too when the row carries it."""
         values = {name: row[name] for name in _MEMORY_COLUMNS}
         values["importance"] = round(float(row["importance"]), 6)

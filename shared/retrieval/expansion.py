@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
-
 from shared.db import associations as assoc_repo
 from shared.db.memories import QUALIFIED_COLUMNS
+from shared.db.rows import Connection
 from shared.models import RecallRequest
 from shared.retrieval.statement import FILTERS
 from shared.settings import Settings
@@ -36,7 +35,7 @@ LIMIT %(max_expansion)s
 
 
 def expand(
-    conn: psycopg.Connection, req: RecallRequest, settings: Settings, params: dict[str, Any], rows: list[dict]
+    conn: Connection, req: RecallRequest, settings: Settings, params: dict[str, Any], rows: list[dict]
 ) -> list[dict]:
     """The memories linked to ``rows`` (recall's ranked hits), best first; none if the request turned it off."""
     include = True if req.include_associations is None else req.include_associations

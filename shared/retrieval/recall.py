@@ -25,9 +25,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import psycopg
-
+from shared.db import memories as mem_repo
+from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.embeddings.base import Embedder
 from shared.errors import EmbeddingModelMismatch, Forbidden, Unprocessable
 from shared.models import RecallRequest
@@ -47,12 +48,6 @@ SCOPE_COUNT_TTL_S = 60.0
 # ANALYZE's lexeme frequencies are estimates that change only when statistics are gathered: read again after
 # this long instead of on every recall.
 WORD_STATS_TTL_S = 300.0
-WORD_STATS_SQL = """
-SELECT coalesce(s.most_common_elems::text::text[], '{}') AS lexemes,
-       coalesce(s.most_common_elem_freqs, '{}') AS freqs
-FROM pg_stats s
-WHERE s.schemaname = current_schema() AND s.tablename = 'memories' AND s.attname = 'tsv'
-"""
 
 
 @dataclass(frozen=True)
@@ -127,10 +122,7 @@ class Recaller:
         with self.db.connection() as conn:
             sql, params = self.statement(workspace_ids, req, conn)
             with conn.pipeline():
-                bound = conn.execute(
-                    "SELECT id, embedding_model, has_associations FROM workspaces WHERE id = ANY(%s)",
-                    (workspace_ids,),
-                )
+                bound = ws_repo.recall_bindings(conn, workspace_ids)
                 hits = conn.execute(sql, params)
                 related = arm.execute(conn, FILTERS, params) if arm else None
             workspaces = bound.fetchall()
@@ -146,7 +138,7 @@ class Recaller:
         return dict(self._result(req, rows, expanded, started), relation_paths=paths)
 
     def statement(
-        self, workspace_ids: list[str], req: RecallRequest, conn: psycopg.Connection | None = None
+        self, workspace_ids: list[str], req: RecallRequest, conn: Connection | None = None
     ) -> tuple[str, dict[str, Any]]:
         """The one ranking statement for ``req`` and its parameters (``*`` browses, newest first). ``conn``
         reads the word statistics when they are due (else a connection is borrowed for it)."""
@@ -183,7 +175,7 @@ class Recaller:
         )
         return hybrid_sql(self.embedder.dimensions), params
 
-    def _lexeme_frequencies(self, conn: psycopg.Connection | None, qtext: str) -> dict[str, list]:
+    def _lexeme_frequencies(self, conn: Connection | None, qtext: str) -> dict[str, list]:
         """``mce_lexemes`` / ``mce_freqs``: those of memories.tsv's most common lexemes (pg_stats, as the role
         sees it: row-level security hides them from the app role, then none) that may be the query's.
 
@@ -194,9 +186,9 @@ class Recaller:
         if cached is None or time.monotonic() - cached[0] > WORD_STATS_TTL_S:
             if conn is None:
                 with self.db.connection() as own:
-                    row = own.execute(WORD_STATS_SQL).fetchone()
+                    row = mem_repo.word_stats(own)
             else:
-                row = conn.execute(WORD_STATS_SQL).fetchone()
+                row = mem_repo.word_stats(conn)
             by_prefix: dict[str, list[tuple[str, float]]] = {}
             if row:
                 # most_common_elem_freqs ends with three summary numbers (min, max, null share) after the
@@ -238,13 +230,8 @@ class Recaller:
         return shape(req, rows, expanded, started, self._attach_embeddings)
 
     def _attach_embeddings(self, memories: list[dict]) -> None:
+        workspace_ids = sorted({m["workspace_id"] for m in memories})
         with self.db.connection() as conn:
-            vectors = {
-                r["id"]: r["embedding"].to_list()
-                for r in conn.execute(
-                    "SELECT id, embedding FROM memories WHERE id = ANY(%s) AND embedding IS NOT NULL",
-                    ([m["id"] for m in memories],),
-                )
-            }
+            vectors = mem_repo.embeddings_of(conn, workspace_ids, [m["id"] for m in memories])
         for memory in memories:
             memory["embedding"] = vectors.get(memory["id"])
