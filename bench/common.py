@@ -39,6 +39,23 @@ def query_words(rng: random.Random, n: int = 3) -> str:
     return " ".join(rng.choices(VOCABULARY, weights=_WEIGHTS, k=n))
 
 
+# The rare-word workload (issue 23): memories and 3-word queries drawn uniformly from 6,000 pseudo-words, so no
+# query word is common and the full-text arm cannot lean on one (the Zipf workload above flatters a ranker that
+# slows on common words).
+UNIFORM_VOCABULARY = [
+    f"{a}{b}{c}{d}" for a in "bdfgklmnprstvz" for b in "aeiou" for c in "bdfgklmnprstvz" for d in ("an", "ek", "ot", "ur", "ix", "ol", "im")
+][:6000]  # fmt: skip
+
+
+def uniform_sentence(rng: random.Random, n: int = 12) -> str:
+    """A memory of ``n`` uniformly drawn rare words and a unique tag."""
+    return " ".join(rng.choices(UNIFORM_VOCABULARY, k=n)) + f" #{rng.randrange(10**9)}"
+
+
+def uniform_query(rng: random.Random, n: int = 3) -> str:
+    return " ".join(rng.choices(UNIFORM_VOCABULARY, k=n))
+
+
 def wait_vectors_indexed(http, ws: str, *, max_wait_s: float | None = None) -> float:
     """Wait until workspace ``ws`` has no bulk-written rows waiting for the HNSW graph (polling its stats over
     ``http``, an ``httpx.Client`` on the stack); returns the seconds waited. ``None``: no time limit."""

@@ -18,6 +18,11 @@ through the sizes. For each size N and each server:
 3. ``samples`` sequential recalls (limit 10, 3 words from the content's vocabulary): recall p50/p95;
 4. 8 concurrent clients recalling for ``seconds``: requests/s.
 
+Two workloads (``--workloads``), each in its own workspace per server: ``zipf`` (``bench.common.sentence``:
+natural-text-like, a few words are everywhere) and ``uniform`` (``bench.common.uniform_sentence``: 12 words
+drawn uniformly from 6,000 rare pseudo-words, 3-word queries the same way). The Zipf queries flatter a ranker
+whose text arm is cheap on rare words; on the uniform ones every query word is rare.
+
 The content (``bench.common.sentence``) and every query come from the same seeds for both servers. Queries are
 drawn afresh for every request (about a million 3-word combinations), so the reference's 300 s recall cache
 rarely hits. Prints a markdown table (ours/theirs ratios) and writes bench/results/compare.json.
@@ -41,7 +46,14 @@ from typing import Any
 
 import httpx
 
-from bench.common import query_words, sentence, summarise, wait_vectors_indexed
+from bench.common import (
+    query_words,
+    sentence,
+    summarise,
+    uniform_query,
+    uniform_sentence,
+    wait_vectors_indexed,
+)
 from bench.compare.servers import (
     Server,
     load_reference_directly,
@@ -83,19 +95,24 @@ class Target:
     restartable: RestartableReference | None = None
     loaded: int = 0
     stopped_loading: bool = False
+    workload: str = "zipf"
     stream: Iterator[str] = field(default_factory=lambda: content_stream(SEED))
     results: dict[str, Any] = field(default_factory=dict)
 
 
-def content_stream(seed: int) -> Iterator[str]:
+WORKLOADS = ("zipf", "uniform")
+
+
+def content_stream(seed: int, workload: str = "zipf") -> Iterator[str]:
     rng = random.Random(seed)
+    make = uniform_sentence if workload == "uniform" else sentence
     while True:
-        yield sentence(rng)
+        yield make(rng)
 
 
-def query(rng: random.Random) -> str:
-    """Three words from the same Zipf distribution as the content (bench.common)."""
-    return query_words(rng)
+def query(rng: random.Random, workload: str = "zipf") -> str:
+    """Three words from the same distribution as the content (bench.common)."""
+    return uniform_query(rng) if workload == "uniform" else query_words(rng)
 
 
 def timed(fn: Callable[[int], httpx.Response], n: int) -> tuple[list[float], int]:
@@ -140,7 +157,9 @@ def bulk_load(t: Target, contents: list[str], budget_s: float) -> dict[str, Any]
     }
 
 
-def concurrent_recall(base_url: str, ws: str, seed: int, seconds: float) -> dict[str, Any]:
+def concurrent_recall(
+    base_url: str, ws: str, seed: int, seconds: float, workload: str = "zipf"
+) -> dict[str, Any]:
     done, errors, empty = [0] * CLIENTS, [0] * CLIENTS, [0] * CLIENTS
     latencies: list[list[float]] = [[] for _ in range(CLIENTS)]
     stop_at = [0.0]
@@ -155,7 +174,7 @@ def concurrent_recall(base_url: str, ws: str, seed: int, seconds: float) -> dict
             barrier.wait()
             while time.monotonic() < stop_at[0]:
                 started = time.perf_counter()
-                r = c.post("/v1/memories/recall", json={"query": query(rng), "limit": 10})
+                r = c.post("/v1/memories/recall", json={"query": query(rng, workload), "limit": 10})
                 latencies[k].append((time.perf_counter() - started) * 1000)
                 if r.status_code == 200:
                     done[k] += 1
@@ -224,13 +243,14 @@ def measure(
     unchecked_above: int,
 ) -> None:
     name = t.server.name
+    label = f"{name}/{t.workload}"
     rng_seed = SEED + size
     stream = t.stream  # the same content for both servers: one stream each, same seed, consumed identically
     bulk_target = max(0, size - samples - t.loaded)
     row: dict[str, Any] = {"loadavg_start": loadavg()}
     unchecked = name == "reference" and size > unchecked_above and bulk_target > 0
     print(
-        f"[compare] {name} @ {size:,}: bulk-loading {bulk_target:,}{' (direct, unchecked)' * unchecked} …",
+        f"[compare] {label} @ {size:,}: bulk-loading {bulk_target:,}{' (direct, unchecked)' * unchecked} …",
         flush=True,
     )
     contents = [next(stream) for _ in range(bulk_target)]
@@ -242,7 +262,7 @@ def measure(
     if t.stopped_loading:  # skip the contents that were never sent, so later rows stay aligned
         for _ in range(bulk_target - row["bulk"]["loaded"]):
             next(stream)
-    print(f"[compare] {name} @ {size:,}: bulk {row['bulk']}", flush=True)
+    print(f"[compare] {label} @ {size:,}: bulk {row['bulk']}", flush=True)
     if name == "ours":
         # Bulk rows join the HNSW graph after they are acknowledged; that work runs in Postgres, which
         # wait_idle (our server's own CPU) does not see. Measure the steady state, as the reference's is.
@@ -260,8 +280,8 @@ def measure(
 
     qrng = random.Random(rng_seed)
     for _ in range(5):  # warm-up, not measured
-        t.http.post("/v1/memories/recall", json={"query": query(qrng), "limit": 10})
-    queries = [query(qrng) for _ in range(samples)]
+        t.http.post("/v1/memories/recall", json={"query": query(qrng, t.workload), "limit": 10})
+    queries = [query(qrng, t.workload) for _ in range(samples)]
     empty = [0]
 
     def recall(i: int) -> httpx.Response:
@@ -273,11 +293,11 @@ def measure(
     row["recall"] = {**summarise(lat), "errors": errors, "empty_results": empty[0]}
     row["idle_wait_s"].append(wait_idle(idle_pids))
     row["recall_8_clients"] = concurrent_recall(
-        t.server.base_url, t.http.headers["X-Workspace-ID"], rng_seed, seconds
+        t.server.base_url, t.http.headers["X-Workspace-ID"], rng_seed, seconds, t.workload
     )
     row["loadavg_end"] = loadavg()
     print(
-        f"[compare] {name} @ {size:,}: remember p50 {row['remember']['p50_ms']} ms, recall p50 "
+        f"[compare] {label} @ {size:,}: remember p50 {row['remember']['p50_ms']} ms, recall p50 "
         f"{row['recall']['p50_ms']} ms, 8 clients {row['recall_8_clients']['requests_per_s']} req/s",
         flush=True,
     )
@@ -289,7 +309,12 @@ def ratio(a: float | None, b: float | None) -> float | None:
 
 
 def run(
-    sizes: list[int], samples: int, seconds: float, budget_s: float, unchecked_above: int
+    sizes: list[int],
+    samples: int,
+    seconds: float,
+    budget_s: float,
+    unchecked_above: int,
+    workloads: tuple[str, ...] = WORKLOADS,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
         "config": {
@@ -298,6 +323,7 @@ def run(
             "seconds": seconds,
             "clients": CLIENTS,
             "seed": SEED,
+            "workloads": list(workloads),
             "embedding_provider": "hash (384-d) on both",
             "ref_load_budget_s": budget_s,
             "ref_load_unchecked_above": unchecked_above,
@@ -316,23 +342,39 @@ def run(
         out["config"]["servers"] = {s.name: {"base_url": s.base_url, **s.info} for s in (ours, ref)}
         pids = [ours.process.pid, ref.process.pid]
         targets = []
-        for s in (ours, ref):
-            http = stack.enter_context(
-                httpx.Client(base_url=s.base_url, timeout=600, headers={"X-Workspace-ID": "bench_compare"})
-            )
-            targets.append(Target(s, http, restartable if s is ref else None))
+        for workload in workloads:
+            # The Zipf workload keeps the workspace name it always had (results stay comparable).
+            ws = "bench_compare" if workload == "zipf" else f"bench_compare_{workload}"
+            for s in (ours, ref):
+                http = stack.enter_context(
+                    httpx.Client(base_url=s.base_url, timeout=600, headers={"X-Workspace-ID": ws})
+                )
+                targets.append(
+                    Target(
+                        s,
+                        http,
+                        restartable if s is ref else None,
+                        workload=workload,
+                        stream=content_stream(SEED, workload),
+                    )
+                )
         for size in sizes:
             for t in targets:
                 measure(t, size, samples, seconds, budget_s, pids, unchecked_above)
+                # A direct load restarts the reference: its other workload's target follows it.
+                for other in targets:
+                    if other is not t and t.restartable is not None and other.restartable is t.restartable:
+                        other.server, other.http.base_url = t.server, t.http.base_url
         for t in targets:
-            out[t.server.name] = t.results
+            out[t.server.name if t.workload == "zipf" else f"{t.server.name}/{t.workload}"] = t.results
         out["config"]["logs"] = {s.name: str(s.log_path) for s in (ours, ref)}
         out["config"]["logs"]["reference_direct_load"] = str(workdir / "reference-load.log")
     out["config"]["loadavg_end"] = loadavg()
     out["ratios"] = {}
-    for size in sizes:
-        o, r = out["ours"][str(size)], out["reference"][str(size)]
-        out["ratios"][str(size)] = {
+    for workload, size in ((w, n) for w in workloads for n in sizes):
+        suffix = "" if workload == "zipf" else f"/{workload}"
+        o, r = out[f"ours{suffix}"][str(size)], out[f"reference{suffix}"][str(size)]
+        out["ratios"][f"{size}{suffix}"] = {
             "remember_p50": ratio(o["remember"]["p50_ms"], r["remember"]["p50_ms"]),
             "recall_p50": ratio(o["recall"]["p50_ms"], r["recall"]["p50_ms"]),
             "recall_8_clients_throughput": ratio(
@@ -354,8 +396,10 @@ def table(res: dict[str, Any]) -> str:
         "| 8-client recall req/s | load avg (1/5/15 min) |",
         "|---|---|---|---|---|---|---|",
     ]
-    for size in cfg["sizes"]:
-        for name in ("ours", "reference"):
+    for suffix, size in (
+        ("" if w == "zipf" else f"/{w}", n) for w in cfg.get("workloads", ["zipf"]) for n in cfg["sizes"]
+    ):
+        for name in (f"ours{suffix}", f"reference{suffix}"):
             r = res[name][str(size)]
             b = r["bulk"]
             bulk = f"{b['loaded']:,} in {b['seconds']} s ({b['per_s']}/s)"
@@ -375,9 +419,9 @@ def table(res: dict[str, Any]) -> str:
                 f"{r['recall']['p50_ms']} / {r['recall']['p95_ms']} | {c['requests_per_s']}"
                 f"{f' ({errs} errors)' if errs else ''} | {r['loadavg_start']} |"
             )
-        q = res["ratios"][str(size)]
+        q = res["ratios"][f"{size}{suffix}"]
         lines.append(
-            f"| {size:,} | **ours/theirs** | | **{q['remember_p50']}×** | **{q['recall_p50']}×** | "
+            f"| {size:,} | **ours/theirs{suffix}** | | **{q['remember_p50']}×** | **{q['recall_p50']}×** | "
             f"**{q['recall_8_clients_throughput']}×** | |"
         )
     return "\n".join(lines)
@@ -399,10 +443,16 @@ def main() -> None:
         default=10_000,
         help="sizes above this load the reference directly into its data directory (see above)",
     )
+    parser.add_argument(
+        "--workloads", default=",".join(WORKLOADS), help="comma-separated, of: " + ", ".join(WORKLOADS)
+    )
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda signum, frame: (_ for _ in ()).throw(KeyboardInterrupt()))
     sizes = sorted(int(s) for s in args.sizes.split(","))
-    res = run(sizes, args.samples, args.seconds, args.ref_load_budget, args.ref_unchecked_load_above)
+    workloads = tuple(w for w in args.workloads.split(",") if w in WORKLOADS)
+    res = run(
+        sizes, args.samples, args.seconds, args.ref_load_budget, args.ref_unchecked_load_above, workloads
+    )
     out = Path("bench/results")
     out.mkdir(parents=True, exist_ok=True)
     (out / "compare.json").write_text(json.dumps(res, indent=2))

@@ -1,8 +1,8 @@
-"""Lever experiments: one stack, one ingestion, many ranking variants (``Recaller.tuning``) compared.
+"""Lever experiments: one stack, one ingestion, many ranking variants (bench/locomo/variants.py) compared.
 
     .venv/bin/python -m bench.locomo.experiments 'base={}' 'bm25={"text_scoring": "bm25"}'
 
-Each argument is ``name=JSON`` of ``RecallTuning`` fields (``weights`` → FusionWeights(vector, keyword)).
+Each argument is ``name=JSON`` of ``Variant`` fields (``weights`` → FusionWeights(vector, keyword)).
 Prints one line per variant: Hit@5 / Recall@5 / MRR@10 on every conversation, and the recall p50.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
 
 import httpx
 import psycopg
@@ -18,6 +17,7 @@ import psycopg
 from bench.locomo import data
 from bench.locomo.run import ask, evaluate, ingest
 from bench.locomo.stack import running_stack
+from bench.locomo.variants import Variant, use_variant
 from shared.retrieval.recall import FusionWeights
 
 
@@ -26,7 +26,7 @@ def main(argv: list[str]) -> None:
     conversations = data.load()
     with running_stack("local") as stack, httpx.Client(base_url=stack.base_url, timeout=60) as client:
         recaller = stack.services.recaller
-        base, base_weights = recaller.tuning, recaller.weights
+        base_weights = recaller.weights
         if any(v.get("text_column", "tsv") == "tsv_simple" for _, v in variants):
             # Experiment only: a `simple`-configuration copy of the text column (no stemming, no stop words).
             with psycopg.connect(stack.dsn, autocommit=True) as conn:
@@ -39,7 +39,7 @@ def main(argv: list[str]) -> None:
         for name, changes in variants:
             weights = changes.pop("weights", None)
             recaller.weights = FusionWeights(*weights) if weights else base_weights
-            recaller.tuning = replace(base, **changes)
+            use_variant(recaller, Variant(**changes))
             cells, lat = [], []
             for conv in conversations:
                 run = evaluate(conv, {"ml": lambda q, ws=workspaces[conv.sample_id]: ask(client, ws, q)})[

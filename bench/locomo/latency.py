@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from dataclasses import replace
 
 import httpx
 import psycopg
@@ -20,9 +19,10 @@ import psycopg
 from bench.common import sentence
 from bench.locomo.metrics import percentile
 from bench.locomo.stack import running_stack
-from shared.retrieval.recall import FusionWeights, RecallTuning
+from bench.locomo.variants import Variant, use_variant
+from shared.retrieval.recall import FusionWeights
 
-OLD = RecallTuning(
+OLD = Variant(
     fusion="rrf", text_scoring="rank_cd", reply_weight=0, lead_weight=0, speaker_boost=0, time_cue_boost=0
 )
 SPEAKERS = ("Jon", "Gina")
@@ -82,19 +82,20 @@ def main() -> None:
     rng = random.Random(7)
     with running_stack("hash") as stack, httpx.Client(base_url=stack.base_url, timeout=60) as client:
         recaller = stack.services.recaller
-        new, new_weights = recaller.tuning, recaller.weights
+        new_weights = recaller.weights
         for kind in ("zipf", "harsh"):
             ws = f"latency_{kind}"
             _, queries = load(client, ws, args.size, kind, rng)
             streams(stack.dsn, ws)
             with psycopg.connect(stack.dsn, autocommit=True) as conn:
                 conn.execute("VACUUM ANALYZE memories")
-            for name, tuning, weights in (
-                ("new", new, new_weights),
+            for name, variant, weights in (
+                ("new", None, new_weights),
                 ("old", OLD, FusionWeights(1.0, 1.0)),
-                ("new", new, new_weights),
+                ("new", None, new_weights),
             ):
-                recaller.tuning, recaller.weights = replace(tuning), weights
+                use_variant(recaller, variant)
+                recaller.weights = weights
                 client_ms, server_ms = [], []
                 for q in (queries * 2)[: args.samples]:
                     started = time.perf_counter()
@@ -109,7 +110,8 @@ def main() -> None:
                     f"p95 {percentile(server_ms, 95):.1f} ms",
                     flush=True,
                 )
-        recaller.tuning, recaller.weights = new, new_weights
+        use_variant(recaller, None)
+        recaller.weights = new_weights
 
 
 if __name__ == "__main__":

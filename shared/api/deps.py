@@ -78,8 +78,9 @@ class Caller:
         return Scope.of(*self.allowed) if self.allowed is not None else Scope.anywhere()
 
 
-def services(request: Request) -> Services:
-    """This process's services, built by the first request that needs them (``LazyServices``)."""
+async def services(request: Request) -> Services:
+    """This process's services (``LazyServices``). Async: a sync dependency costs a threadpool hop on every
+    request; only the process's first request does blocking work here (it builds the pool and embedder)."""
     return request.app.state.services.get()
 
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from psycopg import sql
+from psycopg.rows import DictRow
 from psycopg.types.json import Jsonb
 
 from shared.db.rows import Connection, one
@@ -435,3 +436,28 @@ def export_page(
 def analyze(conn: Connection) -> None:
     """Fresh planner statistics after a large move into the HNSW graph (the owner's SECURITY DEFINER call)."""
     conn.execute("SELECT analyze_memories()")
+
+
+WORD_STATS_SQL = """
+SELECT coalesce(s.most_common_elems::text::text[], '{}') AS lexemes,
+       coalesce(s.most_common_elem_freqs, '{}') AS freqs
+FROM pg_stats s
+WHERE s.schemaname = current_schema() AND s.tablename = 'memories' AND s.attname = 'tsv'
+"""
+
+
+def word_stats(conn: Connection) -> DictRow | None:
+    """The planner's most common lexemes of ``memories.tsv`` and their shares (None: not analysed yet, or
+    hidden from this role: pg_stats shows no row of a table under row-level security to a role it binds)."""
+    return conn.execute(WORD_STATS_SQL).fetchone()
+
+
+def embeddings_of(
+    conn: Connection, workspace_ids: list[str], memory_ids: list[str]
+) -> dict[str, list[float]]:
+    """The stored vectors of these memories (recall's ``include_embeddings``)."""
+    rows = conn.execute(
+        "SELECT id, embedding FROM memories WHERE workspace_id = ANY(%s) AND id = ANY(%s) AND embedding IS NOT NULL",
+        (workspace_ids, memory_ids),
+    )
+    return {r["id"]: r["embedding"].to_list() for r in rows}

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from psycopg import Cursor
+from psycopg.rows import DictRow
 from psycopg.types.json import Jsonb
 
 from shared.db.rows import Connection, one
@@ -172,4 +174,12 @@ def export_counts(conn: Connection, workspace_id: str) -> dict[str, Any]:
             "EXISTS (SELECT 1 FROM workspaces WHERE id = %(ws)s) AS found",
             {"ws": workspace_id},
         ).fetchone()
+    )
+
+
+def recall_bindings(conn: Connection, workspace_ids: list[str]) -> Cursor[DictRow]:
+    """Sent in recall's pipeline (fetch later): each searched workspace's embedding model (a mismatch is a 409)
+    and whether it ever held an association (migration 0018: without one the expansion walk is skipped)."""
+    return conn.execute(
+        "SELECT id, embedding_model, has_associations FROM workspaces WHERE id = ANY(%s)", (workspace_ids,)
     )

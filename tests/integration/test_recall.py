@@ -242,7 +242,7 @@ def test_very_common_words_are_checked_on_candidates_not_listed_and_rank_the_sam
     top = pruned.recall([ws], RecallRequest(query="coffee lighthouse keeper", limit=3))["memories"]
     assert top[0]["content"] == "coffee with the lighthouse keeper"
     # The pruned statement did take the other path: its lexemes CTE (run on its own) leaves "coffee" unlisted.
-    sql, params, _ = pruned.statement([ws], RecallRequest(query="coffee lighthouse"))
+    sql, params = pruned.statement([ws], RecallRequest(query="coffee lighthouse"))
     with services.db.connection() as conn:
         listed = conn.execute(
             "WITH "
@@ -251,3 +251,35 @@ def test_very_common_words_are_checked_on_candidates_not_listed_and_rank_the_sam
             params,
         ).fetchone()
     assert listed["unlisted"] == 1  # "coffee" (in 41 of 43) is over the limit of 10; "lighthouse" is not
+
+
+def test_recall_plan_uses_the_indexes_and_skips_the_stream_join(own_services):
+    """The statement's optional filters are NULL parameters: planned with the request's values they fold away,
+    so the vector arm still walks the HNSW graph; and a workspace without streams never runs the neighbour
+    join (migration 0018's flag)."""
+    import psycopg
+
+    from bench.common import uniform_query, uniform_sentence
+    from shared.models import BatchCreate, BatchRequest, RecallRequest
+
+    services, settings = own_services
+    ws = "ws_plan"
+    rng = __import__("random").Random(5)
+    for _ in range(3):
+        ops = [BatchCreate(op="create", content=uniform_sentence(rng)) for _ in range(1000)]
+        services.memories.batch(ws, BatchRequest(operations=ops))
+    with psycopg.connect(settings.database_url, autocommit=True) as conn:
+        conn.execute("UPDATE memories SET vector_indexed = true")
+        conn.execute("VACUUM ANALYZE memories")
+    req = RecallRequest(query=uniform_query(rng), limit=10)
+    with services.db.connection() as conn:
+        sql, params = services.recaller.statement([ws], req, conn)
+        plan = "\n".join(
+            r["QUERY PLAN"] for r in conn.execute("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql, params)
+        )
+    assert "Index Scan using memories_embedding_384" in plan
+    assert "Function Scan on memorylayer_text_matches" in plan  # the GIN lookup behind row-level security
+    assert " IS NULL) OR" not in plan  # the unused filters were folded away, not checked row by row
+    # Not even the candidates' own rows (``memories p``) are looked up for their streams.
+    lookups = [line for line in plan.splitlines() if " on memories p " in line or "memories_sequence" in line]
+    assert lookups and all("never executed" in line for line in lookups), lookups

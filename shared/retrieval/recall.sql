@@ -1,0 +1,180 @@
+-- Hybrid recall: the one statement that ranks memories for a query (shared/retrieval/recall.py runs it).
+--
+-- Read top to bottom: the vector arm (vec_all → vec → vec_ranked), the full-text arm scored BM25-style
+-- (scope → lexemes → listed → candidates → matches → idf → bm25 → fts → fts_ranked), weighted score fusion
+-- (fused), neighbouring turns of ordered streams (lent → scored), then the speaker, time-cue and recency
+-- boosts and the page. Measured choices: bench/locomo/EXPERIMENTS.md.
+--
+-- Every value is a named parameter (%(name)s); an optional filter is NULL when the request does not use it
+-- (each statement is planned with its values, so a NULL filter costs nothing). Two names are not parameters
+-- but fixed once when the text is loaded: {dims}, the embedding size (the HNSW index is on the expression
+-- embedding::vector(384), so the size must be literal for the planner to use it), and {memory_columns}, the
+-- memory row's columns (shared/db/memories.py). {filters} is the block below the marker: the one WHERE that
+-- both arms, the final join and association expansion share, on alias m.
+WITH vec_all AS MATERIALIZED (
+    -- The HNSW graph holds indexed rows; freshly bulk-written rows wait in a small pending tail that an
+    -- exact scan covers until the indexer moves them into the graph (migration 0006).
+    (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
+     FROM memories m
+     WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
+       AND m.vector_indexed
+     ORDER BY (m.embedding::vector({dims})) <=> %(q)s
+     LIMIT %(k)s)
+    UNION ALL
+    (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
+     FROM memories m
+     WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
+       AND NOT m.vector_indexed
+     ORDER BY 2
+     LIMIT %(k)s)
+),
+vec AS (
+    SELECT id, dist FROM vec_all ORDER BY dist LIMIT %(k)s
+),
+vec_ranked AS (
+    SELECT id, 1 - dist AS cosine, row_number() OVER (ORDER BY dist, id) AS rnk
+    FROM vec WHERE 1 - dist >= %(floor)s
+),
+scope AS (
+    -- N for the IDF: the live memories of the searched workspaces (other filters hardly change how rare
+    -- a word is). Counting a large workspace costs a scan, so the caller passes a recent count if it has
+    -- one (COALESCE then never runs the subquery). A query without words has no text arm and counts nothing.
+    SELECT CASE WHEN %(qtext)s = '' THEN NULL
+                ELSE coalesce(%(scope_n)s::bigint,
+                              (SELECT count(*) FROM memories m
+                               WHERE m.workspace_id = ANY(%(ws)s) AND m.deleted_at IS NULL))
+           END AS n
+),
+lexemes AS MATERIALIZED (
+    -- The query's lexemes as the configuration sees them (stemmed, stop words gone), one tsquery each,
+    -- and how many memories of the scope each is expected in: ANALYZE keeps the share of rows holding
+    -- each of the column's most common lexemes (rare ones are not kept: 0; none are shown to a role that
+    -- row-level security applies to, so for the app every word is listed).
+    -- Listing every memory that holds a very common word costs a scan of a large share of the workspace
+    -- and adds little (its IDF is low), so such words are not ``listed`` (estimated in more than list_max_df
+    -- memories; NULL: list every one): they are only checked on the candidates found otherwise.
+    -- If every word is very common, the least common one is listed.
+    SELECT i, q, est_df, (%(list_max_df)s::float8 IS NULL OR est_df <= %(list_max_df)s OR rarest = 1) AS listed
+    FROM (
+        SELECT row_number() OVER (ORDER BY l.lexeme) AS i, l.q,
+               coalesce(st.freq, 0) * (SELECT n FROM scope) AS est_df,
+               row_number() OVER (ORDER BY coalesce(st.freq, 0), l.lexeme) AS rarest
+        FROM (SELECT DISTINCT lexeme, quote_literal(lexeme)::tsquery AS q
+              FROM unnest(to_tsvector('english', %(qtext)s))) l
+        -- ANALYZE's most common lexemes of memories.tsv and their shares (pg_stats), which the app reads
+        -- once in a while and passes (shared/retrieval/recall.py, WordStats): estimates either way.
+        LEFT JOIN unnest(%(mce_lexemes)s::text[], %(mce_freqs)s::real[]) AS st(lexeme, freq)
+               ON st.lexeme = l.lexeme
+    ) x
+),
+listed AS MATERIALIZED (
+    -- One row per (memory, listed lexeme it holds): one GIN lookup per lexeme, no second pass for counts.
+    -- memorylayer_text_matches (migration 0015): behind row-level security the planner will not use the
+    -- GIN index for a plain ``@@``, and would scan the whole workspace.
+    SELECT m.id, m.tsv AS tsv, length(m.tsv) AS len, l.i
+    FROM lexemes l, LATERAL memorylayer_text_matches(%(ws)s, l.q) AS t JOIN memories m ON m.id = t.id
+    WHERE l.listed AND {filters}
+),
+candidates AS MATERIALIZED (
+    -- Where unlisted words are looked for (only if there are any): the listed matches and the vector arm's.
+    SELECT DISTINCT ON (id) id, tsv FROM listed WHERE EXISTS (SELECT FROM lexemes WHERE NOT listed)
+    UNION ALL
+    SELECT m.id, m.tsv FROM vec v JOIN memories m ON m.id = v.id
+    WHERE EXISTS (SELECT FROM lexemes WHERE NOT listed) AND {filters}
+      AND NOT EXISTS (SELECT FROM listed x WHERE x.id = v.id)
+),
+matches AS (
+    SELECT id, len, i FROM listed
+    UNION ALL
+    SELECT c.id, length(c.tsv), l.i FROM candidates c JOIN lexemes l ON NOT l.listed AND c.tsv @@ l.q
+),
+idf AS MATERIALIZED (
+    -- ts_rank has no notion of rarity: a speaker's name in half the turns weighs as much as "banker".
+    -- A listed lexeme's document frequency is exact (every memory holding it is in ``listed``); an
+    -- unlisted one's is the estimate.
+    SELECT l.i, ln(1 + (greatest(s.n, d.df) - d.df + 0.5) / (d.df + 0.5)) AS idf
+    FROM lexemes l CROSS JOIN scope s
+    LEFT JOIN (SELECT i, count(*) AS hits FROM listed GROUP BY i) c ON c.i = l.i
+    CROSS JOIN LATERAL (SELECT CASE WHEN l.listed THEN coalesce(c.hits, 0) ELSE l.est_df END AS df) d
+),
+bm25 AS (
+    SELECT x.id, max(x.len) AS len, sum(i.idf) AS idf FROM matches x JOIN idf i ON i.i = x.i GROUP BY x.id
+),
+fts AS (
+    -- BM25 with tf = 1 (chat turns rarely repeat a word); length (distinct lexemes) relative to the mean
+    -- length of the matching memories, which needs no scan of the whole scope.
+    SELECT id, idf * (%(k1)s + 1) / (1 + %(k1)s * (1 - %(b)s + %(b)s * len / avg(len) OVER ())) AS score
+    FROM bm25
+    ORDER BY score DESC, id
+    LIMIT %(k)s
+),
+fts_ranked AS (
+    SELECT id, score, row_number() OVER (ORDER BY score DESC, id) AS rnk FROM fts
+),
+fused AS (
+    -- Score fusion: each arm's score relative to its best hit, weighted; relevance in [0, 1].
+    SELECT coalesce(v.id, t.id) AS id, v.cosine, t.score AS text_score, v.rnk AS vec_rank,
+           t.rnk AS text_rank,
+           (%(w_vec)s * coalesce(v.cosine / nullif(max(v.cosine) OVER (), 0), 0)
+            + %(w_text)s * coalesce(t.score / nullif(max(t.score) OVER (), 0), 0))
+           / (%(w_vec)s + %(w_text)s) AS relevance
+    FROM vec_ranked v FULL JOIN fts_ranked t ON v.id = t.id
+),
+lent AS (
+    -- In a chat the answer to a question is often the turn *after* the one that matches its words ("what
+    -- did you do after losing your job?" → "I opened a store"): each candidate in an ordered stream
+    -- (sequence_key) lends a share of its relevance to the turn after it (reply_w) and the turn before it
+    -- (lead_w); a turn keeps the largest loan. Uses the memories_sequence index.
+    SELECT n.id, max(f.relevance * CASE WHEN n.sequence_index > p.sequence_index
+                                        THEN %(reply_w)s ELSE %(lead_w)s END) AS lent
+    FROM fused f
+    JOIN memories p ON p.id = f.id
+    JOIN memories n ON n.workspace_id = p.workspace_id AND n.sequence_key = p.sequence_key
+                   AND n.sequence_index IN (p.sequence_index - 1, p.sequence_index + 1)
+                   AND n.sequence_key IS NOT NULL AND n.deleted_at IS NULL
+    WHERE p.sequence_key IS NOT NULL AND (%(reply_w)s > 0 OR %(lead_w)s > 0)
+      -- Workspaces without streams (the flag a write sets in its transaction, migration 0018) skip the join.
+      AND (SELECT bool_or(w.has_streams) FROM workspaces w WHERE w.id = ANY(%(ws)s))
+    GROUP BY n.id
+),
+scored AS (
+    SELECT coalesce(f.id, l.id) AS id, f.cosine, f.text_score, f.vec_rank, f.text_rank, l.lent,
+           coalesce(f.relevance, 0) + coalesce(l.lent, 0) AS relevance
+    FROM fused f FULL JOIN lent l ON l.id = f.id
+)
+SELECT {memory_columns}, f.cosine, f.text_score, f.vec_rank, f.text_rank,
+       -- A loan can lift a score past 1; the reported relevance stays in [0, 1], the order uses the sum.
+       least(1.0, f.relevance) AS relevance, f.lent AS lent,
+       f.relevance
+           -- The speaker: a whole-word match of metadata.speaker among the query's words (no speaker: no
+           -- match, not a NULL score).
+           * (1 + %(speaker_w)s * coalesce(position(' ' || regexp_replace(lower(m.metadata->>'speaker'),
+                                                                         '[^[:alnum:]]+', ' ', 'g') || ' '
+                                                     IN %(qwords)s) > 0, false)::int)
+           -- Time: for a "when" question (time_w > 0), a memory whose text mentions a time.
+           * CASE WHEN %(time_w)s > 0 THEN 1 + %(time_w)s * (m.content ~* %(time_re)s)::int ELSE 1 END
+           -- Recency, weighted by rw: half of it is gone after a week (168 hours). In float8 (date_part):
+           -- extract() gives numeric, whose power() costs far more.
+           * (1 - %(rw)s + %(rw)s * power(2.0::float8, -date_part('epoch', now() - m.created_at) / 3600.0 / 168.0))
+           AS boosted,
+       count(*) OVER () AS pool, (SELECT n FROM scope) AS scope_n
+FROM scored f JOIN memories m ON m.id = f.id
+WHERE {filters}
+ORDER BY boosted DESC, m.id
+LIMIT %(limit)s OFFSET %(offset)s
+
+-- filters --
+m.workspace_id = ANY(%(ws)s) AND m.deleted_at IS NULL
+AND (m.status = 'active' OR (%(include_archived)s AND m.status = 'archived'))
+AND (%(include_history)s OR m.valid_to IS NULL)
+AND (%(types)s::text[] IS NULL OR m.type = ANY(%(types)s::text[]))
+AND (%(subtypes)s::text[] IS NULL OR m.subtype = ANY(%(subtypes)s::text[]))
+AND (%(exclude_ids)s::text[] IS NULL OR NOT (m.id = ANY(%(exclude_ids)s::text[])))
+AND (%(tags)s::text[] IS NULL OR m.tags_lower @> %(tags)s::text[])
+AND (%(user_id)s::text IS NULL OR m.user_id = %(user_id)s::text)
+AND (%(observer_id)s::text IS NULL OR m.observer_id = %(observer_id)s::text)
+AND (%(subject_id)s::text IS NULL OR m.subject_id = %(subject_id)s::text)
+AND (%(created_after)s::timestamptz IS NULL OR m.created_at >= %(created_after)s::timestamptz)
+AND (%(created_before)s::timestamptz IS NULL OR m.created_at <= %(created_before)s::timestamptz)
+AND (%(event_after)s::timestamptz IS NULL OR coalesce(m.event_time, m.created_at) >= %(event_after)s::timestamptz)
+AND (%(event_before)s::timestamptz IS NULL OR coalesce(m.event_time, m.created_at) <= %(event_before)s::timestamptz)
