@@ -15,6 +15,7 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
+from shared.db.memories import QUALIFIED_COLUMNS
 from shared.db.rows import Connection, one
 from shared.relations.names import normalize_entity_name
 
@@ -309,3 +310,28 @@ def merge_entities(conn: Connection, workspace_id: str, source_id: str, target_i
         (target_id, workspace_id, source_id),
     )
     refresh_relations(conn, touched)
+
+
+def evidence_memories(conn: Connection, workspace_id: str, entity_ids: list[str], limit: int) -> list[dict]:
+    """The live memories that are active evidence of a relation of one of ``entity_ids``, most confident then
+    newest first (the context pack's ``entity_matches``)."""
+    return conn.execute(
+        f"SELECT * FROM (SELECT DISTINCT ON (m.id) {QUALIFIED_COLUMNS}, v.confidence AS evidence_confidence "
+        "FROM entity_relations r JOIN entity_relation_evidence v ON v.relation_id = r.id AND v.active "
+        "JOIN memories m ON m.id = v.source_memory_id "
+        "WHERE r.workspace_id = %(ws)s AND r.active AND (r.source_entity_id = ANY(%(ids)s) "
+        "OR r.target_entity_id = ANY(%(ids)s)) AND m.workspace_id = %(ws)s AND m.deleted_at IS NULL "
+        "AND m.valid_to IS NULL AND m.status = 'active' ORDER BY m.id, v.confidence DESC) x "
+        "ORDER BY evidence_confidence DESC, created_at DESC, id LIMIT %(limit)s",
+        {"ws": workspace_id, "ids": sorted(entity_ids), "limit": limit},
+    ).fetchall()
+
+
+def entity_of_type(conn: Connection, workspace_id: str, entity_type: str, normalized_name: str) -> str | None:
+    """The id of the active entity of this kind with this exact normalised name."""
+    row = conn.execute(
+        "SELECT id FROM entities WHERE workspace_id = %s AND entity_type = %s AND normalized_name = %s "
+        "AND status = 'active'",
+        (workspace_id, entity_type, normalized_name),
+    ).fetchone()
+    return row["id"] if row else None

@@ -82,12 +82,8 @@ class EntityService:
         with self.db.connection() as conn:
             found = repo.resolve_names(conn, [workspace_id], [name]).get(key)
             if found and entity_type and found["entity_type"] != entity_type:
-                typed = conn.execute(
-                    "SELECT id FROM entities WHERE workspace_id = %s AND entity_type = %s AND normalized_name = %s "
-                    "AND status = 'active'",
-                    (workspace_id, entity_type, key),
-                ).fetchone()
-                found = dict(found, id=typed["id"], via=0) if typed else found
+                typed = repo.entity_of_type(conn, workspace_id, entity_type, key)
+                found = dict(found, id=typed, via=0) if typed else found
             if not found:
                 raise NotFound(f"no entity named {name!r}", code="entity_not_found")
             row = self._get(conn, workspace_id, found["id"])
