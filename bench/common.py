@@ -9,11 +9,14 @@ from __future__ import annotations
 import os
 import random
 import statistics
+import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+import httpx
 
 from shared.settings import Settings
 
@@ -108,3 +111,22 @@ def local_stack(
             services.close()
     finally:
         pg.stop()
+
+
+def wait_healthy(
+    base_url: str, process: subprocess.Popen[bytes], timeout_s: float, log_path: Path | None = None
+) -> None:
+    """Return once ``base_url``/health answers 200; raise if ``process`` exits first or ``timeout_s`` passes
+    (naming ``log_path``, where the server writes, when there is one)."""
+    see = f"; see {log_path}" if log_path else ""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode}{see}")
+        try:
+            if httpx.get(f"{base_url}/health", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{base_url} not healthy after {timeout_s:.0f} s{see}")

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.common import query_words, sentence, summarise
+from bench.common import query_words, sentence, summarise, wait_healthy
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,18 +53,6 @@ def _tree(ref: str) -> Path:
 def _start(tree: Path, dsn: str, port: int) -> subprocess.Popen[bytes]:
     env = dict(os.environ, PYTHONPATH=str(tree))
     return subprocess.Popen([sys.executable, "-c", SERVE, dsn, str(port)], env=env, cwd=tree)
-
-
-def _wait(url: str, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{url}/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{url} did not start")
 
 
 def serialization_us(n_memories: int = 10) -> dict[str, float]:
@@ -141,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         base_tree = _tree(args.baseline_ref)
         urls = {"baseline": "http://127.0.0.1:61811", "current": "http://127.0.0.1:61812"}
         children = [_start(base_tree, pg.dsn, 61811), _start(ROOT, pg.dsn, 61812)]
-        for url in urls.values():
-            _wait(url)
+        for url, child in zip(urls.values(), children, strict=True):
+            wait_healthy(url, child, timeout_s=60)
         rng = random.Random(7)
         ws = {"X-Workspace-ID": "ws_wire_bench"}
         with httpx.Client(timeout=60) as http:

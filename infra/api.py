@@ -14,6 +14,7 @@ from aws_cdk.aws_apigatewayv2_integrations import HttpLambdaIntegration
 from constructs import Construct
 
 from infra.config import StageConfig
+from infra.logs import log_group
 from infra.nag import acknowledge
 
 ANY = apigwv2.HttpMethod.ANY
@@ -127,13 +128,7 @@ class Api(Construct):
             # The stage below replaces the default one so it can carry throttling and access logs.
             create_default_stage=False,
         )
-        access_logs = logs.LogGroup(
-            self,
-            "AccessLogs",
-            retention=config.log_retention,
-            encryption_key=key,
-            removal_policy=config.removal_policy,
-        )
+        access_logs = log_group(self, "AccessLogs", config=config, key=key)
         self.stage = apigwv2.HttpStage(
             self,
             "DefaultStage",

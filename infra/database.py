@@ -13,11 +13,11 @@ from aws_cdk import Duration, SecretValue
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
-from aws_cdk import aws_logs as logs
 from aws_cdk import aws_rds as rds
 from constructs import Construct
 
 from infra.config import StageConfig
+from infra.logs import log_group
 from infra.nag import acknowledge
 from infra.network import Network
 
@@ -54,13 +54,12 @@ class Database(Construct):
         cluster_identifier = f"{config.prefix}-db"
         # Created up front so the exported PostgreSQL log is KMS-encrypted and expires, without the
         # LogRetention custom resource that ``cloudwatch_logs_retention`` would add.
-        log_group = logs.LogGroup(
+        postgres_log = log_group(
             self,
             "PostgresLog",
-            log_group_name=f"/aws/rds/cluster/{cluster_identifier}/postgresql",
-            retention=config.log_retention,
-            encryption_key=key,
-            removal_policy=config.removal_policy,
+            config=config,
+            key=key,
+            name=f"/aws/rds/cluster/{cluster_identifier}/postgresql",
         )
         auto_pause = config.db_min_acu == 0
         # Performance Insights keeps the instance busy; only stages that never pause pay for it (7 days free).
@@ -107,7 +106,7 @@ class Database(Construct):
         self._manage_master_password(cfn_cluster, key)
         # Only the DB cluster resource waits for the log group; a construct-level dependency would also hold
         # back the proxy's role, which the key policy references (a cycle through the key).
-        cfn_cluster.node.add_dependency(log_group)
+        cfn_cluster.node.add_dependency(postgres_log)
         # The RDS-managed secret of the owner: JSON with username and password, rotated by RDS (7 days).
         self.owner_secret_arn: str = cfn_cluster.attr_master_user_secret_secret_arn
         self.writer_host: str = self.cluster.cluster_endpoint.hostname

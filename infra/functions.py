@@ -16,6 +16,7 @@ from infra.bundle import LAMBDA_PACKAGES, BuiltAsset
 from infra.config import StageConfig
 from infra.database import APP_USER, Database
 from infra.embeddings import EmbeddingEndpoint
+from infra.logs import log_group
 from infra.nag import acknowledge
 from infra.network import Network
 from infra.queue import ExtractionQueue
@@ -152,15 +153,18 @@ class Functions(Construct):
         self.aliases: dict[str, lambda_.Alias] = {}
         for name, spec in SPECS.items():
             function_name = f"{config.prefix}-{name}"
-            log_group = logs.LogGroup(
-                self,
-                f"{name.title()}Logs",
-                log_group_name=f"/aws/lambda/{function_name}",
-                retention=config.log_retention,
-                encryption_key=key,
-                removal_policy=config.removal_policy,
+            function_logs = log_group(
+                self, f"{name.title()}Logs", config=config, key=key, name=f"/aws/lambda/{function_name}"
             )
-            role = self._role(name, log_group)
+            role = function_role(
+                self,
+                f"{name.title()}Role",
+                log_group=function_logs,
+                description=f"MemoryLayer {name} function",
+                # Tracing is active on these functions; CDK adds the X-Ray statement on "*".
+                star_reason="VPC ENI management (ec2:CreateNetworkInterface and the Describe calls) and X-Ray "
+                "PutTraceSegments/PutTelemetryRecords support no resource-level permissions.",
+            )
             asset = assets[name]
             snap_start = spec.snap_start and config.snap_start
             fn = lambda_.Function(
@@ -186,7 +190,7 @@ class Functions(Construct):
                 # The egress subnets reach AWS APIs over IPv6 only (egress-only internet gateway).
                 ipv6_allowed_for_dual_stack=True,
                 role=role,
-                log_group=log_group,
+                log_group=function_logs,
                 tracing=lambda_.Tracing.ACTIVE,
                 environment={
                     **common_env,
@@ -263,39 +267,37 @@ class Functions(Construct):
             iam.PolicyStatement(actions=["kms:GenerateDataKey", "kms:Decrypt"], resources=[key.key_arn])
         )
 
-    def _role(self, name: str, log_group: logs.ILogGroup) -> iam.Role:
-        """A role with scoped log writes, instead of the managed policies that allow logs:* everywhere."""
-        role = iam.Role(
-            self,
-            f"{name.title()}Role",
-            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
-            description=f"MemoryLayer {name} function",
+
+def function_role(
+    scope: Construct, construct_id: str, *, log_group: logs.ILogGroup, description: str, star_reason: str
+) -> iam.Role:
+    """A Lambda role in the VPC: scoped log writes (instead of the managed policies that allow logs:* everywhere)
+    and the ENI management Lambda does with the function's role. ``star_reason`` acknowledges the "*" resources.
+
+    >>> role = function_role(self, "Role", log_group=logs, description="...", star_reason="...")  # doctest: +SKIP
+    """
+    role = iam.Role(
+        scope, construct_id, assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"), description=description
+    )
+    role.add_to_policy(
+        iam.PolicyStatement(
+            actions=["logs:CreateLogStream", "logs:PutLogEvents"],
+            resources=[log_group.log_group_arn],
         )
-        role.add_to_policy(
-            iam.PolicyStatement(
-                actions=["logs:CreateLogStream", "logs:PutLogEvents"],
-                resources=[log_group.log_group_arn],
-            )
+    )
+    # EC2 offers no resource scoping for the Describe calls, so these are on "*".
+    role.add_to_policy(
+        iam.PolicyStatement(
+            actions=[
+                "ec2:CreateNetworkInterface",
+                "ec2:DescribeNetworkInterfaces",
+                "ec2:DescribeSubnets",
+                "ec2:DeleteNetworkInterface",
+                "ec2:AssignPrivateIpAddresses",
+                "ec2:UnassignPrivateIpAddresses",
+            ],
+            resources=["*"],
         )
-        # Lambda creates and removes the function's ENIs with the function's role; EC2 offers no resource
-        # scoping for the Describe calls, so these are on "*".
-        role.add_to_policy(
-            iam.PolicyStatement(
-                actions=[
-                    "ec2:CreateNetworkInterface",
-                    "ec2:DescribeNetworkInterfaces",
-                    "ec2:DescribeSubnets",
-                    "ec2:DeleteNetworkInterface",
-                    "ec2:AssignPrivateIpAddresses",
-                    "ec2:UnassignPrivateIpAddresses",
-                ],
-                resources=["*"],
-            )
-        )
-        acknowledge(
-            role,
-            "AwsSolutions-IAM5[Resource::*]",
-            "VPC ENI management (ec2:CreateNetworkInterface and the Describe calls) and X-Ray "
-            "PutTraceSegments/PutTelemetryRecords support no resource-level permissions.",
-        )
-        return role
+    )
+    acknowledge(role, "AwsSolutions-IAM5[Resource::*]", star_reason)
+    return role

@@ -8,13 +8,13 @@ from pathlib import Path
 from aws_cdk import CustomResource, Stack
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_logs as logs
 from aws_cdk import custom_resources as cr
 from constructs import Construct
 
 from infra.bundle import REPO_ROOT
 from infra.config import StageConfig
 from infra.database import Database
+from infra.logs import log_group
 from infra.nag import acknowledge
 
 MIGRATIONS_DIR = REPO_ROOT / "shared" / "migrations"
@@ -52,13 +52,7 @@ class Migrations(Construct):
             "Provider",
             on_event_handler=function,
             provider_function_env_encryption=key,
-            log_group=logs.LogGroup(
-                self,
-                "ProviderLogs",
-                retention=config.log_retention,
-                encryption_key=key,
-                removal_policy=config.removal_policy,
-            ),
+            log_group=log_group(self, "ProviderLogs", config=config, key=key),
         )
         self.resource = CustomResource(
             self,

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_kms as kms
-from aws_cdk import aws_logs as logs
 from constructs import Construct
 
 from infra.config import StageConfig
+from infra.logs import log_group
 
 
 class Network(Construct):
@@ -47,13 +47,7 @@ class Network(Construct):
             # Not restricting the default SG would leave an allow-all-within-SG rule on anything that uses it.
             restrict_default_security_group=True,
         )
-        flow_logs = logs.LogGroup(
-            self,
-            "FlowLogs",
-            retention=config.log_retention,
-            encryption_key=key,
-            removal_policy=config.removal_policy,
-        )
+        flow_logs = log_group(self, "FlowLogs", config=config, key=key)
         self.vpc.add_flow_log(
             "FlowLog",
             destination=ec2.FlowLogDestination.to_cloud_watch_logs(flow_logs),

@@ -25,13 +25,13 @@ from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_logs as logs
 from aws_cdk import aws_sns as sns
 from constructs import Construct
 
 from infra.bundle import REPO_ROOT
 from infra.config import StageConfig
-from infra.functions import ARCHITECTURE, RUNTIME
+from infra.functions import ARCHITECTURE, RUNTIME, function_role
+from infra.logs import log_group
 from infra.nag import acknowledge
 from infra.network import Network
 
@@ -75,44 +75,14 @@ class SandboxFunction(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         function_name = f"{config.prefix}-sandbox"
-        self.log_group = logs.LogGroup(
-            self,
-            "Logs",
-            log_group_name=f"/aws/lambda/{function_name}",
-            retention=config.log_retention,
-            encryption_key=key,
-            removal_policy=config.removal_policy,
-        )
-        self.role = iam.Role(
+        self.log_group = log_group(self, "Logs", config=config, key=key, name=f"/aws/lambda/{function_name}")
+        self.role = function_role(
             self,
             "Role",
-            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+            log_group=self.log_group,
             description="MemoryLayer sandbox function: its own logs and its ENIs, nothing else",
-        )
-        self.role.add_to_policy(
-            iam.PolicyStatement(
-                actions=["logs:CreateLogStream", "logs:PutLogEvents"],
-                resources=[self.log_group.log_group_arn],
-            )
-        )
-        self.role.add_to_policy(
-            iam.PolicyStatement(
-                actions=[
-                    "ec2:CreateNetworkInterface",
-                    "ec2:DescribeNetworkInterfaces",
-                    "ec2:DescribeSubnets",
-                    "ec2:DeleteNetworkInterface",
-                    "ec2:AssignPrivateIpAddresses",
-                    "ec2:UnassignPrivateIpAddresses",
-                ],
-                resources=["*"],
-            )
-        )
-        acknowledge(
-            self.role,
-            "AwsSolutions-IAM5[Resource::*]",
-            "VPC ENI management (ec2:CreateNetworkInterface and the Describe calls) supports no resource-level "
-            "permissions; Lambda needs it to attach the sandbox to its network-less subnet.",
+            star_reason="VPC ENI management (ec2:CreateNetworkInterface and the Describe calls) supports no "
+            "resource-level permissions; Lambda needs it to attach the sandbox to its network-less subnet.",
         )
         # No rules at all: CDK's placeholder egress rule (allow_all_outbound=False) matches no traffic.
         self.security_group = ec2.SecurityGroup(

@@ -19,12 +19,14 @@ import pytest
 
 from shared.api.app import create_app
 from shared.api.services import Services
+from shared.bootstrap import process_services
 from shared.db import rls
 from shared.db.migrate import apply_migrations
 from shared.db.pool import Database
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import serve_in_thread
-from shared.settings import Settings
+from shared.local.sqs import LocalQueues, SqsPoller, local_sqs
+from shared.settings import Settings, get_settings
 
 APP_ROLE = "memorylayer_app"
 
@@ -120,6 +122,38 @@ def app(settings: Settings, services: Services):
 def base_url(app) -> Iterator[str]:
     with serve_in_thread(app) as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def pipeline(app_url: str) -> Iterator[tuple[str, LocalQueues]]:
+    """(url, queues): the whole local stack as ``make dev`` runs it, for thread jobs: the app with a real
+    extraction queue (moto SQS, DLQ after 3 receives) and the extraction Lambda handler polling it."""
+    with local_sqs(visibility_timeout_s=1) as queues, pytest.MonkeyPatch.context() as env:
+        for key, value in {
+            "DATABASE_URL": app_url,
+            "EMBEDDING_PROVIDER": "hash",
+            "EXTRACTION_QUEUE_URL": queues.queue_url,
+            "SQS_ENDPOINT_URL": queues.endpoint_url,
+            "AUTH_MODE": "none",
+        }.items():
+            env.setenv(f"MEMORYLAYER_{key}", value)
+        get_settings.cache_clear()
+        process_services.cache_clear()
+        settings = Settings()
+        services = Services.build(settings)
+        from functions.extraction.handler import handler
+
+        try:
+            with (
+                serve_in_thread(create_app(settings, services=services)) as url,
+                SqsPoller(queues, handler),
+            ):
+                yield url, queues
+        finally:
+            services.close()
+            process_services("worker").close()
+            process_services.cache_clear()
+            get_settings.cache_clear()
 
 
 @pytest.fixture()

@@ -29,6 +29,7 @@ from typing import Any
 
 import httpx
 
+from bench.common import wait_healthy
 from infra.bundle import lambda_python
 from shared.local.server import free_port
 
@@ -98,20 +99,6 @@ def ensure_reference_venv() -> Path:
     return python
 
 
-def wait_healthy(base_url: str, process: subprocess.Popen[bytes], log_path: Path, timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"server exited with {process.returncode}; see {log_path}")
-        try:
-            if httpx.get(f"{base_url}/health", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise RuntimeError(f"{base_url} not healthy after {timeout_s:.0f} s; see {log_path}")
-
-
 def stop_group(process: subprocess.Popen[bytes], grace_s: float = 30.0) -> None:
     """SIGTERM the process group, then SIGKILL it if it is still there after ``grace_s``."""
     if process.poll() is None:
@@ -170,7 +157,7 @@ def reference_server(workdir: Path) -> Iterator[Server]:
         )
     try:
         base_url = f"http://127.0.0.1:{port}"
-        wait_healthy(base_url, process, log_path, timeout_s=180)
+        wait_healthy(base_url, process, timeout_s=180, log_path=log_path)
         text = log_path.read_bytes()[log_start:].decode(errors="replace")
         if "sqlite-vec extension loaded successfully" not in text:
             raise RuntimeError(
@@ -249,7 +236,7 @@ def our_server(workdir: Path) -> Iterator[Server]:
         if not first_line or not first_line[0].strip():
             raise RuntimeError(f"our stack did not start; see {log_path}")
         info = json.loads(first_line[0])
-        wait_healthy(info["base_url"], process, log_path, timeout_s=30)
+        wait_healthy(info["base_url"], process, timeout_s=30, log_path=log_path)
         yield Server("ours", info["base_url"], process, log_path, {"storage": "postgres+pgvector"})
     finally:
         stop_group(process, grace_s=60)

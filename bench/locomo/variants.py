@@ -12,17 +12,12 @@ defaults a ``Variant`` ranks as production does. Used by bench.locomo.latency an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from shared.db.memories import QUALIFIED_COLUMNS
 from shared.models import RecallRequest
-from shared.retrieval.recall import (
-    DEFAULT_RECENCY_WEIGHT,
-    TOLERANCE_FLOORS,
-    Recaller,
-    _cosine_floor,
-)
+from shared.retrieval.recall import Recaller, RecallTuning, _cosine_floor
 from shared.retrieval.statement import filter_params
 from shared.retrieval.text_query import TIME_EXPRESSION, asks_when, query_terms, query_words, to_tsquery_text
 
@@ -30,8 +25,9 @@ RECENCY_HALF_LIFE_HOURS = 168.0
 
 
 @dataclass(frozen=True)
-class Variant:
-    """How a variant ranks. The defaults are production's (bench/locomo/EXPERIMENTS.md)."""
+class Variant(RecallTuning):
+    """How a variant ranks: production's knobs (``RecallTuning``, the statement's parameters) and the choices
+    only the variant builders offer. The defaults are production's (bench/locomo/EXPERIMENTS.md)."""
 
     fusion: Literal["rrf", "score"] = "score"
     vector_norm: Literal["raw", "max"] = "max"
@@ -42,15 +38,6 @@ class Variant:
     text_config: Literal["english", "simple"] = "english"
     text_column: str = "tsv"
     prefix: bool = False
-    bm25_k1: float = 1.2
-    bm25_b: float = 0.5
-    bm25_list_max_df: int | None = 2000
-    reply_weight: float = 0.6
-    lead_weight: float = 0.3
-    speaker_boost: float = 0.4
-    time_cue_boost: float = 0.5
-    tolerance_floors: dict[str, float] = field(default_factory=lambda: dict(TOLERANCE_FLOORS))
-    recency_weight: float = DEFAULT_RECENCY_WEIGHT
 
 
 def _filters(req: RecallRequest, workspace_ids: list[str]) -> tuple[str, dict[str, Any]]:

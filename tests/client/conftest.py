@@ -16,13 +16,6 @@ from typing import Any
 import pytest
 from memorylayer import MemoryLayerClient, SyncMemoryLayerClient
 
-from shared.api.app import create_app
-from shared.api.services import Services
-from shared.bootstrap import process_services
-from shared.local.server import serve_in_thread
-from shared.local.sqs import SqsPoller, local_sqs
-from shared.settings import Settings, get_settings
-
 
 class AsyncAdapter:
     """Calls the async client's coroutine methods to completion; async generators come back as lists."""
@@ -69,28 +62,6 @@ def sdk(request: pytest.FixtureRequest, base_url: str, ws: str) -> Iterator[Any]
 
 
 @pytest.fixture(scope="module")
-def stack_url(app_url: str) -> Iterator[str]:
-    """The app with a real extraction queue (moto SQS) and the extraction Lambda handler polling it."""
-    with local_sqs(visibility_timeout_s=1) as queues, pytest.MonkeyPatch.context() as env:
-        for key, value in {
-            "DATABASE_URL": app_url,
-            "EMBEDDING_PROVIDER": "hash",
-            "EXTRACTION_QUEUE_URL": queues.queue_url,
-            "SQS_ENDPOINT_URL": queues.endpoint_url,
-            "AUTH_MODE": "none",
-        }.items():
-            env.setenv(f"MEMORYLAYER_{key}", value)
-        get_settings.cache_clear()
-        process_services.cache_clear()
-        settings = Settings()
-        services = Services.build(settings)
-        from functions.extraction.handler import handler
-
-        try:
-            with serve_in_thread(create_app(settings, services=services)) as url, SqsPoller(queues, handler):
-                yield url
-        finally:
-            services.close()
-            process_services("worker").close()
-            process_services.cache_clear()
-            get_settings.cache_clear()
+def stack_url(pipeline: tuple[str, Any]) -> str:
+    """The whole local stack's URL (tests/conftest.py ``pipeline``): the app, moto's SQS, the extraction handler."""
+    return pipeline[0]

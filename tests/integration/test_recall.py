@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
+
+from tests.own_database import services_in_own_database
 
 FIXTURE = [
     ("The login page times out because the redis connection pool is exhausted", ["ops", "Redis"], "episodic"),
@@ -184,28 +189,10 @@ def test_reflect_without_llm_returns_evidence(http, ws, corpus):
 
 
 @pytest.fixture()
-def own_services(database_url: str):
+def own_services(database_url: str) -> Iterator[tuple[Any, Any]]:
     """Services over a database of their own: table-wide statistics that no other test's rows dilute."""
-    import uuid
-
-    import psycopg
-    from psycopg.conninfo import make_conninfo
-
-    from shared.api.services import Services
-    from shared.db.migrate import apply_migrations
-    from shared.settings import Settings
-
-    name = f"recall_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    dsn = make_conninfo(database_url, dbname=name)
-    apply_migrations(dsn)
-    settings = Settings(database_url=dsn, embedding_provider="hash", db_pool_max=2, auth_mode="none")
-    services = Services.build(settings)
-    yield services, settings
-    services.close()
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with services_in_own_database(database_url, "recall") as built:
+        yield built
 
 
 def test_very_common_words_are_checked_on_candidates_not_listed_and_rank_the_same(own_services):

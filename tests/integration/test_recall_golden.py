@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -23,6 +22,8 @@ from typing import Any
 
 import psycopg
 import pytest
+
+from tests.own_database import services_in_own_database
 
 FIXTURE = Path(__file__).with_name("recall_golden.json")
 WS, WS2 = "ws_golden", "ws_golden_2"
@@ -71,22 +72,16 @@ class PinnedAges:
 @pytest.fixture(scope="module")
 def golden(database_url: str) -> Iterator[tuple[Any, Any, dict[str, str]]]:
     """(services, settings, key → memory id) over the seeded corpus in a database of its own."""
-    from psycopg.conninfo import make_conninfo
+    with services_in_own_database(database_url, "golden") as (services, settings):
+        yield services, settings, _seed(services, str(settings.database_url))
 
-    from shared.api.services import Services
+
+def _seed(services: Any, dsn: str) -> dict[str, str]:
+    """The corpus, with fixed ids; key → memory id."""
     from shared.db import rls
-    from shared.db.migrate import apply_migrations
     from shared.db.scope import Scope
     from shared.models import BatchCreate, BatchRequest, MemoryCreate
-    from shared.settings import Settings
 
-    name = f"golden_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    dsn = make_conninfo(database_url, dbname=name)
-    apply_migrations(dsn)
-    settings = Settings(database_url=dsn, embedding_provider="hash", db_pool_max=2, auth_mode="none")
-    services = Services.build(settings)
     services.db.default_visible = rls.EVERY  # a trusted in-process caller, as the worker
     rng = random.Random(1717)
     ops: dict[str, list[BatchCreate]] = {WS: [], WS2: []}
@@ -148,10 +143,7 @@ def golden(database_url: str) -> Iterator[tuple[Any, Any, dict[str, str]]]:
         services.memories.associate(Scope.of(WS), ids[a], ids[b], "related_to", 0.7, {})
     for i in (i for i in range(40, 60) if i % 10 != 9 and i != 51):  # both ends live, in WS
         services.memories.associate(Scope.of(WS), ids[f"m{i:03d}"], ids[f"m{i + 60:03d}"], "causes", 0.4, {})
-    yield services, settings, ids
-    services.close()
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    return ids
 
 
 QUERIES: list[tuple[str, list[str], dict[str, Any]]] = [

@@ -15,42 +15,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from shared.api.app import create_app
-from shared.api.services import Services
 from shared.bootstrap import process_services
-from shared.local.server import serve_in_thread
-from shared.local.sqs import LocalQueues, SqsPoller, local_sqs
-from shared.settings import Settings, get_settings
-
-
-@pytest.fixture(scope="module")
-def pipeline(app_url: str) -> Iterator[tuple[str, LocalQueues]]:
-    with local_sqs(visibility_timeout_s=1) as queues, pytest.MonkeyPatch.context() as env:
-        for key, value in {
-            "DATABASE_URL": app_url,
-            "EMBEDDING_PROVIDER": "hash",
-            "EXTRACTION_QUEUE_URL": queues.queue_url,
-            "SQS_ENDPOINT_URL": queues.endpoint_url,
-            "AUTH_MODE": "none",
-        }.items():
-            env.setenv(f"MEMORYLAYER_{key}", value)
-        get_settings.cache_clear()
-        process_services.cache_clear()
-        settings = Settings()
-        services = Services.build(settings)
-        from functions.extraction.handler import handler
-
-        try:
-            with (
-                serve_in_thread(create_app(settings, services=services)) as base_url,
-                SqsPoller(queues, handler),
-            ):
-                yield base_url, queues
-        finally:
-            services.close()
-            process_services("worker").close()
-            process_services.cache_clear()
-            get_settings.cache_clear()
 
 
 @pytest.fixture()

@@ -1,0 +1,44 @@
+"""One API Lambda function: the app with its routers behind Mangum, with Powertools logging, X-Ray and metrics,
+and SnapStart priming. The memory, sessions and context handlers differ only in their name and routers.
+
+    >>> app, handler = api_function("sessions", (health.router, sessions.router))   # doctest: +SKIP
+    >>> handler(api_gateway_v2_event, context)                                        # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from aws_lambda_powertools import Logger, Metrics
+from aws_lambda_powertools.logging import correlation_paths
+from fastapi import APIRouter, FastAPI
+from mangum import Mangum
+from mangum.types import LambdaContext
+
+from shared import snapstart
+from shared.api.app import create_app
+from shared.tracing import lambda_tracer, propagate
+
+
+def api_function(
+    name: str, routers: Iterable[APIRouter]
+) -> tuple[FastAPI, Callable[[dict, LambdaContext], dict]]:
+    """(app, handler) for the function ``name`` (service ``memorylayer-<name>``). Heavy work (pool, embedder)
+    happens on the first request, not here: cold starts stay short."""
+    logger = Logger(service=f"memorylayer-{name}")
+    tracer = lambda_tracer(f"memorylayer-{name}")  # X-Ray, see shared/tracing.py
+    metrics = Metrics(namespace="MemoryLayer", service=name)
+
+    app = create_app(routers=tuple(routers))
+    asgi_handler = Mangum(app, lifespan="off")
+    # SnapStart: the first request's imports and the local model load before the snapshot, not after a restore.
+    snapstart.prime_before_snapshot(app)
+
+    @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+    @tracer.capture_lambda_handler(capture_response=False)  # no response bodies in traces
+    @metrics.log_metrics(capture_cold_start_metric=True)
+    def handler(event: dict, context: LambdaContext) -> dict:
+        with propagate():  # FastAPI's worker threads continue this invocation's trace
+            return asgi_handler(event, context)
+
+    return app, handler
