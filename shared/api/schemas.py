@@ -1155,4 +1155,6 @@ class ConsoleRelation(Wire):
 class ConsoleMemoryRelations(Wire):
     memory_id: str
     workspace_id: str
-    relations: list[ConsoleRelation] = Field(description="The relations, by source name, relationship and target name.")
+    relations: list[ConsoleRelation] = Field(
+        description="The relations, by source name, relationship and target name."
+    )

@@ -50,8 +50,9 @@ COMMON_RELATIONSHIPS = (
     "part_of, before, after"
 )
 ENTITY_RELATIONSHIPS = (
-    "works_at, works_on, owns, manages, reports_to, member_of, authored, reviewed, approved, decided, "
-    "responsible_for, depends_on, blocked_by, part_of, located_in, sent_to, mentions, uses, created, supersedes"
+    "authored, reviewed, approved, decided, owns, responsible_for, member_of, employed_by, works_with, "
+    "depends_on, requires, blocks, part_of, located_in, sent_to, references, supersedes, solves, causes, "
+    "preferred_over"
 )
 ENTITY_TYPE = Field(
     default=None,
@@ -611,7 +612,8 @@ def build_server(config: Config, *, transport: httpx.AsyncBaseTransport | None =
                 min_length=1,
                 max_length=128,
                 description=f"The relation type, e.g. {ENTITY_RELATIONSHIPS}. Reverse forms are accepted "
-                "(reviewed_by, assigned_to) and stored in one direction.",
+                "(reviewed_by, assigned_to) and stored in one direction; an unknown name is refused "
+                "(relation_errors) while the statement is kept.",
             ),
         ],
         target: Annotated[
