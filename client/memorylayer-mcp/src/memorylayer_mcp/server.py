@@ -255,6 +255,10 @@ class MemoryLayerTools:
         got = await self._call("GET", f"/v1/entities/{entity_id}")
         names = await self._entity_names()
         me = got["entity"]
+        # The listing stops at 1000 entities: name the few other ends it missed one by one.
+        ends = {r[k] for r in got.get("relations", []) for k in ("source_entity_id", "target_entity_id")}
+        for missing in sorted(ends - names.keys() - {me["id"]})[:25]:
+            names[missing] = (await self._call("GET", f"/v1/entities/{missing}"))["entity"]
         relations = []
         for r in got.get("relations", []):
             outgoing = r["source_entity_id"] == me["id"]
