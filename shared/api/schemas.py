@@ -1249,3 +1249,34 @@ class ConsoleWhoami(Wire):
 class ConsoleJobs(Wire):
     jobs: list[Job] = Field(description="The workspace's newest extraction jobs, newest first.")
     workspace_id: str
+
+
+class ConsoleRelationEnd(Wire):
+    id: str = Field(description="The entity's id (`ent_…`).")
+    name: str = Field(description="Its canonical name.")
+    type: str = Field(description="Its kind (person, project, ticket, …).")
+
+
+class ConsoleRelation(Wire):
+    """One typed relation a memory is evidence of, with both entities named."""
+
+    id: str = Field(description="The relation's id (`erel_…`).")
+    source: ConsoleRelationEnd = Field(description="The entity the relation starts from.")
+    relationship: str = Field(description="The relation type, in its stored direction (e.g. `reviewed`).")
+    target: ConsoleRelationEnd = Field(description="The entity the relation points to.")
+    confidence: float = Field(description="The relation's confidence: the mean over its active evidence.")
+    active: bool = Field(description="The relation still has active evidence somewhere.")
+    evidence_kinds: list[str] = Field(
+        description="How this memory evidences it: explicit, adapter (a profile or connector), pattern, generated."
+    )
+    evidence_active: bool = Field(
+        description="This memory's evidence is active (false once the memory is deleted, superseded or edited)."
+    )
+
+
+class ConsoleMemoryRelations(Wire):
+    memory_id: str
+    workspace_id: str
+    relations: list[ConsoleRelation] = Field(
+        description="The relations, by source name, relationship and target name."
+    )

@@ -111,9 +111,10 @@ async function openMemory(id) {
   showError("");
   try {
     const ws = enc(state.workspace);
-    const [{ memory }, assoc, history] = await Promise.all([
+    const [{ memory }, assoc, related, history] = await Promise.all([
       api("GET", `/v1/memories/${enc(id)}?workspace_id=${ws}&include_deleted=true`),
       api("GET", `/v1/memories/${enc(id)}/associations`),
+      api("GET", `/console/api/memories/${enc(id)}/relations`),
       api("GET", `/v1/memories/${enc(id)}/revisions?workspace_id=${ws}&limit=50`).catch(() => ({ revisions: [] })),
     ]);
     // Fetch the other end of every edge before drawing anything, so the panel never shows a half-updated mix.
@@ -144,6 +145,15 @@ async function openMemory(id) {
         others[i].content,
         el("span", { class: "meta" }, `${others[i].id} · strength ${edge.strength}`));
     }) : [el("li", { class: "muted" }, "none")]));
+    $("d-relations").replaceChildren(...(related.relations.length ? related.relations.map((r) =>
+      el("li", { class: `relation${r.evidence_active ? "" : " inactive"}`, "data-id": r.id },
+        el("span", { class: "entity" }, r.source.name), el("span", { class: "kind" }, r.source.type), " ",
+        el("span", { class: "rel" }, `${r.relationship} →`), " ",
+        el("span", { class: "entity" }, r.target.name), el("span", { class: "kind" }, r.target.type),
+        el("span", { class: "meta" },
+          `${r.evidence_kinds.join(", ")} evidence · confidence ${r.confidence.toFixed(2)}` +
+          `${r.evidence_active ? "" : " · inactive (memory deleted or changed)"} · ${r.id}`)))
+      : [el("li", { class: "muted" }, "none")]));
     $("d-history").replaceChildren(...(history.revisions.length ? history.revisions.map((rev) =>
       el("li", {}, `${rev.action} · revision ${rev.memory.revision ?? "?"} · ${when(rev.memory.updated_at)}`,
         el("span", { class: "meta" }, rev.memory.content))) : [el("li", { class: "muted" }, "no history")]));

@@ -17,7 +17,20 @@ from typing import Any
 import httpx
 from mcp import Client, StdioServerParameters
 
-EXPECTED_TOOLS = {"remember", "recall", "forget", "associate", "context_pack", "answer"}
+EXPECTED_TOOLS = {
+    "remember",
+    "recall",
+    "forget",
+    "associate",
+    "context_pack",
+    "answer",
+    "relate",
+    "entity",
+    "list_entities",
+    "context_execute",
+    "context_load",
+    "context_inspect",
+}
 
 
 @asynccontextmanager
@@ -50,7 +63,7 @@ def _error_text(result: Any) -> str:
     return " ".join(block.text for block in result.content)
 
 
-async def test_lists_the_six_tools_with_described_schemas(base_url: str, ws: str) -> None:
+async def test_lists_the_tools_with_described_schemas(base_url: str, ws: str) -> None:
     async with connect(base_url, ws) as mcp_client:
         await _lists_tools(mcp_client)
 
@@ -67,6 +80,9 @@ async def _lists_tools(mcp_client: Client) -> None:
     assert tools["remember"].input_schema["required"] == ["content"]
     assert tools["recall"].annotations.read_only_hint is True
     assert tools["forget"].annotations.destructive_hint is True
+    assert tools["relate"].input_schema["required"] == ["statement", "source", "relationship", "target"]
+    assert tools["context_execute"].input_schema["required"] == ["code"]
+    assert tools["entity"].annotations.read_only_hint is True
 
 
 async def test_each_tool_against_the_real_app(base_url: str, http: httpx.Client, ws: str) -> None:
@@ -150,6 +166,135 @@ async def _refusals(mcp_client: Client, http: httpx.Client, ws: str) -> None:
     # Refused by the tool's own schema before any HTTP call: out-of-range limit, wrong type.
     assert "limit" in _error_text(await mcp_client.call_tool("recall", {"query": "x", "limit": 1000}))
     assert _error_text(await mcp_client.call_tool("remember", {"content": ""}))
+
+
+async def test_relations_through_the_tools(base_url: str, http: httpx.Client, ws: str) -> None:
+    async with connect(base_url, ws) as mcp_client:
+        await _relations(mcp_client, http, ws)
+
+
+async def _relations(mcp_client: Client, http: httpx.Client, ws: str) -> None:
+    related = _payload(
+        await mcp_client.call_tool(
+            "relate",
+            {
+                "statement": "Bob Lee reviewed PR-12 on the billing service.",
+                "source": "Bob Lee",
+                "source_type": "person",
+                "relationship": "reviewed",
+                "target": "PR-12",
+                "target_type": "ticket",
+            },
+        )
+    )
+    assert related["related"] is True and len(related["relation_ids"]) == 1
+    memory_id = related["memory"]["id"]
+    # Written through the API's own relations: the entity route sees the relation, evidenced by the memory.
+    bob = http.get("/v1/entities/resolve", params={"name": "bob lee", "workspace_id": ws}).json()
+    bob_id = bob["resolution"]["entity"]["id"]
+    stored = http.get(f"/v1/entities/{bob_id}", params={"workspace_id": ws}).json()
+    assert [(r["relationship"], r["id"]) for r in stored["relations"]] == [
+        ("reviewed", related["relation_ids"][0])
+    ]
+
+    # A reverse form lands in the canonical direction; an unknown relationship keeps the statement, says why.
+    _payload(
+        await mcp_client.call_tool(
+            "relate",
+            {
+                "statement": "PR-12 was approved by Dana Ruiz.",
+                "source": "PR-12",
+                "relationship": "approved_by",
+                "target": "Dana Ruiz",
+                "target_type": "person",
+            },
+        )
+    )
+    odd = _payload(
+        await mcp_client.call_tool(
+            "relate",
+            {
+                "statement": "Bob Lee admires PR-12.",
+                "source": "Bob Lee",
+                "relationship": "admires",
+                "target": "PR-12",
+            },
+        )
+    )
+    assert odd["related"] is False and "admires" in " ".join(odd["relation_errors"])
+
+    pr = _payload(await mcp_client.call_tool("entity", {"name": "pr-12"}))
+    assert pr["entity"]["name"] == "PR-12" and pr["entity"]["type"] == "ticket"
+    assert sorted((r["direction"], r["relationship"], r["other_name"]) for r in pr["relations"]) == [
+        ("incoming", "approved", "Dana Ruiz"),
+        ("incoming", "reviewed", "Bob Lee"),
+    ]
+    by_id = _payload(await mcp_client.call_tool("entity", {"entity_id": bob_id}))
+    assert [(r["direction"], r["other_name"]) for r in by_id["relations"]] == [("outgoing", "PR-12")]
+
+    listed = _payload(await mcp_client.call_tool("list_entities", {}))
+    assert {(e["name"], e["type"]) for e in listed["entities"]} == {
+        ("Bob Lee", "person"),
+        ("PR-12", "ticket"),
+        ("Dana Ruiz", "person"),
+    }
+
+    hits = _payload(await mcp_client.call_tool("recall", {"query": "who reviewed PR-12?"}))
+    assert hits["memories"][0]["id"] == memory_id
+    assert ["Bob Lee", "reviewed", "PR-12"] in [rel for p in hits["relation_paths"] for rel in p["relations"]]
+    assert any(memory_id in p["evidence_memory_ids"] for p in hits["relation_paths"])
+    plain = _payload(
+        await mcp_client.call_tool("recall", {"query": "who reviewed PR-12?", "include_relations": False})
+    )
+    assert "relation_paths" not in plain
+
+    # Looking up a name nobody wrote is an MCP error naming the API's 404; it creates nothing.
+    assert "HTTP 404" in _error_text(await mcp_client.call_tool("entity", {"name": "Nobody Known"}))
+    assert "name or its id" in _error_text(await mcp_client.call_tool("entity", {}))
+    assert http.get("/v1/entities", params={"workspace_id": ws}).json()["total_count"] == 3
+
+
+async def test_context_environment_through_the_tools(base_url: str, http: httpx.Client, ws: str) -> None:
+    async with connect(base_url, ws) as mcp_client:
+        await _context(mcp_client, http, ws)
+
+
+async def _context(mcp_client: Client, http: httpx.Client, ws: str) -> None:
+    for fact in (
+        "Redis timed out on Monday.",
+        "Redis timed out again on Friday.",
+        "Postgres upgrade went fine.",
+    ):
+        _payload(await mcp_client.call_tool("remember", {"content": fact, "tags": ["ops"]}))
+
+    # The first call opens the configured session and its sandbox.
+    loaded = _payload(
+        await mcp_client.call_tool("context_load", {"variable": "mems", "query": "redis", "tags": ["ops"]})
+    )
+    assert loaded["count"] >= 2 and loaded["variable"] == "mems"  # both Redis facts; Postgres may match too
+    ran = _payload(
+        await mcp_client.call_tool(
+            "context_execute",
+            {"code": "n = len([m for m in mems if 'timed out' in m['content']])\nn", "result_var": "answer"},
+        )
+    )
+    assert ran["result"] == "2" and ran["error"] is None
+    assert "n" in ran["variables_changed"]
+
+    seen = _payload(await mcp_client.call_tool("context_inspect", {}))
+    assert set(seen["variables"]) >= {"mems", "n", "answer"}
+    one = _payload(await mcp_client.call_tool("context_inspect", {"variable": "n"}))
+    assert one["type"] == "int" and one["preview"] == "2"
+    # The same sandbox, seen through the API with the server's session id.
+    status = http.get("/v1/context/status", headers={"X-Workspace-ID": ws, "X-Session-ID": f"sess_mcp_{ws}"})
+    assert status.json()["exists"] is True and "answer" in status.json()["variables"]
+
+    # Refusals are MCP errors: code the server rejects, code that raises (keeping nothing), an unknown variable.
+    rejected = _error_text(await mcp_client.call_tool("context_execute", {"code": "import os\nos.getcwd()"}))
+    assert "HTTP 422" in rejected and "code_rejected" in rejected
+    raised = _error_text(await mcp_client.call_tool("context_execute", {"code": "lost = 1\n1 / 0"}))
+    assert "ZeroDivisionError" in raised
+    assert "HTTP 404" in _error_text(await mcp_client.call_tool("context_inspect", {"variable": "lost"}))
 
 
 async def test_streamable_http_transport(base_url: str, ws: str, tmp_path: Any) -> None:

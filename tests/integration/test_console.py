@@ -1,7 +1,8 @@
 """The memory console in a real browser: Debian's headless ``chromium`` driven by Playwright, against the real
 app on uvicorn (no browser download: Playwright is pointed at the system executable; .ci/run installs it).
 
-The page loads, a search shows a remembered memory, opening it shows its association and history; a read-only
+The page loads, a search shows a remembered memory, opening it shows its association, its typed entity relations
+and history; a read-only
 key sees no write controls, and the console's own API refuses a caller without a key.
 """
 
@@ -19,10 +20,8 @@ from playwright.sync_api import expect
 
 from tests.secured import admin_client, serve_secured
 
-CHROMIUM = (
-    os.environ.get("MEMORYLAYER_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-)
-SCREENSHOT = os.environ.get("MEMORYLAYER_CONSOLE_SCREENSHOT")  # set to a path to refresh docs/console.png
+CHROMIUM = os.environ.get("ML_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+SCREENSHOT = os.environ.get("ML_CONSOLE_SCREENSHOT")  # a path: refresh docs/console.png (ML_*: not a setting)
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +47,17 @@ def _remember(http: httpx.Client, ws: str, content: str, **fields: Any) -> str:
 def test_search_open_and_see_the_association(
     browser: Any, base_url: str, http: httpx.Client, ws: str
 ) -> None:
-    tea = _remember(http, ws, "Alice prefers green tea over coffee.", tags=["prefs"], type="semantic")
+    tea = _remember(
+        http,
+        ws,
+        "Alice prefers green tea over coffee.",
+        tags=["prefs"],
+        type="semantic",
+        relations=[
+            {"source_entity_name": "green tea", "source_entity_type": "concept", "relationship": "preferred_over",
+             "target_entity_name": "coffee", "target_entity_type": "concept"},
+        ],
+    )  # fmt: skip
     mug = _remember(http, ws, "Alice keeps a blue ceramic mug at her desk.", tags=["office"])
     _remember(http, ws, "The quarterly report is due on Friday.", tags=["work"])
     http.post(
@@ -81,6 +90,12 @@ def test_search_open_and_see_the_association(
     assert "related_to" in association.text_content()
     assert "Alice keeps a blue ceramic mug at her desk." in association.text_content()
     assert page.text_content("#d-title") == tea
+    relation = page.locator("#d-relations li.relation")
+    expect(relation).to_have_count(1)  # both entities named, with their kinds, and the relation between them
+    expect(relation.locator(".entity")).to_have_text(["green tea", "coffee"])
+    expect(relation.locator(".kind")).to_have_text(["concept", "concept"])
+    expect(relation.locator(".rel")).to_have_text("preferred_over →")
+    assert "explicit evidence" in relation.text_content()
     page.locator("#d-history li").nth(1).wait_for()  # created, then updated
     assert page.is_visible("#d-forget")
     if SCREENSHOT:
@@ -90,9 +105,46 @@ def test_search_open_and_see_the_association(
     association.click()  # follow the edge: the mug opens, pointing back at the tea
     expect(page.locator("#d-title")).to_have_text(mug)
     expect(page.locator("#d-assoc")).to_contain_text("← related_to")
+    expect(page.locator("#d-relations li")).to_have_text(["none"])  # the mug states no relation
 
     assert errors == [] and not page.is_visible("#error")
     page.close()
+
+
+def test_memory_relations_route(http: httpx.Client, ws: str, other_ws: str) -> None:
+    """The console's read of a memory's relations: its own workspace only, 404 for what it cannot see, and a
+    deleted memory's evidence shown as inactive."""
+    headers = {"X-Workspace-ID": ws}
+    memory = _remember(
+        http,
+        ws,
+        "Bob Lee reviewed PR-12.",
+        relations=[
+            {"source_entity_name": "Bob Lee", "source_entity_type": "person", "relationship": "reviewed_by",
+             "target_entity_name": "PR-12", "target_entity_type": "ticket"},
+        ],
+    )  # fmt: skip
+    plain = _remember(http, ws, "Nothing relates here.")
+    got = http.get(f"/console/api/memories/{memory}/relations", headers=headers)
+    assert got.status_code == 200, got.text
+    [relation] = got.json()["relations"]
+    # reviewed_by(Bob, PR) is stored as reviewed(PR, Bob): the canonical direction, both ends named.
+    assert (relation["source"]["name"], relation["relationship"], relation["target"]["name"]) == (
+        "PR-12",
+        "reviewed",
+        "Bob Lee",
+    )
+    assert relation["evidence_kinds"] == ["explicit"] and relation["evidence_active"] is True
+    assert http.get(f"/console/api/memories/{plain}/relations", headers=headers).json()["relations"] == []
+
+    elsewhere = http.get(f"/console/api/memories/{memory}/relations", headers={"X-Workspace-ID": other_ws})
+    missing = http.get("/console/api/memories/mem_0000000000000000/relations", headers=headers)
+    for refused in (elsewhere, missing):  # another workspace's memory is as absent as one never written
+        assert refused.status_code == 404 and refused.json()["detail"]["code"] == "memory_not_found"
+
+    http.delete(f"/v1/memories/{memory}", headers=headers).raise_for_status()
+    [gone] = http.get(f"/console/api/memories/{memory}/relations", headers=headers).json()["relations"]
+    assert gone["evidence_active"] is False and gone["active"] is False
 
 
 def test_threads_sessions_and_jobs_tabs(

@@ -4,9 +4,10 @@
 
 The page itself is open (it holds no data, and a browser cannot send a key on navigation); every datum it
 shows comes from the ``/v1`` API, called with the key typed into the page, so the console sees exactly what
-that key may see. The two routes the API lacks live here, behind the same authentication and row-level wall as
-``/v1``: ``/console/api/whoami`` (may this key write? which workspaces?) and ``/console/api/jobs`` (a
-workspace's recent extraction jobs).
+that key may see. The routes the API lacks live here, behind the same authentication and row-level wall as
+``/v1``: ``/console/api/whoami`` (may this key write? which workspaces?), ``/console/api/jobs`` (a
+workspace's recent extraction jobs) and ``/console/api/memories/{id}/relations`` (the typed entity relations a
+memory is evidence of).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from __future__ import annotations
 from importlib import resources
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep, principal, row_wall
+from shared.errors import NotFound
 
 __all__ = ["install", "pages", "router"]
 
@@ -99,6 +101,51 @@ def jobs(
         rows = threads_repo.recent_jobs(conn, workspace, limit)
     return schemas.ConsoleJobs.model_construct(
         jobs=[schemas.Job.from_row(r) for r in rows], workspace_id=workspace
+    )
+
+
+@router.get(
+    "/memories/{memory_id}/relations",
+    response_model=schemas.ConsoleMemoryRelations,
+    responses={404: {"description": "No such memory in the workspace (`memory_not_found`)."}},
+)
+def memory_relations(
+    memory_id: Annotated[str, Path(min_length=1, max_length=128, description="The memory's id.")],
+    caller: CallerDep,
+    svc: ServicesDep,
+) -> schemas.ConsoleMemoryRelations:
+    """The typed entity relations this memory is evidence of (`Bob Lee —reviewed→ PR-12`), with both
+    entities' names and kinds and how the memory evidences each, for the console's memory panel. Deleted
+    memories are included: their evidence shows as inactive."""
+    from shared.db import memory_relations as repo
+
+    workspace = caller.workspace()
+    with svc.db.connection() as conn:
+        rows = repo.relations_of_memory(conn, workspace, memory_id)
+    if rows is None:
+        raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
+
+    def end(row: dict, side: str) -> schemas.ConsoleRelationEnd:
+        return schemas.ConsoleRelationEnd.model_construct(
+            id=row[f"{side}_id"], name=row[f"{side}_name"], type=row[f"{side}_type"]
+        )
+
+    return schemas.ConsoleMemoryRelations.model_construct(
+        memory_id=memory_id,
+        workspace_id=workspace,
+        relations=[
+            schemas.ConsoleRelation.model_construct(
+                id=r["relation_id"],
+                source=end(r, "source"),
+                relationship=r["relationship"],
+                target=end(r, "target"),
+                confidence=round(float(r["confidence"]), 6),
+                active=r["active"],
+                evidence_kinds=list(r["evidence_kinds"] or []),
+                evidence_active=r["evidence_active"],
+            )
+            for r in rows
+        ],
     )
 
 
