@@ -251,6 +251,7 @@ class SandboxService:
                 tags=body.tags or [],
                 min_relevance=body.min_relevance,
                 include_embeddings=body.include_embeddings,
+                user_id=body.user_id,
             ),
         )
         items = [memory_data(mem, body.include_embeddings) for mem in found["memories"]]
