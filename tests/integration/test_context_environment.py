@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import socket
 import threading
 import time
 
@@ -456,6 +457,25 @@ def test_attacks_through_a_real_os_module_get_nothing(http, session, code):
     response = execute(http, ws, sid, "import random\n" + code)
     assert response.status_code == 200 and "not allowed" in response.json()["error"], response.text
     assert http.get("/health").status_code == 200
+
+
+def test_a_socket_to_the_database_port_gets_nothing(http, session, settings):
+    from psycopg.conninfo import conninfo_to_dict
+
+    info = conninfo_to_dict(settings.database_url or "")
+    host, port = str(info.get("host") or "127.0.0.1"), int(info.get("port") or 5432)
+    with socket.create_connection((host, port), timeout=5):
+        pass  # the database listens, and this process (the API's) reaches it
+    # The allow-list lets importlib through random._os.sys: the process wall is what holds (no socket module
+    # to load from disk, and no network in the sandbox's namespace).
+    code = (
+        "import random\nimportlib = random._os.sys.modules['importlib']\n"
+        f"s = importlib.import_module('_socket').socket()\ns.connect(({host!r}, {port}))\n'connected'"
+    )
+    ws, sid = session
+    response = execute(http, ws, sid, code)
+    assert response.status_code == 200 and response.json()["error_code"] == "execution_error", response.text
+    assert response.json()["result"] is None and http.get("/health").status_code == 200
 
 
 def test_huge_output_is_capped(http, session):
