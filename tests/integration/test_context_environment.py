@@ -412,13 +412,14 @@ def test_concurrent_calls_on_one_session_cannot_both_win(http, session, base_url
 
     def run_slow() -> None:
         with httpx.Client(base_url=base_url, timeout=30) as other:
-            slow.append(execute(other, ws, sid, "import time\ntime.sleep(1.0)\na = 1"))
+            # Long enough that the fast call below (a whole executor start on a loaded machine) ends first.
+            slow.append(execute(other, ws, sid, "import time\ntime.sleep(3.0)\na = 1"))
 
     worker = threading.Thread(target=run_slow)
     worker.start()
     time.sleep(0.5)
     fast = execute(http, ws, sid, "b = 2")
-    worker.join(10)
+    worker.join(20)
     assert fast.status_code == 200
     assert slow[0].status_code == 409 and slow[0].json()["detail"]["code"] == "sandbox_busy"
     names = http.get("/v1/context/status", headers=sx(ws, sid)).json()["variables"]
