@@ -1036,6 +1036,11 @@ class ContextDelta(_ContextBase):
     memory_changes: list[ContextItem]
     working_memory_changes: list[ContextItem]
     checkpoint_changes: list[ContextItem]
+    sandbox_changes: list[ContextItem] = Field(
+        default_factory=list,
+        description="Context-environment checkpoints since the cursor: the sandbox's variables as /inspect shows "
+        "them (a freed sandbox is a tombstone instead).",
+    )
     tombstones: list[ContextItem]
     has_more: bool = Field(description="More changes are waiting: ask again with the new cursor.")
 

@@ -47,6 +47,11 @@ class LoadRequest(_Body):
         default=None, ge=0.0, le=1.0, description="Drop memories under this relevance (0–1)."
     )
     include_embeddings: bool = Field(default=False, description="Store each memory's embedding vector too.")
+    # Not in SDK 0.2.1's payload (which the reference ignores anyway): recall's own user filter. There is no
+    # context_id filter, as in recall, where context_id is reserved and filters nothing (API.md).
+    user_id: str | None = Field(
+        default=None, max_length=256, description="Only memories of this user (recall's `user_id` filter)."
+    )
 
 
 class InjectRequest(_Body):

@@ -48,7 +48,7 @@ def namespace_wrapper() -> tuple[str, ...]:
 
 
 def isolation() -> dict[str, bool]:
-    """What the local executor can enforce here (reported by /v1/context/status and the docs' table)."""
+    """What the local executor can enforce here (docs/context-environment.md; each answer lists what held)."""
     return {
         "process": True,
         "rlimits": True,

@@ -138,7 +138,16 @@ class SandboxService:
             code = str(answer.get("code") or "sandbox_error")
             if code in ("execution_error", "llm_query"):
                 return answer
-            raise FAILURES.get(code, SandboxUnavailable)(str(answer.get("error") or code), code=code)
+            # elapsed_ms: the executor's own clock, from its start to its answer or kill (how long the limit
+            # really took, whatever the request waited for before and after).
+            timing = (
+                {"elapsed_ms": answer["elapsed_ms"]}
+                if isinstance(answer.get("elapsed_ms"), int | float)
+                else {}
+            )
+            raise FAILURES.get(code, SandboxUnavailable)(
+                str(answer.get("error") or code), code=code, **timing
+            )
         if "state" not in answer:
             return answer
         blob = self._decode_state(answer.pop("state"))
@@ -242,6 +251,7 @@ class SandboxService:
                 tags=body.tags or [],
                 min_relevance=body.min_relevance,
                 include_embeddings=body.include_embeddings,
+                user_id=body.user_id,
             ),
         )
         items = [memory_data(mem, body.include_embeddings) for mem in found["memories"]]

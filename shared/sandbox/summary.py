@@ -27,6 +27,15 @@ def sandbox_summary(db: Any, workspace_id: str, session_id: str, notices: list[s
         return []
     if row is None or not row["variables"]:
         return []
+    return [{"id": f"sandbox:{session_id}", "content": summary_content(row)}]
+
+
+def summary_content(row: dict[str, Any]) -> str:
+    """A sandbox row's variables as the JSON text of /inspect (previews cut to 160 characters).
+
+    >>> summary_content({"variables": {"x": {"type": "int", "preview": "1", "size_bytes": 5}}, "state_bytes": 21})
+    '{"total_size_bytes": 21, "variable_count": 1, "variables": {"x": {"preview": "1", "size_bytes": 5, "type": "int"}}}'
+    """
     variables = {
         name: {**entry, "preview": str(entry.get("preview", ""))[:PREVIEW_CHARS]}
         for name, entry in row["variables"].items()
@@ -36,4 +45,4 @@ def sandbox_summary(db: Any, workspace_id: str, session_id: str, notices: list[s
         "variables": variables,
         "total_size_bytes": row["state_bytes"],
     }
-    return [{"id": f"sandbox:{session_id}", "content": json.dumps(content, sort_keys=True)}]
+    return json.dumps(content, sort_keys=True)

@@ -24,6 +24,7 @@ from typing import Any
 from shared import secrets
 from shared.db import associations as assoc_repo
 from shared.db import memories as mem_repo
+from shared.db import sandboxes as sandbox_repo
 from shared.db import sessions as repo
 from shared.db.pool import Database
 from shared.db.rows import Connection
@@ -34,7 +35,7 @@ from shared.models import RecallRequest
 from shared.relations.context import entity_memories
 from shared.retrieval.budget import ESTIMATOR, estimate_tokens
 from shared.retrieval.recall import Recaller
-from shared.sandbox.summary import sandbox_summary
+from shared.sandbox.summary import sandbox_summary, summary_content
 from shared.sessions import cursor
 from shared.sessions.models import ContextDeltaRequest, ContextPackRequest
 from shared.sessions.service import SessionService
@@ -341,6 +342,7 @@ class ContextService:
                 o for o in out if o["kind"] == "working_memory_changes" and not o["tombstone"]
             ],
             "checkpoint_changes": [o for o in out if o["kind"] == "checkpoint_changes"],
+            "sandbox_changes": [o for o in out if o["kind"] == "sandbox_changes" and not o["tombstone"]],
             "tombstones": [o for o in out if o["tombstone"]],
             "budget_summary": summary,
             "generation_summary": {"policy": POLICY, "calls": 0, "input_tokens": 0, "output_tokens": 0},
@@ -367,6 +369,12 @@ class ContextService:
         working = {
             r["key"]: r for r in repo.working(conn, workspace_id, session_id, now=self.sessions.clock())
         }
+        # /v1/context/checkpoint (issue 19): the sandbox's stored summary now, as the pack's sandbox_summary.
+        sandbox = (
+            sandbox_repo.find(conn, workspace_id, session_id)
+            if any(e["kind"] == "sandbox_checkpoint" for e in events)
+            else None
+        )
         items = []
         for event in events:
             kind, subject, seq = event["kind"], event["subject_id"], event["sequence"]
@@ -409,6 +417,17 @@ class ContextService:
                     else Item(
                         id=subject, kind="checkpoint_changes", content=subject, event_time=event["created_at"]
                     )
+                )
+            elif kind == "sandbox_checkpoint":
+                item = Item(
+                    id=subject,
+                    kind="sandbox_changes",
+                    # Freed since (cleanup, or the session's end): a tombstone, as a deleted memory.
+                    content=summary_content(sandbox) if sandbox else subject,
+                    importance=1.0,
+                    event_time=event["created_at"],
+                    match_signals=("sandbox", "checkpoint", "delta"),
+                    tombstone=sandbox is None,
                 )
             else:
                 item = Item(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import socket
 import threading
 import time
 
@@ -106,18 +108,32 @@ def test_inspect_and_pack_summary_after_execute(http, session):
 
 def test_infinite_loop_is_stopped_in_time_and_the_server_keeps_serving(http, session, two_seconds, base_url):
     ws, sid = session
-    answers: list[httpx.Response] = []
+    answers: list[tuple[httpx.Response, float]] = []
+
+    def spin() -> None:
+        response = execute(http, ws, sid, "while True: pass")
+        answers.append((response, time.monotonic()))
+
     started = time.monotonic()
-    worker = threading.Thread(target=lambda: answers.append(execute(http, ws, sid, "while True: pass")))
+    worker = threading.Thread(target=spin)
     worker.start()
     time.sleep(0.3)
     with httpx.Client(base_url=base_url, timeout=5) as other:
-        t0 = time.monotonic()
         assert other.get("/v1/context/status", headers=sx(ws, sid)).status_code == 200
-        assert time.monotonic() - t0 < 1.5  # the API thread is not the one spinning
-    worker.join(10)
-    assert time.monotonic() - started < 3.5 and answers
-    assert answers[0].status_code == 422 and answers[0].json()["detail"]["code"] == "execution_timeout"
+        served = time.monotonic()
+    worker.join(15)
+    assert answers, "the execution never answered"
+    response, answered = answers[0]
+    # The server kept serving: the status read came back while the loop was still spinning (an order, not a
+    # duration, so a loaded machine cannot fake a failure).
+    assert served < answered
+    assert response.status_code == 422 and response.json()["detail"]["code"] == "execution_timeout"
+    # The bound is on the wall-clock kill itself, timed by the executor from its start: the 2 s limit plus its
+    # 0.5 s start-up grace, under the issue's 3 s. (Queueing for a slot or the database before and after is
+    # the machine's load, not the limit.) A kill that did not hold would leave only RLIMIT_CPU, at 3 s of CPU.
+    detail = response.json()["detail"]
+    assert 2000 <= detail["elapsed_ms"] < 3000 and "exceeded 2 s and was stopped" in detail["message"], detail
+    assert answered - started < 15  # and the request itself did not hang
 
 
 @pytest.mark.parametrize(
@@ -200,6 +216,53 @@ def test_load_and_inject_put_plain_data_in(http, session):
     assert got["result"] == "(['redis cache times out'], 2)"
 
 
+def test_load_applies_the_callers_filters(http, session):
+    ws, sid = session
+    rows = [
+        {"content": "redis timeout in checkout", "type": "episodic", "tags": ["ops"], "user_id": "alice"},
+        {"content": "redis timeout fixed by pooling", "type": "semantic", "tags": ["ops"], "user_id": "bob"},
+        {"content": "redis timeout post-mortem", "type": "semantic", "tags": ["docs"], "user_id": "alice"},
+    ]
+    for row in rows:
+        assert http.post("/v1/memories", json=row, headers=h(ws)).status_code == 201
+
+    def load(**filters) -> list[str]:
+        body = {"var": "mems", "query": "redis timeout", "limit": 10, **filters}
+        loaded = http.post("/v1/context/load", json=body, headers=sx(ws, sid))
+        assert loaded.status_code == 200, loaded.text
+        got = execute(http, ws, sid, "sorted(m['content'] for m in mems)").json()["result"]
+        contents = ast.literal_eval(got)
+        assert loaded.json()["count"] == len(contents)
+        return contents
+
+    assert len(load()) == 3
+    assert load(types=["semantic"]) == ["redis timeout fixed by pooling", "redis timeout post-mortem"]
+    assert load(tags=["ops"]) == ["redis timeout fixed by pooling", "redis timeout in checkout"]
+    assert load(user_id="alice") == ["redis timeout in checkout", "redis timeout post-mortem"]
+    assert load(types=["semantic"], tags=["ops"], user_id="bob") == ["redis timeout fixed by pooling"]
+    # min_relevance is recall's own floor (on cosine, so keyword matches can pass it): load keeps what recall does.
+    for floor in (0.0, 0.99):
+        recalled = http.post(
+            "/v1/memories/recall",
+            json={"query": "redis timeout", "limit": 10, "min_relevance": floor},
+            headers=h(ws),
+        ).json()["memories"]
+        assert load(min_relevance=floor) == sorted(m["content"] for m in recalled)
+    refused = http.post(
+        "/v1/context/load", json={"var": "mems", "query": "x", "types": ["nonsense"]}, headers=sx(ws, sid)
+    )
+    assert refused.status_code == 422
+
+
+def test_preview_caps_hold(http, session):
+    ws, sid = session
+    execute(http, ws, sid, "big = 'y' * 100_000")
+    widest = http.post("/v1/context/inspect?variable=big&preview_chars=1000", headers=sx(ws, sid)).json()
+    assert widest["size_bytes"] > 100_000 and len(widest["preview"]) <= 1003
+    injected = http.post("/v1/context/inject", json={"key": "z", "value": "q" * 5000}, headers=sx(ws, sid))
+    assert len(injected.json()["preview"]) <= 203
+
+
 def test_query_and_rlm_need_generation(http, session):
     ws, sid = session
     for path, body in (("query", {"prompt": "sum it", "variables": ["x"]}), ("rlm", {"goal": "count"})):
@@ -207,22 +270,45 @@ def test_query_and_rlm_need_generation(http, session):
         assert response.status_code == 403 and response.json()["detail"]["code"] == "generation_not_allowed"
 
 
-def test_checkpoint_emits_an_event_and_cleanup_frees(http, session, services):
+def test_checkpoint_shows_in_context_delta_and_cleanup_frees(http, session, services):
     ws, sid = session
-    execute(http, ws, sid, "x = 1")
+    execute(http, ws, sid, "x = 1\nnote = 'hello'")
     cursor = http.post(f"/v1/sessions/{sid}/context-pack", json={}, headers=h(ws)).json()["cursor"]
     assert http.post("/v1/context/checkpoint", headers=sx(ws, sid)).status_code == 204
-    # A delta over the new event kind still answers (it carries no item of its own yet).
     delta = http.post(f"/v1/sessions/{sid}/context-delta", json={"cursor": cursor}, headers=h(ws))
     assert delta.status_code == 200, delta.text
+    changes = delta.json()["sandbox_changes"]
+    assert [(c["id"], c["kind"], c["tombstone"]) for c in changes] == [
+        (f"sandbox:{sid}", "sandbox_changes", False)
+    ]
+    summary = json.loads(changes[0]["content"])
+    assert summary["variable_count"] == 2 and summary["variables"]["note"]["preview"] == "'hello'"
+    assert "## Sandbox Changes" in delta.json()["rendered"] and changes[0] in delta.json()["items"]
+    # Delivered once: the next cursor has nothing more.
+    later = http.post(
+        f"/v1/sessions/{sid}/context-delta", json={"cursor": delta.json()["cursor"]}, headers=h(ws)
+    ).json()
+    assert later["sandbox_changes"] == [] and later["items"] == []
     with services.db.connection() as conn:
         kinds = conn.execute(
             "SELECT kind FROM session_context_events WHERE workspace_id = %s AND session_id = %s", (ws, sid)
         ).fetchall()
-    assert "sandbox_checkpoint" in [k["kind"] for k in kinds]
+    assert [k["kind"] for k in kinds].count("sandbox_checkpoint") == 1
     assert http.get("/v1/context/status", headers=sx(ws, sid)).json()["metadata"]["checkpointed_at"]
     assert http.delete("/v1/context/cleanup", headers=sx(ws, sid)).status_code == 204
     assert http.get("/v1/context/status", headers=sx(ws, sid)).json()["exists"] is False
+    # Read again from the first cursor, the checkpoint of a freed sandbox is a tombstone.
+    again = http.post(f"/v1/sessions/{sid}/context-delta", json={"cursor": cursor}, headers=h(ws)).json()
+    assert again["sandbox_changes"] == []
+    assert [t["id"] for t in again["tombstones"] if t["kind"] == "sandbox_changes"] == [f"sandbox:{sid}"]
+    # Without a sandbox, /checkpoint has nothing to mark and emits nothing.
+    assert http.post("/v1/context/checkpoint", headers=sx(ws, sid)).status_code == 204
+    assert (
+        http.post(
+            f"/v1/sessions/{sid}/context-delta", json={"cursor": again["cursor"]}, headers=h(ws)
+        ).json()["items"]
+        == []
+    )
 
 
 def test_ended_and_expired_sessions_free_their_sandboxes(http, ws, services, clock):
@@ -264,6 +350,20 @@ def openai_stub(services, settings, monkeypatch):
     monkeypatch.setattr(services.sandboxes, "llm", create_llm(llm_settings(settings, "openai", stub)))
     yield stub
     stub.stop()
+
+
+def test_deterministic_policy_refuses_generation_even_with_an_llm(
+    http, session, services, openai_stub, monkeypatch
+):
+    strict = services.sandboxes.settings.model_copy(update={"enrichment_policy": "deterministic"})
+    monkeypatch.setattr(services.sandboxes, "settings", strict)
+    ws, sid = session
+    for path, body in (("query", {"prompt": "sum it", "variables": ["x"]}), ("rlm", {"goal": "count"})):
+        response = http.post(f"/v1/context/{path}", json=body, headers=sx(ws, sid))
+        assert response.status_code == 403 and response.json()["detail"]["code"] == "generation_not_allowed"
+    in_code = execute(http, ws, sid, "llm_query('hi')")
+    assert in_code.status_code == 403 and in_code.json()["detail"]["code"] == "generation_not_allowed"
+    assert openai_stub.requests == []  # nothing reached the LLM
 
 
 def test_query_sends_the_variables_to_the_llm_and_keeps_the_answer(http, session, openai_stub):
@@ -312,13 +412,14 @@ def test_concurrent_calls_on_one_session_cannot_both_win(http, session, base_url
 
     def run_slow() -> None:
         with httpx.Client(base_url=base_url, timeout=30) as other:
-            slow.append(execute(other, ws, sid, "import time\ntime.sleep(1.0)\na = 1"))
+            # Long enough that the fast call below (a whole executor start on a loaded machine) ends first.
+            slow.append(execute(other, ws, sid, "import time\ntime.sleep(3.0)\na = 1"))
 
     worker = threading.Thread(target=run_slow)
     worker.start()
     time.sleep(0.5)
     fast = execute(http, ws, sid, "b = 2")
-    worker.join(10)
+    worker.join(20)
     assert fast.status_code == 200
     assert slow[0].status_code == 409 and slow[0].json()["detail"]["code"] == "sandbox_busy"
     names = http.get("/v1/context/status", headers=sx(ws, sid)).json()["variables"]
@@ -357,6 +458,25 @@ def test_attacks_through_a_real_os_module_get_nothing(http, session, code):
     response = execute(http, ws, sid, "import random\n" + code)
     assert response.status_code == 200 and "not allowed" in response.json()["error"], response.text
     assert http.get("/health").status_code == 200
+
+
+def test_a_socket_to_the_database_port_gets_nothing(http, session, settings):
+    from psycopg.conninfo import conninfo_to_dict
+
+    info = conninfo_to_dict(settings.database_url or "")
+    host, port = str(info.get("host") or "127.0.0.1"), int(info.get("port") or 5432)
+    with socket.create_connection((host, port), timeout=5):
+        pass  # the database listens, and this process (the API's) reaches it
+    # The allow-list lets importlib through random._os.sys: the process wall is what holds (no socket module
+    # to load from disk, and no network in the sandbox's namespace).
+    code = (
+        "import random\nimportlib = random._os.sys.modules['importlib']\n"
+        f"s = importlib.import_module('_socket').socket()\ns.connect(({host!r}, {port}))\n'connected'"
+    )
+    ws, sid = session
+    response = execute(http, ws, sid, code)
+    assert response.status_code == 200 and response.json()["error_code"] == "execution_error", response.text
+    assert response.json()["result"] is None and http.get("/health").status_code == 200
 
 
 def test_huge_output_is_capped(http, session):

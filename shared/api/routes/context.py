@@ -30,6 +30,7 @@ def context_pack(
 def context_delta(
     session_id: str, body: ContextDeltaRequest, caller: CallerDep, svc: ServicesDep
 ) -> dict[str, Any]:
-    """What changed since `cursor` (memories, working memory, checkpoints; deletes as tombstones), in order and
+    """What changed since `cursor` (memories, working memory, checkpoints, context-environment checkpoints in
+    `sandbox_changes`; deletes as tombstones), in order and
     within `budget_tokens`, with the next cursor. An expired cursor is a 409 `cursor_expired`: take a new pack."""
     return svc.context.delta(caller.lookup_scope(), session_id, body)

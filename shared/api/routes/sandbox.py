@@ -46,9 +46,10 @@ def inspect(
 
 @router.post("/load", response_model=schemas.LoadResult)
 def load(body: LoadRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    """Recall memories in the session's workspace and store them in variable `var` as a list of plain dicts
-    (`id`, `content`, `type`, `importance`, `tags`, `created_at`, and `metadata`/`abstract`/`embedding` when
-    present), ready for code in /execute."""
+    """Recall memories in the session's workspace, with the caller's `types`, `tags`, `min_relevance` and
+    `user_id` filters, and store them in variable `var` as a list of plain dicts (`id`, `content`, `type`,
+    `importance`, `tags`, `created_at`, and `metadata`/`abstract`/`embedding` when present), ready for code in
+    /execute."""
     return svc.sandboxes.load(caller, body)
 
 
@@ -85,8 +86,9 @@ def status(caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
 
 @router.post("/checkpoint", status_code=204)
 def checkpoint(caller: CallerDep, svc: ServicesDep) -> Response:
-    """Mark the sandbox's state checkpointed and record a `sandbox_checkpoint` context event (the state itself
-    is always durable: it lives in Postgres). A session without a sandbox: nothing to do, still 204."""
+    """Mark the sandbox's state checkpointed and record a `sandbox_checkpoint` context event, which the
+    session's /context-delta shows in `sandbox_changes` (the state itself is always durable: it lives in
+    Postgres). A session without a sandbox: nothing to do, still 204."""
     svc.sandboxes.checkpoint(caller)
     return Response(status_code=204)
 
