@@ -24,7 +24,14 @@ ENV_PREFIX = "MEMORYLAYER_"
 # be set in the same shell: the embedding container's port (functions/embed/config.py) and the clients' (SDK,
 # MCP server) address, key and workspace. Tooling (tests, CDK bundling) uses ``ML_*`` instead.
 NOT_SETTINGS = frozenset(
-    {"MEMORYLAYER_EMBED_PORT", "MEMORYLAYER_URL", "MEMORYLAYER_API_KEY", "MEMORYLAYER_WORKSPACE_ID"}
+    {
+        "MEMORYLAYER_EMBED_PORT",  # the embedding container's own port (functions/embed)
+        # The clients' (SDK, LlamaIndex, MCP server): often exported in the same shell as `make dev`.
+        "MEMORYLAYER_URL",
+        "MEMORYLAYER_API_KEY",
+        "MEMORYLAYER_WORKSPACE_ID",
+        "MEMORYLAYER_SESSION_ID",
+    }
 )
 
 EmbeddingProviderName = Literal["hash", "local", "openai", "google", "endpoint", "sagemaker"]

@@ -301,7 +301,13 @@ def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: Variant, asks_
 
 
 def variant_statement(
-    recaller: Recaller, tuning: Variant, workspace_ids: list[str], req: RecallRequest, conn: Any = None
+    recaller: Recaller,
+    tuning: Variant,
+    workspace_ids: list[str],
+    req: RecallRequest,
+    conn: Any = None,
+    *,
+    vector: Any = None,
 ) -> tuple[str, dict[str, Any]]:
     """The variant's statement and parameters (the parameters of the production filters too, which
     association expansion uses)."""
@@ -314,7 +320,7 @@ def variant_statement(
     k = max(settings.recall_min_candidates, (req.limit + req.offset) * settings.recall_candidate_multiplier)
     rrf_k = float(settings.recall_rrf_k if tuning.rrf_k is None else tuning.rrf_k)
     params.update(
-        q=recaller.embedder.embed_one(req.query),
+        q=recaller.embedder.embed_one(req.query) if vector is None else vector,
         model=recaller.embedder.model_id,
         tsq=tsq,
         k=k,
@@ -349,4 +355,6 @@ def use_variant(recaller: Recaller, tuning: Variant | None) -> None:
     """Make ``recaller`` rank with ``tuning`` (None: production's statement again)."""
     recaller.__dict__.pop("statement", None)
     if tuning is not None:
-        recaller.statement = lambda ws, req, conn=None: variant_statement(recaller, tuning, ws, req, conn)  # type: ignore[method-assign]
+        recaller.statement = lambda ws, req, conn=None, vector=None: variant_statement(  # type: ignore[method-assign]
+            recaller, tuning, ws, req, conn, vector=vector
+        )

@@ -119,8 +119,12 @@ class Recaller:
                 code="generation_not_allowed",
             )
         arm = relations_arm.plan(req)  # None unless the query asks about a relation
+        # Before a connection is taken: the query's embedding may be a remote call (openai, google, gpu), and a
+        # pooled connection held meanwhile is one fewer for everyone else (and a longer RDS Proxy borrow).
+        browse = req.query.strip() == "*"
+        vector = None if browse else self.embedder.embed_one(req.query)
         with self.db.connection() as conn:
-            sql, params = self.statement(workspace_ids, req, conn)
+            sql, params = self.statement(workspace_ids, req, conn, vector=vector)
             with conn.pipeline():
                 bound = ws_repo.recall_bindings(conn, workspace_ids)
                 hits = conn.execute(sql, params)
@@ -138,10 +142,16 @@ class Recaller:
         return dict(self._result(req, rows, expanded, started), relation_paths=paths)
 
     def statement(
-        self, workspace_ids: list[str], req: RecallRequest, conn: Connection | None = None
+        self,
+        workspace_ids: list[str],
+        req: RecallRequest,
+        conn: Connection | None = None,
+        *,
+        vector: Any = None,
     ) -> tuple[str, dict[str, Any]]:
         """The one ranking statement for ``req`` and its parameters (``*`` browses, newest first). ``conn``
-        reads the word statistics when they are due (else a connection is borrowed for it)."""
+        reads the word statistics when they are due (else a connection is borrowed for it); ``vector`` is the
+        query's embedding when the caller has it already."""
         params = filter_params(req, workspace_ids)
         params.update(limit=req.limit, offset=req.offset)
         if req.query.strip() == "*":
@@ -150,7 +160,7 @@ class Recaller:
         # The text arm takes the query's terms (a query without any has none: see recall.sql, ``scope``).
         qtext = " ".join(t.strip("'") for t in query_terms(req.query))
         params.update(
-            q=self.embedder.embed_one(req.query),
+            q=self.embedder.embed_one(req.query) if vector is None else vector,
             model=self.embedder.model_id,
             k=max(
                 self.settings.recall_min_candidates,

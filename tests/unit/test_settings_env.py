@@ -25,6 +25,7 @@ def test_settings_and_the_other_programs_variables_are_accepted(monkeypatch: pyt
     monkeypatch.setenv("MEMORYLAYER_PORT", "61009")
     monkeypatch.setenv("MEMORYLAYER_EMBED_PORT", "61051")  # functions/embed's own variable
     monkeypatch.setenv("MEMORYLAYER_URL", "http://127.0.0.1:61001")  # the SDK's
+    monkeypatch.setenv("MEMORYLAYER_SESSION_ID", "mcp")  # the MCP server's session
     assert Settings(embedding_provider="hash").port == 61009
 
 
