@@ -12,6 +12,7 @@ import re
 
 from shared.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Message
 from shared.extraction.candidates import Candidate
+from shared.relations.models import EntityRelationInput
 
 _NAME = r"([A-Z][\w'-]+(?: [A-Z][\w'-]+){0,3})"
 _PLACE = r"([A-Z][\w.'-]+(?:[ ,]+[A-Z][\w.'-]+){0,3})"
@@ -57,6 +58,7 @@ class DeterministicExtractor(Extractor):
     def extract(self, data: ExtractionInput) -> ExtractionOutput:
         candidates: list[Candidate] = []
         messages = data.messages
+        speaker = _speaker_name(data)
         for i, message in enumerate(messages):
             if message.role != "user" or not message.text.strip():
                 continue
@@ -68,6 +70,7 @@ class DeterministicExtractor(Extractor):
                 candidates.append(fact)
             episode = _episode(message, reply)
             episode.source_message_ids = sources
+            episode.relations = _episode_relations(message.text, episode.content, speaker)
             candidates.append(episode)
         return ExtractionOutput(candidates=candidates, summary=data.summary)
 
@@ -80,3 +83,128 @@ def _episode(user: Message, reply: Message | None) -> Candidate:
         content = content[: EPISODE_MAX_CHARS - 1] + "…"
     return Candidate(content=content, type="episodic", subtype="event", importance=0.4,
                      event_time=user.created_at, metadata={"kind": "exchange"})  # fmt: skip
+
+
+# ---------------------------------------------------------------------------------------------- relations
+# Precision over recall: present-tense statements only, both ends capitalised names, the canonical relationship
+# and the kinds it joins. "works at" and friends never match "no longer works", "doesn't work", "used to work".
+_ORG = r"(?:the\s+)?([A-Z][\w&'.-]*(?:[ \t]+[A-Z][\w&'.-]*){0,3})"
+_SUBJ = r"([A-Z][\w'-]*(?:[ \t]+[A-Z][\w'-]*){0,3})"
+_ME = r"\b(I)"
+# (relationship, source kind, target kind, third-person verb phrase, first-person verb phrase)
+RELATION_RULES: list[tuple[str, str, str, str, str]] = [
+    ("employed_by", "person", "org", r"(?:works|is\s+employed)\s+(?:at|for|by)", r"(?:work|am\s+employed|'m\s+employed)\s+(?:at|for|by)"),
+    ("located_in", "person", "place", r"(?:lives|resides|is\s+based)\s+in", r"(?:live|reside|am\s+based|'m\s+based)\s+in"),
+    ("member_of", "person", "org", r"is\s+(?:a\s+)?member\s+of", r"(?:am|'m)\s+(?:a\s+)?member\s+of"),
+    ("founded", "person", "org", r"founded", r"founded"),
+]  # fmt: skip
+_COMPILED = [
+    (rel, src, dst, re.compile(rf"{who}\s+{verb}\s+{_ORG}"))
+    for rel, src, dst, third, first in RELATION_RULES
+    for who, verb in ((_SUBJ, third), (_ME, first))
+]
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+# A sentence with one of these words before the relation is a hedge, a condition or a negation: skipped.
+_HEDGES = frozenset({
+    "if", "unless", "whether", "suppose", "supposing", "imagine", "maybe", "perhaps", "probably", "possibly",
+    "might", "may", "could", "would", "should", "not", "never", "no", "nor", "n't", "don't", "doesn't", "didn't",
+    "isn't", "wasn't", "won't", "wouldn't", "hope", "hopes", "wish", "wishes", "want", "wants", "plan", "plans",
+    "planning",
+})  # fmt: skip
+_AFTER_NEGATION = re.compile(r"^\W*(?:no\s+more|no\s+longer|any\s*more)\b", re.I)
+_QUESTION_START = frozenset({
+    "who", "what", "where", "which", "when", "why", "how", "does", "did", "do", "is", "are", "was", "were", "can",
+    "could",
+})  # fmt: skip
+# Capitalised words at a sentence's start that are not names ("Today Bob works at Acme" is about Bob).
+_LEADING = re.compile(
+    r"(?:(?:today|yesterday|now|currently|also|and|but|so|then|still|actually|well|oh|yes|the|a|an)"
+    r"(?:[ \t]+|$))+",
+    re.I,
+)
+_PRONOUNS = frozenset({
+    "he", "she", "they", "it", "we", "you", "i", "this", "that", "there",
+})  # fmt: skip
+RELATION_CONFIDENCE = 0.85
+_EPISODE_PREFIX = len("User: ")
+
+
+def _episode_relations(text: str, content: str, speaker: str | None) -> list[EntityRelationInput]:
+    """The relations of a user message, as inputs whose spans point into its episode's ``content``; a span
+    the episode's truncation cut is dropped, so the writer's span check never sees a bad one."""
+    shift = _EPISODE_PREFIX - (len(text) - len(text.lstrip()))
+    out = []
+    for relationship, source, src_kind, target, dst_kind, start, end in relations_in(text, speaker):
+        start, end = start + shift, end + shift
+        if content[start:end] != text[start - shift : end - shift]:
+            continue
+        out.append(
+            EntityRelationInput(
+                source_entity_name=source,
+                source_entity_type=src_kind,
+                target_entity_name=target,
+                target_entity_type=dst_kind,
+                relationship=relationship,
+                confidence=RELATION_CONFIDENCE,
+                source_span_start=start,
+                source_span_end=end,
+                evidence_kind="pattern",
+                extraction_method="deterministic_extraction",
+            )  # fmt: skip
+        )
+    return out
+
+
+def _speaker_name(data: ExtractionInput) -> str | None:
+    """The user's name when the conversation or a known memory states it; a first-person relation needs it."""
+    name = None
+    for fact in data.known_facts:
+        match = re.match(r"User's name is (.+)$", fact.strip())
+        if match:
+            name = match.group(1).strip(" .")
+    for message in [*data.recent, *data.messages]:
+        if message.role == "user":
+            for _predicate, pattern, _template in RULES[:1]:
+                for match in pattern.finditer(message.text):
+                    name = match.group(1).strip(" .,'") or name
+    return name
+
+
+def relations_in(text: str, speaker: str | None = None) -> list[tuple[str, str, str, str, str, int, int]]:
+    """The relations ``text`` states plainly: (relationship, source, source kind, target, target kind, start,
+    end), the span covering source to target. A first-person statement is the ``speaker``'s, if named.
+
+    >>> [r[:5] for r in relations_in("Today Bob Stone works at Acme Corp. Ann lives in Paris.")]
+    [('employed_by', 'Bob Stone', 'person', 'Acme Corp', 'org'), ('located_in', 'Ann', 'person', 'Paris', 'place')]
+    >>> relations_in("Does Bob work at Acme?"), relations_in("Bob no longer works at Acme."), relations_in("If Bob works at Acme, fine.")
+    ([], [], [])
+    """
+    found: list[tuple[str, str, str, str, str, int, int]] = []
+    for sentence in _SENTENCE.finditer(text):
+        body = sentence.group(0)
+        words = re.findall(r"[\w']+", body.lower())
+        if not words or body.rstrip().endswith("?") or words[0] in _QUESTION_START:
+            continue
+        for relationship, src_kind, dst_kind, pattern in _COMPILED:
+            for match in pattern.finditer(body):
+                # "and lives in Paris" continues the sentence's subject: "Bob works at Acme and lives in Paris".
+                source, start = match.group(1), match.start(1)
+                if source == "I":
+                    if speaker is None:
+                        continue
+                    source = speaker
+                else:
+                    skip = m.end() if (m := _LEADING.match(source)) else 0
+                    source, start = source[skip:], start + skip
+                    if not source or source.lower() in _PRONOUNS:
+                        continue
+                prefix = re.findall(r"[\w']+", body[: match.start()].lower() + " " + source.lower())
+                if _HEDGES.intersection(prefix) or _AFTER_NEGATION.match(body[match.end() :]):
+                    continue
+                target = match.group(2).rstrip(".'")
+                if not target or target.lower() == source.lower():
+                    continue
+                offset = sentence.start()
+                found.append((relationship, source, src_kind, target, dst_kind, offset + start,
+                              offset + match.start(2) + len(target)))  # fmt: skip
+    return found
