@@ -243,3 +243,30 @@ def test_bad_messages_are_rejected_whole(api):
     big = {"messages": [{"role": "user", "content": "ok"}, {"role": "user", "content": "x" * 70000}]}
     assert api.post(f"/v1/threads/{thread}/messages", json=big).status_code == 413
     assert api.get(f"/v1/threads/{thread}/messages").json()["total_count"] == 0
+
+
+def test_deterministic_extraction_proposes_relations_recall_can_walk(api):
+    """Issue 18 item 6: the rule-based extractor's relations land as entities and evidence of the exchange
+    memory, and a relation question finds that memory through the relational arm."""
+    thread = new_thread(api)
+    out = append(
+        api,
+        thread,
+        ("user", "My name is Dana Reyes. I work at Acme Corp, and Bob Stone lives in Lisbon."),
+        ("assistant", "Got it."),
+        ("user", "Does Carol Diaz work at Initech? Maybe Eve founded Bright Labs."),
+    )
+    wait_job(api, out["job_id"])
+    entities = api.get("/v1/entities").json()["entities"]
+    kinds = {e["canonical_name"]: e["entity_type"] for e in entities}
+    # Nothing from the question or the hedge.
+    assert kinds == {"Dana Reyes": "person", "Acme Corp": "org", "Bob Stone": "person", "Lisbon": "place"}
+    r = api.post("/v1/memories/recall", json={"query": "Who works at Acme Corp?", "include_relations": True})
+    assert r.status_code == 200, r.text
+    result = r.json()
+    [path] = [p for p in result["relation_paths"] if p["relations"][0]["relationship"] == "employed_by"]
+    [evidence] = path["evidence_memory_ids"]
+    top = result["memories"][0]
+    assert top["id"] == evidence and "relational" in top["match_signals"]
+    assert top["content"].startswith("User: My name is Dana Reyes. I work at Acme Corp")
+    assert top["source_thread_id"] == thread
