@@ -3,7 +3,7 @@
 >>> ExecuteRequest(code="1 + 1").max_return_chars
 10000
 
-Each field describes itself here, for /openapi.json; the answers are in shared/api/schemas.py.
+Each field describes itself here, for /openapi.json; the answers are in shared/api/schemas/sandbox.py.
 """
 
 from __future__ import annotations

@@ -1,0 +1,155 @@
+"""Sessions, their working memory, checkpoints and commits (/v1/sessions)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field
+
+from shared.api.schemas.base import Timestamp, Wire, _wrapped_example
+
+
+class Session(Wire):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "sess_0123456789abcdef0123456789abcdef",
+                    "workspace_id": "demo",
+                    "tenant_id": "_default",
+                    "context_id": "_default",
+                    "user_id": None,
+                    "metadata": {},
+                    "auto_commit": True,
+                    "committed_at": None,
+                    "expires_at": "2026-11-29T15:40:34.508615Z",
+                    "created_at": "2026-11-29T14:40:34.508615Z",
+                }
+            ]
+        }
+    )
+
+    id: str
+    workspace_id: str
+    tenant_id: str
+    context_id: str | None
+    user_id: str | None
+    metadata: dict[str, Any]
+    auto_commit: bool
+    committed_at: Timestamp | None
+    expires_at: Timestamp | None
+    created_at: Timestamp
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Session:
+        return cls.pick(row)
+
+
+class SessionEnvelope(Session):
+    """A session, wrapped and flat (the sync SDK 0.2.1 builds `Session(**data)` from the top level)."""
+
+    model_config = _wrapped_example(Session, "session")
+
+    session: Session
+
+
+class SessionCreated(SessionEnvelope):
+    model_config = _wrapped_example(Session, "session", briefing=None)
+
+    briefing: dict[str, Any] | None = Field(description="The workspace briefing, when `briefing` was asked.")
+
+
+class SessionList(Wire):
+    sessions: list[Session]
+    total_count: int
+
+
+class Expiry(Wire):
+    expires_at: Timestamp | None
+
+
+class WorkingMemoryEntry(Wire):
+    key: str
+    value: Any = Field(description="Any JSON value.")
+    ttl_seconds: int | None
+    expires_at: Timestamp | None
+    created_at: Timestamp | None
+    updated_at: Timestamp | None
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> WorkingMemoryEntry:
+        return cls.pick(row)
+
+
+class WorkingMemoryEntries(Wire):
+    items: list[WorkingMemoryEntry]
+    total_count: int
+
+
+class Checkpoint(Wire):
+    """A durable transcript segment of a session (API.md §8): stored as memory ``raw_memory_id``, then indexed
+    line by line into searchable memories."""
+
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "id": "chk_0123456789abcdef0123456789abcdef",
+                    "workspace_id": "demo",
+                    "session_id": "sess_0123456789abcdef0123456789abcdef",
+                    "raw_memory_id": "mem_chk_0123456789abcdef0123456789abcdef",
+                    "source_kind": "transcript",
+                    "source_sequence": 3,
+                    "source_boundary": None,
+                    "content_hash": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+                    "byte_count": 812,
+                    "capture_status": "durable",
+                    "index_status": "complete",
+                    "enrichment_status": "skipped",
+                    "idempotency_key": "turn-3",
+                    "created_at": "2026-11-29T14:40:34.508615Z",
+                    "updated_at": "2026-11-29T14:40:34.908615Z",
+                }
+            ]
+        }
+    )
+
+    id: str = Field(description="`chk_` + 32 hex.")
+    workspace_id: str
+    session_id: str
+    raw_memory_id: str = Field(
+        description="The memory holding the whole segment (`mem_chk_…`), kept after the session."
+    )
+    source_kind: str = Field(
+        description="Where the segment came from, sanitised to `[a-z0-9_-]` (default `transcript`)."
+    )
+    source_sequence: int | None = Field(description="The caller's sequence number of the segment, if given.")
+    source_boundary: int | None = Field(description="The caller's boundary (e.g. last turn index), if given.")
+    content_hash: str = Field(description="sha256 hex of the UTF-8 segment, as sent and checked.")
+    byte_count: int = Field(description="Size of the segment in UTF-8 bytes.")
+    capture_status: Literal["durable", "failed"] = Field(
+        description="`durable` once the raw memory is stored."
+    )
+    index_status: Literal["pending", "complete", "failed", "skipped"] = Field(
+        description="Whether the segment's lines were indexed as memories; a replay retries `pending`/`failed`."
+    )
+    enrichment_status: str = Field(description="LLM enrichment of the segment; `skipped` without an LLM.")
+    idempotency_key: str = Field(
+        description="The caller's key; a replay with it returns this same checkpoint."
+    )
+    created_at: Timestamp
+    updated_at: Timestamp
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Checkpoint:
+        return cls.pick(row)
+
+
+class CommitResult(Wire):
+    session_id: str
+    memories_extracted: int = Field(description="Candidate memories read from the session.")
+    memories_deduplicated: int = Field(description="Candidates already known (nothing written).")
+    memories_created: int = Field(description="Memories added or superseding an older version.")
+    breakdown: dict[str, int] = Field(description="Counts per outcome (added, superseded, noop, …).")
+    extraction_time_ms: int
+    memory_ids: list[str] = Field(description="Ids of the memories written.")
