@@ -1,7 +1,7 @@
 """The entity registry's operations behind ``/v1/entities``: list, get (with its live relations), resolve,
 aliases and merge.
 
-    >>> EntityService(db).resolve("ws_a", "alice chen")["entity"]["canonical_name"]       # doctest: +SKIP
+    >>> EntityService(db).resolve("ws_a", "alice chen")["entity"].canonical_name       # doctest: +SKIP
     'Alice Chen'
 """
 
@@ -9,48 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from shared.api.schemas.entities import Entity, EntityRelation
 from shared.db import relations as repo
 from shared.db.pool import Database
 from shared.db.rows import Connection
 from shared.errors import InvalidInput, NotFound
-from shared.memories.serialize import iso
 from shared.relations.names import normalize_entity_name, normalize_entity_type
-
-
-def entity_out(row: dict) -> dict[str, Any]:
-    """An entity as the reference's ``Entity`` (SDK 0.2.1 ``memorylayer.models.Entity``) plus external_ids."""
-    return {
-        "id": row["id"],
-        "workspace_id": row["workspace_id"],
-        "entity_type": row["entity_type"],
-        "canonical_name": row["canonical_name"],
-        "normalized_name": row["normalized_name"],
-        "aliases": list(row["aliases"] or []),
-        "confidence": round(float(row["confidence"]), 6),
-        "provenance": row["provenance"],
-        "external_ids": row["external_ids"],
-        "representative_memory_id": row["representative_memory_id"],
-        "status": row["status"],
-        "merged_into": row["merged_into"],
-        "created_at": iso(row["created_at"]),
-        "updated_at": iso(row["updated_at"]),
-    }
-
-
-def relation_out(row: dict) -> dict[str, Any]:
-    """An ``EntityRelation`` (direction is always ``outgoing``: relations are stored in canonical direction)."""
-    return {
-        "id": row["id"],
-        "workspace_id": row["workspace_id"],
-        "source_entity_id": row["source_entity_id"],
-        "target_entity_id": row["target_entity_id"],
-        "relationship": row["relationship"],
-        "direction": row["direction"],
-        "confidence": round(float(row["confidence"]), 6),
-        "active": row["active"],
-        "created_at": iso(row["created_at"]),
-        "updated_at": iso(row["updated_at"]),
-    }
 
 
 class EntityService:
@@ -60,7 +24,7 @@ class EntityService:
     def list_entities(self, workspace_id: str, *, status: str, limit: int) -> dict[str, Any]:
         with self.db.connection() as conn:
             rows, total = repo.list_entities(conn, workspace_id, status=status, limit=limit)
-        return {"entities": [entity_out(r) for r in rows], "total_count": total}
+        return {"entities": [Entity.from_row(r) for r in rows], "total_count": total}
 
     def _get(self, conn: Connection, workspace_id: str, entity_id: str) -> dict:
         row = repo.get_entity(conn, workspace_id, entity_id)
@@ -72,7 +36,7 @@ class EntityService:
         with self.db.connection() as conn:
             row = self._get(conn, workspace_id, entity_id)
             relations = repo.entity_relations(conn, workspace_id, entity_id)
-        return {"entity": entity_out(row), "relations": [relation_out(r) for r in relations]}
+        return {"entity": Entity.from_row(row), "relations": [EntityRelation.from_row(r) for r in relations]}
 
     def resolve(self, workspace_id: str, name: str, entity_type: str | None) -> dict[str, Any]:
         """Exact name (of ``entity_type`` when given, else any kind), then alias; 404 when nothing matches."""
@@ -88,7 +52,7 @@ class EntityService:
                 raise NotFound(f"no entity named {name!r}", code="entity_not_found")
             row = self._get(conn, workspace_id, found["id"])
         matched = "exact" if row["normalized_name"] == key else "alias"
-        return {"resolution": {"entity": entity_out(row), "matched_via": matched, "score": 1.0}}
+        return {"resolution": {"entity": Entity.from_row(row), "matched_via": matched, "score": 1.0}}
 
     def add_aliases(self, workspace_id: str, entity_id: str, aliases: list[str]) -> dict[str, Any]:
         with self.db.transaction() as conn:
@@ -98,7 +62,7 @@ class EntityService:
                     f"entity {entity_id} was merged into {row['merged_into']}", code="entity_merged"
                 )
             repo.add_aliases(conn, workspace_id, entity_id, aliases, "manual", skip=row["normalized_name"])
-            return {"entity": entity_out(self._get(conn, workspace_id, entity_id))}
+            return {"entity": Entity.from_row(self._get(conn, workspace_id, entity_id))}
 
     def merge(self, workspace_id: str, source_id: str, target_id: str) -> dict[str, Any]:
         """Fold ``source_id`` into ``target_id``; returns the survivor. Merging an entity into itself, or one
@@ -110,7 +74,7 @@ class EntityService:
                     raise NotFound(f"entity {entity_id} not found", code="entity_not_found")
             source, target = locked[source_id], locked[target_id]
             if source_id == target_id or source["merged_into"] == target_id:
-                return {"entity": entity_out(self._get(conn, workspace_id, target_id))}
+                return {"entity": Entity.from_row(self._get(conn, workspace_id, target_id))}
             if target["status"] != "active":
                 raise InvalidInput(
                     f"target {target_id} was merged into {target['merged_into']}", code="entity_merged"
@@ -120,7 +84,7 @@ class EntityService:
                     f"source {source_id} was merged into {source['merged_into']}", code="entity_merged"
                 )
             repo.merge_entities(conn, workspace_id, source_id, target_id)
-            return {"entity": entity_out(self._get(conn, workspace_id, target_id))}
+            return {"entity": Entity.from_row(self._get(conn, workspace_id, target_id))}
 
 
 def valid_type(value: str | None) -> str | None:

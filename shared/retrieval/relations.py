@@ -28,11 +28,11 @@ from typing import Any
 import psycopg
 from psycopg.rows import DictRow
 
+from shared.api.schemas.entities import EntityRelation
 from shared.db.memories import QUALIFIED_COLUMNS
 from shared.db.rows import Connection
 from shared.models import RecallRequest
 from shared.relations.intent import RelationIntent, classify
-from shared.relations.service import relation_out
 
 RRF_K = 61.0
 RELATIONAL_WEIGHT = 2.0
@@ -193,11 +193,10 @@ def _paths(found: list[dict]) -> list[dict[str, Any]]:
 
 
 def _relation(rel: dict[str, Any]) -> dict[str, Any]:
-    """A relation from the statement's JSON, shaped as everywhere else (shared/relations/service.py)."""
-    return relation_out(
-        dict(
-            rel,
-            created_at=datetime.fromisoformat(rel["created_at"]),
-            updated_at=datetime.fromisoformat(rel["updated_at"]),
-        )
+    """A relation from the statement's JSON, as the ``EntityRelation`` wire model sends it."""
+    row = dict(
+        rel,
+        created_at=datetime.fromisoformat(rel["created_at"]),
+        updated_at=datetime.fromisoformat(rel["updated_at"]),
     )
+    return EntityRelation.from_row(row).model_dump(mode="json")

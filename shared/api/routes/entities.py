@@ -85,7 +85,7 @@ def entity_aliases(
 ) -> dict[str, Any]:
     """The entity's aliases."""
     entity = _entities(svc).get(caller.workspace(workspace_id), entity_id)["entity"]
-    return {"entity_id": entity_id, "aliases": entity["aliases"]}
+    return {"entity_id": entity_id, "aliases": entity.aliases}
 
 
 @router.post("/{entity_id}/aliases", response_model=schemas.EntityEnvelope)

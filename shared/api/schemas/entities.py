@@ -45,6 +45,12 @@ class Entity(Wire):
     created_at: Timestamp = Field(description="When it was created.")
     updated_at: Timestamp = Field(description="When it last changed.")
 
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> Entity:
+        return cls.pick(
+            row, aliases=list(row["aliases"] or []), confidence=round(float(row["confidence"]), 6)
+        )
+
 
 class EntityRelation(Wire):
     """A typed, directed relation between two entities (the reference's ``EntityRelation``)."""
@@ -63,6 +69,10 @@ class EntityRelation(Wire):
     active: bool = Field(description="False once no active evidence (no live memory) supports it.")
     created_at: Timestamp = Field(description="When it was created.")
     updated_at: Timestamp = Field(description="When it last changed.")
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> EntityRelation:
+        return cls.pick(row, confidence=round(float(row["confidence"]), 6))
 
 
 class EntityRelationPath(Wire):
