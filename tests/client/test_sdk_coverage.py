@@ -25,6 +25,10 @@ NOT_IN_SDK: dict[tuple[str, str], str] = {
         "/console/api/whoami",
     ): "the memory console page's own route (what its key may do), not the API's",
     ("GET", "/console/api/jobs"): "the memory console page's jobs tab; an SDK reads one job with get_job",
+    (
+        "GET",
+        "/console/api/memories/{memory_id}/relations",
+    ): "the memory console's relations panel; an SDK reads an entity's relations with get_entity",
 }
 
 
