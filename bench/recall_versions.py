@@ -30,8 +30,18 @@ from typing import Any
 
 import httpx
 
-from bench.common import summarise, uniform_query, wait_vectors_indexed
-from bench.common import uniform_sentence as uniform_text
+from bench.common import (
+    query_words,
+    sentence,
+    summarise,
+    uniform_query,
+    uniform_sentence,
+    wait_vectors_indexed,
+)
+
+# The memories and queries of each workload (bench.compare runs both); ``--workload`` picks one.
+WORKLOADS = {"uniform": (uniform_sentence, uniform_query), "zipf": (sentence, query_words)}
+memory_text, query_text = WORKLOADS["uniform"]
 
 CLIENTS = 8
 WS = "bench_uniform"
@@ -63,7 +73,7 @@ def load(server: Server, size: int) -> None:
     rng = random.Random(23)
     with httpx.Client(base_url=server.base_url, timeout=600, headers={"X-Workspace-ID": WS}) as c:
         for start in range(0, size, 1000):
-            ops = [{"op": "create", "content": uniform_text(rng)} for _ in range(min(1000, size - start))]
+            ops = [{"op": "create", "content": memory_text(rng)} for _ in range(min(1000, size - start))]
             c.post("/v1/memories/batch", json={"operations": ops}).raise_for_status()
         wait_vectors_indexed(c, WS, max_wait_s=600)
 
@@ -84,7 +94,7 @@ def sequential(server: Server, seed: int, n: int) -> list[float]:
     out = []
     with httpx.Client(base_url=server.base_url, timeout=60, headers={"X-Workspace-ID": WS}) as c:
         for _ in range(n):
-            q = uniform_query(rng)
+            q = query_text(rng)
             started = time.perf_counter()
             c.post("/v1/memories/recall", json={"query": q, "limit": 10}).raise_for_status()
             out.append((time.perf_counter() - started) * 1000)
@@ -105,7 +115,7 @@ def concurrent(server: Server, seed: int, seconds: float) -> float:
             barrier.wait()
             while time.monotonic() < stop_at[0]:
                 done[k] += c.post(
-                    "/v1/memories/recall", json={"query": uniform_query(rng), "limit": 10}
+                    "/v1/memories/recall", json={"query": query_text(rng), "limit": 10}
                 ).is_success
 
     threads = [threading.Thread(target=worker, args=(k,)) for k in range(CLIENTS)]
@@ -125,12 +135,15 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--workload", choices=sorted(WORKLOADS), default="uniform")
     args = parser.parse_args()
+    global memory_text, query_text
+    memory_text, query_text = WORKLOADS[args.workload]
     servers = [Server("old", args.base), Server("new", args.new)]
     try:
         for s in servers:
             load(s, args.size)
-        checks = [uniform_query(random.Random(1000 + i)) for i in range(50)]
+        checks = [query_text(random.Random(1000 + i)) for i in range(50)]
         old_ranked, new_ranked = (ranked(s, checks) for s in servers)
         same = sum(a == b for a, b in zip(old_ranked, new_ranked, strict=True))
         print(f"identical top 10 (contents and relevance scores): {same}/{len(checks)}", flush=True)
