@@ -438,17 +438,16 @@ def analyze(conn: Connection) -> None:
     conn.execute("SELECT analyze_memories()")
 
 
-WORD_STATS_SQL = """
-SELECT coalesce(s.most_common_elems::text::text[], '{}') AS lexemes,
-       coalesce(s.most_common_elem_freqs, '{}') AS freqs
-FROM pg_stats s
-WHERE s.schemaname = current_schema() AND s.tablename = 'memories' AND s.attname = 'tsv'
-"""
+# Migration 0019's reader: pg_stats hides a table under row-level security from the roles it binds (the app
+# role), so the owner's function reads the two arrays. A one-row function: NULLs when not analysed yet.
+WORD_STATS_SQL = "SELECT lexemes, freqs FROM memories_word_stats() WHERE lexemes IS NOT NULL"
 
 
 def word_stats(conn: Connection) -> DictRow | None:
-    """The planner's most common lexemes of ``memories.tsv`` and their shares (None: not analysed yet, or
-    hidden from this role: pg_stats shows no row of a table under row-level security to a role it binds)."""
+    """The planner's most common lexemes of ``memories.tsv`` and their shares (None: not analysed yet).
+
+    >>> row = word_stats(conn)  # {"lexemes": ["coffe", ...], "freqs": [0.95, ..., min, max, null share]}
+    """
     return conn.execute(WORD_STATS_SQL).fetchone()
 
 

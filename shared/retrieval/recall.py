@@ -186,8 +186,8 @@ class Recaller:
         return hybrid_sql(self.embedder.dimensions), params
 
     def _lexeme_frequencies(self, conn: Connection | None, qtext: str) -> dict[str, list]:
-        """``mce_lexemes`` / ``mce_freqs``: those of memories.tsv's most common lexemes (pg_stats, as the role
-        sees it: row-level security hides them from the app role, then none) that may be the query's.
+        """``mce_lexemes`` / ``mce_freqs``: those of memories.tsv's most common lexemes (pg_stats through
+        migration 0019's reader, which row-level security does not hide from the app role) that may be the query's.
 
         Only candidates are sent, not the whole list (up to a thousand entries, costly to send and to plan):
         the english stemmer rewrites endings only, so a word's lexeme starts with the word's first three
