@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 
 from shared.api.app import create_app
@@ -200,3 +201,31 @@ def clock(services: Services, monkeypatch: pytest.MonkeyPatch) -> Clock:
     fake = Clock()
     monkeypatch.setattr(services.sessions, "clock", fake)
     return fake
+
+
+# _global, _global_user and each tenant's _global:<t> / _global_user:<t>
+SHARED_WORKSPACES = r"workspace_id LIKE '\_global%'"
+
+
+@pytest.fixture(autouse=True)
+def shared_workspaces_restored(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each test that reaches Postgres: recall searches the shared workspaces (``_global``, the
+    tenants' user spaces) from every workspace by default, so whatever a test (or the fuzzer, which may name
+    ``_global`` in a body) left there would show up in later tests' results. Every row of theirs goes, as
+    the superuser with foreign-key triggers off: a test cleanup, not a product path."""
+    yield
+    if "superuser_url" not in request.fixturenames:
+        return
+    with psycopg.connect(request.getfixturevalue("superuser_url"), autocommit=True) as conn:
+        if not conn.execute(f"SELECT EXISTS (SELECT FROM memories WHERE {SHARED_WORKSPACES})").fetchone()[0]:
+            return
+        tables = conn.execute(
+            "SELECT c.table_name FROM information_schema.columns c "
+            "JOIN information_schema.tables t USING (table_schema, table_name) "
+            "WHERE c.table_schema = 'public' AND c.column_name = 'workspace_id' "
+            "AND t.table_type = 'BASE TABLE' AND c.table_name <> 'workspaces'"
+        ).fetchall()
+        with conn.transaction():
+            conn.execute("SET LOCAL session_replication_role = replica")
+            for (table,) in tables:
+                conn.execute(f"DELETE FROM {table} WHERE {SHARED_WORKSPACES}")  # catalog names, not input
