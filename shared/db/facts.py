@@ -36,6 +36,23 @@ def supersede(conn: Connection, workspace_id: str, memory_id: str, by: str) -> N
     )
 
 
+def mark_restatements_stale(
+    conn: Connection, workspace_id: str, user_id: str | None, old_value: str, new_value: str, by: str
+) -> int:
+    """Mark the user's episodes that mention ``old_value`` and not ``new_value`` as restating a superseded
+    fact: ``stale_by`` is ``by``, the fact that replaced it (migration 0020; recall ranks them lower while it
+    is live). Returns how many. A phrase match on the text search lexemes (GIN, through migration 0015's
+    reader); a value with only stop words matches nothing."""
+    return conn.execute(
+        "UPDATE memories m SET stale_by = %(by)s "
+        "FROM memorylayer_text_matches(ARRAY[%(ws)s], phraseto_tsquery('english', %(old)s)) t "
+        "WHERE m.id = t.id AND m.workspace_id = %(ws)s AND m.type = 'episodic' "
+        "AND coalesce(m.user_id, '') = %(user)s AND m.deleted_at IS NULL "
+        "AND NOT m.tsv @@ phraseto_tsquery('english', %(new)s)",
+        {"by": by, "ws": workspace_id, "old": old_value, "new": new_value, "user": user_id or ""},
+    ).rowcount
+
+
 def known(conn: Connection, workspace_id: str, user_id: str | None, limit: int = 30) -> list[str]:
     """The contents of a user's live facts, most recently updated first (context for the LLM extractor)."""
     rows = conn.execute(

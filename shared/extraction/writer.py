@@ -8,7 +8,8 @@
 
 - A fact with a key (user, subject, predicate) that already has an active memory with the same normalised
   value is a NOOP; with another value, the new memory SUPERSEDES the old one, which stays stored with
-  ``valid_to`` and ``superseded_by`` (history), left out of default recall.
+  ``valid_to`` and ``superseded_by`` (history), left out of default recall. The user's episodes that mention
+  only the old value are marked ``stale_by`` the new fact (recall ranks them below it; never hidden).
 - Anything else is added unless an identical memory exists (the dedup key), which is a NOOP.
 - Running the same candidates twice changes nothing: redelivered jobs are harmless.
 """
@@ -76,6 +77,18 @@ class MemoryWriter:
         if current:
             facts.supersede(conn, workspace_id, current["id"], by=stored["id"])
             report.superseded.append((current["id"], stored["id"]))
+            # The user's turns that said only the old value ("I live in Paris") would otherwise outrank the
+            # new fact for "where does Dana live?": recall ranks them lower while this fact is live.
+            old_value = str(current["metadata"].get("fact_value") or "")
+            if old_value:
+                facts.mark_restatements_stale(
+                    conn,
+                    workspace_id,
+                    user_id,
+                    old_value,
+                    candidate.value or candidate.content,
+                    by=stored["id"],
+                )
         else:
             report.added.append(stored["id"])
         # Typed relations: the extractor's, and those the text states plainly (shared/relations/writer.py).

@@ -10,6 +10,11 @@ The statement ranks with two arms and three cues (measured on LoCoMo, bench/loco
 - the speaker: a memory whose ``metadata.speaker`` is named in the query is boosted;
 - time: for a "when" question, a memory whose text mentions a time is boosted.
 
+Two weights keep current facts first (issue 24): a query word that is someone's name by a name fact of the scope
+counts for little, and a memory matching only that name ("User's name is Dana" for "where does Dana live?")
+keeps a fraction of its score; a turn that restates a superseded value (``stale_by``, set by the extraction
+writer) ranks lower than the fact that replaced it, unless the question asks about the past.
+
     >>> req = RecallRequest(query="redis timeout")                                # doctest: +SKIP
     >>> result = Recaller(db, embedder, settings).recall(["ws_a"], req)           # doctest: +SKIP
     >>> result["memories"][0]["match_signals"]                                    # doctest: +SKIP
@@ -21,6 +26,7 @@ live in bench/locomo/variants.py.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +54,21 @@ SCOPE_COUNT_TTL_S = 60.0
 # ANALYZE's lexeme frequencies are estimates that change only when statistics are gathered: read again after
 # this long instead of on every recall.
 WORD_STATS_TTL_S = 300.0
+# "Where did Dana live before?", "used to", "previously": a question about the past, whose answer may be a turn
+# that restates a superseded value (those are not ranked lower for it).
+_ASKS_PAST = re.compile(
+    r"\b(before|previous(ly)?|used to|former(ly)?|earlier|originally|prior|past|any ?more|no longer)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_past(query: str) -> bool:
+    """Whether the query asks about an earlier state.
+
+    >>> asks_past("Where did Dana live before?"), asks_past("where does Dana live?")
+    (True, False)
+    """
+    return bool(_ASKS_PAST.search(query))
 
 
 @dataclass(frozen=True)
@@ -75,6 +96,11 @@ class RecallTuning:
     speaker_boost: float = 0.4
     # For a question asking "when", memories whose text mentions a time are boosted by this factor (1 + w).
     time_cue_boost: float = 0.5
+    # A query word that a name fact of the scope holds ("Dana"): its IDF, and the relevance of a memory that
+    # matches only names while the query asks something more, are multiplied by this (recall.sql, ``names``).
+    name_weight: float = 0.25
+    # A turn restating a superseded value ranks this share of its score while the new fact is live.
+    stale_weight: float = 0.4
     tolerance_floors: dict[str, float] = field(default_factory=lambda: dict(TOLERANCE_FLOORS))
     recency_weight: float = DEFAULT_RECENCY_WEIGHT
 
@@ -181,6 +207,8 @@ class Recaller:
             qwords=query_words(req.query),
             time_w=tuning.time_cue_boost if asks_when(req.query) else 0.0,
             time_re=TIME_EXPRESSION,
+            name_w=tuning.name_weight,
+            stale_w=1.0 if req.include_history or asks_past(req.query) else tuning.stale_weight,
             rw=tuning.recency_weight if req.recency_weight is None else req.recency_weight,
         )
         return hybrid_sql(self.embedder.dimensions), params

@@ -2,8 +2,8 @@
 --
 -- Read top to bottom: the vector arm (vec_all → vec → vec_ranked), the full-text arm scored BM25-style
 -- (scope → lexemes → listed → candidates → matches → idf → bm25 → fts → fts_ranked), weighted score fusion
--- (fused), neighbouring turns of ordered streams (lent → scored), then the speaker, time-cue and recency
--- boosts and the page. Measured choices: bench/locomo/EXPERIMENTS.md.
+-- (fused, where a match on a person's name alone is worth less: names), neighbouring turns of ordered streams
+-- (lent → scored), then the speaker, time-cue, recency and stale-restatement weights and the page. Measured choices: bench/locomo/EXPERIMENTS.md.
 --
 -- Every value is a named parameter (%(name)s); an optional filter is NULL when the request does not use it
 -- (each statement is planned with its values, so a NULL filter costs nothing). Two names are not parameters
@@ -71,9 +71,21 @@ listed AS MATERIALIZED (
     -- One row per (memory, listed lexeme it holds): one GIN lookup per lexeme, no second pass for counts.
     -- memorylayer_text_matches (migration 0015): behind row-level security the planner will not use the
     -- GIN index for a plain ``@@``, and would scan the whole workspace.
-    SELECT m.id, m.tsv AS tsv, length(m.tsv) AS len, l.i
+    -- names_it: the memory is a live name fact ("User's name is Dana") whose value holds the lexeme.
+    SELECT m.id, m.tsv AS tsv, length(m.tsv) AS len, l.i,
+           CASE WHEN right(m.fact_key, 5) = '|name'
+                THEN to_tsvector('english', coalesce(m.metadata->>'fact_value', '')) @@ l.q
+                ELSE false END AS names_it
     FROM lexemes l, LATERAL memorylayer_text_matches(%(ws)s, l.q) AS t JOIN memories m ON m.id = t.id
     WHERE l.listed AND {filters}
+),
+names AS MATERIALIZED (
+    -- The query's words that are someone's name by a name fact of the scope ("Dana" in "where does Dana
+    -- live?"). Every memory about Dana is a match in meaning, whether it says "Dana" or not ("User lives in
+    -- Berlin"), so the word says little about which one answers: it weighs name_w of its IDF, and a memory
+    -- matching only names, when the query asks something else too ("User's name is Dana"), keeps name_w of
+    -- its relevance (fused). Without a name fact in the scope this is empty and nothing changes.
+    SELECT DISTINCT i FROM listed WHERE names_it AND %(name_w)s < 1
 ),
 candidates AS MATERIALIZED (
     -- Where unlisted words are looked for (only if there are any): the listed matches and the vector arm's.
@@ -92,24 +104,30 @@ idf AS MATERIALIZED (
     -- ts_rank has no notion of rarity: a speaker's name in half the turns weighs as much as "banker".
     -- A listed lexeme's document frequency is exact (every memory holding it is in ``listed``); an
     -- unlisted one's is the estimate.
-    SELECT l.i, ln(1 + (greatest(s.n, d.df) - d.df + 0.5) / (d.df + 0.5)) AS idf
+    SELECT l.i, ln(1 + (greatest(s.n, d.df) - d.df + 0.5) / (d.df + 0.5))
+                * CASE WHEN l.i IN (SELECT i FROM names) THEN %(name_w)s ELSE 1 END AS idf,
+           l.i IN (SELECT i FROM names) AS is_name
     FROM lexemes l CROSS JOIN scope s
     LEFT JOIN (SELECT i, count(*) AS hits FROM listed GROUP BY i) c ON c.i = l.i
     CROSS JOIN LATERAL (SELECT CASE WHEN l.listed THEN coalesce(c.hits, 0) ELSE l.est_df END AS df) d
 ),
 bm25 AS (
-    SELECT x.id, max(x.len) AS len, sum(i.idf) AS idf FROM matches x JOIN idf i ON i.i = x.i GROUP BY x.id
+    SELECT x.id, max(x.len) AS len, sum(i.idf) AS idf,
+           -- Only names matched, and the query has other words (see ``names``).
+           bool_and(i.is_name) AND EXISTS (SELECT FROM idf WHERE NOT is_name) AS name_only
+    FROM matches x JOIN idf i ON i.i = x.i GROUP BY x.id
 ),
 fts AS (
     -- BM25 with tf = 1 (chat turns rarely repeat a word); length (distinct lexemes) relative to the mean
     -- length of the matching memories, which needs no scan of the whole scope.
-    SELECT id, idf * (%(k1)s + 1) / (1 + %(k1)s * (1 - %(b)s + %(b)s * len / avg(len) OVER ())) AS score
+    SELECT id, idf * (%(k1)s + 1) / (1 + %(k1)s * (1 - %(b)s + %(b)s * len / avg(len) OVER ())) AS score,
+           name_only
     FROM bm25
     ORDER BY score DESC, id
     LIMIT %(k)s
 ),
 fts_ranked AS (
-    SELECT id, score, row_number() OVER (ORDER BY score DESC, id) AS rnk FROM fts
+    SELECT id, score, name_only, row_number() OVER (ORDER BY score DESC, id) AS rnk FROM fts
 ),
 fused AS (
     -- Score fusion: each arm's score relative to its best hit, weighted; relevance in [0, 1].
@@ -117,7 +135,9 @@ fused AS (
            t.rnk AS text_rank,
            (%(w_vec)s * coalesce(v.cosine / nullif(max(v.cosine) OVER (), 0), 0)
             + %(w_text)s * coalesce(t.score / nullif(max(t.score) OVER (), 0), 0))
-           / (%(w_vec)s + %(w_text)s) AS relevance
+           / (%(w_vec)s + %(w_text)s)
+           -- A name alone (``names``): the vector arm likes "User's name is Dana" for any question about Dana.
+           * CASE WHEN t.name_only THEN %(name_w)s ELSE 1 END AS relevance
     FROM vec_ranked v FULL JOIN fts_ranked t ON v.id = t.id
 ),
 lent AS (
@@ -156,6 +176,14 @@ SELECT {memory_columns}, f.cosine, f.text_score, f.vec_rank, f.text_rank,
            -- Recency, weighted by rw: half of it is gone after a week (168 hours). In float8 (date_part):
            -- extract() gives numeric, whose power() costs far more.
            * (1 - %(rw)s + %(rw)s * power(2.0::float8, -date_part('epoch', now() - m.created_at) / 3600.0 / 168.0))
+           -- A turn that restates a superseded value ("I live in Paris" after "I moved to Berlin"; the extraction
+           -- writer sets stale_by, migration 0020) ranks stale_w of itself while the fact that replaced it is
+           -- live. stale_w is 1 for a question about the past and for include_history (shared/retrieval/recall.py).
+           * CASE WHEN m.stale_by IS NOT NULL AND %(stale_w)s < 1
+                       AND EXISTS (SELECT FROM memories s
+                                   WHERE s.id = m.stale_by AND s.workspace_id = m.workspace_id
+                                     AND s.valid_to IS NULL AND s.deleted_at IS NULL AND s.status = 'active')
+                  THEN %(stale_w)s ELSE 1 END
            AS boosted,
        count(*) OVER () AS pool, (SELECT n FROM scope) AS scope_n
 FROM scored f JOIN memories m ON m.id = f.id

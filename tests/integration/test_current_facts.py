@@ -1,0 +1,91 @@
+"""Current facts first (issue 24): a user's superseded value and their own name do not outrank the answer.
+
+Through the real stack: threads over HTTP, the extraction Lambda handler polling moto's SQS, the deterministic
+extractor and writer, then recall over HTTP (hash embeddings, so the text arm decides).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import httpx
+import psycopg
+import pytest
+
+from tests.integration.test_threads_extraction import append, new_thread, recall, wait_job
+
+
+@pytest.fixture()
+def api(pipeline) -> Iterator[httpx.Client]:
+    with httpx.Client(
+        base_url=pipeline[0], timeout=30, headers={"X-Workspace-ID": f"ws_{uuid.uuid4().hex[:10]}"}
+    ) as c:
+        yield c
+
+
+def say(api: httpx.Client, thread: str, user: str, assistant: str) -> dict:
+    return wait_job(api, append(api, thread, ("user", user), ("assistant", assistant))["job_id"])
+
+
+def contents(api: httpx.Client, query: str, **fields) -> list[str]:
+    return [m["content"] for m in recall(api, query, **fields)]
+
+
+PARIS_TURN = "User: I live in Paris.\nAssistant: So Dana lives in Paris, lovely."
+
+
+@pytest.fixture()
+def moved(api: httpx.Client) -> str:
+    """Dana said where she lives, then that she moved: the Paris turn holds both of the question's words."""
+    thread = new_thread(api)
+    say(api, thread, "My name is Dana.", "Hello Dana!")
+    say(api, thread, "I live in Paris.", "So Dana lives in Paris, lovely.")
+    say(api, thread, "I work at Acme Corp.", "Noted.")
+    job = say(api, thread, "I moved to Berlin from Paris.", "Welcome to Berlin!")
+    assert job["result"]["superseded"] == 1
+    return thread
+
+
+def test_the_current_fact_outranks_the_turn_that_restates_the_old_value(api, moved):
+    ranked = contents(api, "where does Dana live?")
+    assert ranked[0] == "User lives in Berlin"
+    # Ranked lower, not hidden: still there for whoever reads on.
+    assert PARIS_TURN in ranked[1:]
+    assert "User lives in Paris" not in ranked  # the superseded fact itself is history
+
+
+def test_a_question_about_the_past_still_finds_the_old_value(api, moved):
+    ranked = contents(api, "where did Dana live before?")
+    assert ranked[0] == PARIS_TURN
+    history = contents(api, "where does Dana live?", include_history=True)
+    assert {"User lives in Berlin", "User lives in Paris", PARIS_TURN} <= set(history)
+
+
+def test_a_match_on_the_name_alone_does_not_outrank_the_asked_attribute(api, moved):
+    ranked = contents(api, "Where does Dana work?")
+    assert ranked.index("User works at Acme Corp") < ranked.index("User's name is Dana")
+    assert ranked[0] == "User works at Acme Corp"
+    # Asked for the name itself, the name fact is the answer.
+    assert contents(api, "What is Dana's name?")[0] == "User's name is Dana"
+
+
+def test_only_turns_that_restate_the_old_value_alone_are_marked(api, moved, database_url):
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            "SELECT m.content, f.content FROM memories m LEFT JOIN memories f ON f.id = m.stale_by "
+            "WHERE m.workspace_id = %s AND m.type = 'episodic'",
+            (api.headers["X-Workspace-ID"],),
+        ).fetchall()
+    stale = {content: by for content, by in rows if by is not None}
+    # "I moved to Berlin from Paris" names the new value too: it is not stale.
+    assert stale == {PARIS_TURN: "User lives in Berlin"}
+
+
+def test_moving_back_makes_the_old_turn_current_again(api, moved):
+    say(api, moved, "Actually I moved back: I live in Paris again.", "Welcome home!")
+    ranked = contents(api, "where does Dana live?")
+    # The Paris turn's mark names the Berlin fact, which is history now: the turn ranks on its words again
+    # (both of the question's), and the Berlin fact is gone from default recall.
+    assert ranked[:2] == [PARIS_TURN, "User lives in Paris"]
+    assert "User lives in Berlin" not in ranked
