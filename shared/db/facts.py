@@ -37,19 +37,29 @@ def supersede(conn: Connection, workspace_id: str, memory_id: str, by: str) -> N
 
 
 def mark_restatements_stale(
-    conn: Connection, workspace_id: str, user_id: str | None, old_value: str, new_value: str, by: str
+    conn: Connection, workspace_id: str, user_id: str | None, old_id: str, new_value: str, by: str
 ) -> int:
-    """Mark the user's episodes that mention ``old_value`` and not ``new_value`` as restating a superseded
-    fact: ``stale_by`` is ``by``, the fact that replaced it (migration 0020; recall ranks them lower while it
-    is live). Returns how many. A phrase match on the text search lexemes (GIN, through migration 0015's
-    reader); a value with only stop words matches nothing."""
+    """Mark the user's episodes that restate the superseded fact ``old_id`` and do not mention ``new_value``:
+    ``stale_by`` is ``by``, the fact that replaced it (migration 0020; recall ranks them lower while it is live).
+    Returns how many.
+
+    An episode restates it when it mentions the old value (a phrase match on the text search lexemes, through
+    migration 0015's GIN reader) and either is the turn the fact came from (a shared source message) or uses
+    another word of the fact ("I live in Paris" for "User lives in Paris"; "my friend from Paris" does not)."""
     return conn.execute(
         "UPDATE memories m SET stale_by = %(by)s "
-        "FROM memorylayer_text_matches(ARRAY[%(ws)s], phraseto_tsquery('english', %(old)s)) t "
-        "WHERE m.id = t.id AND m.workspace_id = %(ws)s AND m.type = 'episodic' "
+        "FROM memories f, memorylayer_text_matches(ARRAY[%(ws)s], "
+        "    phraseto_tsquery('english', (SELECT metadata->>'fact_value' FROM memories "
+        "                                 WHERE id = %(old)s AND workspace_id = %(ws)s))) t "
+        "WHERE f.id = %(old)s AND f.workspace_id = %(ws)s "
+        "AND m.id = t.id AND m.workspace_id = %(ws)s AND m.type = 'episodic' "
         "AND coalesce(m.user_id, '') = %(user)s AND m.deleted_at IS NULL "
-        "AND NOT m.tsv @@ phraseto_tsquery('english', %(new)s)",
-        {"by": by, "ws": workspace_id, "old": old_value, "new": new_value, "user": user_id or ""},
+        "AND NOT m.tsv @@ phraseto_tsquery('english', %(new)s) "
+        "AND (m.source_message_ids && f.source_message_ids OR EXISTS ("
+        "    SELECT unnest(tsvector_to_array(m.tsv)) INTERSECT SELECT unnest(tsvector_to_array(f.tsv)) "
+        "    EXCEPT SELECT unnest(tsvector_to_array(to_tsvector('english', f.metadata->>'fact_value'))) "
+        "    EXCEPT SELECT 'user'))",
+        {"by": by, "ws": workspace_id, "old": old_id, "new": new_value, "user": user_id or ""},
     ).rowcount
 
 

@@ -79,16 +79,14 @@ class MemoryWriter:
             report.superseded.append((current["id"], stored["id"]))
             # The user's turns that said only the old value ("I live in Paris") would otherwise outrank the
             # new fact for "where does Dana live?": recall ranks them lower while this fact is live.
-            old_value = str(current["metadata"].get("fact_value") or "")
-            if old_value:
-                facts.mark_restatements_stale(
-                    conn,
-                    workspace_id,
-                    user_id,
-                    old_value,
-                    candidate.value or candidate.content,
-                    by=stored["id"],
-                )
+            facts.mark_restatements_stale(
+                conn,
+                workspace_id,
+                user_id,
+                current["id"],
+                candidate.value or candidate.content,
+                by=stored["id"],
+            )
         else:
             report.added.append(stored["id"])
         # Typed relations: the extractor's, and those the text states plainly (shared/relations/writer.py).

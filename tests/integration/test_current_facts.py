@@ -33,6 +33,9 @@ def contents(api: httpx.Client, query: str, **fields) -> list[str]:
 
 
 PARIS_TURN = "User: I live in Paris.\nAssistant: So Dana lives in Paris, lovely."
+SAID_AGAIN = "User: As I said, I'm living in Paris.\nAssistant: Right."
+FRIEND = "User: My friend from Paris visited.\nAssistant: Fun!"
+MOVED = "User: I moved to Berlin from Paris.\nAssistant: Welcome to Berlin!"
 
 
 @pytest.fixture()
@@ -41,7 +44,9 @@ def moved(api: httpx.Client) -> str:
     thread = new_thread(api)
     say(api, thread, "My name is Dana.", "Hello Dana!")
     say(api, thread, "I live in Paris.", "So Dana lives in Paris, lovely.")
+    say(api, thread, "My friend from Paris visited.", "Fun!")
     say(api, thread, "I work at Acme Corp.", "Noted.")
+    say(api, thread, "As I said, I'm living in Paris.", "Right.")
     job = say(api, thread, "I moved to Berlin from Paris.", "Welcome to Berlin!")
     assert job["result"]["superseded"] == 1
     return thread
@@ -78,8 +83,10 @@ def test_only_turns_that_restate_the_old_value_alone_are_marked(api, moved, data
             (api.headers["X-Workspace-ID"],),
         ).fetchall()
     stale = {content: by for content, by in rows if by is not None}
-    # "I moved to Berlin from Paris" names the new value too: it is not stale.
-    assert stale == {PARIS_TURN: "User lives in Berlin"}
+    # The turn the fact came from, and a later one that says it again in other words ("living"); not the one
+    # that mentions Paris for another reason, nor the one that names the new value too.
+    assert stale == {PARIS_TURN: "User lives in Berlin", SAID_AGAIN: "User lives in Berlin"}
+    assert {FRIEND, MOVED} <= {content for content, _ in rows}
 
 
 def test_moving_back_makes_the_old_turn_current_again(api, moved):
