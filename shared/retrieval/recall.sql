@@ -2,8 +2,9 @@
 --
 -- Read top to bottom: the vector arm (vec_all → vec → vec_ranked), the full-text arm scored BM25-style
 -- (scope → lexemes → listed → candidates → matches → idf → bm25 → fts → fts_ranked), weighted score fusion
--- (fused, where a match on a person's name alone is worth less: names), neighbouring turns of ordered streams
--- (lent → scored), then the speaker, time-cue, recency and stale-restatement weights and the page. Measured choices: bench/locomo/EXPERIMENTS.md.
+-- (fused; a match on a person's name alone is worth less: names), neighbouring turns of ordered streams
+-- (lent → scored), then the speaker, time-cue, recency and stale-restatement weights and the page. Measured
+-- choices: bench/locomo/EXPERIMENTS.md; current facts first (issue 24): docs/recall.md.
 --
 -- Every value is a named parameter (%(name)s); an optional filter is NULL when the request does not use it
 -- (each statement is planned with its values, so a NULL filter costs nothing). Two names are not parameters
@@ -71,7 +72,7 @@ listed AS MATERIALIZED (
     -- One row per (memory, listed lexeme it holds): one GIN lookup per lexeme, no second pass for counts.
     -- memorylayer_text_matches (migration 0015): behind row-level security the planner will not use the
     -- GIN index for a plain ``@@``, and would scan the whole workspace.
-    -- names_it: the memory is a live name fact ("User's name is Dana") whose value holds the lexeme.
+    -- names_it: the memory is a name fact ("User's name is Dana", fact_key …|name) whose value holds the lexeme.
     SELECT m.id, m.tsv AS tsv, length(m.tsv) AS len, l.i,
            CASE WHEN right(m.fact_key, 5) = '|name'
                 THEN to_tsvector('english', coalesce(m.metadata->>'fact_value', '')) @@ l.q
