@@ -42,7 +42,9 @@ class DeterministicExtractor(Extractor):
         out: list[Candidate] = []
         for fact in facts_in(text):
             template = TEMPLATES.get(fact.predicate, "User " + fact.predicate.replace("_", " ") + ": {}")
-            subtype = "preference" if fact.predicate in PREFERENCES else SUBTYPES.get(fact.predicate, "profile")
+            subtype = (
+                "preference" if fact.predicate in PREFERENCES else SUBTYPES.get(fact.predicate, "profile")
+            )
             out.append(Candidate(content=template.format(fact.value), subject="user", predicate=fact.predicate,
                                  value=fact.value, subtype=subtype, importance=0.7))  # fmt: skip
         return out
@@ -156,8 +158,8 @@ def _speaker_name(data: ExtractionInput) -> str | None:
             name = match.group(1).strip(" .")
     for message in [*data.recent, *data.messages]:
         if message.role == "user":
-            for fact in facts_in(message.text):
-                name = fact.value if fact.predicate == "name" else name
+            for said in facts_in(message.text):
+                name = said.value if said.predicate == "name" else name
     return name
 
 
