@@ -25,8 +25,9 @@ FIXTURE = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "extracti
 CATEGORIES = ("preferences", "health", "work", "family", "places", "events", "plans")
 FREE_TEXT = frozenset({"event", "plan"})
 STOPWORDS = frozenset(
-    "a an the my our i we to in on at of for from by with and is am are was be been this that it".split()
-)
+    {"a", "an", "the", "my", "our", "i", "we", "to", "in", "on", "at", "of", "for", "from", "by", "with", "and",
+     "is", "am", "are", "was", "be", "been", "this", "that", "it"}
+)  # fmt: skip
 # Predicate names a model may reasonably choose for the fixture's predicates (the prompt names only some).
 ALIASES = {
     "allergic_to": "allergy", "allergies": "allergy", "occupation": "job_title", "job": "job_title",
@@ -49,7 +50,9 @@ def norm_value(value: str) -> str:
 
 
 def content_words(value: str) -> set[str]:
-    return {re.sub(r"(?<=\w\w)(?:ing|ed|es|s|e)$", "", w) for w in norm_value(value).split() if w not in STOPWORDS}
+    return {
+        re.sub(r"(?<=\w\w)(?:ing|ed|es|s|e)$", "", w) for w in norm_value(value).split() if w not in STOPWORDS
+    }
 
 
 def match(predicate: str, gold: str, proposed: str) -> bool:
