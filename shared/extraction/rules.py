@@ -84,9 +84,14 @@ _CLAUSE_END = re.compile(r"\s*(?:[,.;:!?()]|\s-\s|\b(?:but|because|since|so|thou
                          r"especially|which|who|when|unless|except|and\s+(?:I|we|i)\b|I'm|I\s+am)\b|$)")  # fmt: skip
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*")
 _PREPOSITION = re.compile(
-    r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during)\b.*$", re.I
+    r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once)\b.*$",
+    re.I,
 )
 _NAME = r"(?-i:([A-Z][a-zà-ÿ'-]+(?:\s+[A-Z][a-zà-ÿ'-]+)?))"
+_NOT_SUBJECTS = frozenset(
+    {"at", "in", "for", "the", "a", "kids", "children", "people", "students", "online", "part"}
+)
+_CALLED = r"(?:an?\s+[\w-]+\s+(?:called|named)\s+)?"  # "at a startup called Kite"
 _A_NAME = r"(?-i:[A-Z][a-zà-ÿ'-]+)"  # the same, captured by no group (inside a lookahead)
 _HAVE = r"(?:\s+have\s+got|\s+have|'ve\s+got|’ve\s+got|'ve|’ve|\s+got)"  # "I have", "I've got", …
 _PROPER = r"(?:the\s+)?(?-i:([A-Z][\w&.'-]*(?:(?:\s+|,\s*)[A-Z][\w&.'-]*){0,3}))"
@@ -221,8 +226,8 @@ def _copula_piece(piece: str, at: int) -> Emit:
     low = piece.lower()
     if match := re.fullmatch(r"(\d{1,3})(?:\s+years?\s+old)?", low):
         yield "age", match.group(1), at
-    elif low in DIETS:
-        yield "diet", low, at
+    elif re.sub(r"^an?\s+", "", low) in DIETS:  # "vegan", "a pescatarian"
+        yield "diet", re.sub(r"^an?\s+", "", low), at
     elif low in CONDITION_ADJECTIVES:
         yield "health_condition", CONDITION_ADJECTIVES[low], at
     elif match := re.match(r"(?:very\s+|severely\s+|really\s+|mildly\s+)?allergic\s+to\s+(.+)", piece, re.I):
@@ -244,6 +249,8 @@ def _copula_piece(piece: str, at: int) -> Emit:
         yield "hometown", match.group(1).rstrip(",."), at
     elif match := re.match(r"an?\s+only\s+child\b", low):
         yield "family", "only child", at
+    elif match := re.match(rf"an?\s+(?:mom|mum|mother|dad|father|parent)\s+of\s+({_NUM})\b", low):
+        yield (*_family("children", match.group(1)), at)
     elif match := re.match(r"(?:an?\s+)?(?:(?:huge|big|massive)\s+)?fan\s+of\s+(.+)|(?:(?:really|very|so|big|super)\s+)?into\s+(.+)", piece, re.I):  # fmt: skip
         for item in _items(match.group(1) or match.group(2)):
             yield "likes", item, at
@@ -256,7 +263,7 @@ def _copula_piece(piece: str, at: int) -> Emit:
             rest = words[len(job) :]
             if place := re.match(rf"\s+(?:in|from)\s+{_PROPER}", rest):
                 yield "lives_in", place.group(1).rstrip(",."), at
-            if school := re.match(rf"\s+at\s+{_PROPER}", rest):
+            if school := re.match(rf"\s+at\s+{_CALLED}{_PROPER}", rest):
                 yield ("school" if job.lower().endswith("student") else "employer"), school.group(1), at
             if study := re.search(r"\bstudying\s+([\w ]+)", rest):
                 yield "studies", _items(study.group(1))[0], at
@@ -267,6 +274,10 @@ def likes(s: str) -> Emit:
     verbs = r"(?:really\s+|absolutely\s+|also\s+|just\s+)?(?:like|love|enjoy|adore|prefer)"
     for m in _each(rf"\b(?:I|we)\s+{verbs}\s+(?!to\b|it\b|that\b|you\b|when\b|how\b|the\s+idea\b)(.+)", s):
         for item in _items(m.group(1)):
+            if not re.match(r"(?:my|your|his|her|our|their)\b", item, re.I):  # "I love my job": no preference
+                yield "likes", item, m.start()
+    for m in _each(r"^\W*(?:(?:huge|big)\s+)?fan\s+of\s+(.+)", s):  # "Big fan of sci-fi here"
+        for item in _items(re.sub(r"\s+here\b.*$", "", m.group(1))):
             yield "likes", item, m.start()
     for m in _each(r"\bmy\s+fav(?:ou?rite)?\s+[\w ]{1,30}?\s+(?:is|are)\s+(.+)", s):
         for item in _items(m.group(1), cut_prepositions=False):
@@ -288,7 +299,8 @@ def dislikes(s: str) -> Emit:
 @rule
 def avoids(s: str) -> Emit:
     verbs = r"(?:don't|do\s+not|never|no\s+longer|can't|cannot|don’t)\s+(?:eat|drink|touch|consume)"
-    for m in re.finditer(rf"\bI\s+{verbs}\s+(?!much\b|a\s+lot\b|enough\b)(.+)", s, re.I):
+    quit = r"(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up)\s+(?:eating|drinking)|(?:'ve|\s+have)?\s+(?:given|gave)\s+up"
+    for m in re.finditer(rf"\bI(?:\s+{verbs}|{quit})\s+(?!much\b|a\s+lot\b|enough\b|on\b)(.+)", s, re.I):
         for item in _items(m.group(1)):
             yield "avoids", item, m.start()
 
@@ -314,9 +326,7 @@ def health(s: str) -> Emit:
     for m in _each(r"\bmy\s+allergies\s+(?:are|include)\s+(.+)", s):
         for item in _items(m.group(1), cut_prepositions=False):
             yield "allergy", item, m.start()
-    verbs = (
-        rf"(?:{_HAVE}|\s+suffer\s+from|\s+live\s+with|\s+was\s+diagnosed\s+with|\s+got\s+diagnosed\s+with)"
-    )
+    verbs = rf"(?:'ve\s+had|\s+have\s+had|{_HAVE}|\s+suffer\s+from|\s+live\s+with|\s+was\s+diagnosed\s+with|\s+got\s+diagnosed\s+with)"
     for m in _each(rf"\bI{verbs}\s+(?:a\s+|an\s+|chronic\s+|severe\s+|mild\s+)*(.+)", s):
         condition = CONDITIONS.match(m.group(1))
         if condition and not re.match(r"\s*allerg", m.group(1)[condition.end() :]):
@@ -330,6 +340,18 @@ def work(s: str) -> Emit:
     for m in _each(r"\b(?:I|we)\s+(?:work|am\s+working|'m\s+working)\s+as\s+(?:an?\s+)?(.+)", s):
         if job := job_title(m.group(1)) or _clause(m.group(1)).strip():
             yield "job_title", _clean(job), m.start()
+    for m in _each(r"\bI\s+teach\s+([a-z]+)", s):  # "I teach maths" is a maths teacher
+        subject = m.group(1).lower()
+        plain = subject in _NOT_SUBJECTS
+        yield "job_title", "teacher" if plain else f"{subject} teacher", m.start()
+    for m in _each(r"\bI(?:'ve|’ve|\s+have)\s+been\s+an?\s+(.+)", s):  # "I've been a lawyer for ten years"
+        if been := job_title(m.group(1)):
+            yield "job_title", been, m.start()
+    degree = r"(?:master'?s|masters|bachelor'?s|degree|phd|doctorate|mba|msc|bsc|ba|ma)(?:\s+degree)?"
+    for m in _each(rf"\b{degree}\s+in\s+([a-z][\w -]*?)(?:\s+at\s+{_PROPER})?\s*(?:[,.;!]|$|\band\b|\bat\b)", s):  # fmt: skip
+        yield "studies", m.group(1), m.start()
+        if m.group(2):
+            yield "school", m.group(2), m.start()
     for m in _each(r"\bmy\s+(?:job|job\s+title|role|title|position|occupation)\s+is\s+(?:an?\s+)?(.+)", s):
         if value := _clean(_clause(m.group(1))):
             yield "job_title", value, m.start()
@@ -340,8 +362,9 @@ def work(s: str) -> Emit:
     employed = (r"\bI\s+(?:work|am\s+working|'m\s+working|currently\s+work)\s+(?:at|for)|\bI'm\s+employed\s+(?:at|by)|"
                 r"\bI\s+am\s+employed\s+(?:at|by)|\bI\s+(?:just\s+|recently\s+)?joined|"
                 r"\bI\s+(?:just\s+|recently\s+)?(?:started|got|landed|have|took)\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
-                r"\bI\s+(?:just\s+|recently\s+)?started\s+(?:working\s+)?(?:at|for)|\band\s+(?:started\s+working|work)\s+(?:at|for)")  # fmt: skip
-    for m in _each(rf"(?:{employed})\s+{_PROPER}", s):
+                r"\bI\s+(?:just\s+|recently\s+)?started\s+(?:working\s+)?(?:at|for)|\band\s+(?:started\s+working|work)\s+(?:at|for)|"
+                r"\bI\s+work\s+in\s+[\w -]{1,30}?\s+(?:at|for)")  # fmt: skip
+    for m in _each(rf"(?:{employed})\s+{_CALLED}{_PROPER}", s):
         yield "employer", m.group(1).rstrip(",."), m.start()
     former = (r"\bI\s+(?:used\s+to\s+work|no\s+longer\s+work|worked|don't\s+work|do\s+not\s+work)\s+(?:at|for)|"
               r"\bI\s+(?:left|quit)(?:\s+my\s+job\s+at)?")  # fmt: skip
@@ -391,13 +414,19 @@ def places(s: str) -> Emit:
             r"\b(?:used\s+to|anymore)\b", s[m.start() :], re.I
         ):
             yield "lives_in", value, m.start()
+    for m in _each(
+        rf"^\W*(?:currently\s+|now\s+)?(?:living|based)\s+in\s+{place}", s
+    ):  # "Currently living in X"
+        yield "lives_in", _clean(m.group(1).rstrip(",.")), m.start()
+    for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
+        yield "lives_in", m.group(1).rstrip(",."), m.start()
     for m in _each(rf"\b(?:I\s+grew\s+up\s+in|I\s+was\s+born\s+in|I\s+was\s+raised\s+in|I\s+come\s+from|I'm\s+originally\s+from)\s+{_PROPER}", s):  # fmt: skip
         yield "hometown", m.group(1).rstrip(",."), m.start()
     for m in re.finditer(rf"\b(?:I\s+used\s+to\s+live\s+in|I\s+lived\s+in|I\s+no\s+longer\s+live\s+in|(?:I|we)\s+(?:just\s+)?moved\s+(?:away\s+)?from|I\s+don't\s+live\s+in)\s+{_PROPER}", s, re.I):  # fmt: skip
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
         yield "lived_in", m.group(1).rstrip(",."), m.start()
-    for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\bI\s+(?:visited|travel(?:l)?ed\s+to)\s+{_PROPER}", s):  # fmt: skip
+    for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\bI\s+(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}", s):  # fmt: skip
         yield "visited", (m.group(1) or m.group(2)).rstrip(",."), m.start()
 
 
@@ -405,7 +434,7 @@ def places(s: str) -> Emit:
 def dates(s: str) -> Emit:
     for m in _each(r"\bI(?:'m|\s+am)\s+(\d{1,3})\s+years?\s+old\b|\bI\s+(?:just\s+)?turned\s+(\d{1,3})\b", s):
         yield "age", m.group(1) or m.group(2), m.start()
-    for m in _each(r"\b(?:my\s+birthday\s+is(?:\s+on)?|I\s+was\s+born\s+on)\s+(.+)", s):
+    for m in _each(r"\b(?:my\s+birthday(?:\s+is|'s)(?:\s+on)?|I\s+was\s+born\s+on)\s+(.+)", s):
         if value := _clean(_clause(m.group(1))):
             yield "birthday", value, m.start()
     for m in _each(r"\bI\s+(?:just\s+)?got\s+(married|engaged|divorced)\b", s):
@@ -451,13 +480,13 @@ def plans(s: str) -> Emit:
             continue
         found = True
         yield "plan", _with_time(phrase, s[: m.start()]), m.start()
-    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\b|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|getting\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
+    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\b|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
         phrase = s[m.start(1) :]
         if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
             yield "plan", _with_time(phrase, s[: m.start()]), m.start()
     for m in _each(r"\bI\s+(?:have|'ve\s+got|got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)", s):  # fmt: skip
-        if _FUTURE_TIME.search(m.group(1)):
-            yield "plan", _with_time(m.group(1), ""), m.start()
+        if _FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()]):
+            yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
     for m in _each(r"\b(?:I'm|I\s+am|we're)\s+saving\s+(?:up\s+)?for\s+(.+)", s):
         yield "plan", _clean(_clause(m.group(1))), m.start()
 
