@@ -55,6 +55,7 @@ MARITAL = frozenset({"married", "single", "divorced", "engaged", "widowed", "sep
 RELATIVES = frozenset(["#", "noqa:", "SIM905", "mother", "mom", "mum", "father", "dad", "parents", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws"])  # fmt: skip
 PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancee",
                       "fiancée", "spouse"})  # fmt: skip
+_KIN = "|".join(sorted(RELATIVES | PARTNERS, key=len, reverse=True))  # longest first: "in-laws" before "in"
 _CANONICAL = {
     "mom": "mother",
     "mum": "mother",
@@ -384,7 +385,7 @@ def work(s: str) -> Emit:
 
 @rule
 def family(s: str) -> Emit:
-    words = "|".join(sorted(RELATIVES | PARTNERS, key=len, reverse=True))
+    words = _KIN
     adjective = r"(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step)\s+)?"  # fmt: skip
     named = rf"(?:'s\s+name\s+is\s+{_NAME}|,?\s+(?:is\s+(?:called|named)\s+|named\s+|called\s+|is\s+(?={_A_NAME}\s*(?:[,.!;]|$|\band\b)))?{_NAME})?"  # fmt: skip
     for m in _each(rf"\b(?:my|our)\s+{adjective}({words})\b{named}", s):
