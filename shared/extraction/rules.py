@@ -31,13 +31,14 @@ _PAST_TIME = re.compile(
     rf"earlier\s+this\s+(?:week|month|year)|this\s+(?:morning|afternoon)|{_DATE})\b", re.I)  # fmt: skip
 _FUTURE_TIME = re.compile(
     rf"\b(?:tomorrow|tonight|next\s+(?:{_UNIT})|this\s+(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
-    rf"in\s+(?:a|an|two|three|\d+)\s+(?:days?|weeks?|months?)|{_DATE})\b", re.I)  # fmt: skip
+    rf"in\s+(?:a|an|two|three|\d+)\s+(?:days?|weeks?|months?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{_MONTH}|{_DAY}|{_SEASON}|next\s+\w+|the\s+weekend)|"
+    rf"{_DATE})\b", re.I)  # fmt: skip
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
 _NUM = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
 
-JOB_HEADS = frozenset(["#", "noqa:", "SIM905", "engineer", "developer", "programmer", "designer", "architect", "manager", "director", "nurse", "doctor", "physician", "surgeon", "dentist", "vet", "veterinarian", "teacher", "professor", "lecturer", "tutor", "student", "researcher", "scientist", "analyst", "consultant", "accountant", "lawyer", "attorney", "solicitor", "paralegal", "paramedic", "firefighter", "policeman", "policewoman", "pilot", "chef", "cook", "baker", "barista", "waiter", "waitress", "bartender", "cashier", "driver", "mechanic", "electrician", "plumber", "carpenter", "builder", "farmer", "writer", "journalist", "editor", "author", "artist", "painter", "musician", "photographer", "actor", "actress", "producer", "librarian", "pharmacist", "therapist", "counselor", "counsellor", "worker", "clerk", "secretary", "assistant", "receptionist", "administrator", "technician", "chemist", "physicist", "economist", "statistician", "mathematician", "translator", "interpreter", "salesman", "saleswoman", "salesperson", "recruiter", "marketer", "entrepreneur", "founder", "ceo", "cto", "cfo", "coo", "intern", "lead", "coordinator", "specialist", "officer", "soldier", "sailor", "cleaner", "nanny", "caregiver", "carer", "midwife", "optometrist", "surveyor", "welder", "machinist", "tailor", "hairdresser", "stylist", "trainer", "coach", "instructor", "broker", "banker", "trader", "auditor", "freelancer", "contractor", "dev", "sre", "postdoc", "principal", "owner", "executive", "supervisor", "planner", "strategist"])  # fmt: skip
+JOB_HEADS = frozenset(["engineer", "developer", "programmer", "designer", "architect", "manager", "director", "nurse", "doctor", "physician", "surgeon", "dentist", "vet", "veterinarian", "teacher", "professor", "lecturer", "tutor", "student", "researcher", "scientist", "analyst", "consultant", "accountant", "lawyer", "attorney", "solicitor", "paralegal", "paramedic", "firefighter", "policeman", "policewoman", "pilot", "chef", "cook", "baker", "barista", "waiter", "waitress", "bartender", "cashier", "driver", "mechanic", "electrician", "plumber", "carpenter", "builder", "farmer", "writer", "journalist", "editor", "author", "artist", "painter", "musician", "photographer", "actor", "actress", "producer", "librarian", "pharmacist", "therapist", "counselor", "counsellor", "worker", "clerk", "secretary", "assistant", "receptionist", "administrator", "technician", "chemist", "physicist", "economist", "statistician", "mathematician", "translator", "interpreter", "salesman", "saleswoman", "salesperson", "recruiter", "marketer", "entrepreneur", "founder", "ceo", "cto", "cfo", "coo", "intern", "lead", "coordinator", "specialist", "officer", "soldier", "sailor", "cleaner", "nanny", "caregiver", "carer", "midwife", "optometrist", "surveyor", "welder", "machinist", "tailor", "hairdresser", "stylist", "trainer", "coach", "instructor", "broker", "banker", "trader", "auditor", "freelancer", "contractor", "dev", "sre", "postdoc", "principal", "owner", "executive", "supervisor", "planner", "strategist"])  # fmt: skip
 _JOB_SUFFIX = re.compile(r"(?:ologist|ician|ographer)$")
 _JOB_STATES = {"retired": "retired", "unemployed": "unemployed", "self-employed": "self-employed"}
 DIETS = frozenset({"vegetarian", "vegan", "pescatarian", "pescetarian", "gluten-free", "dairy-free", "keto",
@@ -52,7 +53,7 @@ CONDITIONS = re.compile(
     r"arthritis|eczema|epilepsy|hypertension|high\s+blood\s+pressure|ibs|crohn'?s(?:\s+disease)?|insomnia|psoriasis|"
     r"sleep\s+apnea|long\s+covid|dyslexia|autism|tinnitus|[\w'-]+\s+(?:disease|syndrome|disorder|cancer))", re.I)  # fmt: skip
 MARITAL = frozenset({"married", "single", "divorced", "engaged", "widowed", "separated"})
-RELATIVES = frozenset(["#", "noqa:", "SIM905", "mother", "mom", "mum", "father", "dad", "parents", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws"])  # fmt: skip
+RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws"])  # fmt: skip
 PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancee",
                       "fiancée", "spouse"})  # fmt: skip
 _KIN = "|".join(sorted(RELATIVES | PARTNERS, key=len, reverse=True))  # longest first: "in-laws" before "in"
@@ -79,13 +80,13 @@ _TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "s
                    "repeat", "rephrase", "mention", "add", "use", "the", "a", "an", "my", "your", "you", "be",
                    "have", "go", "keep", "start", "continue", "do"})  # fmt: skip
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
-                     r"as\s+well|though|currently|anymore|any\s+more|honestly|actually)$", re.I)  # fmt: skip
+                     r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|imo|here)$", re.I)  # fmt: skip
 # Where a clause ends: a value never runs past one of these.
 _CLAUSE_END = re.compile(r"\s*(?:[,.;:!?()]|\s-\s|\b(?:but|because|since|so|though|although|while|whereas|"
                          r"especially|which|who|when|unless|except|and\s+(?:I|we|i)\b|I'm|I\s+am)\b|$)")  # fmt: skip
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*")
 _PREPOSITION = re.compile(
-    r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once)\b.*$",
+    r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once|after|before|until)\b.*$",
     re.I,
 )
 _NAME = r"(?-i:([A-Z][a-zà-ÿ'-]+(?:\s+[A-Z][a-zà-ÿ'-]+)?))"
@@ -116,13 +117,18 @@ def _clause(text: str) -> str:
     return text[: end.start()] if end else text
 
 
-def _clean(value: str) -> str:
+def _unfill(value: str) -> str:
+    """``value`` without trailing fillers ("keto these days" -> "keto")."""
     value = value.strip(" \t'\"")
     while True:
         shorter = _FILLER.sub("", value)
         if shorter == value:
-            break
+            return value
         value = shorter
+
+
+def _clean(value: str) -> str:
+    value = _unfill(value)
     return re.sub(r"^(?:a|an|some|really|very|also|just)\s+", "", value, flags=re.I).strip()
 
 
@@ -217,13 +223,16 @@ def copula(s: str) -> Emit:
         stop = re.search(r"\s*(?:[.;!?]|\bbut\b|\bso\b|\band\s+(?:I|we|i)\b|\b(?:I'm|I\s+am)\b)", rest)
         tail = rest[: stop.start()] if stop else rest
         for piece in re.split(r"\s*,\s*(?:and\s+)?", tail):
-            said = list(_copula_piece(piece.strip(), m.start()))
+            lower = s == s.lower()
+            said = list(_copula_piece(_unfill(piece), m.start(), lower))
             if not said and " and " in piece:  # "unemployed and looking for work"
-                said = [f for part in piece.split(" and ") for f in _copula_piece(part.strip(), m.start())]
+                said = [
+                    f for part in piece.split(" and ") for f in _copula_piece(_unfill(part), m.start(), lower)
+                ]
             yield from said
 
 
-def _copula_piece(piece: str, at: int) -> Emit:
+def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
     low = piece.lower()
     if match := re.fullmatch(r"(\d{1,3})(?:\s+years?\s+old)?", low):
         yield "age", match.group(1), at
@@ -231,6 +240,17 @@ def _copula_piece(piece: str, at: int) -> Emit:
         yield "diet", re.sub(r"^an?\s+", "", low), at
     elif low in CONDITION_ADJECTIVES:
         yield "health_condition", CONDITION_ADJECTIVES[low], at
+    elif match := re.fullmatch(r"type\s+([12])\s+diabetic", low):
+        yield "health_condition", f"type {match.group(1)} diabetes", at
+    elif match := re.match(
+        r"(?:obsessed\s+with|crazy\s+about|passionate\s+about|mad\s+about)\s+(.+)", piece, re.I
+    ):
+        for item in _items(match.group(1)):
+            yield "likes", item, at
+    elif match := re.match(
+        rf"in\s+my\s+(?:first|second|third|fourth|final|last)\s+year\s+at\s+{_PROPER}", piece
+    ):
+        yield "school", match.group(1).rstrip(",."), at
     elif match := re.match(r"(?:very\s+|severely\s+|really\s+|mildly\s+)?allergic\s+to\s+(.+)", piece, re.I):
         for item in _items(match.group(1)):
             yield "allergy", item, at
@@ -248,6 +268,9 @@ def _copula_piece(piece: str, at: int) -> Emit:
         yield "job_title", _JOB_STATES[low], at
     elif match := re.match(rf"(?:originally\s+)?from\s+{_PROPER}", piece):
         yield "hometown", match.group(1).rstrip(",."), at
+    elif lower and (match := re.match(rf"(?:originally\s+)?from\s+(?:the\s+)?{_PLACE_LOWER}", piece)):
+        if match.group(1) not in _NOT_PLACES and match.group(1) not in ("work", "school", "home", "office"):
+            yield "hometown", match.group(1), at
     elif match := re.match(r"an?\s+only\s+child\b", low):
         yield "family", "only child", at
     elif match := re.match(rf"an?\s+(?:mom|mum|mother|dad|father|parent)\s+of\s+({_NUM})\b", low):
@@ -255,7 +278,11 @@ def _copula_piece(piece: str, at: int) -> Emit:
     elif match := re.match(r"(?:an?\s+)?(?:(?:huge|big|massive)\s+)?fan\s+of\s+(.+)|(?:(?:really|very|so|big|super)\s+)?into\s+(.+)", piece, re.I):  # fmt: skip
         for item in _items(match.group(1) or match.group(2)):
             yield "likes", item, at
-    elif match := re.match(r"on\s+((?:[\w-]+\s+){0,3}(?:medication|meds|pills|insulin))\b", piece, re.I):
+    elif match := re.match(
+        r"on\s+((?:[\w-]+\s+){0,3}(?:medication|meds|pills|insulin|antidepressants|antibiotics|statins|steroids|blood\s+thinners|beta\s+blockers|birth\s+control|the\s+pill|chemo))\b",
+        piece,
+        re.I,
+    ):
         yield "medication", match.group(1), at
     elif re.match(r"(?:an?|the)\s", low):
         words = re.sub(r"^(?:an?|the)\s+", "", piece)
@@ -266,6 +293,8 @@ def _copula_piece(piece: str, at: int) -> Emit:
                 yield "lives_in", place.group(1).rstrip(",."), at
             if school := re.match(rf"\s+at\s+{_CALLED}{_PROPER}", rest):
                 yield ("school" if job.lower().endswith("student") else "employer"), school.group(1), at
+            if job.lower().endswith("student") and (field := re.match(r"\s+in\s+([a-z][\w ]*)", rest)):
+                yield "studies", _items(field.group(1))[0], at
             if study := re.search(r"\bstudying\s+([\w ]+)", rest):
                 yield "studies", _items(study.group(1))[0], at
 
@@ -292,7 +321,7 @@ def dislikes(s: str) -> Emit:
     for m in re.finditer(rf"\bI\s+{verbs}\s+(?!to\b|it\b|that\b|when\b|how\b)(.+)", s, re.I):
         for item in _items(m.group(1)):
             yield "dislikes", item, m.start()
-    for m in re.finditer(r"\bI'm\s+not\s+(?:a\s+|much\s+of\s+a\s+|really\s+a\s+)?(?:big\s+|huge\s+)?fan\s+of\s+(.+)", s, re.I):  # fmt: skip
+    for m in re.finditer(r"(?:\bI'm\s+|^\W*)not\s+(?:a\s+|much\s+of\s+a\s+|really\s+a\s+)?(?:big\s+|huge\s+)?fan\s+of\s+(.+)", s, re.I):  # fmt: skip
         for item in _items(m.group(1)):
             yield "dislikes", item, m.start()
 
@@ -303,11 +332,18 @@ def avoids(s: str) -> Emit:
     quit = r"(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up)\s+(?:eating|drinking)|(?:'ve|\s+have)?\s+(?:given|gave)\s+up"
     for m in re.finditer(rf"\bI(?:\s+{verbs}|{quit})\s+(?!much\b|a\s+lot\b|enough\b|on\b)(.+)", s, re.I):
         for item in _items(m.group(1)):
-            yield "avoids", item, m.start()
+            # "I never drink coffee after 2pm" is a habit, not a food avoided.
+            if not re.search(
+                rf"{re.escape(item)}\s+(?:after|before|at\s+night|in\s+the\s+evening|on\s+week)", s, re.I
+            ):
+                yield "avoids", item, m.start()
 
 
 @rule
 def hobby(s: str) -> Emit:
+    for m in _each(r"\bI\s+(?:also\s+)?collect\s+(.+)", s):
+        for item in _items(m.group(1)):
+            yield "hobby", item, m.start()
     for m in _each(r"\bI\s+(?:also\s+)?play\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", s):
         played = _items(m.group(1))
         if played and played[0].lower() not in ("with", "it", "around", "games", "a", "along", "music"):
@@ -327,7 +363,7 @@ def health(s: str) -> Emit:
     for m in _each(r"\bmy\s+allergies\s+(?:are|include)\s+(.+)", s):
         for item in _items(m.group(1), cut_prepositions=False):
             yield "allergy", item, m.start()
-    verbs = rf"(?:'ve\s+had|\s+have\s+had|{_HAVE}|\s+suffer\s+from|\s+live\s+with|\s+was\s+diagnosed\s+with|\s+got\s+diagnosed\s+with)"
+    verbs = rf"(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living)\s+with|'ve\s+had|\s+have\s+had|{_HAVE}|\s+suffer\s+from|\s+live\s+with|\s+battle|\s+was\s+diagnosed\s+with|\s+got\s+diagnosed\s+with)"
     for m in _each(rf"\bI{verbs}\s+(?:a\s+|an\s+|chronic\s+|severe\s+|mild\s+)*(.+)", s):
         condition = CONDITIONS.match(m.group(1))
         if condition and not re.match(r"\s*allerg", m.group(1)[condition.end() :]):
@@ -368,7 +404,15 @@ def work(s: str) -> Emit:
     for m in _each(rf"(?:{employed})\s+{_CALLED}{_PROPER}", s):
         yield "employer", m.group(1).rstrip(",."), m.start()
     former = (r"\bI\s+(?:used\s+to\s+work|no\s+longer\s+work|worked|don't\s+work|do\s+not\s+work)\s+(?:at|for)|"
-              r"\bI\s+(?:left|quit)(?:\s+my\s+job\s+at)?")  # fmt: skip
+              r"\bI\s+(?:left|quit)(?:\s+my\s+job\s+at)?|\bI\s+(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\s+(?:from|by)|"
+              r"\bI\s+resigned\s+from")  # fmt: skip
+    for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?work(?:ed|ing)\s+(?:at|for)\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
+        yield "employer", m.group(1).rstrip(",."), m.start()
+    for m in _each(
+        r"\bI\s+(?:run|own)\s+(?:my\s+own|a|an)\s+(?:small\s+)?([a-z][\w-]*)", s
+    ):  # "I run my own bakery"
+        if m.group(1).lower() not in ("business", "company", "car", "house", "home", "dog", "cat", "bike"):
+            yield "job_title", f"{m.group(1).lower()} owner", m.start()
     for m in re.finditer(rf"(?:{former})\s+{_PROPER}", s, re.I):
         negated = "don't" in m.group(0).lower() or "do not" in m.group(0).lower()
         if negated and not re.search(r"\b(?:anymore|any\s+more|no\s+more)\b", s[m.end() :], re.I):
@@ -392,12 +436,17 @@ def family(s: str) -> Emit:
         yield (*_family(m.group(1), None, m.group(2) or m.group(3)), m.start())
     for m in _each(rf"\b(?:I|we){_HAVE}\s+({_NUM})\s+{adjective}({words})\b{named}", s):  # fmt: skip
         yield (*_family(m.group(2), m.group(1), m.group(3) or m.group(4)), m.start())
+        # "an older brother and a younger sister": the list goes on
+        rest = s[m.end() :]
+        while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+{adjective}({words})\b", rest, re.I):  # fmt: skip
+            yield (*_family(more.group(2), more.group(1)), m.start())
+            rest = rest[more.end() :]
     for m in _each(rf"\b(?:(?:I|we)(?:{_HAVE}|\s+just\s+adopted|\s+adopted)|with)\s+({_NUM})\s+(?:[\w-]+\s+)??({PETS})s?\b{named}", s):  # fmt: skip
         n = NUMBERS.get(m.group(1).lower()) if not m.group(1).isdigit() else int(m.group(1))
         value = f"{n} {m.group(2).lower()}s" if n and n > 1 else m.group(2).lower()
         pet = m.group(3) or m.group(4)
         yield "pet", f"{value} {pet}" if pet else value, m.start()
-    for m in _each(rf"\bmy\s+({PETS})\b{named}", s):
+    for m in _each(rf"\b(?:my|our)\s+({PETS})\b{named}", s):
         pet = m.group(2) or m.group(3)
         yield "pet", f"{m.group(1).lower()} {pet}" if pet else m.group(1).lower(), m.start()
 
@@ -406,7 +455,7 @@ def family(s: str) -> Emit:
 def places(s: str) -> Emit:
     lower = s == s.lower()
     place = _PLACE_LOWER if lower else _PROPER
-    lives = (r"\b(?:I\s+live|I'm\s+living|I\s+am\s+living|we\s+live|I'm\s+based|I\s+am\s+based|I\s+reside|"
+    lives = (r"\bI\s+live\s+(?:just\s+)?(?:near|outside)|\b(?:I\s+live|I'm\s+living|I\s+am\s+living|we\s+live|I'm\s+based|I\s+am\s+based|I\s+reside|"
              r"I\s+(?:just\s+|recently\s+)?(?:moved|relocated)|I've\s+moved|I\s+have\s+moved|we\s+(?:just\s+)?moved)"
              r"\s+(?:(?:from\s+\S+(?:\s+[A-Z]\S*)*\s+)?to|in)|\bhome\s+(?:for\s+me\s+)?is|\bI\s+now\s+live\s+in")  # fmt: skip
     for m in _each(rf"(?:{lives})\s+{place}", s):
@@ -421,6 +470,12 @@ def places(s: str) -> Emit:
         yield "lives_in", _clean(m.group(1).rstrip(",.")), m.start()
     for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
         yield "lives_in", m.group(1).rstrip(",."), m.start()
+    for m in _each(
+        rf"^\W*(?:born\s+and\s+raised|grew\s+up|raised)\s+in\s+{_PROPER}", s
+    ):  # "Born and raised in X"
+        yield "hometown", m.group(1).rstrip(",."), m.start()
+    for m in _each(rf"\bI\s+spent\s+(?:a|an|one|two|three|four|five|six|several|a\s+few|\d+)\s+(?:days?|weeks?|months?|years?|summers?)\s+in\s+{_PROPER}", s):  # fmt: skip
+        yield "visited", m.group(1).rstrip(",."), m.start()
     for m in _each(rf"\b(?:I\s+grew\s+up\s+in|I\s+was\s+born\s+in|I\s+was\s+raised\s+in|I\s+come\s+from|I'm\s+originally\s+from)\s+{_PROPER}", s):  # fmt: skip
         yield "hometown", m.group(1).rstrip(",."), m.start()
     for m in re.finditer(rf"\b(?:I\s+used\s+to\s+live\s+in|I\s+lived\s+in|I\s+no\s+longer\s+live\s+in|(?:I|we)\s+(?:just\s+)?moved\s+(?:away\s+)?from|I\s+don't\s+live\s+in)\s+{_PROPER}", s, re.I):  # fmt: skip
@@ -435,6 +490,8 @@ def places(s: str) -> Emit:
 def dates(s: str) -> Emit:
     for m in _each(r"\bI(?:'m|\s+am)\s+(\d{1,3})\s+years?\s+old\b|\bI\s+(?:just\s+)?turned\s+(\d{1,3})\b", s):
         yield "age", m.group(1) or m.group(2), m.start()
+    for m in _each(rf"\bI\s+was\s+born\s+in\s+((?:(?:{_MONTH})\s+)?\d{{4}})\b", s):  # a year, not a place
+        yield "birthday", m.group(1), m.start()
     for m in _each(r"\b(?:my\s+birthday(?:\s+is|'s)(?:\s+on)?|I\s+was\s+born\s+on)\s+(.+)", s):
         if value := _clean(_clause(m.group(1))):
             yield "birthday", value, m.start()
@@ -444,7 +501,8 @@ def dates(s: str) -> Emit:
 
 _PAST_VERB = re.compile(
     r"(?:got|ran|broke|bought|had|went|took|began|won|lost|met|left|made|turned|became|saw|flew|gave|sold|wrote|"
-    r"quit|found|built|drove|fell|hurt|spent|sat|passed|did|\w{2,}ed)$", re.I)  # fmt: skip
+    r"quit|found|built|drove|fell|hurt|spent|sat|passed|did|paid|sold|told|kept|felt|heard|held|brought|caught|"
+    r"taught|fought|swam|sang|drank|ate|wore|threw|grew|knew|forgot|hit|cut|put|won|came|moved|\w{2,}ed)$", re.I)  # fmt: skip
 _NOT_EVENTS = frozenset({"used", "tired", "need", "interested", "born", "based", "allergic", "married", "retired",
                          "employed", "supposed", "excited", "worried", "bored", "scared", "located", "named",
                          "called"})  # fmt: skip
@@ -477,7 +535,7 @@ def plans(s: str) -> Emit:
     for m in _each(rf"(?:{intent})(.+)", s):
         phrase = m.group(1)
         first = phrase.split()[0].lower() if phrase.split() else ""
-        if first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on)\b", phrase)):
+        if first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on|\w+ing)\b", phrase)):
             continue
         found = True
         yield "plan", _with_time(phrase, s[: m.start()]), m.start()
@@ -488,6 +546,9 @@ def plans(s: str) -> Emit:
     for m in _each(r"\bI\s+(?:have|'ve\s+got|got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)", s):  # fmt: skip
         if _FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()]):
             yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
+    for m in _each(r"\bI\s+(?:need|have)\s+to\s+(.+)", s):  # a chore with a date is a plan
+        if _FUTURE_TIME.search(m.group(1)):
+            yield "plan", _clean(_clause(m.group(1))), m.start()
     for m in _each(r"\b(?:I'm|I\s+am|we're)\s+saving\s+(?:up\s+)?for\s+(.+)", s):
         yield "plan", _clean(_clause(m.group(1))), m.start()
 
