@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-# One value at a time: a new value supersedes the old. Other predicates (likes, …) accumulate.
+# One value at a time: a new value supersedes the old. Other predicates (likes, allergy, family, plan, event, …)
+# accumulate. hometown and marital_status came with the deterministic rules of issue 24 (docs/extraction.md).
 SINGLE_VALUED = frozenset(
-    {"name", "lives_in", "employer", "job_title", "age", "birthday", "partner", "email", "phone", "timezone"}
-)
+    {"name", "lives_in", "employer", "job_title", "age", "birthday", "partner", "email", "phone", "timezone",
+     "hometown", "marital_status"}
+)  # fmt: skip
 
 
 def normalise(text: str) -> str:

@@ -1,5 +1,6 @@
-"""Rule-based extraction with no model: common single-value facts about the user, plus an episodic memory
-per exchange (a user message and the assistant's reply).
+"""Rule-based extraction with no model: the facts people state about themselves (``shared.extraction.rules``;
+predicates in docs/extraction.md), plus an episodic memory per exchange (a user message and the assistant's
+reply) and the typed relations it states plainly.
 
     >>> facts = DeterministicExtractor().facts("My name is Dana and I live in Paris.")
     >>> [(c.predicate, c.value) for c in facts]
@@ -12,30 +13,23 @@ import re
 
 from shared.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Message
 from shared.extraction.candidates import Candidate
+from shared.extraction.rules import facts_in
 from shared.relations.models import EntityRelationInput
 
-_NAME = r"([A-Z][\w'-]+(?: [A-Z][\w'-]+){0,3})"
-_PLACE = r"([A-Z][\w.'-]+(?:[ ,]+[A-Z][\w.'-]+){0,3})"
-_THING = r"([\w][\w '&/+-]{1,60}?)"
-_END = r"(?=\s*(?:[.,;!?]|\band\b|\bbut\b|\bso\b|$))"
-
-# (predicate, pattern, content template); the first group is the value.
-RULES: list[tuple[str, re.Pattern[str], str]] = [
-    ("name", re.compile(rf"\b(?i:my name is|call me|my name's)\s+{_NAME}"), "User's name is {}"),
-    ("lives_in", re.compile(rf"\b(?i:I live in|I'm living in|I am living in|I moved to|I've moved to|I have moved to|"
-                            rf"I'm based in|I am based in|I relocated to)\s+{_PLACE}"), "User lives in {}"),
-    ("employer", re.compile(rf"\b(?i:I work (?:at|for)|I'm employed (?:at|by)|I am employed (?:at|by)|"
-                            rf"I joined)\s+{_PLACE}"), "User works at {}"),
-    ("job_title", re.compile(rf"\b(?:I work as an?|I'm employed as an?|my job title is|my job is|my role is)\s+"
-                             rf"{_THING}{_END}", re.I), "User works as {}"),
-    ("age", re.compile(r"\b(?:I am|I'm)\s+(\d{1,3})\s+years? old\b", re.I), "User is {} years old"),
-    ("birthday", re.compile(rf"\b(?:my birthday is(?: on)?|I was born on)\s+{_THING}{_END}", re.I),
-     "User's birthday is {}"),
-    ("partner", re.compile(rf"\b(?i:my (?:wife|husband|partner|girlfriend|boyfriend|spouse)(?:'s name)? is|"
-                           rf"I'm married to|I am married to)\s+{_NAME}"), "User's partner is {}"),
-    ("likes", re.compile(rf"\b(?:I (?:really )?(?:like|love|enjoy|prefer)|my favou?rite \w+ is)\s+{_THING}{_END}",
-                         re.I), "User likes {}"),
-]  # fmt: skip
+# How each predicate reads as a memory; a predicate not listed reads "User <predicate>: <value>".
+TEMPLATES = {
+    "name": "User's name is {}", "lives_in": "User lives in {}", "employer": "User works at {}",
+    "job_title": "User works as {}", "age": "User is {} years old", "birthday": "User's birthday is {}",
+    "partner": "User's partner is {}", "likes": "User likes {}", "dislikes": "User dislikes {}",
+    "diet": "User's diet: {}", "avoids": "User avoids {}", "hobby": "User's hobby: {}",
+    "allergy": "User is allergic to {}", "health_condition": "User has {}", "medication": "User takes {}",
+    "former_employer": "User used to work at {}", "school": "User studied at {}", "studies": "User studies {}",
+    "marital_status": "User is {}", "family": "User's family: {}", "pet": "User has a pet: {}",
+    "hometown": "User is from {}", "lived_in": "User used to live in {}", "visited": "User has been to {}",
+    "event": "User {}", "plan": "User plans to {}",
+}  # fmt: skip
+PREFERENCES = frozenset({"likes", "dislikes", "diet", "avoids", "hobby"})
+SUBTYPES = {"event": "event", "plan": "plan"}
 
 EPISODE_MAX_CHARS = 600
 
@@ -44,15 +38,15 @@ class DeterministicExtractor(Extractor):
     name = "deterministic"
 
     def facts(self, text: str) -> list[Candidate]:
+        """The facts about the user that ``text`` states (``shared.extraction.rules``), as candidates."""
         out: list[Candidate] = []
-        for predicate, pattern, template in RULES:
-            for match in pattern.finditer(text):
-                value = match.group(1).strip(" .,'")
-                if not value:
-                    continue
-                subtype = "preference" if predicate == "likes" else "profile"
-                out.append(Candidate(content=template.format(value), subject="user", predicate=predicate,
-                                     value=value, subtype=subtype, importance=0.7))  # fmt: skip
+        for fact in facts_in(text):
+            template = TEMPLATES.get(fact.predicate, "User " + fact.predicate.replace("_", " ") + ": {}")
+            subtype = (
+                "preference" if fact.predicate in PREFERENCES else SUBTYPES.get(fact.predicate, "profile")
+            )
+            out.append(Candidate(content=template.format(fact.value), subject="user", predicate=fact.predicate,
+                                 value=fact.value, subtype=subtype, importance=0.7))  # fmt: skip
         return out
 
     def extract(self, data: ExtractionInput) -> ExtractionOutput:
@@ -164,9 +158,8 @@ def _speaker_name(data: ExtractionInput) -> str | None:
             name = match.group(1).strip(" .")
     for message in [*data.recent, *data.messages]:
         if message.role == "user":
-            for _predicate, pattern, _template in RULES[:1]:
-                for match in pattern.finditer(message.text):
-                    name = match.group(1).strip(" .,'") or name
+            for said in facts_in(message.text):
+                name = said.value if said.predicate == "name" else name
     return name
 
 

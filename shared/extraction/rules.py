@@ -1,0 +1,595 @@
+"""The deterministic extractor's fact rules: what people say about themselves, read with regexes and word lists.
+
+    >>> [(f.predicate, f.value) for f in facts_in("I'm allergic to peanuts. I work as a data engineer")]
+    [('allergy', 'peanuts'), ('job_title', 'data engineer')]
+    >>> facts_in("Do you like jazz?"), facts_in("If I lived in Spain I'd learn Spanish"), facts_in("My friend lives in Rome")
+    ([], [], [])
+
+Precision over recall. A sentence that is a question, a condition, a hedge or a wish states nothing; a negated
+statement states nothing unless a rule reads the negation ("I don't eat meat anymore" is ``avoids: meat``). Only
+first-person statements (I, we, my) become facts about the user; "my sister lives in Rome" says the user has a
+sister, not where the user lives. Predicates and coverage: docs/extraction.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+# ------------------------------------------------------------------------------------------- word lists
+_MONTH = ("january|february|march|april|may|june|july|august|september|october|november|december|"
+          "jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")  # fmt: skip
+_DAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_SEASON = "spring|summer|autumn|fall|winter"
+_UNIT = rf"week|month|year|weekend|night|morning|afternoon|evening|{_DAY}|{_SEASON}"
+_DATE = (rf"(?:in\s+(?:early\s+|late\s+|mid-?)?(?:{_MONTH})(?:\s+\d{{4}})?|in\s+(?:the\s+)?(?:{_SEASON})|in\s+\d{{4}}|"
+         rf"on\s+(?:{_DAY})|on\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTH})(?:\s+\d{{4}})?|"
+         rf"on\s+(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)")  # fmt: skip
+_PAST_TIME = re.compile(
+    rf"\b(?:yesterday|last\s+(?:{_UNIT})|(?:a|an|one|two|three|four|five|\d+)\s+(?:days?|weeks?|months?|years?)\s+ago|"
+    rf"earlier\s+this\s+(?:week|month|year)|this\s+(?:morning|afternoon)|{_DATE})\b", re.I)  # fmt: skip
+_FUTURE_TIME = re.compile(
+    rf"\b(?:tomorrow|tonight|next\s+(?:{_UNIT})|this\s+(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
+    rf"in\s+(?:a|an|two|three|\d+)\s+(?:days?|weeks?|months?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{_MONTH}|{_DAY}|{_SEASON}|next\s+\w+|the\s+weekend)|"
+    rf"{_DATE})\b", re.I)  # fmt: skip
+
+NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
+_NUM = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
+
+JOB_HEADS = frozenset(["engineer", "developer", "programmer", "designer", "architect", "manager", "director", "nurse", "doctor", "physician", "surgeon", "dentist", "vet", "veterinarian", "teacher", "professor", "lecturer", "tutor", "student", "researcher", "scientist", "analyst", "consultant", "accountant", "lawyer", "attorney", "solicitor", "paralegal", "paramedic", "firefighter", "policeman", "policewoman", "pilot", "chef", "cook", "baker", "barista", "waiter", "waitress", "bartender", "cashier", "driver", "mechanic", "electrician", "plumber", "carpenter", "builder", "farmer", "writer", "journalist", "editor", "author", "artist", "painter", "musician", "photographer", "actor", "actress", "producer", "librarian", "pharmacist", "therapist", "counselor", "counsellor", "worker", "clerk", "secretary", "assistant", "receptionist", "administrator", "technician", "chemist", "physicist", "economist", "statistician", "mathematician", "translator", "interpreter", "salesman", "saleswoman", "salesperson", "recruiter", "marketer", "entrepreneur", "founder", "ceo", "cto", "cfo", "coo", "intern", "lead", "coordinator", "specialist", "officer", "soldier", "sailor", "cleaner", "nanny", "caregiver", "carer", "midwife", "optometrist", "surveyor", "welder", "machinist", "tailor", "hairdresser", "stylist", "trainer", "coach", "instructor", "broker", "banker", "trader", "auditor", "freelancer", "contractor", "dev", "sre", "postdoc", "principal", "owner", "executive", "supervisor", "planner", "strategist"])  # fmt: skip
+_JOB_SUFFIX = re.compile(r"(?:ologist|ician|ographer)$")
+_JOB_STATES = {"retired": "retired", "unemployed": "unemployed", "self-employed": "self-employed"}
+DIETS = frozenset({"vegetarian", "vegan", "pescatarian", "pescetarian", "gluten-free", "dairy-free", "keto",
+                   "kosher", "halal", "paleo", "teetotal"})  # fmt: skip
+# Adjectives people use for a condition, and the condition they name.
+CONDITION_ADJECTIVES = {"lactose intolerant": "lactose intolerance", "gluten intolerant": "gluten intolerance",
+                        "diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy",
+                        "pregnant": "pregnant", "anemic": "anemia", "anaemic": "anaemia", "autistic": "autism",
+                        "colorblind": "colour blindness", "colourblind": "colour blindness"}  # fmt: skip
+CONDITIONS = re.compile(
+    r"(?:(?:type\s+[12]\s+)?diabetes|asthma|migraines?|celiac\s+disease|coeliac\s+disease|adhd|anxiety|depression|"
+    r"arthritis|eczema|epilepsy|hypertension|high\s+blood\s+pressure|ibs|crohn'?s(?:\s+disease)?|insomnia|psoriasis|"
+    r"sleep\s+apnea|long\s+covid|dyslexia|autism|tinnitus|[\w'-]+\s+(?:disease|syndrome|disorder|cancer))", re.I)  # fmt: skip
+MARITAL = frozenset({"married", "single", "divorced", "engaged", "widowed", "separated"})
+RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws"])  # fmt: skip
+PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancee",
+                      "fiancée", "spouse"})  # fmt: skip
+_KIN = "|".join(sorted(RELATIVES | PARTNERS, key=len, reverse=True))  # longest first: "in-laws" before "in"
+_CANONICAL = {
+    "mom": "mother",
+    "mum": "mother",
+    "dad": "father",
+    "grandma": "grandmother",
+    "grandpa": "grandfather",
+}
+PETS = ("dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|budgie|goldfish|fish|turtle|tortoise|guinea pig|horse|"
+        "snake|lizard|gecko|ferret|border collie|collie|labrador|golden retriever|retriever|poodle|beagle|dachshund|"
+        "corgi|husky|terrier|spaniel|greyhound")  # fmt: skip
+# Words that turn a sentence into a question, a condition, a hedge or a wish: it states nothing about the user.
+HEDGES = frozenset({"if", "unless", "whether", "suppose", "supposing", "imagine", "pretend", "hypothetically",
+                    "would", "could", "should", "might", "maybe", "perhaps", "someday", "wish", "i'd", "thinking",
+                    "considering", "wonder", "wondering"})  # fmt: skip
+_QUESTION_START = frozenset({"who", "what", "what's", "where", "which", "when", "why", "how", "do", "does", "did",
+                             "can", "could", "should", "would", "will", "is", "are", "am", "was", "were", "shall",
+                             "may", "tell", "remind", "give", "show", "help", "let's"})  # fmt: skip
+# "I'm going to ask you something" is talk about the conversation, not a plan.
+_TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "send", "give", "show", "check",
+                   "describe", "try", "list", "write", "copy", "answer", "know", "understand", "see", "clarify",
+                   "repeat", "rephrase", "mention", "add", "use", "the", "a", "an", "my", "your", "you", "be",
+                   "have", "go", "keep", "start", "continue", "do"})  # fmt: skip
+_FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
+                     r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|imo|here)$", re.I)  # fmt: skip
+# Where a clause ends: a value never runs past one of these.
+_CLAUSE_END = re.compile(r"\s*(?:[,.;:!?()]|\s-\s|\b(?:but|because|since|so|though|although|while|whereas|"
+                         r"especially|which|who|when|unless|except|and\s+(?:I|we|i)\b|I'm|I\s+am)\b|$)")  # fmt: skip
+_LIST = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*")
+_PREPOSITION = re.compile(
+    r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once|after|before|until)\b.*$",
+    re.I,
+)
+_NAME = r"(?-i:([A-Z][a-zà-ÿ'-]+(?:\s+[A-Z][a-zà-ÿ'-]+)?))"
+_NOT_SUBJECTS = frozenset(
+    {"at", "in", "for", "the", "a", "kids", "children", "people", "students", "online", "part"}
+)
+_CALLED = r"(?:an?\s+[\w-]+\s+(?:called|named)\s+)?"  # "at a startup called Kite"
+_A_NAME = r"(?-i:[A-Z][a-zà-ÿ'-]+)"  # the same, captured by no group (inside a lookahead)
+_HAVE = r"(?:\s+have\s+got|\s+have|'ve\s+got|’ve\s+got|'ve|’ve|\s+got)"  # "I have", "I've got", …
+_PROPER = r"(?:the\s+)?(?-i:([A-Z][\w&.'-]*(?:(?:\s+|,\s*)[A-Z][\w&.'-]*){0,3}))"
+_PLACE_LOWER = r"([a-z][a-z.'-]+(?:\s+[a-z][a-z.'-]+){0,2})"  # only in a message typed all in lower case
+_NOT_PLACES = frozenset({"hope", "fear", "denial", "peace", "sin", "harmony", "luxury", "poverty", "style",
+                         "a", "an", "the", "my", "our", "this", "that", "here", "there", "town", "the city",
+                         "it", "comfort", "squalor"})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Fact:
+    predicate: str
+    value: str
+    start: int  # offset of the statement in the text, for ordering
+
+
+# ----------------------------------------------------------------------------------------------- helpers
+def _clause(text: str) -> str:
+    """``text`` up to where its clause ends."""
+    end = _CLAUSE_END.search(text)
+    return text[: end.start()] if end else text
+
+
+def _unfill(value: str) -> str:
+    """``value`` without trailing fillers ("keto these days" -> "keto")."""
+    value = value.strip(" \t'\"")
+    while True:
+        shorter = _FILLER.sub("", value)
+        if shorter == value:
+            return value
+        value = shorter
+
+
+def _clean(value: str) -> str:
+    value = _unfill(value)
+    return re.sub(r"^(?:a|an|some|really|very|also|just)\s+", "", value, flags=re.I).strip()
+
+
+def _items(text: str, *, cut_prepositions: bool = True) -> list[str]:
+    """A list of things ("hiking and photography", "shellfish, penicillin"), each cleaned."""
+    out = []
+    for item in _LIST.split(_clause(text)):
+        if cut_prepositions:
+            item = _PREPOSITION.sub("", item)
+        item = _clean(item)
+        if item and item.lower() not in (
+            "it",
+            "that",
+            "this",
+            "them",
+            "anything",
+            "nothing",
+            "everything",
+            "stuff",
+        ):
+            out.append(item)
+    return out
+
+
+def _negated(sentence: str, start: int) -> bool:
+    """A negation among the three words before ``start``, in its clause ("I don't like tea, I prefer coffee")."""
+    clause = re.split(r"[,;:]", sentence[:start])[-1]
+    before = re.findall(r"[\w']+", clause.lower())[-3:]
+    return any(w in ("not", "never", "no", "longer") or w.endswith("n't") for w in before)
+
+
+def job_title(words: str) -> str | None:
+    """The job in a phrase: "software engineer at Stripe" -> "software engineer"; None if there is none.
+
+    >>> job_title("senior data engineer at Acme"), job_title("huge fan of jazz"), job_title("bit tired today")
+    ('senior data engineer', None, None)
+    """
+    tokens = _clause(words).split()
+    head = None
+    for i, token in enumerate(tokens):
+        word = token.lower().strip(",.")
+        if word in ("at", "in", "for", "with", "and", "of", "from", "on", "studying", "who", "working", "by"):
+            break
+        if word in JOB_HEADS or (_JOB_SUFFIX.search(word) and len(word) > 6):
+            head = i
+    if head is None or head > 3:
+        return None
+    return " ".join(tokens[: head + 1]).strip(",.")
+
+
+def _family(word: str, count: str | None = None, name: str | None = None) -> tuple[str, str]:
+    word = word.lower()
+    if name and word in PARTNERS:
+        return "partner", name
+    word = _CANONICAL.get(word, word)
+    n = NUMBERS.get(count.lower()) if count and not count.isdigit() else int(count) if count else 1
+    value = f"{n} {word}" if n and n > 1 else word
+    return "family", f"{value} {name}" if name else value
+
+
+# ------------------------------------------------------------------------------------------------- rules
+Emit = Iterator[tuple[str, str, int]]  # predicate, value, offset in the sentence
+Rule = Callable[[str], Emit]
+RULES: list[Rule] = []
+
+
+def rule(fn: Rule) -> Rule:
+    RULES.append(fn)
+    return fn
+
+
+def _each(pattern: str, sentence: str, flags: int = re.I) -> Iterator[re.Match[str]]:
+    for match in re.finditer(pattern, sentence, flags):
+        if not _negated(sentence, match.start()):
+            yield match
+
+
+_I_AM = r"\b(?:I'm|I\s+am|Im|I’m)\s+"
+
+
+@rule
+def name(s: str) -> Emit:
+    for m in _each(rf"\b(?:my\s+name\s+is|my\s+name's|call\s+me)\s+{_NAME}", s):
+        yield "name", m.group(1), m.start()
+
+
+@rule
+def copula(s: str) -> Emit:
+    """ "I'm 29, vegetarian and allergic to cats", "I'm a nurse", "I'm married to Tom", "I'm from Ohio"."""
+    for m in _each(_I_AM + r"(?:also\s+|currently\s+|now\s+|still\s+)?", s):
+        rest = s[m.end() :]
+        stop = re.search(r"\s*(?:[.;!?]|\bbut\b|\bso\b|\band\s+(?:I|we|i)\b|\b(?:I'm|I\s+am)\b)", rest)
+        tail = rest[: stop.start()] if stop else rest
+        for piece in re.split(r"\s*,\s*(?:and\s+)?", tail):
+            lower = s == s.lower()
+            said = list(_copula_piece(_unfill(piece), m.start(), lower))
+            if not said and " and " in piece:  # "unemployed and looking for work"
+                said = [
+                    f for part in piece.split(" and ") for f in _copula_piece(_unfill(part), m.start(), lower)
+                ]
+            yield from said
+
+
+def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
+    low = piece.lower()
+    if match := re.fullmatch(r"(\d{1,3})(?:\s+years?\s+old)?", low):
+        yield "age", match.group(1), at
+    elif re.sub(r"^an?\s+", "", low) in DIETS:  # "vegan", "a pescatarian"
+        yield "diet", re.sub(r"^an?\s+", "", low), at
+    elif low in CONDITION_ADJECTIVES:
+        yield "health_condition", CONDITION_ADJECTIVES[low], at
+    elif match := re.fullmatch(r"type\s+([12])\s+diabetic", low):
+        yield "health_condition", f"type {match.group(1)} diabetes", at
+    elif match := re.match(
+        r"(?:obsessed\s+with|crazy\s+about|passionate\s+about|mad\s+about)\s+(.+)", piece, re.I
+    ):
+        for item in _items(match.group(1)):
+            yield "likes", item, at
+    elif match := re.match(
+        rf"in\s+my\s+(?:first|second|third|fourth|final|last)\s+year\s+at\s+{_PROPER}", piece
+    ):
+        yield "school", match.group(1).rstrip(",."), at
+    elif match := re.match(r"(?:very\s+|severely\s+|really\s+|mildly\s+)?allergic\s+to\s+(.+)", piece, re.I):
+        for item in _items(match.group(1)):
+            yield "allergy", item, at
+    elif match := re.match(rf"(married|engaged)(?:\s+to\s+{_NAME})?", piece, re.I):
+        yield "marital_status", match.group(1).lower(), at
+        if match.group(2):
+            yield "partner", match.group(2), at
+        if kids := re.search(
+            rf"\bwith\s+({_NUM})\s+(kids|children|sons|daughters|boys|girls)\b", piece, re.I
+        ):
+            yield (*_family(kids.group(2), kids.group(1)), at)
+    elif low in MARITAL:
+        yield "marital_status", low, at
+    elif low in _JOB_STATES:
+        yield "job_title", _JOB_STATES[low], at
+    elif match := re.match(rf"(?:originally\s+)?from\s+{_PROPER}", piece):
+        yield "hometown", match.group(1).rstrip(",."), at
+    elif lower and (match := re.match(rf"(?:originally\s+)?from\s+(?:the\s+)?{_PLACE_LOWER}", piece)):
+        if match.group(1) not in _NOT_PLACES and match.group(1) not in ("work", "school", "home", "office"):
+            yield "hometown", match.group(1), at
+    elif match := re.match(r"an?\s+only\s+child\b", low):
+        yield "family", "only child", at
+    elif match := re.match(rf"an?\s+(?:mom|mum|mother|dad|father|parent)\s+of\s+({_NUM})\b", low):
+        yield (*_family("children", match.group(1)), at)
+    elif match := re.match(r"(?:an?\s+)?(?:(?:huge|big|massive)\s+)?fan\s+of\s+(.+)|(?:(?:really|very|so|big|super)\s+)?into\s+(.+)", piece, re.I):  # fmt: skip
+        for item in _items(match.group(1) or match.group(2)):
+            yield "likes", item, at
+    elif match := re.match(
+        r"on\s+((?:[\w-]+\s+){0,3}(?:medication|meds|pills|insulin|antidepressants|antibiotics|statins|steroids|blood\s+thinners|beta\s+blockers|birth\s+control|the\s+pill|chemo))\b",
+        piece,
+        re.I,
+    ):
+        yield "medication", match.group(1), at
+    elif re.match(r"(?:an?|the)\s", low):
+        words = re.sub(r"^(?:an?|the)\s+", "", piece)
+        if job := job_title(words):
+            yield "job_title", job, at
+            rest = words[len(job) :]
+            if place := re.match(rf"\s+(?:in|from)\s+{_PROPER}", rest):
+                yield "lives_in", place.group(1).rstrip(",."), at
+            if school := re.match(rf"\s+at\s+{_CALLED}{_PROPER}", rest):
+                yield ("school" if job.lower().endswith("student") else "employer"), school.group(1), at
+            if job.lower().endswith("student") and (field := re.match(r"\s+in\s+([a-z][\w ]*)", rest)):
+                yield "studies", _items(field.group(1))[0], at
+            if study := re.search(r"\bstudying\s+([\w ]+)", rest):
+                yield "studies", _items(study.group(1))[0], at
+
+
+@rule
+def likes(s: str) -> Emit:
+    verbs = r"(?:really\s+|absolutely\s+|also\s+|just\s+)?(?:like|love|enjoy|adore|prefer)"
+    for m in _each(rf"\b(?:I|we)\s+{verbs}\s+(?!to\b|it\b|that\b|you\b|when\b|how\b|the\s+idea\b)(.+)", s):
+        for item in _items(m.group(1)):
+            if not re.match(r"(?:my|your|his|her|our|their)\b", item, re.I):  # "I love my job": no preference
+                yield "likes", item, m.start()
+    for m in _each(r"^\W*(?:(?:huge|big)\s+)?fan\s+of\s+(.+)", s):  # "Big fan of sci-fi here"
+        for item in _items(re.sub(r"\s+here\b.*$", "", m.group(1))):
+            yield "likes", item, m.start()
+    for m in _each(r"\bmy\s+fav(?:ou?rite)?\s+[\w ]{1,30}?\s+(?:is|are)\s+(.+)", s):
+        for item in _items(m.group(1), cut_prepositions=False):
+            yield "likes", item, m.start()
+
+
+@rule
+def dislikes(s: str) -> Emit:
+    verbs = (r"(?:really\s+)?(?:hate|dislike|detest|loathe|can't\s+stand|cannot\s+stand|can’t\s+stand|"
+             r"don't\s+like|do\s+not\s+like|don't\s+enjoy|do\s+not\s+enjoy|don’t\s+like)")  # fmt: skip
+    for m in re.finditer(rf"\bI\s+{verbs}\s+(?!to\b|it\b|that\b|when\b|how\b)(.+)", s, re.I):
+        for item in _items(m.group(1)):
+            yield "dislikes", item, m.start()
+    for m in re.finditer(r"(?:\bI'm\s+|^\W*)not\s+(?:a\s+|much\s+of\s+a\s+|really\s+a\s+)?(?:big\s+|huge\s+)?fan\s+of\s+(.+)", s, re.I):  # fmt: skip
+        for item in _items(m.group(1)):
+            yield "dislikes", item, m.start()
+
+
+@rule
+def avoids(s: str) -> Emit:
+    verbs = r"(?:don't|do\s+not|never|no\s+longer|can't|cannot|don’t)\s+(?:eat|drink|touch|consume)"
+    quit = r"(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up)\s+(?:eating|drinking)|(?:'ve|\s+have)?\s+(?:given|gave)\s+up"
+    for m in re.finditer(rf"\bI(?:\s+{verbs}|{quit})\s+(?!much\b|a\s+lot\b|enough\b|on\b)(.+)", s, re.I):
+        for item in _items(m.group(1)):
+            # "I never drink coffee after 2pm" is a habit, not a food avoided.
+            if not re.search(
+                rf"{re.escape(item)}\s+(?:after|before|at\s+night|in\s+the\s+evening|on\s+week)", s, re.I
+            ):
+                yield "avoids", item, m.start()
+
+
+@rule
+def hobby(s: str) -> Emit:
+    for m in _each(r"\bI\s+(?:also\s+)?collect\s+(.+)", s):
+        for item in _items(m.group(1)):
+            yield "hobby", item, m.start()
+    for m in _each(r"\bI\s+(?:also\s+)?play\s+(?:the\s+)?([a-z][\w-]*(?:\s+[a-z][\w-]*)?)", s):
+        played = _items(m.group(1))
+        if played and played[0].lower() not in ("with", "it", "around", "games", "a", "along", "music"):
+            yield "hobby", played[0], m.start()
+    for m in _each(r"\bmy\s+hobb(?:y|ies)\s+(?:is|are|include)\s+(.+)", s):
+        for item in _items(m.group(1), cut_prepositions=False):
+            yield "hobby", item, m.start()
+
+
+@rule
+def health(s: str) -> Emit:
+    for m in _each(r"\b(?:I'm|I\s+am|I'm\s+also|I\s+am\s+also)\s+(?:very\s+|severely\s+|really\s+|mildly\s+)?allergic\s+to\s+(.+)", s):  # fmt: skip
+        for item in _items(m.group(1)):
+            yield "allergy", item, m.start()
+    for m in _each(rf"\bI{_HAVE}\s+(?:a\s+|an\s+)?(?:severe\s+|mild\s+|bad\s+|serious\s+)?([\w-]+(?:\s+[\w-]+)?)\s+allergy\b", s):  # fmt: skip
+        yield "allergy", m.group(1), m.start()
+    for m in _each(r"\bmy\s+allergies\s+(?:are|include)\s+(.+)", s):
+        for item in _items(m.group(1), cut_prepositions=False):
+            yield "allergy", item, m.start()
+    verbs = rf"(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living)\s+with|'ve\s+had|\s+have\s+had|{_HAVE}|\s+suffer\s+from|\s+live\s+with|\s+battle|\s+was\s+diagnosed\s+with|\s+got\s+diagnosed\s+with)"
+    for m in _each(rf"\bI{verbs}\s+(?:a\s+|an\s+|chronic\s+|severe\s+|mild\s+)*(.+)", s):
+        condition = CONDITIONS.match(m.group(1))
+        if condition and not re.match(r"\s*allerg", m.group(1)[condition.end() :]):
+            yield "health_condition", condition.group(0).lower(), m.start()
+    for m in _each(r"\bI\s+(?:take|am\s+taking|'m\s+taking)\s+(?!the\b|a\b|an\b|my\b|care\b|it\b|time\b|part\b|notes\b|turns\b|over\b)([a-z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)\s*(?:every|each|daily|twice|once|for|in\s+the|at\s+night|[,.;]|$)", s):  # fmt: skip
+        yield "medication", m.group(1), m.start()
+
+
+@rule
+def work(s: str) -> Emit:
+    for m in _each(r"\b(?:I|we)\s+(?:work|am\s+working|'m\s+working)\s+as\s+(?:an?\s+)?(.+)", s):
+        if job := job_title(m.group(1)) or _clause(m.group(1)).strip():
+            yield "job_title", _clean(job), m.start()
+    for m in _each(r"\bI\s+teach\s+([a-z]+)", s):  # "I teach maths" is a maths teacher
+        subject = m.group(1).lower()
+        plain = subject in _NOT_SUBJECTS
+        yield "job_title", "teacher" if plain else f"{subject} teacher", m.start()
+    for m in _each(r"\bI(?:'ve|’ve|\s+have)\s+been\s+an?\s+(.+)", s):  # "I've been a lawyer for ten years"
+        if been := job_title(m.group(1)):
+            yield "job_title", been, m.start()
+    degree = r"(?:master'?s|masters|bachelor'?s|degree|phd|doctorate|mba|msc|bsc|ba|ma)(?:\s+degree)?"
+    for m in _each(rf"\b{degree}\s+in\s+([a-z][\w -]*?)(?:\s+at\s+{_PROPER})?\s*(?:[,.;!]|$|\band\b|\bat\b)", s):  # fmt: skip
+        yield "studies", m.group(1), m.start()
+        if m.group(2):
+            yield "school", m.group(2), m.start()
+    for m in _each(r"\bmy\s+(?:job|job\s+title|role|title|position|occupation)\s+is\s+(?:an?\s+)?(.+)", s):
+        if value := _clean(_clause(m.group(1))):
+            yield "job_title", value, m.start()
+    for m in _each(r"\b(?:as|promoted\s+to)\s+(?:an?\s+|the\s+)?([\w-]+(?:\s+[\w-]+){0,3})", s):
+        promoted = job_title(m.group(1))
+        if promoted and re.search(r"\b(?:I|I'm|we)\b", s[: m.start()]):
+            yield "job_title", promoted, m.start()
+    employed = (r"\bI\s+(?:work|am\s+working|'m\s+working|currently\s+work)\s+(?:at|for)|\bI'm\s+employed\s+(?:at|by)|"
+                r"\bI\s+am\s+employed\s+(?:at|by)|\bI\s+(?:just\s+|recently\s+)?joined|"
+                r"\bI\s+(?:just\s+|recently\s+)?(?:started|got|landed|have|took)\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
+                r"\bI\s+(?:just\s+|recently\s+)?started\s+(?:working\s+)?(?:at|for)|\band\s+(?:started\s+working|work)\s+(?:at|for)|"
+                r"\bI\s+work\s+in\s+[\w -]{1,30}?\s+(?:at|for)")  # fmt: skip
+    for m in _each(rf"(?:{employed})\s+{_CALLED}{_PROPER}", s):
+        yield "employer", m.group(1).rstrip(",."), m.start()
+    former = (r"\bI\s+(?:used\s+to\s+work|no\s+longer\s+work|worked|don't\s+work|do\s+not\s+work)\s+(?:at|for)|"
+              r"\bI\s+(?:left|quit)(?:\s+my\s+job\s+at)?|\bI\s+(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\s+(?:from|by)|"
+              r"\bI\s+resigned\s+from")  # fmt: skip
+    for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?work(?:ed|ing)\s+(?:at|for)\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
+        yield "employer", m.group(1).rstrip(",."), m.start()
+    for m in _each(
+        r"\bI\s+(?:run|own)\s+(?:my\s+own|a|an)\s+(?:small\s+)?([a-z][\w-]*)", s
+    ):  # "I run my own bakery"
+        if m.group(1).lower() not in ("business", "company", "car", "house", "home", "dog", "cat", "bike"):
+            yield "job_title", f"{m.group(1).lower()} owner", m.start()
+    for m in re.finditer(rf"(?:{former})\s+{_PROPER}", s, re.I):
+        negated = "don't" in m.group(0).lower() or "do not" in m.group(0).lower()
+        if negated and not re.search(r"\b(?:anymore|any\s+more|no\s+more)\b", s[m.end() :], re.I):
+            continue
+        yield "former_employer", m.group(1).rstrip(",."), m.start()
+    for m in _each(
+        rf"\b(?:graduated\s+from|student\s+at|I\s+study\s+at|I\s+go\s+to\s+school\s+at)\s+{_PROPER}", s
+    ):
+        yield "school", m.group(1).rstrip(",."), m.start()
+    for m in _each(r"\b(?:I\s+(?:study|am\s+studying|'m\s+studying|major\s+in|'m\s+majoring\s+in)|studying)\s+(?!at\b|for\b|hard\b|every\b|a\s+lot\b)([a-z][\w ]*)", s):  # fmt: skip
+        if items := _items(m.group(1)):
+            yield "studies", items[0], m.start()
+
+
+@rule
+def family(s: str) -> Emit:
+    words = _KIN
+    adjective = r"(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step)\s+)?"  # fmt: skip
+    named = rf"(?:'s\s+name\s+is\s+{_NAME}|,?\s+(?:is\s+(?:called|named)\s+|named\s+|called\s+|is\s+(?={_A_NAME}\s*(?:[,.!;]|$|\band\b)))?{_NAME})?"  # fmt: skip
+    for m in _each(rf"\b(?:my|our)\s+{adjective}({words})\b{named}", s):
+        yield (*_family(m.group(1), None, m.group(2) or m.group(3)), m.start())
+    for m in _each(rf"\b(?:I|we){_HAVE}\s+({_NUM})\s+{adjective}({words})\b{named}", s):  # fmt: skip
+        yield (*_family(m.group(2), m.group(1), m.group(3) or m.group(4)), m.start())
+        # "an older brother and a younger sister": the list goes on
+        rest = s[m.end() :]
+        while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+{adjective}({words})\b", rest, re.I):  # fmt: skip
+            yield (*_family(more.group(2), more.group(1)), m.start())
+            rest = rest[more.end() :]
+    for m in _each(rf"\b(?:(?:I|we)(?:{_HAVE}|\s+just\s+adopted|\s+adopted)|with)\s+({_NUM})\s+(?:[\w-]+\s+)??({PETS})s?\b{named}", s):  # fmt: skip
+        n = NUMBERS.get(m.group(1).lower()) if not m.group(1).isdigit() else int(m.group(1))
+        value = f"{n} {m.group(2).lower()}s" if n and n > 1 else m.group(2).lower()
+        pet = m.group(3) or m.group(4)
+        yield "pet", f"{value} {pet}" if pet else value, m.start()
+    for m in _each(rf"\b(?:my|our)\s+({PETS})\b{named}", s):
+        pet = m.group(2) or m.group(3)
+        yield "pet", f"{m.group(1).lower()} {pet}" if pet else m.group(1).lower(), m.start()
+
+
+@rule
+def places(s: str) -> Emit:
+    lower = s == s.lower()
+    place = _PLACE_LOWER if lower else _PROPER
+    lives = (r"\bI\s+live\s+(?:just\s+)?(?:near|outside)|\b(?:I\s+live|I'm\s+living|I\s+am\s+living|we\s+live|I'm\s+based|I\s+am\s+based|I\s+reside|"
+             r"I\s+(?:just\s+|recently\s+)?(?:moved|relocated)|I've\s+moved|I\s+have\s+moved|we\s+(?:just\s+)?moved)"
+             r"\s+(?:(?:from\s+\S+(?:\s+[A-Z]\S*)*\s+)?to|in)|\bhome\s+(?:for\s+me\s+)?is|\bI\s+now\s+live\s+in")  # fmt: skip
+    for m in _each(rf"(?:{lives})\s+{place}", s):
+        value = _clean(m.group(1).rstrip(",."))
+        if value.lower() not in _NOT_PLACES and not re.search(
+            r"\b(?:used\s+to|anymore)\b", s[m.start() :], re.I
+        ):
+            yield "lives_in", value, m.start()
+    for m in _each(
+        rf"^\W*(?:currently\s+|now\s+)?(?:living|based)\s+in\s+{place}", s
+    ):  # "Currently living in X"
+        yield "lives_in", _clean(m.group(1).rstrip(",.")), m.start()
+    for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
+        yield "lives_in", m.group(1).rstrip(",."), m.start()
+    for m in _each(
+        rf"^\W*(?:born\s+and\s+raised|grew\s+up|raised)\s+in\s+{_PROPER}", s
+    ):  # "Born and raised in X"
+        yield "hometown", m.group(1).rstrip(",."), m.start()
+    for m in _each(rf"\bI\s+spent\s+(?:a|an|one|two|three|four|five|six|several|a\s+few|\d+)\s+(?:days?|weeks?|months?|years?|summers?)\s+in\s+{_PROPER}", s):  # fmt: skip
+        yield "visited", m.group(1).rstrip(",."), m.start()
+    for m in _each(rf"\b(?:I\s+grew\s+up\s+in|I\s+was\s+born\s+in|I\s+was\s+raised\s+in|I\s+come\s+from|I'm\s+originally\s+from)\s+{_PROPER}", s):  # fmt: skip
+        yield "hometown", m.group(1).rstrip(",."), m.start()
+    for m in re.finditer(rf"\b(?:I\s+used\s+to\s+live\s+in|I\s+lived\s+in|I\s+no\s+longer\s+live\s+in|(?:I|we)\s+(?:just\s+)?moved\s+(?:away\s+)?from|I\s+don't\s+live\s+in)\s+{_PROPER}", s, re.I):  # fmt: skip
+        if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
+            continue
+        yield "lived_in", m.group(1).rstrip(",."), m.start()
+    for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\bI\s+(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}", s):  # fmt: skip
+        yield "visited", (m.group(1) or m.group(2)).rstrip(",."), m.start()
+
+
+@rule
+def dates(s: str) -> Emit:
+    for m in _each(r"\bI(?:'m|\s+am)\s+(\d{1,3})\s+years?\s+old\b|\bI\s+(?:just\s+)?turned\s+(\d{1,3})\b", s):
+        yield "age", m.group(1) or m.group(2), m.start()
+    for m in _each(rf"\bI\s+was\s+born\s+in\s+((?:(?:{_MONTH})\s+)?\d{{4}})\b", s):  # a year, not a place
+        yield "birthday", m.group(1), m.start()
+    for m in _each(r"\b(?:my\s+birthday(?:\s+is|'s)(?:\s+on)?|I\s+was\s+born\s+on)\s+(.+)", s):
+        if value := _clean(_clause(m.group(1))):
+            yield "birthday", value, m.start()
+    for m in _each(r"\bI\s+(?:just\s+)?got\s+(married|engaged|divorced)\b", s):
+        yield "marital_status", m.group(1).lower(), m.start()
+
+
+_PAST_VERB = re.compile(
+    r"(?:got|ran|broke|bought|had|went|took|began|won|lost|met|left|made|turned|became|saw|flew|gave|sold|wrote|"
+    r"quit|found|built|drove|fell|hurt|spent|sat|passed|did|paid|sold|told|kept|felt|heard|held|brought|caught|"
+    r"taught|fought|swam|sang|drank|ate|wore|threw|grew|knew|forgot|hit|cut|put|won|came|moved|\w{2,}ed)$", re.I)  # fmt: skip
+_NOT_EVENTS = frozenset({"used", "tired", "need", "interested", "born", "based", "allergic", "married", "retired",
+                         "employed", "supposed", "excited", "worried", "bored", "scared", "located", "named",
+                         "called"})  # fmt: skip
+
+
+@rule
+def event(s: str) -> Emit:
+    """A past statement with a date: "I broke my leg last winter", "Yesterday I adopted a puppy"."""
+    for m in _each(r"\b(?:I|we)\s+(?:(?:just|finally|recently|also|officially|actually)\s+)?(?:was\s+|were\s+)?(\w+)\b", s):  # fmt: skip
+        verb = m.group(1)
+        if verb.lower() in _NOT_EVENTS or not _PAST_VERB.match(verb):
+            continue
+        phrase = s[m.start(1) :]
+        when = _PAST_TIME.search(phrase)
+        if when:
+            yield "event", _clean(phrase[: when.end()]), m.start()
+            continue
+        when = _PAST_TIME.search(s[: m.start()])
+        if when:
+            yield "event", f"{_clean(_clause(phrase))} {when.group(0).lower()}", m.start()
+
+
+@rule
+def plans(s: str) -> Emit:
+    intent = (r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:planning|hoping|aiming|intending)\s+(?:on\s+|to\s+)|"
+              r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:going\s+to|gonna)\s+|"
+              r"\b(?:I|we)\s+(?:plan|want|hope|intend|aim|mean)\s+to\s+|\bmy\s+(?:goal|plan|dream|aim|resolution)\s+is\s+to\s+|"
+              r"\b(?:I|we)(?:\s+will|'ll|’ll)\s+(?!be\s+(?:honest|brief|quick|back)\b)")  # fmt: skip
+    found = False
+    for m in _each(rf"(?:{intent})(.+)", s):
+        phrase = m.group(1)
+        first = phrase.split()[0].lower() if phrase.split() else ""
+        if first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on|\w+ing)\b", phrase)):
+            continue
+        found = True
+        yield "plan", _with_time(phrase, s[: m.start()]), m.start()
+    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\b|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
+        phrase = s[m.start(1) :]
+        if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
+            yield "plan", _with_time(phrase, s[: m.start()]), m.start()
+    for m in _each(r"\bI\s+(?:have|'ve\s+got|got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)", s):  # fmt: skip
+        if _FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()]):
+            yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
+    for m in _each(r"\bI\s+(?:need|have)\s+to\s+(.+)", s):  # a chore with a date is a plan
+        if _FUTURE_TIME.search(m.group(1)):
+            yield "plan", _clean(_clause(m.group(1))), m.start()
+    for m in _each(r"\b(?:I'm|I\s+am|we're)\s+saving\s+(?:up\s+)?for\s+(.+)", s):
+        yield "plan", _clean(_clause(m.group(1))), m.start()
+
+
+def _with_time(phrase: str, before: str) -> str:
+    """The plan's words, with a time said before it ("Next week I'm flying to…") put at the end."""
+    value = _clean(re.sub(r"\s+(?:for\s+sure|hopefully|definitely)$", "", _clause(phrase)))
+    when = _FUTURE_TIME.search(before)
+    return f"{value} {when.group(0).lower()}" if when else value
+
+
+# --------------------------------------------------------------------------------------------- sentences
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def states_nothing(sentence: str) -> bool:
+    """A question, a condition, a hedge or a wish: no fact about the user, whatever its words.
+
+    >>> states_nothing("Should I apply to work at Google?"), states_nothing("I'd love to work at NASA someday")
+    (True, True)
+    """
+    words = re.findall(r"[\w'’]+", sentence.lower().replace("’", "'"))
+    if not words or sentence.rstrip().endswith("?") or words[0] in _QUESTION_START:
+        return True
+    return bool(HEDGES.intersection(words))
+
+
+def facts_in(text: str) -> list[Fact]:
+    """Every fact about the user ``text`` states, in the order stated, each (predicate, value) once."""
+    found: dict[tuple[str, str], Fact] = {}
+    for sentence in _SENTENCE.finditer(text):
+        body = sentence.group(0)
+        if states_nothing(body):
+            continue
+        for fn in RULES:
+            for predicate, value, at in fn(body):
+                value = value.strip(" ,.;:'\"")
+                key = (predicate, re.sub(r"\W+", " ", value.lower()).strip())
+                if value and key not in found:
+                    found[key] = Fact(predicate, value, sentence.start() + at)
+    greeting = re.search(rf"\b(?:hi|hello|hey)\b[\s!,.]+(?:I'm|I\s+am|this\s+is)\s+{_NAME}", text, re.I)
+    if greeting and ("name", greeting.group(1).lower()) not in found:
+        found[("name", greeting.group(1).lower())] = Fact("name", greeting.group(1), greeting.start())
+    return sorted(found.values(), key=lambda f: f.start)
