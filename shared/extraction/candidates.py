@@ -19,6 +19,10 @@ SINGLE_VALUED = frozenset(
     {"name", "lives_in", "employer", "job_title", "age", "birthday", "partner", "email", "phone", "timezone",
      "hometown", "marital_status"}
 )  # fmt: skip
+# Accumulating predicates (a new value joins the old ones): the vocabulary the rules write and the LLM is asked
+# to use (docs/extraction.md), so facts from either extractor meet in the writer's dedup keys.
+MULTI_VALUED = ("likes", "dislikes", "diet", "avoids", "hobby", "allergy", "health_condition", "medication",
+                "former_employer", "school", "studies", "family", "pet", "lived_in", "visited", "event", "plan")  # fmt: skip
 
 
 def normalise(text: str) -> str:

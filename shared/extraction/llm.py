@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from shared.errors import ServiceUnavailable
 from shared.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Usage
-from shared.extraction.candidates import Candidate
+from shared.extraction.candidates import MULTI_VALUED, SINGLE_VALUED, Candidate
 from shared.llm.base import LLMClient
 from shared.relations.canonical import canonicalize
 from shared.relations.models import EntityRelationInput
@@ -24,8 +24,11 @@ from shared.relations.names import normalize_entity_type
 
 SYSTEM = (
     "You extract durable memories about the user from a conversation. Propose only facts stated or clearly "
-    "implied by the NEW messages. For single-valued facts use predicate one of: name, lives_in, employer, "
-    "job_title, age, birthday, partner, email, phone, timezone; for preferences use likes; otherwise use a short "
+    "implied by the NEW messages. For single-valued facts use predicate one of: "
+    + ", ".join(sorted(SINGLE_VALUED))
+    + "; for facts that accumulate use one of: "
+    + ", ".join(MULTI_VALUED)
+    + "; otherwise use a short "
     "snake_case predicate. Write `content` as one self-contained sentence about the user. Known memories are "
     "listed with handles like [3]; do not repeat a known memory unless its value changed. For each fact, list "
     "the typed relations between named entities it states (relationship such as employed_by, member_of, "

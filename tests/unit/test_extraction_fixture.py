@@ -8,7 +8,7 @@ import pytest
 
 from bench.extraction.score import CATEGORIES, evaluate, load, score
 from shared.extraction.base import ExtractionInput, Message
-from shared.extraction.candidates import SINGLE_VALUED
+from shared.extraction.candidates import MULTI_VALUED, SINGLE_VALUED
 from shared.extraction.deterministic import DeterministicExtractor
 
 EXTRACTOR = DeterministicExtractor()
@@ -29,6 +29,14 @@ def test_precision_and_recall_on_the_fixture_meet_the_targets():
     results = evaluate(load(), lambda text: sorted(facts(text)))["overall"]
     assert results.precision >= 0.9, results.extras
     assert results.recall >= 0.7, results.misses
+
+
+def test_every_labelled_predicate_is_in_the_vocabulary_the_llm_is_given():
+    from shared.extraction.llm import SYSTEM
+
+    labelled = {fact[0] for item in load() for fact in item["facts"]}
+    assert labelled <= SINGLE_VALUED | set(MULTI_VALUED), labelled - SINGLE_VALUED - set(MULTI_VALUED)
+    assert all(predicate in SYSTEM for predicate in labelled)
 
 
 def test_the_issues_two_examples():
