@@ -66,9 +66,13 @@ def load_local_embedder(app: FastAPI) -> bool:
 
 
 def before_snapshot(modules: Iterable[str], app: FastAPI | None = None) -> None:
-    """What runs before the snapshot: the imports, then (if an app is given) the local model."""
+    """What runs before the snapshot: the imports, then (if an app is given) its routes' analysis and the local
+    model."""
     prime(modules)
     if app is not None:
+        from shared.api.app import build_routes  # FastAPI analyses routes on the first request otherwise
+
+        build_routes(app)
         load_local_embedder(app)
 
 
