@@ -1,6 +1,7 @@
 """Lambda cold-start cost here: the import time of each handler, in fresh interpreters, laid out as Lambda runs it.
 
     python -m bench.cold_start [--runs 7]
+    python -m bench.cold_start --baseline REV [--runs 9]   # first requests: REV's handlers against this tree's
 
 Lambda imports the handler from a read-only /var/task with Python 3.12, so it cannot cache bytecode: whatever
 the asset does not ship as .pyc is compiled from source on every cold start. This builds each asset the way
@@ -16,6 +17,10 @@ twice — *on demand* (import, then the first request pays the lazy imports, the
 *primed* (import and ``shared.snapstart.prime()`` first: what a SnapStart restore starts from, since Lambda runs
 both before the snapshot). A second request gives the warm baseline. Not measured here: the snapshot restore
 itself, TLS to RDS Proxy and the Secrets Manager read of a deployed first request.
+
+With ``--baseline REV`` only the first-request table runs, for the git revision REV (exported with ``git archive``)
+and for this working tree, each laid out and compiled alike, their samples interleaved so both see the same
+machine load; it adds a request per router position (a thread read, a health check) and the ratios after/before.
 """
 
 from __future__ import annotations
@@ -61,23 +66,40 @@ def host_dependencies(python: str) -> Path:
     return target
 
 
+def layout(deps: Path, folder: Path, *, compiled: bool, root: Path = REPO_ROOT) -> Path:
+    """The asset of ``root``'s code in ``folder``, with every handler (and so every module they import)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    # Every handler's asset shares the dependencies; one folder with all functions imports the same modules.
+    asset = build_function_asset("memory", folder, deps=deps, root=root)
+    for name in LAMBDA_PACKAGES:
+        shutil.copytree(root / "functions" / name, asset.path / "functions" / name, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+    if compiled:
+        precompile(asset.path)
+    return asset.path
+
+
 def layouts(python: str) -> dict[str, Path]:
     """Two copies of every asset: ``plain`` (sources only) and ``compiled`` (sources + 3.12 bytecode)."""
     deps = host_dependencies(python)
-    out: dict[str, Path] = {}
-    for kind in ("plain", "compiled"):
-        folder = WORK / kind
-        shutil.rmtree(folder, ignore_errors=True)
-        folder.mkdir(parents=True)
-        # Every handler's asset shares the dependencies; one folder with all functions imports the same modules.
-        asset = build_function_asset("memory", folder, deps=deps)
-        for name in LAMBDA_PACKAGES:
-            shutil.copytree(REPO_ROOT / "functions" / name, asset.path / "functions" / name, dirs_exist_ok=True,
-                            ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
-        if kind == "compiled":
-            precompile(asset.path)
-        out[kind] = asset.path
-    return out
+    return {kind: layout(deps, WORK / kind, compiled=kind == "compiled") for kind in ("plain", "compiled")}
+
+
+def revision_source(rev: str) -> Path:
+    """The tree of git revision ``rev``, exported under ``build/cold-start``."""
+    sha = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=REPO_ROOT, check=True,
+                         capture_output=True, text=True).stdout.strip()  # fmt: skip
+    target = WORK / f"src-{sha[:12]}"
+    if not (target / ".complete").exists():
+        shutil.rmtree(target, ignore_errors=True)
+        target.mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", "archive", sha], cwd=REPO_ROOT, check=True, capture_output=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
+        (target / ".complete").touch()
+    return target
 
 
 def lambda_env(tree: Path | None, **extra: str) -> dict[str, str]:
@@ -94,8 +116,10 @@ def last_line(python: str, script: str, env: dict[str, str], tree: Path | None, 
     """Run ``script`` in a fresh interpreter; its last line of output."""
     out = subprocess.run(
         [python, "-s", "-c", script],
-        input=stdin, capture_output=True, text=True, check=True, env=env, cwd=tree or REPO_ROOT,
+        input=stdin, capture_output=True, text=True, env=env, cwd=tree or REPO_ROOT,
     )  # fmt: skip
+    if out.returncode != 0:
+        raise RuntimeError(f"benchmark child failed:\n{out.stderr[-3000:]}")
     return out.stdout.strip().splitlines()[-1]
 
 
@@ -107,8 +131,20 @@ def import_ms(python: str, module: str, runs: int, tree: Path | None) -> float:
     )
 
 
+# The asset has no shared/local, so the Lambda context is spelled out here (what Powertools reads of it).
 _FIRST_REQUEST = """
-import json, sys, time
+import json, sys, time, uuid
+class LambdaContext:
+    function_name = "memorylayer-bench"
+    function_version = "$LATEST"
+    invoked_function_arn = "arn:aws:lambda:us-east-1:000000000000:function:memorylayer-bench"
+    memory_limit_in_mb = 1024
+    log_group_name = "/aws/lambda/memorylayer-bench"
+    log_stream_name = "bench"
+    def __init__(self):
+        self.aws_request_id = str(uuid.uuid4())
+    def get_remaining_time_in_millis(self):
+        return 29_000
 spec = json.load(sys.stdin)
 t0 = time.perf_counter()
 handler = __import__(spec["module"], fromlist=["handler"])
@@ -117,7 +153,6 @@ if spec["primed"]:
     from shared import snapstart
     snapstart.before_snapshot(snapstart.FIRST_REQUEST_MODULES, handler.app)  # the hook: imports, local model
 t2 = time.perf_counter()
-from shared.local.lambda_context import LambdaContext
 first = handler.handler(spec["event"], LambdaContext())
 t3 = time.perf_counter()
 second = handler.handler(spec["event"], LambdaContext())
@@ -148,13 +183,20 @@ def api_events(base_url: str) -> dict[str, dict]:
     }
 
 
+def one_first_request(python: str, tree: Path, name: str, event: dict, dsn: str, primed: bool) -> dict:
+    """Import / prime / first-request / warm-request times of ``name`` in one fresh interpreter."""
+    # Open (no key lookup) like the local stack, which also makes the cursor secret optional.
+    env = lambda_env(tree, MEMORYLAYER_DATABASE_URL=dsn, MEMORYLAYER_EMBEDDING_PROVIDER="hash",
+                     MEMORYLAYER_AUTH_MODE="none", MEMORYLAYER_CONTEXT_CURSOR_SECRET="bench-cold-start")  # fmt: skip
+    spec = json.dumps({"module": f"functions.{name}.handler", "event": event, "primed": primed})
+    return json.loads(last_line(python, _FIRST_REQUEST, env, tree, spec))
+
+
 def first_request(python: str, tree: Path, name: str, event: dict, dsn: str, primed: bool, runs: int) -> dict:
     """Median import / prime / first-request / warm-request times of ``name`` in fresh interpreters."""
-    env = lambda_env(tree, MEMORYLAYER_DATABASE_URL=dsn, MEMORYLAYER_EMBEDDING_PROVIDER="hash")
-    spec = json.dumps({"module": f"functions.{name}.handler", "event": event, "primed": primed})
     samples: dict[str, list[float]] = {}
     for _ in range(runs):
-        for key, value in json.loads(last_line(python, _FIRST_REQUEST, env, tree, spec)).items():
+        for key, value in one_first_request(python, tree, name, event, dsn, primed).items():
             samples.setdefault(key, []).append(value)
     return {key: statistics.median(values) for key, values in samples.items()}
 
@@ -177,13 +219,66 @@ def first_request_table(python: str, tree: Path, runs: int) -> None:
             )
 
 
+def baseline_events(base_url: str) -> dict[str, tuple[str, dict]]:
+    """``api_events`` plus a request for a router matched late (a thread's messages) and a health check."""
+    hdr = {"X-Workspace-ID": "ws_cold_start"}
+    events = {label: (label, event) for label, event in api_events(base_url).items()}
+    with httpx.Client(base_url=base_url, headers=hdr, timeout=30) as http:
+        tid = http.post("/v1/threads", json={}).json()["thread"]["id"]
+        http.post(f"/v1/threads/{tid}/messages", json={"messages": [{"role": "user", "content": "hello"}]})
+    events["memory: thread messages"] = ("memory", http_v2("GET", f"/v1/threads/{tid}/messages", headers=hdr))
+    events["memory: health"] = ("memory", http_v2("GET", "/health"))
+    return {label: events[label] for label in ("memory", "memory: thread messages", "memory: health",
+                                                "sessions", "context")}  # fmt: skip
+
+
+def baseline_table(python: str, rev: str, runs: int) -> None:
+    """First requests of ``rev``'s handlers and of this tree's, interleaved; medians and after/before ratios."""
+    deps = host_dependencies(python)
+    trees = {
+        "before": layout(deps, WORK / "baseline", compiled=True, root=revision_source(rev)),
+        "after": layout(deps, WORK / "compiled", compiled=True),
+    }
+    with local_stack("hash") as (base_url, settings):
+        events = baseline_events(base_url)
+        dsn = str(settings.database_url)
+        print(f"load average {os.getloadavg()[0]:.1f}; Python 3.12, compiled layouts; before = {rev}; "
+              f"medians of {runs} fresh interpreters each, before and after interleaved\n")  # fmt: skip
+        print("| request | import + app ms (before → after) | on demand: first request ms | on demand: import + "
+              "first ms | SnapStart hook ms | primed: first request ms | ratio on demand import + first "
+              "| ratio primed first |")  # fmt: skip
+        print("|---|---|---|---|---|---|---|---|")
+        for label, (name, event) in events.items():
+            samples: dict[tuple[str, bool], dict[str, list[float]]] = {}
+            for _ in range(runs):
+                for primed in (False, True):
+                    for which, tree in trees.items():
+                        one = one_first_request(python, tree, name, event, dsn, primed)
+                        one["cold"] = one["import"] + one["first"]
+                        for key, value in one.items():
+                            samples.setdefault((which, primed), {}).setdefault(key, []).append(value)
+            med = {k: {key: statistics.median(v) for key, v in d.items()} for k, d in samples.items()}
+            b, a = med[("before", False)], med[("after", False)]
+            bp, ap = med[("before", True)], med[("after", True)]
+            print(
+                f"| {label} | {b['import']:.0f} → {a['import']:.0f} | {b['first']:.0f} → {a['first']:.0f} "
+                f"| {b['cold']:.0f} → {a['cold']:.0f} | {bp['prime']:.0f} → {ap['prime']:.0f} "
+                f"| {bp['first']:.0f} → {ap['first']:.0f} | {a['cold'] / b['cold']:.2f} "
+                f"| {ap['first'] / bp['first']:.2f} |"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--baseline", metavar="REV", help="compare first requests with git revision REV")
     args = parser.parse_args()
     python = lambda_python()
     if python is None:
         raise SystemExit("bench.cold_start needs a Python 3.12 (the Lambda runtime's version)")
+    if args.baseline:
+        baseline_table(python, args.baseline, args.runs)
+        return
     trees = layouts(python)
     floor = import_ms(python, "fastapi", args.runs, trees["compiled"])
     print(

@@ -16,36 +16,13 @@ from constructs import Construct
 from infra.config import StageConfig
 from infra.logs import log_group
 from infra.nag import acknowledge
+from shared.api.route_map import gateway_routes
 
-ANY = apigwv2.HttpMethod.ANY
-GET = apigwv2.HttpMethod.GET
-POST = apigwv2.HttpMethod.POST
-
-# (path, method, function). API Gateway picks the most specific route, so the two context routes win over
-# ``/v1/sessions/{proxy+}``.
-ROUTES: tuple[tuple[str, apigwv2.HttpMethod, str], ...] = (
-    ("/v1/memories", ANY, "memory"),
-    ("/v1/memories/{proxy+}", ANY, "memory"),
-    ("/v1/workspaces", ANY, "memory"),
-    ("/v1/workspaces/{proxy+}", ANY, "memory"),
-    ("/v1/threads", ANY, "memory"),
-    ("/v1/threads/{proxy+}", ANY, "memory"),
-    ("/v1/jobs/{proxy+}", ANY, "memory"),
-    ("/v1/admin/{proxy+}", ANY, "memory"),
-    ("/v1/entities", ANY, "memory"),
-    ("/v1/entities/{proxy+}", ANY, "memory"),
-    ("/v1/ingest/{proxy+}", ANY, "memory"),
-    ("/health", ANY, "memory"),
-    ("/health/ready", ANY, "memory"),
-    ("/openapi.json", ANY, "memory"),
-    # The memory console: its page, and its read-only API behind the same key check as /v1 (in the app).
-    ("/console", GET, "memory"),
-    ("/console/{proxy+}", GET, "memory"),
-    ("/v1/sessions", ANY, "sessions"),
-    ("/v1/sessions/{proxy+}", ANY, "sessions"),
-    ("/v1/sessions/{session_id}/context-pack", POST, "context"),
-    ("/v1/sessions/{session_id}/context-delta", POST, "context"),
-    ("/v1/context/{proxy+}", ANY, "context"),  # the context environment (issue 19)
+# (path, method, function), from the table the handlers build their routers from (shared/api/route_map.py), so a
+# route never reaches a function that does not serve it. API Gateway picks the most specific route, so the two
+# context routes win over ``/v1/sessions/{proxy+}``.
+ROUTES: tuple[tuple[str, apigwv2.HttpMethod, str], ...] = tuple(
+    (path, apigwv2.HttpMethod[method], function) for path, method, function in gateway_routes()
 )
 
 # Per-route throttles, as a share of the stage's rate and burst (so dev and prod scale alike): the stage-wide

@@ -3,7 +3,8 @@
 The API functions run with SnapStart (``infra/functions.py``): Lambda imports the handler once, when a version is
 published, and snapshots the initialised memory; a cold start restores that snapshot instead of importing
 again. Whatever the first request imports lazily (the pool, psycopg, numpy, the embedders, boto3 …) is then
-better imported *before* the snapshot. Connections are not opened there: the pool is built on the first request
+better imported *before* the snapshot, and the app's routes analysed there too (FastAPI does that lazily, on the
+first request that reaches each router). Connections are not opened there: the pool is built on the first request
 after a restore, so no snapshot carries a socket, and secrets are read then too (shared/secrets.py). With the
 ``local`` embedding provider the ONNX model is loaded before the snapshot as well (it takes about a second and
 needs neither the network nor a secret); the app's services pick that embedder up on the first request. After
@@ -66,9 +67,13 @@ def load_local_embedder(app: FastAPI) -> bool:
 
 
 def before_snapshot(modules: Iterable[str], app: FastAPI | None = None) -> None:
-    """What runs before the snapshot: the imports, then (if an app is given) the local model."""
+    """What runs before the snapshot: the imports, then (if an app is given) its routes' analysis and the local
+    model."""
     prime(modules)
     if app is not None:
+        from shared.api.app import build_routes  # FastAPI analyses routes on the first request otherwise
+
+        build_routes(app)
         load_local_embedder(app)
 
 

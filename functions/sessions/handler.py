@@ -1,4 +1,4 @@
-"""Lambda "sessions": /v1/sessions* except context packs and deltas (those are functions/context), /health*.
+"""Lambda "sessions": /v1/sessions* except context packs and deltas (those are functions/context).
 
 >>> handler(api_gateway_v2_event, context)        # doctest: +SKIP
 """
@@ -6,6 +6,5 @@
 from __future__ import annotations
 
 from shared.api.lambda_handler import api_function
-from shared.api.routes import health, sessions
 
-app, handler = api_function("sessions", (health.router, sessions.router))
+app, handler = api_function("sessions")

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Depends, FastAPI
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from starlette._utils import get_route_path
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shared.api import docs, errors, openapi
@@ -195,6 +197,38 @@ class WireChecks:
             IGNORED_FIELDS.reset(token)
 
 
+class Gate(APIRouter):
+    """Includes one router, and lets a request be matched against it only if its path could be one of the router's.
+
+    FastAPI analyses an included router's routes (dependencies, body and response models: a few ms each) the
+    first time a request is matched against that router, whether it matches or not, and it tries routers in
+    order: without the gate the first ``POST /v1/threads/{id}/messages`` after a cold start analysed memories,
+    workspaces and threads, 40-odd routes, to use one. Behind gates a request analyses only its own router.
+
+        >>> app.include_router(Gate(threads.router), dependencies=[Depends(principal)])  # doctest: +SKIP
+    """
+
+    def __init__(self, router: APIRouter) -> None:
+        super().__init__()
+        # The router's own routes (they carry its prefix, tags and dependencies), not the router included: an
+        # included router nested in another is analysed whole when the outer one is included, at cold start.
+        self.routes.extend(router.routes)
+        paths = [route.path for route in router.routes if isinstance(route, APIRoute)]
+        self.exact = frozenset(path for path in paths if "{" not in path)
+        # A parameterised path can only match below its fixed head (``/v1/threads/{thread_id}`` → ``/v1/threads/``).
+        self.heads = tuple(sorted({path.split("{", 1)[0] for path in paths if "{" in path}))
+
+    def reaches(self, path: str) -> bool:
+        """Whether one of the router's routes could match ``path`` (with or without a trailing slash)."""
+        bare = path.rstrip("/") or "/"
+        return path in self.exact or bare in self.exact or path.startswith(self.heads)
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] == "http" and not self.reaches(get_route_path(scope)):
+            return Match.NONE, {}
+        return super().matches(scope)
+
+
 def fixed_paths(routers: Iterable[APIRouter]) -> dict[str, set[str]]:
     """Every route path without a parameter, with the methods it serves (routers carry their full paths)."""
     fixed: dict[str, set[str]] = {}
@@ -210,7 +244,11 @@ def create_app(
     *,
     services: Services | None = None,
     routers: Iterable[APIRouter] | None = None,
+    console: bool = True,
+    documents: bool = True,
 ) -> FastAPI:
+    """The app with ``routers`` (default: every router), the memory console and /openapi.json (+ /docs where the
+    assets are installed). A Lambda passes only the routers its API Gateway routes reach (shared/api/route_map.py)."""
     settings = settings or get_settings()
     if not settings.has_cursor_secret:
         # Settings lets a default api_key through (the worker signs no cursors); the API cannot run without one.
@@ -246,11 +284,46 @@ def create_app(
         # Every route but the health checks authenticates, even one that forgets to ask for the caller, and
         # runs behind the caller's row-level wall (router dependencies come before the route's own).
         open_route = router is health.router
-        app.include_router(router, dependencies=[] if open_route else [Depends(principal), Depends(row_wall)])
-    from shared.api.routes import console  # the memory console: its page open, its API behind auth
+        dependencies = [] if open_route else [Depends(principal), Depends(row_wall)]
+        app.include_router(Gate(router), dependencies=dependencies)
+    if console:
+        from shared.api.routes import console as console_routes  # its page open, its API behind auth
 
-    console.install(app)
+        console_routes.install(app)
     fixed.update(fixed_paths(included))
-    openapi.install(app, frozenset(route.path for route in health.router.routes))  # type: ignore[attr-defined]
-    docs.install(app)
+    if documents:
+        if routers is None:
+            openapi.install(app, frozenset(route.path for route in health.router.routes))  # type: ignore[attr-defined]
+        else:
+            _document_whole_api(app, settings)
+        docs.install(app)
     return app
+
+
+def _document_whole_api(app: FastAPI, settings: Settings) -> None:
+    """/openapi.json of a Lambda that builds only some routers still describes every route: built from the whole
+    app, once, on the first request for it (never at cold start)."""
+
+    def whole() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = create_app(settings).openapi()
+        return app.openapi_schema
+
+    app.openapi = whole  # type: ignore[method-assign]
+
+
+def build_routes(app: FastAPI) -> int:
+    """Analyse every included route now (dependencies, body and response models); returns how many.
+
+    FastAPI does this lazily, a router at a time, when a request is first matched against the router (a few ms
+    a route); SnapStart calls this before the snapshot so no restored first request pays it.
+
+        >>> build_routes(create_app(Settings(auth_mode="none")))  # doctest: +SKIP
+        62
+    """
+    count = 0
+    for route in app.router.routes:
+        contexts = getattr(route, "effective_route_contexts", None)  # an included router (FastAPI ≥ 0.1xx)
+        if contexts is not None:
+            count += sum(1 for _ in contexts())
+    return count

@@ -1,13 +1,15 @@
-"""One API Lambda function: the app with its routers behind Mangum, with Powertools logging, X-Ray and metrics,
-and SnapStart priming. The memory, sessions and context handlers differ only in their name and routers.
+"""One API Lambda function: the app with the routers its API Gateway routes reach (``shared/api/route_map.py``)
+behind Mangum, with Powertools logging, X-Ray and metrics, and SnapStart priming. The memory, sessions and
+context handlers differ only in their name.
 
-    >>> app, handler = api_function("sessions", (health.router, sessions.router))   # doctest: +SKIP
-    >>> handler(api_gateway_v2_event, context)                                        # doctest: +SKIP
+    >>> app, handler = api_function("sessions")                  # doctest: +SKIP
+    >>> handler(api_gateway_v2_event, context)                    # doctest: +SKIP
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import importlib
+from collections.abc import Callable
 
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.logging import correlation_paths
@@ -17,21 +19,27 @@ from mangum.types import LambdaContext
 
 from shared import snapstart
 from shared.api.app import create_app
+from shared.api.route_map import FUNCTIONS
 from shared.tracing import lambda_tracer, propagate
 
 
-def api_function(
-    name: str, routers: Iterable[APIRouter]
-) -> tuple[FastAPI, Callable[[dict, LambdaContext], dict]]:
+def routers_of(name: str) -> tuple[APIRouter, ...]:
+    """The routers function ``name`` serves, in match order; their modules are imported only here."""
+    return tuple(importlib.import_module(module).router for module in FUNCTIONS[name].routers)
+
+
+def api_function(name: str) -> tuple[FastAPI, Callable[[dict, LambdaContext], dict]]:
     """(app, handler) for the function ``name`` (service ``memorylayer-<name>``). Heavy work (pool, embedder)
     happens on the first request, not here: cold starts stay short."""
     logger = Logger(service=f"memorylayer-{name}")
     tracer = lambda_tracer(f"memorylayer-{name}")  # X-Ray, see shared/tracing.py
     metrics = Metrics(namespace="MemoryLayer", service=name)
 
-    app = create_app(routers=tuple(routers))
+    function = FUNCTIONS[name]
+    app = create_app(routers=routers_of(name), console=function.console, documents=function.documents)
     asgi_handler = Mangum(app, lifespan="off")
-    # SnapStart: the first request's imports and the local model load before the snapshot, not after a restore.
+    # SnapStart: the first request's imports, its routes' analysis and the local model happen before the
+    # snapshot, not after a restore.
     snapstart.prime_before_snapshot(app)
 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

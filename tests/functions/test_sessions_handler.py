@@ -78,8 +78,9 @@ def test_every_session_route_through_lambda(load_handler, http, ws):
     assert status == 204
     status, missing, _ = call(fn, http_v2("GET", f"/v1/sessions/{sid}", headers=hdr))
     assert status == 404 and missing["detail"]["code"] == "session_not_found"
+    # /health is the memory function's (shared/api/route_map.py): not built here.
     status, body, _ = call(fn, http_v2("GET", "/health"))
-    assert status == 200
+    assert status == 404
 
 
 def test_bad_input_through_lambda(load_handler, ws):
