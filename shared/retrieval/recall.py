@@ -148,7 +148,7 @@ class Recaller:
         # Before a connection is taken: the query's embedding may be a remote call (openai, google, gpu), and a
         # pooled connection held meanwhile is one fewer for everyone else (and a longer RDS Proxy borrow).
         browse = req.query.strip() == "*"
-        vector = None if browse else self.embedder.embed_one(req.query)
+        vector = None if browse else self.embedder.embed_query(req.query)
         with self.db.connection() as conn:
             sql, params = self.statement(workspace_ids, req, conn, vector=vector)
             with conn.pipeline():
@@ -186,7 +186,7 @@ class Recaller:
         # The text arm takes the query's terms (a query without any has none: see recall.sql, ``scope``).
         qtext = " ".join(t.strip("'") for t in query_terms(req.query))
         params.update(
-            q=self.embedder.embed_one(req.query) if vector is None else vector,
+            q=self.embedder.embed_query(req.query) if vector is None else vector,
             model=self.embedder.model_id,
             k=max(
                 self.settings.recall_min_candidates,

@@ -11,6 +11,12 @@ and the same terms one by one, so the full-text arm can weigh each by how rare i
     ''
     >>> query_words("When did Jon lose his job?")
     ' when did jon lose his job '
+    >>> named_period("What did Gina find for her store on 1 February, 2023?")
+    NamedPeriod(year=2023, month=2, day=1)
+    >>> named_period("When did Melanie go camping in June?")
+    NamedPeriod(year=None, month=6, day=None)
+    >>> named_period("How many times has Melanie gone to the beach in 2023?") is None
+    True
 
 Terms are quoted lexemes of ``[a-z0-9]`` only, so user text can never inject tsquery syntax; Postgres applies
 the text search configuration (stemming, stop words) when it parses them, and drops the stop words.
@@ -19,6 +25,7 @@ the text search configuration (stemming, stop words) when it parses them, and dr
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 _TERM = re.compile(r"[a-z0-9]+")
 MAX_TERMS = 64
@@ -58,3 +65,40 @@ TIME_EXPRESSION = (
 def asks_when(query: str) -> bool:
     """Whether the query asks for a time (``When did Jon open his studio?``)."""
     return bool(_TEMPORAL_QUESTION.search(query))
+
+
+_MONTH = r"(january|february|march|april|may|june|july|august|september|october|november|december)"
+_MONTHS = _MONTH.strip("()").split("|")
+# "1 February, 2023", "May 23, 2023", "October 2023", "in June": a month, with a day and a year if given.
+_DAY_MONTH = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:of )?{_MONTH}\b,? ?((?:19|20)\d\d)?", re.IGNORECASE
+)
+_MONTH_DAY = re.compile(rf"\b{_MONTH} (\d{{1,2}})(?:st|nd|rd|th)?\b,? ?((?:19|20)\d\d)?", re.IGNORECASE)
+_MONTH_YEAR = re.compile(rf"\b{_MONTH}\b,? ?((?:19|20)\d\d)?", re.IGNORECASE)
+
+
+class NamedPeriod(NamedTuple):
+    year: int | None
+    month: int
+    day: int | None
+
+
+def named_period(query: str) -> NamedPeriod | None:
+    """The month (and day, year) a question names, if it names one. A bare year names too much of a
+    conversation to tell memories apart, so it is not a period here; "may" as a verb is only taken with a day
+    or a year beside it."""
+    if m := _DAY_MONTH.search(query):
+        return NamedPeriod(
+            int(m.group(3)) if m.group(3) else None, _MONTHS.index(m.group(2).lower()) + 1, int(m.group(1))
+        )
+    if m := _MONTH_DAY.search(query):
+        return NamedPeriod(
+            int(m.group(3)) if m.group(3) else None, _MONTHS.index(m.group(1).lower()) + 1, int(m.group(2))
+        )
+    for m in _MONTH_YEAR.finditer(query):
+        if m.group(1).lower() == "may" and not m.group(2):
+            continue
+        return NamedPeriod(
+            int(m.group(2)) if m.group(2) else None, _MONTHS.index(m.group(1).lower()) + 1, None
+        )
+    return None

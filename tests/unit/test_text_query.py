@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from shared.retrieval.text_query import MAX_TERMS, asks_when, query_terms, query_words, to_tsquery_text
+from shared.retrieval.text_query import (
+    MAX_TERMS,
+    NamedPeriod,
+    asks_when,
+    named_period,
+    query_terms,
+    query_words,
+    to_tsquery_text,
+)
 
 
 def test_terms_are_distinct_lowercase_and_quoted():
@@ -46,3 +54,19 @@ def test_query_words_delimit_whole_words():
 )
 def test_asks_when(query: str, expected: bool):
     assert asks_when(query) is expected
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("What did Gina find for her store on 1 February, 2023?", NamedPeriod(2023, 2, 1)),
+        ("What did Gina get accepted for on May 23, 2023?", NamedPeriod(2023, 5, 23)),
+        ("What setback did Melanie face in October 2023?", NamedPeriod(2023, 10, None)),
+        ("When did Melanie go camping in June?", NamedPeriod(None, 6, None)),
+        ("May I ask what Jon did?", None),  # "may" the verb
+        ("How many times has Melanie gone to the beach in 2023?", None),  # a bare year names no period
+        ("What is Jon's favourite dance?", None),
+    ],
+)
+def test_named_period(query: str, expected: NamedPeriod | None):
+    assert named_period(query) == expected
