@@ -89,6 +89,7 @@ def main() -> None:
             streams(stack.dsn, ws)
             with psycopg.connect(stack.dsn, autocommit=True) as conn:
                 conn.execute("VACUUM ANALYZE memories")
+            recaller.forget_word_stats()  # the zipf run's statistics know nothing of the harsh words
             for name, variant, weights in (
                 ("new", None, new_weights),
                 ("old", OLD, FusionWeights(1.0, 1.0)),

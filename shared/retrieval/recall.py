@@ -213,6 +213,14 @@ class Recaller:
         )
         return hybrid_sql(self.embedder.dimensions), params
 
+    def forget_word_stats(self) -> None:
+        """Read the word statistics afresh on the next recall (after an ANALYZE this process ran itself;
+        otherwise they are at most ``WORD_STATS_TTL_S`` old).
+
+        >>> recaller.forget_word_stats()  # doctest: +SKIP
+        """
+        self._word_stats = None
+
     def _lexeme_frequencies(self, conn: Connection | None, qtext: str) -> dict[str, list]:
         """``mce_lexemes`` / ``mce_freqs``: those of memories.tsv's most common lexemes (pg_stats through
         migration 0019's reader, which row-level security does not hide from the app role) that may be the query's.

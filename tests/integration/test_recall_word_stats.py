@@ -75,7 +75,7 @@ def test_app_role_sees_the_common_lexemes_and_recall_sends_them(app_in_own_datab
         shares = dict(zip(row["lexemes"], row["freqs"], strict=False))
         assert shares.get("coffe", 0) > 0.5  # "coffee" is in 41 of 43 memories
 
-        services.recaller._word_stats = None  # read afresh, after ANALYZE
+        services.recaller.forget_word_stats()  # read afresh, after ANALYZE
         r = http.post(
             "/v1/memories/recall",
             json={"query": "coffee lighthouse keeper", "limit": 5},
