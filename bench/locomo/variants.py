@@ -55,10 +55,6 @@ class Variant(RecallTuning):
     text_config: Literal["english", "simple"] = "english"
     text_column: str = "tsv"
     prefix: bool = False
-    # A question naming a month or a day (text_query.named_period): memories whose event_time falls in it, or
-    # up to ``date_slack_days`` after (a chat tells of an event days later: "last week"), × (1 + date_boost).
-    date_boost: float = 0.0
-    date_slack_days: int = 7
     # Pseudo-relevance feedback: a first pass's top ``prf_docs`` memories move the query vector towards their
     # mean (Rocchio, weight ``prf_vector``) and lend the text query the words at least ``prf_min_docs`` of them
     # share (up to ``prf_terms`` words). The second pass ranks.

@@ -42,7 +42,14 @@ from shared.retrieval import relations as relations_arm
 from shared.retrieval.expansion import expand
 from shared.retrieval.shaping import shape
 from shared.retrieval.statement import BROWSE_SQL, FILTERS, filter_params, hybrid_sql
-from shared.retrieval.text_query import TIME_EXPRESSION, asks_when, query_terms, query_words
+from shared.retrieval.text_query import (
+    TIME_EXPRESSION,
+    asks_when,
+    named_period,
+    period_params,
+    query_terms,
+    query_words,
+)
 from shared.settings import Settings
 
 TOLERANCE_FLOORS = {"loose": 0.15, "moderate": 0.3, "strict": 0.6}
@@ -101,6 +108,11 @@ class RecallTuning:
     name_weight: float = 0.25
     # A turn restating a superseded value ranks this share of its score while the new fact is live.
     stale_weight: float = 0.4
+    # A question naming a month or a day (text_query.named_period): memories whose event_time (else created_at)
+    # falls in it, or up to ``date_slack_days`` after, × (1 + date_boost). EXPERIMENTS.md §10.3: better on both
+    # dev conversations.
+    date_boost: float = 0.3
+    date_slack_days: int = 7
     tolerance_floors: dict[str, float] = field(default_factory=lambda: dict(TOLERANCE_FLOORS))
     recency_weight: float = DEFAULT_RECENCY_WEIGHT
 
@@ -185,6 +197,7 @@ class Recaller:
         tuning, w = self.tuning, self.weights
         # The text arm takes the query's terms (a query without any has none: see recall.sql, ``scope``).
         qtext = " ".join(t.strip("'") for t in query_terms(req.query))
+        period = named_period(req.query)
         params.update(
             q=self.embedder.embed_query(req.query) if vector is None else vector,
             model=self.embedder.model_id,
@@ -209,6 +222,8 @@ class Recaller:
             time_re=TIME_EXPRESSION,
             name_w=tuning.name_weight,
             stale_w=1.0 if req.include_history or asks_past(req.query) else tuning.stale_weight,
+            date_w=tuning.date_boost if period else 0.0,
+            **period_params(period, tuning.date_slack_days),
             rw=tuning.recency_weight if req.recency_weight is None else req.recency_weight,
         )
         return hybrid_sql(self.embedder.dimensions), params

@@ -174,6 +174,17 @@ SELECT {memory_columns}, f.cosine, f.text_score, f.vec_rank, f.text_rank,
                                                      IN %(qwords)s) > 0, false)::int)
            -- Time: for a "when" question (time_w > 0), a memory whose text mentions a time.
            * CASE WHEN %(time_w)s > 0 THEN 1 + %(time_w)s * (m.content ~* %(time_re)s)::int ELSE 1 END
+           -- A named period ("in June", "on 8 May, 2023"; date_w > 0, shared/retrieval/text_query.py
+           -- period_params): a memory whose time is in it, or up to a few days after (a chat tells of an event
+           -- later), × (1 + date_w). A month without a year matches that month of any year.
+           * CASE WHEN %(date_w)s > 0 THEN 1 + %(date_w)s * (CASE
+                  WHEN %(p_month)s::int IS NOT NULL
+                  THEN date_part('month', coalesce(m.event_time, m.created_at)) = %(p_month)s
+                       OR (date_part('month', coalesce(m.event_time, m.created_at)) = %(p_next)s
+                           AND date_part('day', coalesce(m.event_time, m.created_at)) <= %(p_slack)s)
+                  ELSE coalesce(m.event_time, m.created_at) >= %(p_start)s::timestamptz
+                       AND coalesce(m.event_time, m.created_at) < %(p_end)s::timestamptz
+                  END)::int ELSE 1 END
            -- Recency, weighted by rw: half of it is gone after a week (168 hours). In float8 (date_part):
            -- extract() gives numeric, whose power() costs far more.
            * (1 - %(rw)s + %(rw)s * power(2.0::float8, -date_part('epoch', now() - m.created_at) / 3600.0 / 168.0))

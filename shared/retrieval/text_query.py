@@ -25,7 +25,8 @@ the text search configuration (stemming, stop words) when it parses them, and dr
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from datetime import UTC, datetime, timedelta
+from typing import Any, NamedTuple
 
 _TERM = re.compile(r"[a-z0-9]+")
 MAX_TERMS = 64
@@ -102,3 +103,24 @@ def named_period(query: str) -> NamedPeriod | None:
             int(m.group(2)) if m.group(2) else None, _MONTHS.index(m.group(1).lower()) + 1, None
         )
     return None
+
+
+def period_params(period: NamedPeriod | None, slack_days: int) -> dict[str, Any]:
+    """recall.sql's bounds for a named period: ``p_start``/``p_end`` for a dated one (the end moved
+    ``slack_days`` on: a chat tells of an event days later), ``p_month``/``p_next``/``p_slack`` for a month
+    without a year (any such month, or the first days of the next); None where they do not apply.
+
+    >>> period_params(NamedPeriod(None, 12, None), 7)["p_next"], period_params(None, 7)["p_start"]
+    (1, None)
+    """
+    bounds: dict[str, Any] = dict.fromkeys(("p_start", "p_end", "p_month", "p_next", "p_slack"))
+    if period is None:
+        return bounds
+    if period.year is None:
+        return bounds | {"p_month": period.month, "p_next": period.month % 12 + 1, "p_slack": slack_days}
+    start = datetime(period.year, period.month, period.day or 1, tzinfo=UTC)
+    if period.day:
+        end = start + timedelta(days=1)
+    else:
+        end = datetime(period.year + period.month // 12, period.month % 12 + 1, 1, tzinfo=UTC)
+    return bounds | {"p_start": start, "p_end": end + timedelta(days=slack_days)}

@@ -165,6 +165,34 @@ def test_association_expansion_adds_neighbours_and_honours_filters(http, ws, cor
     assert corpus[3] not in [m["id"] for m in off["memories"]]
 
 
+def test_a_named_period_lifts_the_memories_of_that_period(http, ws):
+    """A question naming a month (any year) or a date ranks what happened then, or just after, above the same
+    words at another time."""
+    h = {"X-Workspace-ID": ws}
+    ids = {}
+    for when, tag, stamp in (
+        ("march", "alpha", "2023-03-10T10:00:00Z"),
+        ("june", "beta", "2023-06-12T10:00:00Z"),
+        ("july 3", "gamma", "2023-07-03T10:00:00Z"),
+    ):
+        r = http.post(
+            "/v1/memories",
+            json={"content": f"went hiking with the team {tag}", "event_time": stamp},
+            headers=h,
+        )
+        assert r.status_code == 201, r.text
+        ids[when] = r.json()["memory"]["id"]
+
+    def ranked(query: str) -> list[str]:
+        return [m["id"] for m in recall(http, ws, query, min_relevance=0, include_global=False)["memories"]]
+
+    assert ranked("hiking with the team in March")[0] == ids["march"]
+    in_june = ranked("hiking with the team in June")
+    assert set(in_june[:2]) == {ids["june"], ids["july 3"]}  # 3 July is within the week after June
+    assert ranked("hiking with the team on 10 March, 2023")[0] == ids["march"]
+    assert ranked("hiking with the team on 3 July, 2023")[0] == ids["july 3"]
+
+
 def test_global_workspace_is_searched_too(http, ws):
     marker = f"globalfact{ws}"
     http.post(

@@ -70,3 +70,23 @@ def test_asks_when(query: str, expected: bool):
 )
 def test_named_period(query: str, expected: NamedPeriod | None):
     assert named_period(query) == expected
+
+
+def test_period_params_bound_the_period_and_a_week_after():
+    from datetime import UTC, datetime
+
+    from shared.retrieval.text_query import period_params
+
+    dated = period_params(named_period("what happened in March 2022?"), 7)
+    assert (dated["p_start"], dated["p_end"], dated["p_month"]) == (
+        datetime(2022, 3, 1, tzinfo=UTC),
+        datetime(2022, 4, 8, tzinfo=UTC),
+        None,
+    )
+    day = period_params(named_period("on 31 December, 2023"), 0)
+    assert (day["p_start"], day["p_end"]) == (
+        datetime(2023, 12, 31, tzinfo=UTC),
+        datetime(2024, 1, 1, tzinfo=UTC),
+    )
+    month = period_params(named_period("in December"), 7)
+    assert (month["p_month"], month["p_next"], month["p_slack"], month["p_start"]) == (12, 1, 7, None)
