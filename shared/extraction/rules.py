@@ -78,7 +78,8 @@ _QUESTION_START = frozenset({"who", "what", "what's", "where", "which", "when", 
 _TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "send", "give", "show", "check",
                    "describe", "try", "list", "write", "copy", "answer", "know", "understand", "see", "clarify",
                    "repeat", "rephrase", "mention", "add", "use", "the", "a", "an", "my", "your", "you", "be",
-                   "have", "go", "keep", "start", "continue", "do"})  # fmt: skip
+                   "have", "go", "keep", "start", "continue", "do", "think", "consider", "wait", "figure", "reply",
+                   "respond"})  # fmt: skip
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
                      r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|imo|here)$", re.I)  # fmt: skip
 # Where a clause ends: a value never runs past one of these.
@@ -332,6 +333,12 @@ def avoids(s: str) -> Emit:
     quit = r"(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up)\s+(?:eating|drinking)|(?:'ve|\s+have)?\s+(?:given|gave)\s+up"
     for m in re.finditer(rf"\bI(?:\s+{verbs}|{quit})\s+(?!much\b|a\s+lot\b|enough\b|on\b)(.+)", s, re.I):
         for item in _items(m.group(1)):
+            # "I gave up sugar last year", "I quit drinking two years ago": the when is not the what.
+            when = _PAST_TIME.search(item)
+            if when and when.end() == len(item):
+                item = item[: when.start()].strip()
+            if not item:
+                continue
             # "I never drink coffee after 2pm" is a habit, not a food avoided.
             if not re.search(
                 rf"{re.escape(item)}\s+(?:after|before|at\s+night|in\s+the\s+evening|on\s+week)", s, re.I

@@ -62,6 +62,10 @@ def test_the_issues_two_examples():
          {("plan", "flying to Mexico City for a conference next week")}),
         ("quick context: i'm 29, vegetarian, and allergic to cats",
          {("age", "29"), ("diet", "vegetarian"), ("allergy", "cats")}),
+        # Two false positives the blind holdout3 run showed (fixed after it: holdout3 is not blind for them).
+        ("I'm going to think about it", set()),
+        ("I gave up sugar last year", {("avoids", "sugar"), ("event", "gave up sugar last year")}),
+        ("I quit drinking two years ago", {("event", "quit drinking two years ago")}),
     ],
 )  # fmt: skip
 def test_statements(text, expected):
