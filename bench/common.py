@@ -12,7 +12,7 @@ import statistics
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -57,6 +57,14 @@ def uniform_sentence(rng: random.Random, n: int = 12) -> str:
 
 def uniform_query(rng: random.Random, n: int = 3) -> str:
     return " ".join(rng.choices(UNIFORM_VOCABULARY, k=n))
+
+
+# The two workloads bench.compare and bench.recall_versions run, as (memory text, query) generators: ``zipf``
+# (natural-text-like, a few words are everywhere) and ``uniform`` (rare words, no common ones).
+WORKLOADS: dict[str, tuple[Callable[[random.Random], str], Callable[[random.Random], str]]] = {
+    "zipf": (sentence, query_words),
+    "uniform": (uniform_sentence, uniform_query),
+}
 
 
 def wait_vectors_indexed(http, ws: str, *, max_wait_s: float | None = None) -> float:

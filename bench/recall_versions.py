@@ -30,17 +30,9 @@ from typing import Any
 
 import httpx
 
-from bench.common import (
-    query_words,
-    sentence,
-    summarise,
-    uniform_query,
-    uniform_sentence,
-    wait_vectors_indexed,
-)
+from bench.common import WORKLOADS, summarise, wait_vectors_indexed
 
-# The memories and queries of each workload (bench.compare runs both); ``--workload`` picks one.
-WORKLOADS = {"uniform": (uniform_sentence, uniform_query), "zipf": (sentence, query_words)}
+# The memories and queries of the workload (bench.compare runs both); ``--workload`` picks one.
 memory_text, query_text = WORKLOADS["uniform"]
 
 CLIENTS = 8

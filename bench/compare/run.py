@@ -46,14 +46,8 @@ from typing import Any
 
 import httpx
 
-from bench.common import (
-    query_words,
-    sentence,
-    summarise,
-    uniform_query,
-    uniform_sentence,
-    wait_vectors_indexed,
-)
+from bench.common import WORKLOADS as GENERATORS
+from bench.common import summarise, wait_vectors_indexed
 from bench.compare.servers import (
     Server,
     load_reference_directly,
@@ -100,19 +94,19 @@ class Target:
     results: dict[str, Any] = field(default_factory=dict)
 
 
-WORKLOADS = ("zipf", "uniform")
+WORKLOADS = tuple(GENERATORS)  # zipf, uniform
 
 
 def content_stream(seed: int, workload: str = "zipf") -> Iterator[str]:
     rng = random.Random(seed)
-    make = uniform_sentence if workload == "uniform" else sentence
+    make = GENERATORS[workload][0]
     while True:
         yield make(rng)
 
 
 def query(rng: random.Random, workload: str = "zipf") -> str:
     """Three words from the same distribution as the content (bench.common)."""
-    return uniform_query(rng) if workload == "uniform" else query_words(rng)
+    return GENERATORS[workload][1](rng)
 
 
 def timed(fn: Callable[[int], httpx.Response], n: int) -> tuple[list[float], int]:
