@@ -16,7 +16,6 @@ import re
 from collections import Counter
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 import numpy as np
@@ -31,6 +30,7 @@ from shared.retrieval.text_query import (
     NamedPeriod,
     asks_when,
     named_period,
+    period_params,
     query_terms,
     query_words,
     to_tsquery_text,
@@ -208,25 +208,18 @@ def _text_arm(filters: str, tuning: Variant) -> str:
     ),"""
 
 
-def _period_condition(period: NamedPeriod | None, slack_days: int) -> tuple[str, dict[str, Any]]:
-    """SQL true for a memory whose time (event_time, else created_at) is in the named period or just after."""
+def _period_condition(period: NamedPeriod | None) -> str:
+    """SQL true for a memory whose time (event_time, else created_at) is in the named period or just after, over
+    the bounds ``text_query.period_params`` gives (production's recall.sql reads the same ones)."""
     t = "coalesce(m.event_time, m.created_at)"
     if period is None:
-        return "false", {}
+        return "false"
     if period.year is None:  # "in June": any June (plus the first days of July)
-        nxt = period.month % 12 + 1
-        cond = (
+        return (
             f"(extract(month FROM {t}) = %(p_month)s"
             f" OR (extract(month FROM {t}) = %(p_next)s AND extract(day FROM {t}) <= %(p_slack)s))"
         )
-        return cond, {"p_month": period.month, "p_next": nxt, "p_slack": slack_days}
-    start = datetime(period.year, period.month, period.day or 1, tzinfo=UTC)
-    if period.day:
-        end = start + timedelta(days=1)
-    else:
-        end = datetime(period.year + period.month // 12, period.month % 12 + 1, 1, tzinfo=UTC)
-    cond = f"({t} >= %(p_start)s AND {t} < %(p_end)s)"
-    return cond, {"p_start": start, "p_end": end + timedelta(days=slack_days)}
+    return f"({t} >= %(p_start)s AND {t} < %(p_end)s)"
 
 
 def _fusion_expr(tuning: Variant) -> str:
@@ -404,8 +397,9 @@ def variant_statement(
         time_re=TIME_EXPRESSION,
         rw=tuning.recency_weight if req.recency_weight is None else req.recency_weight,
     )
-    period_cond, period_params = _period_condition(named_period(req.query), tuning.date_slack_days)
-    params.update(period_params, date_w=tuning.date_boost)
+    period = named_period(req.query)
+    period_cond = _period_condition(period)
+    params.update(period_params(period, tuning.date_slack_days), date_w=tuning.date_boost)
     sql = _hybrid_sql(
         filters,
         recaller.embedder.dimensions,
