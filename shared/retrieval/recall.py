@@ -26,7 +26,6 @@ live in bench/locomo/variants.py.
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +43,7 @@ from shared.retrieval.shaping import shape
 from shared.retrieval.statement import BROWSE_SQL, FILTERS, filter_params, hybrid_sql
 from shared.retrieval.text_query import (
     TIME_EXPRESSION,
+    asks_past,
     asks_when,
     named_period,
     period_params,
@@ -61,21 +61,6 @@ SCOPE_COUNT_TTL_S = 60.0
 # ANALYZE's lexeme frequencies are estimates that change only when statistics are gathered: read again after
 # this long instead of on every recall.
 WORD_STATS_TTL_S = 300.0
-# "Where did Dana live before?", "used to", "previously": a question about the past, whose answer may be a turn
-# that restates a superseded value (those are not ranked lower for it).
-_ASKS_PAST = re.compile(
-    r"\b(before|previous(ly)?|used to|former(ly)?|earlier|originally|prior|past|any ?more|no longer)\b",
-    re.IGNORECASE,
-)
-
-
-def asks_past(query: str) -> bool:
-    """Whether the query asks about an earlier state.
-
-    >>> asks_past("Where did Dana live before?"), asks_past("where does Dana live?")
-    (True, False)
-    """
-    return bool(_ASKS_PAST.search(query))
 
 
 @dataclass(frozen=True)

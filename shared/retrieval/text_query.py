@@ -68,6 +68,23 @@ def asks_when(query: str) -> bool:
     return bool(_TEMPORAL_QUESTION.search(query))
 
 
+# "Where did Dana live before?", "used to", "previously": a question about the past, whose answer may be a turn
+# that restates a superseded value (those are not ranked lower for it).
+_ASKS_PAST = re.compile(
+    r"\b(before|previous(ly)?|used to|former(ly)?|earlier|originally|prior|past|any ?more|no longer)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_past(query: str) -> bool:
+    """Whether the query asks about an earlier state.
+
+    >>> asks_past("Where did Dana live before?"), asks_past("where does Dana live?")
+    (True, False)
+    """
+    return bool(_ASKS_PAST.search(query))
+
+
 _MONTH = r"(january|february|march|april|may|june|july|august|september|october|november|december)"
 _MONTHS = _MONTH.strip("()").split("|")
 # "1 February, 2023", "May 23, 2023", "October 2023", "in June": a month, with a day and a year if given.
