@@ -52,13 +52,13 @@ class DeterministicExtractor(Extractor):
     def extract(self, data: ExtractionInput) -> ExtractionOutput:
         candidates: list[Candidate] = []
         messages = data.messages
-        speaker = _speaker_name(data)
-        for i, message in enumerate(messages):
-            if message.role != "user" or not message.text.strip():
-                continue
+        said = {i: self.facts(m.text) for i, m in enumerate(messages) if m.role == "user" and m.text.strip()}
+        speaker = _speaker_name(data, [fact for facts in said.values() for fact in facts])
+        for i, facts in said.items():
+            message = messages[i]
             reply = next((m for m in messages[i + 1 :] if m.role == "assistant"), None)
             sources = [m.message_id for m in (message, reply) if m is not None and m.message_id]
-            for fact in self.facts(message.text):
+            for fact in facts:
                 fact.source_message_ids = sources[:1]
                 fact.event_time = message.created_at
                 candidates.append(fact)
@@ -149,18 +149,19 @@ def _episode_relations(text: str, content: str, speaker: str | None) -> list[Ent
     return out
 
 
-def _speaker_name(data: ExtractionInput) -> str | None:
-    """The user's name when the conversation or a known memory states it; a first-person relation needs it."""
+def _speaker_name(data: ExtractionInput, new_facts: list[Candidate]) -> str | None:
+    """The user's name when the conversation or a known memory states it; a first-person relation needs it.
+    ``new_facts``: those of the new messages, in order (already extracted: the rules do not run twice)."""
     name = None
     for fact in data.known_facts:
         match = re.match(r"User's name is (.+)$", fact.strip())
         if match:
             name = match.group(1).strip(" .")
-    for message in [*data.recent, *data.messages]:
-        if message.role == "user":
-            for said in facts_in(message.text):
-                name = said.value if said.predicate == "name" else name
-    return name
+    said = [
+        f.value for m in data.recent if m.role == "user" for f in facts_in(m.text) if f.predicate == "name"
+    ]
+    said += [c.value for c in new_facts if c.predicate == "name" and c.value]
+    return said[-1] if said else name
 
 
 def relations_in(text: str, speaker: str | None = None) -> list[tuple[str, str, str, str, str, int, int]]:
