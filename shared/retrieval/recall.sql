@@ -106,9 +106,10 @@ idf AS MATERIALIZED (
     -- A listed lexeme's document frequency is exact (every memory holding it is in ``listed``); an
     -- unlisted one's is the estimate.
     SELECT l.i, ln(1 + (greatest(s.n, d.df) - d.df + 0.5) / (d.df + 0.5))
-                * CASE WHEN l.i IN (SELECT i FROM names) THEN %(name_w)s ELSE 1 END AS idf,
-           l.i IN (SELECT i FROM names) AS is_name
+                * CASE WHEN nm.i IS NOT NULL THEN %(name_w)s ELSE 1 END AS idf,
+           nm.i IS NOT NULL AS is_name
     FROM lexemes l CROSS JOIN scope s
+    LEFT JOIN names nm ON nm.i = l.i
     LEFT JOIN (SELECT i, count(*) AS hits FROM listed GROUP BY i) c ON c.i = l.i
     CROSS JOIN LATERAL (SELECT CASE WHEN l.listed THEN coalesce(c.hits, 0) ELSE l.est_df END AS df) d
 ),
