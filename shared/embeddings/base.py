@@ -16,6 +16,8 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from shared.errors import EmbeddingError
+
 
 class Embedder(ABC):
     """Turns texts into unit vectors. Implementations batch internally and are safe to share across threads."""
@@ -38,6 +40,18 @@ class Embedder(ABC):
         """A search's vector. The same as a stored text's for most models; models trained with a query prefix
         (e5) override it."""
         return self.embed_one(text)
+
+
+def native_dimensions(model: str, native: int, asked: int) -> int:
+    """``native`` for an in-process model that makes only vectors of that length; ``EmbeddingError`` if the
+    settings ask for another (a misconfiguration, caught at start-up rather than at the first insert).
+
+    >>> native_dimensions("all-MiniLM-L6-v2", 384, 384)
+    384
+    """
+    if asked != native:
+        raise EmbeddingError(f"{model} makes {native}-d vectors but embedding_dimensions is {asked}")
+    return native
 
 
 def normalise(matrix: np.ndarray) -> np.ndarray:

@@ -22,7 +22,7 @@ import numpy as np
 
 from shared.errors import EmbeddingError
 
-from .base import Embedder, normalise
+from .base import Embedder, native_dimensions, normalise
 from .http import check_texts
 
 if TYPE_CHECKING:
@@ -44,11 +44,7 @@ class E5Embedder(Embedder):
     model = MODEL_NAME
 
     def __init__(self, *, batch_size: int = 64, threads: int = 2, dimensions: int = DIMENSIONS) -> None:
-        if dimensions != DIMENSIONS:
-            raise EmbeddingError(
-                f"{MODEL_NAME} makes {DIMENSIONS}-d vectors but embedding_dimensions is {dimensions}"
-            )
-        self.dimensions = DIMENSIONS
+        self.dimensions = native_dimensions(MODEL_NAME, DIMENSIONS, dimensions)
         self.batch_size = max(1, batch_size)
         self.threads = threads
         self._lock = threading.Lock()

@@ -21,7 +21,7 @@ import numpy as np
 
 from shared.errors import EmbeddingError
 
-from .base import Embedder, normalise
+from .base import Embedder, native_dimensions, normalise
 from .http import batches, check_texts
 
 if TYPE_CHECKING:
@@ -62,11 +62,7 @@ class LocalOnnxEmbedder(Embedder):
         model_path: str | Path | None = None,
         tokenizer_path: str | Path = TOKENIZER_PATH,
     ) -> None:
-        if dimensions != DIMENSIONS:
-            raise EmbeddingError(
-                f"{MODEL_NAME} makes {DIMENSIONS}-d vectors but embedding_dimensions is {dimensions}"
-            )
-        self.dimensions = DIMENSIONS
+        self.dimensions = native_dimensions(MODEL_NAME, DIMENSIONS, dimensions)
         self.batch_size = max(1, batch_size)
         self.intra_op_threads = intra_op_threads
         self._model_path = model_path
