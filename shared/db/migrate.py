@@ -25,7 +25,8 @@ def migration_files() -> list[tuple[str, str]]:
 
 
 def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: int = 384) -> list[str]:
-    """Apply pending migrations and make sure the HNSW index for the configured embedding size exists."""
+    """Apply pending migrations and make sure the HNSW index and the recall function for the configured
+    embedding size exist."""
     if isinstance(target, str):
         target = ConnectionTarget(target)
     applied: list[str] = []
@@ -45,6 +46,7 @@ def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: in
                     conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (name,))
                 applied.append(name)
             ensure_vector_index(conn, embedding_dimensions)
+            ensure_recall_function(conn, embedding_dimensions)
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_ID,))
     return applied
@@ -60,3 +62,27 @@ def ensure_vector_index(conn: psycopg.Connection, dims: int) -> None:
         f"USING hnsw ((embedding::vector({dims})) vector_cosine_ops) "
         f"WHERE deleted_at IS NULL AND vector_dims(embedding) = {dims} AND vector_indexed"
     )
+
+
+def ensure_recall_function(conn: psycopg.Connection, dims: int) -> None:
+    """Recall's hot-shape function for ``dims`` (shared/retrieval/statement.py, ``HotFunction``), made from the
+    statement this code ships, once: its name holds a hash of its text, so a deploy that changes the statement
+    makes (and calls) a new one; an older version, still running meanwhile, keeps its own. The app role may
+    only execute it."""
+    # The statement is recall's (retrieval owns it); it is installed here because only the owner may.
+    from shared.retrieval.statement import hot_function
+
+    hot = hot_function(dims)
+    if conn.execute("SELECT to_regproc(%s) IS NOT NULL", (hot.name,)).fetchone() == (True,):
+        return
+    # The result columns and their types, as the statement has them (LIMIT 0: planned, nothing read).
+    cur = conn.execute(f"SELECT * FROM ({hot.probe}) probe LIMIT 0")
+    names = [c.name for c in cur.description or ()]
+    types = conn.execute(
+        "SELECT format_type(t, NULL) FROM unnest(%s::oid[]) WITH ORDINALITY AS x(t, i) ORDER BY i",
+        ([c.type_code for c in cur.description or ()],),
+    ).fetchall()
+    with conn.transaction():
+        conn.execute(hot.ddl([(n, t) for n, (t,) in zip(names, types, strict=True)]))
+        conn.execute(f"REVOKE ALL ON FUNCTION {hot.name} FROM PUBLIC")
+        conn.execute(f"GRANT EXECUTE ON FUNCTION {hot.name} TO memorylayer_app")

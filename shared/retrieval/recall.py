@@ -40,7 +40,14 @@ from shared.models import RecallRequest
 from shared.retrieval import relations as relations_arm
 from shared.retrieval.expansion import expand
 from shared.retrieval.shaping import shape
-from shared.retrieval.statement import BROWSE_SQL, FILTERS, filter_params, hybrid_sql
+from shared.retrieval.statement import (
+    BROWSE_SQL,
+    FILTERS,
+    filter_params,
+    hot_function,
+    hybrid_sql,
+    is_hot,
+)
 from shared.retrieval.text_query import (
     TIME_EXPRESSION,
     asks_past,
@@ -61,6 +68,11 @@ SCOPE_COUNT_TTL_S = 60.0
 # ANALYZE's lexeme frequencies are estimates that change only when statistics are gathered: read again after
 # this long instead of on every recall.
 WORD_STATS_TTL_S = 300.0
+# Whether the hot-shape function is installed (migrations may run after this process started), and the table's
+# estimated size, are read again after this long.
+HOT_FUNCTION_RECHECK_S = 300.0
+# The hot-shape function serves a scope holding at least this share of the memories table (_plan_reused).
+HOT_MIN_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -128,6 +140,8 @@ class Recaller:
         self._scope_counts: dict[tuple[str, ...], tuple[float, int]] = {}
         # (read at, {first three letters: [(lexeme, share of rows)]}) from pg_stats: see _lexeme_frequencies.
         self._word_stats: tuple[float, dict[str, list[tuple[str, float]]]] | None = None
+        # (checked at, installed, memories' estimated rows) for this code's hot-shape function: _plan_reused.
+        self._hot_installed: tuple[float, bool, float | None] | None = None
 
     def recall(self, workspace_ids: list[str], req: RecallRequest) -> dict[str, Any]:
         started = time.perf_counter()
@@ -148,6 +162,7 @@ class Recaller:
         vector = None if browse else self.embedder.embed_query(req.query)
         with self.db.connection() as conn:
             sql, params = self.statement(workspace_ids, req, conn, vector=vector)
+            sql = self._plan_reused(conn, sql, params)
             with conn.pipeline():
                 bound = ws_repo.recall_bindings(conn, workspace_ids)
                 hits = conn.execute(sql, params)
@@ -212,6 +227,33 @@ class Recaller:
             rw=tuning.recency_weight if req.recency_weight is None else req.recency_weight,
         )
         return hybrid_sql(self.embedder.dimensions), params
+
+    def _plan_reused(self, conn: Connection, sql: str, params: dict[str, Any]) -> str:
+        """The same statement through the hot-shape function (statement.py, ``HotFunction``: its plan is made
+        once per database session) when it is installed, the request uses no optional filter and its scope is
+        large; else ``sql`` as it is, planned with its values. A statement other than production's (browsing,
+        a bench variant in place of ``statement``) is left alone.
+
+        Large: a known count (at least SCOPE_COUNT_CACHE_MIN memories) that is at least HOT_MIN_SHARE of the
+        table. The function's generic plan always walks the HNSW graph; for a workspace that is a small share of
+        the table the planner, given the values, sorts the workspace's rows exactly instead, and a filtered
+        graph walk would both cost more and may miss neighbours (docs/recall.md)."""
+        if sql != hybrid_sql(self.embedder.dimensions) or not is_hot(params) or params["scope_n"] is None:
+            return sql
+        hot = hot_function(self.embedder.dimensions)
+        checked = self._hot_installed
+        if checked is None or time.monotonic() - checked[0] > HOT_FUNCTION_RECHECK_S:
+            row = conn.execute(
+                "SELECT to_regproc(%s) IS NOT NULL AS ok, "
+                "(SELECT reltuples FROM pg_class WHERE oid = 'memories'::regclass) AS rows",
+                (hot.name,),
+            ).fetchone()
+            rows = float(row["rows"]) if row and row["rows"] is not None else None
+            checked = self._hot_installed = (time.monotonic(), bool(row and row["ok"]), rows)
+        _, installed, table_rows = checked
+        # reltuples is -1 before the table's first ANALYZE: unknown, the count alone decides.
+        large = table_rows is None or params["scope_n"] >= HOT_MIN_SHARE * table_rows
+        return hot.call if installed and large else sql
 
     def forget_word_stats(self) -> None:
         """Read the word statistics afresh on the next recall (after an ANALYZE this process ran itself;
