@@ -1,0 +1,209 @@
+"""Recall's plan reused (issue 23 item 1): a request without optional filters, over a large scope, runs the
+statement through a PL/pgSQL function made from recall.sql (plan kept per session), called as an ordinary
+query. It ranks exactly as the ad-hoc statement, pins nothing through the stand-in RDS Proxy, stays behind
+row-level security, and any other shape falls back to the ad-hoc statement.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+from psycopg.conninfo import conninfo_to_dict
+from psycopg.rows import dict_row
+
+from shared.db import rls
+from shared.db.pool import Database
+from shared.embeddings import create_embedder
+from shared.local.rds_proxy import RdsProxyStandIn
+from shared.models import RecallRequest
+from shared.retrieval import recall as recall_module
+from shared.retrieval.recall import Recaller
+from shared.retrieval.statement import HOT_CONSTANTS, filter_params, hot_function, is_hot
+from shared.settings import Settings
+from tests.integration.test_recall_golden import QUERIES, WS, golden  # noqa: F401  (golden: a fixture)
+
+APP = "memorylayer_app"
+
+
+def _rows(conn: psycopg.Connection, sql: str, params: dict[str, Any]) -> list[tuple[str, float, float]]:
+    return [(r["id"], r["boosted"], r["relevance"]) for r in conn.execute(sql, params).fetchall()]
+
+
+def _same(a: list[tuple[str, float, float]], b: list[tuple[str, float, float]]) -> bool:
+    return [r[0] for r in a] == [r[0] for r in b] and all(
+        math.isclose(x, y, rel_tol=0, abs_tol=1e-9)
+        for ra, rb in zip(a, b, strict=True)
+        for x, y in zip(ra[1:], rb[1:], strict=True)
+    )
+
+
+def test_every_optional_filter_has_its_hot_value():
+    """A filter added to filter_params without a value here would be sent to the function as a parameter
+    (planned generically); one here that filter_params lacks would make is_hot fail on every request."""
+    params = filter_params(RecallRequest(query="x"), ["ws_a"])
+    assert set(params) - {"ws"} == set(HOT_CONSTANTS)
+    assert is_hot(params)
+    assert not is_hot(filter_params(RecallRequest(query="x", types=["episodic"]), ["ws_a"]))
+    assert not is_hot(filter_params(RecallRequest(query="x", include_history=True), ["ws_a"]))
+
+
+@pytest.mark.parametrize("in_the_graph", [False, True], ids=["pending_tail", "hnsw_graph"])
+def test_the_function_ranks_exactly_as_the_ad_hoc_statement(golden, in_the_graph):  # noqa: F811
+    """The golden corpus and queries (tests/integration/test_recall_golden.py): every query of the hot shape
+    gives the same ids, order and scores (1e-9) through the function as through the ad-hoc statement, run in
+    one transaction (the same now(), the same graph). Once with the corpus in the exactly scanned tail, once
+    with it in the HNSW graph, where the function's generic plan must walk the graph as the ad-hoc one does."""
+    services, settings, _ = golden
+    recaller = Recaller(services.db, services.embedder, settings)
+    hot = hot_function(services.embedder.dimensions)
+    compared = 0
+    with psycopg.connect(str(settings.database_url), row_factory=dict_row) as conn:
+        from pgvector.psycopg import register_vector
+
+        register_vector(conn)
+        if in_the_graph:  # rolled back with the transaction: the golden corpus stays in the tail
+            conn.execute("UPDATE memories SET vector_indexed = true")
+            conn.execute("ANALYZE memories")
+        for name, workspaces, body in QUERIES:
+            sql, params = recaller.statement(workspaces, RecallRequest(**body), conn)
+            if body["query"] == "*" or not is_hot(params):
+                continue
+            params["scope_n"] = 300  # as the cached count of a large scope would be
+            assert _same(_rows(conn, hot.call, params), _rows(conn, sql, params)), name
+            compared += 1
+            if in_the_graph and name == "plain":
+                plans = [
+                    "\n".join(r["QUERY PLAN"] for r in conn.execute(f"EXPLAIN {sql}", params).fetchall())
+                    for sql in (sql,)
+                ]
+                assert "memories_embedding_384" in plans[0]  # the ad-hoc statement walks the graph too
+        conn.rollback()
+    assert compared >= 15
+
+
+@dataclass
+class RecordingProxy(RdsProxyStandIn):
+    """The stand-in proxy, also keeping every statement the client sent (what the database was asked)."""
+
+    statements: list[str] = field(default_factory=list)
+
+    def _inspect(self, kind: bytes, body: bytes, user: str) -> None:
+        if kind == b"P":
+            self.statements.append(body.partition(b"\0")[2].partition(b"\0")[0].decode(errors="replace"))
+        elif kind == b"Q":
+            self.statements.append(body.rstrip(b"\0").decode(errors="replace"))
+        super()._inspect(kind, body, user)
+
+
+@pytest.fixture()
+def through_proxy(superuser_url: str, owner_url: str) -> Iterator[tuple[RecordingProxy, Recaller]]:
+    """A Recaller logged in as the app role through a recording stand-in proxy."""
+    with RecordingProxy(superuser_url) as proxy:
+        dsn = proxy.dsn(APP, str(conninfo_to_dict(superuser_url).get("dbname") or "postgres"))
+        settings = Settings(database_url=dsn, embedding_provider="hash", db_pool_max=2, auth_mode="none")
+        db = Database.from_settings(settings, purpose="api")
+        try:
+            yield proxy, Recaller(db, create_embedder(settings), settings)
+        finally:
+            db.close()
+
+
+@pytest.fixture()
+def any_scope_is_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The size gate lowered: a test workspace of a few memories takes the hot path once its count is known."""
+    monkeypatch.setattr(recall_module, "SCOPE_COUNT_CACHE_MIN", 1)
+    monkeypatch.setattr(recall_module, "HOT_MIN_SHARE", 0.0)
+
+
+def _write(http: httpx.Client, ws: str, *contents: str) -> list[str]:
+    ids = []
+    for content in contents:
+        r = http.post("/v1/memories", json={"content": content}, headers={"X-Workspace-ID": ws})
+        assert r.status_code == 201, r.text
+        ids.append(r.json()["memory"]["id"])
+    return ids
+
+
+def _called(proxy: RecordingProxy) -> int:
+    return sum(hot_function(384).name in s for s in proxy.statements)
+
+
+def test_recall_through_the_proxy_uses_the_function_and_pins_nothing(
+    through_proxy, any_scope_is_large, http, ws
+):
+    proxy, recaller = through_proxy
+    _write(http, ws, "the lighthouse keeper drinks coffee", "a storm over the harbour", "coffee at the ferry")
+    req = RecallRequest(query="lighthouse coffee")
+    with rls.visible((ws,)):
+        first = recaller.recall([ws], req)  # counts the scope: ad-hoc
+        assert _called(proxy) == 0
+        second = recaller.recall([ws], req)
+        third = recaller.recall([ws], req)
+    assert _called(proxy) == 2  # the fallback taken silently would leave this at 0
+    assert [m["id"] for m in second["memories"]] == [m["id"] for m in first["memories"]]
+    assert [m["id"] for m in third["memories"]] == [m["id"] for m in first["memories"]]
+    assert first["memories"] and first["memories"][0]["content"] == "the lighthouse keeper drinks coffee"
+    assert proxy.pins == []
+
+
+def test_row_level_security_walls_the_function(through_proxy, any_scope_is_large, http, ws, other_ws):
+    """SECURITY INVOKER: the function reads as the app role, so the wall (migration 0015) applies inside it.
+    A request naming a workspace its wall does not show gets nothing of it."""
+    proxy, recaller = through_proxy
+    _write(http, ws, "mine: the keeper's coffee")
+    (theirs,) = _write(http, other_ws, "theirs: the keeper's coffee secret")
+    req = RecallRequest(query="keeper coffee")
+    with rls.visible((ws,)):
+        recaller.recall([ws, other_ws], req)  # counts the scope
+        walled = recaller.recall([ws, other_ws], req)
+    with rls.visible((ws, other_ws)):
+        recaller.recall([ws, other_ws], req)
+        open_ = recaller.recall([ws, other_ws], req)
+    assert _called(proxy) == 3  # the scope's count, once known, is kept: only the first recall counts
+    assert [m["content"] for m in walled["memories"]] == ["mine: the keeper's coffee"]
+    assert theirs in {m["id"] for m in open_["memories"]}
+    assert proxy.pins == []
+
+
+def test_a_filtered_request_or_a_missing_function_falls_back(
+    through_proxy, any_scope_is_large, http, ws, monkeypatch
+):
+    proxy, recaller = through_proxy
+    ids = _write(http, ws, "keeper coffee one", "keeper coffee two", "keeper coffee three")
+    with rls.visible((ws,)):
+        recaller.recall([ws], RecallRequest(query="keeper coffee"))  # counts the scope
+        filtered = recaller.recall([ws], RecallRequest(query="keeper coffee", exclude_ids=ids[:1]))
+        assert _called(proxy) == 0
+        assert {m["id"] for m in filtered["memories"]} == set(ids[1:])
+        # A database without this code's function (an old schema): the ad-hoc statement, same ranking.
+        hot = hot_function(384)
+        missing = type(hot)("recall_hot_00000000_384", hot.args, hot.body, hot.call, hot.probe)
+        monkeypatch.setattr(recall_module, "hot_function", lambda dims: missing)
+        fallback = Recaller(recaller.db, recaller.embedder, recaller.settings)
+        fallback.recall([ws], RecallRequest(query="keeper coffee"))
+        plain = fallback.recall([ws], RecallRequest(query="keeper coffee"))
+    assert _called(proxy) == 0
+    assert {m["id"] for m in plain["memories"]} == set(ids)
+    assert proxy.pins == []
+
+
+def test_the_function_is_invoker_owned_by_the_owner_and_executable_by_the_app_only(database_url):
+    hot = hot_function(384)
+    with psycopg.connect(database_url) as conn:
+        row = conn.execute(
+            "SELECT p.prosecdef, pg_get_userbyid(p.proowner), p.proconfig, "
+            "has_function_privilege('memorylayer_app', p.oid, 'EXECUTE'), "
+            "has_function_privilege('public', p.oid, 'EXECUTE') "
+            "FROM pg_proc p WHERE p.proname = %s",
+            (hot.name,),
+        ).fetchone()
+    assert row is not None, "apply_migrations installs the function"
+    definer, owner, config, app_may, public_may = row
+    assert (definer, owner, app_may, public_may) == (False, "memorylayer_owner", True, False)
+    assert set(config) == {"search_path=public, pg_catalog", "plan_cache_mode=force_generic_plan"}
