@@ -31,7 +31,9 @@ from tests.integration.test_recall_golden import QUERIES, WS, golden  # noqa: F4
 APP = "memorylayer_app"
 
 
-def _rows(conn: psycopg.Connection, sql: str, params: dict[str, Any]) -> list[tuple[str, float, float]]:
+def _rows(
+    conn: psycopg.Connection[dict[str, Any]], sql: str, params: dict[str, Any]
+) -> list[tuple[str, float, float]]:
     return [(r["id"], r["boosted"], r["relevance"]) for r in conn.execute(sql, params).fetchall()]
 
 
@@ -104,14 +106,16 @@ class RecordingProxy(RdsProxyStandIn):
 @pytest.fixture()
 def through_proxy(superuser_url: str, owner_url: str) -> Iterator[tuple[RecordingProxy, Recaller]]:
     """A Recaller logged in as the app role through a recording stand-in proxy."""
-    with RecordingProxy(superuser_url) as proxy:
-        dsn = proxy.dsn(APP, str(conninfo_to_dict(superuser_url).get("dbname") or "postgres"))
-        settings = Settings(database_url=dsn, embedding_provider="hash", db_pool_max=2, auth_mode="none")
-        db = Database.from_settings(settings, purpose="api")
-        try:
-            yield proxy, Recaller(db, create_embedder(settings), settings)
-        finally:
-            db.close()
+    proxy = RecordingProxy(superuser_url)
+    proxy.start()
+    dsn = proxy.dsn(APP, str(conninfo_to_dict(superuser_url).get("dbname") or "postgres"))
+    settings = Settings(database_url=dsn, embedding_provider="hash", db_pool_max=2, auth_mode="none")
+    db = Database.from_settings(settings, purpose="api")
+    try:
+        yield proxy, Recaller(db, create_embedder(settings), settings)
+    finally:
+        db.close()
+        proxy.stop()
 
 
 @pytest.fixture()
