@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any, Literal, cast
 
 import psycopg
@@ -126,11 +126,19 @@ class Database:
         return cls(pool, default_visible=default_visible)
 
     @contextmanager
-    def connection(self) -> Iterator[Connection]:
+    def connection(self, *, pipelined: bool = False) -> Iterator[Connection]:
         """Borrow a connection behind this context's row-level wall. With a wall to set, the block is one
         transaction (committed on success): the wall is transaction-local, autocommit would drop it after the
-        first statement. Only behind the empty wall (sees nothing) does it stay in autocommit mode."""
-        with self._unit_of_work(transaction=False) as conn:
+        first statement. Only behind the empty wall (sees nothing) does it stay in autocommit mode.
+
+        ``pipelined``: the block runs in pipeline mode, so BEGIN and the wall travel with its first
+        statements instead of a round trip each (two fewer per read; through RDS Proxy each is a network hop).
+        A result is read when it is fetched; COPY is not allowed in it.
+
+            >>> with db.connection(pipelined=True) as conn:                     # doctest: +SKIP
+            ...     rows = conn.execute("SELECT id FROM memories LIMIT 1").fetchall()
+        """
+        with self._unit_of_work(transaction=False, pipelined=pipelined) as conn:
             yield conn
 
     def _recheck_after_idle(self) -> None:
@@ -152,7 +160,7 @@ class Database:
             yield conn
 
     @contextmanager
-    def _unit_of_work(self, *, transaction: bool) -> Iterator[Connection]:
+    def _unit_of_work(self, *, transaction: bool, pipelined: bool = False) -> Iterator[Connection]:
         visible = rls.current(self.default_visible)
         value = rls.setting(visible)  # before borrowing: a bad id fails without touching the pool
         self._recheck_after_idle()
@@ -161,7 +169,7 @@ class Database:
                 if not value and not transaction:
                     yield conn  # nothing to set: with no setting the policies show nothing
                     return
-                with conn.transaction():
+                with conn.pipeline() if pipelined else nullcontext(), conn.transaction():
                     if value:
                         # set_config(..., true) is SET LOCAL: gone at COMMIT/ROLLBACK, never seen by the
                         # connection's next borrower, and no reason for RDS Proxy to pin.
