@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from typing import Any, Literal, cast
@@ -48,10 +49,35 @@ _SMALL_POOL = 2
 # and the pool's own check on borrow would try the dead ones one by one with a growing backoff, long enough
 # to time the request out.
 IDLE_RECHECK_S = 30.0
+# A connection given back this recently is lent again without a check round trip: under load that is one
+# round trip (through RDS Proxy, a network hop) saved per request. Older ones are pinged first, as before. What
+# can end a connection within this window is a server restart or a kill, which fails that one request (a 503)
+# and discards the connection, rather than making every request pay for the check.
+RECENTLY_RETURNED_S = 2.0
 
 
 def _configure(conn: Connection) -> None:
     register_vector(conn)
+
+
+class _CheckUnlessRecent:
+    """The pool's ``check`` and ``reset`` callbacks: remember when each connection came back, and ping on
+    borrow only the ones idle for ``RECENTLY_RETURNED_S`` or more.
+
+        >>> recent = _CheckUnlessRecent()
+        >>> ConnectionPool(dsn, check=recent.check, reset=recent.returned)   # doctest: +SKIP
+    """
+
+    def __init__(self) -> None:
+        self._returned_at: weakref.WeakKeyDictionary[Connection, float] = weakref.WeakKeyDictionary()
+
+    def returned(self, conn: Connection) -> None:
+        self._returned_at[conn] = time.monotonic()
+
+    def check(self, conn: Connection) -> None:
+        at = self._returned_at.get(conn)
+        if at is None or time.monotonic() - at >= RECENTLY_RETURNED_S:
+            ConnectionPool.check_connection(conn)
 
 
 class Database:
@@ -103,6 +129,7 @@ class Database:
             # Called by the pool for each new connection: an IAM token is minted here, never reused stale.
             return {**static, **target.kwargs()}
 
+        recent = _CheckUnlessRecent()
         # Rows are dicts (row_factory above), which the pool's type cannot see from a kwargs callable.
         pool = cast(
             "ConnectionPool[Connection]",
@@ -114,8 +141,9 @@ class Database:
                 kwargs=kwargs,
                 configure=_configure,
                 # A pooled connection killed by a restart or by idle_session_timeout is detected here, not by
-                # the request.
-                check=ConnectionPool.check_connection,
+                # the request (unless it was in use a moment ago: _CheckUnlessRecent).
+                check=recent.check,
+                reset=recent.returned,
                 max_idle=max_idle_s,
                 open=False,
                 reconnect_timeout=timeout_s * 6,
