@@ -160,7 +160,7 @@ class Recaller:
         # pooled connection held meanwhile is one fewer for everyone else (and a longer RDS Proxy borrow).
         browse = req.query.strip() == "*"
         vector = None if browse else self.embedder.embed_query(req.query)
-        with self.db.connection() as conn:
+        with self.db.connection(pipelined=True) as conn:
             sql, params = self.statement(workspace_ids, req, conn, vector=vector)
             sql = self._plan_reused(conn, sql, params)
             with conn.pipeline():

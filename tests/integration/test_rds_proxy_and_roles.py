@@ -10,8 +10,10 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict
 
+from shared.db import pool as pool_module
 from shared.db.connection import ConnectionTarget
 from shared.db.pool import Database
+from shared.errors import DatabaseUnavailable
 from shared.local.rds_proxy import OPTIONS_REFUSED, RdsProxyStandIn
 from shared.settings import Settings
 
@@ -139,6 +141,30 @@ def test_the_pool_heals_after_the_server_ends_its_idle_sessions(app_url, superus
             with db.connection() as conn:
                 assert conn.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"] not in pids
         assert time.monotonic() - started < 1.5
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("window_s", [2.0, 0.0])
+def test_a_connection_given_back_a_moment_ago_is_lent_without_a_check(
+    app_url, superuser_url, monkeypatch, window_s
+):
+    """Within RECENTLY_RETURNED_S a borrow skips the check round trip: a backend killed in that moment fails
+    one request (DatabaseUnavailable) and is discarded; the next borrow works. With no window it is checked."""
+    monkeypatch.setattr(pool_module, "RECENTLY_RETURNED_S", window_s)
+    settings = Settings(database_url=app_url, embedding_provider="hash", db_pool_max=1)
+    db = Database.from_settings(settings, purpose="api")
+    try:
+        with db.connection() as conn:
+            pid = conn.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"]
+        with psycopg.connect(superuser_url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        time.sleep(0.2)
+        if window_s:
+            with pytest.raises(DatabaseUnavailable), db.connection() as conn:
+                conn.execute("SELECT 1").fetchone()
+        with db.connection() as conn:
+            assert conn.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"] != pid
     finally:
         db.close()
 

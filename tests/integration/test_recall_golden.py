@@ -60,7 +60,8 @@ class PinnedAges:
         return getattr(self._db, name)
 
     @contextmanager
-    def connection(self) -> Iterator[psycopg.Connection]:
+    def connection(self, *, pipelined: bool = False) -> Iterator[psycopg.Connection]:
+        # One plain transaction whatever the caller asks: the UPDATE must land before the recall reads.
         with self._db.transaction() as conn:
             conn.execute(
                 "UPDATE memories SET created_at = now() - make_interval(secs => (metadata->>'age_s')::float8) "

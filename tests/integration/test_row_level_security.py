@@ -139,10 +139,30 @@ def test_working_memory_follows_its_session(app_db, http, ws, other_ws):
     assert [r["value"] for r in values] == [ws]
 
 
+def test_a_pipelined_unit_of_work_is_behind_the_same_wall_and_ends_with_it(app_db, two_workspaces):
+    """pipelined=True queues BEGIN and the wall with the first statement: same rows seen, same transaction."""
+    mine, _, _ = two_workspaces
+    with rls.visible((mine,)), app_db.connection(pipelined=True) as conn:
+        seen = conn.execute("SELECT DISTINCT workspace_id FROM memories").fetchall()
+        status = conn.execute("SELECT now() = statement_timestamp() AS fresh").fetchone()
+    assert [r["workspace_id"] for r in seen] == [mine]
+    assert status["fresh"] is False  # the statements ran inside the wall's transaction, not one each
+    with (
+        pytest.raises(psycopg.errors.DivisionByZero),
+        rls.visible((mine,)),
+        app_db.connection(pipelined=True) as conn,
+    ):
+        conn.execute("SELECT 1/0").fetchone()
+    with (
+        app_db.connection() as conn
+    ):  # the failed pipeline was rolled back and the connection came back clean
+        assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 0
+
+
 def test_the_wall_never_pins_the_proxy(app_db, rds_proxy: RdsProxyStandIn, ws):
     before = len(rds_proxy.pins)
-    for _ in range(3):
-        with rls.visible((ws,)), app_db.connection() as conn:
+    for pipelined in (False, True, False, True):
+        with rls.visible((ws,)), app_db.connection(pipelined=pipelined) as conn:
             conn.execute("SELECT count(*) FROM memories").fetchone()
     assert rds_proxy.pins[before:] == []
 
