@@ -134,8 +134,8 @@ class TracedDatabase(Database):
         self._inner = inner
 
     @contextmanager
-    def connection(self) -> Iterator[Connection]:
-        with subsegment("db.connection"), self._inner.connection() as conn:
+    def connection(self, *, pipelined: bool = False) -> Iterator[Connection]:
+        with subsegment("db.connection"), self._inner.connection(pipelined=pipelined) as conn:
             yield conn
 
     @contextmanager
