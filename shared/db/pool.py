@@ -61,11 +61,14 @@ def _configure(conn: Connection) -> None:
 
 
 class _CheckUnlessRecent:
-    """The pool's ``check`` and ``reset`` callbacks: remember when each connection came back, and ping on
-    borrow only the ones idle for ``RECENTLY_RETURNED_S`` or more.
+    """The pool's ``check`` callback: ping on borrow only the connections idle for ``RECENTLY_RETURNED_S`` or
+    more. ``Database`` marks a connection as it gives it back (not the pool's ``reset`` callback: with one set,
+    psycopg_pool returns every connection in a background task, so a borrow straight after a return finds
+    none idle and opens another).
 
         >>> recent = _CheckUnlessRecent()
-        >>> ConnectionPool(dsn, check=recent.check, reset=recent.returned)   # doctest: +SKIP
+        >>> ConnectionPool(dsn, check=recent.check)   # doctest: +SKIP
+        >>> recent.returned(conn)                     # as the unit of work ends   # doctest: +SKIP
     """
 
     def __init__(self) -> None:
@@ -82,9 +85,14 @@ class _CheckUnlessRecent:
 
 class Database:
     def __init__(
-        self, pool: ConnectionPool[Connection], *, default_visible: rls.Visible = rls.NOTHING
+        self,
+        pool: ConnectionPool[Connection],
+        *,
+        default_visible: rls.Visible = rls.NOTHING,
+        recent: _CheckUnlessRecent | None = None,
     ) -> None:
         self.pool = pool
+        self._recent = recent
         # The wall when the context sets none: nothing (an API request always sets its own), or every
         # workspace for the processes whose work spans them.
         self.default_visible = default_visible
@@ -143,7 +151,6 @@ class Database:
                 # A pooled connection killed by a restart or by idle_session_timeout is detected here, not by
                 # the request (unless it was in use a moment ago: _CheckUnlessRecent).
                 check=recent.check,
-                reset=recent.returned,
                 max_idle=max_idle_s,
                 open=False,
                 reconnect_timeout=timeout_s * 6,
@@ -151,7 +158,7 @@ class Database:
             ),
         )
         pool.open(wait=False)
-        return cls(pool, default_visible=default_visible)
+        return cls(pool, default_visible=default_visible, recent=recent)
 
     @contextmanager
     def connection(self, *, pipelined: bool = False) -> Iterator[Connection]:
@@ -194,15 +201,19 @@ class Database:
         self._recheck_after_idle()
         try:
             with self.pool.connection() as conn:
-                if not value and not transaction:
-                    yield conn  # nothing to set: with no setting the policies show nothing
-                    return
-                with conn.pipeline() if pipelined else nullcontext(), conn.transaction():
-                    if value:
-                        # set_config(..., true) is SET LOCAL: gone at COMMIT/ROLLBACK, never seen by the
-                        # connection's next borrower, and no reason for RDS Proxy to pin.
-                        conn.execute("SELECT set_config(%s, %s, true)", (rls.SETTING, value))
-                    yield conn
+                try:
+                    if not value and not transaction:
+                        yield conn  # nothing to set: with no setting the policies show nothing
+                        return
+                    with conn.pipeline() if pipelined else nullcontext(), conn.transaction():
+                        if value:
+                            # set_config(..., true) is SET LOCAL: gone at COMMIT/ROLLBACK, never seen by the
+                            # connection's next borrower, and no reason for RDS Proxy to pin.
+                            conn.execute("SELECT set_config(%s, %s, true)", (rls.SETTING, value))
+                        yield conn
+                finally:
+                    if self._recent is not None:
+                        self._recent.returned(conn)
         except (PoolTimeout, psycopg.OperationalError) as exc:
             raise DatabaseUnavailable(f"database unavailable: {exc.__class__.__name__}") from exc
         finally:
