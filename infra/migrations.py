@@ -16,6 +16,7 @@ from infra.config import StageConfig
 from infra.database import Database
 from infra.logs import log_group
 from infra.nag import acknowledge
+from shared.retrieval.statement import hot_function
 
 MIGRATIONS_DIR = REPO_ROOT / "shared" / "migrations"
 RESOURCE_TYPE = "Custom::MemoryLayerMigrations"
@@ -29,8 +30,16 @@ def migrations_hash(directory: Path = MIGRATIONS_DIR) -> str:
     return digest.hexdigest()
 
 
+def recall_function_name() -> str:
+    """The plan-reusing recall function this code calls (shared/retrieval/statement.py): its name holds a hash
+    of the statement, so a deploy that changes recall.sql, and no migration, still re-runs migrate, which
+    installs the new function (without it the functions would fall back to the ad-hoc statement for good)."""
+    return hot_function(384).name
+
+
 class Migrations(Construct):
-    """Invokes the migrate function on Create and on Update when ``MigrationsHash`` changes.
+    """Invokes the migrate function on Create and on Update when ``MigrationsHash`` or ``RecallFunction``
+    changes.
 
     The function receives the CloudFormation event (``RequestType``, ``ResourceProperties``) from the provider
     framework and returns ``{"PhysicalResourceId": ...}``; it should do nothing on ``Delete``.
@@ -59,7 +68,11 @@ class Migrations(Construct):
             "Apply",
             service_token=provider.service_token,
             resource_type=RESOURCE_TYPE,
-            properties={"MigrationsHash": migrations_hash(), "Stage": config.stage},
+            properties={
+                "MigrationsHash": migrations_hash(),
+                "RecallFunction": recall_function_name(),
+                "Stage": config.stage,
+            },
         )
         # The writer and the proxy target must be up before the first migration connects.
         self.resource.node.add_dependency(database)

@@ -16,6 +16,7 @@ from infra.functions import SDK_ENV
 from infra.migrations import RESOURCE_TYPE, migrations_hash
 from infra.nag import MIN_REASON_LENGTH
 from infra.queue import MAX_RECEIVE_COUNT
+from shared.retrieval.statement import hot_function
 from tests.infra.conftest import VARIANTS, Synth
 
 STAGES = ("dev", "prod")
@@ -681,6 +682,8 @@ def test_migrations_custom_resource_reruns_on_new_migration_files(synth: Synth, 
     resources = synth.templates[stage]["Resources"]
     (custom,) = synth.resources(stage, RESOURCE_TYPE).values()
     assert custom["Properties"]["MigrationsHash"] == migrations_hash()
+    # A new recall statement (a new plan-reusing function to install) re-runs it too, with no new migration.
+    assert custom["Properties"]["RecallFunction"] == hot_function(384).name
     # The provider's framework function invokes the migrate function.
     framework = resources[ref_id(custom["Properties"]["ServiceToken"])]
     user_fn = framework["Properties"]["Environment"]["Variables"]["USER_ON_EVENT_FUNCTION_ARN"]
