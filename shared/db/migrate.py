@@ -64,6 +64,10 @@ def ensure_vector_index(conn: psycopg.Connection, dims: int) -> None:
     )
 
 
+# How many recall_hot_* functions per embedding size migrate keeps: this code's and the two before it.
+KEEP_RECALL_FUNCTIONS = 3
+
+
 def ensure_recall_function(conn: psycopg.Connection, dims: int) -> None:
     """Recall's hot-shape function for ``dims`` (shared/retrieval/statement.py, ``HotFunction``), made from the
     statement this code ships, once: its name holds a hash of its text, so a deploy that changes the statement
@@ -86,3 +90,14 @@ def ensure_recall_function(conn: psycopg.Connection, dims: int) -> None:
         conn.execute(hot.ddl([(n, t) for n, (t,) in zip(names, types, strict=True)]))
         conn.execute(f"REVOKE ALL ON FUNCTION {hot.name} FROM PUBLIC")
         conn.execute(f"GRANT EXECUTE ON FUNCTION {hot.name} TO memorylayer_app")
+        # Older statements' functions: the newest few stay for versions still running during a deploy (or
+        # rolled back to); the rest go. A version whose function is gone falls back to the ad-hoc statement
+        # (Recaller.recall retries on UndefinedFunction), so this is never an outage, only a slower plan.
+        stale = conn.execute(
+            "SELECT p.oid::regprocedure::text AS signature FROM pg_proc p "
+            "WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE %s AND p.proname <> %s "
+            "ORDER BY p.oid DESC OFFSET %s",
+            (f"recall\\_hot\\_%\\_{int(dims)}", hot.name, KEEP_RECALL_FUNCTIONS - 1),
+        ).fetchall()
+        for (signature,) in stale:
+            conn.execute(f"DROP FUNCTION IF EXISTS {signature}")

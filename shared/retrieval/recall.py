@@ -30,6 +30,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import psycopg
+
 from shared.db import memories as mem_repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
@@ -160,6 +162,24 @@ class Recaller:
         # pooled connection held meanwhile is one fewer for everyone else (and a longer RDS Proxy borrow).
         browse = req.query.strip() == "*"
         vector = None if browse else self.embedder.embed_query(req.query)
+        try:
+            return self._ranked(workspace_ids, req, arm, vector, started)
+        except psycopg.errors.UndefinedFunction:
+            # The hot-shape function went away after it was seen (a newer deploy's migrate cleaned it up, a
+            # restored snapshot): the unit of work was rolled back; ask again with the ad-hoc statement.
+            if self._hot_installed is None or not self._hot_installed[1]:
+                raise
+            self._hot_installed = (time.monotonic(), False, self._hot_installed[2])
+            return self._ranked(workspace_ids, req, arm, vector, started)
+
+    def _ranked(
+        self,
+        workspace_ids: list[str],
+        req: RecallRequest,
+        arm: relations_arm.Arm | None,
+        vector: Any,
+        started: float,
+    ) -> dict[str, Any]:
         with self.db.connection(pipelined=True) as conn:
             sql, params = self.statement(workspace_ids, req, conn, vector=vector)
             sql = self._plan_reused(conn, sql, params)

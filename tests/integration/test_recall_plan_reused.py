@@ -18,6 +18,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import dict_row
 
 from shared.db import rls
+from shared.db.migrate import ensure_recall_function
 from shared.db.pool import Database
 from shared.embeddings import create_embedder
 from shared.local.rds_proxy import RdsProxyStandIn
@@ -211,3 +212,54 @@ def test_the_function_is_invoker_owned_by_the_owner_and_executable_by_the_app_on
     definer, owner, config, app_may, public_may = row
     assert (definer, owner, app_may, public_may) == (False, "memorylayer_owner", True, False)
     assert set(config) == {"search_path=public, pg_catalog", "plan_cache_mode=force_generic_plan"}
+
+
+def test_a_function_dropped_after_it_was_seen_falls_back_without_an_error(
+    through_proxy, any_scope_is_large, http, ws, owner_url
+):
+    """A newer deploy's migrate may drop this version's function while it runs (it keeps only the newest few):
+    the recall that meets UndefinedFunction is asked again ad hoc, and later ones stay ad hoc."""
+    proxy, recaller = through_proxy
+    ids = _write(http, ws, "keeper coffee one", "keeper coffee two")
+    hot = hot_function(384)
+    req = RecallRequest(query="keeper coffee")
+    with rls.visible((ws,)):
+        recaller.recall([ws], req)  # counts the scope
+        recaller.recall([ws], req)
+        assert _called(proxy) == 1
+        with psycopg.connect(owner_url, autocommit=True) as owner:
+            signature = owner.execute("SELECT %s::regproc::regprocedure::text", (hot.name,)).fetchone()[0]
+            owner.execute(f"DROP FUNCTION {signature}")
+        try:
+            after = recaller.recall([ws], req)
+            again = recaller.recall([ws], req)
+        finally:
+            with psycopg.connect(owner_url, autocommit=True) as owner:
+                ensure_recall_function(owner, 384)
+    assert {m["id"] for m in after["memories"]} == set(ids) == {m["id"] for m in again["memories"]}
+    assert _called(proxy) == 2  # the call that failed; none after it
+    assert proxy.pins == []
+
+
+def test_migrate_keeps_this_codes_function_and_the_two_newest_before_it(owner_url):
+    hot = hot_function(384)
+    older = [f"recall_hot_0000000{i}_384" for i in range(4)]
+    with psycopg.connect(owner_url, autocommit=True) as owner:
+        for name in older:  # stand-ins for earlier statements' functions, oldest first
+            owner.execute(f"CREATE FUNCTION {name}(a int) RETURNS int LANGUAGE sql AS 'SELECT a'")
+        other_size = "recall_hot_00000009_768"
+        owner.execute(f"CREATE FUNCTION {other_size}() RETURNS int LANGUAGE sql AS 'SELECT 1'")
+        signature = owner.execute("SELECT %s::regproc::regprocedure::text", (hot.name,)).fetchone()[0]
+        owner.execute(f"DROP FUNCTION {signature}")  # so that migrate installs it (and prunes) again
+        try:
+            ensure_recall_function(owner, 384)
+            left = {
+                r[0]
+                for r in owner.execute(
+                    "SELECT proname FROM pg_proc WHERE proname LIKE 'recall\\_hot\\_%%'"
+                ).fetchall()
+            }
+        finally:
+            for name in (*older, other_size):
+                owner.execute(f"DROP FUNCTION IF EXISTS {name}")
+    assert left == {hot.name, older[3], older[2], other_size}
