@@ -105,6 +105,27 @@ def test_the_app_role_reads_and_writes_rows_and_nothing_else(app_url, http, ws):
         assert after[0] == before[0] + 1
 
 
+def test_the_statistics_refresh_also_merges_the_full_text_pending_lists(app_url, superuser_url, http, ws):
+    """After a bulk load GIN answers from an unsorted pending list that every search scans (migration 0022):
+    the worker's one owner's call (analyze_memories) merges it."""
+
+    def bulk(n: int) -> None:
+        ops = [{"op": "create", "content": f"pending list word{i} lighthouse"} for i in range(n)]
+        r = http.post("/v1/memories/batch", json={"operations": ops}, headers={"X-Workspace-ID": ws})
+        assert r.status_code == 200, r.text
+
+    def merge_now() -> int:  # pages merged by the superuser's own call: what was still pending
+        with psycopg.connect(superuser_url, autocommit=True) as su:
+            return su.execute("SELECT gin_clean_pending_list('memories_tsv'::regclass)").fetchone()[0]
+
+    bulk(50)  # under ANALYZE_AFTER_ROWS: the inline indexer does not refresh (and merge) by itself
+    assert merge_now() > 0  # a bulk load does go to the pending list (the check below can fail)
+    bulk(50)
+    with psycopg.connect(app_url, autocommit=True) as conn:
+        conn.execute("SELECT analyze_memories()")
+    assert merge_now() == 0
+
+
 def test_migrations_run_as_the_owner_who_owns_every_table(owner_url, superuser_url):
     from shared.db.migrate import apply_migrations
 
