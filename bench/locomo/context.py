@@ -27,6 +27,8 @@ none and keeps its own vector):
 - ``catmixA``: normalise(emb(content) + A·emb(prev content + "\\n" + content))
 - ``chainA``: normalise(emb(content) + A·v(prev)), v(prev) the previous turn's own mixed vector (what a
   write path gets by reading the stored vector of the previous turn: no second embedding)
+- ``shortN/VARIANT``: VARIANT for the turns of fewer than N words (without the speaker), the others' own
+  vector ("Yes! It was amazing" needs its context; a long turn says what it is about itself)
 - ``next_mixA`` / ``pn_mixA``: with the *next* turn (or both): not writable at remember time without
   rewriting the previous memory's vector; measured only to see what the reply direction is worth.
 """
@@ -74,7 +76,18 @@ def _rows(dsn: str, ws: str) -> list[dict]:
         return [dict(zip(cols, r, strict=True)) for r in cur.fetchall()]
 
 
+def _words(row: dict) -> int:
+    """The turn's length in words, without its ``Speaker: `` prefix."""
+    prefix = f"{row['speaker']}: "
+    text = row["content"][len(prefix) :] if row["content"].startswith(prefix) else row["content"]
+    return len(text.split())
+
+
 def _vectors(name: str, rows: list[dict], embed) -> np.ndarray:
+    if name.startswith("short"):  # shortN/VARIANT: VARIANT's vector for turns under N words, else their own
+        limit, inner = name[len("short") :].split("/", 1)
+        short = np.array([_words(r) < int(limit) for r in rows])
+        return np.where(short[:, None], _vectors(inner, rows, embed), _vectors("base", rows, embed))
     own = embed([r["content"] for r in rows])
     prev = [
         i - 1 if i and rows[i - 1]["sequence_key"] == r["sequence_key"] else None for i, r in enumerate(rows)
