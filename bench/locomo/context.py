@@ -29,6 +29,8 @@ none and keeps its own vector):
   write path gets by reading the stored vector of the previous turn: no second embedding)
 - ``shortN/VARIANT``: VARIANT for the turns of fewer than N words (without the speaker), the others' own
   vector ("Yes! It was amazing" needs its context; a long turn says what it is about itself)
+- text context (``label=base:{"text_column": "tsv_prev"}``, or ``tsv_prev16`` for turns under 16 words): the
+  full-text arm searches the previous turn's words with the turn's, vectors unchanged
 - ``next_mixA`` / ``pn_mixA``: with the *next* turn (or both): not writable at remember time without
   rewriting the previous memory's vector; measured only to see what the reply direction is worth.
 """
@@ -133,6 +135,29 @@ def _vectors(name: str, rows: list[dict], embed) -> np.ndarray:
     return out
 
 
+def _text_context_columns(dsn: str) -> None:
+    """Experiment only: copies of the text column with the previous turn's words in them — ``tsv_prev`` for
+    every turn, ``tsv_prev16`` for turns under 16 words — for ``{"text_column": "tsv_prev"}``."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for column, limit in (("tsv_prev", None), ("tsv_prev16", 16)):
+            conn.execute(f"ALTER TABLE memories ADD COLUMN {column} tsvector")
+            short = (
+                "TRUE"
+                if limit is None
+                else f"array_length(regexp_split_to_array(trim(regexp_replace(m.content, '^[^:]*: ', '')),"
+                f" '\\s+'), 1) < {limit}"
+            )
+            conn.execute(
+                f"UPDATE memories m SET {column} = CASE WHEN p.id IS NOT NULL AND {short} "
+                f"THEN to_tsvector('english', p.content || ' ' || m.content) ELSE m.tsv END "
+                "FROM memories m2 LEFT JOIN memories p ON p.workspace_id = m2.workspace_id "
+                "AND p.sequence_key = m2.sequence_key AND p.sequence_index = m2.sequence_index - 1 "
+                "WHERE m2.id = m.id"
+            )
+            conn.execute(f"CREATE INDEX ON memories USING gin ({column}) WHERE deleted_at IS NULL")
+        conn.execute("ANALYZE memories")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.locomo.context", description=__doc__)
     parser.add_argument("variants", nargs="*", default=DEFAULT)
@@ -148,6 +173,8 @@ def main(argv: list[str] | None = None) -> None:
 
         workspaces = {c.sample_id: ingest(client, c) for c in conversations}
         rows = {c.sample_id: _rows(stack.dsn, workspaces[c.sample_id]) for c in conversations}
+        if any('"tsv_' in a for a in args.variants):
+            _text_context_columns(stack.dsn)
         recaller = stack.services.recaller
         base_weights = recaller.weights
         written = ""  # every variant, the baseline too, is searched exactly (below)
