@@ -41,9 +41,9 @@ def workspace_for(conv: Conversation) -> str:
     return f"locomo_{conv.sample_id.replace('-', '_')}"
 
 
-def ingest(client: httpx.Client, conv: Conversation) -> str:
+def ingest(client: httpx.Client, conv: Conversation, workspace: str | None = None) -> str:
     """One memory per turn, each session an ordered stream (``sequence_key``), as a chat client writes."""
-    ws = workspace_for(conv)
+    ws = workspace or workspace_for(conv)
     headers = {"X-Workspace-ID": ws}
     for turn in conv.turns:
         body = {

@@ -55,6 +55,10 @@ class Variant(RecallTuning):
     text_config: Literal["english", "simple"] = "english"
     text_column: str = "tsv"
     prefix: bool = False
+    # With ``text_column`` a copy of the text column that also holds the previous turn's words
+    # (bench.locomo.context): a word matched only through the context counts ``text_context_weight`` × its IDF,
+    # and the length is the turn's own. None: every matched word counts fully (plain ``text_column``).
+    text_context_weight: float | None = None
     # Pseudo-relevance feedback: a first pass's top ``prf_docs`` memories move the query vector towards their
     # mean (Rocchio, weight ``prf_vector``) and lend the text query the words at least ``prf_min_docs`` of them
     # share (up to ``prf_terms`` words). The second pass ranks.
@@ -131,6 +135,10 @@ def _text_arm(filters: str, tuning: Variant) -> str:
         LIMIT %(k)s
     ),"""
     listed, listed_match = _text_matches(tuning, "l.q")
+    own_len, weight = f"length({tsv})", "1.0"
+    if tuning.text_context_weight is not None:
+        own_len = "length(m.tsv)"
+        weight = f"CASE WHEN m.tsv @@ l.q THEN 1.0 ELSE {float(tuning.text_context_weight)} END"
     prefix = " || ':*'" if tuning.prefix else ""
     # A prefix query matches more than its lexeme's statistics say: no estimate, every lexeme is listed.
     list_max = "NULL" if tuning.prefix or tuning.bm25_list_max_df is None else int(tuning.bm25_list_max_df)
@@ -169,7 +177,7 @@ def _text_arm(filters: str, tuning: Variant) -> str:
     ),
     listed AS MATERIALIZED (
         -- One row per (memory, listed lexeme it holds): one GIN lookup per lexeme, no second pass for counts.
-        SELECT m.id, {tsv} AS tsv, length({tsv}) AS len, l.i
+        SELECT m.id, {tsv} AS tsv, {own_len} AS len, l.i, {weight} AS wt
         FROM lexemes l, {listed}
         WHERE l.listed AND {filters} AND {listed_match}
     ),
@@ -182,9 +190,9 @@ def _text_arm(filters: str, tuning: Variant) -> str:
           AND NOT EXISTS (SELECT FROM listed x WHERE x.id = v.id)
     ),
     matches AS (
-        SELECT id, len, i FROM listed
+        SELECT id, len, i, wt FROM listed
         UNION ALL
-        SELECT c.id, length(c.tsv), l.i FROM candidates c JOIN lexemes l ON NOT l.listed AND c.tsv @@ l.q
+        SELECT c.id, length(c.tsv), l.i, 1.0 FROM candidates c JOIN lexemes l ON NOT l.listed AND c.tsv @@ l.q
     ),
     idf AS MATERIALIZED (
         -- ts_rank has no notion of rarity: a speaker's name in half the turns weighs as much as "banker".
@@ -196,7 +204,8 @@ def _text_arm(filters: str, tuning: Variant) -> str:
         CROSS JOIN LATERAL (SELECT CASE WHEN l.listed THEN coalesce(c.hits, 0) ELSE l.est_df END AS df) d
     ),
     bm25 AS (
-        SELECT x.id, max(x.len) AS len, sum(i.idf) AS idf FROM matches x JOIN idf i ON i.i = x.i GROUP BY x.id
+        SELECT x.id, max(x.len) AS len, sum(i.idf * x.wt) AS idf FROM matches x JOIN idf i ON i.i = x.i
+        GROUP BY x.id
     ),
     fts AS (
         -- BM25 with tf = 1 (chat turns rarely repeat a word); length (distinct lexemes) relative to the mean
