@@ -9,23 +9,26 @@
 -- Every value is a named parameter (%(name)s); an optional filter is NULL when the request does not use it
 -- (each statement is planned with its values, so a NULL filter costs nothing). Two names are not parameters
 -- but fixed once when the text is loaded: {dims}, the embedding size (the HNSW index is on the expression
--- embedding::vector(384), so the size must be literal for the planner to use it), and {memory_columns}, the
+-- embedding::vector(384), so the size must be literal for the planner to use it), {gen}, the published graph
+-- generation (literal for the same reason: the graph's predicate is vector_gen <= G), and {memory_columns}, the
 -- memory row's columns (shared/db/memories.py). {filters} is the block below the marker: the one WHERE that
 -- both arms, the final join and association expansion share, on alias m.
 WITH vec_all AS MATERIALIZED (
-    -- The HNSW graph holds indexed rows; freshly bulk-written rows wait in a small pending tail that an
-    -- exact scan covers until the indexer moves them into the graph (migration 0006).
+    -- The HNSW graph of generation {gen} holds the rows of generation {gen} or before; bulk-written rows of later
+    -- generations wait in a pending tail that an exact scan covers until the owner builds the next graph (or the
+    -- indexer moves them in row by row): shared/db/vector_index.py, migration 0021. Both arms split the rows by
+    -- the same {gen}, so the result is complete and exact for any generation; only the speed needs its graph.
     (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
      FROM memories m
      WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
-       AND m.vector_indexed
+       AND m.vector_gen <= {gen}
      ORDER BY (m.embedding::vector({dims})) <=> %(q)s
      LIMIT %(k)s)
     UNION ALL
     (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
      FROM memories m
      WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
-       AND NOT m.vector_indexed
+       AND m.vector_gen > {gen}
      ORDER BY 2
      LIMIT %(k)s)
 ),

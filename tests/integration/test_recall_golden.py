@@ -129,7 +129,9 @@ def _seed(services: Any, dsn: str) -> dict[str, str]:
         # would make an approximate walk miss rows differently from run to run (and from one version of the
         # code to the next, as the number of units of work changes). The exact scan of the pending tail ranks
         # the same; that the graph is used is checked on the plan (test_recall_plan_uses_the_indexes).
-        conn.execute("UPDATE memories SET vector_indexed = false")
+        conn.execute(
+            "UPDATE memories SET vector_gen = (SELECT published + 1 FROM vector_index_generations WHERE dims = 384)"
+        )
         ids = {
             r[0]: r[1] for r in conn.execute("SELECT metadata->>'g', id FROM memories WHERE metadata ? 'g'")
         }
