@@ -171,11 +171,12 @@ def rebuild(
         owner.execute(
             "INSERT INTO vector_index_generations (dims) VALUES (%s) ON CONFLICT DO NOTHING", (dims,)
         )
+        # After a build that died (its ``building`` left set, bulk rows written with building + 1): start past
+        # it, so those rows are in this graph too. Nobody else builds: the lock is ours.
         row = owner.execute(
-            "SELECT published FROM vector_index_generations WHERE dims = %s", (dims,)
+            "SELECT coalesce(building, published) FROM vector_index_generations WHERE dims = %s", (dims,)
         ).fetchone()
-        old = int(row[0]) if row else 0
-        new = old + 1
+        new = (int(row[0]) if row else 0) + 1
         owner.execute("UPDATE vector_index_generations SET building = %s WHERE dims = %s", (new, dims))
         drop_invalid(owner, index_name(dims, new))
         # The owner's own session (a direct connection, not through the proxy): these SETs pin nothing.

@@ -187,6 +187,23 @@ def test_a_write_during_the_build_is_not_lost_and_is_found(stack):
     assert top["memories"][0]["content"] == "zebra quokka during the build"
 
 
+def test_a_build_that_died_leaves_no_row_behind(stack):
+    """A rebuild whose process died left ``building`` set; bulk writes since got the generation after it. The next
+    rebuild starts past it, so those rows are in its graph."""
+    services, owner = stack
+    g0, _ = _state(owner)
+    with psycopg.connect(owner, autocommit=True) as conn:
+        conn.execute("UPDATE vector_index_generations SET building = published + 1 WHERE dims = %s", (DIMS,))
+    _bulk(services, ["orphaned by a dead build, a pelican", "orphaned by a dead build, a heron"])
+    with psycopg.connect(owner, autocommit=True) as conn:
+        built = vector_index.rebuild(conn, DIMS, drop_grace_s=0)
+    assert built is not None and built.generation == g0 + 2
+    assert _state(owner) == (g0 + 2, 0)
+    services.recaller.forget_generation()
+    top = services.recaller.recall([WS], RecallRequest(query="orphaned by a dead build, a heron", limit=1))
+    assert top["memories"][0]["content"] == "orphaned by a dead build, a heron"
+
+
 def test_the_worker_builds_in_bulk_only_with_the_owner_and_a_large_pending_set(stack, monkeypatch):
     services, owner = stack
     rng = random.Random(24)
