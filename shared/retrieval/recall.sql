@@ -162,7 +162,10 @@ lent AS (
       AND (SELECT bool_or(w.has_streams) FROM workspaces w WHERE w.id = ANY(%(ws)s))
     GROUP BY n.id
 ),
-scored AS (
+scored AS MATERIALIZED (
+    -- Materialized: inlined, the final join's key is coalesce(f.id, l.id) over a FULL JOIN, which the planner
+    -- cannot look up by memories' primary key; it hashed the ~100 candidates and scanned every memory of the
+    -- table instead (1M rows: ~1.3 s of a 1.6 s recall; 20-70 ms materialized; bench/scale.py, issue 22).
     SELECT coalesce(f.id, l.id) AS id, f.cosine, f.text_score, f.vec_rank, f.text_rank, l.lent,
            coalesce(f.relevance, 0) + coalesce(l.lent, 0) AS relevance
     FROM fused f FULL JOIN lent l ON l.id = f.id
