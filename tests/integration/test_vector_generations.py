@@ -11,6 +11,7 @@ behind the stand-in RDS Proxy and the owner on a direct connection, as in AWS.
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import time
@@ -292,3 +293,25 @@ def test_the_app_role_can_neither_build_a_graph_nor_publish_a_generation(stack):
             conn.execute(statement)
     with services.db.connection() as conn:
         assert vector_index.published(conn, DIMS) == g
+
+
+def test_the_cli_indexes_row_by_row_or_builds_in_bulk_as_the_owner(stack):
+    from tests.integration.test_cli import run_cli
+
+    services, owner = stack
+    rng = random.Random(27)
+    env = {
+        "MEMORYLAYER_DATABASE_URL": str(services.settings.database_url),
+        "MEMORYLAYER_DATABASE_OWNER_URL": owner,
+    }
+    g0, _ = _state(owner)
+    _bulk(services, [uniform_sentence(rng) for _ in range(300)])
+    out = run_cli("index", env=env)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["indexed"] == 300  # small: row by row
+    assert _state(owner) == (g0, 0)
+    _bulk(services, [uniform_sentence(rng) for _ in range(300)])
+    out = run_cli("index", "--bulk", env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(f"generation {g0 + 1} published")
+    assert _state(owner) == (g0 + 1, 0)
