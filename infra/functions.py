@@ -140,7 +140,8 @@ class Functions(Construct):
                 "MEMORYLAYER_AUTH_MODE": "api_key",
                 "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN": secrets.context_cursor.secret_arn,
             },
-            "extraction": app_env,
+            # The worker asks migrate (the owner) to build the vector graph in bulk (shared/db/vector_index.py).
+            "extraction": {**app_env, "MEMORYLAYER_VECTOR_REBUILD_FUNCTION": f"{config.prefix}-migrate"},
             "cleanup": app_env,
             "migrate": {
                 "MEMORYLAYER_DATABASE_HOST": database.writer_host,
@@ -226,6 +227,12 @@ class Functions(Construct):
             self.functions[name] = fn
 
         extraction = self.functions["extraction"]
+        # Only the function itself (the unqualified ARN): migrate has no alias or version anyone else invokes.
+        extraction.add_to_role_policy(
+            iam.PolicyStatement(
+                actions=["lambda:InvokeFunction"], resources=[self.functions["migrate"].function_arn]
+            )
+        )
         self.event_source = event_sources.SqsEventSource(
             queue.queue,
             batch_size=config.extraction_batch_size,

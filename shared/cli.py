@@ -189,6 +189,37 @@ def _reembed(args: argparse.Namespace) -> int:
     return 0
 
 
+def _index(args: argparse.Namespace) -> int:
+    """Bring bulk-written vectors into the HNSW graph now: the worker's choice (row by row, or a bulk build of
+    the next graph generation for a large pending set), or with ``--bulk`` a build whatever the size. Builds run
+    as the owner (shared/db/vector_index.py)."""
+    from shared.db import rls, vector_index
+    from shared.db.connection import owner_target
+    from shared.embeddings import create_embedder
+    from shared.extraction.worker import ExtractionWorker
+
+    settings = _settings(args, needs_database=True)
+    if args.bulk:
+        dims = settings.embedding_dimensions or 384
+        try:
+            target = owner_target(settings)
+        except RuntimeError as exc:
+            raise CliError(str(exc)) from None
+        with target.connect(autocommit=True) as conn:
+            built = vector_index.rebuild(conn, dims)
+        if built is None:
+            raise CliError("another vector graph build is running", code=1)
+        print(
+            f"generation {built.generation} published: {built.rows} rows in its graph, built in {built.seconds} s"
+            + (f", {built.dropped} dropped" if built.dropped else "")
+        )
+        return 0
+    with _database(settings) as db, rls.visible(rls.EVERY):
+        result = ExtractionWorker(db, create_embedder(settings), settings).index_vectors()
+    print(json.dumps(result))
+    return 0
+
+
 def _ensure_vector_index(settings: Settings, dims: int) -> None:
     """The HNSW index for a new embedding size, built as the owner (the app role may not run DDL)."""
     import psycopg
@@ -426,6 +457,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _database_options(re)
     re.set_defaults(run=_reembed)
+
+    index = sub.add_parser(
+        "index",
+        help="move bulk-written vectors into the HNSW graph now (row by row, or a bulk build as the owner)",
+    )
+    index.add_argument(
+        "--bulk", action="store_true", help="build the next graph generation whatever the pending set's size"
+    )
+    _database_options(index)
+    index.set_defaults(run=_index)
 
     export = sub.add_parser("export", help="write a workspace as NDJSON (what `import` and the API read)")
     export.add_argument("--workspace", required=True, help="the workspace to export")

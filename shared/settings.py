@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     database_auth: Literal["password", "iam"] = "password"
     database_sslrootcert: str | None = None  # default: the CA bundle shipped in shared/db/
     database_owner_secret_arn: str | None = None  # the RDS-managed master user secret: migrate only
+    # In AWS: the migrate function, which the worker asks (an asynchronous invoke) to build the vector graph in
+    # bulk when a large pending set exists (only the owner may: shared/db/vector_index.py).
+    vector_rebuild_function: str | None = None
     # Lambda-friendly pools: no connection is opened ahead of need, and idle ones are closed soon.
     db_pool_min: int = 0
     db_pool_max: int = 10

@@ -1,7 +1,9 @@
 """Lambda "migrate": the CloudFormation custom resource that applies SQL migrations on deploy.
 
 Create and Update (a new ``MigrationsHash``) apply pending migrations; Delete does nothing: tearing down a
-stack must never drop data (prod retains the database anyway). Runs as the owner: in AWS the RDS-managed
+stack must never drop data (prod retains the database anyway). ``{"action": "rebuild_vector_index"}`` (the
+worker's asynchronous invoke when a large bulk-written set waits: shared/extraction/worker.py) builds the next
+HNSW graph generation (shared/db/vector_index.py): DDL, so the owner's. Runs as the owner: in AWS the RDS-managed
 master user secret (``MEMORYLAYER_DATABASE_OWNER_SECRET_ARN``, read at invocation) on the writer endpoint
 (``MEMORYLAYER_DATABASE_HOST``) with TLS verify-full.
 """
@@ -23,6 +25,8 @@ PHYSICAL_ID = "memorylayer-schema"
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler(capture_response=False)  # no response bodies in traces
 def handler(event: dict, context: object) -> dict:
+    if event.get("action") == "rebuild_vector_index":
+        return _rebuild_vector_index()
     request = event.get("RequestType", "Create")
     if request == "Delete":
         return {"PhysicalResourceId": event.get("PhysicalResourceId", PHYSICAL_ID)}
@@ -32,3 +36,15 @@ def handler(event: dict, context: object) -> dict:
     )
     logger.info("migrations applied", extra={"applied": applied, "request": request})
     return {"PhysicalResourceId": PHYSICAL_ID, "Data": {"Applied": ",".join(applied) or "none"}}
+
+
+def _rebuild_vector_index() -> dict:
+    from shared.db import vector_index
+
+    settings = get_settings()
+    dims = settings.embedding_dimensions or 384
+    with owner_target(settings).connect(autocommit=True) as conn:
+        built = vector_index.rebuild(conn, dims)
+    result = {"status": "busy"} if built is None else {"status": "done", **built.__dict__}
+    logger.info("vector graph rebuild", extra=result)
+    return result

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from dataclasses import dataclass
 
 from shared.answer import Answerer
@@ -36,6 +37,11 @@ from shared.workspaces import WorkspaceService
 log = logging.getLogger("memorylayer.indexing")
 
 
+# A bulk build of the graph waits until bulk writes have paused this long: an import of a million rows in
+# batches of 1,000 then gets one build at the end instead of a chain of ever larger ones racing it for the CPU.
+BULK_QUIET_S = 3.0
+
+
 class InlineIndexer:
     """Vector indexing in this process when there is no queue (local stack, tests): one run at a time.
 
@@ -43,25 +49,47 @@ class InlineIndexer:
     so none is lost, and a fast bulk load does not start one UPDATE per batch that then fight over 2 cores
     until they hit the statement timeout. Best effort: a failed run is logged, never raised into a request;
     the rows stay pending (recall still finds them) until the next run or the scheduled cleanup.
+
+    A pending set large enough for a bulk build (``ExtractionWorker.index_vectors``) is built once the asks
+    have paused for ``quiet_s``: a run that finds writes still arriving defers, and asks again after the pause.
     """
 
-    def __init__(self, worker: ExtractionWorker) -> None:
+    def __init__(self, worker: ExtractionWorker, *, quiet_s: float = BULK_QUIET_S) -> None:
         self.worker = worker
+        self.quiet_s = quiet_s
         self._running = threading.Lock()
         self._wanted = threading.Event()
+        self._last_ask = 0.0
+        self._timer: threading.Timer | None = None
 
     def request(self) -> None:
+        self._last_ask = time.monotonic()
+        self._run()
+
+    def _run(self) -> None:
         self._wanted.set()
         while self._wanted.is_set() and self._running.acquire(blocking=False):
             try:
                 while self._wanted.is_set():
                     self._wanted.clear()
-                    self.worker.index_vectors()
+                    recent = time.monotonic() - self._last_ask < self.quiet_s
+                    result = self.worker.index_vectors(defer_bulk=recent)
+                    if isinstance(result, dict) and result.get("status") == "deferred":
+                        self._ask_later()
             except Exception:
                 log.exception("inline vector indexing failed; the rows stay pending for the next run")
                 return
             finally:
                 self._running.release()
+
+    def _ask_later(self) -> None:
+        """Run again once the asks have paused (each new ask starts a run of its own meanwhile)."""
+        if self._timer is not None:
+            self._timer.cancel()
+        wait = max(0.1, self.quiet_s - (time.monotonic() - self._last_ask) + 0.1)
+        self._timer = threading.Timer(wait, self._run)
+        self._timer.daemon = True
+        self._timer.start()
 
 
 @dataclass

@@ -58,12 +58,13 @@ _INSERT_FIELDS = (
     "sequence_key",
     "sequence_index",
     "event_time",
-    "vector_indexed",
+    "vector_gen",
 )
 _JSON_FIELDS = {"metadata", "refinement_metadata"}
 
 
-_DEFAULTS = {"vector_indexed": True}
+# 0: in every vector graph at once (a bulk write passes a later generation: shared/db/vector_index.py).
+_DEFAULTS = {"vector_gen": 0}
 
 
 def _params(row: dict[str, Any]) -> list[Any]:
@@ -95,7 +96,7 @@ def insert(conn: Connection, row: dict[str, Any]) -> tuple[dict, bool]:
 # message ids) cannot nest in a Postgres array, so there they travel as jsonb and are unpacked in SQL.
 _ARRAY_TYPES = {
     "importance": "real", "pinned": "boolean", "embedding": "vector", "sequence_index": "integer",
-    "event_time": "timestamptz", "vector_indexed": "boolean", "metadata": "jsonb", "refinement_metadata": "jsonb",
+    "event_time": "timestamptz", "vector_gen": "bigint", "metadata": "jsonb", "refinement_metadata": "jsonb",
     "tags": "jsonb", "tags_lower": "jsonb", "source_message_ids": "jsonb",
 }  # fmt: skip
 _TEXT_ARRAYS = {"tags", "tags_lower", "source_message_ids"}
@@ -187,16 +188,6 @@ def next_sequence_index(conn: Connection, workspace_id: str, sequence_key: str) 
         ).fetchone()
     )
     return row["next"]
-
-
-def index_pending_vectors(conn: Connection, *, limit: int = 2000) -> int:
-    """Move up to ``limit`` bulk-written rows into the HNSW graph (oldest first); safe to run concurrently."""
-    return conn.execute(
-        "UPDATE memories SET vector_indexed = true WHERE id IN ("
-        "  SELECT id FROM memories WHERE NOT vector_indexed AND deleted_at IS NULL"
-        "  ORDER BY created_at LIMIT %s FOR UPDATE SKIP LOCKED)",
-        (limit,),
-    ).rowcount
 
 
 def sequence_keys(conn: Connection, workspace_id: str) -> list[str]:

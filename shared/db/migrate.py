@@ -14,6 +14,7 @@ from importlib import resources
 import psycopg
 
 from shared.db.connection import ConnectionTarget
+from shared.db.vector_index import published
 
 _LOCK_ID = 0x6D656D6C  # "meml": concurrent starters (several Lambdas, dev + tests) wait instead of racing
 
@@ -46,37 +47,52 @@ def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: in
                     conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (name,))
                 applied.append(name)
             ensure_vector_index(conn, embedding_dimensions)
-            ensure_recall_function(conn, embedding_dimensions)
+            ensure_recall_function(
+                conn, embedding_dimensions, generation=published(conn, embedding_dimensions)
+            )
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_ID,))
     return applied
 
 
 def ensure_vector_index(conn: psycopg.Connection, dims: int) -> None:
-    """A partial HNSW index per embedding size: recall filters on ``vector_dims(embedding) = dims``."""
+    """The graph of the published generation for ``dims`` (shared/db/vector_index.py), the lookup of the
+    pending tail, and no pre-0021 graph. Built CONCURRENTLY (``conn`` is in autocommit, outside the
+    migrations' transactions): a new embedding size on a populated table still takes the build's time."""
+    from shared.db import vector_index
+
     dims = int(dims)
+    # Recall's exact arm finds a workspace's pending rows here (any G: ``vector_gen > G``).
+    vector_index.drop_invalid(conn, "memories_vector_gen")
+    conn.execute(
+        "CREATE INDEX CONCURRENTLY IF NOT EXISTS memories_vector_gen ON memories (workspace_id, vector_gen) "
+        "WHERE deleted_at IS NULL"
+    )
+    conn.execute("DROP INDEX CONCURRENTLY IF EXISTS memories_vector_pending")  # 0006's, on vector_indexed
     if dims > 2000:  # pgvector's HNSW limit for `vector`; larger sizes fall back to exact search
         return
-    conn.execute(
-        f"CREATE INDEX IF NOT EXISTS memories_embedding_{dims} ON memories "
-        f"USING hnsw ((embedding::vector({dims})) vector_cosine_ops) "
-        f"WHERE deleted_at IS NULL AND vector_dims(embedding) = {dims} AND vector_indexed"
-    )
+    conn.execute("INSERT INTO vector_index_generations (dims) VALUES (%s) ON CONFLICT DO NOTHING", (dims,))
+    generation = vector_index.published(conn, dims)
+    vector_index.drop_invalid(conn, vector_index.index_name(dims, generation))
+    conn.execute(vector_index.index_ddl(dims, generation))
+    # 0006's graph over vector_indexed: code since 0021 walks the generation's graph instead.
+    vector_index.drop_older(conn, dims, generation)
 
 
 # How many recall_hot_* functions per embedding size migrate keeps: this code's and the two before it.
 KEEP_RECALL_FUNCTIONS = 3
 
 
-def ensure_recall_function(conn: psycopg.Connection, dims: int) -> None:
+def ensure_recall_function(conn: psycopg.Connection, dims: int, *, generation: int = 0) -> None:
     """Recall's hot-shape function for ``dims`` (shared/retrieval/statement.py, ``HotFunction``), made from the
     statement this code ships, once: its name holds a hash of its text, so a deploy that changes the statement
-    makes (and calls) a new one; an older version, still running meanwhile, keeps its own. The app role may
-    only execute it."""
+    makes (and calls) a new one; an older version, still running meanwhile, keeps its own. So does each vector
+    ``generation`` (literal in the statement): ``rebuild`` makes the next one's before publishing it. The app
+    role may only execute it."""
     # The statement is recall's (retrieval owns it); it is installed here because only the owner may.
     from shared.retrieval.statement import hot_function
 
-    hot = hot_function(dims)
+    hot = hot_function(dims, generation)
     if conn.execute("SELECT to_regproc(%s) IS NOT NULL", (hot.name,)).fetchone() == (True,):
         return
     # The result columns and their types, as the statement has them (LIMIT 0: planned, nothing read).

@@ -155,10 +155,12 @@ def set_embedding_model(conn: Connection, workspace_id: str, model_id: str) -> N
 
 
 def stats(conn: Connection, workspace_id: str) -> dict[str, int]:
-    """Undeleted memories, and how many bulk-written ones still wait to join the HNSW graph."""
+    """Undeleted memories, and how many bulk-written ones still wait to join the HNSW graph (a generation after
+    the published one: shared/db/vector_index.py)."""
     return one(
         conn.execute(
-            "SELECT count(*) AS memories, count(*) FILTER (WHERE NOT vector_indexed) AS vectors_pending "
+            "SELECT count(*) AS memories, count(*) FILTER (WHERE vector_gen > coalesce("
+            "  (SELECT min(published) FROM vector_index_generations), 0)) AS vectors_pending "
             "FROM memories WHERE workspace_id = %s AND deleted_at IS NULL",
             (workspace_id,),
         ).fetchone()

@@ -18,7 +18,7 @@ import psycopg
 
 from shared import ontology
 from shared.db import associations as assoc_repo
-from shared.db import idempotency
+from shared.db import idempotency, vector_index
 from shared.db import memories as repo
 from shared.db import relations as relations_repo
 from shared.db import workspaces as ws_repo
@@ -426,14 +426,15 @@ class MemoryService:
         tenant_id: str,
     ) -> None:
         """One transaction, one pipelined insert. The rows join the HNSW graph afterwards (the worker's
-        ``index_vectors``, driven by a queued job): until then recall finds them by an exact scan of the pending tail."""
+        ``index_vectors``, driven by a queued job: row by row, or a bulk build of the next graph generation):
+        until then recall finds them by an exact scan of the pending tail."""
         vectors = self._embed_batched([op.content for _, op in valid])
-        rows = [
-            {**self._row(workspace_id, op, v), "vector_indexed": False}
-            for (_, op), v in zip(valid, vectors, strict=True)
-        ]
+        rows = [self._row(workspace_id, op, v) for (_, op), v in zip(valid, vectors, strict=True)]
         try:
             with self.db.transaction() as conn:
+                # A generation after the graph's: the rows skip the per-row HNSW insert (vector_index.py).
+                generation = vector_index.bulk_generation(conn, self.embedder.dimensions)
+                rows = [{**row, "vector_gen": generation} for row in rows]
                 ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
                 ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)
                 taken: dict[str, int] = {}

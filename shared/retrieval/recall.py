@@ -33,6 +33,7 @@ from typing import Any
 import psycopg
 
 from shared.db import memories as mem_repo
+from shared.db import vector_index
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.db.rows import Connection
@@ -143,7 +144,10 @@ class Recaller:
         # (read at, {first three letters: [(lexeme, share of rows)]}) from pg_stats: see _lexeme_frequencies.
         self._word_stats: tuple[float, dict[str, list[tuple[str, float]]]] | None = None
         # (checked at, installed, memories' estimated rows) for this code's hot-shape function: _plan_reused.
-        self._hot_installed: tuple[float, bool, float | None] | None = None
+        self._hot_installed: tuple[float, bool, float | None, str] | None = None
+        # The published vector generation (shared/db/vector_index.py): read once, then refreshed by each recall's
+        # pipeline for the next one. Any value gives exact results; a current one walks the current graph.
+        self._generation: int | None = None
 
     def recall(self, workspace_ids: list[str], req: RecallRequest) -> dict[str, Any]:
         started = time.perf_counter()
@@ -167,9 +171,10 @@ class Recaller:
         except psycopg.errors.UndefinedFunction:
             # The hot-shape function went away after it was seen (a newer deploy's migrate cleaned it up, a
             # restored snapshot): the unit of work was rolled back; ask again with the ad-hoc statement.
-            if self._hot_installed is None or not self._hot_installed[1]:
+            checked = self._hot_installed
+            if checked is None or not checked[1]:
                 raise
-            self._hot_installed = (time.monotonic(), False, self._hot_installed[2])
+            self._hot_installed = (time.monotonic(), False, checked[2], checked[3])
             return self._ranked(workspace_ids, req, arm, vector, started)
 
     def _ranked(
@@ -187,6 +192,10 @@ class Recaller:
                 bound = ws_repo.recall_bindings(conn, workspace_ids)
                 hits = conn.execute(sql, params)
                 related = arm.execute(conn, FILTERS, params) if arm else None
+                generation = conn.execute(vector_index.GENERATION_SQL, (self.embedder.dimensions,))
+            found = generation.fetchone()
+            if found is not None:
+                self._generation = int(found["published"])
             workspaces = bound.fetchall()
             self._check_models(workspaces)
             rows = hits.fetchall()
@@ -246,7 +255,21 @@ class Recaller:
             **period_params(period, tuning.date_slack_days),
             rw=tuning.recency_weight if req.recency_weight is None else req.recency_weight,
         )
-        return hybrid_sql(self.embedder.dimensions), params
+        return hybrid_sql(self.embedder.dimensions, self.generation(conn)), params
+
+    def generation(self, conn: Connection | None = None) -> int:
+        """The vector generation recall walks the graph of (read on first use; each recall refreshes it)."""
+        if self._generation is None:
+            if conn is None:
+                with self.db.connection() as own:
+                    self._generation = vector_index.published(own, self.embedder.dimensions)
+            else:
+                self._generation = vector_index.published(conn, self.embedder.dimensions)
+        return self._generation
+
+    def forget_generation(self) -> None:
+        """Read the vector generation afresh on the next recall (after a rebuild this process ran)."""
+        self._generation = None
 
     def _plan_reused(self, conn: Connection, sql: str, params: dict[str, Any]) -> str:
         """The same statement through the hot-shape function (statement.py, ``HotFunction``: its plan is made
@@ -258,10 +281,17 @@ class Recaller:
         table. The function's generic plan always walks the HNSW graph; for a workspace that is a small share of
         the table the planner, given the values, sorts the workspace's rows exactly instead, and a filtered
         graph walk would both cost more and may miss neighbours (docs/recall.md)."""
-        if sql != hybrid_sql(self.embedder.dimensions) or not is_hot(params) or params["scope_n"] is None:
+        generation = self.generation(conn)
+        if (
+            sql != hybrid_sql(self.embedder.dimensions, generation)
+            or not is_hot(params)
+            or params["scope_n"] is None
+        ):
             return sql
-        hot = hot_function(self.embedder.dimensions)
+        hot = hot_function(self.embedder.dimensions, generation)
         checked = self._hot_installed
+        if checked is not None and checked[3] != hot.name:  # a new generation: its own function
+            checked = None
         if checked is None or time.monotonic() - checked[0] > HOT_FUNCTION_RECHECK_S:
             row = conn.execute(
                 "SELECT to_regproc(%s) IS NOT NULL AS ok, "
@@ -269,8 +299,8 @@ class Recaller:
                 (hot.name,),
             ).fetchone()
             rows = float(row["rows"]) if row and row["rows"] is not None else None
-            checked = self._hot_installed = (time.monotonic(), bool(row and row["ok"]), rows)
-        _, installed, table_rows = checked
+            checked = self._hot_installed = (time.monotonic(), bool(row and row["ok"]), rows, hot.name)
+        _, installed, table_rows, _ = checked
         # reltuples is -1 before the table's first ANALYZE: unknown, the count alone decides.
         large = table_rows is None or params["scope_n"] >= HOT_MIN_SHARE * table_rows
         return hot.call if installed and large else sql

@@ -9,24 +9,28 @@
 -- Every value is a named parameter (%(name)s); an optional filter is NULL when the request does not use it
 -- (each statement is planned with its values, so a NULL filter costs nothing). Two names are not parameters
 -- but fixed once when the text is loaded: {dims}, the embedding size (the HNSW index is on the expression
--- embedding::vector(384), so the size must be literal for the planner to use it), and {memory_columns}, the
+-- embedding::vector(384), so the size must be literal for the planner to use it), {gen}, the published graph
+-- generation (literal for the same reason: the graph's predicate is vector_gen <= G), and {memory_columns}, the
 -- memory row's columns (shared/db/memories.py). {filters} is the block below the marker: the one WHERE that
 -- both arms, the final join and association expansion share, on alias m.
 WITH vec_all AS MATERIALIZED (
-    -- The HNSW graph holds indexed rows; freshly bulk-written rows wait in a small pending tail that an
-    -- exact scan covers until the indexer moves them into the graph (migration 0006).
+    -- The HNSW graph of generation {gen} holds the rows of generation {gen} or before; bulk-written rows of later
+    -- generations wait in a pending tail that an exact scan covers until the owner builds the next graph (or the
+    -- indexer moves them in row by row): shared/db/vector_index.py, migration 0021. Both arms split the rows by
+    -- the same {gen}, so the result is complete and exact for any generation; only the speed needs its graph.
     (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
      FROM memories m
      WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
-       AND m.vector_indexed
+       AND m.vector_gen <= {gen}
      ORDER BY (m.embedding::vector({dims})) <=> %(q)s
      LIMIT %(k)s)
     UNION ALL
     (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
      FROM memories m
      WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
-       AND NOT m.vector_indexed
-     ORDER BY 2
+       AND m.vector_gen > {gen}
+     -- Ties broken by id: the rows arrive in whatever order the plan reads them, and hash embeddings tie often.
+     ORDER BY 2, m.id
      LIMIT %(k)s)
 ),
 vec AS (
@@ -159,7 +163,10 @@ lent AS (
       AND (SELECT bool_or(w.has_streams) FROM workspaces w WHERE w.id = ANY(%(ws)s))
     GROUP BY n.id
 ),
-scored AS (
+scored AS MATERIALIZED (
+    -- Materialized: inlined, the final join's key is coalesce(f.id, l.id) over a FULL JOIN, which the planner
+    -- cannot look up by memories' primary key; it hashed the ~100 candidates and scanned every memory of the
+    -- table instead (1M rows: ~1.3 s of a 1.6 s recall; 20-70 ms materialized; bench/scale.py, issue 22).
     SELECT coalesce(f.id, l.id) AS id, f.cosine, f.text_score, f.vec_rank, f.text_rank, l.lent,
            coalesce(f.relevance, 0) + coalesce(l.lent, 0) AS relevance
     FROM fused f FULL JOIN lent l ON l.id = f.id

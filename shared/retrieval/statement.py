@@ -46,12 +46,14 @@ LIMIT %(limit)s OFFSET %(offset)s
 
 
 @cache
-def hybrid_sql(dims: int) -> str:
-    """The ranking statement for embeddings of ``dims`` dimensions."""
+def hybrid_sql(dims: int, generation: int = 0) -> str:
+    """The ranking statement for embeddings of ``dims`` dimensions, walking the graph of vector
+    ``generation`` (shared/db/vector_index.py; literal, as the graph's predicate is)."""
     return (
         _BODY.replace("{filters}", FILTERS)
         .replace("{memory_columns}", QUALIFIED_COLUMNS)
         .replace("{dims}", str(int(dims)))
+        .replace("{gen}", str(int(generation)))
     )
 
 
@@ -111,8 +113,8 @@ _PARAM = re.compile(r"%\((\w+)\)s")
 
 @dataclass(frozen=True)
 class HotFunction:
-    """recall.sql for requests without optional filters, as a PL/pgSQL function (one per embedding size and
-    statement text: a deploy that changes the statement calls its own).
+    """recall.sql for requests without optional filters, as a PL/pgSQL function (one per embedding size, vector
+    generation and statement text: a deploy that changes the statement calls its own).
 
     >>> hot = hot_function(384)                                                   # doctest: +SKIP
     >>> conn.execute(hot.call, params) if is_hot(params) else ...                 # doctest: +SKIP
@@ -147,9 +149,10 @@ def is_hot(params: dict[str, Any]) -> bool:
 
 
 @cache
-def hot_function(dims: int) -> HotFunction:
-    """The hot shape's function for embeddings of ``dims`` dimensions (see HotFunction)."""
-    sql = hybrid_sql(dims)
+def hot_function(dims: int, generation: int = 0) -> HotFunction:
+    """The hot shape's function for embeddings of ``dims`` dimensions and vector ``generation`` (see
+    HotFunction; each generation's text differs, so it has its own function)."""
+    sql = hybrid_sql(dims, generation)
     args = tuple(dict.fromkeys(n for n in _PARAM.findall(sql) if n not in HOT_CONSTANTS))
     missing = set(args) - set(PARAM_TYPES)
     if missing:  # a parameter new to recall.sql: say how the function receives it

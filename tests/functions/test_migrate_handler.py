@@ -26,3 +26,27 @@ def test_create_update_delete(load_handler, database_url):
     with psycopg.connect(database_url) as conn:
         names = [r[0] for r in conn.execute("SELECT name FROM schema_migrations ORDER BY name")]
     assert names[0] == "0001_init.sql" and "0004_threads.sql" in names
+
+
+def test_the_rebuild_action_builds_the_vector_graph_as_the_owner(load_handler, monkeypatch):
+    """The worker's asynchronous ask (shared/extraction/worker.py): the rebuild runs on the owner's direct
+    connection, in autocommit (CREATE INDEX CONCURRENTLY). Faked here: a real one would publish a generation
+    the rest of the session's database does not expect (tests/integration/test_vector_generations.py builds
+    for real, on a database of its own)."""
+    from shared.db import vector_index
+
+    module = load_handler("functions.migrate.handler")
+    seen = {}
+
+    def fake(conn, dims, **_):
+        seen.update(
+            user=conn.execute("SELECT current_user").fetchone()[0], autocommit=conn.autocommit, dims=dims
+        )
+        return vector_index.Rebuild(7, 10, 1.0, 1.5, "memories_embedding_384_g6")
+
+    monkeypatch.setattr(vector_index, "rebuild", fake)
+    out = module.handler({"action": "rebuild_vector_index"}, LambdaContext())
+    assert out["status"] == "done" and out["generation"] == 7
+    assert seen == {"user": "memorylayer_owner", "autocommit": True, "dims": 384}
+    monkeypatch.setattr(vector_index, "rebuild", lambda conn, dims, **_: None)  # another build holds the lock
+    assert module.handler({"action": "rebuild_vector_index"}, LambdaContext()) == {"status": "busy"}

@@ -883,3 +883,29 @@ def test_cdk_nag_aws_solutions_has_no_unacknowledged_findings(synth: Synth) -> N
     # Every acknowledgment says why, specifically.
     for suppressed in nag["suppressedViolations"]:
         assert len(suppressed["reason"]) >= MIN_REASON_LENGTH, suppressed["ruleName"]
+
+
+@pytest.mark.parametrize("variant", ["dev", "prod"])
+def test_only_the_worker_may_ask_migrate_for_a_bulk_vector_graph_build(synth: Synth, variant: str) -> None:
+    """A large bulk-written set is built into the HNSW graph by the owner (shared/db/vector_index.py): the worker
+    invokes migrate asynchronously (action rebuild_vector_index), on that one function's ARN, by its name."""
+    migrate_id = function_ids(synth, variant)["migrate"]
+    env = env_of(synth, variant, "extraction")
+    assert (
+        env["MEMORYLAYER_VECTOR_REBUILD_FUNCTION"]
+        == synth.templates[variant]["Resources"][migrate_id]["Properties"]["FunctionName"]
+    )
+    migrate_arn = {"Fn::GetAtt": [migrate_id, "Arn"]}
+    for name in LAMBDA_PACKAGES:
+        invokes = [
+            s
+            for s in statements_for(synth, variant, name)
+            if "lambda:InvokeFunction" in actions_of(s) and migrate_id in json.dumps(s["Resource"])
+        ]
+        if name != "extraction":
+            assert invokes == [], name
+            assert "MEMORYLAYER_VECTOR_REBUILD_FUNCTION" not in env_of(synth, variant, name)
+            continue
+        (statement,) = invokes
+        assert actions_of(statement) == ["lambda:InvokeFunction"]
+        assert statement["Resource"] == migrate_arn

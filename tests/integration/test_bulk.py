@@ -11,7 +11,8 @@ from shared.models import BatchCreate, BatchRequest, RecallRequest
 def pending(services, ws: str) -> int:
     with services.db.connection() as conn:
         return conn.execute(
-            "SELECT count(*) AS n FROM memories WHERE workspace_id = %s AND NOT vector_indexed", (ws,)
+            "SELECT count(*) AS n FROM memories WHERE workspace_id = %s AND vector_gen > (SELECT published FROM vector_index_generations WHERE dims = 384)",
+            (ws,),
         ).fetchone()["n"]
 
 

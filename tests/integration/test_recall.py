@@ -284,7 +284,7 @@ def test_recall_plan_uses_the_indexes_and_skips_the_stream_join(own_services):
         ops = [BatchCreate(op="create", content=uniform_sentence(rng)) for _ in range(1000)]
         services.memories.batch(ws, BatchRequest(operations=ops))
     with psycopg.connect(settings.database_url, autocommit=True) as conn:
-        conn.execute("UPDATE memories SET vector_indexed = true")
+        conn.execute("UPDATE memories SET vector_gen = 0")
         conn.execute("VACUUM ANALYZE memories")
     req = RecallRequest(query=uniform_query(rng), limit=10)
     with services.db.connection() as conn:

@@ -2,7 +2,7 @@
 to 1e-9) were recorded from the recall code before it was restructured (tests/integration/recall_golden.json).
 Any change to ranking shows here; a deliberate one re-records the fixture:
 
-    MEMORYLAYER_RECORD_GOLDEN=1 .venv/bin/python -m pytest tests/integration/test_recall_golden.py
+    ML_RECORD_GOLDEN=1 .venv/bin/python -m pytest tests/integration/test_recall_golden.py
 
 The corpus lives in a database of its own (nothing else in ANALYZE's statistics), all of it in the exactly
 scanned pending tail, so that the approximate index cannot make a run differ. ``created_at`` is set relative to the statement's own ``now()`` in the same
@@ -129,7 +129,9 @@ def _seed(services: Any, dsn: str) -> dict[str, str]:
         # would make an approximate walk miss rows differently from run to run (and from one version of the
         # code to the next, as the number of units of work changes). The exact scan of the pending tail ranks
         # the same; that the graph is used is checked on the plan (test_recall_plan_uses_the_indexes).
-        conn.execute("UPDATE memories SET vector_indexed = false")
+        conn.execute(
+            "UPDATE memories SET vector_gen = (SELECT published + 1 FROM vector_index_generations WHERE dims = 384)"
+        )
         ids = {
             r[0]: r[1] for r in conn.execute("SELECT metadata->>'g', id FROM memories WHERE metadata ? 'g'")
         }
@@ -245,7 +247,7 @@ def _recall(
 def test_recall_results_are_the_recorded_ones(golden):
     services, settings, ids = golden
     got = {name: _recall(services, settings, ids, wss, body) for name, wss, body in QUERIES}
-    if os.environ.get("MEMORYLAYER_RECORD_GOLDEN"):
+    if os.environ.get("ML_RECORD_GOLDEN"):
         FIXTURE.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
     want = json.loads(FIXTURE.read_text())
     assert sorted(got) == sorted(want)

@@ -71,7 +71,7 @@ def test_the_function_ranks_exactly_as_the_ad_hoc_statement(golden, in_the_graph
 
         register_vector(conn)
         if in_the_graph:  # rolled back with the transaction: the golden corpus stays in the tail
-            conn.execute("UPDATE memories SET vector_indexed = true")
+            conn.execute("UPDATE memories SET vector_gen = 0")
             conn.execute("ANALYZE memories")
         for name, workspaces, body in QUERIES:
             sql, params = recaller.statement(workspaces, RecallRequest(**body), conn)
@@ -189,7 +189,7 @@ def test_a_filtered_request_or_a_missing_function_falls_back(
         # A database without this code's function (an old schema): the ad-hoc statement, same ranking.
         hot = hot_function(384)
         missing = type(hot)("recall_hot_00000000_384", hot.args, hot.body, hot.call, hot.probe)
-        monkeypatch.setattr(recall_module, "hot_function", lambda dims: missing)
+        monkeypatch.setattr(recall_module, "hot_function", lambda dims, generation=0: missing)
         fallback = Recaller(recaller.db, recaller.embedder, recaller.settings)
         fallback.recall([ws], RecallRequest(query="keeper coffee"))
         plain = fallback.recall([ws], RecallRequest(query="keeper coffee"))

@@ -1,0 +1,272 @@
+"""One workspace of N memories: bulk load through the HTTP batch API, full HNSW indexing, recall latency and
+throughput against a 10k baseline of the same run, and the database bytes per memory (issue 22, items 1-2).
+
+    python -m bench.scale --size 1000000 [--baseline 10000] [--queries 200] [--seconds 20] [--workload zipf]
+
+A throwaway embedded Postgres (fsync off, shared_buffers --shared-buffers), migrations as the owner, and the
+API as its own process (``memorylayer serve``: the client's Python does not share the server's GIL) logged in
+as the app role, with the owner's DSN for the InlineIndexer's bulk builds (shared/db/vector_index.py). `hash`
+embeddings (384-d), ``bench.common`` texts, 1000 memories per request from ``--loaders`` concurrent clients.
+
+Timed separately: the load (first request to last acknowledgement), the indexing (from then until the
+workspace reports no vector pending: the quiet period, the build, ANALYZE, publishing), and end to end. Recall:
+sequential p50/p95 over HTTP, then 8 concurrent clients for ``--seconds``, at the baseline and at N. Bytes:
+pg_relation_size of the heap, its TOAST and each index of ``memories``; pg_total_relation_size. Prints markdown
+and writes bench/results/scale_<N>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+from psycopg.conninfo import make_conninfo
+
+from bench.api_load import concurrent_throughput
+from bench.common import WORKLOADS, summarise, wait_healthy
+from shared.local.server import free_port
+
+
+def load(base_url: str, ws: str, n: int, text, rng_seed: int, loaders: int) -> float:
+    """``n`` memories into ``ws``, 1000 per request, ``loaders`` clients at once; returns the seconds taken."""
+    batches = list(range(0, n, 1000))
+    lock = threading.Lock()
+    errors: list[str] = []
+
+    def worker(k: int) -> None:
+        rng = random.Random(rng_seed * 1000 + k)
+        with httpx.Client(base_url=base_url, timeout=300, headers={"X-Workspace-ID": ws}) as http:
+            while True:
+                with lock:
+                    if not batches or errors:
+                        return
+                    start = batches.pop(0)
+                ops = [{"op": "create", "content": text(rng)} for _ in range(min(1000, n - start))]
+                r = http.post("/v1/memories/batch", json={"operations": ops})
+                if r.status_code != 200 or r.json()["failed"]:
+                    with lock:
+                        errors.append(r.text[:300])
+
+    started = time.perf_counter()
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(loaders)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise RuntimeError(f"bulk load failed: {errors[0]}")
+    return time.perf_counter() - started
+
+
+def wait_indexed(owner_dsn: str, ws: str) -> tuple[float, float | None]:
+    """(seconds until ``ws`` has no row outside the published graph, seconds of that a bulk build was running
+    for: None if none was seen). Asked of the database directly, as the owner, by a probe that stops at the first
+    pending row: the workspace stats endpoint counts all of its rows, which at 1M, every half second, would take
+    a core from the build being timed."""
+    started = time.perf_counter()
+    build_started: float | None = None
+    with psycopg.connect(owner_dsn, autocommit=True) as conn:
+        while True:
+            pending, building = conn.execute(  # type: ignore[misc]
+                "SELECT EXISTS (SELECT FROM memories WHERE workspace_id = %s AND deleted_at IS NULL AND "
+                "vector_gen > g.published), g.building IS NOT NULL FROM vector_index_generations g WHERE dims = 384",
+                (ws,),
+            ).fetchone()
+            if building and build_started is None:
+                build_started = time.perf_counter()
+            if not pending:
+                break
+            time.sleep(0.5)
+    done = time.perf_counter()
+    return done - started, None if build_started is None else done - build_started
+
+
+def recall_figures(base_url: str, ws: str, queries: list[str], seconds: float) -> dict[str, Any]:
+    with httpx.Client(base_url=base_url, timeout=60, headers={"X-Workspace-ID": ws}) as http:
+        for q in queries[:20]:  # warm-up: caches, the plan-reusing function, the scope count
+            http.post("/v1/memories/recall", json={"query": q, "limit": 10})
+        samples = []
+        for q in queries:
+            began = time.perf_counter()
+            r = http.post("/v1/memories/recall", json={"query": q, "limit": 10})
+            samples.append((time.perf_counter() - began) * 1000)
+            assert r.status_code == 200, r.text[:300]
+    return {
+        "sequential": summarise(samples),
+        "clients_8": concurrent_throughput(base_url, ws, queries, 8, seconds),
+    }
+
+
+def sizes(owner_dsn: str) -> dict[str, Any]:
+    """Bytes of memories' heap, TOAST (with its index), each index, and in total; rows; average column sizes."""
+    with psycopg.connect(owner_dsn, autocommit=True) as conn:
+        conn.execute("VACUUM ANALYZE memories")
+        (rows,) = conn.execute("SELECT count(*) FROM memories").fetchone()  # type: ignore[misc]
+        heap, toast, total = conn.execute(  # type: ignore[misc]
+            "SELECT pg_relation_size('memories'), "
+            "coalesce(pg_total_relation_size(nullif(reltoastrelid, 0)), 0), pg_total_relation_size('memories') "
+            "FROM pg_class WHERE oid = 'memories'::regclass"
+        ).fetchone()
+        indexes = dict(
+            conn.execute(
+                "SELECT indexrelid::regclass::text, pg_relation_size(indexrelid) FROM pg_index "
+                "WHERE indrelid = 'memories'::regclass ORDER BY 2 DESC"
+            ).fetchall()
+        )
+        columns = dict(
+            zip(
+                ("embedding", "tsv", "content", "metadata"),
+                conn.execute(
+                    "SELECT avg(pg_column_size(embedding)), avg(pg_column_size(tsv)), avg(pg_column_size(content)), "
+                    "avg(pg_column_size(metadata)) FROM memories"
+                ).fetchone()
+                or (),
+                strict=False,
+            )
+        )
+    return {
+        "rows": rows,
+        "heap": heap,
+        "toast": toast,
+        "indexes": indexes,
+        "total": total,
+        "avg_column_bytes": {k: round(float(v or 0), 1) for k, v in columns.items()},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--baseline", type=int, default=10_000)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--loaders", type=int, default=2)
+    parser.add_argument("--workload", choices=sorted(WORKLOADS), default="zipf")
+    parser.add_argument("--shared-buffers", default="4GB")
+    args = parser.parse_args()
+    text, query = WORKLOADS[args.workload]
+    rng = random.Random(20261201)
+
+    from shared.db.migrate import apply_migrations
+    from shared.local.postgres import EmbeddedPostgres
+
+    pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-scale-")) / "pg", ephemeral=True)
+    server: subprocess.Popen[bytes] | None = None
+    try:
+        with psycopg.connect(pg.dsn, autocommit=True) as conn:
+            conn.execute(f"ALTER SYSTEM SET shared_buffers = '{args.shared_buffers}'")
+            conn.execute("ALTER SYSTEM SET max_wal_size = '8GB'")
+        pg.restart()
+        apply_migrations(pg.owner_dsn, embedding_dimensions=384)
+        port = free_port()
+        base_url = f"http://127.0.0.1:{port}"
+        log_path = Path(tempfile.mkdtemp(prefix="ml-scale-log-")) / "server.log"
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("MEMORYLAYER_")},
+            "MEMORYLAYER_DATABASE_URL": make_conninfo(pg.dsn, user="memorylayer_app"),
+            "MEMORYLAYER_DATABASE_OWNER_URL": pg.owner_dsn,
+            "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
+            "MEMORYLAYER_AUTH_MODE": "none",
+            "MEMORYLAYER_DB_POOL_MAX": "16",
+            "MEMORYLAYER_PORT": str(port),
+        }
+        with log_path.open("wb") as log:
+            server = subprocess.Popen(
+                [sys.executable, "-c", "from shared.cli import main; main()", "serve"],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        wait_healthy(base_url, server, 60, log_path)
+        results: dict[str, Any] = {
+            "size": args.size,
+            "workload": args.workload,
+            "load_1m": os.getloadavg()[0],
+        }
+        for label, n in (("baseline", args.baseline), ("size", args.size)):
+            ws = f"scale_{label}"
+            load_s = load(base_url, ws, n, text, rng.randrange(10**6), args.loaders)
+            index_s, build_s = wait_indexed(pg.owner_dsn, ws)
+            print(f"{label}: {n:,} loaded in {load_s:.1f} s, indexed {index_s:.1f} s later", flush=True)
+            queries = [query(rng) for _ in range(args.queries)]
+            results[label] = {
+                "memories": n,
+                "load_s": round(load_s, 1),
+                "load_per_s": round(n / load_s),
+                "index_s": round(index_s, 1),
+                "build_s": None if build_s is None else round(build_s, 1),
+                "end_to_end_s": round(load_s + index_s, 1),
+                **recall_figures(base_url, ws, queries, args.seconds),
+            }
+            print(json.dumps(results[label]), flush=True)
+        results["bytes"] = sizes(pg.owner_dsn)
+        with psycopg.connect(pg.owner_dsn) as conn:
+            results["generation"] = conn.execute(
+                "SELECT published FROM vector_index_generations WHERE dims = 384"
+            ).fetchone()[0]  # type: ignore[index]
+        results["load_1m_end"] = os.getloadavg()[0]
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+        pg.stop()
+    out = Path("bench/results")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"scale_{args.size}.json").write_text(json.dumps(results, indent=2))
+    print(table(results))
+
+
+def table(r: dict[str, Any]) -> str:
+    b, s, by = r["baseline"], r["size"], r["bytes"]
+    lines = [
+        f"Workload {r['workload']}, hash embeddings (384-d); load average at start {r['load_1m']:.1f}, at end "
+        f"{r['load_1m_end']:.1f} (2 cores).",
+        "",
+        "| memories | load s (memories/s) | indexing after load s (of it the bulk build) | end to end s | "
+        "recall p50 / p95 ms | 8-client recall req/s |",
+        "|---|---|---|---|---|---|",
+    ]
+    for x in (b, s):
+        lines.append(
+            f"| {x['memories']:,} | {x['load_s']} ({x['load_per_s']:,}) | {x['index_s']} ({x['build_s'] or 'row by row'}) | "
+            f"{x['end_to_end_s']} | "
+            f"{x['sequential']['p50_ms']:.1f} / {x['sequential']['p95_ms']:.1f} | "
+            f"{x['clients_8']['requests_per_s']} ({x['clients_8']['errors']} errors) |"
+        )
+    ratio = s["sequential"]["p50_ms"] / b["sequential"]["p50_ms"]
+    lines += ["", f"recall p50 at {s['memories']:,} / at {b['memories']:,}: {ratio:.2f}×", ""]
+    rows = by["rows"]
+    gb = by["total"] / 1e9
+    lines += [
+        f"Bytes per memory ({rows:,} rows in the table, both workspaces):",
+        "",
+        "| relation | MB | bytes per memory |",
+        "|---|---|---|",
+        f"| heap | {by['heap'] / 1e6:,.0f} | {by['heap'] / rows:,.0f} |",
+        f"| TOAST | {by['toast'] / 1e6:,.0f} | {by['toast'] / rows:,.0f} |",
+    ]
+    for name, size in by["indexes"].items():
+        lines.append(f"| {name} | {size / 1e6:,.0f} | {size / rows:,.0f} |")
+    lines += [
+        f"| **total** (pg_total_relation_size) | {by['total'] / 1e6:,.0f} | {by['total'] / rows:,.0f} |",
+        "",
+        f"Average stored column sizes (bytes): {by['avg_column_bytes']}",
+        f"Aurora standard storage at $0.10 per GB-month (us-east-1): {gb:.2f} GB → ${gb * 0.10:.2f} a month "
+        f"for {rows:,} memories (I/O billed separately; I/O-Optimized storage: $0.225 → ${gb * 0.225:.2f}).",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
