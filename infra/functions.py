@@ -26,6 +26,16 @@ RUNTIME = lambda_.Runtime.PYTHON_3_12
 ARCHITECTURE = lambda_.Architecture.ARM_64
 
 
+def vector_build_memory_mb(max_acu: float) -> int:
+    """maintenance_work_mem for a bulk vector graph build: a quarter of the writer's memory at its maximum
+    capacity (Aurora Serverless v2 has 2 GiB per ACU), at most 4 GiB.
+
+    >>> vector_build_memory_mb(4.0), vector_build_memory_mb(16.0)
+    (2048, 4096)
+    """
+    return min(4096, int(max_acu * 2048 / 4))
+
+
 @dataclass(frozen=True)
 class FunctionSpec:
     """What a function is for, how long it may run, and which grants it needs beyond the database."""
@@ -54,7 +64,8 @@ SPECS: dict[str, FunctionSpec] = {
     # LLM extraction of a batch of up to 10 jobs.
     "extraction": FunctionSpec("Extraction worker (SQS)", Duration.minutes(3), 1024, embeds=True),
     # Migrations may build HNSW indexes; the custom resource waits for the synchronous invoke.
-    "migrate": FunctionSpec("Schema migrations (custom resource)", Duration.minutes(10), 512),
+    # Lambda's maximum: a bulk vector graph build (shared/db/vector_index.py) runs here too.
+    "migrate": FunctionSpec("Schema migrations (custom resource)", Duration.minutes(15), 512),
     # Expiring a session commits its working memory, which enqueues an extraction job.
     "cleanup": FunctionSpec(
         "Expire idle sessions (on a schedule)", Duration.minutes(2), 512, embeds=True, sends_jobs=True
@@ -146,6 +157,7 @@ class Functions(Construct):
             "migrate": {
                 "MEMORYLAYER_DATABASE_HOST": database.writer_host,
                 "MEMORYLAYER_DATABASE_OWNER_SECRET_ARN": database.owner_secret_arn,
+                "MEMORYLAYER_VECTOR_BUILD_MEMORY_MB": str(vector_build_memory_mb(config.db_max_acu)),
             },
         }
         self.functions: dict[str, lambda_.Function] = {}
@@ -226,6 +238,9 @@ class Functions(Construct):
                 embeddings.grant_invoke(fn)
             self.functions[name] = fn
 
+        # An asked-for rebuild that fails (a timeout, say) is not retried by Lambda: the worker asks again while
+        # the pending set is large, and two retries of a 15-minute build would only hold the writer's CPU.
+        self.functions["migrate"].configure_async_invoke(retry_attempts=0)
         extraction = self.functions["extraction"]
         # Only the function itself (the unqualified ARN): migrate has no alias or version anyone else invokes.
         extraction.add_to_role_policy(

@@ -206,7 +206,9 @@ def _index(args: argparse.Namespace) -> int:
         except RuntimeError as exc:
             raise CliError(str(exc)) from None
         with target.connect(autocommit=True) as conn:
-            built = vector_index.rebuild(conn, dims)
+            built = vector_index.rebuild(
+                conn, dims, maintenance_work_mem=f"{settings.vector_build_memory_mb}MB"
+            )
         if built is None:
             raise CliError("another vector graph build is running", code=1)
         print(

@@ -58,6 +58,10 @@ class Settings(BaseSettings):
     # In AWS: the migrate function, which the worker asks (an asynchronous invoke) to build the vector graph in
     # bulk when a large pending set exists (only the owner may: shared/db/vector_index.py).
     vector_rebuild_function: str | None = None
+    # The bulk graph build's maintenance_work_mem (MB). An HNSW build is fastest with the whole graph in it (~2 GB
+    # for 1M 384-d memories); in AWS the stack sizes it to a quarter of the writer's memory at its maximum ACUs,
+    # so a build on a small instance does not allocate past what it has.
+    vector_build_memory_mb: int = Field(default=4096, ge=64, le=65536)
     # Lambda-friendly pools: no connection is opened ahead of need, and idle ones are closed soon.
     db_pool_min: int = 0
     db_pool_max: int = 10

@@ -909,3 +909,20 @@ def test_only_the_worker_may_ask_migrate_for_a_bulk_vector_graph_build(synth: Sy
         (statement,) = invokes
         assert actions_of(statement) == ["lambda:InvokeFunction"]
         assert statement["Resource"] == migrate_arn
+
+
+@pytest.mark.parametrize(("variant", "memory_mb"), [("dev", "2048"), ("prod", "4096")])
+def test_a_bulk_graph_build_fits_the_writer_and_lambda(synth: Synth, variant: str, memory_mb: str) -> None:
+    """The build's maintenance_work_mem is a quarter of the writer's memory at its maximum ACUs (dev 4 ACU = 8 GiB,
+    prod 16), capped at 4 GiB; migrate may run Lambda's full 15 minutes; a failed build is not retried by Lambda
+    (the worker asks again while the pending set is large)."""
+    resources = synth.templates[variant]["Resources"]
+    migrate_id = function_ids(synth, variant)["migrate"]
+    assert env_of(synth, variant, "migrate")["MEMORYLAYER_VECTOR_BUILD_MEMORY_MB"] == memory_mb
+    assert resources[migrate_id]["Properties"]["Timeout"] == 900
+    (config,) = [
+        r["Properties"]
+        for r in synth.resources(variant, "AWS::Lambda::EventInvokeConfig").values()
+        if r["Properties"]["FunctionName"] == {"Ref": migrate_id}
+    ]
+    assert config["MaximumRetryAttempts"] == 0
