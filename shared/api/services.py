@@ -76,6 +76,9 @@ class InlineIndexer:
                     result = self.worker.index_vectors(defer_bulk=recent)
                     if isinstance(result, dict) and result.get("status") == "deferred":
                         self._ask_later()
+                    elif isinstance(result, dict) and result.get("more"):
+                        # The run's time budget ended with rows still pending: go on (no later ask may come).
+                        self._wanted.set()
             except Exception:
                 log.exception("inline vector indexing failed; the rows stay pending for the next run")
                 return

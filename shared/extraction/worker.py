@@ -141,6 +141,7 @@ class ExtractionWorker:
                 return requested
         deadline = time.monotonic() + budget_s
         moved = 0
+        more = False  # stopped by the budget with rows still moving: the caller should run again
         while True:
             if owner is not None:
                 with rls.visible(rls.EVERY), self.db.connection() as conn:
@@ -157,11 +158,12 @@ class ExtractionWorker:
             )
             moved += step
             if step < ROW_BATCHES_PER_LOOK * ROW_BATCH or time.monotonic() > deadline:
+                more = step > 0 and time.monotonic() > deadline
                 break
         if moved >= ANALYZE_AFTER_ROWS:
             with rls.visible(rls.EVERY), self.db.connection() as conn:
                 memories_repo.analyze(conn)  # fresh statistics keep the planner on the HNSW index
-        return {"status": "done", "kind": "index_vectors", "indexed": moved}
+        return {"status": "done", "kind": "index_vectors", "indexed": moved, "more": more}
 
     def _rebuild(
         self, owner: ConnectionTarget, dims: int, plan: vector_index.Plan, moved: int

@@ -204,3 +204,36 @@ def test_indexing_stops_starting_batches_when_its_time_budget_is_spent(services,
     assert pending(services, ws) == 3
     assert index_pending(services.db) >= 3
     assert pending(services, ws) == 0
+
+
+def test_the_inline_indexer_goes_on_when_a_run_ends_on_its_time_budget(services, settings, ws, monkeypatch):
+    """A run that stops on its time budget with rows still moving says so (``more``), and the local stack's
+    indexer runs again by itself: no later bulk write may come to ask (a 100k import used to stop half-indexed)."""
+    from shared.api.services import InlineIndexer
+    from shared.extraction import worker as worker_module
+
+    monkeypatch.setattr(worker_module, "ROW_BATCH", 1)
+    monkeypatch.setattr(worker_module, "ROW_BATCHES_PER_LOOK", 1)
+    real_pending = worker_module.index_pending
+
+    def one_row_then_out_of_time(db, **kwargs):
+        moved = real_pending(db, **{**kwargs, "batch": 1, "max_batches": 1, "budget_s": 60.0})
+        time.sleep(0.06)  # past the run's budget below
+        return moved
+
+    monkeypatch.setattr(worker_module, "index_pending", one_row_then_out_of_time)
+    worker = ExtractionWorker(services.db, services.embedder, settings)
+    real, runs = worker.index_vectors, []
+
+    def short_runs(**kwargs):
+        result = real(**{**kwargs, "budget_s": 0.05})
+        runs.append(result)
+        return result
+
+    worker.index_vectors = short_runs
+    ops = [BatchCreate(op="create", content=f"budgeted row {i} kayak") for i in range(5)]
+    services.memories.batch(ws, BatchRequest(operations=ops))
+    InlineIndexer(worker, quiet_s=0).request()
+    assert pending(services, ws) == 0
+    assert runs[0]["more"] is True and runs[-1]["more"] is False
+    assert len(runs) >= 5
