@@ -5,7 +5,9 @@
 
 Export pages through the workspace with keyset pagination, so a large export never holds one connection or
 one transaction for its whole length. Import re-embeds with this server's model and maps association ends
-to the new ids.
+to the new ids. What a memory's history holds comes back too (``ImportedHistory``): its timestamps, which fact
+is current (``fact_key``, ``valid_to``, ``superseded_by``), the turns marked stale by a newer fact, archived
+status; references among the imported memories are mapped to their new ids, and any other reference is dropped.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ import json
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 import psycopg
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shared.db import associations as assoc_repo
 from shared.db import memories as mem_repo
@@ -33,6 +35,43 @@ from shared.tenants import DEFAULT_TENANT, is_reserved
 
 EXPORT_PAGE = 500
 EXPORT_VERSION = "1.0"
+
+
+class ImportedHistory(BaseModel):
+    """The parts of an exported memory that ``remember`` does not take: restored on the imported row.
+
+    >>> exported = {"fact_key": "user|lives_in", "superseded_by": "mem_b", "stale_by": "mem_gone"}
+    >>> ImportedHistory.model_validate(exported).restored({"mem_b": "mem_9"})
+    {'fact_key': 'user|lives_in', 'superseded_by': 'mem_9'}
+    """
+
+    model_config = ConfigDict(extra="ignore")
+
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    status: Literal["active", "archived"] | None = None
+    fact_key: str | None = Field(default=None, max_length=512)
+    # Ids in the export; mapped to the imported ones.
+    superseded_by: str | None = Field(default=None, max_length=128)
+    stale_by: str | None = Field(default=None, max_length=128)
+    source_memory_id: str | None = Field(default=None, max_length=128)
+
+    def restored(self, id_map: dict[str, str]) -> dict[str, Any]:
+        """Column → value for the imported row; a reference to a memory not in this import is left out."""
+        fields: dict[str, Any] = {
+            k: v
+            for k, v in self.model_dump(
+                include={"created_at", "updated_at", "valid_from", "valid_to", "status", "fact_key"}
+            ).items()
+            if v is not None
+        }
+        for column in ("superseded_by", "stale_by", "source_memory_id"):
+            old = getattr(self, column)
+            if old and old in id_map:
+                fields[column] = id_map[old]
+        return fields
 
 
 class WorkspaceService:
@@ -140,7 +179,10 @@ class WorkspaceService:
                     continue
                 if sent >= total:
                     break
-                yield json.dumps({"type": "memory", "data": serialize.memory(row)}) + "\n"
+                data = serialize.memory(row)
+                if row["stale_by"]:  # not on the wire; kept so an import ranks the turn as this one does
+                    data["stale_by"] = row["stale_by"]
+                yield json.dumps({"type": "memory", "data": data}) + "\n"
                 sent += 1
         if include_associations:
             with self.db.connection() as conn:
@@ -184,11 +226,15 @@ class WorkspaceService:
         imported, skipped, errors = 0, 0, 0
         details: list[dict[str, Any]] = []
         id_map: dict[str, str] = {}
+        histories: list[tuple[dict[str, Any], ImportedHistory]] = []
         for index, item in enumerate(data.get("memories") or []):
             # Each memory is its own write; one the limits or the database refuse is reported here with its index
             # (not raised: that would answer 4xx/500 after the items before it were committed).
             try:
+                if not isinstance(item, dict):
+                    raise InvalidInput(f"memories[{index}] is not an object", code="invalid_import")
                 body = MemoryCreate.model_validate({k: v for k, v in item.items() if k != "workspace_id"})
+                history = ImportedHistory.model_validate(item)
                 row, created, _ = self.memories.remember(workspace_id, body, tenant_id=tenant_id)
             except (ValidationError, MemoryLayerError) as exc:
                 errors += 1
@@ -202,8 +248,16 @@ class WorkspaceService:
                 id_map[item["id"]] = row["id"]
             if created:
                 imported += 1
+                histories.append((row, history))
             else:
                 skipped += 1
+        # After every memory is in: a fact names the one that replaced it, which may come later in the file.
+        # Only rows this import created are touched (a duplicate skipped keeps the state it had).
+        for row, history in histories:
+            fields = history.restored(id_map)
+            if fields:
+                with self.db.transaction() as conn:
+                    mem_repo.restore_imported(conn, row["workspace_id"], row["id"], fields)
         associations = 0
         for edge in data.get("associations") or []:
             source, target = id_map.get(edge.get("source_id")), id_map.get(edge.get("target_id"))

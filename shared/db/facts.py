@@ -45,22 +45,33 @@ def mark_restatements_stale(
 
     An episode restates it when it mentions the old value (a phrase match on the text search lexemes, through
     migration 0015's GIN reader) and either is the turn the fact came from (a shared source message) or uses
-    another word of the fact ("I live in Paris" for "User lives in Paris"; "my friend from Paris" does not)."""
-    return conn.execute(
-        "UPDATE memories m SET stale_by = %(by)s "
-        "FROM memories f, memorylayer_text_matches(ARRAY[%(ws)s], "
-        "    phraseto_tsquery('english', (SELECT metadata->>'fact_value' FROM memories "
-        "                                 WHERE id = %(old)s AND workspace_id = %(ws)s))) t "
-        "WHERE f.id = %(old)s AND f.workspace_id = %(ws)s "
-        "AND m.id = t.id AND m.workspace_id = %(ws)s AND m.type = 'episodic' "
-        "AND coalesce(m.user_id, '') = %(user)s AND m.deleted_at IS NULL "
-        "AND NOT m.tsv @@ phraseto_tsquery('english', %(new)s) "
-        "AND (m.source_message_ids && f.source_message_ids OR EXISTS ("
-        "    SELECT unnest(tsvector_to_array(m.tsv)) INTERSECT SELECT unnest(tsvector_to_array(f.tsv)) "
-        "    EXCEPT SELECT unnest(tsvector_to_array(to_tsvector('english', f.metadata->>'fact_value'))) "
-        "    EXCEPT SELECT 'user'))",
-        {"by": by, "ws": workspace_id, "old": old_id, "new": new_value, "user": user_id or ""},
+    another word of the fact ("I live in Paris" for "User lives in Paris"; "my friend from Paris" does not).
+
+    Episodes already marked by ``old_id`` (they restate a value before it: Paris, then Berlin, now Madrid) are
+    marked by ``by`` instead, unless they mention ``new_value`` (moving back to Paris makes them current)."""
+    carried = conn.execute(
+        "UPDATE memories m SET stale_by = %(by)s WHERE m.workspace_id = %(ws)s AND m.stale_by = %(old)s "
+        "AND NOT m.tsv @@ phraseto_tsquery('english', %(new)s)",
+        {"by": by, "ws": workspace_id, "old": old_id, "new": new_value},
     ).rowcount
+    return (
+        carried
+        + conn.execute(
+            "UPDATE memories m SET stale_by = %(by)s "
+            "FROM memories f, memorylayer_text_matches(ARRAY[%(ws)s], "
+            "    phraseto_tsquery('english', (SELECT metadata->>'fact_value' FROM memories "
+            "                                 WHERE id = %(old)s AND workspace_id = %(ws)s))) t "
+            "WHERE f.id = %(old)s AND f.workspace_id = %(ws)s "
+            "AND m.id = t.id AND m.workspace_id = %(ws)s AND m.type = 'episodic' "
+            "AND coalesce(m.user_id, '') = %(user)s AND m.deleted_at IS NULL "
+            "AND NOT m.tsv @@ phraseto_tsquery('english', %(new)s) "
+            "AND (m.source_message_ids && f.source_message_ids OR EXISTS ("
+            "    SELECT unnest(tsvector_to_array(m.tsv)) INTERSECT SELECT unnest(tsvector_to_array(f.tsv)) "
+            "    EXCEPT SELECT unnest(tsvector_to_array(to_tsvector('english', f.metadata->>'fact_value'))) "
+            "    EXCEPT SELECT 'user'))",
+            {"by": by, "ws": workspace_id, "old": old_id, "new": new_value, "user": user_id or ""},
+        ).rowcount
+    )
 
 
 def known(conn: Connection, workspace_id: str, user_id: str | None, limit: int = 30) -> list[str]:

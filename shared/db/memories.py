@@ -413,7 +413,7 @@ def export_page(
     """Undeleted memories (history included) in creation order, after the keyset ``(created_at, id)``."""
     keyset = "AND (created_at, id) > (%(t)s, %(id)s)" if after else ""
     return conn.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL "
+        f"SELECT {COLUMNS}, stale_by FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL "
         f"{keyset} ORDER BY created_at, id LIMIT %(n)s",
         {
             "ws": workspace_id,
@@ -422,6 +422,25 @@ def export_page(
             "n": limit,
         },
     ).fetchall()
+
+
+# What an import restores on a row it has just created (shared/workspaces.py ImportedHistory): no revision is
+# recorded for it, the row is as it was exported.
+RESTORABLE_COLUMNS = frozenset(
+    {
+        "created_at", "updated_at", "valid_from", "valid_to", "status", "fact_key", "superseded_by", "stale_by",
+        "source_memory_id",
+    }
+)  # fmt: skip
+
+
+def restore_imported(conn: Connection, workspace_id: str, memory_id: str, fields: dict[str, Any]) -> None:
+    """Set the exported history of an imported memory (``fields``: column → value, ids already mapped)."""
+    sets = assignments(fields, RESTORABLE_COLUMNS, what="imported memory")
+    conn.execute(
+        sql.SQL("UPDATE memories SET {} WHERE workspace_id = %s AND id = %s").format(sets),
+        [*fields.values(), workspace_id, memory_id],
+    )
 
 
 def analyze(conn: Connection) -> None:

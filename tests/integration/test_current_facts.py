@@ -6,6 +6,7 @@ extractor and writer, then recall over HTTP (hash embeddings, so the text arm de
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterator
 
@@ -96,3 +97,75 @@ def test_moving_back_makes_the_old_turn_current_again(api, moved):
     # (both of the question's), and the Berlin fact is gone from default recall.
     assert ranked[:2] == [PARIS_TURN, "User lives in Paris"]
     assert "User lives in Berlin" not in ranked
+
+
+def exported(api: httpx.Client) -> bytes:
+    r = api.get(f"/v1/workspaces/{api.headers['X-Workspace-ID']}/export")
+    assert r.status_code == 200, r.text
+    return r.content
+
+
+def exported_memories(api: httpx.Client) -> dict[str, dict]:
+    lines = [json.loads(line) for line in exported(api).splitlines() if line]
+    return {line["data"]["content"]: line["data"] for line in lines if line["type"] == "memory"}
+
+
+def stale_marks(database_url: str, workspace_id: str) -> dict[str, str]:
+    with psycopg.connect(database_url) as conn:
+        rows = conn.execute(
+            "SELECT m.content, f.content FROM memories m JOIN memories f ON f.id = m.stale_by "
+            "WHERE m.workspace_id = %s",
+            (workspace_id,),
+        ).fetchall()
+    return dict(rows)
+
+
+def test_current_facts_survive_an_export_and_import(api, moved, database_url):
+    """A workspace moved by export and import keeps which fact is current, its history, the stale marks and
+    the timestamps: before, every imported fact was live again ("User lives in Paris" beside Berlin)."""
+    copy = f"{api.headers['X-Workspace-ID']}_copy"
+    r = api.post(
+        f"/v1/workspaces/{copy}/import",
+        content=exported(api),
+        headers={"Content-Type": "application/x-ndjson"},
+    )
+    assert r.status_code == 200 and r.json()["errors"] == 0, r.text
+    with httpx.Client(base_url=str(api.base_url), timeout=30, headers={"X-Workspace-ID": copy}) as moved_api:
+        ranked = contents(moved_api, "where does Dana live?")
+        assert ranked[0] == "User lives in Berlin"
+        assert "User lives in Paris" not in ranked
+        assert PARIS_TURN in ranked[1:]
+        before, after = exported_memories(api), exported_memories(moved_api)
+        assert before.keys() == after.keys()
+        paris, berlin = after["User lives in Paris"], after["User lives in Berlin"]
+        assert paris["superseded_by"] == berlin["id"] and paris["valid_to"] is not None
+        kept = (
+            "created_at",
+            "updated_at",
+            "valid_from",
+            "valid_to",
+            "fact_key",
+            "sequence_key",
+            "type",
+            "status",
+        )
+        for content, memory in before.items():
+            assert {k: after[content][k] for k in kept} == {k: memory[k] for k in kept}, content
+        assert stale_marks(database_url, copy) == {
+            PARIS_TURN: "User lives in Berlin",
+            SAID_AGAIN: "User lives in Berlin",
+        }
+        # The imported fact is the live one its key names: the next move supersedes it, not a duplicate of it.
+        thread = new_thread(moved_api)
+        job = say(moved_api, thread, "I moved to Madrid last month.", "Olé!")
+        assert job["result"]["superseded"] == 1
+        assert contents(moved_api, "where does Dana live?")[0] == "User lives in Madrid"
+
+
+def test_a_second_move_keeps_the_first_value_stale(api, moved):
+    """Paris, Berlin, then Madrid: the turn that says Paris stays below the current fact (its mark named the
+    Berlin fact, history since Madrid; before, the mark lapsed and the Paris turn ranked first again)."""
+    say(api, moved, "I moved to Madrid last month.", "Olé!")
+    ranked = contents(api, "where does Dana live?")
+    assert ranked[0] == "User lives in Madrid"
+    assert ranked.index("User lives in Madrid") < ranked.index(PARIS_TURN)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
@@ -432,8 +434,6 @@ class TestWorkspaces:
         r = http.get(f"/v1/workspaces/{ws}/export")
         assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
         lines = [line for line in r.text.splitlines() if line]
-        import json
-
         parsed = [json.loads(line) for line in lines]
         assert parsed[0]["type"] == "header" and parsed[0]["total_memories"] == 2
         assert [p["type"] for p in parsed[1:]] == ["memory", "memory", "association"]
@@ -455,6 +455,33 @@ class TestWorkspaces:
             headers={"Content-Type": "application/x-ndjson"},
         ).json()
         assert ndjson["imported"] == 2
+
+    def test_import_restores_history_only_among_its_own_memories(self, http, ws, other_ws):
+        """A bad timestamp fails its item alone, and a reference outside the import (here another workspace's
+        memory) is dropped, never followed."""
+        elsewhere = remember(http, other_ws, "someone else's fact")
+        data = {
+            "memories": [
+                {"id": "a", "content": "broken history", "valid_to": "not a date"},
+                {"id": "b", "content": "old value", "superseded_by": "c", "valid_to": "2026-01-02T00:00:00Z"},
+                {"id": "c", "content": "new value", "created_at": "2025-12-31T08:00:00Z"},
+                {"id": "d", "content": "points outside", "superseded_by": elsewhere["id"], "stale_by": "zzz"},
+            ]
+        }
+        out = http.post(f"/v1/workspaces/{ws}/import", json={"data": data}).json()
+        assert out["imported"] == 3 and out["errors"] == 1 and out["details"][0]["index"] == 0
+        lines = [json.loads(line) for line in http.get(f"/v1/workspaces/{ws}/export").text.splitlines()]
+        rows = {m["data"]["content"]: m["data"] for m in lines if m["type"] == "memory"}
+        assert "broken history" not in rows
+        assert rows["old value"]["superseded_by"] == rows["new value"]["id"]
+        assert rows["old value"]["valid_to"] == "2026-01-02T00:00:00Z"
+        assert rows["new value"]["created_at"] == "2025-12-31T08:00:00Z"
+        assert rows["points outside"]["superseded_by"] is None and "stale_by" not in rows["points outside"]
+        # Only the live value is recalled by default.
+        found = http.post(
+            "/v1/memories/recall", json={"query": "value"}, headers={"X-Workspace-ID": ws}
+        ).json()["memories"]
+        assert [m["content"] for m in found if m["content"].endswith("value")] == ["new value"]
 
     def test_export_of_missing_workspace_is_404(self, http):
         assert http.get("/v1/workspaces/ws_never_made/export").status_code == 404
