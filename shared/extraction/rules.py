@@ -40,18 +40,40 @@ _NUM = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
 
 JOB_HEADS = frozenset(["engineer", "developer", "programmer", "designer", "architect", "manager", "director", "nurse", "doctor", "physician", "surgeon", "dentist", "vet", "veterinarian", "teacher", "professor", "lecturer", "tutor", "student", "researcher", "scientist", "analyst", "consultant", "accountant", "lawyer", "attorney", "solicitor", "paralegal", "paramedic", "firefighter", "policeman", "policewoman", "pilot", "chef", "cook", "baker", "barista", "waiter", "waitress", "bartender", "cashier", "driver", "mechanic", "electrician", "plumber", "carpenter", "builder", "farmer", "writer", "journalist", "editor", "author", "artist", "painter", "musician", "photographer", "actor", "actress", "producer", "librarian", "pharmacist", "therapist", "counselor", "counsellor", "worker", "clerk", "secretary", "assistant", "receptionist", "administrator", "technician", "chemist", "physicist", "economist", "statistician", "mathematician", "translator", "interpreter", "salesman", "saleswoman", "salesperson", "recruiter", "marketer", "entrepreneur", "founder", "ceo", "cto", "cfo", "coo", "intern", "lead", "coordinator", "specialist", "officer", "soldier", "sailor", "cleaner", "nanny", "caregiver", "carer", "midwife", "optometrist", "surveyor", "welder", "machinist", "tailor", "hairdresser", "stylist", "trainer", "coach", "instructor", "broker", "banker", "trader", "auditor", "freelancer", "contractor", "dev", "sre", "postdoc", "principal", "owner", "executive", "supervisor", "planner", "strategist"])  # fmt: skip
 _JOB_SUFFIX = re.compile(r"(?:ologist|ician|ographer)$")
-_JOB_STATES = {"retired": "retired", "unemployed": "unemployed", "self-employed": "self-employed"}
+# Not working, said as a state: "I'm retired", "I'm between jobs", "I'm out of work".
+_JOB_STATES = {"retired": "retired", "unemployed": "unemployed", "self-employed": "self-employed",
+               "semi-retired": "semi-retired", "between jobs": "unemployed", "out of work": "unemployed",
+               "jobless": "unemployed", "out of a job": "unemployed"}  # fmt: skip
 DIETS = frozenset({"vegetarian", "vegan", "pescatarian", "pescetarian", "gluten-free", "dairy-free", "keto",
-                   "kosher", "halal", "paleo", "teetotal"})  # fmt: skip
+                   "kosher", "halal", "paleo", "teetotal", "flexitarian", "plant-based", "low-carb"})  # fmt: skip
+# "I'm lactose-free", "I'm nut-free": a diet is "<food>-free"; "I'm debt-free" is not one.
+_FREE_FROM = re.compile(r"(?:lactose|dairy|gluten|wheat|sugar|nut|peanut|egg|meat|soy|grain|caffeine|alcohol|"
+                        r"fodmap|carb|yeast|corn|fish|shellfish|sesame)-free", re.I)  # fmt: skip
 # Adjectives people use for a condition, and the condition they name.
 CONDITION_ADJECTIVES = {"lactose intolerant": "lactose intolerance", "gluten intolerant": "gluten intolerance",
                         "diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy",
                         "pregnant": "pregnant", "anemic": "anemia", "anaemic": "anaemia", "autistic": "autism",
-                        "colorblind": "colour blindness", "colourblind": "colour blindness"}  # fmt: skip
+                        "colorblind": "colour blindness", "colourblind": "colour blindness",
+                        "colour blind": "colour blindness", "color blind": "colour blindness",
+                        "dyslexic": "dyslexia", "bipolar": "bipolar disorder", "anorexic": "anorexia",
+                        "celiac": "celiac disease", "coeliac": "coeliac disease", "prediabetic": "prediabetes",
+                        "pre-diabetic": "prediabetes", "insulin resistant": "insulin resistance",
+                        "immunocompromised": "immunocompromised", "hypoglycemic": "hypoglycemia",
+                        "deaf": "deaf", "blind": "blind", "hard of hearing": "hard of hearing",
+                        "partially sighted": "partially sighted", "disabled": "disabled",
+                        "paraplegic": "paraplegia", "quadriplegic": "quadriplegia"}  # fmt: skip
+# A condition is a named one, a noun phrase with a medical head ("hay fever", "a heart condition", "back pain") or
+# a word with a medical ending (tendonitis, endometriosis, fibromyalgia, neuropathy, hypothyroidism, melanoma).
 CONDITIONS = re.compile(
     r"(?:(?:type\s+[12]\s+)?diabetes|asthma|migraines?|celiac\s+disease|coeliac\s+disease|adhd|anxiety|depression|"
-    r"arthritis|eczema|epilepsy|hypertension|high\s+blood\s+pressure|ibs|crohn'?s(?:\s+disease)?|insomnia|psoriasis|"
-    r"sleep\s+apnea|long\s+covid|dyslexia|autism|tinnitus|[\w'-]+\s+(?:disease|syndrome|disorder|cancer))", re.I)  # fmt: skip
+    r"arthritis|eczema|epilepsy|hypertension|high\s+blood\s+pressure|low\s+blood\s+pressure|high\s+cholesterol|ibs|"
+    r"ibd|crohn'?s(?:\s+disease)?|insomnia|psoriasis|sleep\s+apnea|sleep\s+apnoea|long\s+covid|dyslexia|dyspraxia|"
+    r"autism|tinnitus|ptsd|ocd|pcos|copd|gerd|acid\s+reflux|lupus|gout|sciatica|vertigo|dementia|schizophrenia|"
+    r"bipolar(?:\s+disorder)?|cancer|acne|rosacea|glaucoma|cataracts|shingles|anorexia|bulimia|hiv|"
+    r"(?:[\w'-]+\s+){1,2}(?:disease|syndrome|disorder|cancer|fever|deficiency|intolerance|condition|infection|"
+    r"pain|injury)|"
+    r"(?!diploma\b|aroma\b)[a-z]{3,}(?:itis|osis|a?emia|pathy|algia|oma|plegia|philia|trophy|phobia)|"
+    r"hyp(?:o|er)[a-z]+ism)\b", re.I)  # fmt: skip
 MARITAL = frozenset({"married", "single", "divorced", "engaged", "widowed", "separated"})
 RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws"])  # fmt: skip
 PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancee",
@@ -159,6 +181,36 @@ def _negated(sentence: str, start: int) -> bool:
     clause = re.split(r"[,;:]", sentence[:start])[-1]
     before = re.findall(r"[\w']+", clause.lower())[-3:]
     return any(w in ("not", "never", "no", "longer") or w.endswith("n't") for w in before)
+
+
+_NOT_CONDITION_WORDS = frozenset({"a", "an", "the", "my", "your", "his", "her", "our", "their", "of", "some", "any",
+                                   "no", "lot", "bit", "much", "this", "that", "and", "or", "in", "with", "for",
+                                   "to", "little", "real", "same", "what", "which", "i", "it", "is"})  # fmt: skip
+
+
+def condition(text: str) -> str | None:
+    """The condition ``text`` starts with, lower case: "hay fever so spring is rough" -> "hay fever"; None if none.
+
+    >>> condition("hay fever so spring is rough"), condition("tendonitis in my knee"), condition("lot of pain")
+    ('hay fever', 'tendonitis', None)
+    """
+    match = CONDITIONS.match(text)
+    if not match:
+        return None
+    words = [w.lower().removesuffix("'s") for w in match.group(0).split()]
+    if any(w in _NOT_CONDITION_WORDS or w in RELATIVES or w in PARTNERS for w in words):
+        return None
+    return re.sub(r"\s+", " ", match.group(0).lower())
+
+
+def _my_condition(text: str) -> str | None:
+    """A condition at the start of ``text`` that is not the first word of something else ("cancer research")."""
+    found = condition(text)
+    if found and not re.match(r"\s+(?:research|charity|lab|awareness|ward|unit|clinic|foundation|centre|center|"
+                              r"society|project|class|course|paper|essay|talk|doctor|nurse|specialist)\b",
+                              text[len(found) :], re.I):  # fmt: skip
+        return found
+    return None
 
 
 def job_title(words: str) -> str | None:
@@ -370,18 +422,33 @@ def health(s: str) -> Emit:
     for m in _each(r"\bmy\s+allergies\s+(?:are|include)\s+(.+)", s):
         for item in _items(m.group(1), cut_prepositions=False):
             yield "allergy", item, m.start()
-    verbs = rf"(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living)\s+with|'ve\s+had|\s+have\s+had|{_HAVE}|\s+suffer\s+from|\s+live\s+with|\s+battle|\s+was\s+diagnosed\s+with|\s+got\s+diagnosed\s+with)"
-    for m in _each(rf"\bI{verbs}\s+(?:a\s+|an\s+|chronic\s+|severe\s+|mild\s+)*(.+)", s):
-        condition = CONDITIONS.match(m.group(1))
-        if condition and not re.match(r"\s*allerg", m.group(1)[condition.end() :]):
-            yield "health_condition", condition.group(0).lower(), m.start()
-    for m in _each(r"\bI\s+(?:take|am\s+taking|'m\s+taking)\s+(?!the\b|a\b|an\b|my\b|care\b|it\b|time\b|part\b|notes\b|turns\b|over\b)([a-z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)\s*(?:every|each|daily|twice|once|for|in\s+the|at\s+night|[,.;]|$)", s):  # fmt: skip
+    verbs = (rf"(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living|diagnosed)\s+with|'ve\s+had|"
+             rf"\s+have\s+had|{_HAVE}|\s+suffer\s+(?:from|with)|\s+live\s+with|\s+battle|\s+(?:was|got)\s+diagnosed\s+with|"
+             rf"\s+(?:often\s+|sometimes\s+|still\s+|regularly\s+)?get|(?:'m|\s+am)\s+(?:being\s+treated\s+for|recovering\s+from|in\s+remission\s+from))")  # fmt: skip
+    for m in _each(rf"\bI{verbs}\s+(?:(?:a|an|chronic|severe|mild|bad|terrible|awful|frequent|occasional|serious|really|pretty)\s+)*(.+)", s):  # fmt: skip
+        found = condition(m.group(1))
+        if found and not re.match(r"\s*allerg", m.group(1)[len(found) :], re.I):
+            yield "health_condition", found, m.start()
+    # "I use an inhaler for my asthma", "I'm taking sertraline for anxiety": a treatment and what it treats.
+    treat = (r"\bI(?:\s+(?:also\s+)?(?:use|take|need)|'m\s+(?:on|taking|using)|\s+am\s+(?:on|taking|using)|"
+             r"'ve\s+been\s+(?:on|taking|using))\s+(?:an?\s+|my\s+|some\s+)?(?!the\b|it\b|this\b|that\b|time\b)"
+             r"([\w-]+(?:\s+[\w-]+)?)\s+(?:(?:every\s+\w+|daily|twice\s+a\s+day|once\s+a\s+day)\s+)?"
+             r"(?:for|to\s+(?:manage|control|treat|help\s+with))\s+(?:my\s+)?(.+)")  # fmt: skip
+    for m in _each(treat, s):
+        if (found := _my_condition(m.group(2))) and m.group(1).lower() not in _NOT_CONDITION_WORDS:
+            yield "medication", m.group(1), m.start()
+            yield "health_condition", found, m.start()
+    # "the pain from my tendonitis": a condition the user calls theirs.
+    for m in _each(r"\bmy\s+(?:(?:chronic|severe|mild|bad)\s+)?(.+)", s):
+        if found := _my_condition(m.group(1)):
+            yield "health_condition", found, m.start()
+    for m in _each(r"\bI(?:\s+take|\s+am\s+taking|'m\s+taking)\s+(?!the\b|a\b|an\b|my\b|care\b|it\b|time\b|part\b|notes\b|turns\b|over\b)([a-z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)\s*(?:every|each|daily|twice|once|for|in\s+the|at\s+night|[,.;]|$)", s):  # fmt: skip
         yield "medication", m.group(1), m.start()
 
 
 @rule
 def work(s: str) -> Emit:
-    for m in _each(r"\b(?:I|we)\s+(?:work|am\s+working|'m\s+working)\s+as\s+(?:an?\s+)?(.+)", s):
+    for m in _each(r"\b(?:I|we)(?:\s+work|\s+am\s+working|'m\s+working)\s+as\s+(?:an?\s+)?(.+)", s):
         if job := job_title(m.group(1)) or _clause(m.group(1)).strip():
             yield "job_title", _clean(job), m.start()
     for m in _each(r"\bI\s+teach\s+([a-z]+)", s):  # "I teach maths" is a maths teacher
@@ -403,7 +470,7 @@ def work(s: str) -> Emit:
         promoted = job_title(m.group(1))
         if promoted and re.search(r"\b(?:I|I'm|we)\b", s[: m.start()]):
             yield "job_title", promoted, m.start()
-    employed = (r"\bI\s+(?:work|am\s+working|'m\s+working|currently\s+work)\s+(?:at|for)|\bI'm\s+employed\s+(?:at|by)|"
+    employed = (r"\bI(?:\s+work|\s+am\s+working|'m\s+working|\s+currently\s+work)\s+(?:at|for)|\bI'm\s+employed\s+(?:at|by)|"
                 r"\bI\s+am\s+employed\s+(?:at|by)|\bI\s+(?:just\s+|recently\s+)?joined|"
                 r"\bI\s+(?:just\s+|recently\s+)?(?:started|got|landed|have|took)\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
                 r"\bI\s+(?:just\s+|recently\s+)?started\s+(?:working\s+)?(?:at|for)|\band\s+(?:started\s+working|work)\s+(?:at|for)|"
