@@ -259,7 +259,10 @@ def _each(pattern: str, sentence: str, flags: int = re.I) -> Iterator[re.Match[s
             yield match
 
 
-_I_AM = r"\b(?:I'm|I\s+am|Im|I’m)\s+"
+_I_AM = r"\b(?:I'm|I\s+am|Im|I’m|I've\s+been|I\s+have\s+been)\s+"  # "I've been vegan since 2015" still is
+# Adverbs between "I'm" and what the user is: "I'm happily married", "I'm recently divorced".
+_STATE_ADVERBS = (r"(?:(?:also|currently|now|still|happily|recently|newly|just|finally|officially|proudly|strictly|"
+                  r"mostly|fully|legally|basically|technically|always)\s+)*")  # fmt: skip
 
 
 @rule
@@ -271,9 +274,10 @@ def name(s: str) -> Emit:
 @rule
 def copula(s: str) -> Emit:
     """ "I'm 29, vegetarian and allergic to cats", "I'm a nurse", "I'm married to Tom", "I'm from Ohio"."""
-    for m in _each(_I_AM + r"(?:also\s+|currently\s+|now\s+|still\s+)?", s):
+    for m in _each(_I_AM + _STATE_ADVERBS, s):
         rest = s[m.end() :]
-        stop = re.search(r"\s*(?:[.;!?]|\bbut\b|\bso\b|\band\s+(?:I|we|i)\b|\b(?:I'm|I\s+am)\b)", rest)
+        stop = re.search(r"\s*(?:[.;!?]|\b(?:but|so|since|because|when|while|though|although|whereas|unless)\b|"
+                         r"\band\s+(?:I|we|i)\b|\b(?:I'm|I\s+am)\b)", rest)  # fmt: skip
         tail = rest[: stop.start()] if stop else rest
         for piece in re.split(r"\s*,\s*(?:and\s+)?", tail):
             lower = s == s.lower()
@@ -291,8 +295,14 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         yield "age", match.group(1), at
     elif re.sub(r"^an?\s+", "", low) in DIETS:  # "vegan", "a pescatarian"
         yield "diet", re.sub(r"^an?\s+", "", low), at
-    elif low in CONDITION_ADJECTIVES:
-        yield "health_condition", CONDITION_ADJECTIVES[low], at
+    elif _FREE_FROM.fullmatch(re.sub(r"^an?\s+", "", low)):  # "lactose-free"
+        yield "diet", re.sub(r"^an?\s+", "", low), at
+    elif match := re.fullmatch(r"on\s+an?\s+(?:(?:strict|new|special|mostly)\s+)?([\w-]+(?:\s+[\w-]+)?)\s+diet", low):
+        yield "diet", match.group(1), at
+    elif match := re.fullmatch(rf"(?:(?:very|severely|slightly|partially|profoundly|mildly|borderline|clinically|"
+                               rf"completely|totally|legally)\s+)?({'|'.join(CONDITION_ADJECTIVES)})"
+                               rf"(\s+in\s+(?:one|both|my\s+(?:left|right)|the\s+(?:left|right))\s+(?:ear|eye)s?)?", low):  # fmt: skip
+        yield "health_condition", CONDITION_ADJECTIVES[match.group(1)] + (match.group(2) or ""), at
     elif match := re.fullmatch(r"type\s+([12])\s+diabetic", low):
         yield "health_condition", f"type {match.group(1)} diabetes", at
     elif match := re.match(
@@ -326,8 +336,20 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
             yield "hometown", match.group(1), at
     elif match := re.match(r"an?\s+only\s+child\b", low):
         yield "family", "only child", at
-    elif match := re.match(rf"an?\s+(?:mom|mum|mother|dad|father|parent)\s+of\s+({_NUM})\b", low):
-        yield (*_family("children", match.group(1)), at)
+    elif match := re.fullmatch(rf"an?\s+(?:(single|stay-at-home|working|new|proud|first-time|busy|full-time)\s+)?"
+                               rf"(?:mom|mum|mother|dad|father|parent)(?:\s+(?:of|to)\s+({_NUM})\b.*)?", low):  # fmt: skip
+        # "I'm a single mum", "I'm a dad of three": the user has children.
+        if match.group(1) == "single":
+            yield "marital_status", "single", at
+        yield (*_family("children", match.group(2)), at)
+    elif match := re.fullmatch(r"an?\s+(?:proud\s+|true\s+|born-and-bred\s+)?(?-i:([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)er)"
+                               r"(?:\s+born\s+and\s+bred|\s+through\s+and\s+through)?", piece):  # fmt: skip
+        # "I'm a Londoner", "a New Yorker": the place the user is of. Not "a Northerner", "a Pacific Islander".
+        if not re.search(r"^(?:North|South|East|West|Outsid|Foreign|Believ|Lov|Play|Us)|(?:Island|Highland|Lowland)$",
+                         match.group(1)):  # fmt: skip
+            yield "lives_in", match.group(1), at
+    elif match := re.match(rf"an?\s+native\s+of\s+{_PROPER}", piece):
+        yield "hometown", match.group(1).rstrip(",."), at
     elif match := re.match(r"(?:an?\s+)?(?:(?:huge|big|massive)\s+)?fan\s+of\s+(.+)|(?:(?:really|very|so|big|super)\s+)?into\s+(.+)", piece, re.I):  # fmt: skip
         for item in _items(match.group(1) or match.group(2)):
             yield "likes", item, at
