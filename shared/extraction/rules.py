@@ -329,9 +329,9 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         yield "marital_status", low, at
     elif low in _JOB_STATES:
         yield "job_title", _JOB_STATES[low], at
-    elif match := re.match(rf"(?:originally\s+)?from\s+{_PROPER}", piece):
+    elif match := re.match(rf"(?:originally\s+)?from\s+{_SETTLEMENT}{_PROPER}", piece):
         yield "hometown", match.group(1).rstrip(",."), at
-    elif lower and (match := re.match(rf"(?:originally\s+)?from\s+(?:the\s+)?{_PLACE_LOWER}", piece)):
+    elif lower and (match := re.match(rf"(?:originally\s+)?from\s+{_SETTLEMENT}(?:the\s+)?{_PLACE_LOWER}", piece)):
         if match.group(1) not in _NOT_PLACES and match.group(1) not in ("work", "school", "home", "office"):
             yield "hometown", match.group(1), at
     elif match := re.match(r"an?\s+only\s+child\b", low):
@@ -547,39 +547,74 @@ def family(s: str) -> Emit:
         yield "pet", f"{m.group(1).lower()} {pet}" if pet else m.group(1).lower(), m.start()
 
 
+# "a small village near York", "a suburb of Chicago", "the north of England": the named place is the answer.
+_SETTLEMENT = (r"(?:(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:village|town|city|suburb|neighbou?rhood|area|part|corner|"
+               r"hamlet|county|region|province|state|island|place|spot|flat|apartment|house|farm|cottage|valley)\s+"
+               r"(?:(?:just\s+)?(?:near|outside(?:\s+of)?|in|of|close\s+to|not\s+far\s+from|on\s+the\s+outskirts\s+of|"
+               r"(?:north|south|east|west)\s+of)|(?:an\s+hour|\w+\s+miles|\w+\s+minutes)\s+from)\s+|"
+               r"the\s+(?:north|south|east|west|north-east|north-west|south-east|south-west|outskirts|suburbs|"
+               r"middle|centre|center|heart)\s+of\s+)?")  # fmt: skip
+_MOVED = (r"(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+|since\s+)?(?:moved|relocated|emigrated)"
+          r"(?:\s+(?:back|over|out|down|up|home|across|abroad|here|there|permanently)){0,2}")  # fmt: skip
+# "i grew up in texas but live in oregon now": the second verb's subject is the first's, the user, when no one else
+# was named in between.
+_SAME_SUBJECT = r"^\W*(?:\w+\s+){0,3}?(?:I|we)\b(?:(?!\b(?:my|his|her|their|our|he|she|they|you)\b)[^.;!?])*?"
+
+
+def _place(value: str, lower: bool) -> str:
+    """A place as said; typed in lower case, up to where its clause or a preposition starts ("oregon now")."""
+    return _clean((_PREPOSITION.sub("", _clause(value)) if lower else value).rstrip(",."))
+
+
 @rule
 def places(s: str) -> Emit:
     lower = s == s.lower()
     place = _PLACE_LOWER if lower else _PROPER
-    lives = (r"\bI\s+live\s+(?:just\s+)?(?:near|outside)|\b(?:I\s+live|I'm\s+living|I\s+am\s+living|we\s+live|I'm\s+based|I\s+am\s+based|I\s+reside|"
-             r"I\s+(?:just\s+|recently\s+)?(?:moved|relocated)|I've\s+moved|I\s+have\s+moved|we\s+(?:just\s+)?moved)"
-             r"\s+(?:(?:from\s+\S+(?:\s+[A-Z]\S*)*\s+)?to|in)|\bhome\s+(?:for\s+me\s+)?is|\bI\s+now\s+live\s+in")  # fmt: skip
-    for m in _each(rf"(?:{lives})\s+{place}", s):
-        value = _clean(m.group(1).rstrip(",."))
+    lives = (rf"\bI\s+live\s+(?:just\s+)?(?:near|outside)|\b(?:I\s+live|I'm\s+living|I\s+am\s+living|we\s+live|I'm\s+based|"
+             rf"I\s+am\s+based|we're\s+based|I\s+reside|I(?:'ve|\s+have)?\s+settled(?:\s+down)?|{_MOVED}(?:\s+from\s+\S+(?:\s+[A-Z]\S*)*)?)"
+             r"\s+(?:to|in)|\bhome\s+(?:for\s+me\s+)?is|\bmy\s+home\s+is\s+in|\bI\s+now\s+live\s+in|"
+             r"(?:\band|\bbut)\s+(?:now\s+|currently\s+)?(?:live|reside|am\s+based)\s+in")  # fmt: skip
+    for m in _each(rf"(?:{lives})\s+{_SETTLEMENT}{place}", s):
+        if m.group(0).lower().startswith(("and", "but")) and not re.match(_SAME_SUBJECT + r"$", s[: m.start()], re.I):
+            continue
+        value = _place(m.group(1), lower)
         if value.lower() not in _NOT_PLACES and not re.search(
             r"\b(?:used\s+to|anymore)\b", s[m.start() :], re.I
         ):
             yield "lives_in", value, m.start()
+    for m in _each(rf"\bI\s+call\s+{place}\s+home\b", s):  # "I call Seattle home"
+        yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(
         rf"^\W*(?:currently\s+|now\s+)?(?:living|based)\s+in\s+{place}", s
     ):  # "Currently living in X"
-        yield "lives_in", _clean(m.group(1).rstrip(",.")), m.start()
+        yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
         yield "lives_in", m.group(1).rstrip(",."), m.start()
     for m in _each(
-        rf"^\W*(?:born\s+and\s+raised|grew\s+up|raised)\s+in\s+{_PROPER}", s
+        rf"^\W*(?:born\s+and\s+raised|grew\s+up|raised|brought\s+up)\s+in\s+{_SETTLEMENT}{place}", s
     ):  # "Born and raised in X"
-        yield "hometown", m.group(1).rstrip(",."), m.start()
+        yield "hometown", _place(m.group(1), lower), m.start()
     for m in _each(rf"\bI\s+spent\s+(?:a|an|one|two|three|four|five|six|several|a\s+few|\d+)\s+(?:days?|weeks?|months?|years?|summers?)\s+in\s+{_PROPER}", s):  # fmt: skip
         yield "visited", m.group(1).rstrip(",."), m.start()
-    for m in _each(rf"\b(?:I\s+grew\s+up\s+in|I\s+was\s+born\s+in|I\s+was\s+raised\s+in|I\s+come\s+from|I'm\s+originally\s+from)\s+{_PROPER}", s):  # fmt: skip
-        yield "hometown", m.group(1).rstrip(",."), m.start()
-    for m in re.finditer(rf"\b(?:I\s+used\s+to\s+live\s+in|I\s+lived\s+in|I\s+no\s+longer\s+live\s+in|(?:I|we)\s+(?:just\s+)?moved\s+(?:away\s+)?from|I\s+don't\s+live\s+in)\s+{_PROPER}", s, re.I):  # fmt: skip
+    grew = r"(?:grew\s+up|was\s+born|was\s+raised|was\s+brought\s+up)\s+(?:in|on)"
+    hometown = (rf"\bI\s+{grew}|\bI\s+(?:come|hail)\s+from|\bI'm\s+originally\s+from|"
+                rf"\bI\s+spent\s+(?:(?:most|all|much)\s+of\s+)?my\s+(?:childhood|youth|early\s+years|formative\s+years|"
+                rf"teens|teenage\s+years|school\s+years)\s+in|\bmy\s+(?:home\s*town|birthplace|birth\s+place)\s+is|"
+                rf"(?:\band|\bbut)\s+(?:originally\s+)?{grew}")  # fmt: skip
+    for m in _each(rf"(?:{hometown})\s+{_SETTLEMENT}{place}", s):
+        if m.group(0).lower().startswith(("and", "but")) and not re.match(_SAME_SUBJECT + r"$", s[: m.start()], re.I):
+            continue
+        value = _place(m.group(1), lower)
+        if value.lower() not in _NOT_PLACES:
+            yield "hometown", value, m.start()
+    for m in re.finditer(rf"\b(?:I\s+used\s+to\s+live\s+in|I\s+lived\s+in|I\s+no\s+longer\s+live\s+in|{_MOVED}\s+(?:away\s+)?from|I\s+don't\s+live\s+in)\s+{place}", s, re.I):  # fmt: skip
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
-        yield "lived_in", m.group(1).rstrip(",."), m.start()
-    for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\bI\s+(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}", s):  # fmt: skip
-        yield "visited", (m.group(1) or m.group(2)).rstrip(",."), m.start()
+        yield "lived_in", _place(m.group(1), lower), m.start()
+    visited = (rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\bI\s+(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}|"
+               rf"\bI(?:'ve|\s+have)?\s+(?:backpacked|travel(?:l)?ed|toured|cycled|hiked|road-tripped)\s+(?:around|through|across|all\s+over)\s+{_PROPER}")  # fmt: skip
+    for m in _each(visited, s):
+        yield "visited", (m.group(1) or m.group(2) or m.group(3)).rstrip(",."), m.start()
 
 
 @rule
