@@ -155,11 +155,18 @@ def _clean(value: str) -> str:
     return re.sub(r"^(?:a|an|some|really|very|also|just)\s+", "", value, flags=re.I).strip()
 
 
+_ACTIVITY = re.compile(
+    r"[a-z]{3,}ing\s+(?:on|in|at|to|with|about|for)\s+(?!(?:the\s+)?(?:morning|mornings|evening|evenings|night|"
+    r"weekends?|week|summer|winter|spring|autumn|holidays?|\w+days?|\d)\b)(?:the\s+|a\s+)?[a-z]+", re.I)  # fmt: skip
+
+
 def _items(text: str, *, cut_prepositions: bool = True) -> list[str]:
     """A list of things ("hiking and photography", "shellfish, penicillin"), each cleaned."""
     out = []
     for item in _LIST.split(_clause(text)):
-        if cut_prepositions:
+        # "talking on the phone" is one activity; "running before work" and "baking bread on Sundays" are a thing
+        # and when.
+        if cut_prepositions and not _ACTIVITY.fullmatch(item.strip()):
             item = _PREPOSITION.sub("", item)
         item = _clean(item)
         if item and item.lower() not in (
@@ -352,7 +359,8 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         yield "hometown", match.group(1).rstrip(",."), at
     elif match := re.match(r"(?:an?\s+)?(?:(?:huge|big|massive)\s+)?fan\s+of\s+(.+)|(?:(?:really|very|so|big|super)\s+)?into\s+(.+)", piece, re.I):  # fmt: skip
         for item in _items(match.group(1) or match.group(2)):
-            yield "likes", item, at
+            if item.lower() not in _NOT_ITEMS:
+                yield "likes", item, at
     elif match := re.match(
         r"on\s+((?:[\w-]+\s+){0,3}(?:medication|meds|pills|insulin|antidepressants|antibiotics|statins|steroids|blood\s+thinners|beta\s+blockers|birth\s+control|the\s+pill|chemo))\b",
         piece,
@@ -374,12 +382,19 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
                 yield "studies", _items(study.group(1))[0], at
 
 
+# Adverbs that may sit inside a verb of liking: "I really like", "I've always loved", "I don't really like".
+_DEGREE = (r"(?:(?:really|absolutely|also|just|totally|genuinely|truly|honestly|do|quite|still|always|simply|"
+           r"especially|particularly|much|actually|kinda|kind\s+of|sort\s+of|so|very|secretly)\s+)*")  # fmt: skip
+_PERFECT = r"(?:'ve|\s+have)?"  # "I've always loved", "I've never liked"
+_NOT_ITEMS = ("my", "your", "his", "her", "our", "their", "yours", "mine", "you", "him", "them", "us", "it")
+
+
 @rule
 def likes(s: str) -> Emit:
-    verbs = r"(?:really\s+|absolutely\s+|also\s+|just\s+)?(?:like|love|enjoy|adore|prefer)"
-    for m in _each(rf"\b(?:I|we)\s+{verbs}\s+(?!to\b|it\b|that\b|you\b|when\b|how\b|the\s+idea\b)(.+)", s):
+    verbs = rf"{_PERFECT}\s+{_DEGREE}(?:like|love|enjoy|adore|prefer|liked|loved|enjoyed|adored|dig)"
+    for m in _each(rf"\b(?:I|we){verbs}\s+(?!to\b|it\b|that\b|you\b|when\b|how\b|the\s+idea\b)(.+)", s):
         for item in _items(m.group(1)):
-            if not re.match(r"(?:my|your|his|her|our|their)\b", item, re.I):  # "I love my job": no preference
+            if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):  # "I love my job": no preference
                 yield "likes", item, m.start()
     for m in _each(r"^\W*(?:(?:huge|big)\s+)?fan\s+of\s+(.+)", s):  # "Big fan of sci-fi here"
         for item in _items(re.sub(r"\s+here\b.*$", "", m.group(1))):
@@ -387,37 +402,58 @@ def likes(s: str) -> Emit:
     for m in _each(r"\bmy\s+fav(?:ou?rite)?\s+[\w ]{1,30}?\s+(?:is|are)\s+(.+)", s):
         for item in _items(m.group(1), cut_prepositions=False):
             yield "likes", item, m.start()
+    # The other way round: "Ramen is my favourite food", "Mondays are my least favourite day".
+    for m in _each(r"^\W*((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,2})\s+(?:is|are|'s|has\s+always\s+been|have\s+always\s+been)\s+"
+                   r"(?:probably\s+|definitely\s+|easily\s+)?my\s+(least\s+)?(?:fav(?:ou?rite)?|favou?rite)\b", s):  # fmt: skip
+        thing = _clean(m.group(1))
+        if thing.lower() not in ("it", "that", "this", "which", "what", "there", "he", "she", "they", "who") and not (
+            re.match(r"(?:my|your|his|her|our|their)\b", thing, re.I)
+        ):
+            yield ("dislikes" if m.group(2) else "likes"), thing, m.start()
 
 
 @rule
 def dislikes(s: str) -> Emit:
-    verbs = (r"(?:really\s+)?(?:hate|dislike|detest|loathe|can't\s+stand|cannot\s+stand|can’t\s+stand|"
-             r"don't\s+like|do\s+not\s+like|don't\s+enjoy|do\s+not\s+enjoy|don’t\s+like)")  # fmt: skip
-    for m in re.finditer(rf"\bI\s+{verbs}\s+(?!to\b|it\b|that\b|when\b|how\b)(.+)", s, re.I):
+    verbs = (rf"(?:{_PERFECT}\s+{_DEGREE}(?:hate|hated|dislike|detest|loathe|despise|can't\s+stand|cannot\s+stand|can't\s+bear)|"
+             rf"(?:\s+don't|\s+do\s+not|\s+never|\s+have\s+never|'ve\s+never)\s+{_DEGREE}(?:like|liked|enjoy|enjoyed|care\s+for|cared\s+for))")  # fmt: skip
+    for m in re.finditer(rf"\bI{verbs}\s+{_DEGREE}(?!to\b|it\b|that\b|when\b|how\b|you\b|him\b|her\b|them\b)(.+)", s, re.I):  # fmt: skip
         for item in _items(m.group(1)):
-            yield "dislikes", item, m.start()
-    for m in re.finditer(r"(?:\bI'm\s+|^\W*)not\s+(?:a\s+|much\s+of\s+a\s+|really\s+a\s+)?(?:big\s+|huge\s+)?fan\s+of\s+(.+)", s, re.I):  # fmt: skip
+            if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):
+                yield "dislikes", item, m.start()
+    for m in re.finditer(r"(?:\bI'm\s+|\bI\s+am\s+|^\W*)not\s+(?:a\s+|much\s+of\s+a\s+|really\s+a\s+|really\s+|very\s+|that\s+|too\s+)?"
+                         r"(?:(?:big|huge)\s+fan\s+of|fan\s+of|keen\s+on|fond\s+of|into)\s+(.+)", s, re.I):  # fmt: skip
         for item in _items(m.group(1)):
-            yield "dislikes", item, m.start()
+            if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):
+                yield "dislikes", item, m.start()
 
 
 @rule
 def avoids(s: str) -> Emit:
-    verbs = r"(?:don't|do\s+not|never|no\s+longer|can't|cannot|don’t)\s+(?:eat|drink|touch|consume)"
-    quit = r"(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up)\s+(?:eating|drinking)|(?:'ve|\s+have)?\s+(?:given|gave)\s+up"
-    for m in re.finditer(rf"\bI(?:\s+{verbs}|{quit})\s+(?!much\b|a\s+lot\b|enough\b|on\b)(.+)", s, re.I):
+    verbs = r"(?:don't|do\s+not|never|no\s+longer|can't|cannot)\s+(?:eat|drink|touch|consume)"
+    quit = (r"(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up|cut\s+out|cut\s+back\s+on)\s+(?:eating|drinking)|"
+            r"(?:'ve|\s+have)?\s+(?:given|gave)\s+up|(?:'ve|\s+have)?\s+cut\s+out|\s+(?:try\s+to\s+|always\s+|strictly\s+)?"
+            r"(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|abstain\s+from)")  # fmt: skip
+    for m in re.finditer(rf"\bI(?:\s+{verbs}|{quit})\s+(?!much\b|a\s+lot\b|enough\b|on\b|any\b|it\b|that\b|them\b|him\b|her\b|people\b)(.+)", s, re.I):  # fmt: skip
         for item in _items(m.group(1)):
             # "I gave up sugar last year", "I quit drinking two years ago": the when is not the what.
             when = _PAST_TIME.search(item)
             if when and when.end() == len(item):
                 item = item[: when.start()].strip()
-            if not item:
-                continue
+            if not item or (re.search(r"avoid|away|clear|abstain", m.group(0), re.I) and item.split()[0].lower().endswith("ing")):
+                continue  # "I avoid driving at night" is a habit, not a food
             # "I never drink coffee after 2pm" is a habit, not a food avoided.
             if not re.search(
                 rf"{re.escape(item)}\s+(?:after|before|at\s+night|in\s+the\s+evening|on\s+week)", s, re.I
             ):
                 yield "avoids", item, m.start()
+    # "I quit drinking", "I've stopped smoking": the habit itself is what is avoided ("quit drinking coffee" is
+    # about coffee, above).
+    for m in _each(r"\bI(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:stopped|quit|given\s+up|gave\s+up)\s+"
+                   r"(drinking|smoking|vaping|gambling)\b", s):  # fmt: skip
+        if not re.match(r"\s+(?!(?:a|an|one|two|three|four|five|six|\d+|last|in|on|since|for|at|about|ago|now|"
+                        r"yesterday|today|recently|completely|entirely|altogether|and|but|so|because)\b)[a-z]",
+                        s[m.end() :], re.I):  # fmt: skip
+            yield "avoids", m.group(1).lower(), m.start()
 
 
 @rule
