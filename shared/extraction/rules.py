@@ -22,17 +22,23 @@ _MONTH = ("january|february|march|april|may|june|july|august|september|october|n
           "jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")  # fmt: skip
 _DAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _SEASON = "spring|summer|autumn|fall|winter"
-_UNIT = rf"week|month|year|weekend|night|morning|afternoon|evening|{_DAY}|{_SEASON}"
-_DATE = (rf"(?:in\s+(?:early\s+|late\s+|mid-?)?(?:{_MONTH})(?:\s+\d{{4}})?|in\s+(?:the\s+)?(?:{_SEASON})|in\s+\d{{4}}|"
+_HOLIDAY = (r"christmas|xmas|easter|thanksgiving|halloween|new\s+year'?s?(?:\s+eve|\s+day)?|diwali|hanukkah|eid|"
+            r"ramadan|passover|the\s+holidays|spring\s+break|half[-\s]term")  # fmt: skip
+_UNIT = rf"week|month|year|weekend|night|morning|afternoon|evening|{_DAY}|{_SEASON}|{_HOLIDAY}"
+# How many: "two", "a few", "a couple of", "several", "18".
+_HOW_MANY = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+             r"a\s+few|a\s+couple\s+of|couple\s+of|a\s+couple|few|several|many|\d+)")  # fmt: skip
+_DATE = (rf"(?:in\s+(?:early\s+|late\s+|mid-?)?(?:{_MONTH})(?:\s+\d{{4}})?|in\s+(?:the\s+)?(?:{_SEASON})(?:\s+of\s+\d{{4}})?|in\s+\d{{4}}|"
          rf"on\s+(?:{_DAY})|on\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTH})(?:\s+\d{{4}})?|"
-         rf"on\s+(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)")  # fmt: skip
+         rf"on\s+(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|(?:at|over|on|for)\s+(?:{_HOLIDAY}))")  # fmt: skip
 _PAST_TIME = re.compile(
-    rf"\b(?:yesterday|last\s+(?:{_UNIT})|(?:a|an|one|two|three|four|five|\d+)\s+(?:days?|weeks?|months?|years?)\s+ago|"
-    rf"earlier\s+this\s+(?:week|month|year)|this\s+(?:morning|afternoon)|{_DATE})\b", re.I)  # fmt: skip
+    rf"\b(?:yesterday|last\s+(?:{_UNIT})|{_HOW_MANY}\s+(?:days?|weeks?|months?|years?|decades?)\s+ago|"
+    rf"earlier\s+(?:this\s+(?:week|month|year)|today)|this\s+(?:morning|afternoon)|this\s+past\s+(?:{_UNIT})|"
+    rf"over\s+the\s+weekend|the\s+other\s+(?:day|week|night)|back\s+in\s+(?:\d{{4}}|the\s+\d0s)|in\s+the\s+(?:19|20)?\d0'?s|{_DATE})\b", re.I)  # fmt: skip
 _FUTURE_TIME = re.compile(
-    rf"\b(?:tomorrow|tonight|next\s+(?:{_UNIT})|this\s+(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
-    rf"in\s+(?:a|an|two|three|\d+)\s+(?:days?|weeks?|months?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{_MONTH}|{_DAY}|{_SEASON}|next\s+\w+|the\s+weekend)|"
-    rf"{_DATE})\b", re.I)  # fmt: skip
+    rf"\b(?:tomorrow|tonight|later\s+today|next\s+(?:{_UNIT})|this\s+(?:coming\s+)?(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
+    rf"in\s+{_HOW_MANY}\s+(?:days?|weeks?|months?|years?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{_MONTH}|{_DAY}|{_SEASON}|{_HOLIDAY}|next\s+\w+|the\s+weekend)|"
+    rf"(?:at|by)\s+the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month|year)|{_DATE})\b", re.I)  # fmt: skip
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
@@ -540,6 +546,10 @@ def work(s: str) -> Emit:
               r"\bI\s+resigned\s+from")  # fmt: skip
     for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?work(?:ed|ing)\s+(?:at|for)\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
         yield "employer", m.group(1).rstrip(",."), m.start()
+    for m in _each(r"\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+)?retired\b(?!\s+(?:my|the|a|an|it|that|this|his|her)\b)", s):  # fmt: skip
+        yield "job_title", "retired", m.start()  # "I retired in 2020"
+    for m in _each(rf"\bI\s+(?:just\s+|recently\s+|finally\s+)?(?:got|was)\s+hired\s+(?:at|by)\s+{_CALLED}{_PROPER}", s):  # fmt: skip
+        yield "employer", m.group(1).rstrip(",."), m.start()
     for m in _each(
         r"\bI\s+(?:run|own)\s+(?:my\s+own|a|an)\s+(?:small\s+)?([a-z][\w-]*)", s
     ):  # "I run my own bakery"
@@ -557,6 +567,9 @@ def work(s: str) -> Emit:
     for m in _each(r"\b(?:I\s+(?:study|am\s+studying|'m\s+studying|major\s+in|'m\s+majoring\s+in)|studying)\s+(?!at\b|for\b|hard\b|every\b|a\s+lot\b)([a-z][\w ]*)", s):  # fmt: skip
         if items := _items(m.group(1)):
             yield "studies", items[0], m.start()
+            # "I'm studying computer science at Stanford"
+            if school := re.match(rf"\s*{re.escape(items[0])}\s+at\s+{_CALLED}{_PROPER}", m.group(1), re.I):
+                yield "school", school.group(1).rstrip(",."), m.start()
 
 
 @rule
@@ -675,12 +688,17 @@ _NOT_EVENTS = frozenset({"used", "tired", "need", "interested", "born", "based",
                          "called"})  # fmt: skip
 
 
+_ACTIVE_VERBS = frozenset({"retired", "married"})
+
+
 @rule
 def event(s: str) -> Emit:
     """A past statement with a date: "I broke my leg last winter", "Yesterday I adopted a puppy"."""
     for m in _each(r"\b(?:I|we)\s+(?:(?:just|finally|recently|also|officially|actually)\s+)?(?:was\s+|were\s+)?(\w+)\b", s):  # fmt: skip
         verb = m.group(1)
-        if verb.lower() in _NOT_EVENTS or not _PAST_VERB.match(verb):
+        # "I retired in 2020" and "we married in June" are events; "I was retired" and "I was married" are states.
+        active = verb.lower() in _ACTIVE_VERBS and not re.search(r"\b(?:was|were)\s+$", s[: m.start(1)], re.I)
+        if (verb.lower() in _NOT_EVENTS and not active) or not _PAST_VERB.match(verb):
             continue
         phrase = s[m.start(1) :]
         when = _PAST_TIME.search(phrase)
@@ -696,7 +714,9 @@ def event(s: str) -> Emit:
 def plans(s: str) -> Emit:
     intent = (r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:planning|hoping|aiming|intending)\s+(?:on\s+|to\s+)|"
               r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:going\s+to|gonna)\s+|"
-              r"\b(?:I|we)\s+(?:plan|want|hope|intend|aim|mean)\s+to\s+|\bmy\s+(?:goal|plan|dream|aim|resolution)\s+is\s+to\s+|"
+              r"\b(?:I|we)\s+(?:plan|want|hope|intend|aim|mean)\s+to\s+|\b(?:I|we)\s+wanna\s+|\bmy\s+(?:goal|plan|dream|aim|resolution)\s+is\s+to\s+|"
+              r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:finally\s+)?(?:decided|resolved|committed)\s+to\s+|"
+              r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:determined|looking|preparing|getting\s+ready)\s+to\s+|"
               r"\b(?:I|we)(?:\s+will|'ll|’ll)\s+(?!be\s+(?:honest|brief|quick|back)\b)")  # fmt: skip
     found = False
     for m in _each(rf"(?:{intent})(.+)", s):
@@ -706,7 +726,7 @@ def plans(s: str) -> Emit:
             continue
         found = True
         yield "plan", _with_time(phrase, s[: m.start()]), m.start()
-    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\b|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
+    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\s+to\b|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
         phrase = s[m.start(1) :]
         if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
             yield "plan", _with_time(phrase, s[: m.start()]), m.start()
