@@ -81,7 +81,7 @@ CONDITIONS = re.compile(
     r"(?!diploma\b|aroma\b)[a-z]{3,}(?:itis|osis|a?emia|pathy|algia|oma|plegia|philia|trophy|phobia)|"
     r"hyp(?:o|er)[a-z]+ism)\b", re.I)  # fmt: skip
 MARITAL = frozenset({"married", "single", "divorced", "engaged", "widowed", "separated"})
-RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws"])  # fmt: skip
+RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "son-in-law", "daughter-in-law", "stepbrother", "stepsister", "half-brother", "half-sister", "stepkids", "stepchildren", "grandchild", "granddaughters", "grandsons", "toddler", "newborn", "nieces", "nephews", "aunts", "uncles"])  # fmt: skip
 PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancee",
                       "fiancée", "spouse"})  # fmt: skip
 _KIN = "|".join(sorted(RELATIVES | PARTNERS, key=len, reverse=True))  # longest first: "in-laws" before "in"
@@ -578,6 +578,8 @@ def family(s: str) -> Emit:
     adjective = r"(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step)\s+)?"  # fmt: skip
     named = rf"(?:'s\s+name\s+is\s+{_NAME}|,?\s+(?:is\s+(?:called|named)\s+|named\s+|called\s+|is\s+(?={_A_NAME}\s*(?:[,.!;]|$|\band\b)))?{_NAME})?"  # fmt: skip
     for m in _each(rf"\b(?:my|our)\s+{adjective}({words})\b{named}", s):
+        if re.search(r"\bexpecting\s+$", s[: m.start()], re.I):  # "expecting my first baby" is a plan, below
+            continue
         yield (*_family(m.group(1), None, m.group(2) or m.group(3)), m.start())
     for m in _each(rf"\b(?:I|we){_HAVE}\s+({_NUM})\s+{adjective}({words})\b{named}", s):  # fmt: skip
         yield (*_family(m.group(2), m.group(1), m.group(3) or m.group(4)), m.start())
@@ -591,6 +593,14 @@ def family(s: str) -> Emit:
         value = f"{n} {m.group(2).lower()}s" if n and n > 1 else m.group(2).lower()
         pet = m.group(3) or m.group(4)
         yield "pet", f"{value} {pet}" if pet else value, m.start()
+        # "two cats and a parrot": the list goes on
+        rest = s[m.end() :]
+        while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+(?:[\w-]+\s+)??({PETS})s?\b{named}", rest, re.I):  # fmt: skip
+            n = NUMBERS.get(more.group(1).lower()) if not more.group(1).isdigit() else int(more.group(1))
+            value = f"{n} {more.group(2).lower()}s" if n and n > 1 else more.group(2).lower()
+            pet = more.group(3) or more.group(4)
+            yield "pet", f"{value} {pet}" if pet else value, m.start()
+            rest = rest[more.end() :]
     for m in _each(rf"\b(?:my|our)\s+({PETS})\b{named}", s):
         pet = m.group(2) or m.group(3)
         yield "pet", f"{m.group(1).lower()} {pet}" if pet else m.group(1).lower(), m.start()
