@@ -107,7 +107,7 @@ _TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "s
                    "describe", "try", "list", "write", "copy", "answer", "know", "understand", "see", "clarify",
                    "repeat", "rephrase", "mention", "add", "use", "the", "a", "an", "my", "your", "you", "be",
                    "have", "go", "keep", "start", "continue", "do", "think", "consider", "wait", "figure", "reply",
-                   "respond"})  # fmt: skip
+                   "respond", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
                      r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|imo|here)$", re.I)  # fmt: skip
 # Where a clause ends: a value never runs past one of these.
@@ -294,12 +294,17 @@ def copula(s: str) -> Emit:
         tail = rest[: stop.start()] if stop else rest
         for piece in re.split(r"\s*,\s*(?:and\s+)?", tail):
             lower = s == s.lower()
-            said = list(_copula_piece(_unfill(piece), m.start(), lower))
+            piece = _DURATION.sub("", _unfill(piece))  # "a vegetarian for ten years" is a vegetarian
+            said = list(_copula_piece(piece, m.start(), lower))
             if not said and " and " in piece:  # "unemployed and looking for work"
                 said = [
                     f for part in piece.split(" and ") for f in _copula_piece(_unfill(part), m.start(), lower)
                 ]
             yield from said
+
+
+_DURATION = re.compile(rf"\s+(?:for\s+(?:the\s+(?:past|last)\s+)?{_HOW_MANY}\s+\w+|since\s+.+|for\s+(?:years|ages|"
+                       rf"decades|a\s+while|life|a\s+long\s+time)|all\s+my\s+life|my\s+whole\s+life)$", re.I)  # fmt: skip
 
 
 def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
@@ -330,6 +335,8 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
     elif match := re.match(r"(?:very\s+|severely\s+|really\s+|mildly\s+)?allergic\s+to\s+(.+)", piece, re.I):
         for item in _items(match.group(1)):
             yield "allergy", item, at
+    elif re.match(r"(?:married|engaged|divorced)\s+(?:twice|once|before|\w+\s+times)\b", low):
+        pass  # "I've been married twice" says nothing about now
     elif match := re.match(rf"(married|engaged)(?:\s+to\s+{_NAME})?", piece, re.I):
         yield "marital_status", match.group(1).lower(), at
         if match.group(2):
@@ -356,10 +363,10 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
             yield "marital_status", "single", at
         yield (*_family("children", match.group(2)), at)
     elif match := re.fullmatch(r"an?\s+(?:proud\s+|true\s+|born-and-bred\s+)?(?-i:([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)er)"
-                               r"(?:\s+born\s+and\s+bred|\s+through\s+and\s+through)?", piece):  # fmt: skip
+                               r"(?:\s+born\s+and\s+bred|\s+through\s+and\s+through|\s+at\s+heart)?", piece):  # fmt: skip
         # "I'm a Londoner", "a New Yorker": the place the user is of. Not "a Northerner", "a Pacific Islander".
         if not re.search(r"^(?:North|South|East|West|Outsid|Foreign|Believ|Lov|Play|Us)|(?:Island|Highland|Lowland)$",
-                         match.group(1)):  # fmt: skip
+                         match.group(1)) and len(match.group(1)) >= 5:  # fmt: skip
             yield "lives_in", match.group(1), at
     elif match := re.match(rf"an?\s+native\s+of\s+{_PROPER}", piece):
         yield "hometown", match.group(1).rstrip(",."), at
@@ -734,12 +741,17 @@ def plans(s: str) -> Emit:
         first = phrase.split()[0].lower() if phrase.split() else ""
         if first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on|\w+ing)\b", phrase)):
             continue
+        if _PAST_TIME.search(phrase) and not _FUTURE_TIME.search(phrase):
+            continue  # "I decided to quit my job last week" was a plan; the event rule has it
         found = True
         yield "plan", _with_time(phrase, s[: m.start()]), m.start()
-    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\s+to\b|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
+    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\s+(?!on\b|away\b|abroad\b|home\b|back\b|out\b|\w+ing\b)|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
         phrase = s[m.start(1) :]
         if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
             yield "plan", _with_time(phrase, s[: m.start()]), m.start()
+    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(off\s+to\s+.+)", s):  # "I'm off to Spain next week"
+        if not found and (_FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()])):
+            yield "plan", _with_time(re.sub(r"^off\s+to\s+", "go to ", m.group(1)), s[: m.start()]), m.start()
     for m in _each(r"\bI\s+(?:have|'ve\s+got|got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)", s):  # fmt: skip
         if _FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()]):
             yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
