@@ -115,7 +115,8 @@ _CLAUSE_END = re.compile(r"\s*(?:[,.;:!?()]|\s-\s|\b(?:but|because|since|so|thou
                          r"especially|which|who|when|unless|except|and\s+(?:I|we|i)\b|I'm|I\s+am)\b|$)")  # fmt: skip
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*")
 _PREPOSITION = re.compile(
-    r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once|after|before|until)\b.*$",
+    r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once|after|before|until|"
+    r"as\s+(?:a|an|my)\b)\b.*$",
     re.I,
 )
 _NAME = r"(?-i:([A-Z][a-zà-ÿ'-]+(?:\s+[A-Z][a-zà-ÿ'-]+)?))"
@@ -158,7 +159,7 @@ def _unfill(value: str) -> str:
 
 def _clean(value: str) -> str:
     value = _unfill(value)
-    return re.sub(r"^(?:a|an|some|really|very|also|just)\s+", "", value, flags=re.I).strip()
+    return re.sub(r"^(?:a|an|some|really|very|also|just|both|either)\s+", "", value, flags=re.I).strip()
 
 
 _ACTIVITY = re.compile(
@@ -303,6 +304,10 @@ def copula(s: str) -> Emit:
             yield from said
 
 
+# Medicines by their endings ("I'm on levothyroxine", "sertraline", "lisinopril", "atorvastatin", "omeprazole").
+_DRUG = (r"(?!deadline|online|offline|airline|pipeline|hotline|frontline|helpline|wine|vaccine|medicine|time|line)"
+         r"[a-z]{3,}(?:ine|pril|sartan|statin|azole|cillin|mycin|cycline|mab|azepam|olam|done|tidine|prazole|formin|"
+         r"afil|triptan|profen|olol|oxetine|amine|pine|xine|zide|semide|thyroxine)")  # fmt: skip
 _DURATION = re.compile(rf"\s+(?:for\s+(?:the\s+(?:past|last)\s+)?{_HOW_MANY}\s+\w+|since\s+.+|for\s+(?:years|ages|"
                        rf"decades|a\s+while|life|a\s+long\s+time)|all\s+my\s+life|my\s+whole\s+life)$", re.I)  # fmt: skip
 
@@ -324,7 +329,10 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
     elif match := re.fullmatch(r"type\s+([12])\s+diabetic", low):
         yield "health_condition", f"type {match.group(1)} diabetes", at
     elif match := re.match(
-        r"(?:obsessed\s+with|crazy\s+about|passionate\s+about|mad\s+about)\s+(.+)", piece, re.I
+        r"(?:(?:really|very|quite|so|super|pretty|absolutely|totally)\s+)?(?:obsessed\s+with|crazy\s+about|passionate\s+about|"
+        r"mad\s+about|fond\s+of|keen\s+on|partial\s+to|a\s+sucker\s+for|big\s+on|hooked\s+on|addicted\s+to)\s+(.+)",
+        piece,
+        re.I,
     ):
         for item in _items(match.group(1)):
             yield "likes", item, at
@@ -380,7 +388,10 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         re.I,
     ):
         yield "medication", match.group(1), at
-    elif re.match(r"(?:an?|the)\s", low):
+    elif match := re.fullmatch(rf"on\s+({_DRUG})(?:\s+(?:for\s+.+|daily|every\s+\w+|now))?", low):
+        yield "medication", match.group(1), at
+    elif re.match(r"(?:an?|the)\s|(?:head|senior|junior|lead|chief|principal|deputy|sous|staff)\s", low):
+        # "I'm a nurse", "I'm head chef at …"
         words = re.sub(r"^(?:an?|the)\s+", "", piece)
         if job := job_title(words):
             yield "job_title", job, at
@@ -416,13 +427,18 @@ def likes(s: str) -> Emit:
         for item in _items(m.group(1), cut_prepositions=False):
             yield "likes", item, m.start()
     # The other way round: "Ramen is my favourite food", "Mondays are my least favourite day".
-    for m in _each(r"^\W*((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,2})\s+(?:is|are|'s|has\s+always\s+been|have\s+always\s+been)\s+"
-                   r"(?:probably\s+|definitely\s+|easily\s+)?my\s+(least\s+)?(?:fav(?:ou?rite)?|favou?rite)\b", s):  # fmt: skip
+    for m in re.finditer(r"^\W*((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)(?:\s+(?:is|are)(?:n't)?|'s|\s+has\s+always\s+been|\s+have\s+always\s+been)\s+"
+                         r"(not\s+|n't\s+)?(?:really\s+|probably\s+|definitely\s+|easily\s+)?my\s+(least\s+)?"
+                         r"(?:fav(?:ou?rite)?|favou?rite|thing|jam|passion|guilty\s+pleasure|cup\s+of\s+tea)\b", s, re.I):  # fmt: skip
         thing = _clean(m.group(1))
         if thing.lower() not in ("it", "that", "this", "which", "what", "there", "he", "she", "they", "who") and not (
             re.match(r"(?:my|your|his|her|our|their)\b", thing, re.I)
         ):
-            yield ("dislikes" if m.group(2) else "likes"), thing, m.start()
+            negative = m.group(2) or m.group(3) or "n't" in m.group(0)
+            yield ("dislikes" if negative else "likes"), thing, m.start()
+    for m in _each(r"\bI\s+can't\s+get\s+enough\s+of\s+(.+)", s):  # "I can't get enough of sushi"
+        for item in _items(m.group(1)):
+            yield "likes", item, m.start()
 
 
 @rule
@@ -534,6 +550,8 @@ def work(s: str) -> Emit:
         yield "studies", m.group(1), m.start()
         if m.group(2):
             yield "school", m.group(2), m.start()
+    for m in _each(rf"\b(?:my|a|an)\s+{degree}\s+at\s+{_PROPER}", s):  # "I'm doing my PhD at Edinburgh"
+        yield "school", m.group(1).rstrip(",."), m.start()
     for m in _each(r"\bmy\s+(?:job|job\s+title|role|title|position|occupation)\s+is\s+(?:an?\s+)?(.+)", s):
         if value := _clean(_clause(m.group(1))):
             yield "job_title", value, m.start()
@@ -541,6 +559,10 @@ def work(s: str) -> Emit:
         promoted = job_title(m.group(1))
         if promoted and re.search(r"\b(?:I|I'm|we)\b", s[: m.start()]):
             yield "job_title", promoted, m.start()
+            # "hired as a data analyst at Monzo": where, too
+            at = re.match(rf"\s*(?:an?\s+|the\s+)?{re.escape(promoted)}\s+(?:at|for|with)\s+{_CALLED}{_PROPER}", s[m.end() - len(m.group(1)) - 3 :], re.I)  # fmt: skip
+            if at and not job_title(at.group(1)):
+                yield "employer", at.group(1).rstrip(",."), m.start()
     employed = (r"\bI(?:\s+work|\s+am\s+working|'m\s+working|\s+currently\s+work)\s+(?:at|for)|\bI'm\s+employed\s+(?:at|by)|"
                 r"\bI\s+am\s+employed\s+(?:at|by)|\bI\s+(?:just\s+|recently\s+)?joined|"
                 r"\bI\s+(?:just\s+|recently\s+)?(?:started|got|landed|have|took)\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
@@ -582,7 +604,7 @@ def work(s: str) -> Emit:
 @rule
 def family(s: str) -> Emit:
     words = _KIN
-    adjective = r"(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step)\s+)?"  # fmt: skip
+    adjective = r"(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step|identical|adopted|teenage|grown-up|adult)\s+)?"  # fmt: skip
     named = rf"(?:'s\s+name\s+is\s+{_NAME}|,?\s+(?:is\s+(?:called|named)\s+|named\s+|called\s+|is\s+(?={_A_NAME}\s*(?:[,.!;]|$|\band\b)))?{_NAME})?"  # fmt: skip
     for m in _each(rf"\b(?:my|our)\s+{adjective}({words})\b{named}", s):
         if re.search(r"\bexpecting\s+$", s[: m.start()], re.I):  # "expecting my first baby" is a plan, below
@@ -632,6 +654,15 @@ def _place(value: str, lower: bool) -> str:
     return _clean((_PREPOSITION.sub("", _clause(value)) if lower else value).rstrip(",."))
 
 
+def _names(text: str) -> list[str]:
+    """The capitalised names a list starts with: "Japan, Korea and Vietnam last year" -> Japan, Korea, Vietnam."""
+    name = r"(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3}"
+    listed = re.match(rf"{name}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){name})*", text)
+    if not listed:
+        return []
+    return [_clean(n) for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", listed.group(0)) if n.strip()]
+
+
 @rule
 def places(s: str) -> Emit:
     lower = s == s.lower()
@@ -677,10 +708,15 @@ def places(s: str) -> Emit:
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
         yield "lived_in", _place(m.group(1), lower), m.start()
-    visited = (rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\bI\s+(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}|"
+    visited = (rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\bI(?:'ve|\s+have)?\s+(?:also\s+)?(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}|"
                rf"\bI(?:'ve|\s+have)?\s+(?:backpacked|travel(?:l)?ed|toured|cycled|hiked|road-tripped)\s+(?:around|through|across|all\s+over)\s+{_PROPER}")  # fmt: skip
     for m in _each(visited, s):
-        yield "visited", (m.group(1) or m.group(2) or m.group(3)).rstrip(",."), m.start()
+        for name in _names(s[m.start(m.lastindex or 1) :]):  # "I've been to Japan, Korea and Vietnam"
+            yield "visited", name, m.start()
+    # "I've lived in Berlin, Paris and Madrid": places the user has lived (with "for"/"since": lives, above).
+    for m in _each(rf"\bI(?:'ve|\s+have)\s+(?:also\s+)?lived\s+in\s+{_PROPER}(?!.*\b(?:for|since)\b)", s):
+        for name in _names(s[m.start(1) :]):
+            yield "lived_in", name, m.start()
 
 
 @rule
@@ -733,13 +769,13 @@ def plans(s: str) -> Emit:
               r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:going\s+to|gonna)\s+|"
               r"\b(?:I|we)\s+(?:plan|want|hope|intend|aim|mean)\s+to\s+|\b(?:I|we)\s+wanna\s+|\bmy\s+(?:goal|plan|dream|aim|resolution)\s+is\s+to\s+|"
               r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:finally\s+)?(?:decided|resolved|committed)\s+to\s+|"
-              r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:determined|looking|preparing|getting\s+ready)\s+to\s+|"
+              r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:determined|looking|preparing|getting\s+ready|about)\s+to\s+|"
               r"\b(?:I|we)(?:\s+will|'ll|’ll)\s+(?!be\s+(?:honest|brief|quick|back)\b)")  # fmt: skip
     found = False
     for m in _each(rf"(?:{intent})(.+)", s):
         phrase = m.group(1)
         first = phrase.split()[0].lower() if phrase.split() else ""
-        if first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on|\w+ing)\b", phrase)):
+        if first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on|\w+ing|\d+)\b", phrase)):
             continue
         if _PAST_TIME.search(phrase) and not _FUTURE_TIME.search(phrase):
             continue  # "I decided to quit my job last week" was a plan; the event rule has it
