@@ -107,7 +107,7 @@ _TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "s
                    "describe", "try", "list", "write", "copy", "answer", "know", "understand", "see", "clarify",
                    "repeat", "rephrase", "mention", "add", "use", "the", "a", "an", "my", "your", "you", "be",
                    "have", "go", "keep", "start", "continue", "do", "think", "consider", "wait", "figure", "reply",
-                   "respond", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
+                   "respond", "bed", "sleep", "work", "school", "class", "lunch", "dinner", "breakfast", "church", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
                      r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|imo|here)$", re.I)  # fmt: skip
 # Where a clause ends: a value never runs past one of these.
@@ -304,6 +304,8 @@ def copula(s: str) -> Emit:
             yield from said
 
 
+_MEDICINES = (r"(?:medication|meds|pills|insulin|antidepressants|antibiotics|statins|steroids|blood\s+thinners|"
+              r"beta\s+blockers|birth\s+control|the\s+pill|chemo|hrt|prep)")  # fmt: skip
 # Medicines by their endings ("I'm on levothyroxine", "sertraline", "lisinopril", "atorvastatin", "omeprazole").
 _DRUG = (r"(?!deadline|online|offline|airline|pipeline|hotline|frontline|helpline|wine|vaccine|medicine|time|line)"
          r"[a-z]{3,}(?:ine|pril|sartan|statin|azole|cillin|mycin|cycline|mab|azepam|olam|done|tidine|prazole|formin|"
@@ -383,7 +385,7 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
             if item.lower() not in _NOT_ITEMS:
                 yield "likes", item, at
     elif match := re.match(
-        r"on\s+((?:[\w-]+\s+){0,3}(?:medication|meds|pills|insulin|antidepressants|antibiotics|statins|steroids|blood\s+thinners|beta\s+blockers|birth\s+control|the\s+pill|chemo))\b",
+        rf"on\s+((?:[\w-]+\s+){{0,3}}{_MEDICINES})\b",
         piece,
         re.I,
     ):
@@ -439,6 +441,16 @@ def likes(s: str) -> Emit:
     for m in _each(r"\bI\s+can't\s+get\s+enough\s+of\s+(.+)", s):  # "I can't get enough of sushi"
         for item in _items(m.group(1)):
             yield "likes", item, m.start()
+
+
+@rule
+def diet(s: str) -> Emit:
+    """ "I've gone vegan", "I went gluten-free last year", "I eat plant-based"."""
+    for m in _each(r"\bI(?:'ve|\s+have)?\s+(?:recently\s+|just\s+|finally\s+|also\s+)?(?:gone|went|become|became|turned|"
+                   r"(?:been\s+)?eat(?:ing)?)\s+(?:fully\s+|completely\s+|strictly\s+|mostly\s+)?(?:an?\s+)?([\w-]+)", s):  # fmt: skip
+        word = m.group(1).lower()
+        if word in DIETS or _FREE_FROM.fullmatch(word):
+            yield "diet", word, m.start()
 
 
 @rule
@@ -525,6 +537,9 @@ def health(s: str) -> Emit:
         if (found := _my_condition(m.group(2))) and m.group(1).lower() not in _NOT_CONDITION_WORDS:
             yield "medication", m.group(1), m.start()
             yield "health_condition", found, m.start()
+    # "My doctor put me on statins"
+    for m in _each(rf"\b(?:put|started|switched)\s+me\s+on\s+((?:[\w-]+\s+){{0,2}}{_MEDICINES}|{_DRUG})\b", s):
+        yield "medication", m.group(1), m.start()
     # "the pain from my tendonitis": a condition the user calls theirs.
     for m in _each(r"\bmy\s+(?:(?:chronic|severe|mild|bad)\s+)?(.+)", s):
         if found := _my_condition(m.group(1)):
