@@ -1,0 +1,122 @@
+"""Deterministic extraction generalises (issue 24 item 4): the patterns added after holdout3's blind run, each as
+the general frame it is (a verb frame, a word class, a grammatical shape), not the sentence that showed the gap.
+Every statement below gave a different answer before its rule; the negatives guard the precision the broader
+patterns put at risk. Labelled sets: tests/fixtures/extraction/, measured by ``python -m bench.extraction``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.extraction.score import FIXTURE, evaluate, load
+from shared.extraction.deterministic import DeterministicExtractor
+
+EXTRACTOR = DeterministicExtractor()
+
+
+def facts(text: str) -> set[tuple[str, str]]:
+    return {(c.predicate or "", c.value or "") for c in EXTRACTOR.facts(text)}
+
+
+STATEMENTS = [
+    # health
+    ("I've got hay fever so spring is rough", {("health_condition", "hay fever")}),
+    ("I have a heart condition", {("health_condition", "heart condition")}),
+    ("I was diagnosed with endometriosis", {("health_condition", "endometriosis")}),
+    ("I use an inhaler for my asthma", {("medication", "inhaler"), ("health_condition", "asthma")}),
+    ("I'm taking sertraline for anxiety", {("medication", "sertraline"), ("health_condition", "anxiety")}),
+    ("I'm deaf in one ear", {("health_condition", "deaf in one ear")}),
+    ("I'm on levothyroxine", {("medication", "levothyroxine")}),
+    ("My doctor put me on statins", {("medication", "statins")}),
+    ("I'm recovering from a knee injury", {("health_condition", "knee injury")}),
+    # preferences
+    ("I'm lactose-free and I don't eat pork", {("diet", "lactose-free"), ("avoids", "pork")}),
+    ("I've gone vegan", {("diet", "vegan")}),
+    ("I've been a vegetarian for ten years", {("diet", "vegetarian")}),
+    ("I don't really like talking on the phone", {("dislikes", "talking on the phone")}),
+    ("I've always loved jazz", {("likes", "jazz")}),
+    ("Mushrooms are my least favourite thing to eat", {("dislikes", "Mushrooms")}),
+    ("Jazz is my thing", {("likes", "Jazz")}),
+    ("I avoid gluten", {("avoids", "gluten")}),
+    ("I'm not keen on spicy food", {("dislikes", "spicy food")}),
+    # work
+    ("I'm between jobs right now", {("job_title", "unemployed")}),
+    ("I retired in 2020", {("job_title", "retired"), ("event", "retired in 2020")}),
+    ("I'm studying computer science at Stanford", {("studies", "computer science"), ("school", "Stanford")}),
+    ("I've just been hired as a data analyst at Monzo", {("job_title", "data analyst"), ("employer", "Monzo")}),
+    ("I'm head chef at a restaurant in Soho", {("job_title", "head chef")}),
+    # family
+    ("I'm a single mum", {("marital_status", "single"), ("family", "children")}),
+    ("We have two cats and a parrot", {("pet", "2 cats"), ("pet", "parrot")}),
+    ("I'm expecting my first baby in May", {("plan", "expecting my first baby in May")}),
+    ("I'm happily married", {("marital_status", "married")}),
+    ("I've been married for twenty years", {("marital_status", "married")}),
+    # places
+    ("I'm a Londoner", {("lives_in", "London")}),
+    ("I live in a small village near York", {("lives_in", "York")}),
+    ("I moved back to Glasgow in March", {("lives_in", "Glasgow"), ("event", "moved back to Glasgow in March")}),
+    ("i grew up in texas but live in oregon now", {("hometown", "texas"), ("lives_in", "oregon")}),
+    ("We relocated from Boston to Austin last year",
+     {("lived_in", "Boston"), ("lives_in", "Austin"), ("event", "relocated from Boston to Austin last year")}),
+    ("My hometown is Cork", {("hometown", "Cork")}),
+    ("I spent my childhood in Lagos", {("hometown", "Lagos")}),
+    ("I've been to Japan, Korea and Vietnam", {("visited", "Japan"), ("visited", "Korea"), ("visited", "Vietnam")}),
+    # events and plans
+    ("A few years ago I moved to Spain", {("lives_in", "Spain"), ("event", "moved to Spain a few years ago")}),
+    ("I broke my arm over Christmas", {("event", "broke my arm over Christmas")}),
+    ("We're going on honeymoon to Bali in August", {("plan", "going on honeymoon to Bali in August")}),
+    ("I've decided to learn Japanese", {("plan", "learn Japanese")}),
+    ("I'm off to Spain next week", {("plan", "go to Spain next week")}),
+]  # fmt: skip
+NEGATIVES = [
+    "I'm a Gooner",
+    "I'm debt-free",
+    "I work in cancer research",
+    "I have a lot of pain",
+    "I avoid driving at night",
+    "I'm going to bed",
+    "I've been engaged twice",
+    "I take the bus for work",
+    "I'm on a deadline",
+    "I used to have asthma as a child",
+    "I'd hate to live somewhere that cold",
+]  # fmt: skip
+OTHERS = [
+    ("My parents grew up in Texas and live in Oregon", {("family", "parents")}),
+    ("My sister's disease is rare", {("family", "sister")}),
+    ("I decided to quit my job last week", {("event", "decided to quit my job last week")}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), STATEMENTS + OTHERS)
+def test_statements(text, expected):
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_nothing_about_the_user(text):
+    assert facts(text) == set()
+
+
+def test_a_condition_is_a_named_one_a_medical_head_noun_or_a_medical_ending():
+    from shared.extraction.rules import condition
+
+    assert condition("hay fever so spring is rough") == "hay fever"
+    assert condition("tendonitis in my knee") == "tendonitis"
+    assert condition("hypothyroidism") == "hypothyroidism"
+    # Not a condition: a possessive or kin word, a function word, a word that only looks medical.
+    assert condition("sister's disease") is None
+    assert condition("lot of pain") is None
+    assert condition("diploma in design") is None
+
+
+@pytest.mark.parametrize(
+    "name", ["utterances.json", "holdout.json", "holdout2.json", "holdout3.json", "holdout5_dev.json"]
+)
+def test_every_labelled_set_meets_the_targets(name):
+    # Given a labelled set (in-sample now: each was tuned on after its blind first run, docs/extraction.md)
+    results = evaluate(load(Path(FIXTURE).with_name(name)), lambda text: sorted(facts(text)))["overall"]
+    # Then precision and recall stay above the issue's targets on every one of them.
+    assert results.precision >= 0.9, results.extras
+    assert results.recall >= 0.7, results.misses
