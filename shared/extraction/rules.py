@@ -318,11 +318,11 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
     low = piece.lower()
     if match := re.fullmatch(r"(\d{1,3})(?:\s+years?\s+old)?", low):
         yield "age", match.group(1), at
-    elif re.sub(r"^an?\s+", "", low) in DIETS:  # "vegan", "a pescatarian"
-        yield "diet", re.sub(r"^an?\s+", "", low), at
-    elif _FREE_FROM.fullmatch(re.sub(r"^an?\s+", "", low)):  # "lactose-free"
-        yield "diet", re.sub(r"^an?\s+", "", low), at
-    elif match := re.fullmatch(r"on\s+an?\s+(?:(?:strict|new|special|mostly)\s+)?([\w-]+(?:\s+[\w-]+)?)\s+diet", low):
+    elif (eats := re.sub(r"^an?\s+", "", low)) in DIETS or _FREE_FROM.fullmatch(eats):
+        yield "diet", eats, at  # "vegan", "a pescatarian", "lactose-free"
+    elif match := re.fullmatch(
+        r"on\s+an?\s+(?:(?:strict|new|special|mostly)\s+)?([\w-]+(?:\s+[\w-]+)?)\s+diet", low
+    ):
         yield "diet", match.group(1), at
     elif match := re.fullmatch(rf"(?:(?:very|severely|slightly|partially|profoundly|mildly|borderline|clinically|"
                                rf"completely|totally|legally)\s+)?({'|'.join(CONDITION_ADJECTIVES)})"
@@ -361,7 +361,9 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         yield "job_title", _JOB_STATES[low], at
     elif match := re.match(rf"(?:originally\s+)?from\s+{_SETTLEMENT}{_PROPER}", piece):
         yield "hometown", match.group(1).rstrip(",."), at
-    elif lower and (match := re.match(rf"(?:originally\s+)?from\s+{_SETTLEMENT}(?:the\s+)?{_PLACE_LOWER}", piece)):
+    elif lower and (
+        match := re.match(rf"(?:originally\s+)?from\s+{_SETTLEMENT}(?:the\s+)?{_PLACE_LOWER}", piece)
+    ):
         if match.group(1) not in _NOT_PLACES and match.group(1) not in ("work", "school", "home", "office"):
             yield "hometown", match.group(1), at
     elif match := re.match(r"an?\s+only\s+child\b", low):
@@ -384,14 +386,10 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         for item in _items(match.group(1) or match.group(2)):
             if item.lower() not in _NOT_ITEMS:
                 yield "likes", item, at
-    elif match := re.match(
-        rf"on\s+((?:[\w-]+\s+){{0,3}}{_MEDICINES})\b",
-        piece,
-        re.I,
+    elif (match := re.match(rf"on\s+((?:[\w-]+\s+){{0,3}}{_MEDICINES})\b", piece, re.I)) or (
+        match := re.fullmatch(rf"on\s+({_DRUG})(?:\s+(?:for\s+.+|daily|every\s+\w+|now))?", low)
     ):
-        yield "medication", match.group(1), at
-    elif match := re.fullmatch(rf"on\s+({_DRUG})(?:\s+(?:for\s+.+|daily|every\s+\w+|now))?", low):
-        yield "medication", match.group(1), at
+        yield "medication", match.group(1), at  # "on blood pressure medication", "on sertraline"
     elif re.match(r"(?:an?|the)\s|(?:head|senior|junior|lead|chief|principal|deputy|sous|staff)\s", low):
         # "I'm a nurse", "I'm head chef at …"
         words = re.sub(r"^(?:an?|the)\s+", "", piece)
@@ -433,9 +431,18 @@ def likes(s: str) -> Emit:
                          r"(not\s+|n't\s+)?(?:really\s+|probably\s+|definitely\s+|easily\s+)?my\s+(least\s+)?"
                          r"(?:fav(?:ou?rite)?|favou?rite|thing|jam|passion|guilty\s+pleasure|cup\s+of\s+tea)\b", s, re.I):  # fmt: skip
         thing = _clean(m.group(1))
-        if thing.lower() not in ("it", "that", "this", "which", "what", "there", "he", "she", "they", "who") and not (
-            re.match(r"(?:my|your|his|her|our|their)\b", thing, re.I)
-        ):
+        if thing.lower() not in (
+            "it",
+            "that",
+            "this",
+            "which",
+            "what",
+            "there",
+            "he",
+            "she",
+            "they",
+            "who",
+        ) and not (re.match(r"(?:my|your|his|her|our|their)\b", thing, re.I)):
             negative = m.group(2) or m.group(3) or "n't" in m.group(0)
             yield ("dislikes" if negative else "likes"), thing, m.start()
     for m in _each(r"\bI\s+can't\s+get\s+enough\s+of\s+(.+)", s):  # "I can't get enough of sushi"
@@ -480,7 +487,10 @@ def avoids(s: str) -> Emit:
             when = _PAST_TIME.search(item)
             if when and when.end() == len(item):
                 item = item[: when.start()].strip()
-            if not item or (re.search(r"avoid|away|clear|abstain", m.group(0), re.I) and item.split()[0].lower().endswith("ing")):
+            if not item or (
+                re.search(r"avoid|away|clear|abstain", m.group(0), re.I)
+                and item.split()[0].lower().endswith("ing")
+            ):
                 continue  # "I avoid driving at night" is a habit, not a food
             # "I never drink coffee after 2pm" is a habit, not a food avoided.
             if not re.search(
@@ -538,7 +548,9 @@ def health(s: str) -> Emit:
             yield "medication", m.group(1), m.start()
             yield "health_condition", found, m.start()
     # "My doctor put me on statins"
-    for m in _each(rf"\b(?:put|started|switched)\s+me\s+on\s+((?:[\w-]+\s+){{0,2}}{_MEDICINES}|{_DRUG})\b", s):
+    for m in _each(
+        rf"\b(?:put|started|switched)\s+me\s+on\s+((?:[\w-]+\s+){{0,2}}{_MEDICINES}|{_DRUG})\b", s
+    ):
         yield "medication", m.group(1), m.start()
     # "the pain from my tendonitis": a condition the user calls theirs.
     for m in _each(r"\bmy\s+(?:(?:chronic|severe|mild|bad)\s+)?(.+)", s):
@@ -675,7 +687,9 @@ def _names(text: str) -> list[str]:
     listed = re.match(rf"{name}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){name})*", text)
     if not listed:
         return []
-    return [_clean(n) for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", listed.group(0)) if n.strip()]
+    return [
+        _clean(n) for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", listed.group(0)) if n.strip()
+    ]
 
 
 @rule
@@ -687,7 +701,9 @@ def places(s: str) -> Emit:
              r"\s+(?:to|in)|\bhome\s+(?:for\s+me\s+)?is|\bmy\s+home\s+is\s+in|\bI\s+now\s+live\s+in|"
              r"(?:\band|\bbut)\s+(?:now\s+|currently\s+)?(?:live|reside|am\s+based)\s+in")  # fmt: skip
     for m in _each(rf"(?:{lives})\s+{_SETTLEMENT}{place}", s):
-        if m.group(0).lower().startswith(("and", "but")) and not re.match(_SAME_SUBJECT + r"$", s[: m.start()], re.I):
+        if m.group(0).lower().startswith(("and", "but")) and not re.match(
+            _SAME_SUBJECT + r"$", s[: m.start()], re.I
+        ):
             continue
         value = _place(m.group(1), lower)
         if value.lower() not in _NOT_PLACES and not re.search(
@@ -714,7 +730,9 @@ def places(s: str) -> Emit:
                 rf"teens|teenage\s+years|school\s+years)\s+in|\bmy\s+(?:home\s*town|birthplace|birth\s+place)\s+is|"
                 rf"(?:\band|\bbut)\s+(?:originally\s+)?{grew}")  # fmt: skip
     for m in _each(rf"(?:{hometown})\s+{_SETTLEMENT}{place}", s):
-        if m.group(0).lower().startswith(("and", "but")) and not re.match(_SAME_SUBJECT + r"$", s[: m.start()], re.I):
+        if m.group(0).lower().startswith(("and", "but")) and not re.match(
+            _SAME_SUBJECT + r"$", s[: m.start()], re.I
+        ):
             continue
         value = _place(m.group(1), lower)
         if value.lower() not in _NOT_PLACES:
