@@ -38,7 +38,7 @@ _PAST_TIME = re.compile(
 _FUTURE_TIME = re.compile(
     rf"\b(?:tomorrow|tonight|later\s+today|next\s+(?:{_UNIT})|this\s+(?:coming\s+)?(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
     rf"in\s+{_HOW_MANY}\s+(?:days?|weeks?|months?|years?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{_MONTH}|{_DAY}|{_SEASON}|{_HOLIDAY}|next\s+\w+|the\s+weekend)|"
-    rf"(?:at|by)\s+the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month|year)|{_DATE})\b", re.I)  # fmt: skip
+    rf"(?:at|by)\s+the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month|year)|for\s+(?:{_MONTH}|{_SEASON}|the\s+weekend)|{_DATE})\b", re.I)  # fmt: skip
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
@@ -79,7 +79,7 @@ CONDITIONS = re.compile(
     r"(?:[\w'-]+\s+){1,2}(?:disease|syndrome|disorder|cancer|fever|deficiency|intolerance|condition|infection|"
     r"pain|injury)|"
     r"(?!diploma\b|aroma\b)[a-z]{3,}(?:itis|osis|a?emia|pathy|algia|oma|plegia|philia|trophy|phobia)|"
-    r"hyp(?:o|er)[a-z]+ism)\b", re.I)  # fmt: skip
+    r"hyp(?:o|er)[a-z]+ism|(?:under|over)active\s+(?:thyroid|bladder))\b", re.I)  # fmt: skip
 MARITAL = frozenset({"married", "single", "divorced", "engaged", "widowed", "separated"})
 RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "son-in-law", "daughter-in-law", "stepbrother", "stepsister", "half-brother", "half-sister", "stepkids", "stepchildren", "grandchild", "granddaughters", "grandsons", "toddler", "newborn", "nieces", "nephews", "aunts", "uncles"])  # fmt: skip
 PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancee",
@@ -355,8 +355,8 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
             rf"\bwith\s+({_NUM})\s+(kids|children|sons|daughters|boys|girls)\b", piece, re.I
         ):
             yield (*_family(kids.group(2), kids.group(1)), at)
-    elif low in MARITAL:
-        yield "marital_status", low, at
+    elif match := re.fullmatch(rf"({'|'.join(MARITAL)})(?:\s+(?:from|since)\b.*)?", low):
+        yield "marital_status", match.group(1), at  # "separated from my husband"
     elif low in _JOB_STATES:
         yield "job_title", _JOB_STATES[low], at
     elif match := re.match(rf"(?:originally\s+)?from\s+{_SETTLEMENT}{_PROPER}", piece):
@@ -369,11 +369,11 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
     elif match := re.match(r"an?\s+only\s+child\b", low):
         yield "family", "only child", at
     elif match := re.fullmatch(rf"an?\s+(?:(single|stay-at-home|working|new|proud|first-time|busy|full-time)\s+)?"
-                               rf"(?:mom|mum|mother|dad|father|parent)(?:\s+(?:of|to)\s+({_NUM})\b.*)?", low):  # fmt: skip
+                               rf"(grand)?(?:mom|mum|mother|dad|father|parent|ma|pa)(?:\s+(?:of|to)\s+({_NUM})\b.*)?", low):  # fmt: skip
         # "I'm a single mum", "I'm a dad of three": the user has children.
         if match.group(1) == "single":
             yield "marital_status", "single", at
-        yield (*_family("children", match.group(2)), at)
+        yield (*_family("grandchildren" if match.group(2) else "children", match.group(3)), at)
     elif match := re.fullmatch(r"an?\s+(?:proud\s+|true\s+|born-and-bred\s+)?(?-i:([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)er)"
                                r"(?:\s+born\s+and\s+bred|\s+through\s+and\s+through|\s+at\s+heart)?", piece):  # fmt: skip
         # "I'm a Londoner", "a New Yorker": the place the user is of. Not "a Northerner", "a Pacific Islander".
@@ -423,13 +423,15 @@ def likes(s: str) -> Emit:
     for m in _each(r"^\W*(?:(?:huge|big)\s+)?fan\s+of\s+(.+)", s):  # "Big fan of sci-fi here"
         for item in _items(re.sub(r"\s+here\b.*$", "", m.group(1))):
             yield "likes", item, m.start()
-    for m in _each(r"\bmy\s+fav(?:ou?rite)?\s+[\w ]{1,30}?\s+(?:is|are)\s+(.+)", s):
-        for item in _items(m.group(1), cut_prepositions=False):
-            yield "likes", item, m.start()
+    for m in _each(r"\bmy\s+fav(?:ou?rite)?\s+([\w ]{1,30}?)\s+(?:is|are)\s+(.+)", s):
+        kind = "hobby" if re.search(r"\b(?:hobby|hobbies|pastime)$", m.group(1), re.I) else "likes"
+        for item in _items(m.group(2), cut_prepositions=False):
+            yield kind, item, m.start()
     # The other way round: "Ramen is my favourite food", "Mondays are my least favourite day".
     for m in re.finditer(r"^\W*((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)(?:\s+(?:is|are)(?:n't)?|'s|\s+has\s+always\s+been|\s+have\s+always\s+been)\s+"
                          r"(not\s+|n't\s+)?(?:really\s+|probably\s+|definitely\s+|easily\s+)?my\s+(least\s+)?"
-                         r"(?:fav(?:ou?rite)?|favou?rite|thing|jam|passion|guilty\s+pleasure|cup\s+of\s+tea)\b", s, re.I):  # fmt: skip
+                         r"(?:fav(?:ou?rite)?|favou?rite|thing|jam|passion|guilty\s+pleasure|cup\s+of\s+tea|weakness)\b"
+                         r"(?:\s+(hobby|hobbies|pastime)\b)?", s, re.I):  # fmt: skip
         thing = _clean(m.group(1))
         if thing.lower() not in (
             "it",
@@ -444,7 +446,8 @@ def likes(s: str) -> Emit:
             "who",
         ) and not (re.match(r"(?:my|your|his|her|our|their)\b", thing, re.I)):
             negative = m.group(2) or m.group(3) or "n't" in m.group(0)
-            yield ("dislikes" if negative else "likes"), thing, m.start()
+            kind = "dislikes" if negative else "hobby" if m.group(4) else "likes"
+            yield kind, thing, m.start()
     for m in _each(r"\bI\s+can't\s+get\s+enough\s+of\s+(.+)", s):  # "I can't get enough of sushi"
         for item in _items(m.group(1)):
             yield "likes", item, m.start()
@@ -468,7 +471,7 @@ def dislikes(s: str) -> Emit:
         for item in _items(m.group(1)):
             if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):
                 yield "dislikes", item, m.start()
-    for m in re.finditer(r"(?:\bI'm\s+|\bI\s+am\s+|^\W*)not\s+(?:a\s+|much\s+of\s+a\s+|really\s+a\s+|really\s+|very\s+|that\s+|too\s+)?"
+    for m in re.finditer(r"(?:\bI'm\s+|\bI\s+am\s+|^\W*)(?:not|\bI(?:'ve|\s+have)\s+never\s+been)\s+(?:a\s+|much\s+of\s+a\s+|really\s+a\s+|really\s+|very\s+|that\s+|too\s+)?"
                          r"(?:(?:big|huge)\s+fan\s+of|fan\s+of|keen\s+on|fond\s+of|into)\s+(.+)", s, re.I):  # fmt: skip
         for item in _items(m.group(1)):
             if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):
@@ -531,7 +534,15 @@ def health(s: str) -> Emit:
     for m in _each(r"\bmy\s+allergies\s+(?:are|include)\s+(.+)", s):
         for item in _items(m.group(1), cut_prepositions=False):
             yield "allergy", item, m.start()
-    verbs = (rf"(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living|diagnosed)\s+with|'ve\s+had|"
+    strong = (
+        r"\bI(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living|diagnosed)\s+with|"
+        r"\s+(?:live|struggle|was\s+diagnosed|got\s+diagnosed)\s+with|\s+suffer\s+from)\s+(?-i:([A-Z]{2,5}))\b"
+    )
+    for m in _each(
+        strong, s
+    ):  # "I've been living with MS": an acronym after a verb that only takes conditions
+        yield "health_condition", m.group(1), m.start()
+    verbs = (rf"(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living|diagnosed)\s+with|\s+struggle\s+with|'ve\s+had|"
              rf"\s+have\s+had|{_HAVE}|\s+suffer\s+(?:from|with)|\s+live\s+with|\s+battle|\s+(?:was|got)\s+diagnosed\s+with|"
              rf"\s+(?:often\s+|sometimes\s+|still\s+|regularly\s+)?get|(?:'m|\s+am)\s+(?:being\s+treated\s+for|recovering\s+from|in\s+remission\s+from))")  # fmt: skip
     for m in _each(rf"\bI{verbs}\s+(?:(?:a|an|chronic|severe|mild|bad|terrible|awful|frequent|occasional|serious|really|pretty)\s+)*(.+)", s):  # fmt: skip
@@ -590,7 +601,7 @@ def work(s: str) -> Emit:
             at = re.match(rf"\s*(?:an?\s+|the\s+)?{re.escape(promoted)}\s+(?:at|for|with)\s+{_CALLED}{_PROPER}", s[m.end() - len(m.group(1)) - 3 :], re.I)  # fmt: skip
             if at and not job_title(at.group(1)):
                 yield "employer", at.group(1).rstrip(",."), m.start()
-    employed = (r"\bI(?:\s+work|\s+am\s+working|'m\s+working|\s+currently\s+work)\s+(?:at|for)|\bI'm\s+employed\s+(?:at|by)|"
+    employed = (r"\bI(?:\s+work|\s+am\s+working|'m\s+working|\s+currently\s+work)(?:\s+(?:remotely|from\s+home|full[-\s]time|part[-\s]time))?\s+(?:at|for)|\bI'm\s+employed\s+(?:at|by)|"
                 r"\bI\s+am\s+employed\s+(?:at|by)|\bI\s+(?:just\s+|recently\s+)?joined|"
                 r"\bI\s+(?:just\s+|recently\s+)?(?:started|got|landed|have|took)\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
                 r"\bI\s+(?:just\s+|recently\s+)?started\s+(?:working\s+)?(?:at|for)|\band\s+(?:started\s+working|work)\s+(?:at|for)|"
@@ -644,7 +655,7 @@ def family(s: str) -> Emit:
         while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+{adjective}({words})\b", rest, re.I):  # fmt: skip
             yield (*_family(more.group(2), more.group(1)), m.start())
             rest = rest[more.end() :]
-    for m in _each(rf"\b(?:(?:I|we)(?:{_HAVE}|\s+just\s+adopted|\s+adopted)|with)\s+({_NUM})\s+(?:[\w-]+\s+)??({PETS})s?\b{named}", s):  # fmt: skip
+    for m in _each(rf"\b(?:(?:I|we)(?:{_HAVE}|\s+just\s+adopted|\s+adopted)|with|(?:with\s+)?(?:my|our))\s+({_NUM})\s+(?:[\w-]+\s+)??({PETS})s?\b{named}", s):  # fmt: skip
         n = NUMBERS.get(m.group(1).lower()) if not m.group(1).isdigit() else int(m.group(1))
         value = f"{n} {m.group(2).lower()}s" if n and n > 1 else m.group(2).lower()
         pet = m.group(3) or m.group(4)
@@ -719,7 +730,8 @@ def places(s: str) -> Emit:
     for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
         yield "lives_in", m.group(1).rstrip(",."), m.start()
     for m in _each(
-        rf"^\W*(?:born\s+and\s+raised|grew\s+up|raised|brought\s+up)\s+in\s+{_SETTLEMENT}{place}", s
+        rf"^\W*(?:born\s+and\s+raised\s+in|grew\s+up\s+in|raised\s+in|brought\s+up\s+in|originally\s+from)\s+{_SETTLEMENT}{place}",
+        s,
     ):  # "Born and raised in X"
         yield "hometown", _place(m.group(1), lower), m.start()
     for m in _each(rf"\bI\s+spent\s+(?:a|an|one|two|three|four|five|six|several|a\s+few|\d+)\s+(?:days?|weeks?|months?|years?|summers?)\s+in\s+{_PROPER}", s):  # fmt: skip
@@ -741,7 +753,7 @@ def places(s: str) -> Emit:
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
         yield "lived_in", _place(m.group(1), lower), m.start()
-    visited = (rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\bI(?:'ve|\s+have)?\s+(?:also\s+)?(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}|"
+    visited = (rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\b(?:I|we)(?:'ve|\s+have)?\s+(?:also\s+)?(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}|"
                rf"\bI(?:'ve|\s+have)?\s+(?:backpacked|travel(?:l)?ed|toured|cycled|hiked|road-tripped)\s+(?:around|through|across|all\s+over)\s+{_PROPER}")  # fmt: skip
     for m in _each(visited, s):
         for name in _names(s[m.start(m.lastindex or 1) :]):  # "I've been to Japan, Korea and Vietnam"
@@ -818,6 +830,15 @@ def plans(s: str) -> Emit:
         phrase = s[m.start(1) :]
         if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
             yield "plan", _with_time(phrase, s[: m.start()]), m.start()
+    # "I've booked a trip to Morocco for April", "Going to Japan in the autumn!" (the subject left out): a plan when
+    # a future time is said.
+    for m in _each(r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|already\s+)?(?:booked|scheduled|arranged|organi[sz]ed)\s+(.+)"
+                   r"|^\W*(?!(?:looking|thinking|wondering|hoping|trying|feeling|being|getting\s+back|loving|liking|enjoying|hating|"
+                   r"working|doing|having|struggling|dealing|waiting)\b)([a-z]+ing\s+.+)", s):  # fmt: skip
+        phrase = m.group(1) or m.group(2)
+        when = _FUTURE_TIME.search(phrase)
+        if not found and when and not re.match(r"this\s+(?!coming\b)", when.group(0), re.I):
+            yield "plan", _clean(phrase[: when.end()]), m.start()
     for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(off\s+to\s+.+)", s):  # "I'm off to Spain next week"
         if not found and (_FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()])):
             yield "plan", _with_time(re.sub(r"^off\s+to\s+", "go to ", m.group(1)), s[: m.start()]), m.start()

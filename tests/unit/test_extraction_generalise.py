@@ -68,6 +68,21 @@ STATEMENTS = [
     ("We're going on honeymoon to Bali in August", {("plan", "going on honeymoon to Bali in August")}),
     ("I've decided to learn Japanese", {("plan", "learn Japanese")}),
     ("I'm off to Spain next week", {("plan", "go to Spain next week")}),
+    # a third pass, from a probe list of new phrasing (not committed)
+    ("Chocolate is my weakness", {("likes", "Chocolate")}),
+    ("Gardening is my favourite hobby", {("hobby", "Gardening")}),
+    ("I've never been a fan of seafood", {("dislikes", "seafood")}),
+    ("I've been living with MS for ten years", {("health_condition", "MS")}),
+    ("I struggle with anxiety", {("health_condition", "anxiety")}),
+    ("I have an underactive thyroid", {("health_condition", "underactive thyroid")}),
+    ("I work from home for Shopify", {("employer", "Shopify")}),
+    ("I'm a grandmother of four", {("family", "4 grandchildren")}),
+    ("I'm separated from my husband", {("marital_status", "separated"), ("family", "husband")}),
+    ("I live in Brooklyn with my two cats", {("lives_in", "Brooklyn"), ("pet", "2 cats")}),
+    ("Originally from Kerala, now in Dubai", {("hometown", "Kerala")}),
+    ("Last summer we went to Greece", {("visited", "Greece"), ("event", "went to Greece last summer")}),
+    ("I've booked a trip to Morocco for April", {("plan", "trip to Morocco for April")}),
+    ("Going to Japan in the autumn!", {("plan", "Going to Japan in the autumn")}),
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
@@ -81,6 +96,9 @@ NEGATIVES = [
     "I'm on a deadline",
     "I used to have asthma as a child",
     "I'd hate to live somewhere that cold",
+    "Loving the weather this week",  # a subject-less gerund with "this week" is no plan
+    "Working on it this week",
+    "Running late today",
 ]  # fmt: skip
 OTHERS = [
     ("My parents grew up in Texas and live in Oregon", {("family", "parents")}),
