@@ -34,7 +34,9 @@ HELD_OUT = {
     FIXTURE.with_name("holdout.json"): "tuned on after its blind run (then: P 0.95, R 0.65)",
     FIXTURE.with_name("holdout2.json"): "tuned on after its blind run (then: P 0.97, R 0.55)",
     FIXTURE.with_name("holdout3.json"): "tuned on after its blind run (then: P 0.93, R 0.67)",
-    FIXTURE.with_name("holdout5_dev.json"): "my own check set, tuned on after its blind run (then: P 1.00, R 0.73)",
+    FIXTURE.with_name(
+        "holdout5_dev.json"
+    ): "my own check set, tuned on after its blind run (then: P 1.00, R 0.73)",
 }
 Propose = Callable[[str], list[tuple[str, str]]]
 

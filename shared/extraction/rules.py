@@ -81,7 +81,7 @@ CONDITIONS = re.compile(
     r"(?!diploma\b|aroma\b)[a-z]{3,}(?:itis|osis|a?emia|pathy|algia|oma|plegia|philia|trophy|phobia)|"
     r"hyp(?:o|er)[a-z]+ism|(?:under|over)active\s+(?:thyroid|bladder))\b", re.I)  # fmt: skip
 MARITAL = frozenset({"married", "single", "divorced", "engaged", "widowed", "separated"})
-RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "son-in-law", "daughter-in-law", "stepbrother", "stepsister", "half-brother", "half-sister", "stepkids", "stepchildren", "grandchild", "granddaughters", "grandsons", "toddler", "newborn", "nieces", "nephews", "aunts", "uncles"])  # fmt: skip
+RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "nan", "nana", "nanna", "gran", "granny", "grandad", "granddad", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "son-in-law", "daughter-in-law", "stepbrother", "stepsister", "half-brother", "half-sister", "stepkids", "stepchildren", "grandchild", "granddaughters", "grandsons", "toddler", "newborn", "nieces", "nephews", "aunts", "uncles"])  # fmt: skip
 PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancee",
                       "fiancée", "spouse"})  # fmt: skip
 _KIN = "|".join(sorted(RELATIVES | PARTNERS, key=len, reverse=True))  # longest first: "in-laws" before "in"
@@ -91,6 +91,13 @@ _CANONICAL = {
     "dad": "father",
     "grandma": "grandmother",
     "grandpa": "grandfather",
+    "nan": "grandmother",
+    "nana": "grandmother",
+    "nanna": "grandmother",
+    "gran": "grandmother",
+    "granny": "grandmother",
+    "grandad": "grandfather",
+    "granddad": "grandfather",
 }
 PETS = ("dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|budgie|goldfish|fish|turtle|tortoise|guinea pig|horse|"
         "snake|lizard|gecko|ferret|border collie|collie|labrador|golden retriever|retriever|poodle|beagle|dachshund|"
@@ -107,7 +114,7 @@ _TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "s
                    "describe", "try", "list", "write", "copy", "answer", "know", "understand", "see", "clarify",
                    "repeat", "rephrase", "mention", "add", "use", "the", "a", "an", "my", "your", "you", "be",
                    "have", "go", "keep", "start", "continue", "do", "think", "consider", "wait", "figure", "reply",
-                   "respond", "bed", "sleep", "work", "school", "class", "lunch", "dinner", "breakfast", "church", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
+                   "respond", "grab", "pop", "nip", "hop", "bed", "sleep", "work", "school", "class", "lunch", "dinner", "breakfast", "church", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
                      r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|imo|here)$", re.I)  # fmt: skip
 # Where a clause ends: a value never runs past one of these.
@@ -382,6 +389,19 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
             yield "lives_in", match.group(1), at
     elif match := re.match(rf"an?\s+native\s+of\s+{_PROPER}", piece):
         yield "hometown", match.group(1).rstrip(",."), at
+    elif match := re.fullmatch(r"an?\s+(?:(?:huge|big|massive|die-?hard|lifelong|long-time|loyal|massive)\s+)?"
+                               r"((?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})|[a-z-]+(?:\s+[a-z-]+)?)\s+fan", piece):  # fmt: skip
+        if match.group(1).lower() not in (
+            "big",
+            "huge",
+            "ceiling",
+            "desk",
+            "sports",
+            "music",
+            "football",
+            "film",
+        ):
+            yield "likes", match.group(1), at  # "I'm a huge Arsenal fan", "a jazz fan"
     elif match := re.match(r"(?:an?\s+)?(?:(?:huge|big|massive)\s+)?fan\s+of\s+(.+)|(?:(?:really|very|so|big|super)\s+)?into\s+(.+)", piece, re.I):  # fmt: skip
         for item in _items(match.group(1) or match.group(2)):
             if item.lower() not in _NOT_ITEMS:
@@ -709,7 +729,7 @@ def places(s: str) -> Emit:
     place = _PLACE_LOWER if lower else _PROPER
     lives = (rf"\bI\s+live\s+(?:just\s+)?(?:near|outside)|\b(?:I\s+live|I'm\s+living|I\s+am\s+living|we\s+live|I'm\s+based|"
              rf"I\s+am\s+based|we're\s+based|I\s+reside|I(?:'ve|\s+have)?\s+settled(?:\s+down)?|{_MOVED}(?:\s+from\s+\S+(?:\s+[A-Z]\S*)*)?)"
-             r"\s+(?:to|in)|\bhome\s+(?:for\s+me\s+)?is|\bmy\s+home\s+is\s+in|\bI\s+now\s+live\s+in|"
+             r"\s+(?:to|in)|\bhome\s+(?:for\s+me\s+)?is|\b(?:my|our)\s+(?:home|house|flat|apartment|place)\s+is\s+in|\bI\s+now\s+live\s+in|"
              r"(?:\band|\bbut)\s+(?:now\s+|currently\s+)?(?:live|reside|am\s+based)\s+in")  # fmt: skip
     for m in _each(rf"(?:{lives})\s+{_SETTLEMENT}{place}", s):
         if m.group(0).lower().startswith(("and", "but")) and not re.match(
@@ -724,7 +744,7 @@ def places(s: str) -> Emit:
     for m in _each(rf"\bI\s+call\s+{place}\s+home\b", s):  # "I call Seattle home"
         yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(
-        rf"^\W*(?:currently\s+|now\s+)?(?:living|based)\s+in\s+{place}", s
+        rf"^\W*(?:currently\s+|now\s+)?(?:living|based|live)\s+in\s+{_SETTLEMENT}{place}", s
     ):  # "Currently living in X"
         yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
@@ -839,10 +859,15 @@ def plans(s: str) -> Emit:
         when = _FUTURE_TIME.search(phrase)
         if not found and when and not re.match(r"this\s+(?!coming\b)", when.group(0), re.I):
             yield "plan", _clean(phrase[: when.end()]), m.start()
+    for m in _each(
+        r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:planning|organi[sz]ing|booking)\s+(?:a|an|our|my)\s+(.+)", s
+    ):
+        if not found:  # "I'm planning a trip to Vietnam"
+            yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
     for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(off\s+to\s+.+)", s):  # "I'm off to Spain next week"
         if not found and (_FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()])):
             yield "plan", _with_time(re.sub(r"^off\s+to\s+", "go to ", m.group(1)), s[: m.start()]), m.start()
-    for m in _each(r"\bI\s+(?:have|'ve\s+got|got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)", s):  # fmt: skip
+    for m in _each(r"\bI(?:\s+have|'ve\s+got|\s+have\s+got|\s+got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)", s):  # fmt: skip
         if _FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()]):
             yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
     for m in _each(r"\bI\s+(?:need|have)\s+to\s+(.+)", s):  # a chore with a date is a plan
@@ -870,7 +895,10 @@ def states_nothing(sentence: str) -> bool:
     (True, True)
     """
     words = re.findall(r"[\w'’]+", sentence.lower().replace("’", "'"))
-    if not words or sentence.rstrip().endswith("?") or words[0] in _QUESTION_START:
+    when_clause = (
+        words[:2] in (["when", "i"], ["when", "we"]) and len(words) > 2 and words[2] in ("was", "were")
+    )
+    if not words or sentence.rstrip().endswith("?") or (words[0] in _QUESTION_START and not when_clause):
         return True
     return bool(HEDGES.intersection(words))
 

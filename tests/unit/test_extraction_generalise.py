@@ -83,6 +83,13 @@ STATEMENTS = [
     ("Last summer we went to Greece", {("visited", "Greece"), ("event", "went to Greece last summer")}),
     ("I've booked a trip to Morocco for April", {("plan", "trip to Morocco for April")}),
     ("Going to Japan in the autumn!", {("plan", "Going to Japan in the autumn")}),
+    ("I'm a huge Arsenal fan", {("likes", "Arsenal")}),
+    ("My nan is 95", {("family", "grandmother")}),
+    ("Live in Cardiff, work in Bristol", {("lives_in", "Cardiff")}),
+    ("Our house is in a village outside Oxford", {("lives_in", "Oxford")}),
+    ("When I was 20 I lived in Spain", {("lived_in", "Spain")}),  # a when-clause, not a question
+    ("I'm planning a trip to Vietnam", {("plan", "trip to Vietnam")}),
+    ("I've got an interview at Apple on Thursday", {("plan", "interview at Apple on Thursday")}),
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
@@ -99,6 +106,9 @@ NEGATIVES = [
     "Loving the weather this week",  # a subject-less gerund with "this week" is no plan
     "Working on it this week",
     "Running late today",
+    "I'm going to grab a coffee",
+    "When is your birthday",  # a question without its question mark
+    "When were you born",
 ]  # fmt: skip
 OTHERS = [
     ("My parents grew up in Texas and live in Oregon", {("family", "parents")}),
