@@ -907,7 +907,7 @@ def facts_in(text: str) -> list[Fact]:
     """Every fact about the user ``text`` states, in the order stated, each (predicate, value) once."""
     found: dict[tuple[str, str], Fact] = {}
     for sentence in _SENTENCE.finditer(text):
-        body = sentence.group(0)
+        body = sentence.group(0).replace("’", "'")  # a phone's apostrophe; same length, so offsets hold
         if states_nothing(body):
             continue
         for fn in RULES:

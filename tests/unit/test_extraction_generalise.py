@@ -90,6 +90,7 @@ STATEMENTS = [
     ("When I was 20 I lived in Spain", {("lived_in", "Spain")}),  # a when-clause, not a question
     ("I'm planning a trip to Vietnam", {("plan", "trip to Vietnam")}),
     ("I've got an interview at Apple on Thursday", {("plan", "interview at Apple on Thursday")}),
+    ("I’m taking sertraline for anxiety", {("medication", "sertraline"), ("health_condition", "anxiety")}),  # ’
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
