@@ -36,7 +36,10 @@ HELD_OUT = {
     FIXTURE.with_name("holdout3.json"): "tuned on after its blind run (then: P 0.93, R 0.67)",
     FIXTURE.with_name(
         "holdout5_dev.json"
-    ): "my own check set, tuned on after its blind run (then: P 1.00, R 0.73)",
+    ): "my check set, tuned on after its blind run (then: P 1.00, R 0.73)",
+    FIXTURE.with_name(
+        "probes_dev.json"
+    ): "4 probe lists, each tuned on after its first run (docs/extraction.md)",
 }
 Propose = Callable[[str], list[tuple[str, str]]]
 
