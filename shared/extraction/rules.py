@@ -75,7 +75,7 @@ CONDITIONS = re.compile(
     r"arthritis|eczema|epilepsy|hypertension|high\s+blood\s+pressure|low\s+blood\s+pressure|high\s+cholesterol|ibs|"
     r"ibd|crohn'?s(?:\s+disease)?|insomnia|psoriasis|sleep\s+apnea|sleep\s+apnoea|long\s+covid|dyslexia|dyspraxia|"
     r"autism|tinnitus|ptsd|ocd|pcos|copd|gerd|acid\s+reflux|lupus|gout|sciatica|vertigo|dementia|schizophrenia|"
-    r"bipolar(?:\s+disorder)?|cancer|acne|rosacea|glaucoma|cataracts|shingles|anorexia|bulimia|hiv|"
+    r"bipolar(?:\s+disorder)?|cancer|acne|rosacea|glaucoma|cataracts|shingles|anorexia|bulimia|hiv|covid(?:-19)?|"
     r"(?:[\w'-]+\s+){1,2}(?:disease|syndrome|disorder|cancer|fever|deficiency|intolerance|condition|infection|"
     r"pain|injury)|"
     r"(?!diploma\b|aroma\b)[a-z]{3,}(?:itis|osis|a?emia|pathy|algia|oma|plegia|philia|trophy|phobia)|"
@@ -105,7 +105,7 @@ PETS = ("dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|budgie|goldfish|fish|t
 # Words that turn a sentence into a question, a condition, a hedge or a wish: it states nothing about the user.
 HEDGES = frozenset({"if", "unless", "whether", "suppose", "supposing", "imagine", "pretend", "hypothetically",
                     "would", "could", "should", "might", "maybe", "perhaps", "someday", "wish", "i'd", "thinking",
-                    "considering", "wonder", "wondering"})  # fmt: skip
+                    "considering", "wonder", "wondering", "thinks", "suspects", "reckons"})  # fmt: skip
 _QUESTION_START = frozenset({"who", "what", "what's", "where", "which", "when", "why", "how", "do", "does", "did",
                              "can", "could", "should", "would", "will", "is", "are", "am", "was", "were", "shall",
                              "may", "tell", "remind", "give", "show", "help", "let's"})  # fmt: skip
@@ -137,7 +137,9 @@ _PROPER = r"(?:the\s+)?(?-i:([A-Z][\w&.'-]*(?:(?:\s+|,\s*)[A-Z][\w&.'-]*){0,3}))
 _PLACE_LOWER = r"([a-z][a-z.'-]+(?:\s+[a-z][a-z.'-]+){0,2})"  # only in a message typed all in lower case
 _NOT_PLACES = frozenset({"hope", "fear", "denial", "peace", "sin", "harmony", "luxury", "poverty", "style",
                          "a", "an", "the", "my", "our", "this", "that", "here", "there", "town", "the city",
-                         "it", "comfort", "squalor"})  # fmt: skip
+                         "it", "comfort", "squalor", "countryside", "the countryside", "suburbs", "the suburbs",
+                         "coast", "the coast", "seaside", "the seaside", "country", "the country", "abroad",
+                         "city", "the sticks", "the mountains", "the middle of nowhere"})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -332,7 +334,7 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
     ):
         yield "diet", match.group(1), at
     elif match := re.fullmatch(rf"(?:(?:very|severely|slightly|partially|profoundly|mildly|borderline|clinically|"
-                               rf"completely|totally|legally)\s+)?({'|'.join(CONDITION_ADJECTIVES)})"
+                               rf"completely|totally|legally|\w+\s+(?:weeks?|months?))\s+)?({'|'.join(CONDITION_ADJECTIVES)})"
                                rf"(\s+in\s+(?:one|both|my\s+(?:left|right)|the\s+(?:left|right))\s+(?:ear|eye)s?)?", low):  # fmt: skip
         yield "health_condition", CONDITION_ADJECTIVES[match.group(1)] + (match.group(2) or ""), at
     elif match := re.fullmatch(r"type\s+([12])\s+diabetic", low):
@@ -440,8 +442,10 @@ def likes(s: str) -> Emit:
         for item in _items(m.group(1)):
             if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):  # "I love my job": no preference
                 yield "likes", item, m.start()
-    for m in _each(r"^\W*(?:(?:huge|big)\s+)?fan\s+of\s+(.+)", s):  # "Big fan of sci-fi here"
-        for item in _items(re.sub(r"\s+here\b.*$", "", m.group(1))):
+    for m in _each(
+        r"^\W*(?:(?:huge|big)\s+)?fan\s+of\s+(.+)|^\W*(?:huge|big|really|very|so)\s+into\s+(.+)", s
+    ):  # "Big fan of sci-fi here"
+        for item in _items(re.sub(r"\s+here\b.*$", "", m.group(1) or m.group(2))):
             yield "likes", item, m.start()
     for m in _each(r"\bmy\s+fav(?:ou?rite)?\s+([\w ]{1,30}?)\s+(?:is|are)\s+(.+)", s):
         kind = "hobby" if re.search(r"\b(?:hobby|hobbies|pastime)$", m.group(1), re.I) else "likes"
@@ -554,6 +558,19 @@ def health(s: str) -> Emit:
     for m in _each(r"\bmy\s+allergies\s+(?:are|include)\s+(.+)", s):
         for item in _items(m.group(1), cut_prepositions=False):
             yield "allergy", item, m.start()
+    # "Been struggling with insomnia for months": the subject left out
+    for m in _each(
+        r"^\W*been\s+(?:dealing|struggling|living|battling|diagnosed)\s+with\s+(?:(?:a|an|chronic|severe|bad)\s+)*(.+)",
+        s,
+    ):
+        if found := condition(m.group(1)):
+            yield "health_condition", found, m.start()
+    # "I've got asthma and a nut allergy": an allergy further down the list
+    if re.search(rf"\bI{_HAVE}\s", s, re.I):
+        for m in _each(
+            r"(?:,|\band)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+|serious\s+)?([\w-]+)\s+allergy\b", s
+        ):
+            yield "allergy", m.group(1), m.start()
     strong = (
         r"\bI(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living|diagnosed)\s+with|"
         r"\s+(?:live|struggle|was\s+diagnosed|got\s+diagnosed)\s+with|\s+suffer\s+from)\s+(?-i:([A-Z]{2,5}))\b"
@@ -708,8 +725,16 @@ _SAME_SUBJECT = r"^\W*(?:\w+\s+){0,3}?(?:I|we)\b(?:(?!\b(?:my|his|her|their|our|
 
 
 def _place(value: str, lower: bool) -> str:
-    """A place as said; typed in lower case, up to where its clause or a preposition starts ("oregon now")."""
-    return _clean((_PREPOSITION.sub("", _clause(value)) if lower else value).rstrip(",."))
+    """A place as said; typed in lower case, up to where its clause, a preposition or a time starts ("oregon now")."""
+    if lower:
+        value = _PREPOSITION.sub("", _clause(value))
+        if (
+            when := _PAST_TIME.search(value)
+            or _FUTURE_TIME.search(value)
+            or re.search(r"\s(?:last|next|this)\b", value)
+        ):
+            value = value[: when.start()]
+    return _clean(value.rstrip(",."))
 
 
 def _names(text: str) -> list[str]:
@@ -729,7 +754,7 @@ def places(s: str) -> Emit:
     place = _PLACE_LOWER if lower else _PROPER
     lives = (rf"\bI\s+live\s+(?:just\s+)?(?:near|outside)|\b(?:I\s+live|I'm\s+living|I\s+am\s+living|we\s+live|I'm\s+based|"
              rf"I\s+am\s+based|we're\s+based|I\s+reside|I(?:'ve|\s+have)?\s+settled(?:\s+down)?|{_MOVED}(?:\s+from\s+\S+(?:\s+[A-Z]\S*)*)?)"
-             r"\s+(?:to|in)|\bhome\s+(?:for\s+me\s+)?is|\b(?:my|our)\s+(?:home|house|flat|apartment|place)\s+is\s+in|\bI\s+now\s+live\s+in|"
+             r"\s+(?:to|in)|\b(?:I'm|I\s+am|we're)\s+based\s+out\s+of|\bhome\s+(?:for\s+me\s+)?is|\b(?:my|our)\s+(?:home|house|flat|apartment|place)\s+is\s+in|\bI\s+now\s+live\s+in|"
              r"(?:\band|\bbut)\s+(?:now\s+|currently\s+)?(?:live|reside|am\s+based)\s+in")  # fmt: skip
     for m in _each(rf"(?:{lives})\s+{_SETTLEMENT}{place}", s):
         if m.group(0).lower().startswith(("and", "but")) and not re.match(
@@ -756,7 +781,9 @@ def places(s: str) -> Emit:
         yield "hometown", _place(m.group(1), lower), m.start()
     for m in _each(rf"\bI\s+spent\s+(?:a|an|one|two|three|four|five|six|several|a\s+few|\d+)\s+(?:days?|weeks?|months?|years?|summers?)\s+in\s+{_PROPER}", s):  # fmt: skip
         yield "visited", m.group(1).rstrip(",."), m.start()
-    grew = r"(?:grew\s+up|was\s+born|was\s+raised|was\s+brought\s+up)\s+(?:in|on)"
+    grew = (
+        r"(?:grew\s+up|was\s+born(?:\s+and\s+(?:raised|bred))?|was\s+raised|was\s+brought\s+up)\s+(?:in|on)"
+    )
     hometown = (rf"\bI\s+{grew}|\bI\s+(?:come|hail)\s+from|\bI'm\s+originally\s+from|"
                 rf"\bI\s+spent\s+(?:(?:most|all|much)\s+of\s+)?my\s+(?:childhood|youth|early\s+years|formative\s+years|"
                 rf"teens|teenage\s+years|school\s+years)\s+in|\bmy\s+(?:home\s*town|birthplace|birth\s+place)\s+is|"
@@ -812,7 +839,13 @@ _ACTIVE_VERBS = frozenset({"retired", "married"})
 @rule
 def event(s: str) -> Emit:
     """A past statement with a date: "I broke my leg last winter", "Yesterday I adopted a puppy"."""
-    for m in _each(r"\b(?:I|we)\s+(?:(?:just|finally|recently|also|officially|actually)\s+)?(?:was\s+|were\s+)?(\w+)\b", s):  # fmt: skip
+    subject = r"\b(?:I|we)\s+(?:(?:just|finally|recently|also|officially|actually)\s+)?(?:was\s+|were\s+)?"
+    # "… and had my first kid in 2017" (the same subject), "Just got back from Japan yesterday" (none said)
+    elided = r"\band\s+(?:then\s+|later\s+|also\s+)?(?!(?:I|we)\b)|^\W*(?:just\s+|finally\s+|recently\s+)?"
+    for m in _each(rf"(?:{subject}|{elided})(\w+)\b", s):
+        said = m.group(0).lower().lstrip(" \t\"'(")
+        if said.startswith("and") and not re.match(_SAME_SUBJECT + r"$", s[: m.start()], re.I):
+            continue
         verb = m.group(1)
         # "I retired in 2020" and "we married in June" are events; "I was retired" and "I was married" are states.
         active = verb.lower() in _ACTIVE_VERBS and not re.search(r"\b(?:was|were)\s+$", s[: m.start(1)], re.I)
@@ -824,7 +857,9 @@ def event(s: str) -> Emit:
             yield "event", _clean(phrase[: when.end()]), m.start()
             continue
         when = _PAST_TIME.search(s[: m.start()])
-        if when:
+        if when and not said.startswith(
+            "and"
+        ):  # "… in 2020 and started working at Intel": that time was the first's
             yield "event", f"{_clean(_clause(phrase))} {when.group(0).lower()}", m.start()
 
 
@@ -835,12 +870,18 @@ def plans(s: str) -> Emit:
               r"\b(?:I|we)\s+(?:plan|want|hope|intend|aim|mean)\s+to\s+|\b(?:I|we)\s+wanna\s+|\bmy\s+(?:goal|plan|dream|aim|resolution)\s+is\s+to\s+|"
               r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:finally\s+)?(?:decided|resolved|committed)\s+to\s+|"
               r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:determined|looking|preparing|getting\s+ready|about)\s+to\s+|"
-              r"\b(?:I|we)(?:\s+will|'ll|’ll)\s+(?!be\s+(?:honest|brief|quick|back)\b)")  # fmt: skip
+              r"\b(?:I|we)(?:\s+will|'ll|’ll)\s+(?!be\s+(?:honest|brief|quick|back)\b)|"
+              r"^\W*(?:gonna|planning\s+(?:to|on)|hoping\s+to|going\s+to)\s+")  # fmt: skip
     found = False
     for m in _each(rf"(?:{intent})(.+)", s):
         phrase = m.group(1)
         first = phrase.split()[0].lower() if phrase.split() else ""
-        if first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on|\w+ing|\d+)\b", phrase)):
+        talk = first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on|\w+ing|\d+)\b", phrase))
+        if first == "start" and not re.match(
+            r"start(?:\s+(?:by|with|off|again|over|from|here|there|now)\b|\W*$)", phrase, re.I
+        ):
+            talk = False  # "start a new job at Meta" is a plan; "start by asking" is talk
+        if talk:
             continue
         if _PAST_TIME.search(phrase) and not _FUTURE_TIME.search(phrase):
             continue  # "I decided to quit my job last week" was a plan; the event rule has it
