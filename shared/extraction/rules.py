@@ -22,17 +22,23 @@ _MONTH = ("january|february|march|april|may|june|july|august|september|october|n
           "jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")  # fmt: skip
 _DAY = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _SEASON = "spring|summer|autumn|fall|winter"
-_UNIT = rf"week|month|year|weekend|night|morning|afternoon|evening|{_DAY}|{_SEASON}"
-_DATE = (rf"(?:in\s+(?:early\s+|late\s+|mid-?)?(?:{_MONTH})(?:\s+\d{{4}})?|in\s+(?:the\s+)?(?:{_SEASON})|in\s+\d{{4}}|"
+_HOLIDAY = (r"christmas|xmas|easter|thanksgiving|halloween|new\s+year'?s?(?:\s+eve|\s+day)?|diwali|hanukkah|eid|"
+            r"ramadan|passover|the\s+holidays|spring\s+break|half[-\s]term")  # fmt: skip
+_UNIT = rf"week|month|year|weekend|night|morning|afternoon|evening|{_DAY}|{_SEASON}|{_HOLIDAY}"
+# How many: "two", "a few", "a couple of", "several", "18".
+_HOW_MANY = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+             r"a\s+few|a\s+couple\s+of|couple\s+of|a\s+couple|few|several|many|\d+)")  # fmt: skip
+_DATE = (rf"(?:in\s+(?:early\s+|late\s+|mid-?)?(?:{_MONTH})(?:\s+\d{{4}})?|in\s+(?:the\s+)?(?:{_SEASON})(?:\s+of\s+\d{{4}})?|in\s+\d{{4}}|"
          rf"on\s+(?:{_DAY})|on\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTH})(?:\s+\d{{4}})?|"
-         rf"on\s+(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?)")  # fmt: skip
+         rf"on\s+(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|(?:at|over|on|for)\s+(?:{_HOLIDAY}))")  # fmt: skip
 _PAST_TIME = re.compile(
-    rf"\b(?:yesterday|last\s+(?:{_UNIT})|(?:a|an|one|two|three|four|five|\d+)\s+(?:days?|weeks?|months?|years?)\s+ago|"
-    rf"earlier\s+this\s+(?:week|month|year)|this\s+(?:morning|afternoon)|{_DATE})\b", re.I)  # fmt: skip
+    rf"\b(?:yesterday|last\s+(?:{_UNIT})|{_HOW_MANY}\s+(?:days?|weeks?|months?|years?|decades?)\s+ago|"
+    rf"earlier\s+(?:this\s+(?:week|month|year)|today)|this\s+(?:morning|afternoon)|this\s+past\s+(?:{_UNIT})|"
+    rf"over\s+the\s+weekend|the\s+other\s+(?:day|week|night)|back\s+in\s+(?:\d{{4}}|the\s+\d0s)|in\s+the\s+(?:19|20)?\d0'?s|{_DATE})\b", re.I)  # fmt: skip
 _FUTURE_TIME = re.compile(
-    rf"\b(?:tomorrow|tonight|next\s+(?:{_UNIT})|this\s+(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
-    rf"in\s+(?:a|an|two|three|\d+)\s+(?:days?|weeks?|months?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{_MONTH}|{_DAY}|{_SEASON}|next\s+\w+|the\s+weekend)|"
-    rf"{_DATE})\b", re.I)  # fmt: skip
+    rf"\b(?:tomorrow|tonight|later\s+today|next\s+(?:{_UNIT})|this\s+(?:coming\s+)?(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
+    rf"in\s+{_HOW_MANY}\s+(?:days?|weeks?|months?|years?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{_MONTH}|{_DAY}|{_SEASON}|{_HOLIDAY}|next\s+\w+|the\s+weekend)|"
+    rf"(?:at|by)\s+the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month|year)|for\s+(?:{_MONTH}|{_SEASON}|the\s+weekend)|{_DATE})\b", re.I)  # fmt: skip
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
@@ -40,20 +46,42 @@ _NUM = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
 
 JOB_HEADS = frozenset(["engineer", "developer", "programmer", "designer", "architect", "manager", "director", "nurse", "doctor", "physician", "surgeon", "dentist", "vet", "veterinarian", "teacher", "professor", "lecturer", "tutor", "student", "researcher", "scientist", "analyst", "consultant", "accountant", "lawyer", "attorney", "solicitor", "paralegal", "paramedic", "firefighter", "policeman", "policewoman", "pilot", "chef", "cook", "baker", "barista", "waiter", "waitress", "bartender", "cashier", "driver", "mechanic", "electrician", "plumber", "carpenter", "builder", "farmer", "writer", "journalist", "editor", "author", "artist", "painter", "musician", "photographer", "actor", "actress", "producer", "librarian", "pharmacist", "therapist", "counselor", "counsellor", "worker", "clerk", "secretary", "assistant", "receptionist", "administrator", "technician", "chemist", "physicist", "economist", "statistician", "mathematician", "translator", "interpreter", "salesman", "saleswoman", "salesperson", "recruiter", "marketer", "entrepreneur", "founder", "ceo", "cto", "cfo", "coo", "intern", "lead", "coordinator", "specialist", "officer", "soldier", "sailor", "cleaner", "nanny", "caregiver", "carer", "midwife", "optometrist", "surveyor", "welder", "machinist", "tailor", "hairdresser", "stylist", "trainer", "coach", "instructor", "broker", "banker", "trader", "auditor", "freelancer", "contractor", "dev", "sre", "postdoc", "principal", "owner", "executive", "supervisor", "planner", "strategist"])  # fmt: skip
 _JOB_SUFFIX = re.compile(r"(?:ologist|ician|ographer)$")
-_JOB_STATES = {"retired": "retired", "unemployed": "unemployed", "self-employed": "self-employed"}
+# Not working, said as a state: "I'm retired", "I'm between jobs", "I'm out of work".
+_JOB_STATES = {"retired": "retired", "unemployed": "unemployed", "self-employed": "self-employed",
+               "semi-retired": "semi-retired", "between jobs": "unemployed", "out of work": "unemployed",
+               "jobless": "unemployed", "out of a job": "unemployed"}  # fmt: skip
 DIETS = frozenset({"vegetarian", "vegan", "pescatarian", "pescetarian", "gluten-free", "dairy-free", "keto",
-                   "kosher", "halal", "paleo", "teetotal"})  # fmt: skip
+                   "kosher", "halal", "paleo", "teetotal", "flexitarian", "plant-based", "low-carb"})  # fmt: skip
+# "I'm lactose-free", "I'm nut-free": a diet is "<food>-free"; "I'm debt-free" is not one.
+_FREE_FROM = re.compile(r"(?:lactose|dairy|gluten|wheat|sugar|nut|peanut|egg|meat|soy|grain|caffeine|alcohol|"
+                        r"fodmap|carb|yeast|corn|fish|shellfish|sesame)-free", re.I)  # fmt: skip
 # Adjectives people use for a condition, and the condition they name.
 CONDITION_ADJECTIVES = {"lactose intolerant": "lactose intolerance", "gluten intolerant": "gluten intolerance",
                         "diabetic": "diabetes", "asthmatic": "asthma", "epileptic": "epilepsy",
                         "pregnant": "pregnant", "anemic": "anemia", "anaemic": "anaemia", "autistic": "autism",
-                        "colorblind": "colour blindness", "colourblind": "colour blindness"}  # fmt: skip
+                        "colorblind": "colour blindness", "colourblind": "colour blindness",
+                        "colour blind": "colour blindness", "color blind": "colour blindness",
+                        "dyslexic": "dyslexia", "bipolar": "bipolar disorder", "anorexic": "anorexia",
+                        "celiac": "celiac disease", "coeliac": "coeliac disease", "prediabetic": "prediabetes",
+                        "pre-diabetic": "prediabetes", "insulin resistant": "insulin resistance",
+                        "immunocompromised": "immunocompromised", "hypoglycemic": "hypoglycemia",
+                        "deaf": "deaf", "blind": "blind", "hard of hearing": "hard of hearing",
+                        "partially sighted": "partially sighted", "disabled": "disabled",
+                        "paraplegic": "paraplegia", "quadriplegic": "quadriplegia"}  # fmt: skip
+# A condition is a named one, a noun phrase with a medical head ("hay fever", "a heart condition", "back pain") or
+# a word with a medical ending (tendonitis, endometriosis, fibromyalgia, neuropathy, hypothyroidism, melanoma).
 CONDITIONS = re.compile(
     r"(?:(?:type\s+[12]\s+)?diabetes|asthma|migraines?|celiac\s+disease|coeliac\s+disease|adhd|anxiety|depression|"
-    r"arthritis|eczema|epilepsy|hypertension|high\s+blood\s+pressure|ibs|crohn'?s(?:\s+disease)?|insomnia|psoriasis|"
-    r"sleep\s+apnea|long\s+covid|dyslexia|autism|tinnitus|[\w'-]+\s+(?:disease|syndrome|disorder|cancer))", re.I)  # fmt: skip
+    r"arthritis|eczema|epilepsy|hypertension|high\s+blood\s+pressure|low\s+blood\s+pressure|high\s+cholesterol|ibs|"
+    r"ibd|crohn'?s(?:\s+disease)?|insomnia|psoriasis|sleep\s+apnea|sleep\s+apnoea|long\s+covid|dyslexia|dyspraxia|"
+    r"autism|tinnitus|ptsd|ocd|pcos|copd|gerd|acid\s+reflux|lupus|gout|sciatica|vertigo|dementia|schizophrenia|"
+    r"bipolar(?:\s+disorder)?|cancer|acne|rosacea|glaucoma|cataracts|shingles|anorexia|bulimia|hiv|covid(?:-19)?|"
+    r"(?:[\w'-]+\s+){1,2}(?:disease|syndrome|disorder|cancer|fever|deficiency|intolerance|condition|infection|"
+    r"pain|injury)|"
+    r"(?!diploma\b|aroma\b)[a-z]{3,}(?:itis|osis|a?emia|pathy|algia|oma|plegia|philia|trophy|phobia)|"
+    r"hyp(?:o|er)[a-z]+ism|(?:under|over)active\s+(?:thyroid|bladder))\b", re.I)  # fmt: skip
 MARITAL = frozenset({"married", "single", "divorced", "engaged", "widowed", "separated"})
-RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws"])  # fmt: skip
+RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "nan", "nana", "nanna", "gran", "granny", "grandad", "granddad", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "son-in-law", "daughter-in-law", "stepbrother", "stepsister", "half-brother", "half-sister", "stepkids", "stepchildren", "grandchild", "granddaughters", "grandsons", "toddler", "newborn", "nieces", "nephews", "aunts", "uncles"])  # fmt: skip
 PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancee",
                       "fiancée", "spouse"})  # fmt: skip
 _KIN = "|".join(sorted(RELATIVES | PARTNERS, key=len, reverse=True))  # longest first: "in-laws" before "in"
@@ -63,6 +91,13 @@ _CANONICAL = {
     "dad": "father",
     "grandma": "grandmother",
     "grandpa": "grandfather",
+    "nan": "grandmother",
+    "nana": "grandmother",
+    "nanna": "grandmother",
+    "gran": "grandmother",
+    "granny": "grandmother",
+    "grandad": "grandfather",
+    "granddad": "grandfather",
 }
 PETS = ("dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|budgie|goldfish|fish|turtle|tortoise|guinea pig|horse|"
         "snake|lizard|gecko|ferret|border collie|collie|labrador|golden retriever|retriever|poodle|beagle|dachshund|"
@@ -70,7 +105,7 @@ PETS = ("dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|budgie|goldfish|fish|t
 # Words that turn a sentence into a question, a condition, a hedge or a wish: it states nothing about the user.
 HEDGES = frozenset({"if", "unless", "whether", "suppose", "supposing", "imagine", "pretend", "hypothetically",
                     "would", "could", "should", "might", "maybe", "perhaps", "someday", "wish", "i'd", "thinking",
-                    "considering", "wonder", "wondering"})  # fmt: skip
+                    "considering", "wonder", "wondering", "thinks", "suspects", "reckons"})  # fmt: skip
 _QUESTION_START = frozenset({"who", "what", "what's", "where", "which", "when", "why", "how", "do", "does", "did",
                              "can", "could", "should", "would", "will", "is", "are", "am", "was", "were", "shall",
                              "may", "tell", "remind", "give", "show", "help", "let's"})  # fmt: skip
@@ -79,7 +114,7 @@ _TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "s
                    "describe", "try", "list", "write", "copy", "answer", "know", "understand", "see", "clarify",
                    "repeat", "rephrase", "mention", "add", "use", "the", "a", "an", "my", "your", "you", "be",
                    "have", "go", "keep", "start", "continue", "do", "think", "consider", "wait", "figure", "reply",
-                   "respond"})  # fmt: skip
+                   "respond", "grab", "pop", "nip", "hop", "bed", "sleep", "work", "school", "class", "lunch", "dinner", "breakfast", "church", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
                      r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|imo|here)$", re.I)  # fmt: skip
 # Where a clause ends: a value never runs past one of these.
@@ -87,7 +122,8 @@ _CLAUSE_END = re.compile(r"\s*(?:[,.;:!?()]|\s-\s|\b(?:but|because|since|so|thou
                          r"especially|which|who|when|unless|except|and\s+(?:I|we|i)\b|I'm|I\s+am)\b|$)")  # fmt: skip
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*")
 _PREPOSITION = re.compile(
-    r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once|after|before|until)\b.*$",
+    r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once|after|before|until|"
+    r"as\s+(?:a|an|my)\b)\b.*$",
     re.I,
 )
 _NAME = r"(?-i:([A-Z][a-zà-ÿ'-]+(?:\s+[A-Z][a-zà-ÿ'-]+)?))"
@@ -101,7 +137,9 @@ _PROPER = r"(?:the\s+)?(?-i:([A-Z][\w&.'-]*(?:(?:\s+|,\s*)[A-Z][\w&.'-]*){0,3}))
 _PLACE_LOWER = r"([a-z][a-z.'-]+(?:\s+[a-z][a-z.'-]+){0,2})"  # only in a message typed all in lower case
 _NOT_PLACES = frozenset({"hope", "fear", "denial", "peace", "sin", "harmony", "luxury", "poverty", "style",
                          "a", "an", "the", "my", "our", "this", "that", "here", "there", "town", "the city",
-                         "it", "comfort", "squalor"})  # fmt: skip
+                         "it", "comfort", "squalor", "countryside", "the countryside", "suburbs", "the suburbs",
+                         "coast", "the coast", "seaside", "the seaside", "country", "the country", "abroad",
+                         "city", "the sticks", "the mountains", "the middle of nowhere"})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -130,14 +168,21 @@ def _unfill(value: str) -> str:
 
 def _clean(value: str) -> str:
     value = _unfill(value)
-    return re.sub(r"^(?:a|an|some|really|very|also|just)\s+", "", value, flags=re.I).strip()
+    return re.sub(r"^(?:a|an|some|really|very|also|just|both|either)\s+", "", value, flags=re.I).strip()
+
+
+_ACTIVITY = re.compile(
+    r"[a-z]{3,}ing\s+(?:on|in|at|to|with|about|for)\s+(?!(?:the\s+)?(?:morning|mornings|evening|evenings|night|"
+    r"weekends?|week|summer|winter|spring|autumn|holidays?|\w+days?|\d)\b)(?:the\s+|a\s+)?[a-z]+", re.I)  # fmt: skip
 
 
 def _items(text: str, *, cut_prepositions: bool = True) -> list[str]:
     """A list of things ("hiking and photography", "shellfish, penicillin"), each cleaned."""
     out = []
     for item in _LIST.split(_clause(text)):
-        if cut_prepositions:
+        # "talking on the phone" is one activity; "running before work" and "baking bread on Sundays" are a thing
+        # and when.
+        if cut_prepositions and not _ACTIVITY.fullmatch(item.strip()):
             item = _PREPOSITION.sub("", item)
         item = _clean(item)
         if item and item.lower() not in (
@@ -159,6 +204,36 @@ def _negated(sentence: str, start: int) -> bool:
     clause = re.split(r"[,;:]", sentence[:start])[-1]
     before = re.findall(r"[\w']+", clause.lower())[-3:]
     return any(w in ("not", "never", "no", "longer") or w.endswith("n't") for w in before)
+
+
+_NOT_CONDITION_WORDS = frozenset({"a", "an", "the", "my", "your", "his", "her", "our", "their", "of", "some", "any",
+                                   "no", "lot", "bit", "much", "this", "that", "and", "or", "in", "with", "for",
+                                   "to", "little", "real", "same", "what", "which", "i", "it", "is"})  # fmt: skip
+
+
+def condition(text: str) -> str | None:
+    """The condition ``text`` starts with, lower case: "hay fever so spring is rough" -> "hay fever"; None if none.
+
+    >>> condition("hay fever so spring is rough"), condition("tendonitis in my knee"), condition("lot of pain")
+    ('hay fever', 'tendonitis', None)
+    """
+    match = CONDITIONS.match(text)
+    if not match:
+        return None
+    words = [w.lower().removesuffix("'s") for w in match.group(0).split()]
+    if any(w in _NOT_CONDITION_WORDS or w in RELATIVES or w in PARTNERS for w in words):
+        return None
+    return re.sub(r"\s+", " ", match.group(0).lower())
+
+
+def _my_condition(text: str) -> str | None:
+    """A condition at the start of ``text`` that is not the first word of something else ("cancer research")."""
+    found = condition(text)
+    if found and not re.match(r"\s+(?:research|charity|lab|awareness|ward|unit|clinic|foundation|centre|center|"
+                              r"society|project|class|course|paper|essay|talk|doctor|nurse|specialist)\b",
+                              text[len(found) :], re.I):  # fmt: skip
+        return found
+    return None
 
 
 def job_title(words: str) -> str | None:
@@ -207,7 +282,10 @@ def _each(pattern: str, sentence: str, flags: int = re.I) -> Iterator[re.Match[s
             yield match
 
 
-_I_AM = r"\b(?:I'm|I\s+am|Im|I’m)\s+"
+_I_AM = r"\b(?:I'm|I\s+am|Im|I’m|I've\s+been|I\s+have\s+been)\s+"  # "I've been vegan since 2015" still is
+# Adverbs between "I'm" and what the user is: "I'm happily married", "I'm recently divorced".
+_STATE_ADVERBS = (r"(?:(?:also|currently|now|still|happily|recently|newly|just|finally|officially|proudly|strictly|"
+                  r"mostly|fully|legally|basically|technically|always)\s+)*")  # fmt: skip
 
 
 @rule
@@ -219,13 +297,15 @@ def name(s: str) -> Emit:
 @rule
 def copula(s: str) -> Emit:
     """ "I'm 29, vegetarian and allergic to cats", "I'm a nurse", "I'm married to Tom", "I'm from Ohio"."""
-    for m in _each(_I_AM + r"(?:also\s+|currently\s+|now\s+|still\s+)?", s):
+    for m in _each(_I_AM + _STATE_ADVERBS, s):
         rest = s[m.end() :]
-        stop = re.search(r"\s*(?:[.;!?]|\bbut\b|\bso\b|\band\s+(?:I|we|i)\b|\b(?:I'm|I\s+am)\b)", rest)
+        stop = re.search(r"\s*(?:[.;!?]|\b(?:but|so|since|because|when|while|though|although|whereas|unless)\b|"
+                         r"\band\s+(?:I|we|i)\b|\b(?:I'm|I\s+am)\b)", rest)  # fmt: skip
         tail = rest[: stop.start()] if stop else rest
         for piece in re.split(r"\s*,\s*(?:and\s+)?", tail):
             lower = s == s.lower()
-            said = list(_copula_piece(_unfill(piece), m.start(), lower))
+            piece = _DURATION.sub("", _unfill(piece))  # "a vegetarian for ten years" is a vegetarian
+            said = list(_copula_piece(piece, m.start(), lower))
             if not said and " and " in piece:  # "unemployed and looking for work"
                 said = [
                     f for part in piece.split(" and ") for f in _copula_piece(_unfill(part), m.start(), lower)
@@ -233,18 +313,37 @@ def copula(s: str) -> Emit:
             yield from said
 
 
+_MEDICINES = (r"(?:medication|meds|pills|insulin|antidepressants|antibiotics|statins|steroids|blood\s+thinners|"
+              r"beta\s+blockers|birth\s+control|the\s+pill|chemo|hrt|prep)")  # fmt: skip
+# Medicines by their endings ("I'm on levothyroxine", "sertraline", "lisinopril", "atorvastatin", "omeprazole").
+_DRUG = (r"(?!deadline|online|offline|airline|pipeline|hotline|frontline|helpline|wine|vaccine|medicine|time|line)"
+         r"[a-z]{3,}(?:ine|pril|sartan|statin|azole|cillin|mycin|cycline|mab|azepam|olam|done|tidine|prazole|formin|"
+         r"afil|triptan|profen|olol|oxetine|amine|pine|xine|zide|semide|thyroxine)")  # fmt: skip
+_DURATION = re.compile(rf"\s+(?:for\s+(?:the\s+(?:past|last)\s+)?{_HOW_MANY}\s+\w+|since\s+.+|for\s+(?:years|ages|"
+                       rf"decades|a\s+while|life|a\s+long\s+time)|all\s+my\s+life|my\s+whole\s+life)$", re.I)  # fmt: skip
+
+
 def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
     low = piece.lower()
     if match := re.fullmatch(r"(\d{1,3})(?:\s+years?\s+old)?", low):
         yield "age", match.group(1), at
-    elif re.sub(r"^an?\s+", "", low) in DIETS:  # "vegan", "a pescatarian"
-        yield "diet", re.sub(r"^an?\s+", "", low), at
-    elif low in CONDITION_ADJECTIVES:
-        yield "health_condition", CONDITION_ADJECTIVES[low], at
+    elif (eats := re.sub(r"^an?\s+", "", low)) in DIETS or _FREE_FROM.fullmatch(eats):
+        yield "diet", eats, at  # "vegan", "a pescatarian", "lactose-free"
+    elif match := re.fullmatch(
+        r"on\s+an?\s+(?:(?:strict|new|special|mostly)\s+)?([\w-]+(?:\s+[\w-]+)?)\s+diet", low
+    ):
+        yield "diet", match.group(1), at
+    elif match := re.fullmatch(rf"(?:(?:very|severely|slightly|partially|profoundly|mildly|borderline|clinically|"
+                               rf"completely|totally|legally|\w+\s+(?:weeks?|months?))\s+)?({'|'.join(CONDITION_ADJECTIVES)})"
+                               rf"(\s+in\s+(?:one|both|my\s+(?:left|right)|the\s+(?:left|right))\s+(?:ear|eye)s?)?", low):  # fmt: skip
+        yield "health_condition", CONDITION_ADJECTIVES[match.group(1)] + (match.group(2) or ""), at
     elif match := re.fullmatch(r"type\s+([12])\s+diabetic", low):
         yield "health_condition", f"type {match.group(1)} diabetes", at
     elif match := re.match(
-        r"(?:obsessed\s+with|crazy\s+about|passionate\s+about|mad\s+about)\s+(.+)", piece, re.I
+        r"(?:(?:really|very|quite|so|super|pretty|absolutely|totally)\s+)?(?:obsessed\s+with|crazy\s+about|passionate\s+about|"
+        r"mad\s+about|fond\s+of|keen\s+on|partial\s+to|a\s+sucker\s+for|big\s+on|hooked\s+on|addicted\s+to)\s+(.+)",
+        piece,
+        re.I,
     ):
         for item in _items(match.group(1)):
             yield "likes", item, at
@@ -255,6 +354,8 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
     elif match := re.match(r"(?:very\s+|severely\s+|really\s+|mildly\s+)?allergic\s+to\s+(.+)", piece, re.I):
         for item in _items(match.group(1)):
             yield "allergy", item, at
+    elif re.match(r"(?:married|engaged|divorced)\s+(?:twice|once|before|\w+\s+times)\b", low):
+        pass  # "I've been married twice" says nothing about now
     elif match := re.match(rf"(married|engaged)(?:\s+to\s+{_NAME})?", piece, re.I):
         yield "marital_status", match.group(1).lower(), at
         if match.group(2):
@@ -263,29 +364,56 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
             rf"\bwith\s+({_NUM})\s+(kids|children|sons|daughters|boys|girls)\b", piece, re.I
         ):
             yield (*_family(kids.group(2), kids.group(1)), at)
-    elif low in MARITAL:
-        yield "marital_status", low, at
+    elif match := re.fullmatch(rf"({'|'.join(MARITAL)})(?:\s+(?:from|since)\b.*)?", low):
+        yield "marital_status", match.group(1), at  # "separated from my husband"
     elif low in _JOB_STATES:
         yield "job_title", _JOB_STATES[low], at
-    elif match := re.match(rf"(?:originally\s+)?from\s+{_PROPER}", piece):
+    elif match := re.match(rf"(?:originally\s+)?from\s+{_SETTLEMENT}{_PROPER}", piece):
         yield "hometown", match.group(1).rstrip(",."), at
-    elif lower and (match := re.match(rf"(?:originally\s+)?from\s+(?:the\s+)?{_PLACE_LOWER}", piece)):
+    elif lower and (
+        match := re.match(rf"(?:originally\s+)?from\s+{_SETTLEMENT}(?:the\s+)?{_PLACE_LOWER}", piece)
+    ):
         if match.group(1) not in _NOT_PLACES and match.group(1) not in ("work", "school", "home", "office"):
             yield "hometown", match.group(1), at
     elif match := re.match(r"an?\s+only\s+child\b", low):
         yield "family", "only child", at
-    elif match := re.match(rf"an?\s+(?:mom|mum|mother|dad|father|parent)\s+of\s+({_NUM})\b", low):
-        yield (*_family("children", match.group(1)), at)
+    elif match := re.fullmatch(rf"an?\s+(?:(single|stay-at-home|working|new|proud|first-time|busy|full-time)\s+)?"
+                               rf"(grand)?(?:mom|mum|mother|dad|father|parent|ma|pa)(?:\s+(?:of|to)\s+({_NUM})\b.*)?", low):  # fmt: skip
+        # "I'm a single mum", "I'm a dad of three": the user has children.
+        if match.group(1) == "single":
+            yield "marital_status", "single", at
+        yield (*_family("grandchildren" if match.group(2) else "children", match.group(3)), at)
+    elif match := re.fullmatch(r"an?\s+(?:proud\s+|true\s+|born-and-bred\s+)?(?-i:([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)er)"
+                               r"(?:\s+born\s+and\s+bred|\s+through\s+and\s+through|\s+at\s+heart)?", piece):  # fmt: skip
+        # "I'm a Londoner", "a New Yorker": the place the user is of. Not "a Northerner", "a Pacific Islander".
+        if not re.search(r"^(?:North|South|East|West|Outsid|Foreign|Believ|Lov|Play|Us)|(?:Island|Highland|Lowland)$",
+                         match.group(1)) and len(match.group(1)) >= 5:  # fmt: skip
+            yield "lives_in", match.group(1), at
+    elif match := re.match(rf"an?\s+native\s+of\s+{_PROPER}", piece):
+        yield "hometown", match.group(1).rstrip(",."), at
+    elif match := re.fullmatch(r"an?\s+(?:(?:huge|big|massive|die-?hard|lifelong|long-time|loyal|massive)\s+)?"
+                               r"((?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})|[a-z-]+(?:\s+[a-z-]+)?)\s+fan", piece):  # fmt: skip
+        if match.group(1).lower() not in (
+            "big",
+            "huge",
+            "ceiling",
+            "desk",
+            "sports",
+            "music",
+            "football",
+            "film",
+        ):
+            yield "likes", match.group(1), at  # "I'm a huge Arsenal fan", "a jazz fan"
     elif match := re.match(r"(?:an?\s+)?(?:(?:huge|big|massive)\s+)?fan\s+of\s+(.+)|(?:(?:really|very|so|big|super)\s+)?into\s+(.+)", piece, re.I):  # fmt: skip
         for item in _items(match.group(1) or match.group(2)):
-            yield "likes", item, at
-    elif match := re.match(
-        r"on\s+((?:[\w-]+\s+){0,3}(?:medication|meds|pills|insulin|antidepressants|antibiotics|statins|steroids|blood\s+thinners|beta\s+blockers|birth\s+control|the\s+pill|chemo))\b",
-        piece,
-        re.I,
+            if item.lower() not in _NOT_ITEMS:
+                yield "likes", item, at
+    elif (match := re.match(rf"on\s+((?:[\w-]+\s+){{0,3}}{_MEDICINES})\b", piece, re.I)) or (
+        match := re.fullmatch(rf"on\s+({_DRUG})(?:\s+(?:for\s+.+|daily|every\s+\w+|now))?", low)
     ):
-        yield "medication", match.group(1), at
-    elif re.match(r"(?:an?|the)\s", low):
+        yield "medication", match.group(1), at  # "on blood pressure medication", "on sertraline"
+    elif re.match(r"(?:an?|the)\s|(?:head|senior|junior|lead|chief|principal|deputy|sous|staff)\s", low):
+        # "I'm a nurse", "I'm head chef at …"
         words = re.sub(r"^(?:an?|the)\s+", "", piece)
         if job := job_title(words):
             yield "job_title", job, at
@@ -300,50 +428,110 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
                 yield "studies", _items(study.group(1))[0], at
 
 
+# Adverbs that may sit inside a verb of liking: "I really like", "I've always loved", "I don't really like".
+_DEGREE = (r"(?:(?:really|absolutely|also|just|totally|genuinely|truly|honestly|do|quite|still|always|simply|"
+           r"especially|particularly|much|actually|kinda|kind\s+of|sort\s+of|so|very|secretly)\s+)*")  # fmt: skip
+_PERFECT = r"(?:'ve|\s+have)?"  # "I've always loved", "I've never liked"
+_NOT_ITEMS = ("my", "your", "his", "her", "our", "their", "yours", "mine", "you", "him", "them", "us", "it")
+
+
 @rule
 def likes(s: str) -> Emit:
-    verbs = r"(?:really\s+|absolutely\s+|also\s+|just\s+)?(?:like|love|enjoy|adore|prefer)"
-    for m in _each(rf"\b(?:I|we)\s+{verbs}\s+(?!to\b|it\b|that\b|you\b|when\b|how\b|the\s+idea\b)(.+)", s):
+    verbs = rf"{_PERFECT}\s+{_DEGREE}(?:like|love|enjoy|adore|prefer|liked|loved|enjoyed|adored|dig)"
+    for m in _each(rf"\b(?:I|we){verbs}\s+(?!to\b|it\b|that\b|you\b|when\b|how\b|the\s+idea\b)(.+)", s):
         for item in _items(m.group(1)):
-            if not re.match(r"(?:my|your|his|her|our|their)\b", item, re.I):  # "I love my job": no preference
+            if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):  # "I love my job": no preference
                 yield "likes", item, m.start()
-    for m in _each(r"^\W*(?:(?:huge|big)\s+)?fan\s+of\s+(.+)", s):  # "Big fan of sci-fi here"
-        for item in _items(re.sub(r"\s+here\b.*$", "", m.group(1))):
+    for m in _each(
+        r"^\W*(?:(?:huge|big)\s+)?fan\s+of\s+(.+)|^\W*(?:huge|big|really|very|so)\s+into\s+(.+)", s
+    ):  # "Big fan of sci-fi here"
+        for item in _items(re.sub(r"\s+here\b.*$", "", m.group(1) or m.group(2))):
             yield "likes", item, m.start()
-    for m in _each(r"\bmy\s+fav(?:ou?rite)?\s+[\w ]{1,30}?\s+(?:is|are)\s+(.+)", s):
-        for item in _items(m.group(1), cut_prepositions=False):
+    for m in _each(r"\bmy\s+fav(?:ou?rite)?\s+([\w ]{1,30}?)\s+(?:is|are)\s+(.+)", s):
+        kind = "hobby" if re.search(r"\b(?:hobby|hobbies|pastime)$", m.group(1), re.I) else "likes"
+        for item in _items(m.group(2), cut_prepositions=False):
+            yield kind, item, m.start()
+    # The other way round: "Ramen is my favourite food", "Mondays are my least favourite day".
+    for m in re.finditer(r"^\W*((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)(?:\s+(?:is|are)(?:n't)?|'s|\s+has\s+always\s+been|\s+have\s+always\s+been)\s+"
+                         r"(not\s+|n't\s+)?(?:really\s+|probably\s+|definitely\s+|easily\s+)?my\s+(least\s+)?"
+                         r"(?:fav(?:ou?rite)?|favou?rite|thing|jam|passion|guilty\s+pleasure|cup\s+of\s+tea|weakness)\b"
+                         r"(?:\s+(hobby|hobbies|pastime)\b)?", s, re.I):  # fmt: skip
+        thing = _clean(m.group(1))
+        if thing.lower() not in (
+            "it",
+            "that",
+            "this",
+            "which",
+            "what",
+            "there",
+            "he",
+            "she",
+            "they",
+            "who",
+        ) and not (re.match(r"(?:my|your|his|her|our|their)\b", thing, re.I)):
+            negative = m.group(2) or m.group(3) or "n't" in m.group(0)
+            kind = "dislikes" if negative else "hobby" if m.group(4) else "likes"
+            yield kind, thing, m.start()
+    for m in _each(r"\bI\s+can't\s+get\s+enough\s+of\s+(.+)", s):  # "I can't get enough of sushi"
+        for item in _items(m.group(1)):
             yield "likes", item, m.start()
+
+
+@rule
+def diet(s: str) -> Emit:
+    """ "I've gone vegan", "I went gluten-free last year", "I eat plant-based"."""
+    for m in _each(r"\bI(?:'ve|\s+have)?\s+(?:recently\s+|just\s+|finally\s+|also\s+)?(?:gone|went|become|became|turned|"
+                   r"(?:been\s+)?eat(?:ing)?)\s+(?:fully\s+|completely\s+|strictly\s+|mostly\s+)?(?:an?\s+)?([\w-]+)", s):  # fmt: skip
+        word = m.group(1).lower()
+        if word in DIETS or _FREE_FROM.fullmatch(word):
+            yield "diet", word, m.start()
 
 
 @rule
 def dislikes(s: str) -> Emit:
-    verbs = (r"(?:really\s+)?(?:hate|dislike|detest|loathe|can't\s+stand|cannot\s+stand|can’t\s+stand|"
-             r"don't\s+like|do\s+not\s+like|don't\s+enjoy|do\s+not\s+enjoy|don’t\s+like)")  # fmt: skip
-    for m in re.finditer(rf"\bI\s+{verbs}\s+(?!to\b|it\b|that\b|when\b|how\b)(.+)", s, re.I):
+    verbs = (rf"(?:{_PERFECT}\s+{_DEGREE}(?:hate|hated|dislike|detest|loathe|despise|can't\s+stand|cannot\s+stand|can't\s+bear)|"
+             rf"(?:\s+don't|\s+do\s+not|\s+never|\s+have\s+never|'ve\s+never)\s+{_DEGREE}(?:like|liked|enjoy|enjoyed|care\s+for|cared\s+for))")  # fmt: skip
+    for m in re.finditer(rf"\bI{verbs}\s+{_DEGREE}(?!to\b|it\b|that\b|when\b|how\b|you\b|him\b|her\b|them\b)(.+)", s, re.I):  # fmt: skip
         for item in _items(m.group(1)):
-            yield "dislikes", item, m.start()
-    for m in re.finditer(r"(?:\bI'm\s+|^\W*)not\s+(?:a\s+|much\s+of\s+a\s+|really\s+a\s+)?(?:big\s+|huge\s+)?fan\s+of\s+(.+)", s, re.I):  # fmt: skip
+            if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):
+                yield "dislikes", item, m.start()
+    for m in re.finditer(r"(?:\bI'm\s+|\bI\s+am\s+|^\W*)(?:not|\bI(?:'ve|\s+have)\s+never\s+been)\s+(?:a\s+|much\s+of\s+a\s+|really\s+a\s+|really\s+|very\s+|that\s+|too\s+)?"
+                         r"(?:(?:big|huge)\s+fan\s+of|fan\s+of|keen\s+on|fond\s+of|into)\s+(.+)", s, re.I):  # fmt: skip
         for item in _items(m.group(1)):
-            yield "dislikes", item, m.start()
+            if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):
+                yield "dislikes", item, m.start()
 
 
 @rule
 def avoids(s: str) -> Emit:
-    verbs = r"(?:don't|do\s+not|never|no\s+longer|can't|cannot|don’t)\s+(?:eat|drink|touch|consume)"
-    quit = r"(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up)\s+(?:eating|drinking)|(?:'ve|\s+have)?\s+(?:given|gave)\s+up"
-    for m in re.finditer(rf"\bI(?:\s+{verbs}|{quit})\s+(?!much\b|a\s+lot\b|enough\b|on\b)(.+)", s, re.I):
+    verbs = r"(?:don't|do\s+not|never|no\s+longer|can't|cannot)\s+(?:eat|drink|touch|consume)"
+    quit = (r"(?:'ve|\s+have)?\s+(?:stopped|quit|given\s+up|cut\s+out|cut\s+back\s+on)\s+(?:eating|drinking)|"
+            r"(?:'ve|\s+have)?\s+(?:given|gave)\s+up|(?:'ve|\s+have)?\s+cut\s+out|\s+(?:try\s+to\s+|always\s+|strictly\s+)?"
+            r"(?:avoid|stay\s+away\s+from|steer\s+clear\s+of|abstain\s+from)")  # fmt: skip
+    for m in re.finditer(rf"\bI(?:\s+{verbs}|{quit})\s+(?!much\b|a\s+lot\b|enough\b|on\b|any\b|it\b|that\b|them\b|him\b|her\b|people\b)(.+)", s, re.I):  # fmt: skip
         for item in _items(m.group(1)):
             # "I gave up sugar last year", "I quit drinking two years ago": the when is not the what.
             when = _PAST_TIME.search(item)
             if when and when.end() == len(item):
                 item = item[: when.start()].strip()
-            if not item:
-                continue
+            if not item or (
+                re.search(r"avoid|away|clear|abstain", m.group(0), re.I)
+                and item.split()[0].lower().endswith("ing")
+            ):
+                continue  # "I avoid driving at night" is a habit, not a food
             # "I never drink coffee after 2pm" is a habit, not a food avoided.
             if not re.search(
                 rf"{re.escape(item)}\s+(?:after|before|at\s+night|in\s+the\s+evening|on\s+week)", s, re.I
             ):
                 yield "avoids", item, m.start()
+    # "I quit drinking", "I've stopped smoking": the habit itself is what is avoided ("quit drinking coffee" is
+    # about coffee, above).
+    for m in _each(r"\bI(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:stopped|quit|given\s+up|gave\s+up)\s+"
+                   r"(drinking|smoking|vaping|gambling)\b", s):  # fmt: skip
+        if not re.match(r"\s+(?!(?:a|an|one|two|three|four|five|six|\d+|last|in|on|since|for|at|about|ago|now|"
+                        r"yesterday|today|recently|completely|entirely|altogether|and|but|so|because)\b)[a-z]",
+                        s[m.end() :], re.I):  # fmt: skip
+            yield "avoids", m.group(1).lower(), m.start()
 
 
 @rule
@@ -370,18 +558,59 @@ def health(s: str) -> Emit:
     for m in _each(r"\bmy\s+allergies\s+(?:are|include)\s+(.+)", s):
         for item in _items(m.group(1), cut_prepositions=False):
             yield "allergy", item, m.start()
-    verbs = rf"(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living)\s+with|'ve\s+had|\s+have\s+had|{_HAVE}|\s+suffer\s+from|\s+live\s+with|\s+battle|\s+was\s+diagnosed\s+with|\s+got\s+diagnosed\s+with)"
-    for m in _each(rf"\bI{verbs}\s+(?:a\s+|an\s+|chronic\s+|severe\s+|mild\s+)*(.+)", s):
-        condition = CONDITIONS.match(m.group(1))
-        if condition and not re.match(r"\s*allerg", m.group(1)[condition.end() :]):
-            yield "health_condition", condition.group(0).lower(), m.start()
-    for m in _each(r"\bI\s+(?:take|am\s+taking|'m\s+taking)\s+(?!the\b|a\b|an\b|my\b|care\b|it\b|time\b|part\b|notes\b|turns\b|over\b)([a-z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)\s*(?:every|each|daily|twice|once|for|in\s+the|at\s+night|[,.;]|$)", s):  # fmt: skip
+    # "Been struggling with insomnia for months": the subject left out
+    for m in _each(
+        r"^\W*been\s+(?:dealing|struggling|living|battling|diagnosed)\s+with\s+(?:(?:a|an|chronic|severe|bad)\s+)*(.+)",
+        s,
+    ):
+        if found := condition(m.group(1)):
+            yield "health_condition", found, m.start()
+    # "I've got asthma and a nut allergy": an allergy further down the list
+    if re.search(rf"\bI{_HAVE}\s", s, re.I):
+        for m in _each(
+            r"(?:,|\band)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+|serious\s+)?([\w-]+)\s+allergy\b", s
+        ):
+            yield "allergy", m.group(1), m.start()
+    strong = (
+        r"\bI(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living|diagnosed)\s+with|"
+        r"\s+(?:live|struggle|was\s+diagnosed|got\s+diagnosed)\s+with|\s+suffer\s+from)\s+(?-i:([A-Z]{2,5}))\b"
+    )
+    for m in _each(
+        strong, s
+    ):  # "I've been living with MS": an acronym after a verb that only takes conditions
+        yield "health_condition", m.group(1), m.start()
+    verbs = (rf"(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living|diagnosed)\s+with|\s+struggle\s+with|'ve\s+had|"
+             rf"\s+have\s+had|{_HAVE}|\s+suffer\s+(?:from|with)|\s+live\s+with|\s+battle|\s+(?:was|got)\s+diagnosed\s+with|"
+             rf"\s+(?:often\s+|sometimes\s+|still\s+|regularly\s+)?get|(?:'m|\s+am)\s+(?:being\s+treated\s+for|recovering\s+from|in\s+remission\s+from))")  # fmt: skip
+    for m in _each(rf"\bI{verbs}\s+(?:(?:a|an|chronic|severe|mild|bad|terrible|awful|frequent|occasional|serious|really|pretty)\s+)*(.+)", s):  # fmt: skip
+        found = condition(m.group(1))
+        if found and not re.match(r"\s*allerg", m.group(1)[len(found) :], re.I):
+            yield "health_condition", found, m.start()
+    # "I use an inhaler for my asthma", "I'm taking sertraline for anxiety": a treatment and what it treats.
+    treat = (r"\bI(?:\s+(?:also\s+)?(?:use|take|need)|'m\s+(?:on|taking|using)|\s+am\s+(?:on|taking|using)|"
+             r"'ve\s+been\s+(?:on|taking|using))\s+(?:an?\s+|my\s+|some\s+)?(?!the\b|it\b|this\b|that\b|time\b)"
+             r"([\w-]+(?:\s+[\w-]+)?)\s+(?:(?:every\s+\w+|daily|twice\s+a\s+day|once\s+a\s+day)\s+)?"
+             r"(?:for|to\s+(?:manage|control|treat|help\s+with))\s+(?:my\s+)?(.+)")  # fmt: skip
+    for m in _each(treat, s):
+        if (found := _my_condition(m.group(2))) and m.group(1).lower() not in _NOT_CONDITION_WORDS:
+            yield "medication", m.group(1), m.start()
+            yield "health_condition", found, m.start()
+    # "My doctor put me on statins"
+    for m in _each(
+        rf"\b(?:put|started|switched)\s+me\s+on\s+((?:[\w-]+\s+){{0,2}}{_MEDICINES}|{_DRUG})\b", s
+    ):
+        yield "medication", m.group(1), m.start()
+    # "the pain from my tendonitis": a condition the user calls theirs.
+    for m in _each(r"\bmy\s+(?:(?:chronic|severe|mild|bad)\s+)?(.+)", s):
+        if found := _my_condition(m.group(1)):
+            yield "health_condition", found, m.start()
+    for m in _each(r"\bI(?:\s+take|\s+am\s+taking|'m\s+taking)\s+(?!the\b|a\b|an\b|my\b|care\b|it\b|time\b|part\b|notes\b|turns\b|over\b)([a-z][\w-]*(?:\s+[A-Z0-9][\w-]*)?)\s*(?:every|each|daily|twice|once|for|in\s+the|at\s+night|[,.;]|$)", s):  # fmt: skip
         yield "medication", m.group(1), m.start()
 
 
 @rule
 def work(s: str) -> Emit:
-    for m in _each(r"\b(?:I|we)\s+(?:work|am\s+working|'m\s+working)\s+as\s+(?:an?\s+)?(.+)", s):
+    for m in _each(r"\b(?:I|we)(?:\s+work|\s+am\s+working|'m\s+working)\s+as\s+(?:an?\s+)?(.+)", s):
         if job := job_title(m.group(1)) or _clause(m.group(1)).strip():
             yield "job_title", _clean(job), m.start()
     for m in _each(r"\bI\s+teach\s+([a-z]+)", s):  # "I teach maths" is a maths teacher
@@ -396,6 +625,8 @@ def work(s: str) -> Emit:
         yield "studies", m.group(1), m.start()
         if m.group(2):
             yield "school", m.group(2), m.start()
+    for m in _each(rf"\b(?:my|a|an)\s+{degree}\s+at\s+{_PROPER}", s):  # "I'm doing my PhD at Edinburgh"
+        yield "school", m.group(1).rstrip(",."), m.start()
     for m in _each(r"\bmy\s+(?:job|job\s+title|role|title|position|occupation)\s+is\s+(?:an?\s+)?(.+)", s):
         if value := _clean(_clause(m.group(1))):
             yield "job_title", value, m.start()
@@ -403,7 +634,11 @@ def work(s: str) -> Emit:
         promoted = job_title(m.group(1))
         if promoted and re.search(r"\b(?:I|I'm|we)\b", s[: m.start()]):
             yield "job_title", promoted, m.start()
-    employed = (r"\bI\s+(?:work|am\s+working|'m\s+working|currently\s+work)\s+(?:at|for)|\bI'm\s+employed\s+(?:at|by)|"
+            # "hired as a data analyst at Monzo": where, too
+            at = re.match(rf"\s*(?:an?\s+|the\s+)?{re.escape(promoted)}\s+(?:at|for|with)\s+{_CALLED}{_PROPER}", s[m.end() - len(m.group(1)) - 3 :], re.I)  # fmt: skip
+            if at and not job_title(at.group(1)):
+                yield "employer", at.group(1).rstrip(",."), m.start()
+    employed = (r"\bI(?:\s+work|\s+am\s+working|'m\s+working|\s+currently\s+work)(?:\s+(?:remotely|from\s+home|full[-\s]time|part[-\s]time))?\s+(?:at|for)|\bI'm\s+employed\s+(?:at|by)|"
                 r"\bI\s+am\s+employed\s+(?:at|by)|\bI\s+(?:just\s+|recently\s+)?joined|"
                 r"\bI\s+(?:just\s+|recently\s+)?(?:started|got|landed|have|took)\s+(?:a\s+)?(?:new\s+)?job\s+(?:at|with)|"
                 r"\bI\s+(?:just\s+|recently\s+)?started\s+(?:working\s+)?(?:at|for)|\band\s+(?:started\s+working|work)\s+(?:at|for)|"
@@ -414,6 +649,10 @@ def work(s: str) -> Emit:
               r"\bI\s+(?:left|quit)(?:\s+my\s+job\s+at)?|\bI\s+(?:got|was)\s+(?:laid\s+off|fired|let\s+go|made\s+redundant)\s+(?:from|by)|"
               r"\bI\s+resigned\s+from")  # fmt: skip
     for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?work(?:ed|ing)\s+(?:at|for)\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
+        yield "employer", m.group(1).rstrip(",."), m.start()
+    for m in _each(r"\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+)?retired\b(?!\s+(?:my|the|a|an|it|that|this|his|her)\b)", s):  # fmt: skip
+        yield "job_title", "retired", m.start()  # "I retired in 2020"
+    for m in _each(rf"\bI\s+(?:just\s+|recently\s+|finally\s+)?(?:got|was)\s+hired\s+(?:at|by)\s+{_CALLED}{_PROPER}", s):  # fmt: skip
         yield "employer", m.group(1).rstrip(",."), m.start()
     for m in _each(
         r"\bI\s+(?:run|own)\s+(?:my\s+own|a|an)\s+(?:small\s+)?([a-z][\w-]*)", s
@@ -432,14 +671,19 @@ def work(s: str) -> Emit:
     for m in _each(r"\b(?:I\s+(?:study|am\s+studying|'m\s+studying|major\s+in|'m\s+majoring\s+in)|studying)\s+(?!at\b|for\b|hard\b|every\b|a\s+lot\b)([a-z][\w ]*)", s):  # fmt: skip
         if items := _items(m.group(1)):
             yield "studies", items[0], m.start()
+            # "I'm studying computer science at Stanford"
+            if school := re.match(rf"\s*{re.escape(items[0])}\s+at\s+{_CALLED}{_PROPER}", m.group(1), re.I):
+                yield "school", school.group(1).rstrip(",."), m.start()
 
 
 @rule
 def family(s: str) -> Emit:
     words = _KIN
-    adjective = r"(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step)\s+)?"  # fmt: skip
+    adjective = r"(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step|identical|adopted|teenage|grown-up|adult)\s+)?"  # fmt: skip
     named = rf"(?:'s\s+name\s+is\s+{_NAME}|,?\s+(?:is\s+(?:called|named)\s+|named\s+|called\s+|is\s+(?={_A_NAME}\s*(?:[,.!;]|$|\band\b)))?{_NAME})?"  # fmt: skip
     for m in _each(rf"\b(?:my|our)\s+{adjective}({words})\b{named}", s):
+        if re.search(r"\bexpecting\s+$", s[: m.start()], re.I):  # "expecting my first baby" is a plan, below
+            continue
         yield (*_family(m.group(1), None, m.group(2) or m.group(3)), m.start())
     for m in _each(rf"\b(?:I|we){_HAVE}\s+({_NUM})\s+{adjective}({words})\b{named}", s):  # fmt: skip
         yield (*_family(m.group(2), m.group(1), m.group(3) or m.group(4)), m.start())
@@ -448,49 +692,123 @@ def family(s: str) -> Emit:
         while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+{adjective}({words})\b", rest, re.I):  # fmt: skip
             yield (*_family(more.group(2), more.group(1)), m.start())
             rest = rest[more.end() :]
-    for m in _each(rf"\b(?:(?:I|we)(?:{_HAVE}|\s+just\s+adopted|\s+adopted)|with)\s+({_NUM})\s+(?:[\w-]+\s+)??({PETS})s?\b{named}", s):  # fmt: skip
+    for m in _each(rf"\b(?:(?:I|we)(?:{_HAVE}|\s+just\s+adopted|\s+adopted)|with|(?:with\s+)?(?:my|our))\s+({_NUM})\s+(?:[\w-]+\s+)??({PETS})s?\b{named}", s):  # fmt: skip
         n = NUMBERS.get(m.group(1).lower()) if not m.group(1).isdigit() else int(m.group(1))
         value = f"{n} {m.group(2).lower()}s" if n and n > 1 else m.group(2).lower()
         pet = m.group(3) or m.group(4)
         yield "pet", f"{value} {pet}" if pet else value, m.start()
+        # "two cats and a parrot": the list goes on
+        rest = s[m.end() :]
+        while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+(?:[\w-]+\s+)??({PETS})s?\b{named}", rest, re.I):  # fmt: skip
+            n = NUMBERS.get(more.group(1).lower()) if not more.group(1).isdigit() else int(more.group(1))
+            value = f"{n} {more.group(2).lower()}s" if n and n > 1 else more.group(2).lower()
+            pet = more.group(3) or more.group(4)
+            yield "pet", f"{value} {pet}" if pet else value, m.start()
+            rest = rest[more.end() :]
     for m in _each(rf"\b(?:my|our)\s+({PETS})\b{named}", s):
         pet = m.group(2) or m.group(3)
         yield "pet", f"{m.group(1).lower()} {pet}" if pet else m.group(1).lower(), m.start()
+
+
+# "a small village near York", "a suburb of Chicago", "the north of England": the named place is the answer.
+_SETTLEMENT = (r"(?:(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:village|town|city|suburb|neighbou?rhood|area|part|corner|"
+               r"hamlet|county|region|province|state|island|place|spot|flat|apartment|house|farm|cottage|valley)\s+"
+               r"(?:(?:just\s+)?(?:near|outside(?:\s+of)?|in|of|close\s+to|not\s+far\s+from|on\s+the\s+outskirts\s+of|"
+               r"(?:north|south|east|west)\s+of)|(?:an\s+hour|\w+\s+miles|\w+\s+minutes)\s+from)\s+|"
+               r"the\s+(?:north|south|east|west|north-east|north-west|south-east|south-west|outskirts|suburbs|"
+               r"middle|centre|center|heart)\s+of\s+)?")  # fmt: skip
+_MOVED = (r"(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+|since\s+)?(?:moved|relocated|emigrated)"
+          r"(?:\s+(?:back|over|out|down|up|home|across|abroad|here|there|permanently)){0,2}")  # fmt: skip
+# "i grew up in texas but live in oregon now": the second verb's subject is the first's, the user, when no one else
+# was named in between.
+_SAME_SUBJECT = r"^\W*(?:\w+\s+){0,3}?(?:I|we)\b(?:(?!\b(?:my|his|her|their|our|he|she|they|you)\b)[^.;!?])*?"
+
+
+def _place(value: str, lower: bool) -> str:
+    """A place as said; typed in lower case, up to where its clause, a preposition or a time starts ("oregon now")."""
+    if lower:
+        value = _PREPOSITION.sub("", _clause(value))
+        if (
+            when := _PAST_TIME.search(value)
+            or _FUTURE_TIME.search(value)
+            or re.search(r"\s(?:last|next|this)\b", value)
+        ):
+            value = value[: when.start()]
+    return _clean(value.rstrip(",."))
+
+
+def _names(text: str) -> list[str]:
+    """The capitalised names a list starts with: "Japan, Korea and Vietnam last year" -> Japan, Korea, Vietnam."""
+    name = r"(?:the\s+)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3}"
+    listed = re.match(rf"{name}(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){name})*", text)
+    if not listed:
+        return []
+    return [
+        _clean(n) for n in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", listed.group(0)) if n.strip()
+    ]
 
 
 @rule
 def places(s: str) -> Emit:
     lower = s == s.lower()
     place = _PLACE_LOWER if lower else _PROPER
-    lives = (r"\bI\s+live\s+(?:just\s+)?(?:near|outside)|\b(?:I\s+live|I'm\s+living|I\s+am\s+living|we\s+live|I'm\s+based|I\s+am\s+based|I\s+reside|"
-             r"I\s+(?:just\s+|recently\s+)?(?:moved|relocated)|I've\s+moved|I\s+have\s+moved|we\s+(?:just\s+)?moved)"
-             r"\s+(?:(?:from\s+\S+(?:\s+[A-Z]\S*)*\s+)?to|in)|\bhome\s+(?:for\s+me\s+)?is|\bI\s+now\s+live\s+in")  # fmt: skip
-    for m in _each(rf"(?:{lives})\s+{place}", s):
-        value = _clean(m.group(1).rstrip(",."))
+    lives = (rf"\bI\s+live\s+(?:just\s+)?(?:near|outside)|\b(?:I\s+live|I'm\s+living|I\s+am\s+living|we\s+live|I'm\s+based|"
+             rf"I\s+am\s+based|we're\s+based|I\s+reside|I(?:'ve|\s+have)?\s+settled(?:\s+down)?|{_MOVED}(?:\s+from\s+\S+(?:\s+[A-Z]\S*)*)?)"
+             r"\s+(?:to|in)|\b(?:I'm|I\s+am|we're)\s+based\s+out\s+of|\bhome\s+(?:for\s+me\s+)?is|\b(?:my|our)\s+(?:home|house|flat|apartment|place)\s+is\s+in|\bI\s+now\s+live\s+in|"
+             r"(?:\band|\bbut)\s+(?:now\s+|currently\s+)?(?:live|reside|am\s+based)\s+in")  # fmt: skip
+    for m in _each(rf"(?:{lives})\s+{_SETTLEMENT}{place}", s):
+        if m.group(0).lower().startswith(("and", "but")) and not re.match(
+            _SAME_SUBJECT + r"$", s[: m.start()], re.I
+        ):
+            continue
+        value = _place(m.group(1), lower)
         if value.lower() not in _NOT_PLACES and not re.search(
             r"\b(?:used\s+to|anymore)\b", s[m.start() :], re.I
         ):
             yield "lives_in", value, m.start()
+    for m in _each(rf"\bI\s+call\s+{place}\s+home\b", s):  # "I call Seattle home"
+        yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(
-        rf"^\W*(?:currently\s+|now\s+)?(?:living|based)\s+in\s+{place}", s
+        rf"^\W*(?:currently\s+|now\s+)?(?:living|based|live)\s+in\s+{_SETTLEMENT}{place}", s
     ):  # "Currently living in X"
-        yield "lives_in", _clean(m.group(1).rstrip(",.")), m.start()
+        yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
         yield "lives_in", m.group(1).rstrip(",."), m.start()
     for m in _each(
-        rf"^\W*(?:born\s+and\s+raised|grew\s+up|raised)\s+in\s+{_PROPER}", s
+        rf"^\W*(?:born\s+and\s+raised\s+in|grew\s+up\s+in|raised\s+in|brought\s+up\s+in|originally\s+from)\s+{_SETTLEMENT}{place}",
+        s,
     ):  # "Born and raised in X"
-        yield "hometown", m.group(1).rstrip(",."), m.start()
+        yield "hometown", _place(m.group(1), lower), m.start()
     for m in _each(rf"\bI\s+spent\s+(?:a|an|one|two|three|four|five|six|several|a\s+few|\d+)\s+(?:days?|weeks?|months?|years?|summers?)\s+in\s+{_PROPER}", s):  # fmt: skip
         yield "visited", m.group(1).rstrip(",."), m.start()
-    for m in _each(rf"\b(?:I\s+grew\s+up\s+in|I\s+was\s+born\s+in|I\s+was\s+raised\s+in|I\s+come\s+from|I'm\s+originally\s+from)\s+{_PROPER}", s):  # fmt: skip
-        yield "hometown", m.group(1).rstrip(",."), m.start()
-    for m in re.finditer(rf"\b(?:I\s+used\s+to\s+live\s+in|I\s+lived\s+in|I\s+no\s+longer\s+live\s+in|(?:I|we)\s+(?:just\s+)?moved\s+(?:away\s+)?from|I\s+don't\s+live\s+in)\s+{_PROPER}", s, re.I):  # fmt: skip
+    grew = (
+        r"(?:grew\s+up|was\s+born(?:\s+and\s+(?:raised|bred))?|was\s+raised|was\s+brought\s+up)\s+(?:in|on)"
+    )
+    hometown = (rf"\bI\s+{grew}|\bI\s+(?:come|hail)\s+from|\bI'm\s+originally\s+from|"
+                rf"\bI\s+spent\s+(?:(?:most|all|much)\s+of\s+)?my\s+(?:childhood|youth|early\s+years|formative\s+years|"
+                rf"teens|teenage\s+years|school\s+years)\s+in|\bmy\s+(?:home\s*town|birthplace|birth\s+place)\s+is|"
+                rf"(?:\band|\bbut)\s+(?:originally\s+)?{grew}")  # fmt: skip
+    for m in _each(rf"(?:{hometown})\s+{_SETTLEMENT}{place}", s):
+        if m.group(0).lower().startswith(("and", "but")) and not re.match(
+            _SAME_SUBJECT + r"$", s[: m.start()], re.I
+        ):
+            continue
+        value = _place(m.group(1), lower)
+        if value.lower() not in _NOT_PLACES:
+            yield "hometown", value, m.start()
+    for m in re.finditer(rf"\b(?:I\s+used\s+to\s+live\s+in|I\s+lived\s+in|I\s+no\s+longer\s+live\s+in|{_MOVED}\s+(?:away\s+)?from|I\s+don't\s+live\s+in)\s+{place}", s, re.I):  # fmt: skip
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
-        yield "lived_in", m.group(1).rstrip(",."), m.start()
-    for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\bI\s+(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}", s):  # fmt: skip
-        yield "visited", (m.group(1) or m.group(2)).rstrip(",."), m.start()
+        yield "lived_in", _place(m.group(1), lower), m.start()
+    visited = (rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\b(?:I|we)(?:'ve|\s+have)?\s+(?:also\s+)?(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}|"
+               rf"\bI(?:'ve|\s+have)?\s+(?:backpacked|travel(?:l)?ed|toured|cycled|hiked|road-tripped)\s+(?:around|through|across|all\s+over)\s+{_PROPER}")  # fmt: skip
+    for m in _each(visited, s):
+        for name in _names(s[m.start(m.lastindex or 1) :]):  # "I've been to Japan, Korea and Vietnam"
+            yield "visited", name, m.start()
+    # "I've lived in Berlin, Paris and Madrid": places the user has lived (with "for"/"since": lives, above).
+    for m in _each(rf"\bI(?:'ve|\s+have)\s+(?:also\s+)?lived\s+in\s+{_PROPER}(?!.*\b(?:for|since)\b)", s):
+        for name in _names(s[m.start(1) :]):
+            yield "lived_in", name, m.start()
 
 
 @rule
@@ -515,12 +833,23 @@ _NOT_EVENTS = frozenset({"used", "tired", "need", "interested", "born", "based",
                          "called"})  # fmt: skip
 
 
+_ACTIVE_VERBS = frozenset({"retired", "married"})
+
+
 @rule
 def event(s: str) -> Emit:
     """A past statement with a date: "I broke my leg last winter", "Yesterday I adopted a puppy"."""
-    for m in _each(r"\b(?:I|we)\s+(?:(?:just|finally|recently|also|officially|actually)\s+)?(?:was\s+|were\s+)?(\w+)\b", s):  # fmt: skip
+    subject = r"\b(?:I|we)\s+(?:(?:just|finally|recently|also|officially|actually)\s+)?(?:was\s+|were\s+)?"
+    # "… and had my first kid in 2017" (the same subject), "Just got back from Japan yesterday" (none said)
+    elided = r"\band\s+(?:then\s+|later\s+|also\s+)?(?!(?:I|we)\b)|^\W*(?:just\s+|finally\s+|recently\s+)?"
+    for m in _each(rf"(?:{subject}|{elided})(\w+)\b", s):
+        said = m.group(0).lower().lstrip(" \t\"'(")
+        if said.startswith("and") and not re.match(_SAME_SUBJECT + r"$", s[: m.start()], re.I):
+            continue
         verb = m.group(1)
-        if verb.lower() in _NOT_EVENTS or not _PAST_VERB.match(verb):
+        # "I retired in 2020" and "we married in June" are events; "I was retired" and "I was married" are states.
+        active = verb.lower() in _ACTIVE_VERBS and not re.search(r"\b(?:was|were)\s+$", s[: m.start(1)], re.I)
+        if (verb.lower() in _NOT_EVENTS and not active) or not _PAST_VERB.match(verb):
             continue
         phrase = s[m.start(1) :]
         when = _PAST_TIME.search(phrase)
@@ -528,7 +857,9 @@ def event(s: str) -> Emit:
             yield "event", _clean(phrase[: when.end()]), m.start()
             continue
         when = _PAST_TIME.search(s[: m.start()])
-        if when:
+        if when and not said.startswith(
+            "and"
+        ):  # "… in 2020 and started working at Intel": that time was the first's
             yield "event", f"{_clean(_clause(phrase))} {when.group(0).lower()}", m.start()
 
 
@@ -536,21 +867,48 @@ def event(s: str) -> Emit:
 def plans(s: str) -> Emit:
     intent = (r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:planning|hoping|aiming|intending)\s+(?:on\s+|to\s+)|"
               r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:going\s+to|gonna)\s+|"
-              r"\b(?:I|we)\s+(?:plan|want|hope|intend|aim|mean)\s+to\s+|\bmy\s+(?:goal|plan|dream|aim|resolution)\s+is\s+to\s+|"
-              r"\b(?:I|we)(?:\s+will|'ll|’ll)\s+(?!be\s+(?:honest|brief|quick|back)\b)")  # fmt: skip
+              r"\b(?:I|we)\s+(?:plan|want|hope|intend|aim|mean)\s+to\s+|\b(?:I|we)\s+wanna\s+|\bmy\s+(?:goal|plan|dream|aim|resolution)\s+is\s+to\s+|"
+              r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:finally\s+)?(?:decided|resolved|committed)\s+to\s+|"
+              r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:determined|looking|preparing|getting\s+ready|about)\s+to\s+|"
+              r"\b(?:I|we)(?:\s+will|'ll|’ll)\s+(?!be\s+(?:honest|brief|quick|back)\b)|"
+              r"^\W*(?:gonna|planning\s+(?:to|on)|hoping\s+to|going\s+to)\s+")  # fmt: skip
     found = False
     for m in _each(rf"(?:{intent})(.+)", s):
         phrase = m.group(1)
         first = phrase.split()[0].lower() if phrase.split() else ""
-        if first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on|\w+ing)\b", phrase)):
+        talk = first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on|\w+ing|\d+)\b", phrase))
+        if first == "start" and not re.match(
+            r"start(?:\s+(?:by|with|off|again|over|from|here|there|now)\b|\W*$)", phrase, re.I
+        ):
+            talk = False  # "start a new job at Meta" is a plan; "start by asking" is talk
+        if talk:
             continue
+        if _PAST_TIME.search(phrase) and not _FUTURE_TIME.search(phrase):
+            continue  # "I decided to quit my job last week" was a plan; the event rule has it
         found = True
         yield "plan", _with_time(phrase, s[: m.start()]), m.start()
-    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\b|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
+    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\s+(?!on\b|away\b|abroad\b|home\b|back\b|out\b|\w+ing\b)|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
         phrase = s[m.start(1) :]
         if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
             yield "plan", _with_time(phrase, s[: m.start()]), m.start()
-    for m in _each(r"\bI\s+(?:have|'ve\s+got|got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)", s):  # fmt: skip
+    # "I've booked a trip to Morocco for April", "Going to Japan in the autumn!" (the subject left out): a plan when
+    # a future time is said.
+    for m in _each(r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|already\s+)?(?:booked|scheduled|arranged|organi[sz]ed)\s+(.+)"
+                   r"|^\W*(?!(?:looking|thinking|wondering|hoping|trying|feeling|being|getting\s+back|loving|liking|enjoying|hating|"
+                   r"working|doing|having|struggling|dealing|waiting)\b)([a-z]+ing\s+.+)", s):  # fmt: skip
+        phrase = m.group(1) or m.group(2)
+        when = _FUTURE_TIME.search(phrase)
+        if not found and when and not re.match(r"this\s+(?!coming\b)", when.group(0), re.I):
+            yield "plan", _clean(phrase[: when.end()]), m.start()
+    for m in _each(
+        r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:planning|organi[sz]ing|booking)\s+(?:a|an|our|my)\s+(.+)", s
+    ):
+        if not found:  # "I'm planning a trip to Vietnam"
+            yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
+    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(off\s+to\s+.+)", s):  # "I'm off to Spain next week"
+        if not found and (_FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()])):
+            yield "plan", _with_time(re.sub(r"^off\s+to\s+", "go to ", m.group(1)), s[: m.start()]), m.start()
+    for m in _each(r"\bI(?:\s+have|'ve\s+got|\s+have\s+got|\s+got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)", s):  # fmt: skip
         if _FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()]):
             yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
     for m in _each(r"\bI\s+(?:need|have)\s+to\s+(.+)", s):  # a chore with a date is a plan
@@ -578,7 +936,10 @@ def states_nothing(sentence: str) -> bool:
     (True, True)
     """
     words = re.findall(r"[\w'’]+", sentence.lower().replace("’", "'"))
-    if not words or sentence.rstrip().endswith("?") or words[0] in _QUESTION_START:
+    when_clause = (
+        words[:2] in (["when", "i"], ["when", "we"]) and len(words) > 2 and words[2] in ("was", "were")
+    )
+    if not words or sentence.rstrip().endswith("?") or (words[0] in _QUESTION_START and not when_clause):
         return True
     return bool(HEDGES.intersection(words))
 
@@ -587,7 +948,7 @@ def facts_in(text: str) -> list[Fact]:
     """Every fact about the user ``text`` states, in the order stated, each (predicate, value) once."""
     found: dict[tuple[str, str], Fact] = {}
     for sentence in _SENTENCE.finditer(text):
-        body = sentence.group(0)
+        body = sentence.group(0).replace("’", "'")  # a phone's apostrophe; same length, so offsets hold
         if states_nothing(body):
             continue
         for fn in RULES:

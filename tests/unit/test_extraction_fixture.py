@@ -65,7 +65,8 @@ def test_the_issues_two_examples():
         # Two false positives the blind holdout3 run showed (fixed after it: holdout3 is not blind for them).
         ("I'm going to think about it", set()),
         ("I gave up sugar last year", {("avoids", "sugar"), ("event", "gave up sugar last year")}),
-        ("I quit drinking two years ago", {("event", "quit drinking two years ago")}),
+        # …and "quit drinking" says the habit is what is avoided (holdout3's label; the time still is not).
+        ("I quit drinking two years ago", {("avoids", "drinking"), ("event", "quit drinking two years ago")}),
     ],
 )  # fmt: skip
 def test_statements(text, expected):

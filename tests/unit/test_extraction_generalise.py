@@ -1,0 +1,179 @@
+"""Deterministic extraction generalises (issue 24 item 4): the patterns added after holdout3's blind run, each as
+the general frame it is (a verb frame, a word class, a grammatical shape), not the sentence that showed the gap.
+Every statement below gave a different answer before its rule; the negatives guard the precision the broader
+patterns put at risk. Labelled sets: tests/fixtures/extraction/, measured by ``python -m bench.extraction``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bench.extraction.score import FIXTURE, evaluate, load
+from shared.extraction.deterministic import DeterministicExtractor
+
+EXTRACTOR = DeterministicExtractor()
+
+
+def facts(text: str) -> set[tuple[str, str]]:
+    return {(c.predicate or "", c.value or "") for c in EXTRACTOR.facts(text)}
+
+
+STATEMENTS = [
+    # health
+    ("I've got hay fever so spring is rough", {("health_condition", "hay fever")}),
+    ("I have a heart condition", {("health_condition", "heart condition")}),
+    ("I was diagnosed with endometriosis", {("health_condition", "endometriosis")}),
+    ("I use an inhaler for my asthma", {("medication", "inhaler"), ("health_condition", "asthma")}),
+    ("I'm taking sertraline for anxiety", {("medication", "sertraline"), ("health_condition", "anxiety")}),
+    ("I'm deaf in one ear", {("health_condition", "deaf in one ear")}),
+    ("I'm on levothyroxine", {("medication", "levothyroxine")}),
+    ("My doctor put me on statins", {("medication", "statins")}),
+    ("I'm recovering from a knee injury", {("health_condition", "knee injury")}),
+    # preferences
+    ("I'm lactose-free and I don't eat pork", {("diet", "lactose-free"), ("avoids", "pork")}),
+    ("I've gone vegan", {("diet", "vegan")}),
+    ("I've been a vegetarian for ten years", {("diet", "vegetarian")}),
+    ("I don't really like talking on the phone", {("dislikes", "talking on the phone")}),
+    ("I've always loved jazz", {("likes", "jazz")}),
+    ("Mushrooms are my least favourite thing to eat", {("dislikes", "Mushrooms")}),
+    ("Jazz is my thing", {("likes", "Jazz")}),
+    ("I avoid gluten", {("avoids", "gluten")}),
+    ("I'm not keen on spicy food", {("dislikes", "spicy food")}),
+    # work
+    ("I'm between jobs right now", {("job_title", "unemployed")}),
+    ("I retired in 2020", {("job_title", "retired"), ("event", "retired in 2020")}),
+    ("I'm studying computer science at Stanford", {("studies", "computer science"), ("school", "Stanford")}),
+    ("I've just been hired as a data analyst at Monzo", {("job_title", "data analyst"), ("employer", "Monzo")}),
+    ("I'm head chef at a restaurant in Soho", {("job_title", "head chef")}),
+    # family
+    ("I'm a single mum", {("marital_status", "single"), ("family", "children")}),
+    ("We have two cats and a parrot", {("pet", "2 cats"), ("pet", "parrot")}),
+    ("I'm expecting my first baby in May", {("plan", "expecting my first baby in May")}),
+    ("I'm happily married", {("marital_status", "married")}),
+    ("I've been married for twenty years", {("marital_status", "married")}),
+    # places
+    ("I'm a Londoner", {("lives_in", "London")}),
+    ("I live in a small village near York", {("lives_in", "York")}),
+    ("I moved back to Glasgow in March", {("lives_in", "Glasgow"), ("event", "moved back to Glasgow in March")}),
+    ("i grew up in texas but live in oregon now", {("hometown", "texas"), ("lives_in", "oregon")}),
+    ("We relocated from Boston to Austin last year",
+     {("lived_in", "Boston"), ("lives_in", "Austin"), ("event", "relocated from Boston to Austin last year")}),
+    ("My hometown is Cork", {("hometown", "Cork")}),
+    ("I spent my childhood in Lagos", {("hometown", "Lagos")}),
+    ("I've been to Japan, Korea and Vietnam", {("visited", "Japan"), ("visited", "Korea"), ("visited", "Vietnam")}),
+    # events and plans
+    ("A few years ago I moved to Spain", {("lives_in", "Spain"), ("event", "moved to Spain a few years ago")}),
+    ("I broke my arm over Christmas", {("event", "broke my arm over Christmas")}),
+    ("We're going on honeymoon to Bali in August", {("plan", "going on honeymoon to Bali in August")}),
+    ("I've decided to learn Japanese", {("plan", "learn Japanese")}),
+    ("I'm off to Spain next week", {("plan", "go to Spain next week")}),
+    # a third pass, from a probe list of new phrasing (not committed)
+    ("Chocolate is my weakness", {("likes", "Chocolate")}),
+    ("Gardening is my favourite hobby", {("hobby", "Gardening")}),
+    ("I've never been a fan of seafood", {("dislikes", "seafood")}),
+    ("I've been living with MS for ten years", {("health_condition", "MS")}),
+    ("I struggle with anxiety", {("health_condition", "anxiety")}),
+    ("I have an underactive thyroid", {("health_condition", "underactive thyroid")}),
+    ("I work from home for Shopify", {("employer", "Shopify")}),
+    ("I'm a grandmother of four", {("family", "4 grandchildren")}),
+    ("I'm separated from my husband", {("marital_status", "separated"), ("family", "husband")}),
+    ("I live in Brooklyn with my two cats", {("lives_in", "Brooklyn"), ("pet", "2 cats")}),
+    ("Originally from Kerala, now in Dubai", {("hometown", "Kerala")}),
+    ("Last summer we went to Greece", {("visited", "Greece"), ("event", "went to Greece last summer")}),
+    ("I've booked a trip to Morocco for April", {("plan", "trip to Morocco for April")}),
+    ("Going to Japan in the autumn!", {("plan", "Japan in the autumn")}),
+    ("I'm a huge Arsenal fan", {("likes", "Arsenal")}),
+    ("My nan is 95", {("family", "grandmother")}),
+    ("Live in Cardiff, work in Bristol", {("lives_in", "Cardiff")}),
+    ("Our house is in a village outside Oxford", {("lives_in", "Oxford")}),
+    ("When I was 20 I lived in Spain", {("lived_in", "Spain")}),  # a when-clause, not a question
+    ("I'm planning a trip to Vietnam", {("plan", "trip to Vietnam")}),
+    ("I've got an interview at Apple on Thursday", {("plan", "interview at Apple on Thursday")}),
+    ("I’m taking sertraline for anxiety", {("medication", "sertraline"), ("health_condition", "anxiety")}),  # ’
+    # a fifth probe: chattier, lower-case, several facts a message
+    ("Big into photography lately", {("likes", "photography")}),
+    ("i've got asthma and a nut allergy", {("health_condition", "asthma"), ("allergy", "nut")}),
+    ("Been struggling with insomnia for months", {("health_condition", "insomnia")}),
+    ("I'm recovering from covid", {("health_condition", "covid")}),
+    ("I'm seven months pregnant", {("health_condition", "pregnant")}),
+    ("I'm based out of Denver", {("lives_in", "Denver")}),
+    ("I was born and raised in Lagos", {("hometown", "Lagos")}),
+    ("I got married in 2015 and had my first kid in 2017",
+     {("marital_status", "married"), ("event", "got married in 2015"), ("event", "had my first kid in 2017"),
+      ("family", "kid")}),
+    ("Just got back from Japan yesterday", {("event", "got back from Japan yesterday")}),
+    ("gonna start running next week", {("plan", "start running next week")}),
+    ("I'm about to start a new job at Meta", {("plan", "start a new job at Meta")}),
+    ("we moved to the countryside last year", {("event", "moved to the countryside last year")}),  # not a place
+    # the second verb's subject and time are the first's only when no one else is named
+    ("My sister got married in 2015 and had a kid in 2017", {("family", "sister")}),
+    ("I moved to Denver in 2020 and started working at Intel",
+     {("lives_in", "Denver"), ("employer", "Intel"), ("event", "moved to Denver in 2020")}),
+]  # fmt: skip
+NEGATIVES = [
+    "I'm a Gooner",
+    "I'm debt-free",
+    "I work in cancer research",
+    "I have a lot of pain",
+    "I avoid driving at night",
+    "I'm going to bed",
+    "I've been engaged twice",
+    "I take the bus for work",
+    "I'm on a deadline",
+    "I used to have asthma as a child",
+    "I'd hate to live somewhere that cold",
+    "Loving the weather this week",  # a subject-less gerund with "this week" is no plan
+    "Working on it this week",
+    "Running late today",
+    "I'm going to grab a coffee",
+    "When is your birthday",  # a question without its question mark
+    "When were you born",
+    "my doctor thinks I have IBS",  # someone else's guess
+]  # fmt: skip
+OTHERS = [
+    ("My parents grew up in Texas and live in Oregon", {("family", "parents")}),
+    ("My sister's disease is rare", {("family", "sister")}),
+    ("I decided to quit my job last week", {("event", "decided to quit my job last week")}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), STATEMENTS + OTHERS)
+def test_statements(text, expected):
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize("text", NEGATIVES)
+def test_nothing_about_the_user(text):
+    assert facts(text) == set()
+
+
+def test_a_condition_is_a_named_one_a_medical_head_noun_or_a_medical_ending():
+    from shared.extraction.rules import condition
+
+    assert condition("hay fever so spring is rough") == "hay fever"
+    assert condition("tendonitis in my knee") == "tendonitis"
+    assert condition("hypothyroidism") == "hypothyroidism"
+    # Not a condition: a possessive or kin word, a function word, a word that only looks medical.
+    assert condition("sister's disease") is None
+    assert condition("lot of pain") is None
+    assert condition("diploma in design") is None
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "utterances.json",
+        "holdout.json",
+        "holdout2.json",
+        "holdout3.json",
+        "holdout5_dev.json",
+        "probes_dev.json",
+    ],
+)
+def test_every_labelled_set_meets_the_targets(name):
+    # Given a labelled set (in-sample now: each was tuned on after its blind first run, docs/extraction.md)
+    results = evaluate(load(Path(FIXTURE).with_name(name)), lambda text: sorted(facts(text)))["overall"]
+    # Then precision and recall stay above the issue's targets on every one of them.
+    assert results.precision >= 0.9, results.extras
+    assert results.recall >= 0.7, results.misses
