@@ -44,7 +44,7 @@ NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
            "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
 _NUM = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
 
-JOB_HEADS = frozenset(["engineer", "developer", "programmer", "designer", "architect", "manager", "director", "nurse", "doctor", "physician", "surgeon", "dentist", "vet", "veterinarian", "teacher", "professor", "lecturer", "tutor", "student", "researcher", "scientist", "analyst", "consultant", "accountant", "lawyer", "attorney", "solicitor", "paralegal", "paramedic", "firefighter", "policeman", "policewoman", "pilot", "chef", "cook", "baker", "barista", "waiter", "waitress", "bartender", "cashier", "driver", "mechanic", "electrician", "plumber", "carpenter", "builder", "farmer", "writer", "journalist", "editor", "author", "artist", "painter", "musician", "photographer", "actor", "actress", "producer", "librarian", "pharmacist", "therapist", "counselor", "counsellor", "worker", "clerk", "secretary", "assistant", "receptionist", "administrator", "technician", "chemist", "physicist", "economist", "statistician", "mathematician", "translator", "interpreter", "salesman", "saleswoman", "salesperson", "recruiter", "marketer", "entrepreneur", "founder", "ceo", "cto", "cfo", "coo", "intern", "lead", "coordinator", "specialist", "officer", "soldier", "sailor", "cleaner", "nanny", "caregiver", "carer", "midwife", "optometrist", "surveyor", "welder", "machinist", "tailor", "hairdresser", "stylist", "trainer", "coach", "instructor", "broker", "banker", "trader", "auditor", "freelancer", "contractor", "dev", "sre", "postdoc", "principal", "owner", "executive", "supervisor", "planner", "strategist"])  # fmt: skip
+JOB_HEADS = frozenset(["engineer", "developer", "programmer", "designer", "architect", "manager", "director", "nurse", "doctor", "physician", "surgeon", "dentist", "vet", "veterinarian", "teacher", "professor", "lecturer", "tutor", "student", "researcher", "scientist", "analyst", "consultant", "accountant", "lawyer", "attorney", "solicitor", "paralegal", "paramedic", "firefighter", "policeman", "policewoman", "pilot", "chef", "cook", "baker", "barista", "waiter", "waitress", "bartender", "cashier", "driver", "mechanic", "electrician", "plumber", "carpenter", "builder", "farmer", "writer", "journalist", "editor", "author", "artist", "painter", "musician", "photographer", "actor", "actress", "producer", "librarian", "pharmacist", "therapist", "counselor", "counsellor", "worker", "clerk", "secretary", "assistant", "receptionist", "administrator", "technician", "chemist", "physicist", "economist", "statistician", "mathematician", "translator", "interpreter", "salesman", "saleswoman", "salesperson", "recruiter", "marketer", "entrepreneur", "founder", "ceo", "cto", "cfo", "coo", "intern", "lead", "coordinator", "specialist", "officer", "soldier", "sailor", "cleaner", "nanny", "caregiver", "carer", "midwife", "optometrist", "surveyor", "welder", "machinist", "tailor", "hairdresser", "stylist", "trainer", "coach", "instructor", "broker", "banker", "trader", "auditor", "freelancer", "contractor", "dev", "sre", "postdoc", "principal", "owner", "executive", "supervisor", "planner", "strategist", "practitioner", "guard", "representative", "rep", "agent", "operator", "attendant", "inspector", "associate", "handler", "dispatcher", "courier", "porter", "janitor", "caretaker", "housekeeper", "steward", "stewardess", "labourer", "laborer", "hygienist", "sonographer", "radiographer", "physio"])  # fmt: skip
 _JOB_SUFFIX = re.compile(r"(?:ologist|ician|ographer)$")
 # Not working, said as a state: "I'm retired", "I'm between jobs", "I'm out of work".
 _JOB_STATES = {"retired": "retired", "unemployed": "unemployed", "self-employed": "self-employed",
@@ -99,7 +99,7 @@ _CANONICAL = {
     "grandad": "grandfather",
     "granddad": "grandfather",
 }
-PETS = ("dog|cat|puppy|kitten|hamster|rabbit|bunny|parrot|budgie|goldfish|fish|turtle|tortoise|guinea pig|horse|"
+PETS = ("dog|cat|puppy|pony|kitten|hamster|rabbit|bunny|parrot|budgie|goldfish|fish|turtle|tortoise|guinea pig|horse|"
         "snake|lizard|gecko|ferret|border collie|collie|labrador|golden retriever|retriever|poodle|beagle|dachshund|"
         "corgi|husky|terrier|spaniel|greyhound")  # fmt: skip
 # Words that turn a sentence into a question, a condition, a hedge or a wish: it states nothing about the user.
@@ -116,7 +116,8 @@ _TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "s
                    "have", "go", "keep", "start", "continue", "do", "think", "consider", "wait", "figure", "reply",
                    "respond", "grab", "pop", "nip", "hop", "bed", "sleep", "work", "school", "class", "lunch", "dinner", "breakfast", "church", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
-                     r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|imo|here)$", re.I)  # fmt: skip
+                     r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|lmao|haha+|imo|btw|fyi|ngl|"
+                     r"here)$", re.I)  # fmt: skip
 # Where a clause ends: a value never runs past one of these.
 _CLAUSE_END = re.compile(r"\s*(?:[,.;:!?()]|\s-\s|\b(?:but|because|since|so|though|although|while|whereas|"
                          r"especially|which|who|when|unless|except|and\s+(?:I|we|i)\b|I'm|I\s+am)\b|$)")  # fmt: skip
@@ -130,7 +131,7 @@ _NAME = r"(?-i:([A-Z][a-zà-ÿ'-]+(?:\s+[A-Z][a-zà-ÿ'-]+)?))"
 _NOT_SUBJECTS = frozenset(
     {"at", "in", "for", "the", "a", "kids", "children", "people", "students", "online", "part"}
 )
-_CALLED = r"(?:an?\s+[\w-]+\s+(?:called|named)\s+)?"  # "at a startup called Kite"
+_CALLED = r"(?:an?\s+(?:[\w-]+\s+){1,3}(?:called|named)\s+)?"  # "at a startup called Kite", "a little bistro called Lune"
 _A_NAME = r"(?-i:[A-Z][a-zà-ÿ'-]+)"  # the same, captured by no group (inside a lookahead)
 _HAVE = r"(?:\s+have\s+got|\s+have|'ve\s+got|’ve\s+got|'ve|’ve|\s+got)"  # "I have", "I've got", …
 _PROPER = r"(?:the\s+)?(?-i:([A-Z][\w&.'-]*(?:(?:\s+|,\s*)[A-Z][\w&.'-]*){0,3}))"
@@ -176,10 +177,21 @@ _ACTIVITY = re.compile(
     r"weekends?|week|summer|winter|spring|autumn|holidays?|\w+days?|\d)\b)(?:the\s+|a\s+)?[a-z]+", re.I)  # fmt: skip
 
 
+# Fixed pairs that are one thing, not two: "old black and white films", "fish and chips".
+_BINOMIAL = re.compile(
+    r"\b(?:black\s+and\s+white|salt\s+and\s+(?:vinegar|pepper)|fish\s+(?:and|n|'n')\s+chips|rock\s+(?:and|n|'n')\s+roll|"
+    r"drum\s+(?:and|n|'n')\s+bass|mac\s+(?:and|n|'n')\s+cheese|sweet\s+and\s+sour|peanut\s+butter\s+and\s+jelly|"
+    r"arts\s+and\s+crafts|dungeons\s+(?:and|&)\s+dragons|rhythm\s+and\s+blues|r\s*(?:and|&|n)\s*b|cheese\s+and\s+onion|"
+    r"bangers\s+and\s+mash|pie\s+and\s+mash|surf\s+and\s+turf|hide\s+and\s+seek|bed\s+and\s+breakfast|"
+    r"fast\s+and\s+furious|sci-fi\s+and\s+fantasy|hot\s+and\s+sour|bubble\s+and\s+squeak)\b", re.I)  # fmt: skip
+
+
 def _items(text: str, *, cut_prepositions: bool = True) -> list[str]:
     """A list of things ("hiking and photography", "shellfish, penicillin"), each cleaned."""
     out = []
-    for item in _LIST.split(_clause(text)):
+    text = _BINOMIAL.sub(lambda m: m.group(0).replace(" ", "\x01"), _clause(text))
+    for item in _LIST.split(text):
+        item = item.replace("\x01", " ")
         # "talking on the phone" is one activity; "running before work" and "baking bread on Sundays" are a thing
         # and when.
         if cut_prepositions and not _ACTIVITY.fullmatch(item.strip()):
@@ -253,6 +265,24 @@ def job_title(words: str) -> str | None:
     if head is None or head > 3:
         return None
     return " ".join(tokens[: head + 1]).strip(",.")
+
+
+_INVARIANT = frozenset({"fish", "goldfish", "sheep", "deer", "koi", "shrimp", "bison", "moose"})
+
+
+_SINGULAR = {"puppies": "puppy", "bunnies": "bunny", "ponies": "pony"}
+
+
+def _plural(noun: str) -> str:
+    """ "goldfish" -> "goldfish", "puppy" -> "puppies", "guinea pig" -> "guinea pigs", "fox" -> "foxes"."""
+    last = noun.split()[-1]
+    if last in _INVARIANT:
+        return noun
+    if re.search(r"[^aeiou]y$", noun):
+        return noun[:-1] + "ies"
+    if re.search(r"(?:s|sh|ch|x|z)$", noun):
+        return noun + "es"
+    return noun + "s"
 
 
 def _family(word: str, count: str | None = None, name: str | None = None) -> tuple[str, str]:
@@ -692,16 +722,18 @@ def family(s: str) -> Emit:
         while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+{adjective}({words})\b", rest, re.I):  # fmt: skip
             yield (*_family(more.group(2), more.group(1)), m.start())
             rest = rest[more.end() :]
-    for m in _each(rf"\b(?:(?:I|we)(?:{_HAVE}|\s+just\s+adopted|\s+adopted)|with|(?:with\s+)?(?:my|our))\s+({_NUM})\s+(?:[\w-]+\s+)??({PETS})s?\b{named}", s):  # fmt: skip
+    for m in _each(rf"\b(?:(?:I|we)(?:{_HAVE}|\s+just\s+adopted|\s+adopted)|with|(?:with\s+)?(?:my|our))\s+({_NUM})\s+(?:[\w-]+\s+)??({PETS}|puppies|bunnies|ponies)s?\b{named}", s):  # fmt: skip
         n = NUMBERS.get(m.group(1).lower()) if not m.group(1).isdigit() else int(m.group(1))
-        value = f"{n} {m.group(2).lower()}s" if n and n > 1 else m.group(2).lower()
+        kind = _SINGULAR.get(m.group(2).lower(), m.group(2).lower())
+        value = f"{n} {_plural(kind)}" if n and n > 1 else kind
         pet = m.group(3) or m.group(4)
         yield "pet", f"{value} {pet}" if pet else value, m.start()
         # "two cats and a parrot": the list goes on
         rest = s[m.end() :]
-        while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+(?:[\w-]+\s+)??({PETS})s?\b{named}", rest, re.I):  # fmt: skip
+        while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+(?:[\w-]+\s+)??({PETS}|puppies|bunnies|ponies)s?\b{named}", rest, re.I):  # fmt: skip
             n = NUMBERS.get(more.group(1).lower()) if not more.group(1).isdigit() else int(more.group(1))
-            value = f"{n} {more.group(2).lower()}s" if n and n > 1 else more.group(2).lower()
+            kind = _SINGULAR.get(more.group(2).lower(), more.group(2).lower())
+            value = f"{n} {_plural(kind)}" if n and n > 1 else kind
             pet = more.group(3) or more.group(4)
             yield "pet", f"{value} {pet}" if pet else value, m.start()
             rest = rest[more.end() :]
@@ -817,7 +849,7 @@ def dates(s: str) -> Emit:
         yield "age", m.group(1) or m.group(2), m.start()
     for m in _each(rf"\bI\s+was\s+born\s+in\s+((?:(?:{_MONTH})\s+)?\d{{4}})\b", s):  # a year, not a place
         yield "birthday", m.group(1), m.start()
-    for m in _each(r"\b(?:my\s+birthday(?:\s+is|'s)(?:\s+on)?|I\s+was\s+born\s+on)\s+(.+)", s):
+    for m in _each(r"\b(?:my\s+birthday(?:\s+is|'s)(?:\s+on)?|I\s+was\s+born\s+on)\s+(?:the\s+)?(.+)", s):
         if value := _clean(_clause(m.group(1))):
             yield "birthday", value, m.start()
     for m in _each(r"\bI\s+(?:just\s+)?got\s+(married|engaged|divorced)\b", s):

@@ -110,6 +110,15 @@ STATEMENTS = [
     ("My sister got married in 2015 and had a kid in 2017", {("family", "sister")}),
     ("I moved to Denver in 2020 and started working at Intel",
      {("lives_in", "Denver"), ("employer", "Intel"), ("event", "moved to Denver in 2020")}),
+    # after holdout4's blind run (a second annotator): values as a person would write them
+    ("We have three goldfish", {("pet", "3 goldfish")}),  # an invariant plural
+    ("I have two puppies", {("pet", "2 puppies")}),
+    ("I love fish and chips and jazz", {("likes", "fish and chips"), ("likes", "jazz")}),  # a fixed pair is one
+    ("I really like black and white photography", {("likes", "black and white photography")}),
+    ("I'm a physician associate", {("job_title", "physician associate")}),  # the head is the last job word
+    ("I'm a security guard at Tesco", {("job_title", "security guard"), ("employer", "Tesco")}),
+    ("my birthday's the 5th of may lol", {("birthday", "5th of may")}),  # no article, no filler
+    ("I work for a tiny agency called Brightside", {("employer", "Brightside")}),
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
