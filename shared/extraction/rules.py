@@ -134,7 +134,7 @@ _NOT_SUBJECTS = frozenset(
 _CALLED = r"(?:an?\s+(?:[\w-]+\s+){1,3}(?:called|named)\s+)?"  # "at a startup called Kite", "a little bistro called Lune"
 _A_NAME = r"(?-i:[A-Z][a-zà-ÿ'-]+)"  # the same, captured by no group (inside a lookahead)
 _HAVE = r"(?:\s+have\s+got|\s+have|'ve\s+got|’ve\s+got|'ve|’ve|\s+got)"  # "I have", "I've got", …
-_PROPER = r"(?:the\s+)?(?-i:([A-Z][\w&.'-]*(?:(?:\s+|,\s*)[A-Z][\w&.'-]*){0,3}))"
+_PROPER = r"(?:the\s+)?(?-i:([A-Z][\w&.'-]*(?:(?:\s+|,\s*|\s+of\s+(?:the\s+)?)[A-Z][\w&.'-]*){0,3}))"
 _PLACE_LOWER = r"([a-z][a-z.'-]+(?:\s+[a-z][a-z.'-]+){0,2})"  # only in a message typed all in lower case
 _NOT_PLACES = frozenset({"hope", "fear", "denial", "peace", "sin", "harmony", "luxury", "poverty", "style",
                          "a", "an", "the", "my", "our", "this", "that", "here", "there", "town", "the city",
@@ -450,7 +450,7 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
             rest = words[len(job) :]
             if place := re.match(rf"\s+(?:in|from)\s+{_PROPER}", rest):
                 yield "lives_in", place.group(1).rstrip(",."), at
-            if school := re.match(rf"\s+at\s+{_CALLED}{_PROPER}", rest):
+            if school := re.match(rf"\s+(?:over\s+|out\s+|down\s+|up\s+)?at\s+{_CALLED}{_PROPER}", rest):
                 yield ("school" if job.lower().endswith("student") else "employer"), school.group(1), at
             if job.lower().endswith("student") and (field := re.match(r"\s+in\s+([a-z][\w ]*)", rest)):
                 yield "studies", _items(field.group(1))[0], at
@@ -640,7 +640,8 @@ def health(s: str) -> Emit:
 
 @rule
 def work(s: str) -> Emit:
-    for m in _each(r"\b(?:I|we)(?:\s+work|\s+am\s+working|'m\s+working)\s+as\s+(?:an?\s+)?(.+)", s):
+    shifts = r"(?:\s+(?:nights|days|evenings|weekends|shifts|nights\s+and\s+weekends|part[-\s]time|full[-\s]time|freelance|remotely))?"
+    for m in _each(rf"\b(?:I|we)(?:\s+work|\s+am\s+working|'m\s+working){shifts}\s+as\s+(?:an?\s+)?(.+)", s):
         if job := job_title(m.group(1)) or _clause(m.group(1)).strip():
             yield "job_title", _clean(job), m.start()
     for m in _each(r"\bI\s+teach\s+([a-z]+)", s):  # "I teach maths" is a maths teacher
@@ -652,6 +653,8 @@ def work(s: str) -> Emit:
             yield "job_title", been, m.start()
     degree = r"(?:master'?s|masters|bachelor'?s|degree|phd|doctorate|mba|msc|bsc|ba|ma)(?:\s+degree)?"
     for m in _each(rf"\b{degree}\s+in\s+([a-z][\w -]*?)(?:\s+at\s+{_PROPER})?\s*(?:[,.;!]|$|\band\b|\bat\b)", s):  # fmt: skip
+        if re.search(r"\b(?:apply(?:ing)?|applied|application)\s+(?:for|to)\s+(?:a|an|my|the)\s+$", s[: m.start()], re.I):
+            continue  # "I'm applying for a master's in data science": not studying it yet (the plan rule has it)
         yield "studies", m.group(1), m.start()
         if m.group(2):
             yield "school", m.group(2), m.start()
@@ -662,7 +665,8 @@ def work(s: str) -> Emit:
             yield "job_title", value, m.start()
     for m in _each(r"\b(?:as|promoted\s+to)\s+(?:an?\s+|the\s+)?([\w-]+(?:\s+[\w-]+){0,3})", s):
         promoted = job_title(m.group(1))
-        if promoted and re.search(r"\b(?:I|I'm|we)\b", s[: m.start()]):
+        # "Been at Accenture six years, mostly as a consultant": the subject left out
+        if promoted and re.search(r"\b(?:I|I'm|we)\b|^\W*(?:been|working|worked)\b", s[: m.start()], re.I):
             yield "job_title", promoted, m.start()
             # "hired as a data analyst at Monzo": where, too
             at = re.match(rf"\s*(?:an?\s+|the\s+)?{re.escape(promoted)}\s+(?:at|for|with)\s+{_CALLED}{_PROPER}", s[m.end() - len(m.group(1)) - 3 :], re.I)  # fmt: skip
@@ -680,6 +684,11 @@ def work(s: str) -> Emit:
               r"\bI\s+resigned\s+from")  # fmt: skip
     for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?work(?:ed|ing)\s+(?:at|for)\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
         yield "employer", m.group(1).rstrip(",."), m.start()
+    # "Been at Accenture about six years now": where the user has been for years is where they work.
+    tenure = (rf"(?=\s+(?:now\s+)?(?:for\s+)?(?:about\s+|almost\s+|nearly\s+|over\s+|around\s+|just\s+over\s+)?{_HOW_MANY}\s+"
+              rf"(?:years?|months?)\b|\s+since\s+(?:\d{{4}}|{_MONTH}|last\s+year|uni|university|college|graduating)\b)")  # fmt: skip
+    for m in _each(rf"(?:\bI(?:'ve|\s+have)\s+been|^\W*been)\s+(?:working\s+)?(?:at|with)\s+{_PROPER}{tenure}", s):
+        yield "employer", m.group(1).rstrip(",."), m.start()
     for m in _each(r"\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+)?retired\b(?!\s+(?:my|the|a|an|it|that|this|his|her)\b)", s):  # fmt: skip
         yield "job_title", "retired", m.start()  # "I retired in 2020"
     for m in _each(rf"\bI\s+(?:just\s+|recently\s+|finally\s+)?(?:got|was)\s+hired\s+(?:at|by)\s+{_CALLED}{_PROPER}", s):  # fmt: skip
@@ -689,6 +698,8 @@ def work(s: str) -> Emit:
     ):  # "I run my own bakery"
         if m.group(1).lower() not in ("business", "company", "car", "house", "home", "dog", "cat", "bike"):
             yield "job_title", f"{m.group(1).lower()} owner", m.start()
+    # "Quit Barclays last spring": the subject left out
+    former += r"|^\W*(?:just\s+|finally\s+|recently\s+)?(?:quit(?:\s+my\s+job\s+at)?|left\s+my\s+job\s+at)"
     for m in re.finditer(rf"(?:{former})\s+{_PROPER}", s, re.I):
         negated = "don't" in m.group(0).lower() or "do not" in m.group(0).lower()
         if negated and not re.search(r"\b(?:anymore|any\s+more|no\s+more)\b", s[m.end() :], re.I):

@@ -119,6 +119,14 @@ STATEMENTS = [
     ("I'm a security guard at Tesco", {("job_title", "security guard"), ("employer", "Tesco")}),
     ("my birthday's the 5th of may lol", {("birthday", "5th of may")}),  # no article, no filler
     ("I work for a tiny agency called Brightside", {("employer", "Brightside")}),
+    # work: tenure, shifts, a particle before "at", the subject left out, "of" inside a name
+    ("Been with Siemens for 3 years, mostly as an engineer", {("employer", "Siemens"), ("job_title", "engineer")}),
+    ("I've been at Monzo since 2021", {("employer", "Monzo")}),
+    ("I work weekends as a lifeguard", {("job_title", "lifeguard")}),
+    ("I'm a junior designer over at Figma", {("job_title", "junior designer"), ("employer", "Figma")}),
+    ("Quit Tesco in March", {("former_employer", "Tesco"), ("event", "Quit Tesco in March")}),
+    ("I work at the Bank of England", {("employer", "Bank of England")}),
+    ("I'm applying for a PhD in physics", set()),  # not studying it yet
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
@@ -139,11 +147,13 @@ NEGATIVES = [
     "When is your birthday",  # a question without its question mark
     "When were you born",
     "my doctor thinks I have IBS",  # someone else's guess
+    "I've been at the airport since 6am",  # a place for hours is no employer
 ]  # fmt: skip
 OTHERS = [
     ("My parents grew up in Texas and live in Oregon", {("family", "parents")}),
     ("My sister's disease is rare", {("family", "sister")}),
     ("I decided to quit my job last week", {("event", "decided to quit my job last week")}),
+    ("Left London in 2019 for a job", {("event", "Left London in 2019")}),  # one quits an employer, leaves a city
 ]
 
 
