@@ -218,6 +218,10 @@ def _negated(sentence: str, start: int) -> bool:
     return any(w in ("not", "never", "no", "longer") or w.endswith("n't") for w in before)
 
 
+# The trigger words, with their common misspellings ("alergic", "alergy", "allergys").
+_ALLERGIC = r"(?:allergic|alergic|allergick|alergick|allegic|allergc)"
+_ALLERGY = r"(?:allerg(?:y|ies|ys)|alerg(?:y|ies|ys)|allergey|alergey)"
+_ALLERGY_ADJ = r"(?:(?:severe|mild|slight|bad|serious|terrible|life-threatening|minor)\s+)?"
 _NOT_CONDITION_WORDS = frozenset({"a", "an", "the", "my", "your", "his", "her", "our", "their", "of", "some", "any",
                                    "no", "lot", "bit", "much", "this", "that", "and", "or", "in", "with", "for",
                                    "to", "little", "real", "same", "what", "which", "i", "it", "is"})  # fmt: skip
@@ -381,7 +385,7 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         rf"in\s+my\s+(?:first|second|third|fourth|final|last)\s+year\s+at\s+{_PROPER}", piece
     ):
         yield "school", match.group(1).rstrip(",."), at
-    elif match := re.match(r"(?:very\s+|severely\s+|really\s+|mildly\s+)?allergic\s+to\s+(.+)", piece, re.I):
+    elif match := re.match(rf"(?:very\s+|severely\s+|really\s+|mildly\s+)?{_ALLERGIC}\s+to\s+(.+)", piece, re.I):
         for item in _items(match.group(1)):
             yield "allergy", item, at
     elif re.match(r"(?:married|engaged|divorced)\s+(?:twice|once|before|\w+\s+times)\b", low):
@@ -580,12 +584,19 @@ def hobby(s: str) -> Emit:
 
 @rule
 def health(s: str) -> Emit:
-    for m in _each(r"\b(?:I'm|I\s+am|I'm\s+also|I\s+am\s+also)\s+(?:very\s+|severely\s+|really\s+|mildly\s+)?allergic\s+to\s+(.+)", s):  # fmt: skip
+    for m in _each(rf"\b(?:I'm|I\s+am|I'm\s+also|I\s+am\s+also)\s+(?:very\s+|severely\s+|really\s+|mildly\s+)?{_ALLERGIC}\s+to\s+(.+)", s):  # fmt: skip
         for item in _items(m.group(1)):
             yield "allergy", item, m.start()
-    for m in _each(rf"\bI{_HAVE}\s+(?:a\s+|an\s+)?(?:severe\s+|mild\s+|bad\s+|serious\s+)?([\w-]+(?:\s+[\w-]+)?)\s+allergy\b", s):  # fmt: skip
-        yield "allergy", m.group(1), m.start()
-    for m in _each(r"\bmy\s+allergies\s+(?:are|include)\s+(.+)", s):
+    # "I have a nut allergy", "my tree nut allergy": the user's own, not "my son's peanut allergy".
+    for m in _each(rf"\b(?:I{_HAVE}\s+(?:a\s+|an\s+)?|my\s+){_ALLERGY_ADJ}(?!(?:severe|mild|slight|bad|serious|an?)\b)([\w-]+(?:\s+[\w-]+)?)\s+{_ALLERGY}\b", s):  # fmt: skip
+        words = m.group(1).lower().split()
+        if not any(w.endswith("'s") or w in RELATIVES or w in PARTNERS or w in _NOT_CONDITION_WORDS for w in words):
+            yield "allergy", m.group(1), m.start()
+    # "I have a mild allergy to dust mites"
+    for m in _each(rf"\bI{_HAVE}\s+(?:a\s+|an\s+)?{_ALLERGY_ADJ}{_ALLERGY}\s+to\s+(.+)", s):
+        for item in _items(m.group(1)):
+            yield "allergy", item, m.start()
+    for m in _each(rf"\bmy\s+{_ALLERGY}\s+(?:are|include)\s+(.+)", s):
         for item in _items(m.group(1), cut_prepositions=False):
             yield "allergy", item, m.start()
     # "Been struggling with insomnia for months": the subject left out
@@ -598,7 +609,7 @@ def health(s: str) -> Emit:
     # "I've got asthma and a nut allergy": an allergy further down the list
     if re.search(rf"\bI{_HAVE}\s", s, re.I):
         for m in _each(
-            r"(?:,|\band)\s+(?:a|an)\s+(?:severe\s+|mild\s+|bad\s+|serious\s+)?([\w-]+)\s+allergy\b", s
+            rf"(?:,|\band)\s+(?:a|an)\s+{_ALLERGY_ADJ}([\w-]+)\s+{_ALLERGY}\b", s
         ):
             yield "allergy", m.group(1), m.start()
     strong = (
@@ -609,12 +620,13 @@ def health(s: str) -> Emit:
         strong, s
     ):  # "I've been living with MS": an acronym after a verb that only takes conditions
         yield "health_condition", m.group(1), m.start()
-    verbs = (rf"(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living|diagnosed)\s+with|\s+struggle\s+with|'ve\s+had|"
-             rf"\s+have\s+had|{_HAVE}|\s+suffer\s+(?:from|with)|\s+live\s+with|\s+battle|\s+(?:was|got)\s+diagnosed\s+with|"
+    # "got diagnosed with" before "got": a match is not tried again with another branch
+    verbs = (rf"(?:\s+(?:was|got)\s+diagnosed\s+with|(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living|diagnosed)\s+with|\s+struggle\s+with|'ve\s+had|"
+             rf"\s+have\s+had|{_HAVE}|\s+suffer\s+(?:from|with)|\s+live\s+with|\s+battle|"
              rf"\s+(?:often\s+|sometimes\s+|still\s+|regularly\s+)?get|(?:'m|\s+am)\s+(?:being\s+treated\s+for|recovering\s+from|in\s+remission\s+from))")  # fmt: skip
     for m in _each(rf"\bI{verbs}\s+(?:(?:a|an|chronic|severe|mild|bad|terrible|awful|frequent|occasional|serious|really|pretty)\s+)*(.+)", s):  # fmt: skip
         found = condition(m.group(1))
-        if found and not re.match(r"\s*allerg", m.group(1)[len(found) :], re.I):
+        if found and not re.match(r"\s*all?erg", m.group(1)[len(found) :], re.I):
             yield "health_condition", found, m.start()
     # "I use an inhaler for my asthma", "I'm taking sertraline for anxiety": a treatment and what it treats.
     treat = (r"\bI(?:\s+(?:also\s+)?(?:use|take|need)|'m\s+(?:on|taking|using)|\s+am\s+(?:on|taking|using)|"
@@ -625,6 +637,17 @@ def health(s: str) -> Emit:
         if (found := _my_condition(m.group(2))) and m.group(1).lower() not in _NOT_CONDITION_WORDS:
             yield "medication", m.group(1), m.start()
             yield "health_condition", found, m.start()
+        elif (
+            re.match(r"(?:it|them|that|this)\b", m.group(2), re.I)
+            and m.group(1).lower() not in _NOT_CONDITION_WORDS
+            and any(condition(s[w.start() :]) for w in re.finditer(r"\b\w", s[: m.start()]))
+        ):
+            yield "medication", m.group(1), m.start()  # "diagnosed with ADHD … I'm on Ritalin for it"
+    # "I take iron tablets", "I use steroid cream": a medicine named by its form
+    form = r"(?:tablets|pills|capsules|supplements|drops|injections|jabs|patches|cream|spray|inhaler|shots|gummies)"
+    for m in _each(rf"\bI(?:\s+(?:also\s+)?(?:take|use)|'m\s+(?:on|taking|using)|\s+am\s+(?:on|taking|using)|'ve\s+been\s+(?:on|taking|using))\s+(?:an?\s+|my\s+|some\s+)?([a-z][\w-]*(?:\s+[a-z0-9][\w-]*)?\s+{form})\b", s):  # fmt: skip
+        if m.group(1).split()[0].lower() not in _NOT_CONDITION_WORDS | {"the", "those", "these"}:
+            yield "medication", m.group(1), m.start()
     # "My doctor put me on statins"
     for m in _each(
         rf"\b(?:put|started|switched)\s+me\s+on\s+((?:[\w-]+\s+){{0,2}}{_MEDICINES}|{_DRUG})\b", s

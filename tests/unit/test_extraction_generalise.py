@@ -127,6 +127,12 @@ STATEMENTS = [
     ("Quit Tesco in March", {("former_employer", "Tesco"), ("event", "Quit Tesco in March")}),
     ("I work at the Bank of England", {("employer", "Bank of England")}),
     ("I'm applying for a PhD in physics", set()),  # not studying it yet
+    # health: misspelt triggers, "an allergy to X", "my X allergy", "for it", a medicine by its form
+    ("im alergic to cats", {("allergy", "cats")}),
+    ("I've got a slight allergy to pollen", {("allergy", "pollen")}),
+    ("my peanut alergy", {("allergy", "peanut")}),
+    ("I got diagnosed with epilepsy and I take Keppra for it", {("health_condition", "epilepsy"), ("medication", "Keppra")}),
+    ("I take vitamin b12 injections", {("medication", "vitamin b12 injections")}),
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
@@ -148,11 +154,13 @@ NEGATIVES = [
     "When were you born",
     "my doctor thinks I have IBS",  # someone else's guess
     "I've been at the airport since 6am",  # a place for hours is no employer
+    "I have a severe allergy",  # to what, unsaid
 ]  # fmt: skip
 OTHERS = [
     ("My parents grew up in Texas and live in Oregon", {("family", "parents")}),
     ("My sister's disease is rare", {("family", "sister")}),
     ("I decided to quit my job last week", {("event", "decided to quit my job last week")}),
+    ("my son's peanut allergy is scary", {("family", "son")}),  # his, not the user's
     ("Left London in 2019 for a job", {("event", "Left London in 2019")}),  # one quits an employer, leaves a city
 ]
 
