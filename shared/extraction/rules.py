@@ -463,16 +463,45 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
 
 
 # Adverbs that may sit inside a verb of liking: "I really like", "I've always loved", "I don't really like".
-_DEGREE = (r"(?:(?:really|absolutely|also|just|totally|genuinely|truly|honestly|do|quite|still|always|simply|"
+_DEGREE = (r"(?:(?:really|absolutely|also|just|totally|genuinely|genuinly|truly|honestly|do|quite|still|always|simply|"
            r"especially|particularly|much|actually|kinda|kind\s+of|sort\s+of|so|very|secretly)\s+)*")  # fmt: skip
 _PERFECT = r"(?:'ve|\s+have)?"  # "I've always loved", "I've never liked"
 _NOT_ITEMS = ("my", "your", "his", "her", "our", "their", "yours", "mine", "you", "him", "them", "us", "it")
 
 
+# Sarcasm says the opposite: an interjection ("oh yeah", "oh great", "yeah right") with a shouted or "just" love or
+# "best part of my day", or a "said no one ever" / "/s" anywhere.
+_SARCASM = re.compile(r"\bsaid\s+no\s+one\s+ever\b|\s/s\b|^(?=\W*(?:oh\s+(?:yeah|great|joy|wow|sure|boy)|yeah\s+right|wow)\b)"
+                      r".*(?:\b(?-i:LOVE|LIKE|ENJOY|ADORE)\b|\bjust\s+(?:love|adore)|\bbest\s+part\s+of\s+my\s+(?:day|week)\b)", re.I)  # fmt: skip
+# "The only thing I hate eating is olives", "What I love most is hiking": the thing is after the verb "is".
+_THE_THING = (r"\b(?:the\s+(?:only|one|main)\s+thing|the\s+thing|what)\s+I\s+" + _DEGREE + r"(like|love|enjoy|adore|hate|"
+              r"dislike|detest|loathe|can'?t\s+stand)(?:\s+[a-z]+ing)?(?:\s+(?:the\s+)?most)?\s+(?:is|are)\s+"
+              r"(?!(?:when|that|how|if|the\s+way|because)\b)(.+)")  # fmt: skip
+
+
+def _in_the_thing(s: str, at: int) -> bool:
+    """``at`` is inside a "the only thing I hate eating is …" frame, which its own rule reads."""
+    return any(m.start() <= at < m.end() for m in re.finditer(_THE_THING, s, re.I))
+
+
 @rule
 def likes(s: str) -> Emit:
+    for m in re.finditer(_THE_THING, s, re.I):
+        kind = "likes" if m.group(1).lower() in ("like", "love", "enjoy", "adore") else "dislikes"
+        for item in _items(m.group(2)):
+            if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):
+                yield kind, item, m.start()
+    # "My dad's a massive Arsenal fan and so am I"
+    for m in _each(r"(?:'s|\s+is|\s+are|'re)\s+(?:a\s+)?(?:(?:huge|big|massive|die-?hard|lifelong)\s+)?"
+                   r"((?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})|[a-z-]+)\s+fans?,?\s+(?:and|as)\s+(?:so\s+am\s+I|I\s+am\s+too|I'm\s+too|me\s+too)\b", s):  # fmt: skip
+        if m.group(1).lower() not in ("big", "huge", "massive", "a"):
+            yield "likes", m.group(1), m.start()
+    if _SARCASM.search(s):
+        return
     verbs = rf"{_PERFECT}\s+{_DEGREE}(?:like|love|enjoy|adore|prefer|liked|loved|enjoyed|adored|dig)"
     for m in _each(rf"\b(?:I|we){verbs}\s+(?!to\b|it\b|that\b|you\b|when\b|how\b|the\s+idea\b)(.+)", s):
+        if _in_the_thing(s, m.start()):
+            continue
         for item in _items(m.group(1)):
             if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):  # "I love my job": no preference
                 yield "likes", item, m.start()
@@ -523,9 +552,13 @@ def diet(s: str) -> Emit:
 
 @rule
 def dislikes(s: str) -> Emit:
-    verbs = (rf"(?:{_PERFECT}\s+{_DEGREE}(?:hate|hated|dislike|detest|loathe|despise|can't\s+stand|cannot\s+stand|can't\s+bear)|"
-             rf"(?:\s+don't|\s+do\s+not|\s+never|\s+have\s+never|'ve\s+never)\s+{_DEGREE}(?:like|liked|enjoy|enjoyed|care\s+for|cared\s+for))")  # fmt: skip
-    for m in re.finditer(rf"\bI{verbs}\s+{_DEGREE}(?!to\b|it\b|that\b|when\b|how\b|you\b|him\b|her\b|them\b)(.+)", s, re.I):  # fmt: skip
+    verbs = (rf"(?:{_PERFECT}\s+{_DEGREE}(?:hate|hated|dislike|detest|loathe|despise|can'?t\s+stand|cannot\s+stand|can'?t\s+bear)|"
+             rf"(?:\s+don'?t|\s+do\s+not|\s+never|\s+have\s+never|'ve\s+never)\s+{_DEGREE}(?:like|liked|enjoy|enjoyed|care\s+for|cared\s+for))")  # fmt: skip
+    # "cant stand reality tv": the subject left out, an apostrophe too
+    elided = r"^\W*(?:honestly\s+|really\s+|just\s+)?(?:can'?t|cannot)\s+(?:stand|bear)"
+    for m in re.finditer(rf"(?:\bI{verbs}|{elided})\s+{_DEGREE}(?!to\b|it\b|that\b|when\b|how\b|you\b|him\b|her\b|them\b)(.+)", s, re.I):  # fmt: skip
+        if _in_the_thing(s, m.start()):
+            continue
         for item in _items(m.group(1)):
             if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):
                 yield "dislikes", item, m.start()
@@ -568,8 +601,21 @@ def avoids(s: str) -> Emit:
             yield "avoids", m.group(1).lower(), m.start()
 
 
+# Said of what someone does, these make it a pastime: "Outside of work I mostly do crochet", "… my favourite way to
+# switch off".
+_LEISURE = re.compile(r"\b(?:outside\s+(?:of\s+)?work|in\s+my\s+(?:spare|free|down)\s*time|for\s+fun|as\s+a\s+hobby|"
+                      r"(?:my\s+)?fav(?:ou?rite)?\s+way\s+to\s+(?:relax|unwind|switch\s+off|chill|de-?stress|decompress|"
+                      r"wind\s+down|spend\s+(?:my\s+)?(?:weekends?|evenings?|time))|keeps\s+me\s+sane|helps\s+me\s+(?:relax|unwind|switch\s+off))\b", re.I)  # fmt: skip
+
+
 @rule
 def hobby(s: str) -> Emit:
+    if _LEISURE.search(s):
+        for m in _each(r"(?:\bI(?:'ve\s+been|\s+have\s+been)?|^\W*been)\s+(?:(?:mostly|usually|also|often|mainly|really|just)\s+)?"
+                       r"(?:do|doing|play|playing|go|going)\s+(?!(?:a|an|the|some|my|it|that|this|nothing|something|anything|"
+                       r"stuff|things|what|to|out|home|back|for|with|on|in|at|a\s+lot|lots)\b)([a-z].+)", s):  # fmt: skip
+            for item in _items(m.group(1)):
+                yield "hobby", item, m.start()
     for m in _each(r"\bI\s+(?:also\s+)?collect\s+(.+)", s):
         for item in _items(m.group(1)):
             yield "hobby", item, m.start()
@@ -1005,7 +1051,8 @@ def states_nothing(sentence: str) -> bool:
     when_clause = (
         words[:2] in (["when", "i"], ["when", "we"]) and len(words) > 2 and words[2] in ("was", "were")
     )
-    if not words or sentence.rstrip().endswith("?") or (words[0] in _QUESTION_START and not when_clause):
+    the_thing = words[0] == "what" and re.match(_THE_THING, sentence.lstrip(" \t\"'(").replace("’", "'"), re.I)
+    if not words or sentence.rstrip().endswith("?") or (words[0] in _QUESTION_START and not (when_clause or the_thing)):
         return True
     return bool(HEDGES.intersection(words))
 

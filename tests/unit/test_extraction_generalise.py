@@ -133,6 +133,14 @@ STATEMENTS = [
     ("my peanut alergy", {("allergy", "peanut")}),
     ("I got diagnosed with epilepsy and I take Keppra for it", {("health_condition", "epilepsy"), ("medication", "Keppra")}),
     ("I take vitamin b12 injections", {("medication", "vitamin b12 injections")}),
+    # preferences: no apostrophe, the subject left out, "the only thing I …", a pastime by its cue, "so am I"
+    ("cant stand country music", {("dislikes", "country music")}),
+    ("i dont like olives", {("dislikes", "olives")}),
+    ("The one thing I really can't stand is loud chewing", {("dislikes", "loud chewing")}),
+    ("What I love most is hiking", {("likes", "hiking")}),
+    ("In my spare time I mostly do pottery and archery", {("hobby", "pottery"), ("hobby", "archery")}),
+    ("Been playing chess for years, it's my favourite way to unwind", {("hobby", "chess")}),
+    ("My brother is a huge Liverpool fan and so am I", {("family", "brother"), ("likes", "Liverpool")}),
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
@@ -155,12 +163,17 @@ NEGATIVES = [
     "my doctor thinks I have IBS",  # someone else's guess
     "I've been at the airport since 6am",  # a place for hours is no employer
     "I have a severe allergy",  # to what, unsaid
+    "oh great, I just LOVE doing my taxes",  # sarcasm: an interjection with a shouted love
+    "oh yeah I love queueing in the rain, best part of my day",
+    "what I hate is when people are late",
+    "I do the dishes in my spare time",  # a chore, not a pastime (a determiner)
 ]  # fmt: skip
 OTHERS = [
     ("My parents grew up in Texas and live in Oregon", {("family", "parents")}),
     ("My sister's disease is rare", {("family", "sister")}),
     ("I decided to quit my job last week", {("event", "decided to quit my job last week")}),
     ("my son's peanut allergy is scary", {("family", "son")}),  # his, not the user's
+    ("I just love hiking, best part of my week", {("likes", "hiking")}),  # no interjection: not sarcasm
     ("Left London in 2019 for a job", {("event", "Left London in 2019")}),  # one quits an employer, leaves a city
 ]
 
