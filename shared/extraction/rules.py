@@ -786,17 +786,27 @@ def work(s: str) -> Emit:
                 yield "school", school.group(1).rstrip(",."), m.start()
 
 
+def _named_later(rest: str) -> str | None:
+    """The name given after a time or place: "(a kitten) on Sunday, her name is Mochi" -> Mochi."""
+    gap = r"(?:\s+(?:on|in|at|last|this|yesterday|today|from|over|a\s+few|\w+\s+(?:days|weeks|months)\s+ago)\b[^,.;!?]{0,30}?)?"
+    said = re.match(rf"{gap}\s*,?\s*(?:and\s+)?(?:(?:her|his|its|their)\s+name(?:'s|\s+is)|(?:she|he|it)(?:'s|\s+is)\s+(?:called|named))\s+{_NAME}",
+                    rest, re.I)  # fmt: skip
+    return said.group(1) if said else None
+
+
 @rule
 def family(s: str) -> Emit:
     words = _KIN
     adjective = r"(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step|identical|adopted|teenage|grown-up|adult)\s+)?"  # fmt: skip
-    named = rf"(?:'s\s+name\s+is\s+{_NAME}|,?\s+(?:is\s+(?:called|named)\s+|named\s+|called\s+|is\s+(?={_A_NAME}\s*(?:[,.!;]|$|\band\b)))?{_NAME})?"  # fmt: skip
+    named = rf"(?:'s\s+(?:name\s+is|called|named)\s+{_NAME}|,?\s+(?:is\s+(?:called|named)\s+|named\s+|called\s+|is\s+(?={_A_NAME}\s*(?:[,.!;]|$|\band\b)))?{_NAME})?"  # fmt: skip
     for m in _each(rf"\b(?:my|our)\s+{adjective}({words})\b{named}", s):
         if re.search(r"\bexpecting\s+$", s[: m.start()], re.I):  # "expecting my first baby" is a plan, below
             continue
         yield (*_family(m.group(1), None, m.group(2) or m.group(3)), m.start())
     for m in _each(rf"\b(?:I|we){_HAVE}\s+({_NUM})\s+{adjective}({words})\b{named}", s):  # fmt: skip
-        yield (*_family(m.group(2), m.group(1), m.group(3) or m.group(4)), m.start())
+        one = m.group(1).lower() in ("a", "an", "one")
+        called = m.group(3) or m.group(4) or (_named_later(s[m.end() :]) if one else None)
+        yield (*_family(m.group(2), m.group(1), called), m.start())
         # "an older brother and a younger sister": the list goes on
         rest = s[m.end() :]
         while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+{adjective}({words})\b", rest, re.I):  # fmt: skip
@@ -806,7 +816,7 @@ def family(s: str) -> Emit:
         n = NUMBERS.get(m.group(1).lower()) if not m.group(1).isdigit() else int(m.group(1))
         kind = _SINGULAR.get(m.group(2).lower(), m.group(2).lower())
         value = f"{n} {_plural(kind)}" if n and n > 1 else kind
-        pet = m.group(3) or m.group(4)
+        pet = m.group(3) or m.group(4) or (_named_later(s[m.end() :]) if value == kind else None)
         yield "pet", f"{value} {pet}" if pet else value, m.start()
         # "two cats and a parrot": the list goes on
         rest = s[m.end() :]
@@ -933,6 +943,11 @@ def dates(s: str) -> Emit:
         if value := _clean(_clause(m.group(1))):
             yield "birthday", value, m.start()
     for m in _each(r"\bI\s+(?:just\s+)?got\s+(married|engaged|divorced)\b", s):
+        yield "marital_status", m.group(1).lower(), m.start()
+    # "we've been married twelve years", "me and my husband Kofi have been married …": the user is one of the two
+    couple = (rf"\bwe(?:'ve|\s+have)\s+been|\bwe're|\bwe\s+are|(?:\bme|\bI)\s+and\s+my\s+(?:{'|'.join(PARTNERS)})(?:\s+{_A_NAME})?\s+(?:have|'ve)\s+been|"
+              rf"\bmy\s+(?:{'|'.join(PARTNERS)})(?:\s+{_A_NAME})?\s+and\s+I\s+(?:have|'ve)\s+been|\bmy\s+(?:{'|'.join(PARTNERS)})(?:\s+{_A_NAME})?\s+and\s+I\s+are")  # fmt: skip
+    for m in _each(rf"(?:{couple})\s+(?:(?:happily|now|officially|just)\s+)?(married|engaged)\b(?!\s+(?:twice|once|before|\w+\s+times)\b)", s):  # fmt: skip
         yield "marital_status", m.group(1).lower(), m.start()
 
 

@@ -141,6 +141,12 @@ STATEMENTS = [
     ("In my spare time I mostly do pottery and archery", {("hobby", "pottery"), ("hobby", "archery")}),
     ("Been playing chess for years, it's my favourite way to unwind", {("hobby", "chess")}),
     ("My brother is a huge Liverpool fan and so am I", {("family", "brother"), ("likes", "Liverpool")}),
+    # family: "'s called", a name given after a time, a couple the user is one of
+    ("My husband's called Dev", {("partner", "Dev")}),
+    ("We adopted a puppy last week, he is called Rex", {("pet", "puppy Rex"), ("event", "adopted a puppy last week")}),
+    ("I have a sister, her name is Eve", {("family", "sister Eve")}),
+    ("We've been married for 30 years", {("marital_status", "married")}),
+    ("me and my wife Ana have been married ten years", {("marital_status", "married"), ("partner", "Ana")}),
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
@@ -174,6 +180,8 @@ OTHERS = [
     ("I decided to quit my job last week", {("event", "decided to quit my job last week")}),
     ("my son's peanut allergy is scary", {("family", "son")}),  # his, not the user's
     ("I just love hiking, best part of my week", {("likes", "hiking")}),  # no interjection: not sarcasm
+    ("my parents have been married 40 years", {("family", "parents")}),  # a couple without the user
+    ("I have a dog and my neighbour has a cat, her name is Luna", {("pet", "dog")}),  # the name is the cat's
     ("Left London in 2019 for a job", {("event", "Left London in 2019")}),  # one quits an employer, leaves a city
 ]
 
