@@ -841,6 +841,9 @@ _SETTLEMENT = (r"(?:(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:village|town|city|suburb
                r"middle|centre|center|heart)\s+of\s+)?")  # fmt: skip
 _MOVED = (r"(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+|since\s+)?(?:moved|relocated|emigrated)"
           r"(?:\s+(?:back|over|out|down|up|home|across|abroad|here|there|permanently)){0,2}")  # fmt: skip
+# "i live in leeds now, moved up from london": the subject left out (checked against _SAME_SUBJECT when not first)
+_MOVED_ELIDED = (r"(?:^\W*|,\s*|\band\s+)(?:just\s+|recently\s+|then\s+|finally\s+)?(?:moved|relocated|emigrated)"
+                 r"(?:\s+(?:back|over|out|down|up|home|across|abroad|here|there|permanently)){0,2}")  # fmt: skip
 # "i grew up in texas but live in oregon now": the second verb's subject is the first's, the user, when no one else
 # was named in between.
 _SAME_SUBJECT = r"^\W*(?:\w+\s+){0,3}?(?:I|we)\b(?:(?!\b(?:my|his|her|their|our|he|she|they|you)\b)[^.;!?])*?"
@@ -888,6 +891,19 @@ def places(s: str) -> Emit:
             r"\b(?:used\s+to|anymore)\b", s[m.start() :], re.I
         ):
             yield "lives_in", value, m.start()
+    # "We've been renting a flat in Brooklyn since 2019", "I rent a room in Camden"
+    for m in _each(rf"\b(?:I|we)(?:'ve|\s+have)?\s+(?:been\s+)?(?:rent(?:ing)?|shar(?:e|ing)|own(?:ing)?|liv(?:e|ing)\s+in)\s+(?:a|an|our|my)\s+"
+                   rf"(?:[\w-]+\s+)?(?:flat|house|apartment|place|home|room|condo|studio|cottage|bungalow|houseboat)\s+(?:in|near)\s+{place}", s):  # fmt: skip
+        value = _place(m.group(1), lower)
+        if value.lower() not in _NOT_PLACES:
+            yield "lives_in", value, m.start()
+    # "… before coming back to Sydney", "then moved back to Leeds": where the user came back to is home
+    for m in _each(rf"\b(?:before|then|and\s+then|until|till)\s+(?:coming|moving|came|moved|heading|settling)\s+back\s+(?:home\s+)?to\s+{place}", s):  # fmt: skip
+        before = s[: m.start()]
+        if re.search(r"\b(?:I|we)\b", before, re.I) and not re.search(
+            rf"\b(?:he|she|they|you|his|her|their)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:{_KIN}|friends?|boss|neighbou?r|flatmate|roommate)\b",
+            before, re.I):  # fmt: skip
+            yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(rf"\bI\s+call\s+{place}\s+home\b", s):  # "I call Seattle home"
         yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(
@@ -918,11 +934,15 @@ def places(s: str) -> Emit:
         value = _place(m.group(1), lower)
         if value.lower() not in _NOT_PLACES:
             yield "hometown", value, m.start()
-    for m in re.finditer(rf"\b(?:I\s+used\s+to\s+live\s+in|I\s+lived\s+in|I\s+no\s+longer\s+live\s+in|{_MOVED}\s+(?:away\s+)?from|I\s+don't\s+live\s+in)\s+{place}", s, re.I):  # fmt: skip
+    for m in re.finditer(rf"(?:\bI\s+used\s+to\s+live\s+in|\bI\s+lived\s+in|\bI\s+no\s+longer\s+live\s+in|\b{_MOVED}\s+(?:away\s+)?from|\bI\s+don't\s+live\s+in|"
+                         rf"{_MOVED_ELIDED}\s+(?:away\s+)?from|\bI\s+spent\s+my\s+(?:twenties|thirties|forties|fifties|20s|30s|40s|50s|"
+                         rf"teens|student\s+years|uni\s+years|university\s+years|college\s+years)\s+in)\s+{place}", s, re.I):  # fmt: skip
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
+        if re.match(r"\W*(?:,|and\b)", m.group(0)) and not re.match(_SAME_SUBJECT + r"$", s[: m.start()], re.I):
+            continue  # "my sister lives in Leeds, moved from London": hers
         yield "lived_in", _place(m.group(1), lower), m.start()
-    visited = (rf"\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\b(?:I|we)(?:'ve|\s+have)?\s+(?:also\s+)?(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}|"
+    visited = (rf"^\W*(?:also\s+|just\s+|finally\s+)?(?:went|travel(?:l)?ed|flew)\s+to\s+{_PROPER}|\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\b(?:I|we)(?:'ve|\s+have)?\s+(?:also\s+)?(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}|"
                rf"\bI(?:'ve|\s+have)?\s+(?:backpacked|travel(?:l)?ed|toured|cycled|hiked|road-tripped)\s+(?:around|through|across|all\s+over)\s+{_PROPER}")  # fmt: skip
     for m in _each(visited, s):
         for name in _names(s[m.start(m.lastindex or 1) :]):  # "I've been to Japan, Korea and Vietnam"

@@ -147,6 +147,12 @@ STATEMENTS = [
     ("I have a sister, her name is Eve", {("family", "sister Eve")}),
     ("We've been married for 30 years", {("marital_status", "married")}),
     ("me and my wife Ana have been married ten years", {("marital_status", "married"), ("partner", "Ana")}),
+    # places: the subject left out after a comma, renting a home, a decade of life, coming back
+    ("i work in york, moved down from glasgow for the job", {("lived_in", "glasgow")}),
+    ("I rent a tiny studio in Lisbon", {("lives_in", "Lisbon")}),
+    ("I spent my thirties in Dubai and then moved back to Perth",
+     {("lived_in", "Dubai"), ("lives_in", "Perth")}),
+    ("Flew to Iceland in March", {("visited", "Iceland"), ("event", "Flew to Iceland in March")}),
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
@@ -181,6 +187,8 @@ OTHERS = [
     ("my son's peanut allergy is scary", {("family", "son")}),  # his, not the user's
     ("I just love hiking, best part of my week", {("likes", "hiking")}),  # no interjection: not sarcasm
     ("my parents have been married 40 years", {("family", "parents")}),  # a couple without the user
+    ("my sister lives in leeds, moved from london", {("family", "sister")}),  # hers
+    ("My brother spent his twenties in Berlin before coming back to Sydney", {("family", "brother")}),
     ("I have a dog and my neighbour has a cat, her name is Luna", {("pet", "dog")}),  # the name is the cat's
     ("Left London in 2019 for a job", {("event", "Left London in 2019")}),  # one quits an employer, leaves a city
 ]
