@@ -30,13 +30,13 @@ _HOW_MANY = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|t
              r"a\s+few|a\s+couple\s+of|couple\s+of|a\s+couple|few|several|many|\d+)")  # fmt: skip
 _DATE = (rf"(?:in\s+(?:early\s+|late\s+|mid-?)?(?:{_MONTH})(?:\s+\d{{4}})?|in\s+(?:the\s+)?(?:{_SEASON})(?:\s+of\s+\d{{4}})?|in\s+\d{{4}}|"
          rf"on\s+(?:{_DAY})|on\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTH})(?:\s+\d{{4}})?|"
-         rf"on\s+(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|(?:at|over|on|for)\s+(?:{_HOLIDAY}))")  # fmt: skip
+         rf"on\s+(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|on\s+the\s+\d{{1,2}}(?:st|nd|rd|th)(?!\s+(?:floor|time|day|try|attempt|place|row|grade|year|century|anniversary|birthday|of\s+(?!{_MONTH})))|(?:at|over|on|for)\s+(?:{_HOLIDAY}))")  # fmt: skip
 _PAST_TIME = re.compile(
     rf"\b(?:yesterday|last\s+(?:{_UNIT})|{_HOW_MANY}\s+(?:days?|weeks?|months?|years?|decades?)\s+ago|"
     rf"earlier\s+(?:this\s+(?:week|month|year)|today)|this\s+(?:morning|afternoon)|this\s+past\s+(?:{_UNIT})|"
     rf"over\s+the\s+weekend|the\s+other\s+(?:day|week|night)|back\s+in\s+(?:\d{{4}}|the\s+\d0s)|in\s+the\s+(?:19|20)?\d0'?s|{_DATE})\b", re.I)  # fmt: skip
 _FUTURE_TIME = re.compile(
-    rf"\b(?:tomorrow|tonight|later\s+today|next\s+(?:{_UNIT})|this\s+(?:coming\s+)?(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
+    rf"\b(?:tomorrow|tonight|later\s+today|next\s+(?:{_UNIT}|{_MONTH})|this\s+(?:coming\s+)?(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
     rf"in\s+{_HOW_MANY}\s+(?:days?|weeks?|months?|years?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{_MONTH}|{_DAY}|{_SEASON}|{_HOLIDAY}|next\s+\w+|the\s+weekend)|"
     rf"(?:at|by)\s+the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month|year)|for\s+(?:{_MONTH}|{_SEASON}|the\s+weekend)|{_DATE})\b", re.I)  # fmt: skip
 
@@ -962,6 +962,15 @@ def dates(s: str) -> Emit:
     for m in _each(r"\b(?:my\s+birthday(?:\s+is|'s)(?:\s+on)?|I\s+was\s+born\s+on)\s+(?:the\s+)?(.+)", s):
         if value := _clean(_clause(m.group(1))):
             yield "birthday", value, m.start()
+    # "It was my 60th birthday last weekend": an age now, unless the birthday is still to come
+    for m in _each(r"\b(?:it\s+was|it's|it\s+is|today\s+is|today\s+was|yesterday\s+was|I\s+(?:just\s+)?(?:had|celebrated))\s+"
+                   r"my\s+(\d{1,3})(?:st|nd|rd|th)\s+(?:birthday|bday)\b", s):  # fmt: skip
+        if not _FUTURE_TIME.search(_clause(s[m.end() :])):
+            yield "age", m.group(1), m.start()
+    # "It was my first day at the new job yesterday": a dated occasion of the user's
+    for m in _each(r"\b(?:it\s+was|yesterday\s+was|that\s+was)\s+(my\s+.+)", s):
+        if when := _PAST_TIME.search(_clause(m.group(1))):
+            yield "event", _clean(m.group(1)[: when.end()]), m.start()
     for m in _each(r"\bI\s+(?:just\s+)?got\s+(married|engaged|divorced)\b", s):
         yield "marital_status", m.group(1).lower(), m.start()
     # "we've been married twelve years", "me and my husband Kofi have been married …": the user is one of the two
@@ -1014,7 +1023,7 @@ def event(s: str) -> Emit:
 def plans(s: str) -> Emit:
     intent = (r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:planning|hoping|aiming|intending)\s+(?:on\s+|to\s+)|"
               r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:going\s+to|gonna)\s+|"
-              r"\b(?:I|we)\s+(?:plan|want|hope|intend|aim|mean)\s+to\s+|\b(?:I|we)\s+wanna\s+|\bmy\s+(?:goal|plan|dream|aim|resolution)\s+is\s+to\s+|"
+              r"\b(?:I|we)\s+(?:plan|want|hope|intend|aim|mean)\s+to\s+|\b(?:I|we)\s+wanna\s+|\bmy\s+(?:goal|plan|dream|aim|resolution)(?:\s+for\s+(?:the\s+)?(?:next|this|the\s+coming)\s+\w+)?\s+is\s+to\s+|"
               r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:finally\s+)?(?:decided|resolved|committed)\s+to\s+|"
               r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:determined|looking|preparing|getting\s+ready|about)\s+to\s+|"
               r"\b(?:I|we)(?:\s+will|'ll|’ll)\s+(?!be\s+(?:honest|brief|quick|back)\b)|"
@@ -1033,7 +1042,7 @@ def plans(s: str) -> Emit:
         if _PAST_TIME.search(phrase) and not _FUTURE_TIME.search(phrase):
             continue  # "I decided to quit my job last week" was a plan; the event rule has it
         found = True
-        yield "plan", _with_time(phrase, s[: m.start()]), m.start()
+        yield "plan", _with_time(phrase, s[: m.start(1)]), m.start()  # "My plan for next year is to …"
     for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\s+(?!on\b|away\b|abroad\b|home\b|back\b|out\b|\w+ing\b)|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
         phrase = s[m.start(1) :]
         if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
@@ -1058,6 +1067,13 @@ def plans(s: str) -> Emit:
     for m in _each(r"\bI(?:\s+have|'ve\s+got|\s+have\s+got|\s+got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)", s):  # fmt: skip
         if _FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()]):
             yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
+    # "wedding's next june", "My surgery is on Friday": a booked occasion of the user's and its time
+    occasion = (r"(?:wedding|surgery|operation|interview|exam|exams|flight|move|holiday|vacation|trip|due\s+date|graduation|"
+                r"appointment|honeymoon|party|procedure|scan|test|driving\s+test|court\s+date|race|marathon|gig)")  # fmt: skip
+    for m in _each(rf"^\W*(?:(?:my|our|the)\s+)?((?:[\w-]+\s+)?{occasion})(?:'s|\s+is|\s+are)\s+(?:(?:on|in|at)\s+)?(?=\S)", s):
+        when = _FUTURE_TIME.match(s, m.end()) or _FUTURE_TIME.match(s, m.end() - 3 if s[m.end() - 3 : m.end()].lower() in ("on ", "in ", "at ") else m.end())
+        if when:
+            yield "plan", f"{m.group(1)} {when.group(0)}", m.start()
     for m in _each(r"\bI\s+(?:need|have)\s+to\s+(.+)", s):  # a chore with a date is a plan
         if _FUTURE_TIME.search(m.group(1)):
             yield "plan", _clean(_clause(m.group(1))), m.start()
@@ -1068,6 +1084,7 @@ def plans(s: str) -> Emit:
 def _with_time(phrase: str, before: str) -> str:
     """The plan's words, with a time said before it ("Next week I'm flying to…") put at the end."""
     value = _clean(re.sub(r"\s+(?:for\s+sure|hopefully|definitely)$", "", _clause(phrase)))
+    value = re.sub(r"^(?:finally|actually|definitely|hopefully|probably)\s+", "", value, flags=re.I)
     when = _FUTURE_TIME.search(before)
     return f"{value} {when.group(0).lower()}" if when else value
 
@@ -1092,11 +1109,18 @@ def states_nothing(sentence: str) -> bool:
     return bool(HEDGES.intersection(words))
 
 
+# A question asked after a statement, in the same sentence: ", any tips on colours?", ", what do you think?"
+_ASKED_AFTER = re.compile(r",\s*(?:so\s+|but\s+)?(?:any|what|how|where|which|who|when|why|can|could|do|does|should|would|will|is|are|"
+                          r"thoughts|ideas|suggestions|recommendations|tips|advice|anyone|anybody)\b[^,]*\?+\s*$", re.I)  # fmt: skip
+
+
 def facts_in(text: str) -> list[Fact]:
     """Every fact about the user ``text`` states, in the order stated, each (predicate, value) once."""
     found: dict[tuple[str, str], Fact] = {}
     for sentence in _SENTENCE.finditer(text):
         body = sentence.group(0).replace("’", "'")  # a phone's apostrophe; same length, so offsets hold
+        if states_nothing(body) and (asked := _ASKED_AFTER.search(body)):
+            body = body[: asked.start()]  # "I'm gonna paint the spare room, any tips?": the statement before it
         if states_nothing(body):
             continue
         for fn in RULES:

@@ -153,6 +153,15 @@ STATEMENTS = [
     ("I spent my thirties in Dubai and then moved back to Perth",
      {("lived_in", "Dubai"), ("lives_in", "Perth")}),
     ("Flew to Iceland in March", {("visited", "Iceland"), ("event", "Flew to Iceland in March")}),
+    # events and plans: "it was my …" with a time, a booked occasion and its time, an ordinal day, a time in
+    # "my plan for …", a statement before a trailing question
+    ("Today is my 30th birthday", {("age", "30")}),
+    ("It was my first day at the new job yesterday", {("event", "my first day at the new job yesterday")}),
+    ("My surgery is on Friday", {("plan", "surgery on Friday")}),
+    ("I have a dentist appointment on the 3rd", {("plan", "dentist appointment on the 3rd")}),
+    ("My goal for this year is to run a marathon", {("plan", "run a marathon this year")}),
+    ("I'm moving to Leeds next month, any tips?", {("plan", "moving to Leeds next month")}),
+    ("I live in Paris, how about you?", {("lives_in", "Paris")}),
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
@@ -178,6 +187,9 @@ NEGATIVES = [
     "oh great, I just LOVE doing my taxes",  # sarcasm: an interjection with a shouted love
     "oh yeah I love queueing in the rain, best part of my day",
     "what I hate is when people are late",
+    "It's my 40th birthday next week",  # still 39
+    "Should I move to Paris, what do you think?",  # a question before the question
+    "I live on the 3rd floor",  # an ordinal that is no day
     "I do the dishes in my spare time",  # a chore, not a pastime (a determiner)
 ]  # fmt: skip
 OTHERS = [
@@ -189,6 +201,7 @@ OTHERS = [
     ("my parents have been married 40 years", {("family", "parents")}),  # a couple without the user
     ("my sister lives in leeds, moved from london", {("family", "sister")}),  # hers
     ("My brother spent his twenties in Berlin before coming back to Sydney", {("family", "brother")}),
+    ("my sister's wedding is next june", {("family", "sister")}),  # her occasion
     ("I have a dog and my neighbour has a cat, her name is Luna", {("pet", "dog")}),  # the name is the cat's
     ("Left London in 2019 for a job", {("event", "Left London in 2019")}),  # one quits an employer, leaves a city
 ]
