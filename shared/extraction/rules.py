@@ -385,7 +385,9 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         rf"in\s+my\s+(?:first|second|third|fourth|final|last)\s+year\s+at\s+{_PROPER}", piece
     ):
         yield "school", match.group(1).rstrip(",."), at
-    elif match := re.match(rf"(?:very\s+|severely\s+|really\s+|mildly\s+)?{_ALLERGIC}\s+to\s+(.+)", piece, re.I):
+    elif match := re.match(
+        rf"(?:very\s+|severely\s+|really\s+|mildly\s+)?{_ALLERGIC}\s+to\s+(.+)", piece, re.I
+    ):
         for item in _items(match.group(1)):
             yield "allergy", item, at
     elif re.match(r"(?:married|engaged|divorced)\s+(?:twice|once|before|\w+\s+times)\b", low):
@@ -636,7 +638,9 @@ def health(s: str) -> Emit:
     # "I have a nut allergy", "my tree nut allergy": the user's own, not "my son's peanut allergy".
     for m in _each(rf"\b(?:I{_HAVE}\s+(?:a\s+|an\s+)?|my\s+){_ALLERGY_ADJ}(?!(?:severe|mild|slight|bad|serious|an?)\b)([\w-]+(?:\s+[\w-]+)?)\s+{_ALLERGY}\b", s):  # fmt: skip
         words = m.group(1).lower().split()
-        if not any(w.endswith("'s") or w in RELATIVES or w in PARTNERS or w in _NOT_CONDITION_WORDS for w in words):
+        if not any(
+            w.endswith("'s") or w in RELATIVES or w in PARTNERS or w in _NOT_CONDITION_WORDS for w in words
+        ):
             yield "allergy", m.group(1), m.start()
     # "I have a mild allergy to dust mites"
     for m in _each(rf"\bI{_HAVE}\s+(?:a\s+|an\s+)?{_ALLERGY_ADJ}{_ALLERGY}\s+to\s+(.+)", s):
@@ -654,9 +658,7 @@ def health(s: str) -> Emit:
             yield "health_condition", found, m.start()
     # "I've got asthma and a nut allergy": an allergy further down the list
     if re.search(rf"\bI{_HAVE}\s", s, re.I):
-        for m in _each(
-            rf"(?:,|\band)\s+(?:a|an)\s+{_ALLERGY_ADJ}([\w-]+)\s+{_ALLERGY}\b", s
-        ):
+        for m in _each(rf"(?:,|\band)\s+(?:a|an)\s+{_ALLERGY_ADJ}([\w-]+)\s+{_ALLERGY}\b", s):
             yield "allergy", m.group(1), m.start()
     strong = (
         r"\bI(?:(?:'ve|\s+have|'m|\s+am)\s+(?:been\s+)?(?:dealing|struggling|living|diagnosed)\s+with|"
@@ -722,7 +724,11 @@ def work(s: str) -> Emit:
             yield "job_title", been, m.start()
     degree = r"(?:master'?s|masters|bachelor'?s|degree|phd|doctorate|mba|msc|bsc|ba|ma)(?:\s+degree)?"
     for m in _each(rf"\b{degree}\s+in\s+([a-z][\w -]*?)(?:\s+at\s+{_PROPER})?\s*(?:[,.;!]|$|\band\b|\bat\b)", s):  # fmt: skip
-        if re.search(r"\b(?:apply(?:ing)?|applied|application)\s+(?:for|to)\s+(?:a|an|my|the)\s+$", s[: m.start()], re.I):
+        if re.search(
+            r"\b(?:apply(?:ing)?|applied|application)\s+(?:for|to)\s+(?:a|an|my|the)\s+$",
+            s[: m.start()],
+            re.I,
+        ):
             continue  # "I'm applying for a master's in data science": not studying it yet (the plan rule has it)
         yield "studies", m.group(1), m.start()
         if m.group(2):
@@ -756,7 +762,9 @@ def work(s: str) -> Emit:
     # "Been at Accenture about six years now": where the user has been for years is where they work.
     tenure = (rf"(?=\s+(?:now\s+)?(?:for\s+)?(?:about\s+|almost\s+|nearly\s+|over\s+|around\s+|just\s+over\s+)?{_HOW_MANY}\s+"
               rf"(?:years?|months?)\b|\s+since\s+(?:\d{{4}}|{_MONTH}|last\s+year|uni|university|college|graduating)\b)")  # fmt: skip
-    for m in _each(rf"(?:\bI(?:'ve|\s+have)\s+been|^\W*been)\s+(?:working\s+)?(?:at|with)\s+{_PROPER}{tenure}", s):
+    for m in _each(
+        rf"(?:\bI(?:'ve|\s+have)\s+been|^\W*been)\s+(?:working\s+)?(?:at|with)\s+{_PROPER}{tenure}", s
+    ):
         yield "employer", m.group(1).rstrip(",."), m.start()
     for m in _each(r"\bI(?:'ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+)?retired\b(?!\s+(?:my|the|a|an|it|that|this|his|her)\b)", s):  # fmt: skip
         yield "job_title", "retired", m.start()  # "I retired in 2020"
@@ -939,7 +947,9 @@ def places(s: str) -> Emit:
                          rf"teens|student\s+years|uni\s+years|university\s+years|college\s+years)\s+in)\s+{place}", s, re.I):  # fmt: skip
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
-        if re.match(r"\W*(?:,|and\b)", m.group(0)) and not re.match(_SAME_SUBJECT + r"$", s[: m.start()], re.I):
+        if re.match(r"\W*(?:,|and\b)", m.group(0)) and not re.match(
+            _SAME_SUBJECT + r"$", s[: m.start()], re.I
+        ):
             continue  # "my sister lives in Leeds, moved from London": hers
         yield "lived_in", _place(m.group(1), lower), m.start()
     visited = (rf"^\W*(?:also\s+|just\s+|finally\s+)?(?:went|travel(?:l)?ed|flew)\s+to\s+{_PROPER}|\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\b(?:I|we)(?:'ve|\s+have)?\s+(?:also\s+)?(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}|"
@@ -1070,9 +1080,13 @@ def plans(s: str) -> Emit:
     # "wedding's next june", "My surgery is on Friday": a booked occasion of the user's and its time
     occasion = (r"(?:wedding|surgery|operation|interview|exam|exams|flight|move|holiday|vacation|trip|due\s+date|graduation|"
                 r"appointment|honeymoon|party|procedure|scan|test|driving\s+test|court\s+date|race|marathon|gig)")  # fmt: skip
-    for m in _each(rf"^\W*(?:(?:my|our|the)\s+)?((?:[\w-]+\s+)?{occasion})(?:'s|\s+is|\s+are)\s+(?:(?:on|in|at)\s+)?(?=\S)", s):
-        when = _FUTURE_TIME.match(s, m.end()) or _FUTURE_TIME.match(s, m.end() - 3 if s[m.end() - 3 : m.end()].lower() in ("on ", "in ", "at ") else m.end())
-        if when:
+    for m in _each(
+        rf"^\W*(?:(?:my|our|the)\s+)?((?:[\w-]+\s+)?{occasion})(?:'s|\s+is|\s+are)\s+(?:(?:on|in|at)\s+)?(?=\S)",
+        s,
+    ):
+        if when := _FUTURE_TIME.match(
+            s, m.end() - 3 if s[m.end() - 3 : m.end()].lower() in ("on ", "in ") else m.end()
+        ):
             yield "plan", f"{m.group(1)} {when.group(0)}", m.start()
     for m in _each(r"\bI\s+(?:need|have)\s+to\s+(.+)", s):  # a chore with a date is a plan
         if _FUTURE_TIME.search(m.group(1)):
@@ -1103,8 +1117,12 @@ def states_nothing(sentence: str) -> bool:
     when_clause = (
         words[:2] in (["when", "i"], ["when", "we"]) and len(words) > 2 and words[2] in ("was", "were")
     )
-    the_thing = words[0] == "what" and re.match(_THE_THING, sentence.lstrip(" \t\"'(").replace("’", "'"), re.I)
-    if not words or sentence.rstrip().endswith("?") or (words[0] in _QUESTION_START and not (when_clause or the_thing)):
+    the_thing = words[0] == "what" and re.match(_THE_THING, sentence.lstrip(" \t\"'("), re.I)
+    if (
+        not words
+        or sentence.rstrip().endswith("?")
+        or (words[0] in _QUESTION_START and not (when_clause or the_thing))
+    ):
         return True
     return bool(HEDGES.intersection(words))
 
@@ -1119,8 +1137,9 @@ def facts_in(text: str) -> list[Fact]:
     found: dict[tuple[str, str], Fact] = {}
     for sentence in _SENTENCE.finditer(text):
         body = sentence.group(0).replace("’", "'")  # a phone's apostrophe; same length, so offsets hold
+        # "I'm gonna paint the spare room, any tips?": the statement before the question is read
         if states_nothing(body) and (asked := _ASKED_AFTER.search(body)):
-            body = body[: asked.start()]  # "I'm gonna paint the spare room, any tips?": the statement before it
+            body = body[: asked.start()]
         if states_nothing(body):
             continue
         for fn in RULES:
