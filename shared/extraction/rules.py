@@ -116,7 +116,7 @@ _TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "s
                    "have", "go", "keep", "start", "continue", "do", "think", "consider", "wait", "figure", "reply",
                    "respond", "grab", "pop", "nip", "hop", "bed", "sleep", "work", "school", "class", "lunch", "dinner", "breakfast", "church", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
-                     r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|lmao|haha+|imo|btw|fyi|ngl|"
+                     r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|lmao|haha+|imo|btw|fyi|ngl|all\s+my\s+life|my\s+whole\s+life|"
                      r"here)$", re.I)  # fmt: skip
 # Where a clause ends: a value never runs past one of these.
 _CLAUSE_END = re.compile(r"\s*(?:[,.;:!?()]|\s-\s|\b(?:but|because|since|so|though|although|while|whereas|"
@@ -456,7 +456,9 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
             rest = words[len(job) :]
             if place := re.match(rf"\s+(?:in|from)\s+{_PROPER}", rest):
                 yield "lives_in", place.group(1).rstrip(",."), at
-            if school := re.match(rf"\s+(?:over\s+|out\s+|down\s+|up\s+)?at\s+{_CALLED}{_PROPER}", rest):
+            if school := re.match(
+                rf"\s+(?:(?:over\s+|out\s+|down\s+|up\s+)?at|for)\s+{_CALLED}{_PROPER}", rest
+            ):
                 yield ("school" if job.lower().endswith("student") else "employer"), school.group(1), at
             if job.lower().endswith("student") and (field := re.match(r"\s+in\s+([a-z][\w ]*)", rest)):
                 yield "studies", _items(field.group(1))[0], at
@@ -498,6 +500,12 @@ def likes(s: str) -> Emit:
                    r"((?-i:[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})|[a-z-]+)\s+fans?,?\s+(?:and|as)\s+(?:so\s+am\s+I|I\s+am\s+too|I'm\s+too|me\s+too)\b", s):  # fmt: skip
         if m.group(1).lower() not in ("big", "huge", "massive", "a"):
             yield "likes", m.group(1), m.start()
+    # "My wife loves opera and so do I"
+    for m in _each(r"\b(?:loves|likes|enjoys|adores|love|like|enjoy|adore)\s+(.+?),?\s+(?:and|as)\s+(?:so\s+do\s+I|I\s+do\s+too|me\s+too)\b", s):  # fmt: skip
+        if not re.match(r"\s*(?:I|we)\s*$", s[: m.start()], re.I):
+            for item in _items(m.group(1)):
+                if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):
+                    yield "likes", item, m.start()
     if _SARCASM.search(s):
         return
     verbs = rf"{_PERFECT}\s+{_DEGREE}(?:like|love|enjoy|adore|prefer|liked|loved|enjoyed|adored|dig)"
@@ -557,7 +565,8 @@ def dislikes(s: str) -> Emit:
     verbs = (rf"(?:{_PERFECT}\s+{_DEGREE}(?:hate|hated|dislike|detest|loathe|despise|can'?t\s+stand|cannot\s+stand|can'?t\s+bear)|"
              rf"(?:\s+don'?t|\s+do\s+not|\s+never|\s+have\s+never|'ve\s+never)\s+{_DEGREE}(?:like|liked|enjoy|enjoyed|care\s+for|cared\s+for))")  # fmt: skip
     # "cant stand reality tv": the subject left out, an apostrophe too
-    elided = r"^\W*(?:honestly\s+|really\s+|just\s+)?(?:can'?t|cannot)\s+(?:stand|bear)"
+    elided = (rf"^\W*(?:honestly\s+|really\s+|just\s+)?(?:can'?t|cannot)\s+(?:stand|bear)|"
+              rf"^\W*(?:honestly\s+)?(?:don'?t|do\s+not|never)\s+{_DEGREE}(?:like|enjoy|care\s+for)")  # fmt: skip
     for m in re.finditer(rf"(?:\bI{verbs}|{elided})\s+{_DEGREE}(?!to\b|it\b|that\b|when\b|how\b|you\b|him\b|her\b|them\b)(.+)", s, re.I):  # fmt: skip
         if _in_the_thing(s, m.start()):
             continue
@@ -605,7 +614,7 @@ def avoids(s: str) -> Emit:
 
 # Said of what someone does, these make it a pastime: "Outside of work I mostly do crochet", "… my favourite way to
 # switch off".
-_LEISURE = re.compile(r"\b(?:outside\s+(?:of\s+)?work|in\s+my\s+(?:spare|free|down)\s*time|for\s+fun|as\s+a\s+hobby|"
+_LEISURE = re.compile(r"\b(?:outside\s+(?:of\s+)?work|on\s+(?:the\s+)?weekends|at\s+(?:the\s+)?weekends|after\s+work|in\s+my\s+(?:spare|free|down)\s*time|for\s+fun|as\s+a\s+hobby|"
                       r"(?:my\s+)?fav(?:ou?rite)?\s+way\s+to\s+(?:relax|unwind|switch\s+off|chill|de-?stress|decompress|"
                       r"wind\s+down|spend\s+(?:my\s+)?(?:weekends?|evenings?|time))|keeps\s+me\s+sane|helps\s+me\s+(?:relax|unwind|switch\s+off))\b", re.I)  # fmt: skip
 
@@ -643,7 +652,9 @@ def health(s: str) -> Emit:
         ):
             yield "allergy", m.group(1), m.start()
     # "I have a mild allergy to dust mites"
-    for m in _each(rf"\bI{_HAVE}\s+(?:a\s+|an\s+)?{_ALLERGY_ADJ}{_ALLERGY}\s+to\s+(.+)", s):
+    for m in _each(
+        rf"\bI(?:{_HAVE}(?:\s+had)?|\s+had)\s+(?:a\s+|an\s+)?{_ALLERGY_ADJ}{_ALLERGY}\s+to\s+(.+)", s
+    ):
         for item in _items(m.group(1)):
             yield "allergy", item, m.start()
     for m in _each(rf"\bmy\s+{_ALLERGY}\s+(?:are|include)\s+(.+)", s):
@@ -944,7 +955,7 @@ def places(s: str) -> Emit:
             yield "hometown", value, m.start()
     for m in re.finditer(rf"(?:\bI\s+used\s+to\s+live\s+in|\bI\s+lived\s+in|\bI\s+no\s+longer\s+live\s+in|\b{_MOVED}\s+(?:away\s+)?from|\bI\s+don't\s+live\s+in|"
                          rf"{_MOVED_ELIDED}\s+(?:away\s+)?from|\bI\s+spent\s+my\s+(?:twenties|thirties|forties|fifties|20s|30s|40s|50s|"
-                         rf"teens|student\s+years|uni\s+years|university\s+years|college\s+years)\s+in)\s+{place}", s, re.I):  # fmt: skip
+                         rf"student\s+years|uni\s+years|university\s+years|college\s+years)\s+in)\s+{place}", s, re.I):  # fmt: skip
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
         if re.match(r"\W*(?:,|and\b)", m.group(0)) and not re.match(
@@ -970,17 +981,22 @@ def dates(s: str) -> Emit:
     for m in _each(rf"\bI\s+was\s+born\s+in\s+((?:(?:{_MONTH})\s+)?\d{{4}})\b", s):  # a year, not a place
         yield "birthday", m.group(1), m.start()
     for m in _each(r"\b(?:my\s+birthday(?:\s+is|'s)(?:\s+on)?|I\s+was\s+born\s+on)\s+(?:the\s+)?(.+)", s):
-        if value := _clean(_clause(m.group(1))):
-            yield "birthday", value, m.start()
+        value = _clean(_clause(m.group(1)))
+        if value and not re.match(
+            r"(?:next|this|last|tomorrow|today|yesterday|soon|coming\s+up|in\s+\w+\s+\w+)\b", value, re.I
+        ):
+            yield "birthday", value, m.start()  # "my birthday is next month" says when it comes, not the date
     # "It was my 60th birthday last weekend": an age now, unless the birthday is still to come
     for m in _each(r"\b(?:it\s+was|it's|it\s+is|today\s+is|today\s+was|yesterday\s+was|I\s+(?:just\s+)?(?:had|celebrated))\s+"
                    r"my\s+(\d{1,3})(?:st|nd|rd|th)\s+(?:birthday|bday)\b", s):  # fmt: skip
         if not _FUTURE_TIME.search(_clause(s[m.end() :])):
             yield "age", m.group(1), m.start()
     # "It was my first day at the new job yesterday": a dated occasion of the user's
-    for m in _each(r"\b(?:it\s+was|yesterday\s+was|that\s+was)\s+(my\s+.+)", s):
-        if when := _PAST_TIME.search(_clause(m.group(1))):
-            yield "event", _clean(m.group(1)[: when.end()]), m.start()
+    for m in _each(r"\b(?:it\s+was|that\s+was|(yesterday|last\s+(?:week|month|year|night|weekend|\w+day))\s+was)\s+(my\s+.+)", s):  # fmt: skip
+        if m.group(1):  # "yesterday was my 25th birthday"
+            yield "event", f"{_clean(_clause(m.group(2)))} {m.group(1).lower()}", m.start()
+        elif when := _PAST_TIME.search(_clause(m.group(2))):
+            yield "event", _clean(m.group(2)[: when.end()]), m.start()
     for m in _each(r"\bI\s+(?:just\s+)?got\s+(married|engaged|divorced)\b", s):
         yield "marital_status", m.group(1).lower(), m.start()
     # "we've been married twelve years", "me and my husband Kofi have been married …": the user is one of the two
@@ -1078,7 +1094,7 @@ def plans(s: str) -> Emit:
         if _FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()]):
             yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
     # "wedding's next june", "My surgery is on Friday": a booked occasion of the user's and its time
-    occasion = (r"(?:wedding|surgery|operation|interview|exam|exams|flight|move|holiday|vacation|trip|due\s+date|graduation|"
+    occasion = (r"(?:birthday|anniversary|wedding|surgery|operation|interview|exam|exams|flight|move|holiday|vacation|trip|due\s+date|graduation|"
                 r"appointment|honeymoon|party|procedure|scan|test|driving\s+test|court\s+date|race|marathon|gig)")  # fmt: skip
     for m in _each(
         rf"^\W*(?:(?:my|our|the)\s+)?((?:[\w-]+\s+)?{occasion})(?:'s|\s+is|\s+are)\s+(?:(?:on|in|at)\s+)?(?=\S)",
@@ -1087,7 +1103,10 @@ def plans(s: str) -> Emit:
         if when := _FUTURE_TIME.match(
             s, m.end() - 3 if s[m.end() - 3 : m.end()].lower() in ("on ", "in ") else m.end()
         ):
-            yield "plan", f"{m.group(1)} {when.group(0)}", m.start()
+            # a yearly day said with its date is that date ("My birthday is on March 3rd"), not a plan
+            yearly = re.search(r"(?:birthday|anniversary)$", m.group(1), re.I)
+            if not yearly or re.match(r"next|this|tomorrow|tonight|later|in\s", when.group(0), re.I):
+                yield "plan", f"{m.group(1)} {when.group(0)}", m.start()
     for m in _each(r"\bI\s+(?:need|have)\s+to\s+(.+)", s):  # a chore with a date is a plan
         if _FUTURE_TIME.search(m.group(1)):
             yield "plan", _clean(_clause(m.group(1))), m.start()
@@ -1117,14 +1136,17 @@ def states_nothing(sentence: str) -> bool:
     when_clause = (
         words[:2] in (["when", "i"], ["when", "we"]) and len(words) > 2 and words[2] in ("was", "were")
     )
-    the_thing = words[0] == "what" and re.match(_THE_THING, sentence.lstrip(" \t\"'("), re.I)
+    the_thing = bool(words) and words[0] == "what" and re.match(_THE_THING, sentence.lstrip(" \t\"'("), re.I)
     if (
         not words
         or sentence.rstrip().endswith("?")
         or (words[0] in _QUESTION_START and not (when_clause or the_thing))
     ):
         return True
-    return bool(HEDGES.intersection(words))
+    # "wish me luck" is no wish of the user's
+    return bool(HEDGES.intersection(words)) and not (
+        HEDGES.intersection(words) == {"wish"} and re.search(r"\bwish\s+me\s+luck\b", sentence, re.I)
+    )
 
 
 # A question asked after a statement, in the same sentence: ", any tips on colours?", ", what do you think?"

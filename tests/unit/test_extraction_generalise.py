@@ -162,6 +162,15 @@ STATEMENTS = [
     ("My goal for this year is to run a marathon", {("plan", "run a marathon this year")}),
     ("I'm moving to Leeds next month, any tips?", {("plan", "moving to Leeds next month")}),
     ("I live in Paris, how about you?", {("lives_in", "Paris")}),
+    # after probe 6
+    ("My husband adores cricket and so do I", {("family", "husband"), ("likes", "cricket")}),
+    ("I've had an alergy to wasps all my life", {("allergy", "wasps")}),
+    ("I'm a support engineer for Shopify", {("job_title", "support engineer"), ("employer", "Shopify")}),
+    ("last night was my first gig", {("event", "my first gig last night")}),
+    ("Our anniversary is next week", {("plan", "anniversary next week")}),
+    ("My interview is tomorrow, wish me luck", {("plan", "interview tomorrow")}),
+    ("dont really enjoy crowds", {("dislikes", "crowds")}),
+    ("After work I usually go climbing", {("hobby", "climbing")}),
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
@@ -202,6 +211,7 @@ OTHERS = [
     ("my sister lives in leeds, moved from london", {("family", "sister")}),  # hers
     ("My brother spent his twenties in Berlin before coming back to Sydney", {("family", "brother")}),
     ("my sister's wedding is next june", {("family", "sister")}),  # her occasion
+    ("My birthday is next month", {("plan", "birthday next month")}),  # when it comes, not its date
     ("I have a dog and my neighbour has a cat, her name is Luna", {("pet", "dog")}),  # the name is the cat's
     ("Left London in 2019 for a job", {("event", "Left London in 2019")}),  # one leaves a city
 ]
