@@ -199,15 +199,20 @@ def _items(text: str, *, cut_prepositions: bool = True) -> list[str]:
         if cut_prepositions and not _ACTIVITY.fullmatch(item.strip()):
             item = _PREPOSITION.sub("", item)
         item = _clean(item)
-        if item and item.lower() not in (
-            "it",
-            "that",
-            "this",
-            "them",
-            "anything",
-            "nothing",
-            "everything",
-            "stuff",
+        if (
+            item
+            and not re.match(r"(?:is|are|was|were)\b", item, re.I)
+            and item.lower()
+            not in (
+                "it",
+                "that",
+                "this",
+                "them",
+                "anything",
+                "nothing",
+                "everything",
+                "stuff",
+            )
         ):
             out.append(item)
     return out
@@ -477,10 +482,10 @@ _NOT_ITEMS = ("my", "your", "his", "her", "our", "their", "yours", "mine", "you"
 
 # Sarcasm says the opposite: an interjection ("oh yeah", "oh great", "yeah right") with a shouted or "just" love or
 # "best part of my day", or a "said no one ever" / "/s" anywhere.
-_SARCASM = re.compile(r"\bsaid\s+no\s+one\s+ever\b|\s/s\b|^(?=\W*(?:oh\s+(?:yeah|great|joy|wow|sure|boy)|yeah\s+right|wow)\b)"
+_SARCASM = re.compile(r"\bsaid\s+no\s+one\s+ever\b|\s/s\b|^\W*yeah\s+right\b|^(?=\W*(?:oh\s+(?:yeah|great|joy|wow|sure|boy)|yeah\s+right|wow)\b)"
                       r".*(?:\b(?-i:LOVE|LIKE|ENJOY|ADORE)\b|\bjust\s+(?:love|adore)|\bbest\s+part\s+of\s+my\s+(?:day|week)\b)", re.I)  # fmt: skip
 # "The only thing I hate eating is olives", "What I love most is hiking": the thing is after the verb "is".
-_THE_THING = (r"\b(?:the\s+(?:only|one|main)\s+thing|the\s+thing|what)\s+I\s+" + _DEGREE + r"(like|love|enjoy|adore|hate|"
+_THE_THING = (r"\b(?:the\s+(?:only|one|main)\s+thing|the\s+thing|what)\s+I\s+(don'?t\s+|do\s+not\s+)?" + _DEGREE + r"(like|love|enjoy|adore|hate|"
               r"dislike|detest|loathe|can'?t\s+stand)(?:\s+[a-z]+ing)?(?:\s+(?:the\s+)?most)?\s+(?:is|are)\s+"
               r"(?!(?:when|that|how|if|the\s+way|because)\b)(.+)")  # fmt: skip
 
@@ -497,8 +502,10 @@ def _in_the_thing(s: str, at: int) -> bool:
 def likes(s: str) -> Emit:
     low = s.lower()
     for m in re.finditer(_THE_THING, s, re.I) if "thing" in low or "what" in low else ():
-        kind = "likes" if m.group(1).lower() in ("like", "love", "enjoy", "adore") else "dislikes"
-        for item in _items(m.group(2)):
+        kind = "likes" if m.group(2).lower() in ("like", "love", "enjoy", "adore") else "dislikes"
+        if m.group(1):  # "the only thing I don't like is …"
+            kind = "dislikes" if kind == "likes" else "likes"
+        for item in _items(m.group(3)):
             if not re.match(rf"(?:{'|'.join(_NOT_ITEMS)})\b", item, re.I):
                 yield kind, item, m.start()
     # "My dad's a massive Arsenal fan and so am I"
@@ -611,7 +618,7 @@ def avoids(s: str) -> Emit:
                 yield "avoids", item, m.start()
     # "I quit drinking", "I've stopped smoking": the habit itself is what is avoided ("quit drinking coffee" is
     # about coffee, above).
-    for m in _each(r"\bI(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:stopped|quit|given\s+up|gave\s+up)\s+"
+    for m in _each(r"(?:\bI(?:'ve|\s+have)?|^\W*)\s*(?:just\s+|finally\s+|recently\s+)?(?:stopped|quit|given\s+up|gave\s+up)\s+"
                    r"(drinking|smoking|vaping|gambling)\b", s):  # fmt: skip
         if not re.match(r"\s+(?!(?:a|an|one|two|three|four|five|six|\d+|last|in|on|since|for|at|about|ago|now|"
                         r"yesterday|today|recently|completely|entirely|altogether|and|but|so|because)\b)[a-z]",
@@ -630,8 +637,8 @@ _LEISURE = re.compile(r"\b(?:outside\s+(?:of\s+)?work|on\s+(?:the\s+)?weekends|a
 def hobby(s: str) -> Emit:
     if _LEISURE.search(s):
         for m in _each(r"(?:\bI(?:'ve\s+been|\s+have\s+been)?|^\W*been)\s+(?:(?:mostly|usually|also|often|mainly|really|just)\s+)?"
-                       r"(?:do|doing|play|playing|go|going)\s+(?!(?:a|an|the|some|my|it|that|this|nothing|something|anything|"
-                       r"stuff|things|what|to|out|home|back|for|with|on|in|at|a\s+lot|lots)\b)([a-z].+)", s):  # fmt: skip
+                       r"(?:do|doing|play|playing|go|going)\s+(?:a\s+lot\s+of\s+|lots\s+of\s+)?(?!(?:a|an|the|some|my|it|that|this|nothing|something|anything|"
+                       r"stuff|things|what|to|out|home|back|for|with|on|in|at)\b)([a-z].+)", s):  # fmt: skip
             for item in _items(m.group(1)):
                 yield "hobby", item, m.start()
     for m in _each(r"\bI\s+(?:also\s+)?collect\s+(.+)", s):
@@ -666,7 +673,8 @@ def health(s: str) -> Emit:
         ()
         if not allergic
         else _each(
-            rf"\bI(?:{_HAVE}(?:\s+had)?|\s+had)\s+(?:a\s+|an\s+)?{_ALLERGY_ADJ}{_ALLERGY}\s+to\s+(.+)", s
+            rf"(?:\bI(?:{_HAVE}(?:\s+had)?|\s+had)\s+(?:a\s+|an\s+)?|\bmy\s+){_ALLERGY_ADJ}{_ALLERGY}\s+to\s+(.+?)(?=\s+(?:is|are|was|gets?|got|makes?)\b|$)",
+            s,
         )
     ):
         for item in _items(m.group(1)):
@@ -913,7 +921,8 @@ def places(s: str) -> Emit:
     lives = (rf"\bI\s+live\s+(?:just\s+)?(?:near|outside)|\b(?:I\s+live|I'm\s+living|I\s+am\s+living|we\s+live|I'm\s+based|"
              rf"I\s+am\s+based|we're\s+based|I\s+reside|I(?:'ve|\s+have)?\s+settled(?:\s+down)?|{_MOVED}(?:\s+from\s+\S+(?:\s+[A-Z]\S*)*)?)"
              r"\s+(?:to|in)|\b(?:I'm|I\s+am|we're)\s+based\s+out\s+of|\bhome\s+(?:for\s+me\s+)?is|\b(?:my|our)\s+(?:home|house|flat|apartment|place)\s+is\s+in|\bI\s+now\s+live\s+in|"
-             r"(?:\band|\bbut)\s+(?:now\s+|currently\s+)?(?:live|reside|am\s+based)\s+in")  # fmt: skip
+             r"(?:\band|\bbut)\s+(?:now\s+|currently\s+)?(?:live|reside|am\s+based)\s+in|"
+             r"^\W*(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)(?:\s+(?:back|over|out|down|up|home|across))?\s+to")  # fmt: skip
     for m in _each(rf"(?:{lives})\s+{_SETTLEMENT}{place}", s):
         if m.group(0).lower().startswith(("and", "but")) and not re.match(
             _SAME_SUBJECT + r"$", s[: m.start()], re.I
@@ -928,7 +937,11 @@ def places(s: str) -> Emit:
     for m in _each(rf"\b(?:I|we)(?:'ve|\s+have)?\s+(?:been\s+)?(?:rent(?:ing)?|shar(?:e|ing)|own(?:ing)?|liv(?:e|ing)\s+in)\s+(?:a|an|our|my)\s+"
                    rf"(?:[\w-]+\s+)?(?:flat|house|apartment|place|home|room|condo|studio|cottage|bungalow|houseboat)\s+(?:in|near)\s+{place}", s):  # fmt: skip
         value = _place(m.group(1), lower)
-        if value.lower() not in _NOT_PLACES:
+        holiday = re.search(r"\b(?:every|each|for\s+(?:a|the|two|three|\d+)|on\s+holiday|this\s+(?:summer|winter|spring|autumn)|over\s+)",
+                            s[m.end() :], re.I)  # fmt: skip
+        if (
+            value.lower() not in _NOT_PLACES and not holiday
+        ):  # "a cottage in Cornwall every summer" is a holiday
             yield "lives_in", value, m.start()
     # "… before coming back to Sydney", "then moved back to Leeds": where the user came back to is home
     for m in () if " back " not in s.lower() else _each(rf"\b(?:before|then|and\s+then|until|till)\s+(?:coming|moving|came|moved|heading|settling)\s+back\s+(?:home\s+)?to\s+{place}", s):  # fmt: skip
@@ -1007,7 +1020,9 @@ def dates(s: str) -> Emit:
         if not _FUTURE_TIME.search(_clause(s[m.end() :])):
             yield "age", m.group(1), m.start()
     # "It was my first day at the new job yesterday": a dated occasion of the user's
-    for m in () if " was my " not in low else _each(r"\b(?:it\s+was|that\s+was|(yesterday|last\s+(?:week|month|year|night|weekend|\w+day))\s+was)\s+(my\s+.+)", s):  # fmt: skip
+    for m in () if " was my " not in low else _each(r"\b(?:it\s+was|that\s+was|(yesterday|last\s+(?:week|month|year|night|weekend|\w+day))\s+was)\s+(my\s+(?:\d{1,3}(?:st|nd|rd|th)\s+|first\s+|last\s+|big\s+)?"
+                  r"(?:birthday|bday|anniversary|wedding|graduation|day|week|exam|interview|date|gig|race|marathon|match|game|"
+                  r"party|retirement|leaving\s+do|hen\s+do|stag\s+do|baby\s+shower|operation|surgery)\b.*)", s):  # fmt: skip
         if m.group(1):  # "yesterday was my 25th birthday"
             yield "event", f"{_clean(_clause(m.group(2)))} {m.group(1).lower()}", m.start()
         elif when := _PAST_TIME.search(_clause(m.group(2))):

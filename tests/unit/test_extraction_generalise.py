@@ -171,6 +171,12 @@ STATEMENTS = [
     ("My interview is tomorrow, wish me luck", {("plan", "interview tomorrow")}),
     ("dont really enjoy crowds", {("dislikes", "crowds")}),
     ("After work I usually go climbing", {("hobby", "climbing")}),
+    # after probe 7
+    ("In my free time I do lots of baking", {("hobby", "baking")}),
+    ("Stopped vaping in January", {("avoids", "vaping"), ("event", "Stopped vaping in January")}),
+    ("Relocated to Oslo last spring", {("lives_in", "Oslo"), ("event", "Relocated to Oslo last spring")}),
+    ("My allergy to cats is getting worse", {("allergy", "cats")}),
+    ("The one thing I don't enjoy is cooking", {("dislikes", "cooking")}),
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
@@ -199,6 +205,9 @@ NEGATIVES = [
     "It's my 40th birthday next week",  # still 39
     "Should I move to Paris, what do you think?",  # a question before the question
     "I live on the 3rd floor",  # an ordinal that is no day
+    "yeah right, like I enjoy queueing",  # sarcasm
+    "We rent a cottage in Devon every summer",  # a holiday let, not a home
+    "It was my turn to drive last night",  # no occasion
     "I do the dishes in my spare time",  # a chore, not a pastime (a determiner)
 ]  # fmt: skip
 OTHERS = [
