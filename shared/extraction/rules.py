@@ -937,7 +937,7 @@ def places(s: str) -> Emit:
     for m in _each(rf"\b(?:I|we)(?:'ve|\s+have)?\s+(?:been\s+)?(?:rent(?:ing)?|shar(?:e|ing)|own(?:ing)?|liv(?:e|ing)\s+in)\s+(?:a|an|our|my)\s+"
                    rf"(?:[\w-]+\s+)?(?:flat|house|apartment|place|home|room|condo|studio|cottage|bungalow|houseboat)\s+(?:in|near)\s+{place}", s):  # fmt: skip
         value = _place(m.group(1), lower)
-        holiday = re.search(r"\b(?:every|each|for\s+(?:a|the|two|three|\d+)|on\s+holiday|this\s+(?:summer|winter|spring|autumn)|over\s+)",
+        holiday = re.search(r"\b(?:every|each|for\s+(?:a|the|two|three|\d+|a\s+few)\s+(?:weeks?|days?|nights?|summer|holidays?|weekend)|on\s+holiday|this\s+(?:summer|winter|spring|autumn)|over\s+)",
                             s[m.end() :], re.I)  # fmt: skip
         if (
             value.lower() not in _NOT_PLACES and not holiday

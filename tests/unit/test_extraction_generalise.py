@@ -177,6 +177,7 @@ STATEMENTS = [
     ("Relocated to Oslo last spring", {("lives_in", "Oslo"), ("event", "Relocated to Oslo last spring")}),
     ("My allergy to cats is getting worse", {("allergy", "cats")}),
     ("The one thing I don't enjoy is cooking", {("dislikes", "cooking")}),
+    ("I've been renting a room in Leeds for two years", {("lives_in", "Leeds")}),  # a duration, not a let
 ]  # fmt: skip
 NEGATIVES = [
     "I'm a Gooner",
