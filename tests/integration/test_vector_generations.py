@@ -35,6 +35,8 @@ from shared.settings import Settings
 
 DIMS = 384
 WS = "ws_gen"
+# The one source of the build's memory, as every caller passes it.
+MEMORY_MB = Settings().vector_build_memory_mb
 
 
 @pytest.fixture(scope="module")
@@ -127,7 +129,7 @@ def test_a_bulk_rebuild_changes_no_result_and_pending_rows_are_exact(stack, rds_
     before = _top(services, queries)
 
     with psycopg.connect(owner, autocommit=True) as conn:
-        built = vector_index.rebuild(conn, DIMS, drop_grace_s=0)
+        built = vector_index.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
     assert built is not None and built.generation == g0 + 1
     assert _state(owner) == (g0 + 1, 0)
     with psycopg.connect(owner) as conn:
@@ -154,7 +156,7 @@ def test_a_write_during_the_build_is_not_lost_and_is_found(stack):
 
     def build() -> None:
         with psycopg.connect(owner, autocommit=True) as conn:
-            result["built"] = vector_index.rebuild(conn, DIMS, drop_grace_s=0)
+            result["built"] = vector_index.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
 
     builder = threading.Thread(target=build)
     builder.start()
@@ -197,7 +199,7 @@ def test_a_build_that_died_leaves_no_row_behind(stack):
         conn.execute("UPDATE vector_index_generations SET building = published + 1 WHERE dims = %s", (DIMS,))
     _bulk(services, ["orphaned by a dead build, a pelican", "orphaned by a dead build, a heron"])
     with psycopg.connect(owner, autocommit=True) as conn:
-        built = vector_index.rebuild(conn, DIMS, drop_grace_s=0)
+        built = vector_index.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
     assert built is not None and built.generation == g0 + 2
     assert _state(owner) == (g0 + 2, 0)
     services.recaller.forget_generation()
