@@ -86,6 +86,16 @@ def _state(owner: str) -> tuple[int, int]:
     return g, n
 
 
+def _graph_options(owner: str, generation: int) -> list[str] | None:
+    """The build parameters generation ``generation``'s graph was made with (pg_class.reloptions)."""
+    with psycopg.connect(owner) as conn:
+        row = conn.execute(
+            "SELECT reloptions FROM pg_class WHERE oid = to_regclass(%s)",
+            (vector_index.index_name(DIMS, generation),),
+        ).fetchone()
+    return row[0] if row else None
+
+
 def _top(services: Services, queries: list[str]) -> list[list[tuple[str, float]]]:
     services.recaller.forget_generation()
     out = []
@@ -116,6 +126,9 @@ def test_a_bulk_rebuild_changes_no_result_and_pending_rows_are_exact(stack, rds_
     _bulk(services, [uniform_sentence(rng) for _ in range(1500)])
     g0, waiting = _state(owner)
     assert waiting == 1500  # bulk rows skip the graph
+    # The migration's graph and every rebuilt one carry the measured build parameters (vector_index.GRAPH_*).
+    options = [f"m={vector_index.GRAPH_M}", f"ef_construction={vector_index.GRAPH_EF_CONSTRUCTION}"]
+    assert _graph_options(owner, g0) == options
     queries = [uniform_query(rng) for _ in range(15)]
     # Pending: the vector arm is the exact scan. Its candidates (k = 50 by default) hold the exact top 10.
     q = queries[0]
@@ -136,6 +149,7 @@ def test_a_bulk_rebuild_changes_no_result_and_pending_rows_are_exact(stack, rds_
         names = {r[0] for r in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'memories'")}
     assert vector_index.index_name(DIMS, g0 + 1) in names
     assert vector_index.index_name(DIMS, g0) not in names  # the old graph is gone
+    assert _graph_options(owner, g0 + 1) == options
     after = _top(services, queries)
     assert after == before
     # The recall walked the new graph, through the new generation's own function or the ad-hoc statement.
