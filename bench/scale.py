@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -108,6 +109,51 @@ def recall_figures(base_url: str, ws: str, queries: list[str], seconds: float) -
     }
 
 
+def explain(app_dsn: str, owner_dsn: str, ws: str, queries: list[str]) -> str:
+    """``EXPLAIN (ANALYZE, BUFFERS)`` of recall's statement for ``queries`` as the app role, planned with the
+    request's values (the ad-hoc path: the plan-reusing function, which the API takes for this scope, shows only
+    its Function Scan), each after one warm run; then the function's own time for the same query, for scale."""
+    from shared.db import rls
+    from shared.db.pool import Database
+    from shared.embeddings.hash import HashEmbedder
+    from shared.models import RecallRequest
+    from shared.retrieval.recall import Recaller
+    from shared.settings import Settings
+
+    settings = Settings(
+        database_url=app_dsn, database_owner_url=owner_dsn, embedding_provider="hash", auth_mode="none"
+    )
+    db = Database.from_settings(settings, purpose="worker")
+    recaller = Recaller(db, HashEmbedder(384), settings)
+    out = []
+    try:
+        with rls.visible([ws]):
+            # Warm: caches, and the workspace's count (the server has one cached; without it the statement
+            # would count the workspace's rows for the IDF).
+            recaller.recall([ws], RecallRequest(query=queries[0], limit=10))
+        with rls.visible([ws]), db.connection() as conn:
+            for q in queries:
+                sql, params = recaller.statement([ws], RecallRequest(query=q, limit=10), conn)
+                conn.execute(sql, params).fetchall()
+                plan = "\n".join(
+                    re.sub(r"'\[[^]]*\]'", "'[...]'", r["QUERY PLAN"])
+                    for r in conn.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
+                )
+                hot = recaller._plan_reused(conn, sql, params)
+                timing = []
+                for _ in range(3):
+                    began = time.perf_counter()
+                    conn.execute(hot, params).fetchall()
+                    timing.append((time.perf_counter() - began) * 1000)
+                out.append(
+                    f"-- query {q!r}: through {'the function' if hot != sql else 'the ad-hoc statement'} "
+                    f"{min(timing):.1f} ms (best of 3)\n{plan}\n"
+                )
+    finally:
+        db.close()
+    return "\n".join(out)
+
+
 def sizes(owner_dsn: str) -> dict[str, Any]:
     """Bytes of memories' heap, TOAST (with its index), each index, and in total; rows; average column sizes."""
     with psycopg.connect(owner_dsn, autocommit=True) as conn:
@@ -154,6 +200,9 @@ def main() -> None:
     parser.add_argument("--loaders", type=int, default=2)
     parser.add_argument("--workload", choices=sorted(WORKLOADS), default="zipf")
     parser.add_argument("--shared-buffers", default="4GB")
+    parser.add_argument(
+        "--explain", type=int, default=0, help="EXPLAIN (ANALYZE, BUFFERS) this many recalls at --size"
+    )
     args = parser.parse_args()
     text, query = WORKLOADS[args.workload]
     rng = random.Random(20261201)
@@ -210,6 +259,10 @@ def main() -> None:
                 **recall_figures(base_url, ws, queries, args.seconds),
             }
             print(json.dumps(results[label]), flush=True)
+            if label == "size" and args.explain:
+                plans = explain(env["MEMORYLAYER_DATABASE_URL"], pg.owner_dsn, ws, queries[: args.explain])
+                Path("bench/results").mkdir(parents=True, exist_ok=True)
+                Path(f"bench/results/scale_{args.size}_explain.txt").write_text(plans)
         results["bytes"] = sizes(pg.owner_dsn)
         with psycopg.connect(pg.owner_dsn) as conn:
             results["generation"] = conn.execute(

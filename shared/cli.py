@@ -206,9 +206,7 @@ def _index(args: argparse.Namespace) -> int:
         except RuntimeError as exc:
             raise CliError(str(exc)) from None
         with target.connect(autocommit=True) as conn:
-            built = vector_index.rebuild(
-                conn, dims, maintenance_work_mem=f"{settings.vector_build_memory_mb}MB"
-            )
+            built = vector_index.rebuild(conn, dims, memory_mb=settings.vector_build_memory_mb)
         if built is None:
             raise CliError("another vector graph build is running", code=1)
         print(

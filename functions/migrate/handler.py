@@ -44,7 +44,7 @@ def _rebuild_vector_index() -> dict:
     settings = get_settings()
     dims = settings.embedding_dimensions or 384
     with owner_target(settings).connect(autocommit=True) as conn:
-        built = vector_index.rebuild(conn, dims, maintenance_work_mem=f"{settings.vector_build_memory_mb}MB")
+        built = vector_index.rebuild(conn, dims, memory_mb=settings.vector_build_memory_mb)
     result = {"status": "busy"} if built is None else {"status": "done", **built.__dict__}
     logger.info("vector graph rebuild", extra=result)
     return result

@@ -3,7 +3,7 @@ and the owner's bulk build of the next graph.
 
     >>> published(conn, 384)                                    # the app: recall's G     # doctest: +SKIP
     3
-    >>> rebuild(owner_conn, 384)                                # the owner only          # doctest: +SKIP
+    >>> rebuild(owner_conn, 384, memory_mb=settings.vector_build_memory_mb)  # the owner only  # doctest: +SKIP
     Rebuild(generation=4, rows=1000000, seconds=212.0, dropped='memories_embedding_384_g3')
 
 Every row has a ``vector_gen``; the graph of generation G is the partial index ``memories_embedding_<dims>_g<G>``
@@ -38,10 +38,18 @@ from shared.db.rows import Connection
 # rebuild's other costs (ANALYZE, the pending index) and keeps a steady trickle of batches on the cheap path.
 BULK_MIN_PENDING = 50_000
 BULK_MIN_SHARE = 0.25
-# Building the graph: memory for it (a 1M × 384 graph needs ~2.5 GB to be built in memory; larger spills to
-# disk, several times slower) and parallel workers (the leader builds too).
-BUILD_MAINTENANCE_WORK_MEM = "4GB"
+# Building the graph: parallel workers (the leader builds too). Its memory is the caller's
+# (``Settings.vector_build_memory_mb``: a 1M × 384 graph needs ~2.5 GB to be built in memory; larger spills to
+# disk, several times slower).
 BUILD_PARALLEL_WORKERS = 1
+# The graph's build parameters: pgvector's m 16 with ef_construction 32 (its default 64; 32 is the least it takes
+# for m 16). Measured here (bench/hnsw_build.py: 100k hash-embedded rows, 2 rounds interleaved, BENCHMARKS.md):
+# the build took 0.53x the default's time, and recall@10 of the graph walk at the app role's hnsw.ef_search 100
+# was 0.965 against 0.971 (one build to the next varies by about as much). A lower ef_construction also makes each
+# single insert and row-by-row move cheaper. m 12 lost 3 points; halfvec alone was 0.83x. A graph built before
+# keeps its parameters until the next generation's build.
+GRAPH_M = 16
+GRAPH_EF_CONSTRUCTION = 32
 # After publishing G+1, G's index is dropped this much later: a process that read G just before still walks it
 # (the app re-reads G with every recall; without the index a recall is exact, only slower).
 DROP_GRACE_S = 5.0
@@ -58,6 +66,7 @@ def index_ddl(dims: int, generation: int, *, concurrently: bool = True) -> str:
     return (
         f"CREATE INDEX {how}IF NOT EXISTS {index_name(dims, generation)} ON memories "
         f"USING hnsw ((embedding::vector({dims})) vector_cosine_ops) "
+        f"WITH (m = {GRAPH_M}, ef_construction = {GRAPH_EF_CONSTRUCTION}) "
         f"WHERE deleted_at IS NULL AND vector_dims(embedding) = {dims} AND vector_gen <= {generation}"
     )
 
@@ -149,12 +158,13 @@ def rebuild(
     owner: psycopg.Connection[Any],
     dims: int,
     *,
-    maintenance_work_mem: str = BUILD_MAINTENANCE_WORK_MEM,
+    memory_mb: int,
     parallel_workers: int = BUILD_PARALLEL_WORKERS,
     drop_grace_s: float | None = None,
 ) -> Rebuild | None:
     """Build generation G+1's graph over every row, publish it, drop G's. On the owner's direct connection, in
-    autocommit (CREATE INDEX CONCURRENTLY runs in no transaction). None if another rebuild holds the lock.
+    autocommit (CREATE INDEX CONCURRENTLY runs in no transaction), with ``memory_mb`` of maintenance_work_mem
+    (``Settings.vector_build_memory_mb``). None if another rebuild holds the lock.
 
     Writes go on meanwhile: bulk writes that read ``building`` get G+2 and stay pending; any that read G before
     get G+1 and are in the new graph (CONCURRENTLY takes in rows written during the build). A failed build
@@ -180,7 +190,7 @@ def rebuild(
         owner.execute("UPDATE vector_index_generations SET building = %s WHERE dims = %s", (new, dims))
         drop_invalid(owner, index_name(dims, new))
         # The owner's own session (a direct connection, not through the proxy): these SETs pin nothing.
-        owner.execute(f"SET maintenance_work_mem = '{maintenance_work_mem}'")
+        owner.execute(f"SET maintenance_work_mem = '{int(memory_mb)}MB'")
         owner.execute(f"SET max_parallel_maintenance_workers = {int(parallel_workers)}")
         built_at = time.monotonic()
         try:

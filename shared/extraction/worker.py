@@ -169,9 +169,7 @@ class ExtractionWorker:
         self, owner: ConnectionTarget, dims: int, plan: vector_index.Plan, moved: int
     ) -> dict[str, Any]:
         with owner.connect(autocommit=True) as oc:
-            built = vector_index.rebuild(
-                oc, dims, maintenance_work_mem=f"{self.settings.vector_build_memory_mb}MB"
-            )
+            built = vector_index.rebuild(oc, dims, memory_mb=self.settings.vector_build_memory_mb)
         if built is None:  # another process builds
             return {"status": "busy", "kind": "index_vectors", "indexed": moved}
         log.info("vector graph rebuilt in bulk", extra={"rebuild": built.__dict__})

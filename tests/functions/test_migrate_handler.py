@@ -34,19 +34,27 @@ def test_the_rebuild_action_builds_the_vector_graph_as_the_owner(load_handler, m
     the rest of the session's database does not expect (tests/integration/test_vector_generations.py builds
     for real, on a database of its own)."""
     from shared.db import vector_index
+    from shared.settings import get_settings
 
+    # As the stack sets it (infra/functions.py).
+    monkeypatch.setenv("MEMORYLAYER_VECTOR_BUILD_MEMORY_MB", "1234")
+    get_settings.cache_clear()
     module = load_handler("functions.migrate.handler")
     seen = {}
 
-    def fake(conn, dims, **_):
+    def fake(conn, dims, *, memory_mb, **_):
         seen.update(
-            user=conn.execute("SELECT current_user").fetchone()[0], autocommit=conn.autocommit, dims=dims
+            user=conn.execute("SELECT current_user").fetchone()[0],
+            autocommit=conn.autocommit,
+            dims=dims,
+            memory_mb=memory_mb,
         )
         return vector_index.Rebuild(7, 10, 1.0, 1.5, "memories_embedding_384_g6")
 
     monkeypatch.setattr(vector_index, "rebuild", fake)
     out = module.handler({"action": "rebuild_vector_index"}, LambdaContext())
     assert out["status"] == "done" and out["generation"] == 7
-    assert seen == {"user": "memorylayer_owner", "autocommit": True, "dims": 384}
+    # The build's memory is the setting's, nobody else's.
+    assert seen == {"user": "memorylayer_owner", "autocommit": True, "dims": 384, "memory_mb": 1234}
     monkeypatch.setattr(vector_index, "rebuild", lambda conn, dims, **_: None)  # another build holds the lock
     assert module.handler({"action": "rebuild_vector_index"}, LambdaContext()) == {"status": "busy"}

@@ -35,6 +35,8 @@ from shared.settings import Settings
 
 DIMS = 384
 WS = "ws_gen"
+# The one source of the build's memory, as every caller passes it.
+MEMORY_MB = Settings().vector_build_memory_mb
 
 
 @pytest.fixture(scope="module")
@@ -84,6 +86,16 @@ def _state(owner: str) -> tuple[int, int]:
     return g, n
 
 
+def _graph_options(owner: str, generation: int) -> list[str] | None:
+    """The build parameters generation ``generation``'s graph was made with (pg_class.reloptions)."""
+    with psycopg.connect(owner) as conn:
+        row = conn.execute(
+            "SELECT reloptions FROM pg_class WHERE oid = to_regclass(%s)",
+            (vector_index.index_name(DIMS, generation),),
+        ).fetchone()
+    return row[0] if row else None
+
+
 def _top(services: Services, queries: list[str]) -> list[list[tuple[str, float]]]:
     services.recaller.forget_generation()
     out = []
@@ -114,6 +126,9 @@ def test_a_bulk_rebuild_changes_no_result_and_pending_rows_are_exact(stack, rds_
     _bulk(services, [uniform_sentence(rng) for _ in range(1500)])
     g0, waiting = _state(owner)
     assert waiting == 1500  # bulk rows skip the graph
+    # The migration's graph and every rebuilt one carry the measured build parameters (vector_index.GRAPH_*).
+    options = [f"m={vector_index.GRAPH_M}", f"ef_construction={vector_index.GRAPH_EF_CONSTRUCTION}"]
+    assert _graph_options(owner, g0) == options
     queries = [uniform_query(rng) for _ in range(15)]
     # Pending: the vector arm is the exact scan. Its candidates (k = 50 by default) hold the exact top 10.
     q = queries[0]
@@ -127,13 +142,14 @@ def test_a_bulk_rebuild_changes_no_result_and_pending_rows_are_exact(stack, rds_
     before = _top(services, queries)
 
     with psycopg.connect(owner, autocommit=True) as conn:
-        built = vector_index.rebuild(conn, DIMS, drop_grace_s=0)
+        built = vector_index.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
     assert built is not None and built.generation == g0 + 1
     assert _state(owner) == (g0 + 1, 0)
     with psycopg.connect(owner) as conn:
         names = {r[0] for r in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'memories'")}
     assert vector_index.index_name(DIMS, g0 + 1) in names
     assert vector_index.index_name(DIMS, g0) not in names  # the old graph is gone
+    assert _graph_options(owner, g0 + 1) == options
     after = _top(services, queries)
     assert after == before
     # The recall walked the new graph, through the new generation's own function or the ad-hoc statement.
@@ -154,7 +170,7 @@ def test_a_write_during_the_build_is_not_lost_and_is_found(stack):
 
     def build() -> None:
         with psycopg.connect(owner, autocommit=True) as conn:
-            result["built"] = vector_index.rebuild(conn, DIMS, drop_grace_s=0)
+            result["built"] = vector_index.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
 
     builder = threading.Thread(target=build)
     builder.start()
@@ -197,7 +213,7 @@ def test_a_build_that_died_leaves_no_row_behind(stack):
         conn.execute("UPDATE vector_index_generations SET building = published + 1 WHERE dims = %s", (DIMS,))
     _bulk(services, ["orphaned by a dead build, a pelican", "orphaned by a dead build, a heron"])
     with psycopg.connect(owner, autocommit=True) as conn:
-        built = vector_index.rebuild(conn, DIMS, drop_grace_s=0)
+        built = vector_index.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
     assert built is not None and built.generation == g0 + 2
     assert _state(owner) == (g0 + 2, 0)
     services.recaller.forget_generation()
