@@ -38,7 +38,7 @@ _PAST_TIME = re.compile(
 _FUTURE_TIME = re.compile(
     rf"\b(?:tomorrow|tonight|later\s+today|next\s+(?:{_UNIT}|{_MONTH})|this\s+(?:coming\s+)?(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
     rf"in\s+{_HOW_MANY}\s+(?:days?|weeks?|months?|years?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{_MONTH}|{_DAY}|{_SEASON}|{_HOLIDAY}|next\s+\w+|the\s+weekend)|"
-    rf"(?:at|by)\s+the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month|year)|for\s+(?:{_MONTH}|{_SEASON}|the\s+weekend)|{_DATE})\b", re.I)  # fmt: skip
+    rf"(?:at|by)\s+the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month|year)|for\s+(?:{_MONTH}|{_SEASON}|the\s+weekend)|in\s+the\s+new\s+year|{_DATE})\b", re.I)  # fmt: skip
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
@@ -844,6 +844,9 @@ def family(s: str) -> Emit:
         if re.search(r"\bexpecting\s+$", s[: m.start()], re.I):  # "expecting my first baby" is a plan, below
             continue
         yield (*_family(m.group(1), None, m.group(2) or m.group(3)), m.start())
+    # "me and the wife", "the kids and I": "the" for the user's own family when the user is in the same breath
+    for m in _each(rf"\b(?:me|I)\s+and\s+the\s+({words})\b|\bthe\s+({words})\s+and\s+(?:I|me)\b", s):
+        yield (*_family(m.group(1) or m.group(2)), m.start())
     for m in _each(rf"\b(?:I|we){_HAVE}\s+({_NUM})\s+{adjective}({words})\b{named}", s):  # fmt: skip
         one = m.group(1).lower() in ("a", "an", "one")
         called = m.group(3) or m.group(4) or (_named_later(s[m.end() :]) if one else None)
@@ -1075,6 +1078,30 @@ def event(s: str) -> Emit:
             yield "event", f"{_clean(_clause(phrase))} {when.group(0).lower()}", m.start()
 
 
+# …but a few of those verbs with a future time and someone or somewhere else as the object are a plan: "I'm going to
+# ask my boss for a raise on Monday", "I've decided to go back to uni next year" (not "ask you tomorrow", "see how
+# it goes tomorrow", "go ahead tonight").
+_TALK_PLANNABLE = frozenset(
+    {"ask", "tell", "go", "do", "leave", "give", "send", "show", "write", "see", "drop"}
+)
+_TALK_OBJECT = re.compile(
+    r"\w+\s+(?:you|u|ya|it|that|this|them|ahead|now|how|what|if|whether|with|through|over|by|"
+    r"for|on|about|off|anyway)\b",
+    re.I,
+)
+# The present for what is timetabled ("Tomorrow I start my new job", "we fly to Rome on Friday"), not a habit.
+_TIMETABLED = re.compile(
+    r"\b(?:I|we)\s+(start|begin|fly|leave|move|head|travel|graduate|retire|return|finish|"
+    r"go\s+back|set\s+off|drive|sail|depart|arrive|get\s+married)\b(.+)",
+    re.I,
+)
+_HABIT = re.compile(
+    r"\b(?:usually|always|often|normally|generally|sometimes|never|every|each|most|typically)\b", re.I
+)
+# "we're", and a couple or group the user is one of: "me and the wife are", "my husband and I are".
+_WE_ARE = r"(?:we're|we\s+are|(?:me|I)\s+and\s+(?:my|the)\s+[\w-]+\s+are|(?:my|the)\s+[\w-]+\s+and\s+I\s+are)"
+
+
 @rule
 def plans(s: str) -> Emit:
     intent = (r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:planning|hoping|aiming|intending)\s+(?:on\s+|to\s+)|"
@@ -1089,6 +1116,13 @@ def plans(s: str) -> Emit:
         phrase = m.group(1)
         first = phrase.split()[0].lower() if phrase.split() else ""
         talk = first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on|\w+ing|\d+)\b", phrase))
+        if (
+            talk
+            and first in _TALK_PLANNABLE
+            and _FUTURE_TIME.search(phrase)
+            and not _TALK_OBJECT.match(phrase)
+        ):
+            talk = False
         if first == "start" and not re.match(
             r"start(?:\s+(?:by|with|off|again|over|from|here|there|now)\b|\W*$)", phrase, re.I
         ):
@@ -1099,7 +1133,7 @@ def plans(s: str) -> Emit:
             continue  # "I decided to quit my job last week" was a plan; the event rule has it
         found = True
         yield "plan", _with_time(phrase, s[: m.start(1)]), m.start()  # "My plan for next year is to …"
-    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\s+(?!on\b|away\b|abroad\b|home\b|back\b|out\b|\w+ing\b)|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
+    for m in _each(rf"\b(?:I'm|I\s+am|{_WE_ARE})\s+(?!going\s+(?!on\b|away\b|abroad\b|home\b|back\b|out\b|\w+ing\b)|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b(?!\s+(?:my|our|the|his|her)\s+(?:[\w-]+\s+){{0,2}}to\b))(\w+ing)\b", s):  # fmt: skip
         phrase = s[m.start(1) :]
         if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
             yield "plan", _with_time(phrase, s[: m.start()]), m.start()
@@ -1117,7 +1151,7 @@ def plans(s: str) -> Emit:
     ):
         if not found:  # "I'm planning a trip to Vietnam"
             yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
-    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(off\s+to\s+.+)", s):  # "I'm off to Spain next week"
+    for m in _each(rf"\b(?:I'm|I\s+am|{_WE_ARE})\s+(off\s+to\s+.+)", s):  # "I'm off to Spain next week"
         if not found and (_FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()])):
             yield "plan", _with_time(re.sub(r"^off\s+to\s+", "go to ", m.group(1)), s[: m.start()]), m.start()
     for m in _each(r"\bI(?:\s+have|'ve\s+got|\s+have\s+got|\s+got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)", s):  # fmt: skip
@@ -1137,10 +1171,27 @@ def plans(s: str) -> Emit:
             yearly = re.search(r"(?:birthday|anniversary)$", m.group(1), re.I)
             if not yearly or re.match(r"next|this|tomorrow|tonight|later|in\s", when.group(0), re.I):
                 yield "plan", f"{m.group(1)} {when.group(0)}", m.start()
+    # "I'm booked in for laser eye surgery on the 22nd": what is booked, with its time
+    for m in _each(
+        r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:all\s+)?booked\s+(?:in\s+)?(?:for|on(?:to)?)\s+(.+)", s
+    ):
+        phrase = m.group(1)
+        if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
+            yield "plan", _with_time(phrase, s[: m.start()]), m.start()
+    if not found and _FUTURE_TIME.search(s) and not _HABIT.search(s):
+        for m in _TIMETABLED.finditer(s):
+            if not re.search(
+                r"\b(?:will|'ll|to|can|can't|cannot|don't|do|did|didn't|must)\s*$", s[: m.start()], re.I
+            ):
+                yield "plan", _with_time(s[m.start(1) : m.end()], s[: m.start()]), m.start()
     for m in _each(r"\bI\s+(?:need|have)\s+to\s+(.+)", s):  # a chore with a date is a plan
         if _FUTURE_TIME.search(m.group(1)):
             yield "plan", _clean(_clause(m.group(1))), m.start()
-    for m in _each(r"\b(?:I'm|I\s+am|we're)\s+saving\s+(?:up\s+)?for\s+(.+)", s):
+    # "I'm saving for a deposit", "… but saving to buy somewhere outside London" (the subject left out)
+    for m in _each(
+        r"(?:\b(?:I'm|I\s+am|we're)\s+|(?:^\W*|\bbut\s+|\band\s+)(?:currently\s+|also\s+)?)saving\s+(?:up\s+)?(?:for|to)\s+(.+)",
+        s,
+    ):
         yield "plan", _clean(_clause(m.group(1))), m.start()
 
 
@@ -1184,6 +1235,9 @@ _ASKED_AFTER = re.compile(r",\s*(?:so\s+|but\s+)?(?:any|what|how|where|which|who
                           r"thoughts|ideas|suggestions|recommendations|tips|advice|anyone|anybody)\b[^,]*\?+\s*$", re.I)  # fmt: skip
 
 
+_SYMBOLS_AFTER = re.compile(r"[\s\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]+$")
+
+
 def facts_in(text: str) -> list[Fact]:
     """Every fact about the user ``text`` states, in the order stated, each (predicate, value) once."""
     found: dict[tuple[str, str], Fact] = {}
@@ -1196,7 +1250,7 @@ def facts_in(text: str) -> list[Fact]:
             continue
         for fn in RULES:
             for predicate, value, at in fn(body):
-                value = value.strip(" ,.;:'\"")
+                value = _SYMBOLS_AFTER.sub("", value).strip(" ,.;:'\"")  # "go to Tenerife on Saturday ☀️"
                 key = (predicate, re.sub(r"\W+", " ", value.lower()).strip())
                 if value and key not in found:
                     found[key] = Fact(predicate, value, sentence.start() + at)
