@@ -121,13 +121,13 @@ _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s
 # Where a clause ends: a value never runs past one of these.
 _CLAUSE_END = re.compile(r"\s*(?:[,.;:!?()]|\s-\s|\b(?:but|because|since|so|though|although|while|whereas|"
                          r"especially|which|who|when|unless|except|and\s+(?:I|we|i)\b|I'm|I\s+am)\b|$)")  # fmt: skip
-_LIST = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*")
+_LIST = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*", re.I)  # "X AND Y" too
 _PREPOSITION = re.compile(
     r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once|after|before|until|"
     r"as\s+(?:a|an|my)\b)\b.*$",
     re.I,
 )
-_NAME = r"(?-i:([A-Z][a-zà-ÿ'-]+(?:\s+[A-Z][a-zà-ÿ'-]+)?))"
+_NAME = r"(?-i:([A-Z][a-zà-ÿ']+(?:-[A-Za-zà-ÿ']+)*(?:\s+[A-Z][a-zà-ÿ']+(?:-[A-Za-zà-ÿ']+)*)?))"  # "Mei-Ling" whole
 _NOT_SUBJECTS = frozenset(
     {"at", "in", "for", "the", "a", "kids", "children", "people", "students", "online", "part"}
 )
@@ -356,6 +356,8 @@ def copula(s: str) -> Emit:
 
 _MEDICINES = (r"(?:medication|meds|pills|insulin|antidepressants|antibiotics|statins|steroids|blood\s+thinners|"
               r"beta\s+blockers|birth\s+control|the\s+pill|chemo|hrt|prep)")  # fmt: skip
+# What a medicine comes in, part of its name: "an insulin pump", "a nicotine patch".
+_DEVICE = r"(?:pump|pen|patch|patches|implant|injections|inhaler)"
 # Medicines by their endings ("I'm on levothyroxine", "sertraline", "lisinopril", "atorvastatin", "omeprazole").
 _DRUG = (r"(?!deadline|online|offline|airline|pipeline|hotline|frontline|helpline|wine|vaccine|medicine|time|line)"
          r"[a-z]{3,}(?:ine|pril|sartan|statin|azole|cillin|mycin|cycline|mab|azepam|olam|done|tidine|prazole|formin|"
@@ -451,9 +453,11 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         for item in _items(match.group(1) or match.group(2)):
             if item.lower() not in _NOT_ITEMS:
                 yield "likes", item, at
-    elif (match := re.match(rf"on\s+((?:[\w-]+\s+){{0,3}}{_MEDICINES})\b", piece, re.I)) or (
-        match := re.fullmatch(rf"on\s+({_DRUG})(?:\s+(?:for\s+.+|daily|every\s+\w+|now))?", low)
-    ):
+    elif (
+        match := re.match(
+            rf"on\s+(?:an?\s+)?((?:[\w-]+\s+){{0,3}}{_MEDICINES}(?:\s+{_DEVICE})?)\b", piece, re.I
+        )
+    ) or (match := re.fullmatch(rf"on\s+({_DRUG})(?:\s+(?:for\s+.+|daily|every\s+\w+|now))?", low)):
         yield "medication", match.group(1), at  # "on blood pressure medication", "on sertraline"
     elif re.match(r"(?:an?|the)\s|(?:head|senior|junior|lead|chief|principal|deputy|sous|staff)\s", low):
         # "I'm a nurse", "I'm head chef at …"
@@ -823,7 +827,10 @@ def work(s: str) -> Emit:
         if items := _items(m.group(1)):
             yield "studies", items[0], m.start()
             # "I'm studying computer science at Stanford"
-            if school := re.match(rf"\s*{re.escape(items[0])}\s+at\s+{_CALLED}{_PROPER}", m.group(1), re.I):
+            # (read from the sentence: the value stopped at "King's College London"'s apostrophe)
+            if school := re.match(
+                rf"\s*{re.escape(items[0])}\s+at\s+{_CALLED}{_PROPER}", s[m.start(1) :], re.I
+            ):
                 yield "school", school.group(1).rstrip(",."), m.start()
 
 

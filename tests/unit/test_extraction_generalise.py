@@ -317,3 +317,17 @@ def test_fourth_pass_plans(text, expected):
 )  # fmt: skip
 def test_fourth_pass_plan_negatives(text):
     assert {p for p, _ in facts(text)} <= {"family"} and not any(p == "plan" for p, _ in facts(text))
+
+
+# The fourth pass's value fixes (holdout6's four blind false positives, each a value cut short or run on).
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm allergic to dust mites OR pollen, not sure which", {("allergy", "dust mites"), ("allergy", "pollen")}),
+        ("I'm on an insulin pen now", {("medication", "insulin pen")}),
+        ("I study law at St John's College Oxford", {("studies", "law"), ("school", "St John's College Oxford")}),
+        ("My husband's name is Jean-Luc", {("partner", "Jean-Luc")}),
+    ],
+)  # fmt: skip
+def test_fourth_pass_values(text, expected):
+    assert facts(text) == expected
