@@ -116,7 +116,7 @@ _TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "s
                    "have", "go", "keep", "start", "continue", "do", "think", "consider", "wait", "figure", "reply",
                    "respond", "grab", "pop", "nip", "hop", "bed", "sleep", "work", "school", "class", "lunch", "dinner", "breakfast", "church", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
-                     r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|lmao|haha+|imo|btw|fyi|ngl|all\s+my\s+life|my\s+whole\s+life|"
+                     r"as\s+well|though|tho|currently|anymore|any\s+more|honestly|actually|tbh|lol|lmao|haha+|imo|btw|fyi|ngl|all\s+my\s+life|my\s+whole\s+life|"
                      r"here)$", re.I)  # fmt: skip
 # Where a clause ends: a value never runs past one of these.
 _CLAUSE_END = re.compile(r"\s*(?:[,.;:!?()]|\s-\s|\b(?:but|because|since|so|though|although|while|whereas|"
@@ -963,16 +963,21 @@ def places(s: str) -> Emit:
     for m in _each(rf"\bI\s+call\s+{place}\s+home\b", s):  # "I call Seattle home"
         yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(
-        rf"^\W*(?:currently\s+|now\s+)?(?:living|based|live)\s+in\s+{_SETTLEMENT}{place}", s
+        rf"^\W*(?:currently\s+|now\s+)?(?:living|based|live|renting)\s+in\s+{_SETTLEMENT}{place}", s
     ):  # "Currently living in X"
         yield "lives_in", _place(m.group(1), lower), m.start()
-    for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
+    for m in _each(rf"\b(?:I|we)(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
         yield "lives_in", m.group(1).rstrip(",."), m.start()
     for m in _each(
         rf"^\W*(?:born\s+and\s+raised\s+in|grew\s+up\s+in|raised\s+in|brought\s+up\s+in|originally\s+from)\s+{_SETTLEMENT}{place}",
         s,
     ):  # "Born and raised in X"
         yield "hometown", _place(m.group(1), lower), m.start()
+    # "live in glasgow, originally from belfast": after a comma, when no one else was named before it
+    for m in _each(rf",\s*(?:but\s+)?(?:born\s+and\s+raised\s+in|grew\s+up\s+in|originally\s+from)\s+{_SETTLEMENT}{place}", s):  # fmt: skip
+        if not re.search(rf"\b(?:he|she|they|you|his|her|their)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:{_KIN}|friends?|boss|neighbou?r)\b",
+                         s[: m.start()], re.I):  # fmt: skip
+            yield "hometown", _place(m.group(1), lower), m.start()
     for m in _each(rf"\bI\s+spent\s+(?:a|an|one|two|three|four|five|six|several|a\s+few|\d+)\s+(?:days?|weeks?|months?|years?|summers?)\s+in\s+{_PROPER}", s):  # fmt: skip
         yield "visited", m.group(1).rstrip(",."), m.start()
     grew = (
@@ -991,7 +996,7 @@ def places(s: str) -> Emit:
         if value.lower() not in _NOT_PLACES:
             yield "hometown", value, m.start()
     for m in re.finditer(rf"(?:\bI\s+used\s+to\s+live\s+in|\bI\s+lived\s+in|\bI\s+no\s+longer\s+live\s+in|\b{_MOVED}\s+(?:away\s+)?from|\bI\s+don't\s+live\s+in|"
-                         rf"{_MOVED_ELIDED}\s+(?:away\s+)?from|\bI\s+spent\s+my\s+(?:twenties|thirties|forties|fifties|20s|30s|40s|50s|"
+                         rf"{_MOVED_ELIDED}\s+(?:away\s+)?from|\b{_MOVED}\s+(?:back\s+|over\s+)?to\s+(?-i:(?:[A-Z][\w'-]*\s+){{1,3}})from|\bI\s+spent\s+my\s+(?:twenties|thirties|forties|fifties|20s|30s|40s|50s|"
                          rf"student\s+years|uni\s+years|university\s+years|college\s+years)\s+in)\s+{place}", s, re.I):  # fmt: skip
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
@@ -1001,6 +1006,7 @@ def places(s: str) -> Emit:
             continue  # "my sister lives in Leeds, moved from London": hers
         yield "lived_in", _place(m.group(1), lower), m.start()
     visited = (rf"^\W*(?:also\s+|just\s+|finally\s+)?(?:went|travel(?:l)?ed|flew)\s+to\s+{_PROPER}|\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\b(?:I|we)(?:'ve|\s+have)?\s+(?:also\s+)?(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}|"
+               rf"(?:^\W*|\b(?:I|we)(?:'ve|\s+have)?\s+)(?:just\s+)?(?:got|came|flew|am|'m|are|'re)\s+back\s+from\s+(?:{_HOW_MANY}|a\s+fortnight)\s+(?:days?|weeks?|months?|nights?)?\s*(?:in|on|around|travelling|backpacking)\s+{_PROPER}|"
                rf"\bI(?:'ve|\s+have)?\s+(?:backpacked|travel(?:l)?ed|toured|cycled|hiked|road-tripped)\s+(?:around|through|across|all\s+over)\s+{_PROPER}")  # fmt: skip
     for m in _each(visited, s):
         for name in _names(s[m.start(m.lastindex or 1) :]):  # "I've been to Japan, Korea and Vietnam"
@@ -1016,7 +1022,10 @@ def dates(s: str) -> Emit:
     low = s.lower()
     for m in _each(r"\bI(?:'m|\s+am)\s+(\d{1,3})\s+years?\s+old\b|\bI\s+(?:just\s+)?turned\s+(\d{1,3})\b", s):
         yield "age", m.group(1) or m.group(2), m.start()
-    for m in _each(rf"\bI\s+was\s+born\s+in\s+((?:(?:{_MONTH})\s+)?\d{{4}})\b", s):  # a year, not a place
+    # a year, not a place; "born in Lahore in 1979" has both
+    for m in _each(
+        rf"\bI\s+was\s+born\s+in\s+(?-i:(?:[A-Z][\w'-]*,?\s+){{1,3}}in\s+)?((?:(?:{_MONTH})\s+)?\d{{4}})\b", s
+    ):
         yield "birthday", m.group(1), m.start()
     for m in _each(r"\b(?:my\s+birthday(?:\s+is|'s)(?:\s+on)?|I\s+was\s+born\s+on)\s+(?:the\s+)?(.+)", s):
         value = _clean(_clause(m.group(1)))

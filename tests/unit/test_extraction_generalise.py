@@ -331,3 +331,23 @@ def test_fourth_pass_plan_negatives(text):
 )  # fmt: skip
 def test_fourth_pass_values(text, expected):
     assert facts(text) == expected
+
+
+# The fourth pass's places: each frame in other words than holdout6's, with what it might over-read.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We've lived in the Algarve since 2016", {("lives_in", "Algarve")}),
+        ("Currently renting in Leith", {("lives_in", "Leith")}),
+        ("We moved to Porto from Bristol last year",
+         {("lives_in", "Porto"), ("lived_in", "Bristol"), ("event", "moved to Porto from Bristol last year")}),
+        ("based in cardiff, originally from swansea tho", {("lives_in", "cardiff"), ("hometown", "swansea")}),
+        ("Just got back from three weeks in Peru", {("visited", "Peru")}),
+        ("I was born in Accra in 1988", {("hometown", "Accra"), ("birthday", "1988")}),
+        # someone else's
+        ("my sister lives in Leeds, originally from York", {("family", "sister")}),
+        ("Got back from work at six", set()),
+    ],
+)  # fmt: skip
+def test_fourth_pass_places(text, expected):
+    assert facts(text) == expected
