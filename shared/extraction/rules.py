@@ -271,7 +271,11 @@ def job_title(words: str) -> str | None:
         word = token.lower().strip(",.")
         if word in ("at", "in", "for", "with", "and", "of", "from", "on", "studying", "who", "working", "by"):
             break
-        if word in JOB_HEADS or (_JOB_SUFFIX.search(word) and len(word) > 6):
+        # "-ist" is a job only where one works: "a phlebotomist at the Royal Infirmary" (not "a realist at heart")
+        works_at = re.fullmatch(r"[a-z]{5,}ist", word) and re.match(
+            r"(?:at|for|with)\s+(?:the\s+)?(?-i:[A-Z])", " ".join(tokens[i + 1 : i + 4])
+        )
+        if word in JOB_HEADS or (_JOB_SUFFIX.search(word) and len(word) > 6) or works_at:
             head = i
     if head is None or head > 3:
         return None
@@ -468,7 +472,8 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
             if place := re.match(rf"\s+(?:in|from)\s+{_PROPER}", rest):
                 yield "lives_in", place.group(1).rstrip(",."), at
             if school := re.match(
-                rf"\s+(?:(?:over\s+|out\s+|down\s+|up\s+)?at|for)\s+{_CALLED}{_PROPER}", rest
+                rf"\s+(?:(?:over\s+|out\s+|down\s+|up\s+)?at|for|with(?=\s+(?:the\s+)?(?-i:[A-Z]\w*\s+[A-Z])))\s+{_CALLED}{_PROPER}",
+                rest,
             ):
                 yield ("school" if job.lower().endswith("student") else "employer"), school.group(1), at
             if job.lower().endswith("student") and (field := re.match(r"\s+in\s+([a-z][\w ]*)", rest)):
@@ -845,12 +850,16 @@ def _named_later(rest: str) -> str | None:
 @rule
 def family(s: str) -> Emit:
     words = _KIN
-    adjective = r"(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step|identical|adopted|teenage|grown-up|adult)\s+)?"  # fmt: skip
+    adjective = r"(?:\d{1,2}[\s-]?(?:year|yr|month)s?[\s-]old\s+)?(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step|identical|adopted|teenage|grown-up|adult)\s+)?"  # fmt: skip
     named = rf"(?:'s\s+(?:name\s+is|called|named)\s+{_NAME}|,?\s+(?:is\s+(?:called|named)\s+|named\s+|called\s+|is\s+(?={_A_NAME}\s*(?:[,.!;]|$|\band\b)))?{_NAME})?"  # fmt: skip
     for m in _each(rf"\b(?:my|our)\s+{adjective}({words})\b{named}", s):
         if re.search(r"\bexpecting\s+$", s[: m.start()], re.I):  # "expecting my first baby" is a plan, below
             continue
         yield (*_family(m.group(1), None, m.group(2) or m.group(3)), m.start())
+    # "my two boys", "our three girls": children, counted
+    for m in _each(rf"\b(?:my|our)\s+({_NUM})\s+(?:little\s+|young\s+|teenage\s+)?(boys|girls)\b", s):
+        if m.group(1).lower() not in ("a", "an", "one"):
+            yield (*_family(m.group(2), m.group(1)), m.start())
     # "me and the wife", "the kids and I": "the" for the user's own family when the user is in the same breath
     for m in _each(rf"\b(?:me|I)\s+and\s+the\s+({words})\b|\bthe\s+({words})\s+and\s+(?:I|me)\b", s):
         yield (*_family(m.group(1) or m.group(2)), m.start())

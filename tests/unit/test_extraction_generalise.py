@@ -351,3 +351,22 @@ def test_fourth_pass_values(text, expected):
 )  # fmt: skip
 def test_fourth_pass_places(text, expected):
     assert facts(text) == expected
+
+
+# The fourth pass's work and family frames, with what each might over-read.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an "-ist" is a job where one works at a named place
+        ("I'm a podiatrist at St Mary's Hospital", {("job_title", "podiatrist"), ("employer", "St Mary's Hospital")}),
+        ("I'm an optimist at the best of times", set()),
+        # "with" a name of two or more words is the employer
+        ("I'm a support worker with Citizens Advice", {("job_title", "support worker"), ("employer", "Citizens Advice")}),
+        ("I'm a teacher with ADHD", {("job_title", "teacher")}),
+        # children counted as boys or girls, an age before a kin word
+        ("Our three girls keep us busy", {("family", "3 girls")}),
+        ("I have a 6 year old nephew, Sam", {("family", "nephew Sam")}),
+    ],
+)  # fmt: skip
+def test_fourth_pass_work_and_family(text, expected):
+    assert facts(text) == expected
