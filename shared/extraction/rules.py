@@ -32,7 +32,7 @@ _DATE = (rf"(?:in\s+(?:early\s+|late\s+|mid-?)?(?:{_MONTH})(?:\s+\d{{4}})?|in\s+
          rf"on\s+(?:{_DAY})|on\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTH})(?:\s+\d{{4}})?|"
          rf"on\s+(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|on\s+the\s+\d{{1,2}}(?:st|nd|rd|th)(?!\s+(?:floor|time|day|try|attempt|place|row|grade|year|century|anniversary|birthday|of\s+(?!{_MONTH})))|(?:at|over|on|for)\s+(?:{_HOLIDAY}))")  # fmt: skip
 _PAST_TIME = re.compile(
-    rf"\b(?:yesterday|last\s+(?:{_UNIT})|{_HOW_MANY}\s+(?:days?|weeks?|months?|years?|decades?)\s+ago|"
+    rf"\b(?:yesterday|last\s+(?:{_UNIT}|{_MONTH})|{_HOW_MANY}\s+(?:days?|weeks?|months?|years?|decades?)\s+ago|"
     rf"earlier\s+(?:this\s+(?:week|month|year)|today)|this\s+(?:morning|afternoon)|this\s+past\s+(?:{_UNIT})|"
     rf"over\s+the\s+weekend|the\s+other\s+(?:day|week|night)|back\s+in\s+(?:\d{{4}}|the\s+\d0s)|in\s+the\s+(?:19|20)?\d0'?s|{_DATE})\b", re.I)  # fmt: skip
 _FUTURE_TIME = re.compile(
@@ -74,7 +74,7 @@ CONDITIONS = re.compile(
     r"(?:(?:type\s+[12]\s+)?diabetes|asthma|migraines?|celiac\s+disease|coeliac\s+disease|adhd|anxiety|depression|"
     r"arthritis|eczema|epilepsy|hypertension|high\s+blood\s+pressure|low\s+blood\s+pressure|high\s+cholesterol|ibs|"
     r"ibd|crohn'?s(?:\s+disease)?|insomnia|psoriasis|sleep\s+apnea|sleep\s+apnoea|long\s+covid|dyslexia|dyspraxia|"
-    r"autism|tinnitus|ptsd|ocd|pcos|copd|gerd|acid\s+reflux|lupus|gout|sciatica|vertigo|dementia|schizophrenia|"
+    r"autism|tinnitus|ptsd|ocd|pcos|copd|gerd|acid\s+reflux|lupus|gout|menopause|perimenopause|sciatica|vertigo|dementia|schizophrenia|"
     r"bipolar(?:\s+disorder)?|cancer|acne|rosacea|glaucoma|cataracts|shingles|anorexia|bulimia|hiv|covid(?:-19)?|"
     r"(?:[\w'-]+\s+){1,2}(?:disease|syndrome|disorder|cancer|fever|deficiency|intolerance|condition|infection|"
     r"pain|injury)|"
@@ -327,7 +327,7 @@ def _each(pattern: str, sentence: str, flags: int = re.I) -> Iterator[re.Match[s
             yield match
 
 
-_I_AM = r"\b(?:I'm|I\s+am|Im|I’m|I've\s+been|I\s+have\s+been)\s+"  # "I've been vegan since 2015" still is
+_I_AM = r"(?:\b(?:I'm|I\s+am|Im|I’m|I've\s+been|I\s+have\s+been)|^\W*been)\s+"  # "I've been vegan since 2015" still is; "Been vegan for years"
 # Adverbs between "I'm" and what the user is: "I'm happily married", "I'm recently divorced".
 _STATE_ADVERBS = (r"(?:(?:also|currently|now|still|happily|recently|newly|just|finally|officially|proudly|strictly|"
                   r"mostly|fully|legally|basically|technically|always)\s+)*")  # fmt: skip
@@ -349,7 +349,8 @@ def copula(s: str) -> Emit:
         tail = rest[: stop.start()] if stop else rest
         for piece in re.split(r"\s*,\s*(?:and\s+)?", tail):
             lower = s == s.lower()
-            piece = _DURATION.sub("", _unfill(piece))  # "a vegetarian for ten years" is a vegetarian
+            # "a vegetarian for ten years" is a vegetarian, "vegan for about three years now 🌱" vegan
+            piece = _DURATION.sub("", _unfill(_SYMBOLS_AFTER.sub("", piece)))
             said = list(_copula_piece(piece, m.start(), lower))
             if not said and " and " in piece:  # "unemployed and looking for work"
                 said = [
@@ -366,7 +367,7 @@ _DEVICE = r"(?:pump|pen|patch|patches|implant|injections|inhaler)"
 _DRUG = (r"(?!deadline|online|offline|airline|pipeline|hotline|frontline|helpline|wine|vaccine|medicine|time|line)"
          r"[a-z]{3,}(?:ine|pril|sartan|statin|azole|cillin|mycin|cycline|mab|azepam|olam|done|tidine|prazole|formin|"
          r"afil|triptan|profen|olol|oxetine|amine|pine|xine|zide|semide|thyroxine)")  # fmt: skip
-_DURATION = re.compile(rf"\s+(?:for\s+(?:the\s+(?:past|last)\s+)?{_HOW_MANY}\s+\w+|since\s+.+|for\s+(?:years|ages|"
+_DURATION = re.compile(rf"\s+(?:for\s+(?:the\s+(?:past|last)\s+)?(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+)?{_HOW_MANY}\s+\w+|since\s+.+|for\s+(?:years|ages|"
                        rf"decades|a\s+while|life|a\s+long\s+time)|all\s+my\s+life|my\s+whole\s+life)$", re.I)  # fmt: skip
 
 
@@ -374,6 +375,10 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
     low = piece.lower()
     if match := re.fullmatch(r"(\d{1,3})(?:\s+years?\s+old)?", low):
         yield "age", match.group(1), at
+    elif (through := re.fullmatch(r"going\s+through\s+(?:the\s+)?(.+)", low)) and (
+        found := condition(through.group(1))
+    ):
+        yield "health_condition", found, at  # "I'm 52, going through menopause"
     elif (eats := re.sub(r"^an?\s+", "", low)) in DIETS or _FREE_FROM.fullmatch(eats):
         yield "diet", eats, at  # "vegan", "a pescatarian", "lactose-free"
     elif match := re.fullmatch(
@@ -693,7 +698,7 @@ def health(s: str) -> Emit:
             yield "allergy", item, m.start()
     # "Been struggling with insomnia for months": the subject left out
     for m in _each(
-        r"^\W*been\s+(?:dealing|struggling|living|battling|diagnosed)\s+with\s+(?:(?:a|an|chronic|severe|bad)\s+)*(.+)",
+        r"^\W*(?:been\s+(?:dealing|struggling|living|battling|diagnosed)|(?:just\s+|recently\s+)?got\s+diagnosed)\s+with\s+(?:(?:a|an|chronic|severe|bad)\s+)*(.+)",
         s,
     ):
         if found := condition(m.group(1)):
@@ -718,6 +723,9 @@ def health(s: str) -> Emit:
         found = condition(m.group(1))
         if found and not re.match(r"\s*all?erg", m.group(1)[len(found) :], re.I):
             yield "health_condition", found, m.start()
+    # "I started HRT a couple of months ago", "I went on statins": starting a medicine is taking it
+    for m in _each(rf"\bI\s+(?:(?:just|recently|finally)\s+)?(?:started|began|went\s+on|got\s+put\s+on)\s+(?:on\s+|taking\s+)?((?:[\w-]+\s+)?{_MEDICINES}|{_DRUG})\b", s):  # fmt: skip
+        yield "medication", m.group(1), m.start()
     # "I use an inhaler for my asthma", "I'm taking sertraline for anxiety": a treatment and what it treats.
     treat = (r"\bI(?:\s+(?:also\s+)?(?:use|take|need)|'m\s+(?:on|taking|using)|\s+am\s+(?:on|taking|using)|"
              r"'ve\s+been\s+(?:on|taking|using))\s+(?:an?\s+|my\s+|some\s+)?(?!the\b|it\b|this\b|that\b|time\b)"

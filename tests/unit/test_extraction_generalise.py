@@ -370,3 +370,21 @@ def test_fourth_pass_places(text, expected):
 )  # fmt: skip
 def test_fourth_pass_work_and_family(text, expected):
     assert facts(text) == expected
+
+
+# The fourth pass's health, diet and time frames, with what each might over-read.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Just got diagnosed with sciatica", {("health_condition", "sciatica")}),
+        ("I'm 49 and going through perimenopause", {("age", "49"), ("health_condition", "perimenopause")}),
+        ("My mum is 60, going through menopause", {("family", "mother")}),
+        ("I started statins in the spring", {("medication", "statins"), ("event", "started statins in the spring")}),
+        ("Been pescatarian for around five years", {("diet", "pescatarian")}),
+        ("Been busy at work", set()),
+        # "last" before a month is a past time
+        ("I ran my first marathon last April", {("event", "ran my first marathon last April")}),
+    ],
+)  # fmt: skip
+def test_fourth_pass_health_diet_and_times(text, expected):
+    assert facts(text) == expected
