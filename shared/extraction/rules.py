@@ -642,19 +642,35 @@ def avoids(s: str) -> Emit:
 
 # Said of what someone does, these make it a pastime: "Outside of work I mostly do crochet", "… my favourite way to
 # switch off".
-_LEISURE = re.compile(r"\b(?:outside\s+(?:of\s+)?work|on\s+(?:the\s+)?weekends|at\s+(?:the\s+)?weekends|after\s+work|in\s+my\s+(?:spare|free|down)\s*time|for\s+fun|as\s+a\s+hobby|"
+_LEISURE = re.compile(r"\b(?:outside\s+(?:of\s+)?work|on\s+(?:the\s+)?weekends|(?:most|every)\s+(?:weekends?|evenings?|sundays?|saturdays?)|at\s+(?:the\s+)?weekends|after\s+work|in\s+my\s+(?:spare|free|down)\s*time|for\s+fun|as\s+a\s+hobby|"
                       r"(?:my\s+)?fav(?:ou?rite)?\s+way\s+to\s+(?:relax|unwind|switch\s+off|chill|de-?stress|decompress|"
                       r"wind\s+down|spend\s+(?:my\s+)?(?:weekends?|evenings?|time))|keeps\s+me\s+sane|helps\s+me\s+(?:relax|unwind|switch\s+off))\b", re.I)  # fmt: skip
+
+
+# Making things as a pastime: what is made is the hobby ("I build model railways in my spare time").
+_CRAFT = r"(?:build|make|knit|crochet|sew|paint|bake|brew|restore|grow|carve|sketch)"
+_MEALS = frozenset(
+    {"dinner", "lunch", "breakfast", "tea", "coffee", "food", "meals", "bed", "beds", "homework"}
+)
 
 
 @rule
 def hobby(s: str) -> Emit:
     if _LEISURE.search(s):
         for m in _each(r"(?:\bI(?:'ve\s+been|\s+have\s+been)?|^\W*been)\s+(?:(?:mostly|usually|also|often|mainly|really|just)\s+)?"
-                       r"(?:do|doing|play|playing|go|going)\s+(?:a\s+lot\s+of\s+|lots\s+of\s+)?(?!(?:a|an|the|some|my|it|that|this|nothing|something|anything|"
+                       rf"(?:do|doing|play|playing|go|going|{_CRAFT})\s+(?:a\s+lot\s+of\s+|lots\s+of\s+|a\s+bit\s+of\s+)?(?!(?:a|an|the|some|my|it|that|this|nothing|something|anything|"
                        r"stuff|things|what|to|out|home|back|for|with|on|in|at)\b)([a-z].+)", s):  # fmt: skip
             for item in _items(m.group(1)):
-                yield "hobby", item, m.start()
+                # "… and do a bit of beekeeping": the second pastime's verb and measure are not part of it
+                item = re.sub(
+                    rf"^(?:do|play|go|{_CRAFT})\s+(?:a\s+(?:bit|lot)\s+of\s+|lots\s+of\s+|some\s+)?",
+                    "",
+                    item,
+                    flags=re.I,
+                )
+                item = _LEISURE.sub("", item).strip()  # "wild swimming most weekends": not its time
+                if item and item.split()[0].lower() not in _MEALS:
+                    yield "hobby", item, m.start()
     for m in _each(r"\bI\s+(?:also\s+)?collect\s+(.+)", s):
         for item in _items(m.group(1)):
             yield "hobby", item, m.start()

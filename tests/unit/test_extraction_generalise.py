@@ -388,3 +388,17 @@ def test_fourth_pass_work_and_family(text, expected):
 )  # fmt: skip
 def test_fourth_pass_health_diet_and_times(text, expected):
     assert facts(text) == expected
+
+
+# The fourth pass's pastimes: a frequency is a leisure cue, what is made is the hobby, a second pastime keeps no verb.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I go bouldering most evenings", {("hobby", "bouldering")}),
+        ("I knit jumpers in my free time and do a bit of pottery", {("hobby", "jumpers"), ("hobby", "pottery")}),
+        ("I make dinner every evening", set()),  # a meal is a chore
+        ("I go to work every morning", set()),
+    ],
+)  # fmt: skip
+def test_fourth_pass_pastimes(text, expected):
+    assert facts(text) == expected
