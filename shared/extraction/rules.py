@@ -359,6 +359,21 @@ def copula(s: str) -> Emit:
             yield from said
 
 
+@rule
+def both(s: str) -> Emit:
+    """ "Me and my fiancé are both nurses", "we're both huge Arsenal fans": what is said of both is said of the user."""
+    for m in _each(rf"\b{_WE_ARE}\s+both\s+(.+)", s):
+        said = _clause(m.group(1))
+        if fans := re.fullmatch(
+            r"(?:(?:huge|big|massive|die-?hard|mad)\s+)?(.+?)\s+(?:fans|supporters)", said, re.I
+        ):
+            yield "likes", fans.group(1), m.start()
+        elif (plural := re.fullmatch(r"(?:an?\s+)?((?:[\w-]+\s+){0,2}[\w-]+?)s", said)) and (
+            job := job_title(plural.group(1))
+        ):
+            yield "job_title", job, m.start()
+
+
 _MEDICINES = (r"(?:medication|meds|pills|insulin|antidepressants|antibiotics|statins|steroids|blood\s+thinners|"
               r"beta\s+blockers|birth\s+control|the\s+pill|chemo|hrt|prep)")  # fmt: skip
 # What a medicine comes in, part of its name: "an insulin pump", "a nicotine patch".

@@ -402,3 +402,17 @@ def test_fourth_pass_health_diet_and_times(text, expected):
 )  # fmt: skip
 def test_fourth_pass_pastimes(text, expected):
     assert facts(text) == expected
+
+
+# "… are both X": what is said of a couple or group the user is one of is said of the user.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My husband and I are both teachers", {("job_title", "teacher"), ("family", "husband")}),
+        ("We're both massive Liverpool fans", {("likes", "Liverpool")}),
+        ("My parents are both doctors", {("family", "parents")}),  # the user is not one of them
+        ("We are both tired", set()),
+    ],
+)  # fmt: skip
+def test_fourth_pass_both(text, expected):
+    assert facts(text) == expected
