@@ -481,7 +481,12 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         match := re.match(
             rf"on\s+(?:an?\s+)?((?:[\w-]+\s+){{0,3}}{_MEDICINES}(?:\s+{_DEVICE})?)\b", piece, re.I
         )
-    ) or (match := re.fullmatch(rf"on\s+({_DRUG})(?:\s+(?:for\s+.+|daily|every\s+\w+|now))?", low)):
+    ) or (
+        match := re.fullmatch(
+            rf"(?:on|taking)\s+({_DRUG})(?:\s+(?:this\s+week|at\s+the\s+moment))?(?:\s+(?:for\s+.+|daily|every\s+\w+|now))?",
+            low,
+        )
+    ):
         yield "medication", match.group(1), at  # "on blood pressure medication", "on sertraline"
     elif re.match(r"(?:an?|the)\s|(?:head|senior|junior|lead|chief|principal|deputy|sous|staff)\s", low):
         # "I'm a nurse", "I'm head chef at …"

@@ -382,6 +382,7 @@ def test_fourth_pass_work_and_family(text, expected):
         ("I started statins in the spring", {("medication", "statins"), ("event", "started statins in the spring")}),
         ("Been pescatarian for around five years", {("diet", "pescatarian")}),
         ("Been busy at work", set()),
+        ("I'm taking amoxicillin this week for my chest", {("medication", "amoxicillin")}),
         # "last" before a month is a past time
         ("I ran my first marathon last April", {("event", "ran my first marathon last April")}),
     ],
