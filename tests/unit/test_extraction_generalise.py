@@ -259,6 +259,7 @@ def test_a_condition_is_a_named_one_a_medical_head_noun_or_a_medical_ending():
         "holdout5_dev.json",
         "probes_dev.json",
         "holdout4.json",
+        "holdout6.json",
     ],
 )
 def test_every_labelled_set_meets_the_targets(name):
