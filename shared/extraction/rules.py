@@ -1152,9 +1152,7 @@ def event(s: str) -> Emit:
 # …but a few of those verbs with a future time and someone or somewhere else as the object are a plan: "I'm going to
 # ask my boss for a raise on Monday", "I've decided to go back to uni next year" (not "ask you tomorrow", "see how
 # it goes tomorrow", "go ahead tonight").
-_TALK_PLANNABLE = frozenset(
-    {"ask", "tell", "go", "do", "leave", "give", "send", "show", "write", "see", "drop"}
-)
+_TALK_PLANNABLE = frozenset({"ask", "tell", "go", "leave", "give", "send", "show", "write", "see", "drop"})
 _TALK_OBJECT = re.compile(
     r"\w+\s+(?:you|u|ya|it|that|this|them|ahead|now|how|what|if|whether|with|through|over|by|"
     r"for|on|about|off|anyway)\b",

@@ -307,6 +307,7 @@ def test_fourth_pass_plans(text, expected):
     [
         "I'm going to ask you a couple of questions tomorrow",  # talk: the object is "you"
         "I'll see how it goes tomorrow",
+        "I'm going to do my best tomorrow",  # "do" stays a talk verb: an idiom, not a plan
         "I'm taking the bins out tomorrow morning",  # "taking" with no one taken anywhere
         "I usually fly back at Christmas",  # a habit, not a timetable
         "I start most days with a coffee",  # no future time
