@@ -32,13 +32,13 @@ _DATE = (rf"(?:in\s+(?:early\s+|late\s+|mid-?)?(?:{_MONTH})(?:\s+\d{{4}})?|in\s+
          rf"on\s+(?:{_DAY})|on\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTH})(?:\s+\d{{4}})?|"
          rf"on\s+(?:{_MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|on\s+the\s+\d{{1,2}}(?:st|nd|rd|th)(?!\s+(?:floor|time|day|try|attempt|place|row|grade|year|century|anniversary|birthday|of\s+(?!{_MONTH})))|(?:at|over|on|for)\s+(?:{_HOLIDAY}))")  # fmt: skip
 _PAST_TIME = re.compile(
-    rf"\b(?:yesterday|last\s+(?:{_UNIT})|{_HOW_MANY}\s+(?:days?|weeks?|months?|years?|decades?)\s+ago|"
+    rf"\b(?:yesterday|last\s+(?:{_UNIT}|{_MONTH})|{_HOW_MANY}\s+(?:days?|weeks?|months?|years?|decades?)\s+ago|"
     rf"earlier\s+(?:this\s+(?:week|month|year)|today)|this\s+(?:morning|afternoon)|this\s+past\s+(?:{_UNIT})|"
     rf"over\s+the\s+weekend|the\s+other\s+(?:day|week|night)|back\s+in\s+(?:\d{{4}}|the\s+\d0s)|in\s+the\s+(?:19|20)?\d0'?s|{_DATE})\b", re.I)  # fmt: skip
 _FUTURE_TIME = re.compile(
     rf"\b(?:tomorrow|tonight|later\s+today|next\s+(?:{_UNIT}|{_MONTH})|this\s+(?:coming\s+)?(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
     rf"in\s+{_HOW_MANY}\s+(?:days?|weeks?|months?|years?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{_MONTH}|{_DAY}|{_SEASON}|{_HOLIDAY}|next\s+\w+|the\s+weekend)|"
-    rf"(?:at|by)\s+the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month|year)|for\s+(?:{_MONTH}|{_SEASON}|the\s+weekend)|{_DATE})\b", re.I)  # fmt: skip
+    rf"(?:at|by)\s+the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month|year)|for\s+(?:{_MONTH}|{_SEASON}|the\s+weekend)|in\s+the\s+new\s+year|{_DATE})\b", re.I)  # fmt: skip
 
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
            "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
@@ -74,7 +74,7 @@ CONDITIONS = re.compile(
     r"(?:(?:type\s+[12]\s+)?diabetes|asthma|migraines?|celiac\s+disease|coeliac\s+disease|adhd|anxiety|depression|"
     r"arthritis|eczema|epilepsy|hypertension|high\s+blood\s+pressure|low\s+blood\s+pressure|high\s+cholesterol|ibs|"
     r"ibd|crohn'?s(?:\s+disease)?|insomnia|psoriasis|sleep\s+apnea|sleep\s+apnoea|long\s+covid|dyslexia|dyspraxia|"
-    r"autism|tinnitus|ptsd|ocd|pcos|copd|gerd|acid\s+reflux|lupus|gout|sciatica|vertigo|dementia|schizophrenia|"
+    r"autism|tinnitus|ptsd|ocd|pcos|copd|gerd|acid\s+reflux|lupus|gout|menopause|perimenopause|sciatica|vertigo|dementia|schizophrenia|"
     r"bipolar(?:\s+disorder)?|cancer|acne|rosacea|glaucoma|cataracts|shingles|anorexia|bulimia|hiv|covid(?:-19)?|"
     r"(?:[\w'-]+\s+){1,2}(?:disease|syndrome|disorder|cancer|fever|deficiency|intolerance|condition|infection|"
     r"pain|injury)|"
@@ -116,18 +116,18 @@ _TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "s
                    "have", "go", "keep", "start", "continue", "do", "think", "consider", "wait", "figure", "reply",
                    "respond", "grab", "pop", "nip", "hop", "bed", "sleep", "work", "school", "class", "lunch", "dinner", "breakfast", "church", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
-                     r"as\s+well|though|currently|anymore|any\s+more|honestly|actually|tbh|lol|lmao|haha+|imo|btw|fyi|ngl|all\s+my\s+life|my\s+whole\s+life|"
+                     r"as\s+well|though|tho|currently|anymore|any\s+more|honestly|actually|tbh|lol|lmao|haha+|imo|btw|fyi|ngl|all\s+my\s+life|my\s+whole\s+life|"
                      r"here)$", re.I)  # fmt: skip
 # Where a clause ends: a value never runs past one of these.
 _CLAUSE_END = re.compile(r"\s*(?:[,.;:!?()]|\s-\s|\b(?:but|because|since|so|though|although|while|whereas|"
                          r"especially|which|who|when|unless|except|and\s+(?:I|we|i)\b|I'm|I\s+am)\b|$)")  # fmt: skip
-_LIST = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*")
+_LIST = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*", re.I)  # "X AND Y" too
 _PREPOSITION = re.compile(
     r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once|after|before|until|"
     r"as\s+(?:a|an|my)\b)\b.*$",
     re.I,
 )
-_NAME = r"(?-i:([A-Z][a-zà-ÿ'-]+(?:\s+[A-Z][a-zà-ÿ'-]+)?))"
+_NAME = r"(?-i:([A-Z][a-zà-ÿ']+(?:-[A-Za-zà-ÿ']+)*(?:\s+[A-Z][a-zà-ÿ']+(?:-[A-Za-zà-ÿ']+)*)?))"  # "Mei-Ling" whole
 _NOT_SUBJECTS = frozenset(
     {"at", "in", "for", "the", "a", "kids", "children", "people", "students", "online", "part"}
 )
@@ -271,7 +271,11 @@ def job_title(words: str) -> str | None:
         word = token.lower().strip(",.")
         if word in ("at", "in", "for", "with", "and", "of", "from", "on", "studying", "who", "working", "by"):
             break
-        if word in JOB_HEADS or (_JOB_SUFFIX.search(word) and len(word) > 6):
+        # "-ist" is a job only where one works: "a phlebotomist at the Royal Infirmary" (not "a realist at heart")
+        works_at = re.fullmatch(r"[a-z]{5,}ist", word) and re.match(
+            r"(?:at|for|with)\s+(?:the\s+)?(?-i:[A-Z])", " ".join(tokens[i + 1 : i + 4])
+        )
+        if word in JOB_HEADS or (_JOB_SUFFIX.search(word) and len(word) > 6) or works_at:
             head = i
     if head is None or head > 3:
         return None
@@ -323,7 +327,7 @@ def _each(pattern: str, sentence: str, flags: int = re.I) -> Iterator[re.Match[s
             yield match
 
 
-_I_AM = r"\b(?:I'm|I\s+am|Im|I’m|I've\s+been|I\s+have\s+been)\s+"  # "I've been vegan since 2015" still is
+_I_AM = r"(?:\b(?:I'm|I\s+am|Im|I’m|I've\s+been|I\s+have\s+been)|^\W*been)\s+"  # "I've been vegan since 2015" still is; "Been vegan for years"
 # Adverbs between "I'm" and what the user is: "I'm happily married", "I'm recently divorced".
 _STATE_ADVERBS = (r"(?:(?:also|currently|now|still|happily|recently|newly|just|finally|officially|proudly|strictly|"
                   r"mostly|fully|legally|basically|technically|always)\s+)*")  # fmt: skip
@@ -345,7 +349,8 @@ def copula(s: str) -> Emit:
         tail = rest[: stop.start()] if stop else rest
         for piece in re.split(r"\s*,\s*(?:and\s+)?", tail):
             lower = s == s.lower()
-            piece = _DURATION.sub("", _unfill(piece))  # "a vegetarian for ten years" is a vegetarian
+            # "a vegetarian for ten years" is a vegetarian, "vegan for about three years now 🌱" vegan
+            piece = _DURATION.sub("", _unfill(_SYMBOLS_AFTER.sub("", piece)))
             said = list(_copula_piece(piece, m.start(), lower))
             if not said and " and " in piece:  # "unemployed and looking for work"
                 said = [
@@ -354,13 +359,32 @@ def copula(s: str) -> Emit:
             yield from said
 
 
+@rule
+def both(s: str) -> Emit:
+    """ "Me and my fiancé are both nurses", "we're both huge Arsenal fans": what is said of both is said of the user."""
+    if " both " not in s.lower():  # a substring test first: the frame is rare and the pattern is not cheap
+        return
+    for m in _each(rf"\b{_WE_ARE}\s+both\s+(.+)", s):
+        said = _clause(m.group(1))
+        if fans := re.fullmatch(
+            r"(?:(?:huge|big|massive|die-?hard|mad)\s+)?(.+?)\s+(?:fans|supporters)", said, re.I
+        ):
+            yield "likes", fans.group(1), m.start()
+        elif (plural := re.fullmatch(r"(?:an?\s+)?((?:[\w-]+\s+){0,2}[\w-]+?)s", said)) and (
+            job := job_title(plural.group(1))
+        ):
+            yield "job_title", job, m.start()
+
+
 _MEDICINES = (r"(?:medication|meds|pills|insulin|antidepressants|antibiotics|statins|steroids|blood\s+thinners|"
               r"beta\s+blockers|birth\s+control|the\s+pill|chemo|hrt|prep)")  # fmt: skip
+# What a medicine comes in, part of its name: "an insulin pump", "a nicotine patch".
+_DEVICE = r"(?:pump|pen|patch|patches|implant|injections|inhaler)"
 # Medicines by their endings ("I'm on levothyroxine", "sertraline", "lisinopril", "atorvastatin", "omeprazole").
 _DRUG = (r"(?!deadline|online|offline|airline|pipeline|hotline|frontline|helpline|wine|vaccine|medicine|time|line)"
          r"[a-z]{3,}(?:ine|pril|sartan|statin|azole|cillin|mycin|cycline|mab|azepam|olam|done|tidine|prazole|formin|"
          r"afil|triptan|profen|olol|oxetine|amine|pine|xine|zide|semide|thyroxine)")  # fmt: skip
-_DURATION = re.compile(rf"\s+(?:for\s+(?:the\s+(?:past|last)\s+)?{_HOW_MANY}\s+\w+|since\s+.+|for\s+(?:years|ages|"
+_DURATION = re.compile(rf"\s+(?:for\s+(?:the\s+(?:past|last)\s+)?(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+)?{_HOW_MANY}\s+\w+|since\s+.+|for\s+(?:years|ages|"
                        rf"decades|a\s+while|life|a\s+long\s+time)|all\s+my\s+life|my\s+whole\s+life)$", re.I)  # fmt: skip
 
 
@@ -368,6 +392,10 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
     low = piece.lower()
     if match := re.fullmatch(r"(\d{1,3})(?:\s+years?\s+old)?", low):
         yield "age", match.group(1), at
+    elif (through := re.fullmatch(r"going\s+through\s+(?:the\s+)?(.+)", low)) and (
+        found := condition(through.group(1))
+    ):
+        yield "health_condition", found, at  # "I'm 52, going through menopause"
     elif (eats := re.sub(r"^an?\s+", "", low)) in DIETS or _FREE_FROM.fullmatch(eats):
         yield "diet", eats, at  # "vegan", "a pescatarian", "lactose-free"
     elif match := re.fullmatch(
@@ -451,8 +479,15 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         for item in _items(match.group(1) or match.group(2)):
             if item.lower() not in _NOT_ITEMS:
                 yield "likes", item, at
-    elif (match := re.match(rf"on\s+((?:[\w-]+\s+){{0,3}}{_MEDICINES})\b", piece, re.I)) or (
-        match := re.fullmatch(rf"on\s+({_DRUG})(?:\s+(?:for\s+.+|daily|every\s+\w+|now))?", low)
+    elif (
+        match := re.match(
+            rf"on\s+(?:an?\s+)?((?:[\w-]+\s+){{0,3}}{_MEDICINES}(?:\s+{_DEVICE})?)\b", piece, re.I
+        )
+    ) or (
+        match := re.fullmatch(
+            rf"(?:on|taking)\s+({_DRUG})(?:\s+(?:this\s+week|at\s+the\s+moment))?(?:\s+(?:for\s+.+|daily|every\s+\w+|now))?",
+            low,
+        )
     ):
         yield "medication", match.group(1), at  # "on blood pressure medication", "on sertraline"
     elif re.match(r"(?:an?|the)\s|(?:head|senior|junior|lead|chief|principal|deputy|sous|staff)\s", low):
@@ -464,7 +499,8 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
             if place := re.match(rf"\s+(?:in|from)\s+{_PROPER}", rest):
                 yield "lives_in", place.group(1).rstrip(",."), at
             if school := re.match(
-                rf"\s+(?:(?:over\s+|out\s+|down\s+|up\s+)?at|for)\s+{_CALLED}{_PROPER}", rest
+                rf"\s+(?:(?:over\s+|out\s+|down\s+|up\s+)?at|for|with(?=\s+(?:the\s+)?(?-i:[A-Z]\w*\s+[A-Z])))\s+{_CALLED}{_PROPER}",
+                rest,
             ):
                 yield ("school" if job.lower().endswith("student") else "employer"), school.group(1), at
             if job.lower().endswith("student") and (field := re.match(r"\s+in\s+([a-z][\w ]*)", rest)):
@@ -628,19 +664,35 @@ def avoids(s: str) -> Emit:
 
 # Said of what someone does, these make it a pastime: "Outside of work I mostly do crochet", "… my favourite way to
 # switch off".
-_LEISURE = re.compile(r"\b(?:outside\s+(?:of\s+)?work|on\s+(?:the\s+)?weekends|at\s+(?:the\s+)?weekends|after\s+work|in\s+my\s+(?:spare|free|down)\s*time|for\s+fun|as\s+a\s+hobby|"
+_LEISURE = re.compile(r"\b(?:outside\s+(?:of\s+)?work|on\s+(?:the\s+)?weekends|(?:most|every)\s+(?:weekends?|evenings?|sundays?|saturdays?)|at\s+(?:the\s+)?weekends|after\s+work|in\s+my\s+(?:spare|free|down)\s*time|for\s+fun|as\s+a\s+hobby|"
                       r"(?:my\s+)?fav(?:ou?rite)?\s+way\s+to\s+(?:relax|unwind|switch\s+off|chill|de-?stress|decompress|"
                       r"wind\s+down|spend\s+(?:my\s+)?(?:weekends?|evenings?|time))|keeps\s+me\s+sane|helps\s+me\s+(?:relax|unwind|switch\s+off))\b", re.I)  # fmt: skip
+
+
+# Making things as a pastime: what is made is the hobby ("I build model railways in my spare time").
+_CRAFT = r"(?:build|make|knit|crochet|sew|paint|bake|brew|restore|grow|carve|sketch)"
+_MEALS = frozenset(
+    {"dinner", "lunch", "breakfast", "tea", "coffee", "food", "meals", "bed", "beds", "homework"}
+)
 
 
 @rule
 def hobby(s: str) -> Emit:
     if _LEISURE.search(s):
         for m in _each(r"(?:\bI(?:'ve\s+been|\s+have\s+been)?|^\W*been)\s+(?:(?:mostly|usually|also|often|mainly|really|just)\s+)?"
-                       r"(?:do|doing|play|playing|go|going)\s+(?:a\s+lot\s+of\s+|lots\s+of\s+)?(?!(?:a|an|the|some|my|it|that|this|nothing|something|anything|"
+                       rf"(?:do|doing|play|playing|go|going|{_CRAFT})\s+(?:a\s+lot\s+of\s+|lots\s+of\s+|a\s+bit\s+of\s+)?(?!(?:a|an|the|some|my|it|that|this|nothing|something|anything|"
                        r"stuff|things|what|to|out|home|back|for|with|on|in|at)\b)([a-z].+)", s):  # fmt: skip
             for item in _items(m.group(1)):
-                yield "hobby", item, m.start()
+                # "… and do a bit of beekeeping": the second pastime's verb and measure are not part of it
+                item = re.sub(
+                    rf"^(?:do|play|go|{_CRAFT})\s+(?:a\s+(?:bit|lot)\s+of\s+|lots\s+of\s+|some\s+)?",
+                    "",
+                    item,
+                    flags=re.I,
+                )
+                item = _LEISURE.sub("", item).strip()  # "wild swimming most weekends": not its time
+                if item and item.split()[0].lower() not in _MEALS:
+                    yield "hobby", item, m.start()
     for m in _each(r"\bI\s+(?:also\s+)?collect\s+(.+)", s):
         for item in _items(m.group(1)):
             yield "hobby", item, m.start()
@@ -684,7 +736,7 @@ def health(s: str) -> Emit:
             yield "allergy", item, m.start()
     # "Been struggling with insomnia for months": the subject left out
     for m in _each(
-        r"^\W*been\s+(?:dealing|struggling|living|battling|diagnosed)\s+with\s+(?:(?:a|an|chronic|severe|bad)\s+)*(.+)",
+        r"^\W*(?:been\s+(?:dealing|struggling|living|battling|diagnosed)|(?:just\s+|recently\s+)?got\s+diagnosed)\s+with\s+(?:(?:a|an|chronic|severe|bad)\s+)*(.+)",
         s,
     ):
         if found := condition(m.group(1)):
@@ -709,6 +761,9 @@ def health(s: str) -> Emit:
         found = condition(m.group(1))
         if found and not re.match(r"\s*all?erg", m.group(1)[len(found) :], re.I):
             yield "health_condition", found, m.start()
+    # "I started HRT a couple of months ago", "I went on statins": starting a medicine is taking it
+    for m in _each(rf"\bI\s+(?:(?:just|recently|finally)\s+)?(?:started|began|went\s+on|got\s+put\s+on)\s+(?:on\s+|taking\s+)?((?:[\w-]+\s+)?{_MEDICINES}|{_DRUG})\b", s):  # fmt: skip
+        yield "medication", m.group(1), m.start()
     # "I use an inhaler for my asthma", "I'm taking sertraline for anxiety": a treatment and what it treats.
     treat = (r"\bI(?:\s+(?:also\s+)?(?:use|take|need)|'m\s+(?:on|taking|using)|\s+am\s+(?:on|taking|using)|"
              r"'ve\s+been\s+(?:on|taking|using))\s+(?:an?\s+|my\s+|some\s+)?(?!the\b|it\b|this\b|that\b|time\b)"
@@ -823,7 +878,10 @@ def work(s: str) -> Emit:
         if items := _items(m.group(1)):
             yield "studies", items[0], m.start()
             # "I'm studying computer science at Stanford"
-            if school := re.match(rf"\s*{re.escape(items[0])}\s+at\s+{_CALLED}{_PROPER}", m.group(1), re.I):
+            # (read from the sentence: the value stopped at "King's College London"'s apostrophe)
+            if school := re.match(
+                rf"\s*{re.escape(items[0])}\s+at\s+{_CALLED}{_PROPER}", s[m.start(1) :], re.I
+            ):
                 yield "school", school.group(1).rstrip(",."), m.start()
 
 
@@ -838,12 +896,19 @@ def _named_later(rest: str) -> str | None:
 @rule
 def family(s: str) -> Emit:
     words = _KIN
-    adjective = r"(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step|identical|adopted|teenage|grown-up|adult)\s+)?"  # fmt: skip
+    adjective = r"(?:\d{1,2}[\s-]?(?:year|yr|month)s?[\s-]old\s+)?(?:(?:younger|older|little|big|baby|twin|first|second|third|eldest|oldest|youngest|new|late|step|identical|adopted|teenage|grown-up|adult)\s+)?"  # fmt: skip
     named = rf"(?:'s\s+(?:name\s+is|called|named)\s+{_NAME}|,?\s+(?:is\s+(?:called|named)\s+|named\s+|called\s+|is\s+(?={_A_NAME}\s*(?:[,.!;]|$|\band\b)))?{_NAME})?"  # fmt: skip
     for m in _each(rf"\b(?:my|our)\s+{adjective}({words})\b{named}", s):
         if re.search(r"\bexpecting\s+$", s[: m.start()], re.I):  # "expecting my first baby" is a plan, below
             continue
         yield (*_family(m.group(1), None, m.group(2) or m.group(3)), m.start())
+    # "my two boys", "our three girls": children, counted
+    for m in () if not re.search(r"boys|girls", s, re.I) else _each(rf"\b(?:my|our)\s+({_NUM})\s+(?:little\s+|young\s+|teenage\s+)?(boys|girls)\b", s):  # fmt: skip
+        if m.group(1).lower() not in ("a", "an", "one"):
+            yield (*_family(m.group(2), m.group(1)), m.start())
+    # "me and the wife", "the kids and I": "the" for the user's own family when the user is in the same breath
+    for m in () if " and " not in s.lower() else _each(rf"\b(?:me|I)\s+and\s+the\s+({words})\b|\bthe\s+({words})\s+and\s+(?:I|me)\b", s):  # fmt: skip
+        yield (*_family(m.group(1) or m.group(2)), m.start())
     for m in _each(rf"\b(?:I|we){_HAVE}\s+({_NUM})\s+{adjective}({words})\b{named}", s):  # fmt: skip
         one = m.group(1).lower() in ("a", "an", "one")
         called = m.group(3) or m.group(4) or (_named_later(s[m.end() :]) if one else None)
@@ -953,16 +1018,21 @@ def places(s: str) -> Emit:
     for m in _each(rf"\bI\s+call\s+{place}\s+home\b", s):  # "I call Seattle home"
         yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(
-        rf"^\W*(?:currently\s+|now\s+)?(?:living|based|live)\s+in\s+{_SETTLEMENT}{place}", s
+        rf"^\W*(?:currently\s+|now\s+)?(?:living|based|live|renting)\s+in\s+{_SETTLEMENT}{place}", s
     ):  # "Currently living in X"
         yield "lives_in", _place(m.group(1), lower), m.start()
-    for m in _each(rf"\bI(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
+    for m in _each(rf"\b(?:I|we)(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
         yield "lives_in", m.group(1).rstrip(",."), m.start()
     for m in _each(
         rf"^\W*(?:born\s+and\s+raised\s+in|grew\s+up\s+in|raised\s+in|brought\s+up\s+in|originally\s+from)\s+{_SETTLEMENT}{place}",
         s,
     ):  # "Born and raised in X"
         yield "hometown", _place(m.group(1), lower), m.start()
+    # "live in glasgow, originally from belfast": after a comma, when no one else was named before it
+    for m in () if "," not in s else _each(rf",\s*(?:but\s+)?(?:born\s+and\s+raised\s+in|grew\s+up\s+in|originally\s+from)\s+{_SETTLEMENT}{place}", s):  # fmt: skip
+        if not re.search(rf"\b(?:he|she|they|you|his|her|their)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:{_KIN}|friends?|boss|neighbou?r)\b",
+                         s[: m.start()], re.I):  # fmt: skip
+            yield "hometown", _place(m.group(1), lower), m.start()
     for m in _each(rf"\bI\s+spent\s+(?:a|an|one|two|three|four|five|six|several|a\s+few|\d+)\s+(?:days?|weeks?|months?|years?|summers?)\s+in\s+{_PROPER}", s):  # fmt: skip
         yield "visited", m.group(1).rstrip(",."), m.start()
     grew = (
@@ -981,7 +1051,7 @@ def places(s: str) -> Emit:
         if value.lower() not in _NOT_PLACES:
             yield "hometown", value, m.start()
     for m in re.finditer(rf"(?:\bI\s+used\s+to\s+live\s+in|\bI\s+lived\s+in|\bI\s+no\s+longer\s+live\s+in|\b{_MOVED}\s+(?:away\s+)?from|\bI\s+don't\s+live\s+in|"
-                         rf"{_MOVED_ELIDED}\s+(?:away\s+)?from|\bI\s+spent\s+my\s+(?:twenties|thirties|forties|fifties|20s|30s|40s|50s|"
+                         rf"{_MOVED_ELIDED}\s+(?:away\s+)?from|\b{_MOVED}\s+(?:back\s+|over\s+)?to\s+(?-i:(?:[A-Z][\w'-]*\s+){{1,3}})from|\bI\s+spent\s+my\s+(?:twenties|thirties|forties|fifties|20s|30s|40s|50s|"
                          rf"student\s+years|uni\s+years|university\s+years|college\s+years)\s+in)\s+{place}", s, re.I):  # fmt: skip
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
@@ -991,6 +1061,7 @@ def places(s: str) -> Emit:
             continue  # "my sister lives in Leeds, moved from London": hers
         yield "lived_in", _place(m.group(1), lower), m.start()
     visited = (rf"^\W*(?:also\s+|just\s+|finally\s+)?(?:went|travel(?:l)?ed|flew)\s+to\s+{_PROPER}|\bI(?:'ve|’ve|\s+have)\s+(?:been|travel(?:l)?ed)\s+to\s+{_PROPER}|\b(?:I|we)(?:'ve|\s+have)?\s+(?:also\s+)?(?:visited|travel(?:l)?ed\s+to|went\s+to)\s+{_PROPER}|"
+               rf"(?:^\W*|\b(?:I|we)(?:'ve|\s+have)?\s+)(?:just\s+)?(?:got|came|flew|am|'m|are|'re)\s+back\s+from\s+(?:{_HOW_MANY}|a\s+fortnight)\s+(?:days?|weeks?|months?|nights?)?\s*(?:in|on|around|travelling|backpacking)\s+{_PROPER}|"
                rf"\bI(?:'ve|\s+have)?\s+(?:backpacked|travel(?:l)?ed|toured|cycled|hiked|road-tripped)\s+(?:around|through|across|all\s+over)\s+{_PROPER}")  # fmt: skip
     for m in _each(visited, s):
         for name in _names(s[m.start(m.lastindex or 1) :]):  # "I've been to Japan, Korea and Vietnam"
@@ -1006,7 +1077,10 @@ def dates(s: str) -> Emit:
     low = s.lower()
     for m in _each(r"\bI(?:'m|\s+am)\s+(\d{1,3})\s+years?\s+old\b|\bI\s+(?:just\s+)?turned\s+(\d{1,3})\b", s):
         yield "age", m.group(1) or m.group(2), m.start()
-    for m in _each(rf"\bI\s+was\s+born\s+in\s+((?:(?:{_MONTH})\s+)?\d{{4}})\b", s):  # a year, not a place
+    # a year, not a place; "born in Lahore in 1979" has both
+    for m in _each(
+        rf"\bI\s+was\s+born\s+in\s+(?-i:(?:[A-Z][\w'-]*,?\s+){{1,3}}in\s+)?((?:(?:{_MONTH})\s+)?\d{{4}})\b", s
+    ):
         yield "birthday", m.group(1), m.start()
     for m in _each(r"\b(?:my\s+birthday(?:\s+is|'s)(?:\s+on)?|I\s+was\s+born\s+on)\s+(?:the\s+)?(.+)", s):
         value = _clean(_clause(m.group(1)))
@@ -1075,6 +1149,28 @@ def event(s: str) -> Emit:
             yield "event", f"{_clean(_clause(phrase))} {when.group(0).lower()}", m.start()
 
 
+# …but a few of those verbs with a future time and someone or somewhere else as the object are a plan: "I'm going to
+# ask my boss for a raise on Monday", "I've decided to go back to uni next year" (not "ask you tomorrow", "see how
+# it goes tomorrow", "go ahead tonight").
+_TALK_PLANNABLE = frozenset({"ask", "tell", "go", "leave", "give", "send", "show", "write", "see", "drop"})
+_TALK_OBJECT = re.compile(
+    r"\w+\s+(?:you|u|ya|it|that|this|them|ahead|now|how|what|if|whether|with|through|over|by|"
+    r"for|on|about|off|anyway)\b",
+    re.I,
+)
+# The present for what is timetabled ("Tomorrow I start my new job", "we fly to Rome on Friday"), not a habit.
+_TIMETABLED = re.compile(
+    r"\b(?:I|we)\s+(start|begin|fly|leave|move|head|travel|graduate|retire|return|finish|"
+    r"go\s+back|set\s+off|drive|sail|depart|arrive|get\s+married)\b(.+)",
+    re.I,
+)
+_HABIT = re.compile(
+    r"\b(?:usually|always|often|normally|generally|sometimes|never|every|each|most|typically)\b", re.I
+)
+# "we're", and a couple or group the user is one of: "me and the wife are", "my husband and I are".
+_WE_ARE = r"(?:we're|we\s+are|(?:me|I)\s+and\s+(?:my|the)\s+[\w-]+\s+are|(?:my|the)\s+[\w-]+\s+and\s+I\s+are)"
+
+
 @rule
 def plans(s: str) -> Emit:
     intent = (r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:planning|hoping|aiming|intending)\s+(?:on\s+|to\s+)|"
@@ -1089,6 +1185,13 @@ def plans(s: str) -> Emit:
         phrase = m.group(1)
         first = phrase.split()[0].lower() if phrase.split() else ""
         talk = first in _TALK and not (first == "be" and re.match(r"be\s+(?:in|at|on|\w+ing|\d+)\b", phrase))
+        if (
+            talk
+            and first in _TALK_PLANNABLE
+            and _FUTURE_TIME.search(phrase)
+            and not _TALK_OBJECT.match(phrase)
+        ):
+            talk = False
         if first == "start" and not re.match(
             r"start(?:\s+(?:by|with|off|again|over|from|here|there|now)\b|\W*$)", phrase, re.I
         ):
@@ -1099,7 +1202,7 @@ def plans(s: str) -> Emit:
             continue  # "I decided to quit my job last week" was a plan; the event rule has it
         found = True
         yield "plan", _with_time(phrase, s[: m.start(1)]), m.start()  # "My plan for next year is to …"
-    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?!going\s+(?!on\b|away\b|abroad\b|home\b|back\b|out\b|\w+ing\b)|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b)(\w+ing)\b", s):  # fmt: skip
+    for m in _each(rf"\b(?:I'm|I\s+am|{_WE_ARE})\s+(?!going\s+(?!on\b|away\b|abroad\b|home\b|back\b|out\b|\w+ing\b)|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b(?!\s+(?:my|our|the|his|her)\s+(?:[\w-]+\s+){{0,2}}to\b))(\w+ing)\b", s):  # fmt: skip
         phrase = s[m.start(1) :]
         if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
             yield "plan", _with_time(phrase, s[: m.start()]), m.start()
@@ -1117,7 +1220,7 @@ def plans(s: str) -> Emit:
     ):
         if not found:  # "I'm planning a trip to Vietnam"
             yield "plan", _with_time(m.group(1), s[: m.start()]), m.start()
-    for m in _each(r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(off\s+to\s+.+)", s):  # "I'm off to Spain next week"
+    for m in _each(rf"\b(?:I'm|I\s+am|{_WE_ARE})\s+(off\s+to\s+.+)", s):  # "I'm off to Spain next week"
         if not found and (_FUTURE_TIME.search(m.group(1)) or _FUTURE_TIME.search(s[: m.start()])):
             yield "plan", _with_time(re.sub(r"^off\s+to\s+", "go to ", m.group(1)), s[: m.start()]), m.start()
     for m in _each(r"\bI(?:\s+have|'ve\s+got|\s+have\s+got|\s+got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)", s):  # fmt: skip
@@ -1137,10 +1240,35 @@ def plans(s: str) -> Emit:
             yearly = re.search(r"(?:birthday|anniversary)$", m.group(1), re.I)
             if not yearly or re.match(r"next|this|tomorrow|tonight|later|in\s", when.group(0), re.I):
                 yield "plan", f"{m.group(1)} {when.group(0)}", m.start()
+    # "I'm booked in for laser eye surgery on the 22nd": what is booked, with its time
+    for m in (
+        ()
+        if "booked" not in s.lower()
+        else _each(
+            r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:all\s+)?booked\s+(?:in\s+)?(?:for|on(?:to)?)\s+(.+)", s
+        )
+    ):
+        phrase = m.group(1)
+        if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
+            yield "plan", _with_time(phrase, s[: m.start()]), m.start()
+    if not found and _FUTURE_TIME.search(s) and not _HABIT.search(s):
+        for m in _TIMETABLED.finditer(s):
+            if not re.search(
+                r"\b(?:will|'ll|to|can|can't|cannot|don't|do|did|didn't|must)\s*$", s[: m.start()], re.I
+            ):
+                yield "plan", _with_time(s[m.start(1) : m.end()], s[: m.start()]), m.start()
     for m in _each(r"\bI\s+(?:need|have)\s+to\s+(.+)", s):  # a chore with a date is a plan
         if _FUTURE_TIME.search(m.group(1)):
             yield "plan", _clean(_clause(m.group(1))), m.start()
-    for m in _each(r"\b(?:I'm|I\s+am|we're)\s+saving\s+(?:up\s+)?for\s+(.+)", s):
+    # "I'm saving for a deposit", "… but saving to buy somewhere outside London" (the subject left out)
+    for m in (
+        ()
+        if "saving" not in s.lower()
+        else _each(
+            r"(?:\b(?:I'm|I\s+am|we're)\s+|(?:^\W*|\bbut\s+|\band\s+)(?:currently\s+|also\s+)?)saving\s+(?:up\s+)?(?:for|to)\s+(.+)",
+            s,
+        )
+    ):
         yield "plan", _clean(_clause(m.group(1))), m.start()
 
 
@@ -1184,6 +1312,9 @@ _ASKED_AFTER = re.compile(r",\s*(?:so\s+|but\s+)?(?:any|what|how|where|which|who
                           r"thoughts|ideas|suggestions|recommendations|tips|advice|anyone|anybody)\b[^,]*\?+\s*$", re.I)  # fmt: skip
 
 
+_SYMBOLS_AFTER = re.compile(r"[\s\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]+$")
+
+
 def facts_in(text: str) -> list[Fact]:
     """Every fact about the user ``text`` states, in the order stated, each (predicate, value) once."""
     found: dict[tuple[str, str], Fact] = {}
@@ -1196,7 +1327,7 @@ def facts_in(text: str) -> list[Fact]:
             continue
         for fn in RULES:
             for predicate, value, at in fn(body):
-                value = value.strip(" ,.;:'\"")
+                value = _SYMBOLS_AFTER.sub("", value).strip(" ,.;:'\"")  # "go to Tenerife on Saturday ☀️"
                 key = (predicate, re.sub(r"\W+", " ", value.lower()).strip())
                 if value and key not in found:
                     found[key] = Fact(predicate, value, sentence.start() + at)

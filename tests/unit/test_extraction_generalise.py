@@ -259,6 +259,7 @@ def test_a_condition_is_a_named_one_a_medical_head_noun_or_a_medical_ending():
         "holdout5_dev.json",
         "probes_dev.json",
         "holdout4.json",
+        "holdout6.json",
     ],
 )
 def test_every_labelled_set_meets_the_targets(name):
@@ -267,3 +268,154 @@ def test_every_labelled_set_meets_the_targets(name):
     # Then precision and recall stay above the issue's targets on every one of them.
     assert results.precision >= 0.9, results.extras
     assert results.recall >= 0.7, results.misses
+
+
+# The fourth pass, after holdout6's blind run (a third annotator's set): plans said in the ways people say what is
+# coming. Each statement is in other words than the set's and gave a different answer before its frame; the
+# negatives beside them are what each frame might over-read.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a talk verb ("ask", "go", "see") with someone or somewhere as its object and a future time
+        ("I'm going to tell my landlord about the leak tomorrow", {("plan", "tell my landlord about the leak tomorrow")}),
+        ("We've decided to go back to Crete next summer", {("plan", "go back to Crete next summer")}),
+        # "in the new year" is a future time
+        ("We're redoing the kitchen in the new year", {("plan", "redoing the kitchen in the new year")}),
+        # "taking someone somewhere" with a future time
+        ("I'm taking my dad to the Lakes on Sunday", {("plan", "taking my dad to the Lakes on Sunday"), ("family", "father")}),
+        # "booked in for X" with its time
+        ("I'm booked in for a colonoscopy on the 9th", {("plan", "colonoscopy on the 9th")}),
+        # the present of a timetable with a future time
+        ("Next month I begin a pottery course at the community centre",
+         {("plan", "begin a pottery course at the community centre next month")}),
+        ("We fly to Lisbon on Thursday", {("plan", "fly to Lisbon on Thursday")}),
+        # a couple or group the user is one of, and "the wife" said beside "me"
+        ("Me and the husband are off to Crete in June", {("family", "husband"), ("plan", "go to Crete in June")}),
+        ("The kids and I are heading to Cornwall next week", {("family", "kids"), ("plan", "heading to Cornwall next week")}),
+        # saving to do something, the subject left out after "but"
+        ("Skint at the moment but saving to buy a van", {("plan", "buy a van")}),
+        # a trailing emoji is not part of the value
+        ("I'm off to Rome next week 🍕", {("plan", "go to Rome next week")}),
+    ],
+)  # fmt: skip
+def test_fourth_pass_plans(text, expected):
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm going to ask you a couple of questions tomorrow",  # talk: the object is "you"
+        "I'll see how it goes tomorrow",
+        "I'm going to do my best tomorrow",  # "do" stays a talk verb: an idiom, not a plan
+        "I'm taking the bins out tomorrow morning",  # "taking" with no one taken anywhere
+        "I usually fly back at Christmas",  # a habit, not a timetable
+        "I start most days with a coffee",  # no future time
+        "Tomorrow my sister flies to Rome",  # someone else's timetable
+        "The house on the corner is going on the market in the new year",
+        "I'm fully booked on Friday",
+        "The wife of my friend is off to Paris on Friday",
+    ],
+)  # fmt: skip
+def test_fourth_pass_plan_negatives(text):
+    assert {p for p, _ in facts(text)} <= {"family"} and not any(p == "plan" for p, _ in facts(text))
+
+
+# The fourth pass's value fixes (holdout6's four blind false positives, each a value cut short or run on).
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm allergic to dust mites OR pollen, not sure which", {("allergy", "dust mites"), ("allergy", "pollen")}),
+        ("I'm on an insulin pen now", {("medication", "insulin pen")}),
+        ("I study law at St John's College Oxford", {("studies", "law"), ("school", "St John's College Oxford")}),
+        ("My husband's name is Jean-Luc", {("partner", "Jean-Luc")}),
+    ],
+)  # fmt: skip
+def test_fourth_pass_values(text, expected):
+    assert facts(text) == expected
+
+
+# The fourth pass's places: each frame in other words than holdout6's, with what it might over-read.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We've lived in the Algarve since 2016", {("lives_in", "Algarve")}),
+        ("Currently renting in Leith", {("lives_in", "Leith")}),
+        ("We moved to Porto from Bristol last year",
+         {("lives_in", "Porto"), ("lived_in", "Bristol"), ("event", "moved to Porto from Bristol last year")}),
+        ("based in cardiff, originally from swansea tho", {("lives_in", "cardiff"), ("hometown", "swansea")}),
+        ("Just got back from three weeks in Peru", {("visited", "Peru")}),
+        ("I was born in Accra in 1988", {("hometown", "Accra"), ("birthday", "1988")}),
+        # someone else's
+        ("my sister lives in Leeds, originally from York", {("family", "sister")}),
+        ("Got back from work at six", set()),
+    ],
+)  # fmt: skip
+def test_fourth_pass_places(text, expected):
+    assert facts(text) == expected
+
+
+# The fourth pass's work and family frames, with what each might over-read.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an "-ist" is a job where one works at a named place
+        ("I'm a podiatrist at St Mary's Hospital", {("job_title", "podiatrist"), ("employer", "St Mary's Hospital")}),
+        ("I'm an optimist at the best of times", set()),
+        # "with" a name of two or more words is the employer
+        ("I'm a support worker with Citizens Advice", {("job_title", "support worker"), ("employer", "Citizens Advice")}),
+        ("I'm a teacher with ADHD", {("job_title", "teacher")}),
+        # children counted as boys or girls, an age before a kin word
+        ("Our three girls keep us busy", {("family", "3 girls")}),
+        ("I have a 6 year old nephew, Sam", {("family", "nephew Sam")}),
+    ],
+)  # fmt: skip
+def test_fourth_pass_work_and_family(text, expected):
+    assert facts(text) == expected
+
+
+# The fourth pass's health, diet and time frames, with what each might over-read.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Just got diagnosed with sciatica", {("health_condition", "sciatica")}),
+        ("I'm 49 and going through perimenopause", {("age", "49"), ("health_condition", "perimenopause")}),
+        ("My mum is 60, going through menopause", {("family", "mother")}),
+        ("I started statins in the spring", {("medication", "statins"), ("event", "started statins in the spring")}),
+        ("Been pescatarian for around five years", {("diet", "pescatarian")}),
+        ("Been busy at work", set()),
+        ("I'm taking amoxicillin this week for my chest", {("medication", "amoxicillin")}),
+        # "last" before a month is a past time
+        ("I ran my first marathon last April", {("event", "ran my first marathon last April")}),
+    ],
+)  # fmt: skip
+def test_fourth_pass_health_diet_and_times(text, expected):
+    assert facts(text) == expected
+
+
+# The fourth pass's pastimes: a frequency is a leisure cue, what is made is the hobby, a second pastime keeps no verb.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I go bouldering most evenings", {("hobby", "bouldering")}),
+        ("I knit jumpers in my free time and do a bit of pottery", {("hobby", "jumpers"), ("hobby", "pottery")}),
+        ("I make dinner every evening", set()),  # a meal is a chore
+        ("I go to work every morning", set()),
+    ],
+)  # fmt: skip
+def test_fourth_pass_pastimes(text, expected):
+    assert facts(text) == expected
+
+
+# "… are both X": what is said of a couple or group the user is one of is said of the user.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("My husband and I are both teachers", {("job_title", "teacher"), ("family", "husband")}),
+        ("We're both massive Liverpool fans", {("likes", "Liverpool")}),
+        ("My parents are both doctors", {("family", "parents")}),  # the user is not one of them
+        ("We are both tired", set()),
+    ],
+)  # fmt: skip
+def test_fourth_pass_both(text, expected):
+    assert facts(text) == expected
