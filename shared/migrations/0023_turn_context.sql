@@ -113,6 +113,12 @@ CREATE TRIGGER memories_contexts_deleted AFTER DELETE ON memories
     REFERENCING OLD TABLE AS deleted
     FOR EACH STATEMENT EXECUTE FUNCTION memorylayer_contexts_deleted();
 -- A transition table cannot go with a column list: updates stay row-level, and fire only when a turn changes.
+-- Concurrency: an edit racing an append of the next turn would leave the appended turn with the old words if
+-- neither saw the other's row. They cannot race: every insert, revision-bumping update (edit, delete, restore)
+-- and delete first logs a context event (0003's memories_context_* triggers, which fire before these by name),
+-- and that takes its workspace's lock to COMMIT (0008); so the refresh below runs after the other transaction
+-- committed, and sees its row (tests/integration/test_turn_context.py, the racing test). A direct SQL update that
+-- bumps no revision takes no such lock.
 CREATE TRIGGER memories_contexts_updated
     AFTER UPDATE OF content, deleted_at, sequence_key, sequence_index, workspace_id ON memories
     FOR EACH ROW

@@ -10,6 +10,8 @@ change when a turn's context does.
 from __future__ import annotations
 
 import json
+import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -198,3 +200,49 @@ def test_an_answer_is_found_by_the_question_before_it(http, ws, services, monkey
     rank0, found0 = _answer(http, ws, "pottery workshop Lisbon", answer["id"])
     assert found0 is not None and found0["match_signals"] == ["context"]
     assert rank0 == 2 and found0["relevance_score"] < found["relevance_score"]
+
+
+def test_an_edit_racing_an_append_leaves_the_new_turn_the_edited_words(http, ws, database_url):
+    """An append holds its workspace's context-event lock (migration 0008) to COMMIT, and an edit takes the same
+    lock before its context refresh runs (the triggers fire in name order); the refresh then sees the appended
+    turn. Were they not serialised, neither would see the other and the new turn would keep the old words."""
+    h = {"X-Workspace-ID": ws}
+    question = _turn(http, ws, "where is the spare key?")
+    with psycopg.connect(database_url) as conn:
+        columns = [
+            r[0]
+            for r in conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = 'memories' "
+                "AND is_generated = 'NEVER' ORDER BY ordinal_position"
+            )
+        ]
+    fresh = {"id": "%(id)s", "content": "%(content)s", "sequence_index": "sequence_index + 1",
+             "dedup_key": "md5(%(id)s)", "content_hash": "md5(%(id)s)"}  # fmt: skip
+    select = ", ".join(fresh.get(c, c) for c in columns)
+    append = psycopg.connect(database_url)
+    try:
+        # Given an append in flight (its stream's lock taken, its row inserted, not committed)
+        append.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{ws}\x1fchat",))
+        append.execute(
+            f"INSERT INTO memories ({', '.join(columns)}) SELECT {select} FROM memories WHERE id = %(src)s",
+            {"id": "mem_racing_answer", "content": "under the blue pot", "src": question["id"]},
+        )
+        # When the previous turn is edited meanwhile (its request waits on the append's lock)
+        with (
+            httpx.Client(base_url=str(http.base_url), timeout=30) as other,
+            ThreadPoolExecutor(1) as pool,
+        ):
+            edit = pool.submit(
+                other.put,
+                f"/v1/memories/{question['id']}",
+                json={"content": "where is the garage remote?"},
+                headers=h,
+            )
+            time.sleep(1.0)
+            assert not edit.done()  # waiting for the append's workspace lock
+            append.commit()
+            assert edit.result().status_code == 200
+    finally:
+        append.close()
+    # Then the appended turn's context holds the edited words
+    assert _context(database_url, "mem_racing_answer") == {"garag", "remot"}
