@@ -30,25 +30,27 @@ CREATE TABLE memory_contexts (
 CREATE FUNCTION memorylayer_refresh_turn_contexts(turn_ids text[]) RETURNS void
 LANGUAGE plpgsql SET search_path = pg_catalog, public AS $$
 BEGIN
-    DELETE FROM memory_contexts c
-    WHERE c.memory_id = ANY (turn_ids)
-      AND NOT EXISTS (
-          SELECT FROM memories t
-          JOIN LATERAL (SELECT 1 FROM memories p
-                        WHERE p.workspace_id = t.workspace_id AND p.sequence_key = t.sequence_key
-                          AND p.sequence_index < t.sequence_index AND p.deleted_at IS NULL
-                        LIMIT 1) p ON true
-          WHERE t.id = c.memory_id AND t.deleted_at IS NULL AND t.sequence_key IS NOT NULL);
+    -- Driven by the given ids (primary key), one index probe of memories_sequence each for the previous turn.
+    -- The turn's own `sequence_key IS NOT NULL` is left to the join (equality is strict): said in the WHERE, it
+    -- would let the planner read every stream turn through the partial memories_sequence index instead, which
+    -- it does when the statistics predate the streams (a bulk UPDATE that makes them: O(n) a row, O(n²) in all).
+    WITH kept AS MATERIALIZED (
+        SELECT t.id, t.workspace_id, p.tsv
+        FROM (SELECT DISTINCT id FROM unnest(turn_ids) AS u (id)) u
+        JOIN memories t ON t.id = u.id
+        JOIN LATERAL (SELECT p.tsv FROM memories p
+                      WHERE p.workspace_id = t.workspace_id AND p.sequence_key = t.sequence_key
+                        AND p.sequence_index < t.sequence_index AND p.deleted_at IS NULL
+                      ORDER BY p.sequence_index DESC
+                      LIMIT 1) p ON true
+        WHERE t.deleted_at IS NULL
+    ),
+    gone AS (
+        DELETE FROM memory_contexts c
+        WHERE c.memory_id = ANY (turn_ids) AND NOT EXISTS (SELECT FROM kept k WHERE k.id = c.memory_id)
+    )
     INSERT INTO memory_contexts AS c (memory_id, workspace_id, tsv)
-    SELECT t.id, t.workspace_id, p.tsv
-    FROM memories t
-    -- memories_sequence (workspace_id, sequence_key, sequence_index) WHERE live: one index probe a turn.
-    JOIN LATERAL (SELECT p.tsv FROM memories p
-                  WHERE p.workspace_id = t.workspace_id AND p.sequence_key = t.sequence_key
-                    AND p.sequence_index < t.sequence_index AND p.deleted_at IS NULL
-                  ORDER BY p.sequence_index DESC
-                  LIMIT 1) p ON true
-    WHERE t.id = ANY (turn_ids) AND t.deleted_at IS NULL AND t.sequence_key IS NOT NULL
+    SELECT id, workspace_id, tsv FROM kept
     ON CONFLICT (memory_id) DO UPDATE SET tsv = excluded.tsv, workspace_id = excluded.workspace_id
     WHERE c.tsv IS DISTINCT FROM excluded.tsv OR c.workspace_id IS DISTINCT FROM excluded.workspace_id;
 END $$;

@@ -246,3 +246,31 @@ def test_an_edit_racing_an_append_leaves_the_new_turn_the_edited_words(http, ws,
         append.close()
     # Then the appended turn's context holds the edited words
     assert _context(database_url, "mem_racing_answer") == {"garag", "remot"}
+
+
+def test_a_stream_made_by_one_bulk_update_gets_its_contexts(http, ws, database_url):
+    """As bench.locomo.latency groups batch-written rows into sessions: one UPDATE over many rows, row-level
+    refreshes, each seeing the statement's final state."""
+    ops = [{"op": "create", "content": f"word{i} plain"} for i in range(6)]
+    r = http.post("/v1/memories/batch", json={"operations": ops}, headers={"X-Workspace-ID": ws})
+    assert r.status_code == 200 and r.json()["failed"] == 0
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute(
+            "WITH o AS (SELECT id, (regexp_match(content, 'word(\\d)'))[1]::int AS n FROM memories "
+            "WHERE workspace_id = %s) UPDATE memories m SET sequence_key = 's' || (o.n / 3), "
+            "sequence_index = o.n %% 3 FROM o WHERE m.id = o.id",
+            (ws,),
+        )
+        rows = conn.execute(
+            "SELECT m.content, array(SELECT lexeme FROM unnest(c.tsv) ORDER BY 1) FROM memories m "
+            "LEFT JOIN memory_contexts c ON c.memory_id = m.id WHERE m.workspace_id = %s ORDER BY m.content",
+            (ws,),
+        ).fetchall()
+    assert [(content, lexemes) for content, lexemes in rows] == [
+        ("word0 plain", []),
+        ("word1 plain", ["plain", "word0"]),
+        ("word2 plain", ["plain", "word1"]),
+        ("word3 plain", []),
+        ("word4 plain", ["plain", "word3"]),
+        ("word5 plain", ["plain", "word4"]),
+    ]
