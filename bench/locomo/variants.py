@@ -58,6 +58,8 @@ class Variant(RecallTuning):
     # With ``text_column`` a copy of the text column that also holds the previous turn's words
     # (bench.locomo.context): a word matched only through the context counts ``text_context_weight`` × its IDF,
     # and the length is the turn's own. None: every matched word counts fully (plain ``text_column``).
+    # On ``tsv`` (production's) the previous turn's words come from memory_contexts at
+    # ``context_text_weight`` (RecallTuning), as production's statement does.
     text_context_weight: float | None = None
     # Pseudo-relevance feedback: a first pass's top ``prf_docs`` memories move the query vector towards their
     # mean (Rocchio, weight ``prf_vector``) and lend the text query the words at least ``prf_min_docs`` of them
@@ -136,7 +138,15 @@ def _text_arm(filters: str, tuning: Variant) -> str:
     ),"""
     listed, listed_match = _text_matches(tuning, "l.q")
     own_len, weight = f"length({tsv})", "1.0"
-    if tuning.text_context_weight is not None:
+    if tuning.text_column == "tsv":
+        # Production's: the previous turn's words (memory_contexts, migration 0023) at ctx_w of their IDF.
+        listed = (
+            "LATERAL (SELECT t.id FROM memorylayer_text_matches(%(ws)s, l.q) AS t UNION"
+            " SELECT c.id FROM memorylayer_context_matches(%(ws)s, l.q) AS c WHERE %(ctx_w)s > 0) AS t"
+            " JOIN memories m ON m.id = t.id"
+        )
+        weight = "CASE WHEN m.tsv @@ l.q THEN 1 ELSE %(ctx_w)s::float8 END"
+    elif tuning.text_context_weight is not None:
         own_len = "length(m.tsv)"
         weight = f"CASE WHEN m.tsv @@ l.q THEN 1.0 ELSE {float(tuning.text_context_weight)} END"
     prefix = " || ':*'" if tuning.prefix else ""
@@ -399,6 +409,7 @@ def variant_statement(
         norm=(w.vector + w.keyword) / (rrf_k + 1),
         reply_w=tuning.reply_weight,
         lead_w=tuning.lead_weight,
+        ctx_w=float(tuning.context_text_weight),
         speaker_w=tuning.speaker_boost,
         scope_n=recaller._scope_count(workspace_ids),
         qwords=query_words(req.query),

@@ -106,6 +106,9 @@ class RecallTuning:
     # A query word that a name fact of the scope holds ("Dana"): its IDF, and the relevance of a memory that
     # matches only names while the query asks something more, are multiplied by this (recall.sql, ``names``).
     name_weight: float = 0.25
+    # A query word found only in a conversation turn's previous turn (same stream; migration 0023) counts this
+    # share of its IDF. EXPERIMENTS.md §11.6: better on both dev conversations for 0.15-0.3; 0 turns it off.
+    context_text_weight: float = 0.25
     # A turn restating a superseded value ranks this share of its score while the new fact is live.
     stale_weight: float = 0.4
     # A question naming a month or a day (text_query.named_period): memories whose event_time (else created_at)
@@ -250,6 +253,7 @@ class Recaller:
             time_w=tuning.time_cue_boost if asks_when(req.query) else 0.0,
             time_re=TIME_EXPRESSION,
             name_w=tuning.name_weight,
+            ctx_w=float(tuning.context_text_weight),
             stale_w=1.0 if req.include_history or asks_past(req.query) else tuning.stale_weight,
             date_w=tuning.date_boost if period else 0.0,
             **period_params(period, tuning.date_slack_days),

@@ -1,7 +1,8 @@
 -- Hybrid recall: the one statement that ranks memories for a query (shared/retrieval/recall.py runs it).
 --
 -- Read top to bottom: the vector arm (vec_all → vec → vec_ranked), the full-text arm scored BM25-style
--- (scope → lexemes → listed → candidates → matches → idf → bm25 → fts → fts_ranked), weighted score fusion
+-- (scope → lexemes → listed → candidates → matches → idf → bm25 → fts → fts_ranked; a turn also matches its
+-- previous turn's words, at ctx_w of their weight: listed), weighted score fusion
 -- (fused; a match on a person's name alone is worth less: names), neighbouring turns of ordered streams
 -- (lent → scored), then the speaker, time-cue, recency and stale-restatement weights and the page. Measured
 -- choices: bench/locomo/EXPERIMENTS.md; current facts first (issue 24): docs/recall.md.
@@ -76,12 +77,22 @@ listed AS MATERIALIZED (
     -- One row per (memory, listed lexeme it holds): one GIN lookup per lexeme, no second pass for counts.
     -- memorylayer_text_matches (migration 0015): behind row-level security the planner will not use the
     -- GIN index for a plain ``@@``, and would scan the whole workspace.
+    -- A conversation turn is also found by its previous turn's words (memory_contexts, migration 0023: the
+    -- nearest earlier live turn of the same stream): an answer rarely repeats the question's words, the turn
+    -- before it does. Such a match weighs ctx_w (wt) of the word's IDF; a word of the turn itself weighs in
+    -- full, and the length stays the turn's own. Document frequencies count both kinds of match
+    -- (bench/locomo/EXPERIMENTS.md §11.6–11.7). ctx_w = 0: no context lookup.
     -- names_it: the memory is a name fact ("User's name is Dana", fact_key …|name) whose value holds the lexeme.
     SELECT m.id, m.tsv AS tsv, length(m.tsv) AS len, l.i,
+           CASE WHEN m.tsv @@ l.q THEN 1 ELSE %(ctx_w)s::float8 END AS wt,
            CASE WHEN right(m.fact_key, 5) = '|name'
                 THEN to_tsvector('english', coalesce(m.metadata->>'fact_value', '')) @@ l.q
                 ELSE false END AS names_it
-    FROM lexemes l, LATERAL memorylayer_text_matches(%(ws)s, l.q) AS t JOIN memories m ON m.id = t.id
+    FROM lexemes l,
+         LATERAL (SELECT t.id FROM memorylayer_text_matches(%(ws)s, l.q) AS t
+                  UNION
+                  SELECT c.id FROM memorylayer_context_matches(%(ws)s, l.q) AS c WHERE %(ctx_w)s > 0) AS t
+         JOIN memories m ON m.id = t.id
     WHERE l.listed AND {filters}
 ),
 names AS MATERIALIZED (
@@ -94,6 +105,7 @@ names AS MATERIALIZED (
 ),
 candidates AS MATERIALIZED (
     -- Where unlisted words are looked for (only if there are any): the listed matches and the vector arm's.
+    -- Only in the memory's own words: an unlisted word is very common, and its IDF is low already.
     SELECT DISTINCT ON (id) id, tsv FROM listed WHERE EXISTS (SELECT FROM lexemes WHERE NOT listed)
     UNION ALL
     SELECT m.id, m.tsv FROM vec v JOIN memories m ON m.id = v.id
@@ -101,9 +113,9 @@ candidates AS MATERIALIZED (
       AND NOT EXISTS (SELECT FROM listed x WHERE x.id = v.id)
 ),
 matches AS (
-    SELECT id, len, i FROM listed
+    SELECT id, len, i, wt FROM listed
     UNION ALL
-    SELECT c.id, length(c.tsv), l.i FROM candidates c JOIN lexemes l ON NOT l.listed AND c.tsv @@ l.q
+    SELECT c.id, length(c.tsv), l.i, 1 FROM candidates c JOIN lexemes l ON NOT l.listed AND c.tsv @@ l.q
 ),
 idf AS MATERIALIZED (
     -- ts_rank has no notion of rarity: a speaker's name in half the turns weighs as much as "banker".
@@ -118,7 +130,7 @@ idf AS MATERIALIZED (
     CROSS JOIN LATERAL (SELECT CASE WHEN l.listed THEN coalesce(c.hits, 0) ELSE l.est_df END AS df) d
 ),
 bm25 AS (
-    SELECT x.id, max(x.len) AS len, sum(i.idf) AS idf,
+    SELECT x.id, max(x.len) AS len, sum(i.idf * x.wt) AS idf,
            -- Only names matched, and the query has other words (see ``names``).
            bool_and(i.is_name) AND EXISTS (SELECT FROM idf WHERE NOT is_name) AS name_only
     FROM matches x JOIN idf i ON i.i = x.i GROUP BY x.id

@@ -102,7 +102,7 @@ HOT_CONSTANTS = {
 PARAM_TYPES = {
     "q": "vector", "model": "text", "k": "bigint", "floor": "float8", "qtext": "text", "scope_n": "bigint",
     "ws": "text[]", "list_max_df": "float8", "mce_lexemes": "text[]", "mce_freqs": "real[]", "name_w": "float8",
-    "k1": "float8", "b": "float8", "w_vec": "float8", "w_text": "float8", "reply_w": "float8",
+    "ctx_w": "float8", "k1": "float8", "b": "float8", "w_vec": "float8", "w_text": "float8", "reply_w": "float8",
     "lead_w": "float8", "speaker_w": "float8", "qwords": "text", "time_w": "float8", "time_re": "text",
     "date_w": "float8", "p_month": "int", "p_next": "float8", "p_slack": "float8", "p_start": "timestamptz",
     "p_end": "timestamptz", "rw": "float8", "stale_w": "float8", "limit": "bigint", "offset": "bigint",
