@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -294,6 +295,10 @@ def test_recall_plan_uses_the_indexes_and_skips_the_stream_join(own_services):
         )
     assert "Index Scan using memories_embedding_384" in plan
     assert "Function Scan on memorylayer_text_matches" in plan  # the GIN lookup behind row-level security
+    # The words' matches join memories by key: never a scan of the workspace (the turn-context lookup, planned
+    # as one union with the own-word lookup, once made the planner hash every memory of the scope).
+    listed = re.search(r"^  CTE listed$(.*?)^  CTE \w+$", plan, re.M | re.S)[1]
+    assert "memories_pkey" in listed and "Seq Scan on memories" not in listed, listed
     assert " IS NULL) OR" not in plan  # the unused filters were folded away, not checked row by row
     # Not even the candidates' own rows (``memories p``) are looked up for their streams.
     lookups = [line for line in plan.splitlines() if " on memories p " in line or "memories_sequence" in line]
