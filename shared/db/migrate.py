@@ -47,12 +47,23 @@ def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: in
                     conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (name,))
                 applied.append(name)
             ensure_vector_index(conn, embedding_dimensions)
+            ensure_stale_by_index(conn)
             ensure_recall_function(
                 conn, embedding_dimensions, generation=published(conn, embedding_dimensions)
             )
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_ID,))
     return applied
+
+
+def ensure_stale_by_index(conn: psycopg.Connection) -> None:
+    """The lookup of turns marked stale by a fact (shared/db/facts.py carries the marks forward when that fact is
+    superseded in turn). Few rows carry one, so the partial index is small; built CONCURRENTLY here, outside the
+    files' transactions (infra/README.md, "No long index build in the custom resource")."""
+    conn.execute(
+        "CREATE INDEX CONCURRENTLY IF NOT EXISTS memories_stale_by ON memories (workspace_id, stale_by) "
+        "WHERE stale_by IS NOT NULL"
+    )
 
 
 def ensure_vector_index(conn: psycopg.Connection, dims: int) -> None:

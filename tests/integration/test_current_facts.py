@@ -169,3 +169,13 @@ def test_a_second_move_keeps_the_first_value_stale(api, moved):
     ranked = contents(api, "where does Dana live?")
     assert ranked[0] == "User lives in Madrid"
     assert ranked.index("User lives in Madrid") < ranked.index(PARIS_TURN)
+
+
+def test_migrate_builds_the_stale_mark_lookup(api, database_url):
+    # The writer looks marks up by stale_by when a fact is superseded again; migrate builds that index
+    # concurrently, outside the migration files (no index on an existing table inside one: test_migration_rules).
+    with psycopg.connect(database_url) as conn:
+        row = conn.execute(
+            "SELECT indexdef FROM pg_indexes WHERE tablename = 'memories' AND indexname = 'memories_stale_by'"
+        ).fetchone()
+    assert row and "WHERE (stale_by IS NOT NULL)" in row[0]
