@@ -60,18 +60,17 @@ class ImportedHistory(BaseModel):
 
     def restored(self, id_map: dict[str, str]) -> dict[str, Any]:
         """Column → value for the imported row; a reference to a memory not in this import is left out."""
-        fields: dict[str, Any] = {
-            k: v
-            for k, v in self.model_dump(
-                include={"created_at", "updated_at", "valid_from", "valid_to", "status", "fact_key"}
-            ).items()
-            if v is not None
-        }
-        for column in ("superseded_by", "stale_by", "source_memory_id"):
-            old = getattr(self, column)
-            if old and old in id_map:
-                fields[column] = id_map[old]
+        fields: dict[str, Any] = {}
+        for column, value in self.model_dump(exclude_none=True).items():
+            if column not in _REFERENCES:
+                fields[column] = value
+            elif value in id_map:
+                fields[column] = id_map[value]
         return fields
+
+
+# ImportedHistory's fields that name another memory by its id in the export.
+_REFERENCES = frozenset({"superseded_by", "stale_by", "source_memory_id"})
 
 
 class WorkspaceService:
@@ -252,11 +251,12 @@ class WorkspaceService:
             else:
                 skipped += 1
         # After every memory is in: a fact names the one that replaced it, which may come later in the file.
-        # Only rows this import created are touched (a duplicate skipped keeps the state it had).
-        for row, history in histories:
-            fields = history.restored(id_map)
-            if fields:
-                with self.db.transaction() as conn:
+        # Only rows this import created are touched (a duplicate skipped keeps the state it had). One unit of
+        # work for all of them, not a pool borrow and a commit per row.
+        restores = [(row, fields) for row, history in histories if (fields := history.restored(id_map))]
+        if restores:
+            with self.db.transaction() as conn:
+                for row, fields in restores:
                     mem_repo.restore_imported(conn, row["workspace_id"], row["id"], fields)
         associations = 0
         for edge in data.get("associations") or []:
