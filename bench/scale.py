@@ -201,6 +201,11 @@ def main() -> None:
     parser.add_argument("--workload", choices=sorted(WORKLOADS), default="zipf")
     parser.add_argument("--shared-buffers", default="4GB")
     parser.add_argument(
+        "--pgdata",
+        type=Path,
+        help="keep the database here; a later run with the same path skips the loads and measures recall again",
+    )
+    parser.add_argument(
         "--explain", type=int, default=0, help="EXPLAIN (ANALYZE, BUFFERS) this many recalls at --size"
     )
     args = parser.parse_args()
@@ -210,13 +215,18 @@ def main() -> None:
     from shared.db.migrate import apply_migrations
     from shared.local.postgres import EmbeddedPostgres
 
-    pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-scale-")) / "pg", ephemeral=True)
+    reused = args.pgdata is not None and (args.pgdata / "PG_VERSION").exists()
+    if args.pgdata is None:
+        pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-scale-")) / "pg", ephemeral=True)
+    else:
+        pg = EmbeddedPostgres.start(args.pgdata)
     server: subprocess.Popen[bytes] | None = None
     try:
-        with psycopg.connect(pg.dsn, autocommit=True) as conn:
-            conn.execute(f"ALTER SYSTEM SET shared_buffers = '{args.shared_buffers}'")
-            conn.execute("ALTER SYSTEM SET max_wal_size = '8GB'")
-        pg.restart()
+        if not reused:
+            with psycopg.connect(pg.dsn, autocommit=True) as conn:
+                conn.execute(f"ALTER SYSTEM SET shared_buffers = '{args.shared_buffers}'")
+                conn.execute("ALTER SYSTEM SET max_wal_size = '8GB'")
+            pg.restart()
         apply_migrations(pg.owner_dsn, embedding_dimensions=384)
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"
@@ -245,19 +255,23 @@ def main() -> None:
         }
         for label, n in (("baseline", args.baseline), ("size", args.size)):
             ws = f"scale_{label}"
-            load_s = load(base_url, ws, n, text, rng.randrange(10**6), args.loaders)
-            index_s, build_s = wait_indexed(pg.owner_dsn, ws)
-            print(f"{label}: {n:,} loaded in {load_s:.1f} s, indexed {index_s:.1f} s later", flush=True)
+            seed = rng.randrange(10**6)  # drawn either way, so a reused run asks the same queries
+            if reused:
+                figures: dict[str, Any] = {"memories": n, "reused": str(args.pgdata)}
+            else:
+                load_s = load(base_url, ws, n, text, seed, args.loaders)
+                index_s, build_s = wait_indexed(pg.owner_dsn, ws)
+                print(f"{label}: {n:,} loaded in {load_s:.1f} s, indexed {index_s:.1f} s later", flush=True)
+                figures = {
+                    "memories": n,
+                    "load_s": round(load_s, 1),
+                    "load_per_s": round(n / load_s),
+                    "index_s": round(index_s, 1),
+                    "build_s": None if build_s is None else round(build_s, 1),
+                    "end_to_end_s": round(load_s + index_s, 1),
+                }
             queries = [query(rng) for _ in range(args.queries)]
-            results[label] = {
-                "memories": n,
-                "load_s": round(load_s, 1),
-                "load_per_s": round(n / load_s),
-                "index_s": round(index_s, 1),
-                "build_s": None if build_s is None else round(build_s, 1),
-                "end_to_end_s": round(load_s + index_s, 1),
-                **recall_figures(base_url, ws, queries, args.seconds),
-            }
+            results[label] = {**figures, **recall_figures(base_url, ws, queries, args.seconds)}
             print(json.dumps(results[label]), flush=True)
             if label == "size" and args.explain:
                 plans = explain(env["MEMORYLAYER_DATABASE_URL"], pg.owner_dsn, ws, queries[: args.explain])
@@ -276,7 +290,7 @@ def main() -> None:
         pg.stop()
     out = Path("bench/results")
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"scale_{args.size}.json").write_text(json.dumps(results, indent=2))
+    (out / f"scale_{args.size}{'_reused' if reused else ''}.json").write_text(json.dumps(results, indent=2))
     print(table(results))
 
 
@@ -291,9 +305,13 @@ def table(r: dict[str, Any]) -> str:
         "|---|---|---|---|---|---|",
     ]
     for x in (b, s):
+        loaded = (
+            f"{x['load_s']} ({x['load_per_s']:,}) | {x['index_s']} ({x['build_s'] or 'row by row'}) | {x['end_to_end_s']}"
+            if "load_s" in x
+            else "reused | reused | reused"
+        )
         lines.append(
-            f"| {x['memories']:,} | {x['load_s']} ({x['load_per_s']:,}) | {x['index_s']} ({x['build_s'] or 'row by row'}) | "
-            f"{x['end_to_end_s']} | "
+            f"| {x['memories']:,} | {loaded} | "
             f"{x['sequential']['p50_ms']:.1f} / {x['sequential']['p95_ms']:.1f} | "
             f"{x['clients_8']['requests_per_s']} ({x['clients_8']['errors']} errors) |"
         )
