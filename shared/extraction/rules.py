@@ -44,7 +44,9 @@ NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
            "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
 _NUM = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2})"
 
-JOB_HEADS = frozenset(["engineer", "developer", "programmer", "designer", "architect", "manager", "director", "nurse", "doctor", "physician", "surgeon", "dentist", "vet", "veterinarian", "teacher", "professor", "lecturer", "tutor", "student", "researcher", "scientist", "analyst", "consultant", "accountant", "lawyer", "attorney", "solicitor", "paralegal", "paramedic", "firefighter", "policeman", "policewoman", "pilot", "chef", "cook", "baker", "barista", "waiter", "waitress", "bartender", "cashier", "driver", "mechanic", "electrician", "plumber", "carpenter", "builder", "farmer", "writer", "journalist", "editor", "author", "artist", "painter", "musician", "photographer", "actor", "actress", "producer", "librarian", "pharmacist", "therapist", "counselor", "counsellor", "worker", "clerk", "secretary", "assistant", "receptionist", "administrator", "technician", "chemist", "physicist", "economist", "statistician", "mathematician", "translator", "interpreter", "salesman", "saleswoman", "salesperson", "recruiter", "marketer", "entrepreneur", "founder", "ceo", "cto", "cfo", "coo", "intern", "lead", "coordinator", "specialist", "officer", "soldier", "sailor", "cleaner", "nanny", "caregiver", "carer", "midwife", "optometrist", "surveyor", "welder", "machinist", "tailor", "hairdresser", "stylist", "trainer", "coach", "instructor", "broker", "banker", "trader", "auditor", "freelancer", "contractor", "dev", "sre", "postdoc", "principal", "owner", "executive", "supervisor", "planner", "strategist", "practitioner", "guard", "representative", "rep", "agent", "operator", "attendant", "inspector", "associate", "handler", "dispatcher", "courier", "porter", "janitor", "caretaker", "housekeeper", "steward", "stewardess", "labourer", "laborer", "hygienist", "sonographer", "radiographer", "physio"])  # fmt: skip
+JOB_HEADS = frozenset(["engineer", "developer", "programmer", "designer", "architect", "manager", "director", "nurse", "doctor", "physician", "surgeon", "dentist", "vet", "veterinarian", "teacher", "professor", "lecturer", "tutor", "student", "researcher", "scientist", "analyst", "consultant", "accountant", "lawyer", "attorney", "solicitor", "paralegal", "paramedic", "firefighter", "policeman", "policewoman", "pilot", "chef", "cook", "baker", "barista", "waiter", "waitress", "bartender", "cashier", "driver", "mechanic", "electrician", "plumber", "carpenter", "builder", "farmer", "writer", "journalist", "editor", "author", "artist", "painter", "musician", "photographer", "actor", "actress", "producer", "librarian", "pharmacist", "therapist", "counselor", "counsellor", "worker", "clerk", "secretary", "assistant", "receptionist", "administrator", "technician", "chemist", "physicist", "economist", "statistician", "mathematician", "translator", "interpreter", "salesman", "saleswoman", "salesperson", "recruiter", "marketer", "entrepreneur", "founder", "ceo", "cto", "cfo", "coo", "intern", "lead", "coordinator", "specialist", "officer", "soldier", "sailor", "cleaner", "nanny", "caregiver", "carer", "midwife", "optometrist", "surveyor", "welder", "machinist", "tailor", "hairdresser", "stylist", "trainer", "coach", "instructor", "broker", "banker", "trader", "auditor", "freelancer", "contractor", "dev", "sre", "postdoc", "principal", "owner", "executive", "supervisor", "planner", "strategist", "practitioner", "guard", "representative", "rep", "agent", "operator", "attendant", "inspector", "associate", "handler", "dispatcher", "courier", "porter", "janitor", "caretaker", "housekeeper", "steward", "stewardess", "labourer", "laborer", "hygienist", "sonographer", "radiographer", "physio",
+                       # the fifth pass: jobs said by their initials ("a primary school TA", "an RN")
+                       "ta", "rn", "gp", "lpn", "cna", "emt", "hca", "pa", "ot", "slp", "senco"])  # fmt: skip
 _JOB_SUFFIX = re.compile(r"(?:ologist|ician|ographer)$")
 # Not working, said as a state: "I'm retired", "I'm between jobs", "I'm out of work".
 _JOB_STATES = {"retired": "retired", "unemployed": "unemployed", "self-employed": "self-employed",
@@ -71,6 +73,8 @@ CONDITION_ADJECTIVES = {"lactose intolerant": "lactose intolerance", "gluten int
 # A condition is a named one, a noun phrase with a medical head ("hay fever", "a heart condition", "back pain") or
 # a word with a medical ending (tendonitis, endometriosis, fibromyalgia, neuropathy, hypothyroidism, melanoma).
 CONDITIONS = re.compile(
+    r"(?:(?:rheumatoid|psoriatic|juvenile|post-?natal|post-?partum|clinical|seasonal|atopic|exercise-induced|"
+    r"generali[sz]ed|social)\s+(?=(?:arthritis|depression|anxiety|eczema|asthma|migraines?)\b))?"
     r"(?:(?:type\s+[12]\s+)?diabetes|asthma|migraines?|celiac\s+disease|coeliac\s+disease|adhd|anxiety|depression|"
     r"arthritis|eczema|epilepsy|hypertension|high\s+blood\s+pressure|low\s+blood\s+pressure|high\s+cholesterol|ibs|"
     r"ibd|crohn'?s(?:\s+disease)?|insomnia|psoriasis|sleep\s+apnea|sleep\s+apnoea|long\s+covid|dyslexia|dyspraxia|"
@@ -82,6 +86,9 @@ CONDITIONS = re.compile(
     r"hyp(?:o|er)[a-z]+ism|(?:under|over)active\s+(?:thyroid|bladder))\b", re.I)  # fmt: skip
 MARITAL = frozenset({"married", "single", "divorced", "engaged", "widowed", "separated"})
 RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "nan", "nana", "nanna", "gran", "granny", "grandad", "granddad", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "son-in-law", "daughter-in-law", "stepbrother", "stepsister", "half-brother", "half-sister", "stepkids", "stepchildren", "grandchild", "granddaughters", "grandsons", "toddler", "newborn", "nieces", "nephews", "aunts", "uncles"])  # fmt: skip
+# The fifth pass: every kin word's plural ("my stepdaughters", "my grandsons"), by rule rather than one at a time.
+RELATIVES = RELATIVES | {w + "s" for w in RELATIVES if not w.endswith(("s", "y", "d")) and "-" not in w} | {
+    "babies", "granddads", "grandads"}  # fmt: skip
 PARTNERS = frozenset({"wife", "husband", "partner", "girlfriend", "boyfriend", "fiance", "fiancé", "fiancee",
                       "fiancée", "spouse"})  # fmt: skip
 _KIN = "|".join(sorted(RELATIVES | PARTNERS, key=len, reverse=True))  # longest first: "in-laws" before "in"
@@ -99,7 +106,14 @@ _CANONICAL = {
     "grandad": "grandfather",
     "granddad": "grandfather",
 }
-PETS = ("dog|cat|puppy|pony|kitten|hamster|rabbit|bunny|parrot|budgie|goldfish|fish|turtle|tortoise|guinea pig|horse|"
+# The fifth pass: breeds and kinds said instead of "dog" or "cat" ("a lurcher", "our cockapoo", "a bearded dragon"),
+# multi-word ones first, and any "-poo" / "-doodle" cross.
+PETS = ("springer spaniel|cocker spaniel|king charles spaniel|jack russell|german shepherd|great dane|french bulldog|"
+        "bearded dragon|corn snake|maine coon|shih tzu|"
+        "lurcher|whippet|cockapoo|cavapoo|labradoodle|goldendoodle|[a-z]+poo|[a-z]+doodle|pug|chihuahua|bulldog|frenchie|"
+        "dalmatian|rottweiler|doberman|schnauzer|pomeranian|staffie|staffy|alsatian|westie|sheepdog|labrador|lab|"
+        "axolotl|tarantula|hedgehog|chinchilla|gerbil|cockatiel|canary|parakeet|macaw|iguana|alpaca|donkey|"
+        "dog|cat|puppy|pony|kitten|hamster|rabbit|bunny|parrot|budgie|goldfish|fish|turtle|tortoise|guinea pig|horse|"
         "snake|lizard|gecko|ferret|border collie|collie|labrador|golden retriever|retriever|poodle|beagle|dachshund|"
         "corgi|husky|terrier|spaniel|greyhound")  # fmt: skip
 # Words that turn a sentence into a question, a condition, a hedge or a wish: it states nothing about the user.
@@ -885,6 +899,23 @@ def work(s: str) -> Emit:
                 yield "school", school.group(1).rstrip(",."), m.start()
 
 
+# Capitalised words that start a sentence without naming anyone ("Yesterday, my dog …").
+_NOT_NAMES = frozenset({"yesterday", "today", "tomorrow", "tonight", "honestly", "also", "anyway", "well", "so",
+                        "sadly", "luckily", "unfortunately", "basically", "actually", "and", "but", "oh", "yes", "no",
+                        "ok", "okay", "hi", "hey", "hello", "thanks", "sorry", "now", "then", "lately", "recently"})  # fmt: skip
+
+
+def _named_before(before: str, after: str) -> str | None:
+    """The name set beside a kin word or pet as an apposition: "Spike, my bearded dragon, has …", "Sipho (my
+    boyfriend) says …" -> the name; None if there is none."""
+    if not re.match(r"\s*[,)]", after):
+        return None
+    said = re.search(rf"(?:^|[\s(\"'])(?-i:([A-Z][a-zà-ÿ'-]+))\s*(?:,|\()\s*$", before)
+    if said and said.group(1).lower() not in _NOT_NAMES:
+        return said.group(1)
+    return None
+
+
 def _named_later(rest: str) -> str | None:
     """The name given after a time or place: "(a kitten) on Sunday, her name is Mochi" -> Mochi."""
     gap = r"(?:\s+(?:on|in|at|last|this|yesterday|today|from|over|a\s+few|\w+\s+(?:days|weeks|months)\s+ago)\b[^,.;!?]{0,30}?)?"
@@ -901,7 +932,13 @@ def family(s: str) -> Emit:
     for m in _each(rf"\b(?:my|our)\s+{adjective}({words})\b{named}", s):
         if re.search(r"\bexpecting\s+$", s[: m.start()], re.I):  # "expecting my first baby" is a plan, below
             continue
-        yield (*_family(m.group(1), None, m.group(2) or m.group(3)), m.start())
+        if re.search(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|both|all)\s+of\s+$", s[: m.start()], re.I):
+            continue  # "all 5 of my grandkids": counted below
+        called = m.group(2) or m.group(3) or _named_before(s[: m.start()], s[m.end() :])
+        yield (*_family(m.group(1), None, called), m.start())
+    # "all 5 of my grandkids", "both of my brothers": the user's, counted
+    for m in () if " of " not in s else _each(rf"\b(?:all\s+)?(\d{{1,2}}|two|three|four|five|six|seven|eight|nine|ten|both)\s+of\s+(?:my|our)\s+{adjective}({words})\b", s):  # fmt: skip
+        yield (*_family(m.group(2), "2" if m.group(1).lower() == "both" else m.group(1)), m.start())
     # "my two boys", "our three girls": children, counted
     for m in () if not re.search(r"boys|girls", s, re.I) else _each(rf"\b(?:my|our)\s+({_NUM})\s+(?:little\s+|young\s+|teenage\s+)?(boys|girls)\b", s):  # fmt: skip
         if m.group(1).lower() not in ("a", "an", "one"):
@@ -918,7 +955,7 @@ def family(s: str) -> Emit:
         while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+{adjective}({words})\b", rest, re.I):  # fmt: skip
             yield (*_family(more.group(2), more.group(1)), m.start())
             rest = rest[more.end() :]
-    for m in _each(rf"\b(?:(?:I|we)(?:{_HAVE}|\s+just\s+adopted|\s+adopted)|with|(?:with\s+)?(?:my|our))\s+({_NUM})\s+(?:[\w-]+\s+)??({PETS}|puppies|bunnies|ponies)s?\b{named}", s):  # fmt: skip
+    for m in _each(rf"\b(?:(?:I|we)(?:{_HAVE}|\s+just\s+adopted|\s+adopted)|with|(?:with\s+)?(?:my|our))\s+({_NUM})\s+(?:[\w-]+\s+){{0,2}}?({PETS}|puppies|bunnies|ponies)s?\b{named}", s):  # fmt: skip
         n = NUMBERS.get(m.group(1).lower()) if not m.group(1).isdigit() else int(m.group(1))
         kind = _SINGULAR.get(m.group(2).lower(), m.group(2).lower())
         value = f"{n} {_plural(kind)}" if n and n > 1 else kind
@@ -926,7 +963,7 @@ def family(s: str) -> Emit:
         yield "pet", f"{value} {pet}" if pet else value, m.start()
         # "two cats and a parrot": the list goes on
         rest = s[m.end() :]
-        while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+(?:[\w-]+\s+)??({PETS}|puppies|bunnies|ponies)s?\b{named}", rest, re.I):  # fmt: skip
+        while more := re.match(rf"\s*(?:,\s*(?:and\s+)?|\s+and\s+)({_NUM})\s+(?:[\w-]+\s+){{0,2}}?({PETS}|puppies|bunnies|ponies)s?\b{named}", rest, re.I):  # fmt: skip
             n = NUMBERS.get(more.group(1).lower()) if not more.group(1).isdigit() else int(more.group(1))
             kind = _SINGULAR.get(more.group(2).lower(), more.group(2).lower())
             value = f"{n} {_plural(kind)}" if n and n > 1 else kind
@@ -934,7 +971,7 @@ def family(s: str) -> Emit:
             yield "pet", f"{value} {pet}" if pet else value, m.start()
             rest = rest[more.end() :]
     for m in _each(rf"\b(?:my|our)\s+({PETS})\b{named}", s):
-        pet = m.group(2) or m.group(3)
+        pet = m.group(2) or m.group(3) or _named_before(s[: m.start()], s[m.end() :])
         yield "pet", f"{m.group(1).lower()} {pet}" if pet else m.group(1).lower(), m.start()
 
 
@@ -1138,6 +1175,8 @@ def event(s: str) -> Emit:
         if (verb.lower() in _NOT_EVENTS and not active) or not _PAST_VERB.match(verb):
             continue
         phrase = s[m.start(1) :]
+        if re.match(r"(?:told|asked|said|mentioned|showed|sent|gave|explained|wrote)\s+(?:you|u|to\s+you)\b", phrase, re.I):
+            continue  # "I told you that yesterday": talk about the conversation
         when = _PAST_TIME.search(phrase)
         if when:
             yield "event", _clean(phrase[: when.end()]), m.start()
@@ -1200,12 +1239,17 @@ def plans(s: str) -> Emit:
             continue
         if _PAST_TIME.search(phrase) and not _FUTURE_TIME.search(phrase):
             continue  # "I decided to quit my job last week" was a plan; the event rule has it
+        if re.match(r"\w+(?:\s+(?:up|out|off|down))?\s+(?:it|that|this|whatever\S*|anything|everything)\s*(?:[,.!;]|$)|"
+                    r"\w+\s+(?:whatever|anything|everything)\b", _clause(phrase), re.I):
+            continue  # "I'm going to lose it", "I'll eat whatever's put in front of me": an idiom or a habit, no plan
         found = True
         yield "plan", _with_time(phrase, s[: m.start(1)]), m.start()  # "My plan for next year is to …"
-    for m in _each(rf"\b(?:I'm|I\s+am|{_WE_ARE})\s+(?!going\s+(?!on\b|away\b|abroad\b|home\b|back\b|out\b|\w+ing\b)|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b|working\b|studying\b|taking\b(?!\s+(?:my|our|the|his|her)\s+(?:[\w-]+\s+){{0,2}}to\b))(\w+ing)\b", s):  # fmt: skip
+    for m in _each(rf"\b(?:I'm|I\s+am|{_WE_ARE})\s+(?!going\s+(?!on\b|away\b|abroad\b|home\b|back\b|out\b|\w+ing\b)|planning\b|hoping\b|thinking\b|living\b|looking\b|trying\b|feeling\b|doing\b(?!\s+(?:the|a|an|my|our)\s+(?!(?:lot|bit|little|much|good|great|fine|better|ok|okay|job|best)\b))|working\b|studying\b|taking\b(?!\s+(?:my|our|the|his|her)\s+(?:[\w-]+\s+){{0,2}}to\b))(\w+ing)\b", s):  # fmt: skip
         phrase = s[m.start(1) :]
-        if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(s[: m.start()])):
-            yield "plan", _with_time(phrase, s[: m.start()]), m.start()
+        # a time said before counts only in the same clause ("Broke my wrist in February so I'm typing …")
+        before = re.split(r"\b(?:so|but|and|because|since)\b|;", s[: m.start()])[-1]
+        if not found and (_FUTURE_TIME.search(phrase) or _FUTURE_TIME.search(before)):
+            yield "plan", _with_time(phrase, before), m.start()
     # "I've booked a trip to Morocco for April", "Going to Japan in the autumn!" (the subject left out): a plan when
     # a future time is said.
     for m in _each(r"\b(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+|already\s+)?(?:booked|scheduled|arranged|organi[sz]ed)\s+(.+)"
@@ -1315,14 +1359,91 @@ _ASKED_AFTER = re.compile(r",\s*(?:so\s+|but\s+)?(?:any|what|how|where|which|who
 _SYMBOLS_AFTER = re.compile(r"[\s\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]+$")
 
 
+# ----------------------------------------------------------------------------------------- normalising
+# The fifth pass reads a sentence as a person types it only after putting it in the words the rules know: one
+# change here reaches every rule at once (docs/extraction.md, "Normalising before matching").
+_EMOJI = re.compile(r"[\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]+")
+# Discourse fillers that carry nothing: at the start ("ok so", "tbh", "reckon", "sorry,") and anywhere ("lol").
+_LEADING_FILLER = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|so|well|honestly|tbh|tbf|lol|lmao|haha+|ha|um+|uh+|erm+|anyway|anyways|fwiw|ngl|"
+    r"i\s+mean|(?:i\s+)?reckon|(?:i\s+)?guess\s+what|to\s+be\s+honest|fun\s+fact|sorry|btw|fyi|ps|update|edit)\b[\s,:;-]*)+",
+    re.I,
+)  # fmt: skip
+_INLINE_FILLER = re.compile(r",?\s+(?:lol|lmao|rofl|haha+|hehe+|tbh|tbf|ngl|imo|imho|fwiw|honestly)\b(?=\s*(?:[,.!?;]|$)|\s+\w)", re.I)
+# Casual spellings and contractions typed without their apostrophe: "im", "ive", "dont", "cant", "u", "yrs", "34yo".
+_CASUAL = {
+    "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt": "didn't", "doesnt": "doesn't",
+    "isnt": "isn't", "wasnt": "wasn't", "havent": "haven't", "hasnt": "hasn't", "wont": "won't", "arent": "aren't",
+    "u": "you", "ur": "your", "bc": "because", "cuz": "because", "coz": "because", "cos": "because",
+    "yrs": "years", "yr": "year", "mths": "months", "mos": "months", "wks": "weeks", "w/": "with", "b/c": "because",
+    "bday": "birthday", "hubby": "husband", "bf": "boyfriend", "gf": "girlfriend",
+}  # fmt: skip
+_CASUAL_WORD = re.compile(r"(?<![\w'/-])(" + "|".join(re.escape(w) for w in _CASUAL) + r")(?![\w'/-])", re.I)
+_YEARS_OLD = re.compile(r"\b(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yrs?\s+old|years?[\s-]old)\b", re.I)
+# "I'm the only Aussie who can't stand X": what the relative clause says, it says of the user.
+_THE_ONE_WHO = re.compile(r"\bI'm\s+(?:probably\s+)?the\s+(?:only|one)\s+(?:[\w-]+\s+){0,2}?(?:who|that)\s+", re.I)
+
+
+def _casual(match: re.Match[str]) -> str:
+    word = match.group(1)
+    said = _CASUAL[word.lower()]
+    if word.lower() in ("im", "ive") and word[0] == "i":
+        return said.lower() if said.startswith("I") else said  # "im" in a lower-case message stays lower case
+    return said
+
+
+def normalise(sentence: str) -> str:
+    """``sentence`` in the words the rules know: no emoji or filler, casual spellings and contractions spelled out.
+
+    >>> normalise("ok so im a 34 yo mechanic lol 🔧"), normalise("reckon I'm the only Aussie who cant stand Vegemite")
+    ("i'm a 34 year old mechanic", "I can't stand Vegemite")
+    """
+    s = _EMOJI.sub(" ", sentence) if not sentence.isascii() else sentence
+    s = _LEADING_FILLER.sub("", s)
+    s = _INLINE_FILLER.sub("", s)
+    s = _CASUAL_WORD.sub(_casual, s)
+    s = _YEARS_OLD.sub(r"\1 year old", s)
+    if "the only" in s or "the one" in s:
+        s = _THE_ONE_WHO.sub("I ", s)
+    return re.sub(r"[ \t]{2,}", " ", s).strip()
+
+
+# Words that make the whole sentence a condition, wherever they are ("I'll move to Berlin, but only if …").
+_CONDITIONS = frozenset({"if", "unless", "whether", "suppose", "supposing", "imagine", "pretend", "hypothetically"})
+# Where a clause with its own subject starts: "…, but he might think that's lame", "… so I'd rather not".
+_SUBJECT_CLAUSE = re.compile(
+    r"(?:,\s*|\s+)(?:but|so|and|though|although|because|whereas|while)\s+(?=(?:he|she|they|it|you|we|I|i|i'd|I'd|"
+    r"my|his|her|their|our|the|that|this|there)\b)|\s*[;:]\s+|\s+[-–—]\s+|"
+    r"\s+(?:says|said|thinks|reckons|keeps\s+saying|told\s+me)\s+(?=(?:I|i|I'd|I'm|we)\b)",
+)
+
+
+def _before_hedge(sentence: str) -> str:
+    """The statement before a clause of its own that hedges: "I love hiking but my knees might not cope" -> "I love
+    hiking"; "" when the hedge is the sentence's own, is a condition, or comes first."""
+    words = set(re.findall(r"[\w']+", sentence.lower()))
+    if _CONDITIONS & words or sentence.rstrip().endswith("?"):
+        return ""
+    kept = ""
+    for boundary in _SUBJECT_CLAUSE.finditer(sentence):
+        before = sentence[: boundary.start()]
+        if HEDGES.intersection(re.findall(r"[\w']+", before.lower())):
+            break
+        kept = before
+    return kept
+
+
 def facts_in(text: str) -> list[Fact]:
     """Every fact about the user ``text`` states, in the order stated, each (predicate, value) once."""
     found: dict[tuple[str, str], Fact] = {}
     for sentence in _SENTENCE.finditer(text):
-        body = sentence.group(0).replace("’", "'")  # a phone's apostrophe; same length, so offsets hold
+        body = normalise(sentence.group(0).replace("’", "'"))  # a phone's apostrophe too
         # "I'm gonna paint the spare room, any tips?": the statement before the question is read
         if states_nothing(body) and (asked := _ASKED_AFTER.search(body)):
             body = body[: asked.start()]
+        # "I love hiking but my knees might not cope": the statement before the hedging clause is read
+        if states_nothing(body) and not (body := _before_hedge(body)):
+            continue
         if states_nothing(body):
             continue
         for fn in RULES:
