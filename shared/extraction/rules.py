@@ -130,7 +130,7 @@ _TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "s
                    "have", "go", "keep", "start", "continue", "do", "think", "consider", "wait", "figure", "reply",
                    "respond", "grab", "pop", "nip", "hop", "bed", "sleep", "work", "school", "class", "lunch", "dinner", "breakfast", "church", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
-                     r"as\s+well|though|tho|currently|anymore|any\s+more|honestly|actually|tbh|lol|lmao|haha+|imo|btw|fyi|ngl|all\s+my\s+life|my\s+whole\s+life|"
+                     r"as\s+well|though|tho|myself|personally|currently|anymore|any\s+more|honestly|actually|tbh|lol|lmao|haha+|imo|btw|fyi|ngl|all\s+my\s+life|my\s+whole\s+life|"
                      r"here)$", re.I)  # fmt: skip
 # Where a clause ends: a value never runs past one of these.
 _CLAUSE_END = re.compile(r"\s*(?:[,.;:!?()]|\s-\s|\b(?:but|because|since|so|though|although|while|whereas|"
@@ -361,11 +361,13 @@ def copula(s: str) -> Emit:
         stop = re.search(r"\s*(?:[.;!?]|\b(?:but|so|since|because|when|while|though|although|whereas|unless)\b|"
                          r"\band\s+(?:I|we|i)\b|\b(?:I'm|I\s+am)\b)", rest)  # fmt: skip
         tail = rest[: stop.start()] if stop else rest
-        for piece in re.split(r"\s*,\s*(?:and\s+)?", tail):
+        for i, piece in enumerate(re.split(r"\s*,\s*(?:and\s+)?", tail)):
             lower = s == s.lower()
             # "a vegetarian for ten years" is a vegetarian, "vegan for about three years now 🌱" vegan
             piece = _DURATION.sub("", _unfill(_SYMBOLS_AFTER.sub("", piece)))
             said = list(_copula_piece(piece, m.start(), lower))
+            if not said and i:  # "I'm married, no kids, one very spoilt springer spaniel": a verbless list goes on
+                said = list(_listed_have(piece, m.start()))
             if not said and " and " in piece:  # "unemployed and looking for work"
                 said = [
                     f for part in piece.split(" and ") for f in _copula_piece(_unfill(part), m.start(), lower)
@@ -400,6 +402,16 @@ _DRUG = (r"(?!deadline|online|offline|airline|pipeline|hotline|frontline|helplin
          r"afil|triptan|profen|olol|oxetine|amine|pine|xine|zide|semide|thyroxine)")  # fmt: skip
 _DURATION = re.compile(rf"\s+(?:for\s+(?:the\s+(?:past|last)\s+)?(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+)?{_HOW_MANY}\s+\w+|since\s+.+|for\s+(?:years|ages|"
                        rf"decades|a\s+while|life|a\s+long\s+time)|all\s+my\s+life|my\s+whole\s+life)$", re.I)  # fmt: skip
+
+
+def _listed_have(piece: str, at: int) -> Emit:
+    """A counted pet or kin word said as an item of a list after "I'm" ("…, two kids, one very spoilt spaniel")."""
+    if match := re.fullmatch(rf"({_NUM})\s+(?:[\w-]+\s+){{0,2}}?({PETS}|puppies|bunnies|ponies)s?", piece, re.I):
+        n = NUMBERS.get(match.group(1).lower()) if not match.group(1).isdigit() else int(match.group(1))
+        kind = _SINGULAR.get(match.group(2).lower(), match.group(2).lower())
+        yield "pet", f"{n} {_plural(kind)}" if n and n > 1 else kind, at
+    elif match := re.fullmatch(rf"({_NUM})\s+(?:[\w-]+\s+){{0,2}}?({_KIN})", piece, re.I):
+        yield (*_family(match.group(2), match.group(1)), at)
 
 
 def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
@@ -504,6 +516,15 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         )
     ):
         yield "medication", match.group(1), at  # "on blood pressure medication", "on sertraline"
+    elif match := re.fullmatch(r"an?\s+(\d{1,3})\s+year\s+old\s+(.+)", piece, re.I):
+        yield "age", match.group(1), at  # "I'm a 34 yo mechanic" (normalised), "a 40 year old mum of two"
+        yield from _copula_piece("a " + match.group(2), at, lower)
+    elif match := re.match(rf"(?:an?\s+)?ex-{_PROPER}(?:\s+([a-z][\w -]*))?$", piece):
+        # "I'm ex-McKinsey", "an ex-Google engineer": where the user worked (and the job, if said)
+        if not job_title(match.group(1)):
+            yield "former_employer", match.group(1).rstrip(",."), at
+            if match.group(2) and (job := job_title(match.group(2))):
+                yield "job_title", job, at
     elif re.match(r"(?:an?|the)\s|(?:head|senior|junior|lead|chief|principal|deputy|sous|staff)\s", low):
         # "I'm a nurse", "I'm head chef at …"
         words = re.sub(r"^(?:an?|the)\s+", "", piece)
@@ -589,29 +610,37 @@ def likes(s: str) -> Emit:
         for item in _items(m.group(2), cut_prepositions=False):
             yield kind, item, m.start()
     # The other way round: "Ramen is my favourite food", "Mondays are my least favourite day".
-    for m in re.finditer(r"^\W*((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)(?:\s+(?:is|are)(?:n't)?|'s|\s+has\s+always\s+been|\s+have\s+always\s+been)\s+"
+    # the fifth pass: a list as the subject ("Gardening and crosswords are my two great loves")
+    for m in re.finditer(r"^\W*((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,4}?)(?:\s+(?:is|are)(?:n't)?|'s|\s+has\s+always\s+been|\s+have\s+always\s+been)\s+"
                          r"(not\s+|n't\s+)?(?:really\s+|probably\s+|definitely\s+|easily\s+)?my\s+(least\s+)?"
-                         r"(?:fav(?:ou?rite)?|favou?rite|thing|jam|passion|guilty\s+pleasure|cup\s+of\s+tea|weakness)\b"
+                         r"(?:(?:one|two|three|four|true|great|big|biggest|real|current|latest|new|all-time|only)\s+)*"
+                         r"(?:fav(?:ou?rite)?s?|favou?rites?|thing|jam|passions?|obsessions?|loves|guilty\s+pleasures?|cup\s+of\s+tea|weakness)\b"
                          r"(?:\s+(hobby|hobbies|pastime)\b)?", s, re.I):  # fmt: skip
-        thing = _clean(m.group(1))
-        if thing.lower() not in (
-            "it",
-            "that",
-            "this",
-            "which",
-            "what",
-            "there",
-            "he",
-            "she",
-            "they",
-            "who",
-        ) and not (re.match(r"(?:my|your|his|her|our|their)\b", thing, re.I)):
-            negative = m.group(2) or m.group(3) or "n't" in m.group(0)
-            kind = "dislikes" if negative else "hobby" if m.group(4) else "likes"
-            yield kind, thing, m.start()
+        things = _items(m.group(1), cut_prepositions=False) if " and " in m.group(1) else [_clean(m.group(1))]
+        for thing in things:
+            yield from _inverse_liking(m, thing)
+    # "Bollywood musicals make me so happy": what makes the user happy is a liking
+    for m in re.finditer(r"^\W*((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)\s+(?:always\s+|really\s+|just\s+|still\s+)?makes?\s+me\s+"
+                         r"(?:so\s+|really\s+|very\s+|genuinely\s+|super\s+|ridiculously\s+)?(?:happy|smile|laugh)\b", s, re.I):  # fmt: skip
+        for thing in _items(m.group(1), cut_prepositions=False):
+            if thing.lower() not in _NOT_ITEMS and not re.match(r"(?:my|your|his|her|our|their|this|that|it|he|she|they|who|what)\b", thing, re.I):
+                yield "likes", thing, m.start()
+    # "I love to travel": a verb liked (not "I like to think …")
+    for m in _each(rf"\bI{_PERFECT}\s+{_DEGREE}(?:love|like|enjoy|adore)\s+to\s+(?!(?:think|know|say|be|have|help|keep|imagine|believe|see|hear|point|remind|make|ask|get|go|let|stay|check|mention|add|note|start)\b)([a-z]+)(?=\s*(?:[,.!;]|$))", s):  # fmt: skip
+        yield "likes", m.group(1), m.start()
     for m in _each(r"\bI\s+can't\s+get\s+enough\s+of\s+(.+)", s):  # "I can't get enough of sushi"
         for item in _items(m.group(1)):
             yield "likes", item, m.start()
+
+
+def _inverse_liking(m: re.Match[str], thing: str) -> Emit:
+    """ "Ramen is my favourite food": the liking (or dislike, or pastime) the inverse frame ``m`` states of ``thing``."""
+    pronouns = ("it", "that", "this", "which", "what", "there", "he", "she", "they", "who")
+    if thing.lower() in pronouns or re.match(r"(?:my|your|his|her|our|their)\b", thing, re.I):
+        return
+    negative = m.group(2) or m.group(3) or "n't" in m.group(0)
+    kind = "dislikes" if negative else "hobby" if m.group(4) else "likes"
+    yield kind, thing, m.start()
 
 
 @rule
@@ -1400,6 +1429,8 @@ def normalise(sentence: str) -> str:
     """
     s = _EMOJI.sub(" ", sentence) if not sentence.isascii() else sentence
     s = _LEADING_FILLER.sub("", s)
+    if _ELIDED_STATE.match(s):  # "allergic to mustard, pls check", "Engaged to my sweetheart": "I'm" left out
+        s = ("i'm " if s == s.lower() else "I'm ") + s
     s = _INLINE_FILLER.sub("", s)
     s = _CASUAL_WORD.sub(_casual, s)
     s = _YEARS_OLD.sub(r"\1 year old", s)
@@ -1408,6 +1439,12 @@ def normalise(sentence: str) -> str:
     return re.sub(r"[ \t]{2,}", " ", s).strip()
 
 
+# A state said with its subject and verb left out, at the start: "allergic to mustard", "married, no kids".
+_ELIDED_STATE = re.compile(
+    r"(?:allergic|alergic|engaged|married)\s+to\b|(?:married|engaged|divorced|widowed|retired|vegan|vegetarian|"
+    r"pescatarian|pregnant)\s*(?:[,.!;]|$|\s+(?:and|with|since|for|now)\b)",
+    re.I,
+)  # fmt: skip
 # Words that make the whole sentence a condition, wherever they are ("I'll move to Berlin, but only if …").
 _CONDITIONS = frozenset({"if", "unless", "whether", "suppose", "supposing", "imagine", "pretend", "hypothetically"})
 # Where a clause with its own subject starts: "…, but he might think that's lame", "… so I'd rather not".
