@@ -296,6 +296,11 @@ def job_title(words: str) -> str | None:
     return " ".join(tokens[: head + 1]).strip(",.")
 
 
+# Words before "degree" that say which degree, not what in ("my final year degree", "an online degree").
+_NOT_FIELDS = frozenset({"final", "first", "second", "third", "undergraduate", "postgraduate", "undergrad", "new",
+                         "online", "part-time", "full-time", "university", "uni", "college", "whole", "current", "old",
+                         "two-year", "three-year", "four-year", "honours", "joint", "masters", "master's", "bachelor's",
+                         "bachelors", "another", "second-class", "first-class", "good", "useless", "expensive"})  # fmt: skip
 _INVARIANT = frozenset({"fish", "goldfish", "sheep", "deer", "koi", "shrimp", "bison", "moose"})
 
 
@@ -811,7 +816,8 @@ def health(s: str) -> Emit:
     treat = (r"\bI(?:\s+(?:also\s+)?(?:use|take|need)|'m\s+(?:on|taking|using)|\s+am\s+(?:on|taking|using)|"
              r"'ve\s+been\s+(?:on|taking|using))\s+(?:an?\s+|my\s+|some\s+)?(?!the\b|it\b|this\b|that\b|time\b)"
              r"([\w-]+(?:\s+[\w-]+)?)\s+(?:(?:every\s+\w+|daily|twice\s+a\s+day|once\s+a\s+day)\s+)?"
-             r"(?:for|to\s+(?:manage|control|treat|help\s+with))\s+(?:my\s+)?(.+)")  # fmt: skip
+             r"(?:for\s+(?:years|ages|months|a\s+while|a\s+long\s+time|\w+\s+(?:years|months|weeks))\s+)?"
+             r"(?:for|because\s+of|due\s+to|to\s+(?:manage|control|treat|help\s+with))\s+(?:my\s+)?(.+)")  # fmt: skip
     for m in _each(treat, s):
         if (found := _my_condition(m.group(2))) and m.group(1).lower() not in _NOT_CONDITION_WORDS:
             yield "medication", m.group(1), m.start()
@@ -864,6 +870,18 @@ def work(s: str) -> Emit:
         yield "studies", m.group(1), m.start()
         if m.group(2):
             yield "school", m.group(2), m.start()
+    # "Final year of my law degree at Durham": the field before the degree, and where
+    for m in () if not re.search(r"degree|phd|master|diploma|apprenticeship", s, re.I) else _each(rf"\b(?:my|a|an)\s+((?:[a-z]+\s+){{1,2}}?)(?:degree|phd|masters|master's|diploma|apprenticeship)\b(?:\s+at\s+{_PROPER})?", s):  # fmt: skip
+        field = m.group(1).strip()
+        if field.split()[0].lower() in _NOT_FIELDS or _others_named(s[: m.start()]) or re.search(
+            r"\b(?:apply(?:ing)?|applied|application|want|wanted|hoping|hope|thinking|decided|going|gonna|plan\w*|will|'ll)\b",
+            s[: m.start()],
+            re.I,
+        ) or _FUTURE_TIME.search(s):
+            continue
+        yield "studies", field, m.start()
+        if m.group(2):
+            yield "school", m.group(2).rstrip(",."), m.start()
     for m in _each(rf"\b(?:my|a|an)\s+{degree}\s+at\s+{_PROPER}", s):  # "I'm doing my PhD at Edinburgh"
         yield "school", m.group(1).rstrip(",."), m.start()
     for m in _each(r"\bmy\s+(?:job|job\s+title|role|title|position|occupation)\s+is\s+(?:an?\s+)?(.+)", s):
@@ -943,6 +961,17 @@ def _named_before(before: str, after: str) -> str | None:
     if said and said.group(1).lower() not in _NOT_NAMES:
         return said.group(1)
     return None
+
+
+# Capitalised words before "born"/"based" that are no place ("Been based in Leeds", "We were born …").
+_NOT_PLACE_WORDS = frozenset({"been", "was", "were", "is", "am", "are", "we", "they", "he", "she", "you", "just", "also",
+                              "currently", "originally", "proudly", "mostly", "still", "both", "all", "our", "my"})  # fmt: skip
+
+
+def _others_named(before: str) -> bool:
+    """Someone other than the user is named in ``before`` ("she", "my sister", "our friends")."""
+    return bool(re.search(rf"\b(?:he|she|they|you|his|her|their|him|them)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:{_KIN}|friends?|"
+                          rf"boss|colleagues?|neighbou?rs?|flatmates?|roommates?|mates?)\b", before, re.I))  # fmt: skip
 
 
 def _named_later(rest: str) -> str | None:
@@ -1084,13 +1113,13 @@ def places(s: str) -> Emit:
     for m in _each(rf"\bI\s+call\s+{place}\s+home\b", s):  # "I call Seattle home"
         yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(
-        rf"^\W*(?:currently\s+|now\s+)?(?:living|based|live|renting)\s+in\s+{_SETTLEMENT}{place}", s
+        rf"^\W*(?:currently\s+|now\s+)?(?:been\s+)?(?:living|based|live|renting)\s+in\s+{_SETTLEMENT}{place}", s
     ):  # "Currently living in X"
         yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(rf"\b(?:I|we)(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
         yield "lives_in", m.group(1).rstrip(",."), m.start()
     for m in _each(
-        rf"^\W*(?:born\s+and\s+raised\s+in|grew\s+up\s+in|raised\s+in|brought\s+up\s+in|originally\s+from)\s+{_SETTLEMENT}{place}",
+        rf"^\W*(?:born\s+and\s+raised\s+in|grew\s+up\s+(?:in|on)|raised\s+in|brought\s+up\s+in|originally\s+from)\s+{_SETTLEMENT}{place}",
         s,
     ):  # "Born and raised in X"
         yield "hometown", _place(m.group(1), lower), m.start()
@@ -1116,8 +1145,8 @@ def places(s: str) -> Emit:
         value = _place(m.group(1), lower)
         if value.lower() not in _NOT_PLACES:
             yield "hometown", value, m.start()
-    for m in re.finditer(rf"(?:\bI\s+used\s+to\s+live\s+in|\bI\s+lived\s+in|\bI\s+no\s+longer\s+live\s+in|\b{_MOVED}\s+(?:away\s+)?from|\bI\s+don't\s+live\s+in|"
-                         rf"{_MOVED_ELIDED}\s+(?:away\s+)?from|\b{_MOVED}\s+(?:back\s+|over\s+)?to\s+(?-i:(?:[A-Z][\w'-]*\s+){{1,3}})from|\bI\s+spent\s+my\s+(?:twenties|thirties|forties|fifties|20s|30s|40s|50s|"
+    for m in re.finditer(rf"(?:\bI\s+used\s+to\s+live\s+in|\bI\s+lived\s+in|\bI\s+no\s+longer\s+live\s+in|\b{_MOVED}(?:\s+(?:away\s+)?from|(?<=out)\s+of)|\bI\s+don't\s+live\s+in|"
+                         rf"{_MOVED_ELIDED}(?:\s+(?:away\s+)?from|(?<=out)\s+of)|\b{_MOVED}\s+(?:back\s+|over\s+)?to\s+(?-i:(?:[A-Z][\w'-]*\s+){{1,3}})from|\bI\s+spent\s+my\s+(?:twenties|thirties|forties|fifties|20s|30s|40s|50s|"
                          rf"student\s+years|uni\s+years|university\s+years|college\s+years)\s+in)\s+{place}", s, re.I):  # fmt: skip
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
@@ -1136,6 +1165,29 @@ def places(s: str) -> Emit:
     for m in _each(rf"\bI(?:'ve|\s+have)\s+(?:also\s+)?lived\s+in\s+{_PROPER}(?!.*\b(?:for|since)\b)", s):
         for name in _names(s[m.start(1) :]):
             yield "lived_in", name, m.start()
+    # The fifth pass. "I've travelled a lot: Kenya, Peru and Chile": a list of two or more names explaining the travel
+    for m in () if not re.search(r"travel", s, re.I) else _each(r"(?:\b(?:I|we)(?:'ve|\s+have)?(?:\s+been)?\s+(?:\w+\s+){0,4}?|^\W*been\s+(?:\w+\s+){0,4}?)travel(?:l?ed|l?ing)?\b[^-–—:.;!?]*?\s[-–—:]\s*(?=[A-Z])|(?:\b(?:I|we)(?:'ve|\s+have)?\s+|^\W*)travel(?:l?ed|l?ing)?\b[^-–—.;!?]*?:\s*(?=[A-Z])", s):  # fmt: skip
+        if len(names := _names(s[m.end() :])) >= 2:
+            for name in names:
+                yield "visited", name, m.start()
+    # "we left Perth for Kuala Lumpur", "I swapped London for Lisbon": the first was home, the second
+    # is ("I left X for Y" stays a former employer: one leaves a job for another as often as a city).
+    for m in () if " for " not in s else _each(rf"\b(?:we(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?left|(?:I|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:swapped|traded|ditched))\s+{_PROPER}\s+for\s+{_PROPER}", s):  # fmt: skip
+        yield "lived_in", m.group(1).rstrip(",."), m.start()
+        yield "lives_in", m.group(2).rstrip(",."), m.start()
+    # "Kerala born, Toronto based since 2012": a place before "born"/"raised" is home town, before "based" home now;
+    # only where a clause starts ("a London-based company" is no one's)
+    for m in () if not re.search(r"\b(?:born|based|raised|bred)\b", s) else re.finditer(rf"(?:^\W*|,\s*)(?-i:([A-Z][a-zà-ÿ][\w.]*(?:\s+[A-Z][\w.]*){{0,2}}))[\s-](born|raised|bred|based)\b(?!\s+(?:and\b(?!\s+(?:bred|raised))|in|on|at|company|business|firm|startup|team|band|artist|charity|brand|agency)\b)", s):  # fmt: skip
+        if m.group(1).lower() in _NOT_NAMES | _NOT_PLACE_WORDS or _others_named(s[: m.start()]):
+            continue
+        yield ("lives_in" if m.group(2) == "based" else "hometown"), m.group(1), m.start()
+    # "Hong Kong was home for most of my thirties", "Lisbon is home now": a place called home
+    for m in re.finditer(rf"^\W*{_PROPER}\s+(was|is|has\s+been|'s)\s+(?:my\s+|our\s+)?home\b(?=\s*(?:$|[,.!;]|(?:now|these\s+days|for\s+(?:me|us|(?:most|much|all|part)\s+of\s+my|my|\w+\s+years|a\s+(?:few|couple|decade)))\b))", s):  # fmt: skip
+        yield ("lived_in" if m.group(2) == "was" else "lives_in"), m.group(1).rstrip(",."), m.start()
+    # "I stay in Bangalore with my parents": to stay in a place, said of no visit or time, is to live there
+    for m in () if "stay in" not in s.lower() else _each(rf"\b(?:I|we)\s+(?:still\s+|currently\s+|now\s+)?stay\s+in\s+{_SETTLEMENT}{_PROPER}", s):  # fmt: skip
+        if not re.search(r"\b(?:when|whenever|while|during|every|each|hotel|hostel|airbnb|holiday|vacation|trip|visit\w*|night|weekend|until|till)\b", s, re.I) and not (_PAST_TIME.search(s) or _FUTURE_TIME.search(s)):  # fmt: skip
+            yield "lives_in", m.group(1).rstrip(",."), m.start()
 
 
 @rule
@@ -1143,6 +1195,8 @@ def dates(s: str) -> Emit:
     low = s.lower()
     for m in _each(r"\bI(?:'m|\s+am)\s+(\d{1,3})\s+years?\s+old\b|\bI\s+(?:just\s+)?turned\s+(\d{1,3})\b", s):
         yield "age", m.group(1) or m.group(2), m.start()
+    for m in re.finditer(r"^\W*(\d{2,3})\s+today\b", s):  # "50 today!!": a birthday, said as the age
+        yield "age", m.group(1), m.start()
     # a year, not a place; "born in Lahore in 1979" has both
     for m in _each(
         rf"\bI\s+was\s+born\s+in\s+(?-i:(?:[A-Z][\w'-]*,?\s+){{1,3}}in\s+)?((?:(?:{_MONTH})\s+)?\d{{4}})\b", s
@@ -1167,6 +1221,9 @@ def dates(s: str) -> Emit:
             yield "event", f"{_clean(_clause(m.group(2)))} {m.group(1).lower()}", m.start()
         elif when := _PAST_TIME.search(_clause(m.group(2))):
             yield "event", _clean(m.group(2)[: when.end()]), m.start()
+    # "Engaged to my high school sweetheart, Ananya": the name after the description is the partner's
+    for m in () if "to my" not in low else _each(rf"\b(?:I'm|I\s+am|I\s+got|we\s+got|I've\s+been|I\s+have\s+been)\s+(?:\w+\s+)?(?:engaged|married)\s+to\s+my\s+(?:[\w-]+\s+){{0,3}}?(?:sweetheart|partner|boyfriend|girlfriend|fianc[ée]e?|love|best\s+friend|other\s+half|soulmate|person)\s*,\s*{_NAME}", s):  # fmt: skip
+        yield "partner", m.group(1), m.start()
     for m in _each(r"\bI\s+(?:just\s+)?got\s+(married|engaged|divorced)\b", s):
         yield "marital_status", m.group(1).lower(), m.start()
     # "we've been married twelve years", "me and my husband Kofi have been married …": the user is one of the two
@@ -1303,9 +1360,12 @@ def plans(s: str) -> Emit:
     occasion = (r"(?:birthday|anniversary|wedding|surgery|operation|interview|exam|exams|flight|move|holiday|vacation|trip|due\s+date|graduation|"
                 r"appointment|honeymoon|party|procedure|scan|test|driving\s+test|court\s+date|race|marathon|gig)")  # fmt: skip
     for m in _each(
-        rf"^\W*(?:(?:my|our|the)\s+)?((?:[\w-]+\s+)?{occasion})(?:'s|\s+is|\s+are)\s+(?:(?:on|in|at)\s+)?(?=\S)",
+        rf"(?:^\W*|(?<=,)\s*(?:and\s+)?|\band\s+)(?:(?:my|our|the)\s+)?((?:[\w-]+\s+)?{occasion})(?:'s|\s+is|\s+are)\s+(?:(?:on|in|at)\s+)?(?=\S)",
         s,
     ):
+        # after a clause ("Engaged to Ana, and the wedding is next summer"): the user's, when no one else was named
+        if m.start() and (not re.search(r"\b(?:I|I'm|we|we're|my|our)\b", s[: m.start()], re.I) or _others_named(s[: m.start()])):
+            continue
         if when := _FUTURE_TIME.match(
             s, m.end() - 3 if s[m.end() - 3 : m.end()].lower() in ("on ", "in ") else m.end()
         ):
