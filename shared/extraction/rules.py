@@ -371,7 +371,9 @@ def copula(s: str) -> Emit:
             # "a vegetarian for ten years" is a vegetarian, "vegan for about three years now 🌱" vegan
             piece = _DURATION.sub("", _unfill(_SYMBOLS_AFTER.sub("", piece)))
             said = list(_copula_piece(piece, m.start(), lower))
-            if not said and i:  # "I'm married, no kids, one very spoilt springer spaniel": a verbless list goes on
+            if (
+                not said and i
+            ):  # "I'm married, no kids, one very spoilt springer spaniel": a verbless list goes on
                 said = list(_listed_have(piece, m.start()))
             if not said and " and " in piece:  # "unemployed and looking for work"
                 said = [
@@ -411,7 +413,9 @@ _DURATION = re.compile(rf"\s+(?:for\s+(?:the\s+(?:past|last)\s+)?(?:about\s+|aro
 
 def _listed_have(piece: str, at: int) -> Emit:
     """A counted pet or kin word said as an item of a list after "I'm" ("…, two kids, one very spoilt spaniel")."""
-    if match := re.fullmatch(rf"({_NUM})\s+(?:[\w-]+\s+){{0,2}}?({PETS}|puppies|bunnies|ponies)s?", piece, re.I):
+    if match := re.fullmatch(
+        rf"({_NUM})\s+(?:[\w-]+\s+){{0,2}}?({PETS}|puppies|bunnies|ponies)s?", piece, re.I
+    ):
         n = NUMBERS.get(match.group(1).lower()) if not match.group(1).isdigit() else int(match.group(1))
         kind = _SINGULAR.get(match.group(2).lower(), match.group(2).lower())
         yield "pet", f"{n} {_plural(kind)}" if n and n > 1 else kind, at
@@ -521,7 +525,9 @@ def _copula_piece(piece: str, at: int, lower: bool = False) -> Emit:
         )
     ):
         yield "medication", match.group(1), at  # "on blood pressure medication", "on sertraline"
-    elif match := re.fullmatch(r"an?\s+(\d{1,3})\s+year\s+old\s+(.+)", piece, re.I):
+    elif match := re.fullmatch(
+        r"an?\s+(\d{1,3})\s+year\s+old\s+(?!(?:at|in|on|for|with|inside|trapped)\b)([a-z].*)", piece, re.I
+    ):
         yield "age", match.group(1), at  # "I'm a 34 yo mechanic" (normalised), "a 40 year old mum of two"
         yield from _copula_piece("a " + match.group(2), at, lower)
     elif match := re.match(rf"(?:an?\s+)?ex-{_PROPER}(?:\s+([a-z][\w -]*))?$", piece):
@@ -628,7 +634,9 @@ def likes(s: str) -> Emit:
     for m in re.finditer(r"^\W*((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)\s+(?:always\s+|really\s+|just\s+|still\s+)?makes?\s+me\s+"
                          r"(?:so\s+|really\s+|very\s+|genuinely\s+|super\s+|ridiculously\s+)?(?:happy|smile|laugh)\b", s, re.I):  # fmt: skip
         for thing in _items(m.group(1), cut_prepositions=False):
-            if thing.lower() not in _NOT_ITEMS and not re.match(r"(?:my|your|his|her|our|their|this|that|it|he|she|they|who|what)\b", thing, re.I):
+            if thing.lower() not in _NOT_ITEMS and not re.match(
+                r"(?:my|your|his|her|our|their|this|that|it|he|she|they|who|what)\b", thing, re.I
+            ):
                 yield "likes", thing, m.start()
     # "I love to travel": a verb liked (not "I like to think …")
     for m in _each(rf"\bI{_PERFECT}\s+{_DEGREE}(?:love|like|enjoy|adore)\s+to\s+(?!(?:think|know|say|be|have|help|keep|imagine|believe|see|hear|point|remind|make|ask|get|go|let|stay|check|mention|add|note|start)\b)([a-z]+)(?=\s*(?:[,.!;]|$))", s):  # fmt: skip
@@ -873,11 +881,16 @@ def work(s: str) -> Emit:
     # "Final year of my law degree at Durham": the field before the degree, and where
     for m in () if not re.search(r"degree|phd|master|diploma|apprenticeship", s, re.I) else _each(rf"\b(?:my|a|an)\s+((?:[a-z]+\s+){{1,2}}?)(?:degree|phd|masters|master's|diploma|apprenticeship)\b(?:\s+at\s+{_PROPER})?", s):  # fmt: skip
         field = m.group(1).strip()
-        if field.split()[0].lower() in _NOT_FIELDS or _others_named(s[: m.start()]) or re.search(
-            r"\b(?:apply(?:ing)?|applied|application|want|wanted|hoping|hope|thinking|decided|going|gonna|plan\w*|will|'ll)\b",
-            s[: m.start()],
-            re.I,
-        ) or _FUTURE_TIME.search(s):
+        if (
+            field.split()[0].lower() in _NOT_FIELDS
+            or _others_named(s[: m.start()])
+            or re.search(
+                r"\b(?:apply(?:ing)?|applied|application|want|wanted|hoping|hope|thinking|decided|going|gonna|plan\w*|will|'ll)\b",
+                s[: m.start()],
+                re.I,
+            )
+            or _FUTURE_TIME.search(s)
+        ):
             continue
         yield "studies", field, m.start()
         if m.group(2):
@@ -957,7 +970,7 @@ def _named_before(before: str, after: str) -> str | None:
     boyfriend) says …" -> the name; None if there is none."""
     if not re.match(r"\s*[,)]", after):
         return None
-    said = re.search(rf"(?:^|[\s(\"'])(?-i:([A-Z][a-zà-ÿ'-]+))\s*(?:,|\()\s*$", before)
+    said = re.search(r"(?:^|[\s(\"'])(?-i:([A-Z][a-zà-ÿ'-]+))\s*(?:,|\()\s*$", before)
     if said and said.group(1).lower() not in _NOT_NAMES:
         return said.group(1)
     return None
@@ -990,13 +1003,15 @@ def family(s: str) -> Emit:
     for m in _each(rf"\b(?:my|our)\s+{adjective}({words})\b{named}", s):
         if re.search(r"\bexpecting\s+$", s[: m.start()], re.I):  # "expecting my first baby" is a plan, below
             continue
-        if re.search(r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|both|all)\s+of\s+$", s[: m.start()], re.I):
+        if re.search(
+            r"\b(?:\d+|two|three|four|five|six|seven|eight|nine|ten|both|all)\s+of\s+$", s[: m.start()], re.I
+        ):
             continue  # "all 5 of my grandkids": counted below
         called = m.group(2) or m.group(3) or _named_before(s[: m.start()], s[m.end() :])
         yield (*_family(m.group(1), None, called), m.start())
     # "all 5 of my grandkids", "both of my brothers": the user's, counted
     for m in () if " of " not in s else _each(rf"\b(?:all\s+)?(\d{{1,2}}|two|three|four|five|six|seven|eight|nine|ten|both)\s+of\s+(?:my|our)\s+{adjective}({words})\b", s):  # fmt: skip
-        yield (*_family(m.group(2), "2" if m.group(1).lower() == "both" else m.group(1)), m.start())
+        yield (*_family(m.group(2), None if m.group(1).lower() == "both" else m.group(1)), m.start())
     # "my two boys", "our three girls": children, counted
     for m in () if not re.search(r"boys|girls", s, re.I) else _each(rf"\b(?:my|our)\s+({_NUM})\s+(?:little\s+|young\s+|teenage\s+)?(boys|girls)\b", s):  # fmt: skip
         if m.group(1).lower() not in ("a", "an", "one"):
@@ -1113,7 +1128,8 @@ def places(s: str) -> Emit:
     for m in _each(rf"\bI\s+call\s+{place}\s+home\b", s):  # "I call Seattle home"
         yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(
-        rf"^\W*(?:currently\s+|now\s+)?(?:been\s+)?(?:living|based|live|renting)\s+in\s+{_SETTLEMENT}{place}", s
+        rf"^\W*(?:currently\s+|now\s+)?(?:been\s+)?(?:living|based|live|renting)\s+in\s+{_SETTLEMENT}{place}",
+        s,
     ):  # "Currently living in X"
         yield "lives_in", _place(m.group(1), lower), m.start()
     for m in _each(rf"\b(?:I|we)(?:'ve|’ve|\s+have)\s+(?:been\s+)?liv(?:ed|ing)\s+in\s+{_PROPER}(?=\s+(?:for|since)\b)", s):  # fmt: skip
@@ -1177,7 +1193,7 @@ def places(s: str) -> Emit:
         yield "lives_in", m.group(2).rstrip(",."), m.start()
     # "Kerala born, Toronto based since 2012": a place before "born"/"raised" is home town, before "based" home now;
     # only where a clause starts ("a London-based company" is no one's)
-    for m in () if not re.search(r"\b(?:born|based|raised|bred)\b", s) else re.finditer(rf"(?:^\W*|,\s*)(?-i:([A-Z][a-zà-ÿ][\w.]*(?:\s+[A-Z][\w.]*){{0,2}}))[\s-](born|raised|bred|based)\b(?!\s+(?:and\b(?!\s+(?:bred|raised))|in|on|at|company|business|firm|startup|team|band|artist|charity|brand|agency)\b)", s):  # fmt: skip
+    for m in () if not re.search(r"\b(?:born|based|raised|bred)\b", s) else re.finditer(r"(?:^\W*|,\s*)(?-i:([A-Z][a-zà-ÿ][\w.]*(?:\s+[A-Z][\w.]*){0,2}))[\s-](born|raised|bred|based)\b(?!\s+(?:and\b(?!\s+(?:bred|raised))|in|on|at|company|business|firm|startup|team|band|artist|charity|brand|agency)\b)", s):  # fmt: skip
         if m.group(1).lower() in _NOT_NAMES | _NOT_PLACE_WORDS or _others_named(s[: m.start()]):
             continue
         yield ("lives_in" if m.group(2) == "based" else "hometown"), m.group(1), m.start()
@@ -1261,7 +1277,11 @@ def event(s: str) -> Emit:
         if (verb.lower() in _NOT_EVENTS and not active) or not _PAST_VERB.match(verb):
             continue
         phrase = s[m.start(1) :]
-        if re.match(r"(?:told|asked|said|mentioned|showed|sent|gave|explained|wrote)\s+(?:you|u|to\s+you)\b", phrase, re.I):
+        if re.match(
+            r"(?:told|asked|said|mentioned|showed|sent|gave|explained|wrote)\s+(?:you|u|to\s+you)\b",
+            phrase,
+            re.I,
+        ):
             continue  # "I told you that yesterday": talk about the conversation
         when = _PAST_TIME.search(phrase)
         if when:
@@ -1325,8 +1345,12 @@ def plans(s: str) -> Emit:
             continue
         if _PAST_TIME.search(phrase) and not _FUTURE_TIME.search(phrase):
             continue  # "I decided to quit my job last week" was a plan; the event rule has it
-        if re.match(r"\w+(?:\s+(?:up|out|off|down))?\s+(?:it|that|this|whatever\S*|anything|everything)\s*(?:[,.!;]|$)|"
-                    r"\w+\s+(?:whatever|anything|everything)\b", _clause(phrase), re.I):
+        if re.match(
+            r"\w+(?:\s+(?:up|out|off|down))?\s+(?:it|that|this|whatever\S*|anything|everything)\s*(?:[,.!;]|$)|"
+            r"\w+\s+(?:whatever|anything|everything)\b",
+            _clause(phrase),
+            re.I,
+        ):
             continue  # "I'm going to lose it", "I'll eat whatever's put in front of me": an idiom or a habit, no plan
         found = True
         yield "plan", _with_time(phrase, s[: m.start(1)]), m.start()  # "My plan for next year is to …"
@@ -1359,12 +1383,19 @@ def plans(s: str) -> Emit:
     # "wedding's next june", "My surgery is on Friday": a booked occasion of the user's and its time
     occasion = (r"(?:birthday|anniversary|wedding|surgery|operation|interview|exam|exams|flight|move|holiday|vacation|trip|due\s+date|graduation|"
                 r"appointment|honeymoon|party|procedure|scan|test|driving\s+test|court\s+date|race|marathon|gig)")  # fmt: skip
-    for m in _each(
-        rf"(?:^\W*|(?<=,)\s*(?:and\s+)?|\band\s+)(?:(?:my|our|the)\s+)?((?:[\w-]+\s+)?{occasion})(?:'s|\s+is|\s+are)\s+(?:(?:on|in|at)\s+)?(?=\S)",
-        s,
+    for m in (
+        ()
+        if not re.search(occasion, s, re.I)
+        else _each(
+            rf"(?:^\W*|(?<=,)\s*(?:and\s+)?|\band\s+)(?:(?:my|our|the)\s+)?((?:[\w-]+\s+)?{occasion})(?:'s|\s+is|\s+are)\s+(?:(?:on|in|at)\s+)?(?=\S)",
+            s,
+        )
     ):
         # after a clause ("Engaged to Ana, and the wedding is next summer"): the user's, when no one else was named
-        if m.start() and (not re.search(r"\b(?:I|I'm|we|we're|my|our)\b", s[: m.start()], re.I) or _others_named(s[: m.start()])):
+        if m.start() and (
+            not re.search(r"\b(?:I|I'm|we|we're|my|our)\b", s[: m.start()], re.I)
+            or _others_named(s[: m.start()])
+        ):
             continue
         if when := _FUTURE_TIME.match(
             s, m.end() - 3 if s[m.end() - 3 : m.end()].lower() in ("on ", "in ") else m.end()
@@ -1458,7 +1489,9 @@ _LEADING_FILLER = re.compile(
     r"i\s+mean|(?:i\s+)?reckon|(?:i\s+)?guess\s+what|to\s+be\s+honest|fun\s+fact|sorry|btw|fyi|ps|update|edit)\b[\s,:;-]*)+",
     re.I,
 )  # fmt: skip
-_INLINE_FILLER = re.compile(r",?\s+(?:lol|lmao|rofl|haha+|hehe+|tbh|tbf|ngl|imo|imho|fwiw|honestly)\b(?=\s*(?:[,.!?;]|$)|\s+\w)", re.I)
+_INLINE_FILLER = re.compile(
+    r",?\s+(?:lol|lmao|rofl|haha+|hehe+|tbh|tbf|ngl|imo|imho|fwiw|honestly)\b(?=\s*(?:[,.!?;]|$)|\s+\w)", re.I
+)
 # Casual spellings and contractions typed without their apostrophe: "im", "ive", "dont", "cant", "u", "yrs", "34yo".
 _CASUAL = {
     "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt": "didn't", "doesnt": "doesn't",
@@ -1470,7 +1503,9 @@ _CASUAL = {
 _CASUAL_WORD = re.compile(r"(?<![\w'/-])(" + "|".join(re.escape(w) for w in _CASUAL) + r")(?![\w'/-])", re.I)
 _YEARS_OLD = re.compile(r"\b(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yrs?\s+old|years?[\s-]old)\b", re.I)
 # "I'm the only Aussie who can't stand X": what the relative clause says, it says of the user.
-_THE_ONE_WHO = re.compile(r"\bI'm\s+(?:probably\s+)?the\s+(?:only|one)\s+(?:[\w-]+\s+){0,2}?(?:who|that)\s+", re.I)
+_THE_ONE_WHO = re.compile(
+    r"\bI'm\s+(?:probably\s+)?the\s+(?:only|one)\s+(?:[\w-]+\s+){0,2}?(?:who|that)\s+", re.I
+)
 
 
 def _casual(match: re.Match[str]) -> str:
@@ -1506,7 +1541,9 @@ _ELIDED_STATE = re.compile(
     re.I,
 )  # fmt: skip
 # Words that make the whole sentence a condition, wherever they are ("I'll move to Berlin, but only if …").
-_CONDITIONS = frozenset({"if", "unless", "whether", "suppose", "supposing", "imagine", "pretend", "hypothetically"})
+_CONDITIONS = frozenset(
+    {"if", "unless", "whether", "suppose", "supposing", "imagine", "pretend", "hypothetically"}
+)
 # Where a clause with its own subject starts: "…, but he might think that's lame", "… so I'd rather not".
 _SUBJECT_CLAUSE = re.compile(
     r"(?:,\s*|\s+)(?:but|so|and|though|although|because|whereas|while)\s+(?=(?:he|she|they|it|you|we|I|i|i'd|I'd|"
