@@ -371,14 +371,14 @@ def copula(s: str) -> Emit:
             # "a vegetarian for ten years" is a vegetarian, "vegan for about three years now 🌱" vegan
             piece = _DURATION.sub("", _unfill(_SYMBOLS_AFTER.sub("", piece)))
             said = list(_copula_piece(piece, m.start(), lower))
-            if (
-                not said and i
-            ):  # "I'm married, no kids, one very spoilt springer spaniel": a verbless list goes on
+            # "I'm married, no kids, one very spoilt springer spaniel": a verbless list goes on
+            if not said and i:
                 said = list(_listed_have(piece, m.start()))
-            if not said and " and " in piece:  # "unemployed and looking for work"
-                said = [
-                    f for part in piece.split(" and ") for f in _copula_piece(_unfill(part), m.start(), lower)
-                ]
+            if not said and " and " in piece:  # "unemployed and looking for work", "two sons and a greyhound"
+                parts = [_unfill(part) for part in piece.split(" and ")]
+                said = [f for part in parts for f in _copula_piece(part, m.start(), lower)]
+                if not said and i:
+                    said = [f for part in parts for f in _listed_have(part, m.start())]
             yield from said
 
 
@@ -1503,9 +1503,22 @@ _CASUAL = {
 _CASUAL_WORD = re.compile(r"(?<![\w'/-])(" + "|".join(re.escape(w) for w in _CASUAL) + r")(?![\w'/-])", re.I)
 _YEARS_OLD = re.compile(r"\b(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yrs?\s+old|years?[\s-]old)\b", re.I)
 # "I'm the only Aussie who can't stand X": what the relative clause says, it says of the user.
+_FIRST_PERSON = {"doesn't": "don't", "does": "do", "has": "have", "hasn't": "haven't", "is": "am", "isn't": "am not"}  # fmt: skip
 _THE_ONE_WHO = re.compile(
-    r"\bI'm\s+(?:probably\s+)?the\s+(?:only|one)\s+(?:[\w-]+\s+){0,2}?(?:who|that)\s+", re.I
+    r"\bI'm\s+(?:probably\s+)?the\s+(?:only|one)\s+(?:[\w-]+\s+){0,3}?(?:who|that)\s+([\w']+)", re.I
 )
+
+
+def _first_person(verb: str) -> str:
+    """The verb of "… who hates X" as the user says it: "hates" -> "hate", "doesn't" -> "don't", "can't" stays."""
+    low = verb.lower()
+    if low in _FIRST_PERSON:
+        return _FIRST_PERSON[low]
+    if re.search(r"(?:ch|sh|ss|x|z|o)es$", low):
+        return verb[:-2]
+    if re.search(r"[^su]s$", low):
+        return verb[:-1]
+    return verb
 
 
 def _casual(match: re.Match[str]) -> str:
@@ -1530,7 +1543,7 @@ def normalise(sentence: str) -> str:
     s = _CASUAL_WORD.sub(_casual, s)
     s = _YEARS_OLD.sub(r"\1 year old", s)
     if "the only" in s or "the one" in s:
-        s = _THE_ONE_WHO.sub("I ", s)
+        s = _THE_ONE_WHO.sub(lambda m: "I " + _first_person(m.group(1)), s)
     return re.sub(r"[ \t]{2,}", " ", s).strip()
 
 
