@@ -107,11 +107,11 @@ _CANONICAL = {
     "granddad": "grandfather",
 }
 # The fifth pass: breeds and kinds said instead of "dog" or "cat" ("a lurcher", "our cockapoo", "a bearded dragon"),
-# multi-word ones first, and any "-poo" / "-doodle" cross.
+# multi-word ones first, and any "-doodle" cross (not "lab": "I have a lab meeting"; not any "-poo": shampoo).
 PETS = ("springer spaniel|cocker spaniel|king charles spaniel|jack russell|german shepherd|great dane|french bulldog|"
         "bearded dragon|corn snake|maine coon|shih tzu|"
-        "lurcher|whippet|cockapoo|cavapoo|labradoodle|goldendoodle|[a-z]+poo|[a-z]+doodle|pug|chihuahua|bulldog|frenchie|"
-        "dalmatian|rottweiler|doberman|schnauzer|pomeranian|staffie|staffy|alsatian|westie|sheepdog|labrador|lab|"
+        "lurcher|whippet|cockapoo|cavapoo|maltipoo|yorkipoo|[a-z]{3,}doodle|pug|chihuahua|bulldog|frenchie|"
+        "dalmatian|rottweiler|doberman|schnauzer|pomeranian|staffie|staffy|alsatian|westie|sheepdog|labrador|"
         "axolotl|tarantula|hedgehog|chinchilla|gerbil|cockatiel|canary|parakeet|macaw|iguana|alpaca|donkey|"
         "dog|cat|puppy|pony|kitten|hamster|rabbit|bunny|parrot|budgie|goldfish|fish|turtle|tortoise|guinea pig|horse|"
         "snake|lizard|gecko|ferret|border collie|collie|labrador|golden retriever|retriever|poodle|beagle|dachshund|"
@@ -1577,6 +1577,12 @@ def _before_hedge(sentence: str) -> str:
         if HEDGES.intersection(re.findall(r"[\w']+", before.lower())):
             break
         kept = before
+    # "I'm moving to Berlin next month but I might not": a hedge the user puts on their own words takes them back
+    if kept and re.search(
+        r"^\W*(?:but|so|and|though|although)?\s*(?:I|we|i)\b.*(?:\bnot\b|n't\b|\bnever\b)",
+        sentence[len(kept) :],
+    ):
+        return ""
     return kept
 
 
