@@ -31,6 +31,9 @@ none and keeps its own vector):
   vector ("Yes! It was amazing" needs its context; a long turn says what it is about itself)
 - text context (``label=base:{"text_column": "tsv_prev"}``, or ``tsv_prev16`` for turns under 16 words): the
   full-text arm searches the previous turn's words with the turn's, vectors unchanged
+- several neighbours in the text arm (§12: ``{"text_column": "tsv_pn", "text_context_columns": {"ctx_p": 0.25,
+  "ctx_n": 0.1}}``): ``ctx_p`` / ``ctx_n`` / ``ctx_pp`` hold the previous / next / second-previous turn's words
+  alone, ``tsv_next`` / ``tsv_pn`` / ``tsv_win2`` / ``tsv_pn2`` their unions with the turn's own to search
 - ``next_mixA`` / ``pn_mixA``: with the *next* turn (or both): not writable at remember time without
   rewriting the previous memory's vector; measured only to see what the reply direction is worth.
 """
