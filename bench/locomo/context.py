@@ -31,6 +31,9 @@ none and keeps its own vector):
   vector ("Yes! It was amazing" needs its context; a long turn says what it is about itself)
 - text context (``label=base:{"text_column": "tsv_prev"}``, or ``tsv_prev16`` for turns under 16 words): the
   full-text arm searches the previous turn's words with the turn's, vectors unchanged
+- several neighbours in the text arm (§12: ``{"text_column": "tsv_pn", "text_context_columns": {"ctx_p": 0.25,
+  "ctx_n": 0.1}}``): ``ctx_p`` / ``ctx_n`` / ``ctx_pp`` hold the previous / next / second-previous turn's words
+  alone, ``tsv_next`` / ``tsv_pn`` / ``tsv_win2`` / ``tsv_pn2`` their unions with the turn's own to search
 - ``next_mixA`` / ``pn_mixA``: with the *next* turn (or both): not writable at remember time without
   rewriting the previous memory's vector; measured only to see what the reply direction is worth.
 """
@@ -136,8 +139,12 @@ def _vectors(name: str, rows: list[dict], embed) -> np.ndarray:
 
 
 def _text_context_columns(dsn: str) -> None:
-    """Experiment only: copies of the text column with the previous turn's words in them — ``tsv_prev`` for
-    every turn, ``tsv_prev16`` for turns under 16 words — for ``{"text_column": "tsv_prev"}``."""
+    """Experiment only: copies of the text column with neighbouring turns' words in them — ``tsv_prev`` (the
+    previous turn's words) for every turn, ``tsv_prev16`` for turns under 16 words — for
+    ``{"text_column": "tsv_prev"}``; and for ``text_context_columns`` (§12) the tsvector of each neighbour alone
+    (``ctx_p`` previous, ``ctx_n`` next, ``ctx_pp`` the one before the previous; NULL where the stream has none)
+    with the unions to search: ``tsv_next`` (own + next), ``tsv_pn`` (own + previous + next), ``tsv_win2`` (own
+    + previous + the one before), ``tsv_pn2`` (all four)."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         for column, limit in (("tsv_prev", None), ("tsv_prev16", 16)):
             conn.execute(f"ALTER TABLE memories ADD COLUMN {column} tsvector")
@@ -155,6 +162,23 @@ def _text_context_columns(dsn: str) -> None:
                 "WHERE m2.id = m.id"
             )
             conn.execute(f"CREATE INDEX ON memories USING gin ({column}) WHERE deleted_at IS NULL")
+        for column, offset in (("ctx_p", -1), ("ctx_n", 1), ("ctx_pp", -2)):
+            conn.execute(f"ALTER TABLE memories ADD COLUMN {column} tsvector")
+            conn.execute(
+                f"UPDATE memories m SET {column} = to_tsvector('english', o.content) FROM memories o "
+                "WHERE o.workspace_id = m.workspace_id AND o.sequence_key = m.sequence_key "
+                f"AND o.sequence_index = m.sequence_index + ({offset}) AND o.deleted_at IS NULL"
+            )
+        unions = {
+            "tsv_next": "m.tsv || coalesce(m.ctx_n, '')",
+            "tsv_pn": "m.tsv || coalesce(m.ctx_p, '') || coalesce(m.ctx_n, '')",
+            "tsv_win2": "m.tsv || coalesce(m.ctx_p, '') || coalesce(m.ctx_pp, '')",
+            "tsv_pn2": "m.tsv || coalesce(m.ctx_p, '') || coalesce(m.ctx_n, '') || coalesce(m.ctx_pp, '')",
+        }
+        for column, expr in unions.items():
+            conn.execute(f"ALTER TABLE memories ADD COLUMN {column} tsvector")
+            conn.execute(f"UPDATE memories m SET {column} = {expr}")
+            conn.execute(f"CREATE INDEX ON memories USING gin ({column}) WHERE deleted_at IS NULL")
         conn.execute("ANALYZE memories")
 
 
@@ -165,6 +189,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     conversations = data.load()
     scores: dict[str, dict[str, Figures]] = {}
+    # Every question's Hit@5 / Recall@5 per variant, for wins and losses question by question.
+    per_question: dict[str, dict[str, list[list[float]]]] = {}
     with running_stack(args.embedding) as stack, httpx.Client(base_url=stack.base_url, timeout=60) as client:
         embedder = stack.services.embedder
 
@@ -198,6 +224,9 @@ def main(argv: list[str] | None = None) -> None:
                         )
                 run = evaluate(conv, {"ml": partial(ask, client, ws)})["ml"]
                 summary = run.summary()
+                per_question.setdefault(name, {})[conv.sample_id] = [
+                    [r["hit@5"], r["recall@5"]] for r in run.rows
+                ]
                 per_conv[conv.sample_id] = {
                     k: v for k, v in summary["metrics"]["overall"].items() if k != "n"
                 }
@@ -208,7 +237,13 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{name:16s} | {cells} | p50 {max(lat):.1f} ms", flush=True)
     print()
     print(report(scores))
-    print(f"results: {write_results({'experiment': 'context', 'variants': args.variants, 'scores': scores})}")
+    payload = {
+        "experiment": "context",
+        "variants": args.variants,
+        "scores": scores,
+        "per_question": per_question,
+    }
+    print(f"results: {write_results(payload)}")
 
 
 if __name__ == "__main__":

@@ -61,6 +61,16 @@ class Variant(RecallTuning):
     # On ``tsv`` (production's) the previous turn's words come from memory_contexts at
     # ``context_text_weight`` (RecallTuning), as production's statement does.
     text_context_weight: float | None = None
+    # Several kinds of context at once (EXPERIMENTS.md §12): {column: weight}, each column the tsvector of one
+    # neighbouring turn alone (bench.locomo.context: ``ctx_p`` previous, ``ctx_n`` next, ``ctx_pp`` the one
+    # before the previous); a query word not in the turn's own ``tsv`` counts the largest weight among the
+    # columns holding it. ``text_column`` must hold the union (e.g. ``tsv_pn``); overrides
+    # ``text_context_weight``.
+    text_context_columns: dict[str, float] | None = None
+    # Which matches a listed word's document frequency counts: "all" (the turn's own words and its context's,
+    # as production) or "own" (only turns holding the word themselves: a context match is the neighbour's
+    # occurrence counted a second time, so "all" roughly doubles every conversational word's df).
+    text_context_df: Literal["all", "own"] = "all"
     # Pseudo-relevance feedback: a first pass's top ``prf_docs`` memories move the query vector towards their
     # mean (Rocchio, weight ``prf_vector``) and lend the text query the words at least ``prf_min_docs`` of them
     # share (up to ``prf_terms`` words). The second pass ranks.
@@ -146,9 +156,17 @@ def _text_arm(filters: str, tuning: Variant) -> str:
             " JOIN memories m ON m.id = t.id"
         )
         weight = "CASE WHEN m.tsv @@ l.q THEN 1 ELSE %(ctx_w)s::float8 END"
+    elif tuning.text_context_columns:
+        own_len = "length(m.tsv)"
+        parts = ", ".join(
+            f"CASE WHEN m.{c} @@ l.q THEN {float(w)} ELSE 0.0 END"
+            for c, w in sorted(tuning.text_context_columns.items())
+        )
+        weight = f"CASE WHEN m.tsv @@ l.q THEN 1.0 ELSE greatest({parts}, 0.0) END"
     elif tuning.text_context_weight is not None:
         own_len = "length(m.tsv)"
         weight = f"CASE WHEN m.tsv @@ l.q THEN 1.0 ELSE {float(tuning.text_context_weight)} END"
+    df_filter = " FILTER (WHERE wt >= 1)" if tuning.text_context_df == "own" else ""
     prefix = " || ':*'" if tuning.prefix else ""
     # A prefix query matches more than its lexeme's statistics say: no estimate, every lexeme is listed.
     list_max = "NULL" if tuning.prefix or tuning.bm25_list_max_df is None else int(tuning.bm25_list_max_df)
@@ -210,7 +228,7 @@ def _text_arm(filters: str, tuning: Variant) -> str:
         -- unlisted one's is the estimate.
         SELECT l.i, ln(1 + (greatest(s.n, d.df) - d.df + 0.5) / (d.df + 0.5)) AS idf
         FROM lexemes l CROSS JOIN scope s
-        LEFT JOIN (SELECT i, count(*) AS hits FROM listed GROUP BY i) c ON c.i = l.i
+        LEFT JOIN (SELECT i, count(*){df_filter} AS hits FROM listed GROUP BY i) c ON c.i = l.i
         CROSS JOIN LATERAL (SELECT CASE WHEN l.listed THEN coalesce(c.hits, 0) ELSE l.est_df END AS df) d
     ),
     bm25 AS (
