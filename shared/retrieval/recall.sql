@@ -19,11 +19,32 @@ WITH vec_all AS MATERIALIZED (
     -- generations wait in a pending tail that an exact scan covers until the owner builds the next graph (or the
     -- indexer moves them in row by row): shared/db/vector_index.py, migration 0021. Both arms split the rows by
     -- the same {gen}, so the result is complete and exact for any generation; only the speed needs its graph.
+    --
+    -- ``walked``: the rows of the graph's generations, nearest first. Whether this walks the graph or sorts the
+    -- filtered rows exactly is the planner's choice, made from statistics (a small workspace is sorted). A walk
+    -- filters what it passes and can come back short although matching rows exist: nodes no link reaches (hash
+    -- embeddings are often orthogonal: the graph links them poorly), or hnsw.max_scan_tuples. Stale statistics
+    -- (a table not yet analyzed) made it walk a 2-memory workspace and a tag-filtered recall came back empty.
+    -- So a short answer (fewer than k) is not trusted: those rows are then sorted exactly (an order the graph
+    -- cannot give: ``+ 0``). Fewer than k rows match then, or the walk was cut off on a selective filter; either
+    -- way the exact pass is over few rows, and a walk that found k (every large unfiltered scope) costs nothing
+    -- more. Statistics change the cost, never which rows can be found.
+    WITH walked AS MATERIALIZED (
+        SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
+        FROM memories m
+        WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
+          AND m.vector_gen <= {gen}
+        ORDER BY (m.embedding::vector({dims})) <=> %(q)s
+        LIMIT %(k)s
+    )
+    SELECT id, dist FROM walked WHERE (SELECT count(*) FROM walked) >= %(k)s
+    UNION ALL
     (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
      FROM memories m
-     WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
+     WHERE (SELECT count(*) FROM walked) < %(k)s
+       AND {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
        AND m.vector_gen <= {gen}
-     ORDER BY (m.embedding::vector({dims})) <=> %(q)s
+     ORDER BY ((m.embedding::vector({dims})) <=> %(q)s) + 0, m.id
      LIMIT %(k)s)
     UNION ALL
     (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist

@@ -303,3 +303,42 @@ def test_recall_plan_uses_the_indexes_and_skips_the_stream_join(own_services):
     # Not even the candidates' own rows (``memories p``) are looked up for their streams.
     lookups = [line for line in plan.splitlines() if " on memories p " in line or "memories_sequence" in line]
     assert lookups and all("never executed" in line for line in lookups), lookups
+
+
+def test_a_filtered_recall_finds_its_rows_whatever_plan_the_statistics_choose(database_url: str):
+    """Whether the vector arm walks the HNSW graph or sorts the filtered rows exactly is the planner's choice,
+    made from statistics; a walk can come back short although matching rows exist (nodes no link reaches,
+    hnsw.max_scan_tuples). Run in the order test_current_facts, test_memories_api, the session's memories table
+    was not yet analyzed, the planner walked the graph for a 2-memory workspace, and a tag-filtered recall came
+    back empty. Here the walk is made certain (no sort allowed) and certain to fall short (it visits one node,
+    never this workspace's): the recall must still find the row, and rank as the exact sort does."""
+    from shared.models import MemoryCreate, RecallRequest
+
+    walk_short = {
+        "enable_sort": "off",
+        "enable_seqscan": "off",
+        "enable_bitmapscan": "off",
+        "hnsw.iterative_scan": "off",
+        "hnsw.ef_search": "1",
+    }
+    with services_in_own_database(database_url, "walk", session_settings=walk_short) as (services, _):
+        for i in range(60):  # other workspaces' memories, one at a time: all in the graph
+            services.memories.remember(f"ws_others_{i % 3}", MemoryCreate(content=f"a chat about topic {i}"))
+        hello = "Hello, my name is Bob."
+        alice, _, _ = services.memories.remember(
+            "ws_mine", MemoryCreate(content=hello, tags=["llamaindex_chat_key:alice"])
+        )
+        bob, _, _ = services.memories.remember(
+            "ws_mine", MemoryCreate(content=hello, tags=["llamaindex_chat_key:bob"])
+        )
+        tagged = RecallRequest(query="chat", tags=["llamaindex_chat_key:bob"], min_relevance=0)
+        found = services.recaller.recall(["ws_mine"], tagged)["memories"]
+        assert [m["id"] for m in found] == [bob["id"]]
+        found = services.recaller.recall(["ws_mine"], RecallRequest(query="chat", min_relevance=0))[
+            "memories"
+        ]
+        assert sorted(m["id"] for m in found) == sorted([alice["id"], bob["id"]])
+        with services.db.connection() as conn:
+            sql, params = services.recaller.statement(["ws_mine"], tagged, conn)
+            plan = "\n".join(r["QUERY PLAN"] for r in conn.execute("EXPLAIN " + sql, params))
+        assert "Index Scan using memories_embedding_384" in plan  # it did walk the graph
