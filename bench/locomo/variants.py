@@ -186,12 +186,11 @@ def _text_arm(filters: str, tuning: Variant) -> str:
         -- each of the column's most common lexemes (rare ones are not kept: 0).
         -- Listing every memory that holds a very common word costs a scan of a large share of the workspace
         -- and adds little (its IDF is low), so such words are not ``listed``: they are only checked on the
-        -- candidates found otherwise. If every word is very common, the least common one is listed.
-        SELECT i, q, est_df, ({list_max}::float8 IS NULL OR est_df <= {list_max} OR rarest = 1) AS listed
+        -- candidates found otherwise. If every word is very common, none is listed (shared/retrieval/recall.sql).
+        SELECT i, q, est_df, ({list_max}::float8 IS NULL OR est_df <= {list_max}) AS listed
         FROM (
             SELECT row_number() OVER (ORDER BY l.lexeme) AS i, l.q,
-                   coalesce(st.freq, 0) * (SELECT n FROM scope) AS est_df,
-                   row_number() OVER (ORDER BY coalesce(st.freq, 0), l.lexeme) AS rarest
+                   coalesce(st.freq, 0) * (SELECT n FROM scope) AS est_df
             FROM (SELECT DISTINCT lexeme, (quote_literal(lexeme){prefix})::tsquery AS q
                   FROM unnest(to_tsvector('{cfg}', %(qtext)s))) l
             LEFT JOIN (

@@ -80,12 +80,16 @@ lexemes AS MATERIALIZED (
     -- Listing every memory that holds a very common word costs a scan of a large share of the workspace
     -- and adds little (its IDF is low), so such words are not ``listed`` (estimated in more than list_max_df
     -- memories; NULL: list every one): they are only checked on the candidates found otherwise.
-    -- If every word is very common, the least common one is listed.
-    SELECT i, q, est_df, (%(list_max_df)s::float8 IS NULL OR est_df <= %(list_max_df)s OR rarest = 1) AS listed
+    -- If every word is very common, none is listed either: the text arm scores only the vector arm's candidates
+    -- (its exact pending tail included), at most k tsv checks. Listing the least common one cost a join per
+    -- memory holding it, a share of the workspace (~60k rows at 300k Zipf, 0.6-2.8 s a recall; issue 22), to
+    -- find memories that the vector arm mostly finds too, by words whose IDF is low in any case. A larger
+    -- second cap for that word would still cost up to that many joins, and be one more knob to tune.
+    -- A scope of at most list_max_df memories never gets here (est_df <= n): small workspaces are unchanged.
+    SELECT i, q, est_df, (%(list_max_df)s::float8 IS NULL OR est_df <= %(list_max_df)s) AS listed
     FROM (
         SELECT row_number() OVER (ORDER BY l.lexeme) AS i, l.q,
-               coalesce(st.freq, 0) * (SELECT n FROM scope) AS est_df,
-               row_number() OVER (ORDER BY coalesce(st.freq, 0), l.lexeme) AS rarest
+               coalesce(st.freq, 0) * (SELECT n FROM scope) AS est_df
         FROM (SELECT DISTINCT lexeme, quote_literal(lexeme)::tsquery AS q
               FROM unnest(to_tsvector('english', %(qtext)s))) l
         -- ANALYZE's most common lexemes of memories.tsv and their shares (pg_stats), which the app reads

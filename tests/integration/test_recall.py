@@ -253,7 +253,7 @@ def test_very_common_words_are_checked_on_candidates_not_listed_and_rank_the_sam
     for query in ("coffee lighthouse keeper", "coffee", "coffee weather"):
         a = exact.recall([ws], RecallRequest(query=query, limit=5))["memories"]
         b = pruned.recall([ws], RecallRequest(query=query, limit=5))["memories"]
-        assert b, query  # all words common: the rarest is still listed
+        assert b, query  # all words common: none is listed, the vector arm's candidates are scored
         assert [m["id"] for m in a[:3]] == [m["id"] for m in b[:3]], query
     top = pruned.recall([ws], RecallRequest(query="coffee lighthouse keeper", limit=3))["memories"]
     assert top[0]["content"] == "coffee with the lighthouse keeper"
@@ -267,6 +267,54 @@ def test_very_common_words_are_checked_on_candidates_not_listed_and_rank_the_sam
             params,
         ).fetchone()
     assert listed["unlisted"] == 1  # "coffee" (in 41 of 43) is over the limit of 10; "lighthouse" is not
+
+
+def test_when_every_word_is_very_common_none_is_listed_and_the_text_arm_scores_the_vector_candidates(
+    own_services,
+):
+    """Issue 22: a query of only very common words once listed every memory holding the least common one (a
+    share of the workspace: seconds at 1M). Now none is listed; the text arm scores the vector arm's k
+    candidates, so nothing outside them is ranked however well its words match."""
+    from shared.models import BatchCreate, BatchRequest, RecallRequest
+    from shared.retrieval.recall import Recaller, RecallTuning
+
+    services, settings = own_services
+    ws = "ws_all_common"
+    # Given memories that all hold both query words: the stop-word padded ones are the shortest to BM25 (2
+    # lexemes and a number) but far from the query to the hash embedder, which counts every "the".
+    short = [f"coffee weather the the the the the the {i}" for i in range(10)]
+    near = [f"coffee weather alpha beta gamma {i}" for i in range(10)]
+    ops = [BatchCreate(op="create", content=c) for c in short + near]
+    created = services.memories.batch(ws, BatchRequest(operations=ops))
+    assert not created["failed"]
+    with services.db.connection() as conn:
+        conn.execute("ANALYZE memories")
+    k = 4
+    small_k = settings.model_copy(update={"recall_min_candidates": k, "recall_candidate_multiplier": 1})
+    pruned = Recaller(services.db, services.embedder, small_k, tuning=RecallTuning(bm25_list_max_df=10))
+    # When both words are over the listing limit of 10 (each is in all 20 memories)
+    sql, params = pruned.statement([ws], RecallRequest(query="coffee weather", limit=k))
+    assert params["k"] == k
+    with_ = "WITH " + sql.split("WITH", 1)[1]
+    with services.db.connection() as conn:
+        rows = conn.execute(sql, params).fetchall()
+        vector = {
+            r["id"]
+            for r in conn.execute(
+                with_.split("vec_ranked AS")[0].rstrip().rstrip(",") + " SELECT id FROM vec", params
+            )
+        }
+        listed = conn.execute(
+            with_.split("names AS MATERIALIZED")[0].rstrip().rstrip(",")
+            + " SELECT count(*) AS n FROM listed",
+            params,
+        ).fetchone()
+    # Then no memory is listed, and every text match is one of the vector arm's k candidates
+    assert listed["n"] == 0
+    assert len(vector) == k
+    text_hits = {r["id"] for r in rows if r["text_rank"] is not None}
+    assert text_hits and text_hits <= vector
+    assert not any(r["content"].startswith("coffee weather the") for r in rows)
 
 
 def test_recall_plan_uses_the_indexes_and_skips_the_stream_join(own_services):
