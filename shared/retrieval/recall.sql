@@ -29,6 +29,9 @@ WITH vec_all AS MATERIALIZED (
     -- cannot give: ``+ 0``). Fewer than k rows match then, or the walk was cut off on a selective filter; either
     -- way the exact pass is over few rows, and a walk that found k (every large unfiltered scope) costs nothing
     -- more. Statistics change the cost, never which rows can be found.
+    -- Short means short of what a walk can return: k with pgvector's iterative scan (the app role's default,
+    -- migration 0010), at most hnsw.ef_search without it (pgvector's default for other logins, e.g. a
+    -- superuser: 40 < k = 50, and every walk of such a login would otherwise be sorted again, 6x the recall).
     WITH walked AS MATERIALIZED (
         SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
         FROM memories m
@@ -36,12 +39,18 @@ WITH vec_all AS MATERIALIZED (
           AND m.vector_gen <= {gen}
         ORDER BY (m.embedding::vector({dims})) <=> %(q)s
         LIMIT %(k)s
+    ),
+    short AS MATERIALIZED (
+        SELECT (SELECT count(*) FROM walked) < least(%(k)s, CASE
+            WHEN coalesce(current_setting('hnsw.iterative_scan', true), 'off') IN ('', 'off') THEN
+                coalesce(nullif(current_setting('hnsw.ef_search', true), '')::int, 40)
+            ELSE %(k)s END) AS yes
     )
-    SELECT id, dist FROM walked WHERE (SELECT count(*) FROM walked) >= %(k)s
+    SELECT id, dist FROM walked WHERE NOT (SELECT yes FROM short)
     UNION ALL
     (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
      FROM memories m
-     WHERE (SELECT count(*) FROM walked) < %(k)s
+     WHERE (SELECT yes FROM short)
        AND {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
        AND m.vector_gen <= {gen}
      ORDER BY ((m.embedding::vector({dims})) <=> %(q)s) + 0, m.id
