@@ -12,15 +12,13 @@ same run and over the same HTTP stack, is GET /health: the floor any request pay
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import threading
 import time
-from pathlib import Path
 
 import httpx
 
-from bench.common import local_stack, query_words, sentence, summarise, wait_vectors_indexed
+from bench.common import local_stack, query_words, save_result, sentence, summarise, wait_vectors_indexed
 
 
 def timed(fn, n: int) -> list[float]:
@@ -143,9 +141,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     args = parser.parse_args()
     results = run([int(s) for s in args.sizes.split(",")], args.samples, args.seconds)
-    out = Path("bench/results")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "api_load.json").write_text(json.dumps(results, indent=2))
+    save_result("api_load.json", results)
     print(table(results))
 
 

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import statistics
@@ -76,6 +77,21 @@ def wait_vectors_indexed(http, ws: str, *, max_wait_s: float | None = None) -> f
             break
         time.sleep(0.1)
     return round(time.monotonic() - started, 1)
+
+
+RESULTS = Path("bench/results")
+
+
+def save_result(name: str, data: object) -> Path:
+    """Write a run's figures to ``bench/results/<name>``: JSON for data, the text itself for a ``str``.
+
+    >>> save_result("example.json", {"p50_ms": 2.5})        # doctest: +SKIP
+    PosixPath('bench/results/example.json')
+    """
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data, indent=2))
+    return path
 
 
 def summarise(samples_ms: list[float]) -> dict[str, float]:

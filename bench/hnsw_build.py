@@ -34,7 +34,7 @@ import numpy as np
 import psycopg
 from pgvector.psycopg import register_vector
 
-from bench.common import WORKLOADS
+from bench.common import WORKLOADS, save_result
 from shared.embeddings.hash import HashEmbedder
 
 DIMS = 384
@@ -238,9 +238,7 @@ def main() -> None:
         results["load_1m"].append(os.getloadavg()[0])
     finally:
         pg.stop()
-    out = Path("bench/results")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / f"hnsw_build_{args.rows}_{args.workload}.json").write_text(json.dumps(results, indent=2))
+    save_result(f"hnsw_build_{args.rows}_{args.workload}.json", results)
     print(table(results))
 
 

@@ -11,17 +11,15 @@ stack, is a plain single remember (POST /v1/memories): what one durable write co
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import threading
 import time
 from datetime import datetime
-from pathlib import Path
 
 import httpx
 
-from bench.common import local_stack, summarise
+from bench.common import local_stack, save_result, summarise
 from shared.settings import get_settings
 
 CITIES = ["Paris", "Berlin", "Lisbon", "Oslo", "Madrid", "Vienna", "Prague", "Dublin", "Rome", "Athens"]
@@ -131,9 +129,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=20)
     args = parser.parse_args()
     result = run(args.conversations, args.turns)
-    out = Path("bench/results")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "ingest.json").write_text(json.dumps(result, indent=2))
+    save_result("ingest.json", result)
     a, lag, base = result["append_ack"], result["append_to_recallable"], result["baseline_single_remember"]
     print(
         f"{result['messages']} messages from {result['conversations']} concurrent conversations "

@@ -35,7 +35,7 @@ import psycopg
 from psycopg.conninfo import make_conninfo
 
 from bench.api_load import concurrent_throughput
-from bench.common import WORKLOADS, summarise, wait_healthy
+from bench.common import WORKLOADS, save_result, summarise, wait_healthy
 from shared.local.server import free_port
 
 
@@ -275,8 +275,7 @@ def main() -> None:
             print(json.dumps(results[label]), flush=True)
             if label == "size" and args.explain:
                 plans = explain(env["MEMORYLAYER_DATABASE_URL"], pg.owner_dsn, ws, queries[: args.explain])
-                Path("bench/results").mkdir(parents=True, exist_ok=True)
-                Path(f"bench/results/scale_{args.size}_explain.txt").write_text(plans)
+                save_result(f"scale_{args.size}_explain.txt", plans)
         results["bytes"] = sizes(pg.owner_dsn)
         with psycopg.connect(pg.owner_dsn) as conn:
             results["generation"] = conn.execute(
@@ -288,9 +287,7 @@ def main() -> None:
             server.terminate()
             server.wait(timeout=30)
         pg.stop()
-    out = Path("bench/results")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / f"scale_{args.size}{'_reused' if reused else ''}.json").write_text(json.dumps(results, indent=2))
+    save_result(f"scale_{args.size}{'_reused' if reused else ''}.json", results)
     print(table(results))
 
 

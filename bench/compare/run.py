@@ -31,7 +31,6 @@ rarely hits. Prints a markdown table (ours/theirs ratios) and writes bench/resul
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import random
@@ -47,7 +46,7 @@ from typing import Any
 import httpx
 
 from bench.common import WORKLOADS as GENERATORS
-from bench.common import summarise, wait_vectors_indexed
+from bench.common import save_result, summarise, wait_vectors_indexed
 from bench.compare.servers import (
     Server,
     load_reference_directly,
@@ -447,12 +446,10 @@ def main() -> None:
     res = run(
         sizes, args.samples, args.seconds, args.ref_load_budget, args.ref_unchecked_load_above, workloads
     )
-    out = Path("bench/results")
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "compare.json").write_text(json.dumps(res, indent=2))
+    saved = save_result("compare.json", res)
     print()
     print(table(res))
-    print(f"\nJSON: {out / 'compare.json'}")
+    print(f"\nJSON: {saved}")
 
 
 if __name__ == "__main__":
