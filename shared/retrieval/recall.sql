@@ -41,10 +41,10 @@ WITH vec_all AS MATERIALIZED (
         LIMIT %(k)s
     ),
     short AS MATERIALIZED (
-        SELECT (SELECT count(*) FROM walked) < least(%(k)s, CASE
+        SELECT (SELECT count(*) FROM walked) < CASE
             WHEN coalesce(current_setting('hnsw.iterative_scan', true), 'off') IN ('', 'off') THEN
-                coalesce(nullif(current_setting('hnsw.ef_search', true), '')::int, 40)
-            ELSE %(k)s END) AS yes
+                least(%(k)s, coalesce(nullif(current_setting('hnsw.ef_search', true), '')::int, 40))
+            ELSE %(k)s END AS yes
     )
     SELECT id, dist FROM walked WHERE NOT (SELECT yes FROM short)
     UNION ALL
