@@ -282,7 +282,9 @@ def test_the_inline_indexer_builds_once_the_bulk_writes_pause(stack, monkeypatch
     monkeypatch.setattr(vector_index, "BULK_MIN_PENDING", 400)
     monkeypatch.setattr(vector_index, "BULK_MIN_SHARE", 0.0)
     monkeypatch.setattr(vector_index, "DROP_GRACE_S", 0.0)
-    indexer = InlineIndexer(services.worker, quiet_s=0.5)
+    # The pause must outlast one batch of 500 on a loaded 2-core machine: at 0.5 s a batch there took longer, the
+    # pause "happened" mid-load, a build began between batches and a second one followed (CI, 2026-12-02).
+    indexer = InlineIndexer(services.worker, quiet_s=3.0)
     for _ in range(3):
         _bulk(services, [uniform_sentence(rng) for _ in range(500)])
         indexer.request()  # writes keep arriving: deferred
