@@ -109,8 +109,9 @@ lexemes AS MATERIALIZED (
 ),
 listed AS MATERIALIZED (
     -- One row per (memory, listed lexeme it holds): one GIN lookup per lexeme, no second pass for counts.
-    -- memorylayer_text_matches (migration 0015): behind row-level security the planner will not use the
-    -- GIN index for a plain ``@@``, and would scan the whole workspace.
+    -- memorylayer_text_rows (migration 0024): behind row-level security the planner will not use the GIN
+    -- index for a plain ``@@``, and would scan the whole workspace; it returns the columns the filters read,
+    -- so each matching row is read once (a join back to memories by id doubled the listing's cost).
     -- A conversation turn is also found by its previous turn's words (memory_contexts, migration 0023: the
     -- nearest earlier live turn of the same stream): an answer rarely repeats the question's words, the turn
     -- before it does. Such a match weighs ctx_w (wt) of the word's IDF; a word of the turn itself weighs in
@@ -121,10 +122,8 @@ listed AS MATERIALIZED (
     -- (a scan of memories per recall: 1.6x the recall at 10k, and linear in the workspace's size).
     -- names_it: the memory is a name fact ("User's name is Dana", fact_key …|name) whose value holds the lexeme.
     SELECT m.id, m.tsv AS tsv, length(m.tsv) AS len, l.i, 1::float8 AS wt,
-           CASE WHEN right(m.fact_key, 5) = '|name'
-                THEN to_tsvector('english', coalesce(m.metadata->>'fact_value', '')) @@ l.q
-                ELSE false END AS names_it
-    FROM lexemes l, LATERAL memorylayer_text_matches(%(ws)s, l.q) AS t JOIN memories m ON m.id = t.id
+           coalesce(to_tsvector('english', m.fact_value) @@ l.q, false) AS names_it
+    FROM lexemes l, LATERAL memorylayer_text_rows(%(ws)s, l.q) AS m
     WHERE l.listed AND {filters}
     UNION ALL
     SELECT m.id, m.tsv, length(m.tsv), l.i, %(ctx_w)s::float8,

@@ -342,11 +342,14 @@ def test_recall_plan_uses_the_indexes_and_skips_the_stream_join(own_services):
             r["QUERY PLAN"] for r in conn.execute("EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) " + sql, params)
         )
     assert "Index Scan using memories_embedding_384" in plan
-    assert "Function Scan on memorylayer_text_matches" in plan  # the GIN lookup behind row-level security
-    # The words' matches join memories by key: never a scan of the workspace (the turn-context lookup, planned
+    assert "Function Scan on memorylayer_text_rows" in plan  # the GIN lookup behind row-level security
+    # The words' own matches come with the columns the filters read (one heap visit each, migration 0024); the
+    # turn-context matches join memories by key: never a scan of the workspace (the turn-context lookup, planned
     # as one union with the own-word lookup, once made the planner hash every memory of the scope).
     listed = re.search(r"^  CTE listed$(.*?)^  CTE \w+$", plan, re.M | re.S)[1]
     assert "memories_pkey" in listed and "Seq Scan on memories" not in listed, listed
+    own_words = listed.split("memorylayer_context_matches")[0]
+    assert "memorylayer_text_rows" in own_words and "memories_pkey" not in own_words, own_words
     assert " IS NULL) OR" not in plan  # the unused filters were folded away, not checked row by row
     # Not even the candidates' own rows (``memories p``) are looked up for their streams.
     lookups = [line for line in plan.splitlines() if " on memories p " in line or "memories_sequence" in line]

@@ -272,11 +272,13 @@ def test_background_indexing_still_spans_workspaces_from_inside_a_request_wall(
     assert pending["n"] == 0
 
 
-def test_the_text_search_function_applies_the_same_wall(app_db, two_workspaces):
-    """memorylayer_text_matches runs as the owner (so the GIN index serves recall's text arm behind the
-    policies); it must filter by the wall itself: asked for a foreign workspace, it returns nothing."""
+@pytest.mark.parametrize("function", ["memorylayer_text_matches", "memorylayer_text_rows"])
+def test_the_text_search_function_applies_the_same_wall(app_db, two_workspaces, function):
+    """memorylayer_text_matches (facts) and memorylayer_text_rows (recall's text arm) run as the owner (so the
+    GIN index serves them behind the policies); each must filter by the wall itself: asked for a foreign
+    workspace, it returns nothing."""
     mine, theirs, their_id = two_workspaces
-    sql = "SELECT id FROM memorylayer_text_matches(%s, plainto_tsquery('english', 'secret tenant'))"
+    sql = f"SELECT id FROM {function}(%s, plainto_tsquery('english', 'secret tenant'))"
     with rls.visible((mine,)), app_db.connection() as conn:
         assert conn.execute(sql, ([mine, theirs],)).fetchall() == []
     with rls.visible((theirs,)), app_db.connection() as conn:
