@@ -71,6 +71,10 @@ SCOPE_COUNT_TTL_S = 60.0
 # ANALYZE's lexeme frequencies are estimates that change only when statistics are gathered: read again after
 # this long instead of on every recall.
 WORD_STATS_TTL_S = 300.0
+# ...but a read that found none (the table not analysed yet: every word is then listed, the costly case) is tried
+# again after this long: a freshly loaded workspace's first recalls would otherwise list every word for minutes
+# after its ANALYZE (bench.scale's 10k baseline recalled at 2.7-3x its other runs; issue 22).
+WORD_STATS_RETRY_S = 5.0
 # Whether the hot-shape function is installed (migrations may run after this process started), and the table's
 # estimated size, are read again after this long.
 HOT_FUNCTION_RECHECK_S = 300.0
@@ -325,7 +329,9 @@ class Recaller:
         the english stemmer rewrites endings only, so a word's lexeme starts with the word's first three
         letters. The statement still matches lexemes exactly; an extra candidate changes nothing."""
         cached = self._word_stats
-        if cached is None or time.monotonic() - cached[0] > WORD_STATS_TTL_S:
+        if cached is None or time.monotonic() - cached[0] > (
+            WORD_STATS_TTL_S if cached[1] else WORD_STATS_RETRY_S
+        ):
             if conn is None:
                 with self.db.connection() as own:
                     row = mem_repo.word_stats(own)

@@ -19,6 +19,7 @@ from shared.db.migrate import apply_migrations
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import serve_in_thread
 from shared.models import RecallRequest
+from shared.retrieval import recall as recall_module
 from shared.retrieval.recall import Recaller, RecallTuning
 from shared.settings import Settings
 
@@ -45,7 +46,7 @@ def app_in_own_database(database_url: str, rds_proxy: RdsProxyStandIn) -> Iterat
             conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
-def test_app_role_sees_the_common_lexemes_and_recall_sends_them(app_in_own_database):
+def test_app_role_sees_the_common_lexemes_and_recall_sends_them(app_in_own_database, monkeypatch):
     services, app_dsn, url = app_in_own_database
     ws = "ws_word_stats"
     notes = [f"coffee note {i} about the weather" for i in range(40)]
@@ -62,6 +63,11 @@ def test_app_role_sees_the_common_lexemes_and_recall_sends_them(app_in_own_datab
         )
         assert r.status_code == 200, r.text
 
+        # A recall before the first ANALYZE finds no statistics (every word is listed)...
+        r = http.post("/v1/memories/recall", json={"query": "coffee"}, headers={"X-Workspace-ID": ws})
+        assert r.status_code == 200, r.text
+        assert services.recaller._word_stats is not None and services.recaller._word_stats[1] == {}
+
         with psycopg.connect(app_dsn, autocommit=True, row_factory=psycopg.rows.dict_row) as conn:
             assert word_stats(conn) is None  # not analysed yet
             conn.execute("SELECT analyze_memories()")
@@ -75,7 +81,9 @@ def test_app_role_sees_the_common_lexemes_and_recall_sends_them(app_in_own_datab
         shares = dict(zip(row["lexemes"], row["freqs"], strict=False))
         assert shares.get("coffe", 0) > 0.5  # "coffee" is in 41 of 43 memories
 
-        services.recaller.forget_word_stats()  # read afresh, after ANALYZE
+        # ...and such an empty read is not kept for WORD_STATS_TTL_S: it is tried again WORD_STATS_RETRY_S later
+        # (0 here), and finds the statistics ANALYZE has just made.
+        monkeypatch.setattr(recall_module, "WORD_STATS_RETRY_S", 0.0)
         r = http.post(
             "/v1/memories/recall",
             json={"query": "coffee lighthouse keeper", "limit": 5},
@@ -89,6 +97,10 @@ def test_app_role_sees_the_common_lexemes_and_recall_sends_them(app_in_own_datab
     assert cached is not None and "coffe" in [lexeme for lexeme, _ in cached[1].get("cof", [])]
     _, params = services.recaller.statement([ws], RecallRequest(query="coffee lighthouse keeper"))
     assert "coffe" in params["mce_lexemes"]
+    # Statistics once found are kept for WORD_STATS_TTL_S, however soon the retry of an empty read would be.
+    read_at = cached[0]
+    services.recaller.statement([ws], RecallRequest(query="coffee"))
+    assert services.recaller._word_stats is not None and services.recaller._word_stats[0] == read_at
 
     # Ranking unchanged: with a listing limit the estimate makes "coffee" unlisted (checked on candidates),
     # and the exact statement (every word listed) orders the same memories; both as the app role.
