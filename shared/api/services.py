@@ -13,6 +13,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from shared.answer import Answerer
@@ -37,8 +39,9 @@ from shared.workspaces import WorkspaceService
 log = logging.getLogger("memorylayer.indexing")
 
 
-# A bulk build of the graph waits until bulk writes have paused this long: an import of a million rows in
-# batches of 1,000 then gets one build at the end instead of a chain of ever larger ones racing it for the CPU.
+# A bulk build of the graph waits until bulk writes have paused this long (none in flight, the last ended this long
+# ago): an import of a million rows in batches of 1,000 then gets one build at the end instead of a chain of ever
+# larger ones racing it for the CPU.
 BULK_QUIET_S = 3.0
 
 
@@ -50,8 +53,14 @@ class InlineIndexer:
     until they hit the statement timeout. Best effort: a failed run is logged, never raised into a request;
     the rows stay pending (recall still finds them) until the next run or the scheduled cleanup.
 
-    A pending set large enough for a bulk build (``ExtractionWorker.index_vectors``) is built once the asks
-    have paused for ``quiet_s``: a run that finds writes still arriving defers, and asks again after the pause.
+    A pending set large enough for a bulk build (``ExtractionWorker.index_vectors``) is built once the bulk
+    writes have paused for ``quiet_s``: none in flight (``writing``) and the last ask that long ago. A run that
+    finds writes still arriving defers, and asks again after the pause. Counting only the asks (each comes as a
+    write ends) let a build begin mid-import whenever one batch took longer than the pause (a GIN pending-list
+    merge, a checkpoint): the rows written meanwhile then needed a second build of the whole graph.
+
+    >>> with services.inline_indexer.writing():  # around a bulk write  # doctest: +SKIP
+    ...     services.memories.batch(ws, body)
     """
 
     def __init__(self, worker: ExtractionWorker, *, quiet_s: float = BULK_QUIET_S) -> None:
@@ -60,11 +69,28 @@ class InlineIndexer:
         self._running = threading.Lock()
         self._wanted = threading.Event()
         self._last_ask = 0.0
+        self._in_flight = 0
+        self._counting = threading.Lock()
         self._timer: threading.Timer | None = None
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """Mark a bulk write in flight: no bulk build starts until it (and the pause after it) is over."""
+        with self._counting:
+            self._in_flight += 1
+        try:
+            yield
+        finally:
+            with self._counting:
+                self._in_flight -= 1
+                self._last_ask = time.monotonic()
 
     def request(self) -> None:
         self._last_ask = time.monotonic()
         self._run()
+
+    def _writes_arriving(self) -> bool:
+        return self._in_flight > 0 or time.monotonic() - self._last_ask < self.quiet_s
 
     def _run(self) -> None:
         self._wanted.set()
@@ -72,8 +98,7 @@ class InlineIndexer:
             try:
                 while self._wanted.is_set():
                     self._wanted.clear()
-                    recent = time.monotonic() - self._last_ask < self.quiet_s
-                    result = self.worker.index_vectors(defer_bulk=recent)
+                    result = self.worker.index_vectors(defer_bulk=self._writes_arriving())
                     if isinstance(result, dict) and result.get("status") == "deferred":
                         self._ask_later()
                     elif isinstance(result, dict) and result.get("more"):
@@ -89,7 +114,9 @@ class InlineIndexer:
         """Run again once the asks have paused (each new ask starts a run of its own meanwhile)."""
         if self._timer is not None:
             self._timer.cancel()
-        wait = max(0.1, self.quiet_s - (time.monotonic() - self._last_ask) + 0.1)
+        # A write in flight asks again as it ends; this is only the fallback.
+        idle = time.monotonic() - self._last_ask
+        wait = self.quiet_s + 0.1 if self._in_flight else max(0.1, self.quiet_s - idle + 0.1)
         self._timer = threading.Timer(wait, self._run)
         self._timer.daemon = True
         self._timer.start()

@@ -295,6 +295,30 @@ def test_the_inline_indexer_builds_once_the_bulk_writes_pause(stack, monkeypatch
     assert _state(owner) == (g0 + 1, 0)
 
 
+def test_no_bulk_build_starts_while_a_bulk_write_is_in_flight(stack, monkeypatch):
+    """The pause is counted from the last write's end, not from the last ask: one slow batch of an import (longer
+    than the pause) must not let a build begin under it (1M import, 2026-12-02: a build began mid-load, and the
+    rows written meanwhile would have needed a second build of the whole graph)."""
+    services, owner = stack
+    rng = random.Random(28)
+    g0, _ = _state(owner)
+    monkeypatch.setattr(vector_index, "BULK_MIN_PENDING", 400)
+    monkeypatch.setattr(vector_index, "BULK_MIN_SHARE", 0.0)
+    monkeypatch.setattr(vector_index, "DROP_GRACE_S", 0.0)
+    indexer = InlineIndexer(services.worker, quiet_s=0.2)
+    _bulk(services, [uniform_sentence(rng) for _ in range(500)])
+    with indexer.writing():  # a second batch, slow: in flight for many pauses
+        indexer.request()  # the first batch's ask
+        time.sleep(1.5)  # the deferred run has looked again several times meanwhile
+        assert _state(owner) == (g0, 500)
+        _bulk(services, [uniform_sentence(rng) for _ in range(100)])
+    indexer.request()  # the slow batch's own ask, as it ends
+    deadline = time.monotonic() + 60
+    while _state(owner) != (g0 + 1, 0) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _state(owner) == (g0 + 1, 0)  # one build, of both batches
+
+
 def test_the_app_role_can_neither_build_a_graph_nor_publish_a_generation(stack):
     services, _ = stack
     with services.db.connection() as conn:

@@ -197,7 +197,8 @@ def batch(
     message, with every failed index), so a batch of bad operations does not answer a wall of repeated text.
     """
     # The reference ignores the body's workspace_id here; honouring it is the less surprising choice.
-    result = svc.memories.batch(caller.workspace(body.workspace_id), body, tenant_id=caller.tenant_id)
+    with svc.inline_indexer.writing():  # no bulk build of the graph starts while bulk writes are in flight
+        result = svc.memories.batch(caller.workspace(body.workspace_id), body, tenant_id=caller.tenant_id)
     if any(r["type"] == "create" and r["status"] == "success" for r in result["results"]):
         background.add_task(svc.request_vector_indexing)
     return summarise_errors(result)
