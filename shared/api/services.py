@@ -54,7 +54,7 @@ class InlineIndexer:
     the rows stay pending (recall still finds them) until the next run or the scheduled cleanup.
 
     A pending set large enough for a bulk build (``ExtractionWorker.index_vectors``) is built once the bulk
-    writes have paused for ``quiet_s``: none in flight (``writing``) and the last ask that long ago. A run that
+    writes have paused for ``quiet_s``: none in flight (``writing``) and the last one ended that long ago. A run that
     finds writes still arriving defers, and asks again after the pause. Counting only the asks (each comes as a
     write ends) let a build begin mid-import whenever one batch took longer than the pause (a GIN pending-list
     merge, a checkpoint): the rows written meanwhile then needed a second build of the whole graph.
@@ -68,7 +68,7 @@ class InlineIndexer:
         self.quiet_s = quiet_s
         self._running = threading.Lock()
         self._wanted = threading.Event()
-        self._last_ask = 0.0
+        self._last_write = 0.0  # when a bulk write last ended: its ``writing`` block, or its ask
         self._in_flight = 0
         self._counting = threading.Lock()
         self._timer: threading.Timer | None = None
@@ -83,14 +83,14 @@ class InlineIndexer:
         finally:
             with self._counting:
                 self._in_flight -= 1
-                self._last_ask = time.monotonic()
+                self._last_write = time.monotonic()
 
     def request(self) -> None:
-        self._last_ask = time.monotonic()
+        self._last_write = time.monotonic()
         self._run()
 
     def _writes_arriving(self) -> bool:
-        return self._in_flight > 0 or time.monotonic() - self._last_ask < self.quiet_s
+        return self._in_flight > 0 or time.monotonic() - self._last_write < self.quiet_s
 
     def _run(self) -> None:
         self._wanted.set()
@@ -115,7 +115,7 @@ class InlineIndexer:
         if self._timer is not None:
             self._timer.cancel()
         # A write in flight asks again as it ends; this is only the fallback.
-        idle = time.monotonic() - self._last_ask
+        idle = time.monotonic() - self._last_write
         wait = self.quiet_s + 0.1 if self._in_flight else max(0.1, self.quiet_s - idle + 0.1)
         self._timer = threading.Timer(wait, self._run)
         self._timer.daemon = True

@@ -275,13 +275,25 @@ def test_in_aws_the_worker_asks_the_migrate_function_for_the_build(stack, monkey
     assert _state(owner)[1] == 0
 
 
+def _bulk_builds_from_400_rows(monkeypatch) -> None:
+    """A pending set of 400 rows is enough for a bulk build, whatever the graph holds; the old graph goes at once."""
+    monkeypatch.setattr(vector_index, "BULK_MIN_PENDING", 400)
+    monkeypatch.setattr(vector_index, "BULK_MIN_SHARE", 0.0)
+    monkeypatch.setattr(vector_index, "DROP_GRACE_S", 0.0)
+
+
+def _wait_for_state(owner: str, want: tuple[int, int], timeout_s: float = 60) -> None:
+    """Until ``_state`` is ``want`` (an indexer building in its own thread) or the time is up; the caller asserts."""
+    deadline = time.monotonic() + timeout_s
+    while _state(owner) != want and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
 def test_the_inline_indexer_builds_once_the_bulk_writes_pause(stack, monkeypatch):
     services, owner = stack
     rng = random.Random(25)
     g0, _ = _state(owner)
-    monkeypatch.setattr(vector_index, "BULK_MIN_PENDING", 400)
-    monkeypatch.setattr(vector_index, "BULK_MIN_SHARE", 0.0)
-    monkeypatch.setattr(vector_index, "DROP_GRACE_S", 0.0)
+    _bulk_builds_from_400_rows(monkeypatch)
     # The pause must outlast one batch of 500 on a loaded 2-core machine: at 0.5 s a batch there took longer, the
     # pause "happened" mid-load, a build began between batches and a second one followed (CI, 2026-12-02).
     indexer = InlineIndexer(services.worker, quiet_s=3.0)
@@ -289,9 +301,7 @@ def test_the_inline_indexer_builds_once_the_bulk_writes_pause(stack, monkeypatch
         _bulk(services, [uniform_sentence(rng) for _ in range(500)])
         indexer.request()  # writes keep arriving: deferred
     assert _state(owner) == (g0, 1500)
-    deadline = time.monotonic() + 60
-    while _state(owner) != (g0 + 1, 0) and time.monotonic() < deadline:
-        time.sleep(0.2)
+    _wait_for_state(owner, (g0 + 1, 0))
     assert _state(owner) == (g0 + 1, 0)
 
 
@@ -302,9 +312,7 @@ def test_no_bulk_build_starts_while_a_bulk_write_is_in_flight(stack, monkeypatch
     services, owner = stack
     rng = random.Random(28)
     g0, _ = _state(owner)
-    monkeypatch.setattr(vector_index, "BULK_MIN_PENDING", 400)
-    monkeypatch.setattr(vector_index, "BULK_MIN_SHARE", 0.0)
-    monkeypatch.setattr(vector_index, "DROP_GRACE_S", 0.0)
+    _bulk_builds_from_400_rows(monkeypatch)
     indexer = InlineIndexer(services.worker, quiet_s=0.2)
     _bulk(services, [uniform_sentence(rng) for _ in range(500)])
     with indexer.writing():  # a second batch, slow: in flight for many pauses
@@ -313,9 +321,7 @@ def test_no_bulk_build_starts_while_a_bulk_write_is_in_flight(stack, monkeypatch
         assert _state(owner) == (g0, 500)
         _bulk(services, [uniform_sentence(rng) for _ in range(100)])
     indexer.request()  # the slow batch's own ask, as it ends
-    deadline = time.monotonic() + 60
-    while _state(owner) != (g0 + 1, 0) and time.monotonic() < deadline:
-        time.sleep(0.2)
+    _wait_for_state(owner, (g0 + 1, 0))
     assert _state(owner) == (g0 + 1, 0)  # one build, of both batches
 
 
