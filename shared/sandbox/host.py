@@ -18,7 +18,16 @@ from shared.sandbox import state as codec
 PREVIEW_CHARS = 1000  # stored per variable; /inspect and /status read it without running anything
 NAME = re.compile(r"^(?!__)[A-Za-z_][A-Za-z0-9_]{0,127}$")  # the guest keeps no dunders
 GUEST_ERRORS = frozenset({"syntax_error", "code_rejected", "execution_error", "memory_limit", "llm_query"})
-RUNNER_ERRORS = frozenset({"execution_timeout", "output_too_large", "sandbox_crashed", "sandbox_error"})
+RUNNER_ERRORS = frozenset(
+    {
+        "execution_timeout",
+        "output_too_large",
+        "sandbox_crashed",
+        "sandbox_error",
+        "interpreter_missing",
+        "sandbox_slots_full",
+    }
+)
 
 
 class Rejected(Exception):

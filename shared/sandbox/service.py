@@ -4,9 +4,9 @@
     >>> svc.execute(caller, ExecuteRequest(code="x = 1 + 1\\nx"))["result"]
     '2'
 
-This process never runs caller code and never unpickles state: it finds the caller's session, reads the
-sandbox row (opaque bytes plus a JSON summary), hands both to the isolated executor, and stores what comes
-back. /status and /inspect read the summary only, and never create a sandbox.
+It finds the caller's session, reads the sandbox row (the state's JSON, compressed, plus a summary), has
+caller code run in the guest (executors.py), checks what comes back (host.py) and stores it by
+compare-and-set. /status and /inspect read the summary only, and never create a sandbox.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ FAILURES: dict[str, type[MemoryLayerError]] = {
     "bad_state": Unprocessable,
     "bad_variable": InvalidInput,
     "sandbox_slots_full": ServiceUnavailable,
+    "interpreter_missing": ServiceUnavailable,
 }
 
 

@@ -61,3 +61,9 @@ def test_lambda_executor_is_chosen_by_settings_and_builds_no_client_until_used()
         Settings(context_executor="lambda", context_sandbox_function="memorylayer-dev-sandbox")
     )
     assert isinstance(executor, LambdaExecutor) and executor._client is None
+
+
+def test_a_missing_interpreter_is_a_clear_answer_not_a_crash(tmp_path):
+    executor = LocalExecutor(str(tmp_path / "python.wasm"))
+    answer = executor.run({"op": "execute", "code": "1 + 1"})
+    assert answer["code"] == "interpreter_missing" and "shared.sandbox.interpreter fetch" in answer["error"]

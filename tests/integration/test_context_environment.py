@@ -529,7 +529,8 @@ def test_a_state_written_by_an_older_version_is_a_clear_409(http, session, servi
     with services.db.transaction() as conn:
         old = zlib.compress(pickle.dumps({"x": pickle.dumps(1)}))
         conn.execute(
-            "UPDATE context_sandboxes SET state = %s WHERE workspace_id = %s AND session_id = %s", (old, ws, sid)
+            "UPDATE context_sandboxes SET state = %s WHERE workspace_id = %s AND session_id = %s",
+            (old, ws, sid),
         )
     refused = execute(http, ws, sid, "x")
     assert refused.status_code == 409 and refused.json()["detail"]["code"] == "sandbox_state_outdated"
