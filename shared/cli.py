@@ -154,8 +154,9 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from shared.api.app import create_app
+    from shared.settings import local_server_settings
 
-    settings = _settings(args, needs_database=True)
+    settings = local_server_settings(_settings(args, needs_database=True))
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
     return 0
 

@@ -43,6 +43,9 @@ class Settings(BaseSettings):
     # --- service ---
     host: str = "127.0.0.1"
     port: int = 61001
+    # Host names the API answers to, comma-separated ("*": any). Unset: any, except that a server bound to
+    # loopback (make dev, memorylayer serve) answers only to loopback names (local_server_settings).
+    allowed_hosts: str | None = None
     data_dir: Path = Path(".data")
     # The app role's full DSN (local, tests); wins over the parts below. See shared/db/connection.py.
     database_url: str | None = None
@@ -274,6 +277,15 @@ def unknown_variables(environ: Mapping[str, str]) -> list[str]:
     fields = Settings.model_fields
     known = {ENV_PREFIX + n.upper() for n, f in fields.items() if f.validation_alias is None} | NOT_SETTINGS
     return sorted(k for k in environ if k.upper().startswith(ENV_PREFIX) and k.upper() not in known)
+
+
+def local_server_settings(settings: Settings) -> Settings:
+    """A server of our own on a loopback address answers to loopback names only, unless told otherwise: a web
+    page that rebinds its own name to 127.0.0.1 then cannot drive it (its requests carry its own name)."""
+    if settings.allowed_hosts or not is_loopback(settings.host):
+        return settings
+    names = {"localhost", "127.0.0.1", "::1", settings.host.strip("[]").lower()}
+    return settings.model_copy(update={"allowed_hosts": ",".join(sorted(names))})
 
 
 def is_loopback(host: str) -> bool:

@@ -38,7 +38,7 @@ from shared.local.processes import (
 )
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.sqs import SqsPoller, local_sqs
-from shared.settings import Settings, get_settings
+from shared.settings import Settings, get_settings, local_server_settings
 
 log = logging.getLogger("memorylayer.dev")
 APP_ROLE = "memorylayer_app"
@@ -70,7 +70,7 @@ def run(settings: Settings) -> None:
         _publish(settings)
         for extra in _extras(settings):
             stack.enter_context(extra)
-        app = create_app(settings)
+        app = create_app(local_server_settings(settings))
         stack.callback(app.state.services.close)
         server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level="info"))
         log.info(
