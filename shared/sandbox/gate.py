@@ -1,0 +1,215 @@
+"""Admission for sandbox work: a global cap (slots), a cap per tenant and per API key, a bounded queue.
+
+    >>> gate = SandboxGate(GateLimits(slots=4, per_tenant=3, per_key=2))      # doctest: +SKIP
+    >>> answer = await gate.run("acme", "key_1", svc.sandboxes.execute, caller, body)  # doctest: +SKIP
+
+A request that finds no room waits as an awaitable on the event loop (never a blocked thread), at most
+``wait_s``, in a queue of at most ``waiters`` (``tenant_waiters`` of them one tenant's); then it is refused:
+429 ``sandbox_key_busy`` / ``sandbox_tenant_busy`` when the caller's own cap is what is full (fewer calls at
+once will do), 503 ``sandbox_slots_full`` when every slot is in use. Admitted work runs in a pool of ``slots``
+threads of its own, so FastAPI's shared pool (every sync route, /health included) never waits on a sandbox.
+
+The caps hold per process. In AWS each API instance serves one request at a time, so there only the
+database lease (``shared/sandbox/leases.py``) caps a tenant across instances.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import math
+import threading
+from collections import Counter, deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from shared.errors import MemoryLayerError, Overloaded, RateLimited
+from shared.settings import Settings
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class GateLimits:
+    slots: int = 4
+    per_tenant: int = 3
+    per_key: int = 2
+    waiters: int = 32
+    tenant_waiters: int = 8
+    wait_s: float = 5.0
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> GateLimits:
+        return cls(
+            slots=settings.context_slots,
+            per_tenant=settings.context_tenant_slots,
+            per_key=settings.context_key_slots,
+            waiters=settings.context_slot_waiters,
+            tenant_waiters=settings.context_tenant_waiters,
+            wait_s=settings.context_slot_wait_s,
+        )
+
+
+@dataclass(eq=False)
+class _Waiter:
+    tenant: str
+    key: tuple[str, str]
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[None]
+    granted: bool = False
+
+
+@dataclass
+class _Usage:
+    """Who holds a slot and who waits; every change happens under the gate's lock."""
+
+    running: int = 0
+    tenants: Counter[str] = field(default_factory=Counter)
+    keys: Counter[tuple[str, str]] = field(default_factory=Counter)
+    queue: deque[_Waiter] = field(default_factory=deque)
+    waiting: Counter[str] = field(default_factory=Counter)
+
+
+class SandboxGate:
+    def __init__(self, limits: GateLimits) -> None:
+        self.limits = limits
+        self._lock = threading.Lock()  # never held across an await: admission and release are a few steps
+        self._usage = _Usage()
+        self._pool: ThreadPoolExecutor | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SandboxGate:
+        return cls(GateLimits.from_settings(settings))
+
+    # ------------------------------------------------------------------ admission
+
+    async def run(self, tenant: str, key_id: str, fn: Callable[..., T], *args: object) -> T:
+        """Wait for a slot (bounded), then run ``fn(*args)`` in the gate's own threads, in this context (the
+        request's row-level wall travels in a context variable)."""
+        key = (tenant, key_id)
+        await self._acquire(tenant, key)
+        try:
+            call = functools.partial(contextvars.copy_context().run, fn, *args)
+            return await asyncio.get_running_loop().run_in_executor(self._threads(), call)
+        finally:
+            self._release(tenant, key)
+
+    def usage(self) -> dict[str, int]:
+        """Slots in use and calls waiting (for logs and tests)."""
+        with self._lock:
+            return {"running": self._usage.running, "waiting": len(self._usage.queue)}
+
+    def _threads(self) -> ThreadPoolExecutor:
+        # Made on first use: a Lambda instance that never runs a sandbox starts no pool. The gate never admits
+        # more than ``slots`` calls, so this pool never queues.
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.limits.slots, thread_name_prefix="sandbox")
+            return self._pool
+
+    async def _acquire(self, tenant: str, key: tuple[str, str]) -> None:
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            if self._fits(tenant, key):
+                self._take(tenant, key)
+                return
+            u = self._usage
+            if len(u.queue) >= self.limits.waiters or u.waiting[tenant] >= self.limits.tenant_waiters:
+                # The queue is bounded: a flood is refused at once instead of piling up.
+                raise self._refusal(tenant, key, queue_full=True)
+            waiter = _Waiter(tenant, key, loop, loop.create_future())
+            u.queue.append(waiter)
+            u.waiting[tenant] += 1
+        try:
+            await asyncio.wait({waiter.future}, timeout=self.limits.wait_s)
+        except BaseException:
+            with self._lock:
+                if waiter.granted:  # handed a slot just as the request was cancelled: give it back
+                    self._give_back(tenant, key)
+                else:
+                    self._forget(waiter)
+            raise
+        with self._lock:
+            if waiter.granted:
+                return
+            self._forget(waiter)
+            refusal = self._refusal(tenant, key, queue_full=False)
+        raise refusal
+
+    def _release(self, tenant: str, key: tuple[str, str]) -> None:
+        with self._lock:
+            self._give_back(tenant, key)
+
+    # ------------------------------------------------------------------ under the lock
+
+    def _fits(self, tenant: str, key: tuple[str, str]) -> bool:
+        u, lim = self._usage, self.limits
+        return u.running < lim.slots and u.tenants[tenant] < lim.per_tenant and u.keys[key] < lim.per_key
+
+    def _take(self, tenant: str, key: tuple[str, str]) -> None:
+        u = self._usage
+        u.running += 1
+        u.tenants[tenant] += 1
+        u.keys[key] += 1
+
+    def _give_back(self, tenant: str, key: tuple[str, str]) -> None:
+        u = self._usage
+        u.running -= 1
+        u.tenants[tenant] -= 1
+        u.keys[key] -= 1
+        if not u.tenants[tenant]:
+            del u.tenants[tenant]
+        if not u.keys[key]:
+            del u.keys[key]
+        self._grant()
+
+    def _forget(self, waiter: _Waiter) -> None:
+        u = self._usage
+        u.queue.remove(waiter)
+        u.waiting[waiter.tenant] -= 1
+        if not u.waiting[waiter.tenant]:
+            del u.waiting[waiter.tenant]
+
+    def _grant(self) -> None:
+        """Hand free slots to waiters that fit: the tenant holding the fewest slots first, then the oldest, so
+        a tenant with a long queue cannot take every slot that frees up."""
+        while self._usage.running < self.limits.slots:
+            fitting = [w for w in self._usage.queue if self._fits(w.tenant, w.key)]
+            if not fitting:
+                return
+            chosen = min(fitting, key=lambda w: self._usage.tenants[w.tenant])  # min keeps the oldest of ties
+            self._forget(chosen)
+            self._take(chosen.tenant, chosen.key)
+            chosen.granted = True
+            chosen.loop.call_soon_threadsafe(_wake, chosen.future)
+
+    def _refusal(self, tenant: str, key: tuple[str, str], *, queue_full: bool) -> MemoryLayerError:
+        u, lim = self._usage, self.limits
+        # Retry after about as long as this call was willing to wait.
+        retry = max(1, math.ceil(lim.wait_s))
+        if u.tenants[tenant] >= lim.per_tenant or (queue_full and u.waiting[tenant] >= lim.tenant_waiters):
+            return RateLimited(
+                f"this tenant already has {u.tenants[tenant]} sandbox calls running and "
+                f"{u.waiting[tenant]} waiting; send fewer at once",
+                code="sandbox_tenant_busy",
+                retry_after_s=retry,
+                limit=lim.per_tenant,
+            )
+        if u.keys[key] >= lim.per_key:
+            return RateLimited(
+                f"this API key already has {u.keys[key]} sandbox calls running; send fewer at once",
+                code="sandbox_key_busy",
+                retry_after_s=retry,
+                limit=lim.per_key,
+            )
+        return Overloaded(
+            "every sandbox slot is in use; retry shortly", code="sandbox_slots_full", retry_after_s=retry
+        )
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
