@@ -153,6 +153,10 @@ class Settings(BaseSettings):
     # 32 waiting at most (8 per tenant): enough to smooth a burst, too few to pile up; the rest are refused now.
     context_slot_waiters: int = Field(default=32, ge=0)
     context_tenant_waiters: int = Field(default=8, ge=0)
+    # With context_executor=lambda, the tenant cap also holds across instances: a lease row per running call
+    # (shared/sandbox/leases.py). 60 s: twice the context function's 29 s timeout, so no live call outlives its
+    # lease, and a crashed call's slot is free again within a minute.
+    context_lease_ttl_s: float = Field(default=60.0, gt=0, le=3600)
 
     # --- sessions ---
     # A request carrying X-Session-ID keeps its session alive at least this long (never shortens it).

@@ -27,9 +27,11 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from shared.errors import MemoryLayerError, Overloaded, RateLimited
+from shared.sandbox.leases import Lease, TenantLeases
 from shared.settings import Settings
 
 T = TypeVar("T")
+LEASE_POLL_S = 0.25  # how often a call waiting for its tenant's lease asks again (one statement each)
 
 
 @dataclass(frozen=True)
@@ -74,28 +76,60 @@ class _Usage:
 
 
 class SandboxGate:
-    def __init__(self, limits: GateLimits) -> None:
+    def __init__(self, limits: GateLimits, leases: TenantLeases | None = None) -> None:
         self.limits = limits
+        self.leases = leases  # the tenant cap across instances (AWS); None: this process's caps only
         self._lock = threading.Lock()  # never held across an await: admission and release are a few steps
         self._usage = _Usage()
         self._pool: ThreadPoolExecutor | None = None
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> SandboxGate:
-        return cls(GateLimits.from_settings(settings))
+    def from_settings(cls, settings: Settings, leases: TenantLeases | None = None) -> SandboxGate:
+        return cls(GateLimits.from_settings(settings), leases)
 
     # ------------------------------------------------------------------ admission
 
-    async def run(self, tenant: str, key_id: str, fn: Callable[..., T], *args: object) -> T:
+    async def run(
+        self, tenant: str, key_id: str, fn: Callable[..., T], *args: object, space: str | None = None
+    ) -> T:
         """Wait for a slot (bounded), then run ``fn(*args)`` in the gate's own threads, in this context (the
-        request's row-level wall travels in a context variable)."""
+        request's row-level wall travels in a context variable). With leases, the tenant's lease in ``space``
+        (its user space) is taken first and dropped after."""
         key = (tenant, key_id)
         await self._acquire(tenant, key)
         try:
-            call = functools.partial(contextvars.copy_context().run, fn, *args)
-            return await asyncio.get_running_loop().run_in_executor(self._threads(), call)
+            context = contextvars.copy_context()
+            lease = await self._lease(context, space or tenant, key_id) if self.leases else None
+            try:
+                return await self._in_threads(context, fn, *args)
+            finally:
+                if lease is not None and self.leases is not None:
+                    await self._in_threads(context, self.leases.release, lease)
         finally:
             self._release(tenant, key)
+
+    async def _in_threads(self, context: contextvars.Context, fn: Callable[..., T], *args: object) -> T:
+        call = functools.partial(context.run, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self._threads(), call)
+
+    async def _lease(self, context: contextvars.Context, space: str, key_id: str) -> Lease:
+        """The tenant's lease, polled for at most the gate's wait (another instance's call may end meanwhile)."""
+        assert self.leases is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.limits.wait_s
+        while True:
+            lease = await self._in_threads(context, self.leases.take, space, key_id)
+            if lease is not None:
+                return lease
+            left = deadline - loop.time()
+            if left <= 0:
+                raise RateLimited(
+                    f"this tenant already has {self.leases.cap} sandbox calls running; send fewer at once",
+                    code="sandbox_tenant_busy",
+                    retry_after_s=max(1, math.ceil(self.limits.wait_s)),
+                    limit=self.leases.cap,
+                )
+            await asyncio.sleep(min(LEASE_POLL_S, left))
 
     def usage(self) -> dict[str, int]:
         """Slots in use and calls waiting (for logs and tests)."""

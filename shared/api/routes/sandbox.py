@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from shared.api import schemas
 from shared.api.deps import Caller, CallerDep, ServicesDep
 from shared.sandbox.gate import SandboxGate
+from shared.sandbox.leases import TenantLeases
 from shared.sandbox.models import ExecuteRequest, InjectRequest, LoadRequest, QueryRequest, RlmRequest
 
 router = APIRouter(prefix="/v1/context", tags=["context environment"])
@@ -23,7 +24,18 @@ async def sandbox_gate(request: Request) -> SandboxGate:
     """This app's gate, made by its first sandbox call (async: no threadpool hop, and no race on the loop)."""
     state = request.app.state
     if getattr(state, "sandbox_gate", None) is None:
-        state.sandbox_gate = SandboxGate.from_settings(state.settings)
+        settings = state.settings
+        # In AWS one request per instance: only rows in Postgres can cap a tenant across instances.
+        leases = (
+            TenantLeases(
+                lambda: state.services.db,
+                cap=settings.context_tenant_slots,
+                ttl_s=settings.context_lease_ttl_s,
+            )
+            if settings.context_executor == "lambda"
+            else None
+        )
+        state.sandbox_gate = SandboxGate.from_settings(settings, leases)
     return state.sandbox_gate
 
 
@@ -37,7 +49,7 @@ async def through_gate(
     call in the gate's own threads, never in FastAPI's shared pool."""
     principal = caller.principal
     key = principal.key_id or ("admin" if principal.admin else "open")  # as the service's Target
-    return await gate.run(caller.tenant_id, key, work, caller, *args)
+    return await gate.run(caller.tenant_id, key, work, caller, *args, space=principal.user_space)
 
 
 @router.post("/execute", response_model=schemas.ExecuteResult)
