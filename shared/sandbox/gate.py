@@ -1,6 +1,6 @@
 """Admission for sandbox work: a global cap (slots), a cap per tenant and per API key, a bounded queue.
 
-    >>> gate = SandboxGate(GateLimits(slots=4, per_tenant=3, per_key=2))      # doctest: +SKIP
+    >>> gate = SandboxGate.from_settings(settings)                               # doctest: +SKIP
     >>> answer = await gate.run("acme", "key_1", svc.sandboxes.execute, caller, body)  # doctest: +SKIP
 
 A request that finds no room waits as an awaitable on the event loop (never a blocked thread), at most
@@ -24,7 +24,7 @@ from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from shared.errors import MemoryLayerError, Overloaded, RateLimited
 from shared.sandbox.leases import Lease, TenantLeases
@@ -36,12 +36,14 @@ LEASE_POLL_S = 0.25  # how often a call waiting for its tenant's lease asks agai
 
 @dataclass(frozen=True)
 class GateLimits:
-    slots: int = 4
-    per_tenant: int = 3
-    per_key: int = 2
-    waiters: int = 32
-    tenant_waiters: int = 8
-    wait_s: float = 5.0
+    """The caps; their defaults and reasons are the settings' (``MEMORYLAYER_CONTEXT_*SLOT*``)."""
+
+    slots: int
+    per_tenant: int
+    per_key: int
+    waiters: int
+    tenant_waiters: int
+    wait_s: float
 
     @classmethod
     def from_settings(cls, settings: Settings) -> GateLimits:
@@ -97,16 +99,25 @@ class SandboxGate:
         (its user space) is taken first and dropped after."""
         key = (tenant, key_id)
         await self._acquire(tenant, key)
+        # The slot is held until the work itself ends: a request cancelled meanwhile (its client gone) cannot
+        # stop a thread, so it must not free the slot that thread is using.
+        work = asyncio.ensure_future(self._admitted(fn, args, space or tenant, key_id))
+        work.add_done_callback(lambda done: self._finished(done, tenant, key))
+        return await asyncio.shield(work)
+
+    async def _admitted(self, fn: Callable[..., T], args: tuple[object, ...], space: str, key_id: str) -> T:
+        context = contextvars.copy_context()  # the request's, copied into this task: its row-level wall
+        lease = await self._lease(context, space, key_id) if self.leases else None
         try:
-            context = contextvars.copy_context()
-            lease = await self._lease(context, space or tenant, key_id) if self.leases else None
-            try:
-                return await self._in_threads(context, fn, *args)
-            finally:
-                if lease is not None and self.leases is not None:
-                    await self._in_threads(context, self.leases.release, lease)
+            return await self._in_threads(context, fn, *args)
         finally:
-            self._release(tenant, key)
+            if lease is not None and self.leases is not None:
+                await self._in_threads(context, self.leases.release, lease)
+
+    def _finished(self, work: asyncio.Future[Any], tenant: str, key: tuple[str, str]) -> None:
+        self._release(tenant, key)
+        if not work.cancelled():
+            work.exception()  # read here too: nobody may be awaiting a cancelled request's work
 
     async def _in_threads(self, context: contextvars.Context, fn: Callable[..., T], *args: object) -> T:
         call = functools.partial(context.run, fn, *args)

@@ -108,3 +108,16 @@ async def test_a_cancelled_waiter_leaves_no_trace():
     hold.release()
     await task
     assert gate.usage() == {"running": 0, "waiting": 0} and hold.ran == ["x"]
+
+
+async def test_a_cancelled_request_keeps_its_slot_until_its_work_ends():
+    gate = SandboxGate(GateLimits(slots=1, per_tenant=1, per_key=1, waiters=4, tenant_waiters=4, wait_s=5))
+    hold = Hold()
+    request = asyncio.create_task(gate.run("a", "k", hold, "x"))
+    await until(lambda: hold.ran == ["x"])
+    request.cancel()  # the client went away; the thread cannot be stopped
+    with pytest.raises(asyncio.CancelledError):
+        await request
+    assert gate.usage() == {"running": 1, "waiting": 0}
+    hold.release("x")
+    await until(lambda: gate.usage() == {"running": 0, "waiting": 0})
