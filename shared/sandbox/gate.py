@@ -98,16 +98,21 @@ class SandboxGate:
         request's row-level wall travels in a context variable). With leases, the tenant's lease in ``space``
         (its user space) is taken first and dropped after."""
         key = (tenant, key_id)
-        await self._acquire(tenant, key)
+        deadline = (
+            asyncio.get_running_loop().time() + self.limits.wait_s
+        )  # one wait for the slot and the lease
+        await self._acquire(tenant, key, deadline)
         # The slot is held until the work itself ends: a request cancelled meanwhile (its client gone) cannot
         # stop a thread, so it must not free the slot that thread is using.
-        work = asyncio.ensure_future(self._admitted(fn, args, space or tenant, key_id))
+        work = asyncio.ensure_future(self._admitted(fn, args, space or tenant, key_id, deadline))
         work.add_done_callback(lambda done: self._finished(done, tenant, key))
         return await asyncio.shield(work)
 
-    async def _admitted(self, fn: Callable[..., T], args: tuple[object, ...], space: str, key_id: str) -> T:
+    async def _admitted(
+        self, fn: Callable[..., T], args: tuple[object, ...], space: str, key_id: str, deadline: float
+    ) -> T:
         context = contextvars.copy_context()  # the request's, copied into this task: its row-level wall
-        lease = await self._lease(context, space, key_id) if self.leases else None
+        lease = await self._lease(context, space, key_id, deadline) if self.leases else None
         try:
             return await self._in_threads(context, fn, *args)
         finally:
@@ -123,11 +128,10 @@ class SandboxGate:
         call = functools.partial(context.run, fn, *args)
         return await asyncio.get_running_loop().run_in_executor(self._threads(), call)
 
-    async def _lease(self, context: contextvars.Context, space: str, key_id: str) -> Lease:
-        """The tenant's lease, polled for at most the gate's wait (another instance's call may end meanwhile)."""
+    async def _lease(self, context: contextvars.Context, space: str, key_id: str, deadline: float) -> Lease:
+        """The tenant's lease, polled for until the call's deadline (another instance's call may end meanwhile)."""
         assert self.leases is not None
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.limits.wait_s
         while True:
             lease = await self._in_threads(context, self.leases.take, space, key_id)
             if lease is not None:
@@ -155,7 +159,7 @@ class SandboxGate:
                 self._pool = ThreadPoolExecutor(self.limits.slots, thread_name_prefix="sandbox")
             return self._pool
 
-    async def _acquire(self, tenant: str, key: tuple[str, str]) -> None:
+    async def _acquire(self, tenant: str, key: tuple[str, str], deadline: float) -> None:
         loop = asyncio.get_running_loop()
         with self._lock:
             if self._fits(tenant, key):
@@ -169,7 +173,7 @@ class SandboxGate:
             u.queue.append(waiter)
             u.waiting[tenant] += 1
         try:
-            await asyncio.wait({waiter.future}, timeout=self.limits.wait_s)
+            await asyncio.wait({waiter.future}, timeout=max(0.0, deadline - loop.time()))
         except BaseException:
             with self._lock:
                 if waiter.granted:  # handed a slot just as the request was cancelled: give it back
