@@ -22,9 +22,15 @@ from shared.local.server import serve_in_thread
 from tests.integration.test_sessions_api import create, h
 from tests.secured import admin_client, serve_secured
 
+
+def slow(seconds: float) -> str:
+    """Code that sleeps in the sandbox and records when it ran (``started``, ``ended``: the sandbox's clock)."""
+    return f"import time\nstarted = time.time()\ntime.sleep({seconds})\nended = time.time()"
+
+
 SLEEP_S = 4.0
 # Long enough that everything the test checks before a slow call ends happens inside it, even on a loaded machine.
-SLOW = f"import time\nstarted = time.time()\ntime.sleep({SLEEP_S})\nended = time.time()"
+SLOW = slow(SLEEP_S)
 REFUSALS = {429: {"sandbox_tenant_busy", "sandbox_key_busy"}, 503: {"sandbox_slots_full"}}
 
 
@@ -109,8 +115,11 @@ def most_at_once(spans: list[tuple[float, float]]) -> int:
 def test_a_flood_of_sandbox_calls_leaves_the_api_answering(settings, services):
     """The audit's case: 100 slow sandbox calls from one tenant at once. /health and an ordinary read answer
     while they run; the tenant runs at most its cap; the rest are refused promptly, and nothing is lost."""
-    flood = 100
-    gated = settings.model_copy(update=gate(context_slots=4, context_tenant_slots=2, context_key_slots=2))
+    flood, seconds = 100, 5.0
+    # 2 run; up to 60 wait 3 s on the event loop (more than FastAPI's 40 threads: were waiting to hold a
+    # thread, /health would queue behind them); the rest are refused at once.
+    caps = gate(context_slots=4, context_tenant_slots=2, context_key_slots=2, context_slot_wait_s=3.0)
+    gated = settings.model_copy(update={**caps, "context_slot_waiters": 64, "context_tenant_waiters": 60})
     limits = httpx.Limits(max_connections=flood + 10, max_keepalive_connections=flood + 10)
     with (
         serve_in_thread(create_app(gated, services=services)) as url,
@@ -122,7 +131,7 @@ def test_a_flood_of_sandbox_calls_leaves_the_api_answering(settings, services):
         assert (
             client.post("/v1/memories", json={"content": "still readable"}, headers=h(ws)).status_code == 201
         )
-        threads = fire(client, ws, calls)
+        threads = fire(client, ws, calls, code=slow(seconds))
         time.sleep(1.0)  # the flood is in: every call is running, waiting or refused
         sent = time.monotonic()
         health = other.get("/health")
@@ -139,13 +148,15 @@ def test_a_flood_of_sandbox_calls_leaves_the_api_answering(settings, services):
         print(
             f"\n/health {1000 * (health_at - sent):.0f} ms, GET /v1/memories {1000 * (listed_at - health_at):.0f} ms "
             f"under the flood; first sandbox answer {first_done - sent:+.1f} s after /health was sent; "
-            f"{len(ran)} ran, {flood - len(ran)} refused"
+            f"{len(ran)} ran, {flood - len(ran)} refused, {sum(c.answered > listed_at for c in calls)} still in flight"
         )
         # Both answered while the slow calls were still running: an order, which a loaded machine cannot fake.
         # (Before the gate, /health waited behind the queued calls in the shared thread pool.)
         assert health_at < first_done and listed_at < first_done
-        # And well inside one slow call's own duration (measured ~0.1 s; 10 s before the gate).
-        assert health_at - sent < SLEEP_S and listed_at - sent < SLEEP_S
+        # ... and while calls were still waiting for a slot (more in flight than the two running).
+        assert sum(c.answered > listed_at for c in calls) > 2
+        # And well inside one slow call's own duration (measured 0.01-0.1 s; 10 s before the gate).
+        assert health_at - sent < seconds and listed_at - sent < seconds
         refused = assert_refusals(calls, {"sandbox_tenant_busy"})
         # A bounded queue: the refusals came within the wait, not after the slow calls.
         assert sum(c.answered < first_done for c in refused) >= 0.8 * len(refused)
