@@ -5,7 +5,7 @@ from __future__ import annotations
 from shared.db import rls, sandbox_leases
 from shared.sandbox.executors import create_executor
 from shared.sandbox.leases import TenantLeases
-from shared.settings import get_settings
+from shared.settings import Settings, get_settings
 from shared.tenants import DEFAULT_TENANT, user_space
 from tests.functions.events import http_v2
 from tests.functions.test_memory_handler import call
@@ -66,7 +66,9 @@ def test_sandbox_calls_through_lambda_wait_for_the_tenants_lease(
     get_settings.cache_clear()
     fn = load_handler("functions.context.handler")
     # The local executor (what the sandbox function runs), in process: no Lambda to invoke here.
-    local = get_settings().model_copy(update={"context_executor": "process"})
+    local = get_settings().model_copy(
+        update={"context_executor": Settings.model_fields["context_executor"].default}
+    )
     fn.app.state.services.sandboxes.executor = create_executor(local)
     sid = http.post("/v1/sessions", json={}, headers={"X-Workspace-ID": ws}).json()["session"]["id"]
     event = http_v2(
