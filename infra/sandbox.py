@@ -43,8 +43,10 @@ MEMORY_MB = 1024  # CPU scales with memory; the executor's own address-space cap
 FILES = (
     "shared/__init__.py",
     "shared/sandbox/__init__.py",
-    "shared/sandbox/runner.py",
-    "shared/sandbox/executor.py",
+    "shared/sandbox/wasm.py",
+    "shared/sandbox/interpreter.py",
+    "shared/sandbox/state.py",
+    "shared/sandbox/guest.py",
     "functions/__init__.py",
     "functions/sandbox/__init__.py",
     "functions/sandbox/handler.py",

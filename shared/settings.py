@@ -130,10 +130,12 @@ class Settings(BaseSettings):
     context_event_retention_days: int = 30
 
     # --- context environment: server-side sandboxes (docs/context-environment.md) ---
-    # process: a confined child process per execution (local, tests); lambda: the sandbox function
-    # (context_sandbox_function, set by the stack); off: every /v1/context route answers 501.
-    context_executor: Literal["process", "lambda", "off"] = "process"
+    # wasm: CPython-in-WebAssembly in this process (local, tests, the sandbox function itself); lambda: the
+    # sandbox function (context_sandbox_function, set by the stack); off: every /v1/context route answers 501.
+    context_executor: Literal["wasm", "lambda", "off"] = "wasm"
     context_sandbox_function: str | None = None
+    context_wasm_path: str | None = None  # python.wasm (default: the bundled copy, else the venv's)
+    context_max_variables: int = Field(default=1000, ge=1, le=100_000)
     context_max_exec_seconds: float = Field(default=30.0, gt=0, le=300)
     context_max_memory_bytes: int = Field(default=256 * 1024 * 1024, ge=64 * 1024 * 1024)
     context_max_state_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
@@ -142,7 +144,7 @@ class Settings(BaseSettings):
     context_rlm_max_iterations: int = Field(default=10, ge=1)
     context_rlm_max_exec_seconds: float = Field(default=120.0, gt=0)
     # Admission to the sandboxes, per API process (shared/sandbox/gate.py); a refusal is 429/503 + Retry-After.
-    # 4 slots: each child may hold its whole address-space cap (4 x 256 MiB), as the runner always allowed.
+    # 4 slots: each guest may hold its whole linear-memory cap (4 x 256 MiB) in this process.
     context_slots: int = Field(default=4, ge=1, le=256)
     # 3 of the 4 per tenant: one tenant's flood always leaves a slot to the others.
     context_tenant_slots: int = Field(default=3, ge=1)
