@@ -16,6 +16,8 @@ from typing import Any
 class MemoryLayerError(Exception):
     status = 500
     code = "internal_error"
+    # Set on refusals a client should retry later: sent as the Retry-After header (shared/api/errors.py).
+    retry_after_s: int | None = None
 
     def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
         super().__init__(message)
@@ -88,6 +90,16 @@ class RateLimited(MemoryLayerError):
 class ServiceUnavailable(MemoryLayerError):
     status = 503
     code = "service_unavailable"
+
+
+class Overloaded(ServiceUnavailable):
+    """Every slot of a bounded resource is taken (the sandboxes'); retry after ``retry_after_s``."""
+
+    code = "overloaded"
+
+    def __init__(self, message: str, *, retry_after_s: int = 1, **details: Any) -> None:
+        super().__init__(message, retry_after_s=retry_after_s, **details)
+        self.retry_after_s = retry_after_s
 
 
 class EmbeddingError(ServiceUnavailable):

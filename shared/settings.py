@@ -146,6 +146,22 @@ class Settings(BaseSettings):
     context_query_max_tokens: int = Field(default=4096, ge=1)
     context_rlm_max_iterations: int = Field(default=10, ge=1)
     context_rlm_max_exec_seconds: float = Field(default=120.0, gt=0)
+    # Admission to the sandboxes, per API process (shared/sandbox/gate.py); a refusal is 429/503 + Retry-After.
+    # 4 slots: each guest may hold its whole linear-memory cap (4 x 256 MiB) in this process.
+    context_slots: int = Field(default=4, ge=1, le=256)
+    # 3 of the 4 per tenant: one tenant's flood always leaves a slot to the others.
+    context_tenant_slots: int = Field(default=3, ge=1)
+    # 2 per key: one runaway key leaves its tenant a slot, and a client may still overlap two calls.
+    context_key_slots: int = Field(default=2, ge=1)
+    # 5 s: a waiter plus the 20 s AWS execution limit stays under the HTTP API's 30 s cut.
+    context_slot_wait_s: float = Field(default=5.0, ge=0, le=60)
+    # 32 waiting at most (8 per tenant): enough to smooth a burst, too few to pile up; the rest are refused now.
+    context_slot_waiters: int = Field(default=32, ge=0)
+    context_tenant_waiters: int = Field(default=8, ge=0)
+    # With context_executor=lambda, the tenant cap also holds across instances: a lease row per running call
+    # (shared/sandbox/leases.py). 60 s: twice the context function's 29 s timeout, so no live call outlives its
+    # lease, and a crashed call's slot is free again within a minute.
+    context_lease_ttl_s: float = Field(default=60.0, gt=0, le=3600)
 
     # --- sessions ---
     # A request carrying X-Session-ID keeps its session alive at least this long (never shortens it).

@@ -16,13 +16,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from shared.errors import MemoryLayerError, RateLimited
+from shared.errors import MemoryLayerError
 
 log = logging.getLogger("memorylayer.api")
 
 
 async def _domain_error(_: Request, exc: MemoryLayerError) -> JSONResponse:
-    headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, RateLimited) else None
+    headers = {"Retry-After": str(exc.retry_after_s)} if exc.retry_after_s is not None else None
     return JSONResponse({"detail": exc.to_detail()}, status_code=exc.status, headers=headers)
 
 
