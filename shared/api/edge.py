@@ -101,11 +101,11 @@ class SecurityHeaders:
         async def capture(message: Message) -> None:
             nonlocal start
             if message["type"] == "http.response.start":
-                headers = dict(message.get("headers") or [])
-                if not headers.get(b"content-type", b"").startswith(b"text/html"):
+                sent = dict(message.get("headers") or [])
+                if not sent.get(b"content-type", b"").startswith(b"text/html"):
                     extra = (
                         []
-                        if b"x-content-type-options" in headers
+                        if b"x-content-type-options" in sent
                         else [(b"x-content-type-options", b"nosniff")]
                     )
                     await send({**message, "headers": [*message.get("headers", []), *extra]})
@@ -125,11 +125,11 @@ class SecurityHeaders:
                 (b"x-content-type-options", b"nosniff"),
                 (b"referrer-policy", b"no-referrer"),
             ]
-            headers = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
-            present = {k.lower() for k, _ in headers}  # a page's own policy (the console's) wins
-            headers += [(b"content-length", str(len(body)).encode())]
-            headers += [(k, v) for k, v in extra if k not in present]
-            await send({**start, "headers": headers})
+            kept = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+            present = {k.lower() for k, _ in kept}  # a page's own policy (the console's) wins
+            kept += [(b"content-length", str(len(body)).encode())]
+            kept += [(k, v) for k, v in extra if k not in present]
+            await send({**start, "headers": kept})
             await send({"type": "http.response.body", "body": body})
 
         await self.app(scope, receive, capture)

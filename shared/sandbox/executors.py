@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from typing import Any, Protocol
 
 from shared.settings import Settings
@@ -31,15 +30,12 @@ def failure(code: str, message: str) -> dict[str, Any]:
 class LocalExecutor:
     """The guest in this process (shared/sandbox/wasm.py): make dev, memorylayer serve, tests."""
 
-    def __init__(self, wasm_path: str | None = None, *, slots: int = 4, queue_s: float = 5.0) -> None:
+    def __init__(self, wasm_path: str | None = None) -> None:
         from shared.sandbox.interpreter import InterpreterMissing
         from shared.sandbox.wasm import WasmExecutor
 
         self.wasm: WasmExecutor | None = None
         self.missing = ""
-        # Each guest may hold its whole memory cap: a burst waits ``queue_s`` for a slot, then is refused.
-        self._slots = threading.BoundedSemaphore(slots)
-        self.queue_s = queue_s
         try:
             self.wasm = WasmExecutor(wasm_path)  # load (or compile, once per machine) at start-up
         except InterpreterMissing as exc:  # the rest of the API still serves; /v1/context says why not
@@ -49,12 +45,7 @@ class LocalExecutor:
     def run(self, request: dict[str, Any], *, tenant_id: str | None = None) -> dict[str, Any]:
         if self.wasm is None:
             return failure("interpreter_missing", self.missing)
-        if not self._slots.acquire(timeout=self.queue_s):
-            return failure("sandbox_slots_full", "every sandbox slot is in use; retry shortly")
-        try:
-            return self.wasm.run(request)
-        finally:
-            self._slots.release()
+        return self.wasm.run(request)  # admission (how many at once, per tenant, per key): gate.py
 
 
 class LambdaExecutor:

@@ -25,7 +25,6 @@ RUNNER_ERRORS = frozenset(
         "sandbox_crashed",
         "sandbox_error",
         "interpreter_missing",
-        "sandbox_slots_full",
     }
 )
 

@@ -60,7 +60,6 @@ FAILURES: dict[str, type[MemoryLayerError]] = {
     "too_many_variables": PayloadTooLarge,
     "bad_state": Unprocessable,
     "bad_variable": InvalidInput,
-    "sandbox_slots_full": ServiceUnavailable,
     "interpreter_missing": ServiceUnavailable,
 }
 

@@ -55,7 +55,7 @@ def test_json_answers_are_not_sniffed(http):
 @pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
 def test_nan_and_infinity_are_refused_and_change_nothing(http, ws, value):
     before = http.get("/v1/memories", headers=h(ws)).json()
-    body = '{"content": "a fact", "importance": %s, "metadata": {"x": %s}}' % (value, value)
+    body = '{"content": "a fact", "importance": VALUE, "metadata": {"x": VALUE}}'.replace("VALUE", value)
     refused = http.post("/v1/memories", content=body, headers={**h(ws), "Content-Type": "application/json"})
     assert refused.status_code == 400 and refused.json()["detail"]["code"] == "invalid_json"
     assert http.get("/v1/memories", headers=h(ws)).json() == before
@@ -85,7 +85,9 @@ def exchange(conn: socket.socket, request: str) -> bytes:
     while b"\r\n\r\n" not in data:
         data += conn.recv(65536)
     head, _, body = data.partition(b"\r\n\r\n")
-    length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length"))
+    length = next(
+        int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")
+    )
     while len(body) < length:
         body += conn.recv(65536)
     return head + b"\r\n\r\n" + body
