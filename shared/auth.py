@@ -213,6 +213,7 @@ class AuthGuard:
 
     WINDOW_S = 60.0
     MAX_ENTRIES = 10_000  # bounds memory under a flood of distinct keys or addresses
+    GOOD_TTL_S = 900.0  # a key that worked here lately is not locked out by its neighbours' failures
 
     def __init__(
         self, db: Callable[[], Database | None], failures_per_minute: int, negative_ttl_s: float
@@ -222,11 +223,16 @@ class AuthGuard:
         self.negative_ttl_s = negative_ttl_s
         self._bad_keys: dict[str, float] = {}  # sha256 of the key -> monotonic expiry
         self._blocked: dict[str, float] = {}  # source address -> monotonic end of its block
+        self._good_keys: dict[str, float] = {}  # sha256 of a key that authenticated -> monotonic expiry
         self._lock = threading.Lock()
 
-    def check_source(self, source: str) -> None:
-        """429 for an address over its failure budget, before any key is looked at."""
+    def check_source(self, source: str, key: str = "") -> None:
+        """429 for an address over its failure budget, before any key is looked at, unless the key is one
+        that authenticated here lately: clients behind one address (a NAT, a laptop) keep working while
+        another of them floods garbage keys. A key new to this process waits out the block."""
         with self._lock:
+            if key and _live(self._good_keys, _hash(key)) is not None:
+                return
             until = _live(self._blocked, source)
         if until is not None:
             raise RateLimited(
@@ -248,6 +254,11 @@ class AuthGuard:
     def known_bad(self, key: str) -> bool:
         with self._lock:
             return _live(self._bad_keys, _hash(key)) is not None
+
+    def remember_good(self, key: str) -> None:
+        with self._lock:
+            _bounded(self._good_keys, self.MAX_ENTRIES)
+            self._good_keys[_hash(key)] = time.monotonic() + self.GOOD_TTL_S
 
     def remember_bad(self, key: str) -> None:
         with self._lock:

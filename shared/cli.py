@@ -154,10 +154,11 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from shared.api.app import create_app
+    from shared.local.server import proxy_options
     from shared.settings import local_server_settings
 
     settings = local_server_settings(_settings(args, needs_database=True))
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, **proxy_options(settings))
     return 0
 
 

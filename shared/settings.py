@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     # Host names the API answers to, comma-separated ("*": any). Unset: any, except that a server bound to
     # loopback (make dev, memorylayer serve) answers only to loopback names (local_server_settings).
     allowed_hosts: str | None = None
+    # Proxies whose X-Forwarded-For names the client (comma-separated addresses; unset: none, the socket's
+    # peer is the client). Behind API Gateway the source address comes from the event instead.
+    trusted_proxies: str | None = None
     data_dir: Path = Path(".data")
     # The app role's full DSN (local, tests); wins over the parts below. See shared/db/connection.py.
     database_url: str | None = None

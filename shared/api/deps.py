@@ -116,7 +116,7 @@ def principal(
     guard = request.app.state.auth_guard
     # Behind API Gateway, Mangum puts requestContext.http.sourceIp here; locally it is the socket's peer.
     source = request.client.host if request.client else "unknown"
-    guard.check_source(source)
+    guard.check_source(source, token)
     try:
         if guard.known_bad(token):
             raise Unauthorized("invalid API key", code="invalid_api_key")
@@ -126,6 +126,7 @@ def principal(
             guard.remember_bad(token)
         guard.failed(source)
         raise
+    guard.remember_good(token)
     request.app.state.rate_limiter.take(found.key_id)
     if request.method not in ("GET", "HEAD", "OPTIONS") and not READ_ONLY_POSTS.match(request.url.path):
         found.require_write()
@@ -159,7 +160,8 @@ def caller(
         # id is neither touched nor revealed: it resolves nothing, exactly like an id that never existed.
         scope = session_scope(found)
         resolve = getattr(request.app.state.services, "session_workspace", None)
-        session_workspace = resolve(scope, x_session_id) if resolve and scope else None
+        may_write = who.access != "read"  # keeping a session alive is a write
+        session_workspace = resolve(scope, x_session_id, write=may_write) if resolve and scope else None
         found.requested = requested or session_workspace
     return found
 

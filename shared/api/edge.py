@@ -104,9 +104,7 @@ class SecurityHeaders:
                 sent = dict(message.get("headers") or [])
                 if not sent.get(b"content-type", b"").startswith(b"text/html"):
                     extra = (
-                        []
-                        if b"x-content-type-options" in sent
-                        else [(b"x-content-type-options", b"nosniff")]
+                        [] if b"x-content-type-options" in sent else [(b"x-content-type-options", b"nosniff")]
                     )
                     await send({**message, "headers": [*message.get("headers", []), *extra]})
                     return

@@ -91,3 +91,32 @@ def exchange(conn: socket.socket, request: str) -> bytes:
     while len(body) < length:
         body += conn.recv(65536)
     return head + b"\r\n\r\n" + body
+
+
+def test_a_read_only_key_does_not_keep_a_session_alive(settings, services):
+    from tests.secured import admin_client, serve_secured
+
+    ws = "ws_edge_slide"
+    with serve_secured(settings, services) as url, admin_client(url) as admin:
+        read = admin.post("/v1/admin/api-keys", json={"workspaces": [ws], "access": "read"}).json()["key"]
+        write = admin.post("/v1/admin/api-keys", json={"workspaces": [ws]}).json()["key"]
+        with httpx.Client(base_url=url, timeout=10) as http:
+            sid = http.post(
+                "/v1/sessions", json={"ttl_seconds": 60}, headers={"Authorization": write, **h(ws)}
+            ).json()["session"]["id"]
+
+            def expires() -> str:
+                with services.db.connection() as conn:
+                    row = conn.execute(
+                        "SELECT expires_at FROM sessions WHERE workspace_id = %s AND id = %s", (ws, sid)
+                    ).fetchone()
+                return str(row["expires_at"])
+
+            before = expires()
+            seen = http.get(
+                "/v1/context/status", headers={"Authorization": read, "X-Session-ID": sid, **h(ws)}
+            )
+            assert seen.status_code == 200, seen.text  # the session is found ...
+            assert expires() == before  # ... and left as it was
+            http.get("/v1/context/status", headers={"Authorization": write, "X-Session-ID": sid, **h(ws)})
+            assert expires() > before  # a key that may write keeps it alive
