@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+import re
 import secrets
 import threading
 import time
@@ -169,10 +170,10 @@ class ApiKeys:
         )
 
 
-def count_in_window(db: Database, bucket: str, window_s: float) -> tuple[int, float]:
-    """Add one to ``bucket``'s current window; returns (count so far, seconds until the window ends)."""
+def count_in_window(db: Database, bucket: str, window_s: float, cost: int = 1) -> tuple[int, float]:
+    """Add ``cost`` to ``bucket``'s current window; returns (count so far, seconds until the window ends)."""
     with db.connection() as conn:
-        return rate_limits.count_in_window(conn, bucket, window_s)
+        return rate_limits.count_in_window(conn, bucket, window_s, cost)
 
 
 def purge_rate_windows(db: Database, older_than_s: int = 3600) -> int:
@@ -182,16 +183,17 @@ def purge_rate_windows(db: Database, older_than_s: int = 3600) -> int:
 
 
 class RateLimiter:
-    """Per-key requests, counted in Postgres so the limit holds for the whole fleet, not per container:
-    ``burst`` requests per window of ``burst / rate_per_s`` seconds (50/s with a burst of 100: 100 per 2 s)."""
+    """Per-key work, counted in Postgres so the limit holds for the whole fleet, not per container: ``burst``
+    units per window of ``burst / rate_per_s`` seconds (50/s with a burst of 100: 100 per 2 s). A request
+    costs one unit, an expensive one more (``cost``: recall, traverse, import, the sandbox)."""
 
     def __init__(self, db: Callable[[], Database], rate_per_s: float, burst: int) -> None:
         self._db = db
         self.burst = burst
         self.window_s = max(1.0, burst / rate_per_s)
 
-    def take(self, key_id: str) -> None:
-        count, resets_in_s = count_in_window(self._db(), f"key:{key_id}", self.window_s)
+    def take(self, key_id: str, cost: int = 1) -> None:
+        count, resets_in_s = count_in_window(self._db(), f"key:{key_id}", self.window_s, cost)
         if count > self.burst:
             raise RateLimited(
                 "rate limit exceeded for this key", retry_after_s=max(1, math.ceil(resets_in_s))
@@ -264,6 +266,37 @@ class AuthGuard:
         with self._lock:
             _bounded(self._bad_keys, self.MAX_ENTRIES)
             self._bad_keys[_hash(key)] = time.monotonic() + self.negative_ttl_s
+
+
+# What a request costs the limiter, by route: the expensive ones by the work they start. An import also
+# pays for its size (one unit per 64 KiB of body), so a 5,000-memory file costs what its work does.
+ROUTE_COSTS: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(r"^/v1/context/(execute|rlm|query)$"), 10),
+    (re.compile(r"^/v1/context/(load|inject)$"), 3),
+    (re.compile(r"^/v1/memories/(recall|reflect|answer)$"), 3),
+    (re.compile(r"^/v1/memories/[^/]+/traverse$"), 3),
+    (re.compile(r"^/v1/memories/batch$"), 5),
+    (re.compile(r"^/v1/workspaces/[^/]+/import$"), 5),
+)
+IMPORT_BYTES_PER_UNIT = 64 * 1024
+
+
+def request_cost(method: str, path: str, content_length: int) -> int:
+    """Units of the per-key limit one request takes.
+
+    >>> request_cost("GET", "/v1/memories", 0), request_cost("POST", "/v1/memories/recall", 120)
+    (1, 3)
+    >>> request_cost("POST", "/v1/workspaces/ws/import", 10 * 1024 * 1024)
+    165
+    """
+    if method in ("GET", "HEAD", "OPTIONS"):
+        return 1
+    for pattern, cost in ROUTE_COSTS:
+        if pattern.match(path):
+            if path.endswith("/import") or path.endswith("/batch"):
+                return cost + content_length // IMPORT_BYTES_PER_UNIT
+            return cost
+    return 1
 
 
 def _live(entries: dict[str, float], name: str) -> float | None:

@@ -85,8 +85,11 @@ class Settings(BaseSettings):
     max_batch_operations: int = 1000
     max_recall_limit: int = 1000
     max_request_bytes: int = 8 * 1024 * 1024
-    # Associations one workspace import may carry; checked before anything is written.
+    # What one request may carry, each checked before anything is written (413 naming the limit): the rate
+    # limiter counts requests, so these bound the work behind one.
     max_import_associations: int = Field(default=10_000, ge=0)
+    max_import_memories: int = Field(default=10_000, ge=1)
+    max_working_memory_items: int = Field(default=1000, ge=1)
 
     # --- association graphs (traverse, recall's expansion) ---
     # A walk reaches each node once; these bound the rest, inside the one recursive statement: the strongest

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Depends, Header, Query, Request
 
 from shared import secrets
-from shared.auth import Principal
+from shared.auth import Principal, request_cost
 from shared.db import rls
 from shared.db.scope import Scope
 from shared.errors import Forbidden, InvalidInput, Unauthorized
@@ -127,7 +127,9 @@ def principal(
         guard.failed(source)
         raise
     guard.remember_good(token)
-    request.app.state.rate_limiter.take(found.key_id)
+    length = request.headers.get("content-length", "")
+    cost = request_cost(request.method, request.url.path, int(length) if length.isdigit() else 0)
+    request.app.state.rate_limiter.take(found.key_id, cost)
     if request.method not in ("GET", "HEAD", "OPTIONS") and not READ_ONLY_POSTS.match(request.url.path):
         found.require_write()
     return found
