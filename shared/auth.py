@@ -103,13 +103,16 @@ class ApiKeys:
         access: str = "read_write",
         expires_at: datetime | None = None,
         name: str | None = None,
-        tenant_id: str = DEFAULT_TENANT,
+        tenant_id: str | None = None,
     ) -> tuple[dict, str]:
+        """A new key. Without ``tenant_id`` it joins the tenant that owns its workspaces, or, for new ones, a
+        tenant of its own: two customers onboarded with the defaults never share a tenant's spaces."""
         if not workspaces:
             raise InvalidInput("a key needs at least one workspace", code="workspaces_required")
         prefix = secrets.token_hex(6)
         key = f"{KEY_PREFIX}{prefix}_{secrets.token_urlsafe(32)}"
         with self.db.transaction() as conn:
+            tenant_id = tenant_id or self._implied_tenant(conn, workspaces)
             self._claim(conn, tenant_id, workspaces)
             row = keys_repo.insert(
                 conn,
@@ -123,6 +126,18 @@ class ApiKeys:
                 tenant_id=tenant_id,
             )
         return row, key
+
+    @staticmethod
+    def _implied_tenant(conn: Connection, workspaces: list[str]) -> str:
+        owners = sorted(
+            {*keys_repo.workspace_tenants(conn, workspaces), *filter(None, map(space_owner, workspaces))}
+        )
+        if len(owners) > 1:
+            raise Conflict(
+                "these workspaces belong to different tenants; name the key's tenant_id",
+                code="workspaces_of_several_tenants",
+            )
+        return owners[0] if owners else f"tn_{secrets.token_hex(8)}"
 
     @staticmethod
     def _claim(conn: Connection, tenant_id: str, workspaces: list[str]) -> None:
