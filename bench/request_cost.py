@@ -20,6 +20,7 @@ import json
 import math
 import os
 import random
+import secrets
 import statistics
 import tempfile
 import time
@@ -126,6 +127,19 @@ def timed(call: Callable[[], dict[str, Any]], expect: int) -> float:
     return elapsed
 
 
+def api_key(workspace: str) -> str:
+    """A read-write key for ``workspace``: the requests authenticate (and are counted) as in AWS."""
+    from shared.auth import ApiKeys
+    from shared.db.pool import Database
+    from shared.settings import get_settings
+
+    db = Database.from_settings(get_settings(), purpose="cli")
+    try:
+        return ApiKeys(db).create([workspace])[1]
+    finally:
+        db.close()
+
+
 def measure(n: int, warmup: int, seed: int = 7) -> dict[str, list[float]]:
     """Handler durations (ms) of ``n`` remembers then ``n`` recalls in one workspace, after warm-ups."""
     from functions.memory.handler import handler
@@ -133,7 +147,8 @@ def measure(n: int, warmup: int, seed: int = 7) -> dict[str, list[float]]:
     from shared.local.lambda_context import LambdaContext
 
     rng = random.Random(seed)
-    headers = {"X-Workspace-ID": f"ws_cost_{uuid.uuid4().hex[:8]}"}
+    workspace = f"ws_cost_{uuid.uuid4().hex[:8]}"
+    headers = {"X-Workspace-ID": workspace, "Authorization": f"Bearer {api_key(workspace)}"}
     context = LambdaContext.for_function("memorylayer-memory")
 
     def remember() -> dict[str, Any]:
@@ -160,6 +175,12 @@ def run(n: int, warmup: int) -> tuple[str, int, list[OperationCost]]:
     with database() as dsn:
         os.environ["MEMORYLAYER_DATABASE_URL"] = dsn
         os.environ["MEMORYLAYER_EMBEDDING_PROVIDER"] = embedder
+        # As deployed: API keys on, so a cursor secret (in AWS a Secrets Manager ARN; the app refuses to start
+        # without one). The burst is lifted: the bench prices requests, the limit would answer 429s; each
+        # request still counts itself in Postgres.
+        os.environ["MEMORYLAYER_AUTH_MODE"] = "api_key"
+        os.environ["MEMORYLAYER_CONTEXT_CURSOR_SECRET"] = secrets.token_urlsafe(32)
+        os.environ["MEMORYLAYER_RATE_LIMIT_BURST"] = str(10 * (n + warmup))
         os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "MemoryLayer")
         from shared.settings import get_settings
 
