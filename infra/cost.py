@@ -840,6 +840,85 @@ def estimates(args: argparse.Namespace) -> Iterator[Estimate]:
         yield estimate(synthesize(stage, context), label)
 
 
+# --- the figures in the docs -----------------------------------------------------------------------------------
+
+# The cost figures of README.md and infra/README.md live between markers (``<!-- cost:dev -->`` ...
+# ``<!-- /cost:dev -->``) and are written by ``python -m infra.cost --write``; tests/infra/test_cost.py fails
+# when they differ from a fresh estimate.
+DOCS = (REPO_ROOT / "README.md", REPO_ROOT / "infra" / "README.md")
+# The variants the docs quote: name -> (stage, context).
+DOC_VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
+    "dev": ("dev", {}),
+    "prod": ("prod", {}),
+    "dev-gpu": ("dev", {"embeddings": "gpu"}),
+    "prod-gpu": ("prod", {"embeddings": "gpu"}),
+    "dev-openai": ("dev", {"embeddings": "openai"}),
+    "prod-openai": ("prod", {"embeddings": "openai", "llm": "openai"}),
+}
+_BLOCK = re.compile(r"<!-- (?P<name>cost:[a-z-]+) -->(?P<body>.*?)<!-- /(?P=name) -->", re.DOTALL)
+
+
+def usd(amount: float) -> str:
+    return f"${amount:,.2f}"
+
+
+def doc_blocks(estimates: dict[str, Estimate]) -> dict[str, str]:
+    """The text of every ``cost:*`` block, from the estimates of ``DOC_VARIANTS``."""
+    dev, prod = estimates["dev"], estimates["prod"]
+    floor = prod.line("RDS Proxy") + prod.line("Aurora Serverless v2")
+    gpu_endpoint = estimates["dev-gpu"].line("interface VPC endpoints")
+    return {
+        "cost:summary": f"dev {usd(dev.total)}/month, prod {usd(prod.total)}/month",
+        "cost:dev": dev.table(),
+        "cost:prod": prod.table(),
+        "cost:floor": (
+            f"Prod's floor is the RDS Proxy minimum ({usd(prod.line('RDS Proxy'))}) and its Aurora instances at "
+            f"minimum capacity ({usd(prod.line('Aurora Serverless v2'))}): {100 * floor / prod.total:.0f} % of "
+            f"its {usd(prod.total)}."
+        ),
+        "cost:variants": (
+            f"Variants, totals only: dev with `-c embeddings=gpu` {usd(estimates['dev-gpu'].total)} (no GPU "
+            f"instance idles; the SageMaker runtime interface endpoint is {usd(gpu_endpoint)}), prod with gpu "
+            f"{usd(estimates['prod-gpu'].total)}; dev with `-c embeddings=openai` "
+            f"{usd(estimates['dev-openai'].total)} and prod (also `-c llm=openai`) "
+            f"{usd(estimates['prod-openai'].total)} (the NAT gateways and their public IPs). Only the default "
+            "(`local`) variants are held to the targets."
+        ),
+    }
+
+
+def rewrite(text: str, blocks: dict[str, str]) -> str:
+    """``text`` with each ``cost:*`` block's body replaced; a block on its own lines keeps them. An unknown
+    block name is an error (a typo would otherwise never be refreshed)."""
+
+    def body(match: re.Match[str]) -> str:
+        name = match["name"]
+        if name not in blocks:
+            raise ValueError(f"unknown doc block {name!r}; known: {', '.join(sorted(blocks))}")
+        content = f"\n{blocks[name]}\n" if match["body"].startswith("\n") else blocks[name]
+        return f"<!-- {name} -->{content}<!-- /{name} -->"
+
+    return _BLOCK.sub(body, text)
+
+
+def blocks_in(text: str) -> set[str]:
+    return {match["name"] for match in _BLOCK.finditer(text)}
+
+
+def write_docs(blocks: dict[str, str]) -> list[Path]:
+    """Rewrite the blocks in ``DOCS``; the files that changed. Every block must appear in some doc."""
+    texts = {path: path.read_text() for path in DOCS}
+    missing = set(blocks) - set().union(*(blocks_in(text) for text in texts.values()))
+    if missing:
+        raise ValueError(f"doc blocks missing from {', '.join(p.name for p in DOCS)}: {sorted(missing)}")
+    changed = []
+    for path, text in texts.items():
+        if (new := rewrite(text, blocks)) != text:
+            path.write_text(new)
+            changed.append(path)
+    return changed
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m infra.cost", description=__doc__.split("\n")[0])
     parser.add_argument("--stage", action="append", choices=["dev", "prod"], help="default: both")
@@ -848,7 +927,20 @@ def main(argv: list[str] | None = None) -> None:
         "--template", action="append", help="price this template JSON instead of synthesizing"
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--write", action="store_true", help="rewrite the cost blocks of README.md and infra/README.md"
+    )
     args = parser.parse_args(argv)
+    if args.write:
+        fresh = {
+            name: estimate(synthesize(stage, context), name)
+            for name, (stage, context) in DOC_VARIANTS.items()
+        }
+        changed = write_docs(doc_blocks(fresh))
+        print(
+            f"rewrote {', '.join(str(p.relative_to(REPO_ROOT)) for p in changed) or 'nothing (up to date)'}"
+        )
+        return
     results = list(estimates(args))
     if args.json:
         json.dump([e.to_json() for e in results], sys.stdout, indent=2)

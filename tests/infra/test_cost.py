@@ -12,14 +12,20 @@ from aws_cdk.assertions import Match, Template
 
 from infra.config import StageConfig
 from infra.cost import (
+    DOC_VARIANTS,
+    DOCS,
     PRICES,
+    REPO_ROOT,
     Estimate,
+    blocks_in,
+    doc_blocks,
     estimate,
     main,
+    rewrite,
     runs_per_month,
     synthesize,
 )
-from tests.infra.conftest import ALARM_EMAIL, Synth
+from tests.infra.conftest import ALARM_EMAIL, VARIANTS, Synth
 
 DEV_TARGET_USD = 15.0
 PROD_TARGET_USD = 200.0
@@ -366,3 +372,15 @@ def test_performance_insights_is_off_unless_asked_for_and_then_raises_the_floor(
         "AWS::RDS::DBCluster", {"ServerlessV2ScalingConfiguration": Match.object_like({"MinCapacity": 2})}
     )
     assert line(estimate(on), "Aurora Serverless v2") == 350.40
+
+
+def test_the_figures_in_the_docs_are_a_fresh_estimate(synth: Synth) -> None:
+    # The session's synth covers the variants the docs quote, with the same context (plus prod's subscriber).
+    for name, (stage, context) in DOC_VARIANTS.items():
+        test_stage, overrides = VARIANTS[name]
+        assert (test_stage, {k: v for k, v in overrides.items() if k != "alarm_email"}) == (stage, context)
+    blocks = doc_blocks({name: estimate(synth.templates[name], name) for name in DOC_VARIANTS})
+    texts = {str(path.relative_to(REPO_ROOT)): path.read_text() for path in DOCS}
+    assert set(blocks) <= set().union(*(blocks_in(text) for text in texts.values()))
+    for name, text in texts.items():
+        assert rewrite(text, blocks) == text, f"{name}: run python -m infra.cost --write"
