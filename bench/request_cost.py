@@ -19,6 +19,7 @@ import io
 import json
 import math
 import os
+import platform
 import random
 import secrets
 import statistics
@@ -28,6 +29,7 @@ import uuid
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -211,13 +213,39 @@ def to_markdown(embedder: str, memory_mb: int, costs: list[OperationCost]) -> st
     )
 
 
+def doc_block(embedder: str, costs: list[OperationCost]) -> str:
+    """The ``bench:request-cost`` block of infra/README.md: the machine, the run and its table."""
+    rows = [
+        f"| {c.operation} | {c.p50_ms:.1f} | {c.mean_ms:.1f} | {c.lambda_usd:.2f} | {c.api_gateway_usd:.2f} | "
+        f"{c.aurora_usd:.2f} | **{c.total_usd:.2f}** |"
+        for c in costs
+    ]
+    n = " and ".join(f"{c.n} {c.operation}s" for c in costs)
+    return "\n".join(
+        [
+            f"Measured on {date.today().isoformat()} on this machine ({platform.machine()}, {os.cpu_count()} "
+            f"cores; a Graviton Lambda will differ: read the ratios, not the milliseconds), {n}, embedder "
+            f"`{embedder}`:",
+            "",
+            "| operation | p50 ms | mean ms | Lambda | API Gateway | Aurora ACU (upper bound) | USD per million |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+            *rows,
+        ]
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.request_cost", description=__doc__.split("\n")[0])
     parser.add_argument("-n", type=int, default=200, help="measured requests of each kind")
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--write", action="store_true", help="rewrite the measured table in infra/README.md")
     args = parser.parse_args(argv)
     embedder, memory_mb, costs = run(args.n, args.warmup)
+    if args.write:
+        from infra.doc_blocks import write_blocks
+
+        write_blocks({"bench:request-cost": doc_block(embedder, costs)}, family="bench")
     if args.json:
         out = {"embedder": embedder, "memory_mb": memory_mb, "prices_as_of": PRICES_AS_OF}
         print(

@@ -842,10 +842,8 @@ def estimates(args: argparse.Namespace) -> Iterator[Estimate]:
 
 # --- the figures in the docs -----------------------------------------------------------------------------------
 
-# The cost figures of README.md and infra/README.md live between markers (``<!-- cost:dev -->`` ...
-# ``<!-- /cost:dev -->``) and are written by ``python -m infra.cost --write``; tests/infra/test_cost.py fails
-# when they differ from a fresh estimate.
-DOCS = (REPO_ROOT / "README.md", REPO_ROOT / "infra" / "README.md")
+# The cost figures of README.md and infra/README.md live between ``cost:*`` markers (infra/doc_blocks.py) and are
+# written by ``python -m infra.cost --write``; tests/infra/test_cost.py fails when they differ from a fresh estimate.
 # The variants the docs quote: name -> (stage, context).
 DOC_VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "dev": ("dev", {}),
@@ -855,7 +853,6 @@ DOC_VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "dev-openai": ("dev", {"embeddings": "openai"}),
     "prod-openai": ("prod", {"embeddings": "openai", "llm": "openai"}),
 }
-_BLOCK = re.compile(r"<!-- (?P<name>cost:[a-z-]+) -->(?P<body>.*?)<!-- /(?P=name) -->", re.DOTALL)
 
 
 def usd(amount: float) -> str:
@@ -887,38 +884,6 @@ def doc_blocks(estimates: dict[str, Estimate]) -> dict[str, str]:
     }
 
 
-def rewrite(text: str, blocks: dict[str, str]) -> str:
-    """``text`` with each ``cost:*`` block's body replaced; a block on its own lines keeps them. An unknown
-    block name is an error (a typo would otherwise never be refreshed)."""
-
-    def body(match: re.Match[str]) -> str:
-        name = match["name"]
-        if name not in blocks:
-            raise ValueError(f"unknown doc block {name!r}; known: {', '.join(sorted(blocks))}")
-        content = f"\n{blocks[name]}\n" if match["body"].startswith("\n") else blocks[name]
-        return f"<!-- {name} -->{content}<!-- /{name} -->"
-
-    return _BLOCK.sub(body, text)
-
-
-def blocks_in(text: str) -> set[str]:
-    return {match["name"] for match in _BLOCK.finditer(text)}
-
-
-def write_docs(blocks: dict[str, str]) -> list[Path]:
-    """Rewrite the blocks in ``DOCS``; the files that changed. Every block must appear in some doc."""
-    texts = {path: path.read_text() for path in DOCS}
-    missing = set(blocks) - set().union(*(blocks_in(text) for text in texts.values()))
-    if missing:
-        raise ValueError(f"doc blocks missing from {', '.join(p.name for p in DOCS)}: {sorted(missing)}")
-    changed = []
-    for path, text in texts.items():
-        if (new := rewrite(text, blocks)) != text:
-            path.write_text(new)
-            changed.append(path)
-    return changed
-
-
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m infra.cost", description=__doc__.split("\n")[0])
     parser.add_argument("--stage", action="append", choices=["dev", "prod"], help="default: both")
@@ -936,7 +901,9 @@ def main(argv: list[str] | None = None) -> None:
             name: estimate(synthesize(stage, context), name)
             for name, (stage, context) in DOC_VARIANTS.items()
         }
-        changed = write_docs(doc_blocks(fresh))
+        from infra.doc_blocks import write_blocks
+
+        changed = write_blocks(doc_blocks(fresh), family="cost")
         print(
             f"rewrote {', '.join(str(p.relative_to(REPO_ROOT)) for p in changed) or 'nothing (up to date)'}"
         )

@@ -13,18 +13,15 @@ from aws_cdk.assertions import Match, Template
 from infra.config import StageConfig
 from infra.cost import (
     DOC_VARIANTS,
-    DOCS,
     PRICES,
-    REPO_ROOT,
     Estimate,
-    blocks_in,
     doc_blocks,
     estimate,
     main,
-    rewrite,
     runs_per_month,
     synthesize,
 )
+from infra.doc_blocks import DOCS, REPO_ROOT, blocks_in, rewrite
 from tests.infra.conftest import ALARM_EMAIL, VARIANTS, Synth
 
 DEV_TARGET_USD = 15.0
@@ -383,4 +380,4 @@ def test_the_figures_in_the_docs_are_a_fresh_estimate(synth: Synth) -> None:
     texts = {str(path.relative_to(REPO_ROOT)): path.read_text() for path in DOCS}
     assert set(blocks) <= set().union(*(blocks_in(text) for text in texts.values()))
     for name, text in texts.items():
-        assert rewrite(text, blocks) == text, f"{name}: run python -m infra.cost --write"
+        assert rewrite(text, blocks, family="cost") == text, f"{name}: run python -m infra.cost --write"
