@@ -20,8 +20,9 @@ re-validates connections so that a database restart (or the server ending an idl
 restarting the process. A database that is resuming (Aurora Serverless v2 from 0 ACU: connection attempts are
 held without an answer for about 15 s, 30 s after a day paused) is waited out instead, up to the purpose's
 resume timeout, then ``DatabaseResuming`` (503 with Retry-After): ``_ConnectAttempts`` tells the two apart by
-what the pool's own connection attempts are doing. Pools start empty and close idle connections after ``db_pool_max_idle_s``: a frozen
-Lambda container holds nothing for long, and the role's ``idle_session_timeout`` covers a frozen pool.
+what the pool's own connection attempts are doing. Pools start empty and close idle connections after
+``db_pool_max_idle_s``: a frozen Lambda container holds nothing for long, and the role's
+``idle_session_timeout`` covers a frozen pool.
 """
 
 from __future__ import annotations
