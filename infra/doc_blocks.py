@@ -1,6 +1,7 @@
 """Figures in the docs that scripts write: a block between ``<!-- family:name -->`` and ``<!-- /family:name -->``
 in README.md or infra/README.md is rewritten by the script that owns the family (``cost``: ``python -m infra.cost
---write``; ``bench``: ``python -m bench.request_cost --write`` and ``python -m infra.bundle --report --write``).
+--write``; ``bench``: ``python -m bench.request_cost --write``; ``bundle``: ``python -m infra.bundle --report
+--write``).
 
     >>> rewrite("a <!-- cost:x -->1<!-- /cost:x --> b", {"cost:x": "2"}, family="cost")
     'a <!-- cost:x -->2<!-- /cost:x --> b'
