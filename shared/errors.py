@@ -110,3 +110,14 @@ class EmbeddingError(ServiceUnavailable):
 
 class DatabaseUnavailable(ServiceUnavailable):
     code = "database_unavailable"
+
+
+class DatabaseResuming(DatabaseUnavailable):
+    """The database is resuming from an auto-pause and did not answer within this process's wait for it: the
+    resume goes on without us, so the same request shortly after succeeds (``Retry-After``)."""
+
+    code = "database_resuming"
+
+    def __init__(self, message: str, *, retry_after_s: int = 10, **details: Any) -> None:
+        super().__init__(message, retry_after_s=retry_after_s, **details)
+        self.retry_after_s = retry_after_s

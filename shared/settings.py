@@ -72,7 +72,15 @@ class Settings(BaseSettings):
     db_pool_min: int = 0
     db_pool_max: int = 10
     db_pool_max_idle_s: float = 60.0
+    # How long a unit of work waits for a connection when the database answers but cannot serve (a restart, a
+    # full pool): then a fast 503 database_unavailable.
     db_connect_timeout_s: float = 5.0
+    # How long it waits while connection attempts hang without an answer, as against an Aurora Serverless v2
+    # writer resuming from 0 ACU (about 15 s; about 30 s after a day paused): then a 503 database_resuming with
+    # Retry-After. The API's must leave room for the request inside API Gateway's 30 s and the function's 29 s;
+    # the worker and cleanup (minutes of timeout, and an alarm on every error) wait longer.
+    db_resume_timeout_s: float = Field(default=20.0, gt=0, le=25)
+    db_background_resume_timeout_s: float = Field(default=60.0, gt=0)
     # statement_timeout, hnsw.ef_search and the idle timeouts are the app role's session defaults, set by
     # migration 0010 (ALTER ROLE ... SET): libpq startup options are refused by RDS Proxy.
 
@@ -246,6 +254,16 @@ class Settings(BaseSettings):
         if not 1 <= self.embedding_dimensions <= 4000:
             raise ValueError(
                 "embedding_dimensions must be between 1 and 4000 (pgvector HNSW limit 2000 for vector)"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _resume_waits_cover_the_connect_wait(self) -> Settings:
+        shortest = min(self.db_resume_timeout_s, self.db_background_resume_timeout_s)
+        if shortest < self.db_connect_timeout_s:
+            raise ValueError(
+                f"db_resume_timeout_s and db_background_resume_timeout_s ({shortest:g}) must be at least "
+                f"db_connect_timeout_s ({self.db_connect_timeout_s:g}): the resume wait extends the connect wait"
             )
         return self
 

@@ -297,3 +297,19 @@ def test_memory_asset_ships_the_console(assets: dict[str, BuiltAsset]) -> None:
     # The memory function serves /console from the package's static files (pyproject package-data).
     files = _files(assets["memory"])
     assert {"shared/console/index.html", "shared/console/app.js", "shared/console/app.css"} <= files
+
+
+def test_the_sizes_block_groups_equal_assets_and_states_the_headroom() -> None:
+    from infra.bundle import sizes_block
+
+    mib = 1024 * 1024
+    sizes = {
+        "memory": (91 * mib, int(227.8 * mib)),
+        "cleanup": (90 * mib, int(227.4 * mib)),
+        "migrate": (33 * mib, 101 * mib),
+    }
+    block = sizes_block(sizes, "local")
+    assert (
+        "memory, cleanup **91.0 MiB zipped / 227.8 MiB unzipped**; migrate **33.0 MiB zipped / 101.0" in block
+    )
+    assert block.endswith("the largest leaves 22.2 MiB.") and "embeddings=local" in block
