@@ -50,6 +50,10 @@ class Principal:
     access: str = "read_write"
     admin: bool = False
     tenant_id: str = DEFAULT_TENANT
+    # What the key may do in its tenant's user space: none, read, read_write (a key permission, not implied).
+    shared_spaces: str = "read_write"
+    # Whether the request at hand writes: a key that may only read the user space does not see it then.
+    writing: bool = False
 
     @classmethod
     def open(cls) -> Principal:
@@ -71,7 +75,8 @@ class Principal:
         wall of the caller's requests (shared/db/rls.py)."""
         if self.workspaces is None:
             return None
-        return tuple(dict.fromkeys((*self.workspaces, self.user_space)))
+        shared = self.shared_spaces == "read_write" or (self.shared_spaces == "read" and not self.writing)
+        return tuple(dict.fromkeys((*self.workspaces, self.user_space))) if shared else self.workspaces
 
     def require_workspace(self, workspace_id: str) -> str:
         visible = self.visible_workspaces()
@@ -104,6 +109,7 @@ class ApiKeys:
         expires_at: datetime | None = None,
         name: str | None = None,
         tenant_id: str | None = None,
+        shared_spaces: str = "read",
     ) -> tuple[dict, str]:
         """A new key. Without ``tenant_id`` it joins the tenant that owns its workspaces, or, for new ones, a
         tenant of its own: two customers onboarded with the defaults never share a tenant's spaces."""
@@ -124,6 +130,7 @@ class ApiKeys:
                 name=name,
                 expires_at=expires_at,
                 tenant_id=tenant_id,
+                shared_spaces=shared_spaces,
             )
         return row, key
 
@@ -182,6 +189,7 @@ class ApiKeys:
             workspaces=tuple(row["workspaces"]),
             access=row["access"],
             tenant_id=row["tenant_id"],
+            shared_spaces=row["shared_spaces"],
         )
 
 

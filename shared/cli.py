@@ -259,11 +259,12 @@ def _keys_create(args: argparse.Namespace) -> int:
             expires_at=expires,
             name=args.name,
             tenant_id=valid_tenant(args.tenant) if args.tenant else None,
+            shared_spaces=args.shared_spaces,
         )
     print(
         f"id:         {row['id']}\ntenant:     {row['tenant_id']}\nworkspaces: {', '.join(row['workspaces'])}"
     )
-    print(f"access:     {row['access']}")
+    print(f"access:     {row['access']} (user space: {row['shared_spaces']})")
     print(f"key:        {key}\n(shown once: store it now)")
     return 0
 
@@ -498,6 +499,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     create.add_argument("--expires-at", metavar="WHEN", help="ISO-8601 timestamp; default: never")
     create.add_argument("--name", help="a label to recognise the key by in `keys list`")
+    create.add_argument(
+        "--shared-spaces",
+        choices=["none", "read", "read_write"],
+        default="read",
+        help="what the key may do in its tenant's user space (scope user memories): default read",
+    )
     create.add_argument(
         "--tenant",
         default=None,

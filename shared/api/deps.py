@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hmac
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Header, Query, Request
@@ -68,6 +68,10 @@ class Caller:
         fallback = own[0] if own and len(own) == 1 else DEFAULT_WORKSPACE
         named = valid_workspace(body_workspace or self.requested or fallback)
         return self.principal.require_workspace(named)
+
+    def require_shared_write(self) -> None:
+        """403 unless this key may write its tenant's user space (``scope: "user"``): a key permission."""
+        self.principal.require_workspace(self.principal.user_space)
 
     def lookup_scope(self, body_workspace: str | None = None) -> Scope:
         """Where an id may be found: the named workspace, else the key's workspaces, else (auth off) anywhere,
@@ -132,6 +136,7 @@ def principal(
     request.app.state.rate_limiter.take(found.key_id, cost)
     if request.method not in ("GET", "HEAD", "OPTIONS") and not READ_ONLY_POSTS.match(request.url.path):
         found.require_write()
+        found = replace(found, writing=True)  # the walls then leave out a user space it may only read
     return found
 
 

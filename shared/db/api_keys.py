@@ -13,7 +13,7 @@ from datetime import datetime
 
 from shared.db.rows import Connection, one
 
-COLUMNS = "id, prefix, workspaces, access, name, expires_at, revoked_at, created_at, tenant_id"
+COLUMNS = "id, prefix, workspaces, access, name, expires_at, revoked_at, created_at, tenant_id, shared_spaces"
 
 
 def insert(
@@ -27,12 +27,13 @@ def insert(
     name: str | None,
     expires_at: datetime | None,
     tenant_id: str,
+    shared_spaces: str = "read",
 ) -> dict:
     return one(
         conn.execute(
-            "INSERT INTO api_keys (id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id) "
-            f"VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {COLUMNS}",
-            (key_id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id),
+            "INSERT INTO api_keys (id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id, "
+            f"shared_spaces) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {COLUMNS}",
+            (key_id, prefix, key_hash, workspaces, access, name, expires_at, tenant_id, shared_spaces),
         ).fetchone()
     )
 
@@ -79,7 +80,7 @@ def by_prefix(conn: Connection, prefix: str) -> dict | None:
     """What authentication needs of the key with this prefix. Its workspaces leave out any another tenant
     owns (deleted and claimed anew since the key was made): the wall holds even for a stale list."""
     return conn.execute(
-        "SELECT k.id, k.key_hash, k.access, k.tenant_id, k.expires_at <= now() AS expired, "
+        "SELECT k.id, k.key_hash, k.access, k.tenant_id, k.shared_spaces, k.expires_at <= now() AS expired, "
         "k.revoked_at IS NOT NULL AS revoked, "
         "ARRAY(SELECT w FROM unnest(k.workspaces) WITH ORDINALITY AS u(w, n) WHERE NOT EXISTS "
         "(SELECT 1 FROM workspaces ws WHERE ws.id = u.w AND ws.tenant_id <> k.tenant_id) ORDER BY n) "

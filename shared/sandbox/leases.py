@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from shared.db import rls
 from shared.db import sandbox_leases as repo
 
 if TYPE_CHECKING:
@@ -42,7 +43,8 @@ class TenantLeases:
         """A lease on one of the tenant's ``cap`` slots, or None when every one is live."""
         lease_id = f"lease_{uuid.uuid4().hex}"
         for _ in range(self.cap):  # a lost race for a slot moves on to the next free one
-            with self._db().transaction() as conn:
+            # The tenant's own rows, whatever the key may do in its user space (the lease counts calls).
+            with rls.visible((space,)), self._db().transaction() as conn:
                 slot = repo.take(conn, space, key_id, lease_id, cap=self.cap, ttl_s=self.ttl_s)
                 if slot is not None:
                     return Lease(space, slot, lease_id)
@@ -52,7 +54,7 @@ class TenantLeases:
 
     def release(self, lease: Lease) -> None:
         try:
-            with self._db().transaction() as conn:
+            with rls.visible((lease.space,)), self._db().transaction() as conn:
                 repo.release(conn, lease.space, lease.slot, lease.lease_id)
         except Exception:  # the answer is already made; the lease expires on its own
             log.warning(

@@ -42,8 +42,10 @@ def victim() -> str:
     return f"victim_user_{uuid.uuid4().hex[:8]}"
 
 
-def new_key(admin: httpx.Client, *workspaces: str, tenant: str | None = None) -> httpx.Client:
-    body: dict = {"workspaces": list(workspaces)}
+def new_key(
+    admin: httpx.Client, *workspaces: str, tenant: str | None = None, shared: str = "read_write"
+) -> httpx.Client:
+    body: dict = {"workspaces": list(workspaces), "shared_spaces": shared}
     if tenant is not None:
         body["tenant_id"] = tenant
     r = admin.post("/v1/admin/api-keys", json=body)
@@ -235,3 +237,48 @@ def test_a_workspace_recreated_by_a_session_or_thread_stays_with_its_tenant(
     with psycopg.connect(database_url) as conn:
         owner = conn.execute("SELECT tenant_id FROM workspaces WHERE id = %s", (ws,)).fetchone()
     assert owner == (tenant,)
+
+
+def test_keys_made_with_the_defaults_do_not_mix_customers(admin, victim):
+    """Before: keys created without tenant_id all landed in _default and shared its user space, so one
+    customer's key read (and could erase) another's user memories."""
+    ws_one, ws_two = f"ws_one_{uuid.uuid4().hex[:8]}", f"ws_two_{uuid.uuid4().hex[:8]}"
+    with new_key(admin, ws_one) as one, new_key(admin, ws_two) as two:
+        planted = user_memory(one, "the alarm code is 4412", victim).json()["memory"]
+        assert planted["workspace_id"].startswith("_global_user:tn_")  # a tenant of its own
+        assert planted["id"] not in recalled(two, "alarm code", victim)
+        assert two.get(
+            f"/v1/memories/{planted['id']}", params={"workspace_id": planted["workspace_id"]}
+        ).status_code in (403, 404)
+    listed = {k["workspaces"][0]: k["tenant_id"] for k in admin.get("/v1/admin/api-keys").json()["api_keys"]}
+    assert listed[ws_one] != listed[ws_two] and "_default" not in (listed[ws_one], listed[ws_two])
+    # A second key for a workspace joins the tenant that owns it; one for two tenants' workspaces is refused.
+    with new_key(admin, ws_one) as again:
+        assert planted["id"] in recalled(again, "alarm code", victim)
+    both = admin.post("/v1/admin/api-keys", json={"workspaces": [ws_one, ws_two]})
+    assert both.status_code == 409 and both.json()["detail"]["code"] == "workspaces_of_several_tenants"
+
+
+def test_the_user_space_is_a_key_permission(admin, tenant, victim):
+    """Before: every workspace key of a tenant could read, edit and erase every user-scoped memory of it."""
+    ws = f"ws_perm_{uuid.uuid4().hex[:8]}"
+    with (
+        new_key(admin, ws, tenant=tenant) as writer,
+        new_key(admin, ws, tenant=tenant, shared="read") as reader,
+        new_key(admin, ws, tenant=tenant, shared="none") as outsider,
+    ):
+        memory = user_memory(writer, "allergic to peanuts", victim).json()["memory"]
+        where = {"workspace_id": memory["workspace_id"]}
+        assert memory["id"] in recalled(reader, "peanuts", victim)
+        assert reader.get(f"/v1/memories/{memory['id']}", params=where).status_code == 200
+        refused = user_memory(reader, "likes cashews", victim)
+        assert refused.status_code == 403 and refused.json()["detail"]["code"] == "workspace_forbidden"
+        assert reader.delete(f"/v1/memories/{memory['id']}", params=where).status_code in (403, 404)
+        assert memory["id"] not in recalled(outsider, "peanuts", victim)
+        assert outsider.get(f"/v1/memories/{memory['id']}", params=where).status_code in (403, 404)
+        # Nothing changed: the memory is still there for the key that may write.
+        assert writer.get(f"/v1/memories/{memory['id']}", params=where).status_code == 200
+    listed = admin.get("/v1/admin/api-keys").json()["api_keys"]
+    assert {"none", "read", "read_write"} <= {k["shared_spaces"] for k in listed}
+    made = admin.post("/v1/admin/api-keys", json={"workspaces": [ws]}).json()
+    assert made["shared_spaces"] == "read" and made["tenant_id"] == tenant  # the default: read, its tenant

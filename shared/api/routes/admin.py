@@ -21,6 +21,11 @@ class KeyCreate(BaseModel):
     access: Literal["read", "read_write"] = "read_write"
     expires_at: datetime | None = None
     name: str | None = Field(default=None, max_length=200)
+    shared_spaces: Literal["none", "read", "read_write"] = Field(
+        default="read",
+        description="What the key may do in its tenant's user space (scope `user` memories, shared by every "
+        "workspace of the tenant): none, read (default), or read_write.",
+    )
     tenant_id: str | None = Field(
         default=None,
         max_length=64,
@@ -39,6 +44,7 @@ def create_key(body: KeyCreate, who: PrincipalDep, svc: ServicesDep) -> schemas.
         expires_at=body.expires_at,
         name=body.name,
         tenant_id=valid_tenant(body.tenant_id) if body.tenant_id is not None else None,
+        shared_spaces=body.shared_spaces,
     )
     return schemas.ApiKeyCreated.pick(row, workspaces=list(row["workspaces"]), key=key)
 

@@ -85,6 +85,8 @@ def remember(
 
     Conditional create: send both `Idempotency-Key` and `If-None-Match: *`. The `ETag` header is the memory's.
     """
+    if body.scope == "user":
+        caller.require_shared_write()
     row, _created, replayed = svc.memories.remember(
         caller.workspace(body.workspace_id),
         body,

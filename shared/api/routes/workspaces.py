@@ -123,6 +123,8 @@ async def import_workspace(
     """Accepts ``{"data": {...export...}}``, a bare export object, or the NDJSON export itself."""
     _mine(caller, workspace_id)
     data = _parse_import(await request.body(), request.headers.get("content-type", ""))
+    if any(isinstance(m, dict) and m.get("scope") == "user" for m in data.get("memories") or []):
+        caller.require_shared_write()  # before anything is written, not at the first such item
     return await run_in_threadpool(svc.workspaces.import_data, workspace_id, data, caller.tenant_id)
 
 

@@ -17,6 +17,9 @@ class ApiKey(Wire):
     tenant_id: str
     workspaces: list[str]
     access: Literal["read", "read_write"]
+    shared_spaces: Literal["none", "read", "read_write"] = Field(
+        default="read_write", description="What the key may do in its tenant's user space."
+    )
     name: str | None
     expires_at: Timestamp | None
     revoked_at: Timestamp | None
