@@ -102,7 +102,7 @@ def summarise(samples_ms: list[float]) -> dict[str, float]:
 
 @contextmanager
 def local_stack(
-    embedding_provider: str = "hash", *, extra_env: bool = False
+    embedding_provider: str = "hash", *, extra_env: bool = False, **overrides: object
 ) -> Iterator[tuple[str, Settings]]:
     """A fresh embedded Postgres, migrations, and the real app under uvicorn; yields (base_url, settings).
 
@@ -124,7 +124,10 @@ def local_stack(
             settings = Settings(db_pool_max=16, auth_mode="none")
         else:
             settings = Settings(
-                database_url=pg.dsn, embedding_provider=embedding_provider, db_pool_max=16, auth_mode="none"
+                database_url=pg.dsn,
+                embedding_provider=embedding_provider,
+                db_pool_max=16,
+                **{"auth_mode": "none", **overrides},  # type: ignore[arg-type]
             )
         apply_migrations(pg.dsn, embedding_dimensions=settings.embedding_dimensions or 384)
         services = Services.build(settings)

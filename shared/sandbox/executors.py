@@ -15,6 +15,7 @@ import logging
 from typing import Any, Protocol
 
 from shared.settings import Settings
+from shared.tenants import DEFAULT_TENANT
 
 log = logging.getLogger("memorylayer.sandbox")
 
@@ -69,11 +70,23 @@ class LambdaExecutor:
         return self._client
 
     def run(self, request: dict[str, Any], *, tenant_id: str | None = None) -> dict[str, Any]:
-        response = self.client.invoke(
-            FunctionName=self.function_name,
-            InvocationType="RequestResponse",
-            Payload=json.dumps(request).encode(),
-        )
+        from botocore.exceptions import ClientError
+
+        # The function runs in tenant isolation mode: one tenant's calls never share an execution environment
+        # (its memory, its /tmp) with another's. Lambda requires the id on every invoke.
+        try:
+            response = self.client.invoke(
+                FunctionName=self.function_name,
+                InvocationType="RequestResponse",
+                Payload=json.dumps(request).encode(),
+                TenantId=tenant_id or DEFAULT_TENANT,
+            )
+        except ClientError as exc:
+            if exc.response.get("Error", {}).get("Code") == "TooManyRequestsException":
+                return failure(
+                    "sandbox_throttled", "the sandbox function is at its concurrency; retry shortly"
+                )
+            raise
         payload = response["Payload"].read()
         if response.get("FunctionError"):
             return failure("sandbox_crashed", "the sandbox function failed")

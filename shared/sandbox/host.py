@@ -25,6 +25,7 @@ RUNNER_ERRORS = frozenset(
         "sandbox_crashed",
         "sandbox_error",
         "interpreter_missing",
+        "sandbox_throttled",
     }
 )
 

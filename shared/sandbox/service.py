@@ -27,6 +27,7 @@ from shared.errors import (
     InvalidInput,
     MemoryLayerError,
     NotFound,
+    Overloaded,
     PayloadTooLarge,
     ServiceUnavailable,
     Unprocessable,
@@ -61,6 +62,7 @@ FAILURES: dict[str, type[MemoryLayerError]] = {
     "bad_state": Unprocessable,
     "bad_variable": InvalidInput,
     "interpreter_missing": ServiceUnavailable,
+    "sandbox_throttled": Overloaded,
 }
 
 
@@ -163,8 +165,9 @@ class SandboxService:
                 if isinstance(answer.get("elapsed_ms"), int | float)
                 else {}
             )
+            retry = {"retry_after_s": 1} if code == "sandbox_throttled" else {}
             raise FAILURES.get(code, SandboxUnavailable)(
-                str(answer.get("error") or code), code=code, **timing
+                str(answer.get("error") or code), code=code, **timing, **retry
             )
         blob = zlib.compress(answer.pop("state").encode(), 6)
         summary = clean_summary(answer.get("summary"))

@@ -37,6 +37,7 @@ def test_lambda_executor_invokes_synchronously_and_maps_function_errors():
             "FunctionName": "memorylayer-dev-sandbox",
             "InvocationType": "RequestResponse",
             "Payload": ANY,
+            "TenantId": "tn_acme",
         }
         stub.add_response(
             "invoke", {"StatusCode": 200, "Payload": body({"ok": True, "result": "2"})}, expected
@@ -46,8 +47,11 @@ def test_lambda_executor_invokes_synchronously_and_maps_function_errors():
             {"StatusCode": 200, "FunctionError": "Unhandled", "Payload": body({"errorMessage": "boom"})},
             expected,
         )
-        assert executor.run({"op": "execute", "code": "1 + 1"}) == {"ok": True, "result": "2"}
-        failed = executor.run({"op": "execute", "code": "1 + 1"})
+        assert executor.run({"op": "execute", "code": "1 + 1"}, tenant_id="tn_acme") == {
+            "ok": True,
+            "result": "2",
+        }
+        failed = executor.run({"op": "execute", "code": "1 + 1"}, tenant_id="tn_acme")
     assert failed["ok"] is False and failed["code"] == "sandbox_crashed"
 
 
