@@ -49,7 +49,7 @@ LAMBDA_PACKAGES: dict[str, str] = {
     "cleanup": "cleanup",
 }
 # functions/embed is the GPU container (built by DockerImageAsset), never part of a Lambda zip; functions/sandbox
-# has its own few-KB asset (infra/sandbox.py).
+# has an asset of its own, without the app (infra/sandbox.py).
 NOT_LAMBDA_PACKAGES = frozenset({"embed", "sandbox"})
 
 # boto3 and friends ship with the Lambda Python runtime; bundling them only adds ~20 MB.

@@ -291,13 +291,22 @@ class Functions(Construct):
 
 
 def function_role(
-    scope: Construct, construct_id: str, *, log_group: logs.ILogGroup, description: str, star_reason: str
+    scope: Construct,
+    construct_id: str,
+    *,
+    log_group: logs.ILogGroup,
+    description: str,
+    star_reason: str | None,
+    in_vpc: bool = True,
 ) -> iam.Role:
-    """A Lambda role in the VPC: scoped log writes (instead of the managed policies that allow logs:* everywhere)
-    and the ENI management Lambda does with the function's role. ``star_reason`` acknowledges the "*" resources.
+    """A Lambda role: scoped log writes (instead of the managed policies that allow logs:* everywhere) and, for a
+    function in the VPC, the ENI management Lambda does with the function's role. ``star_reason`` acknowledges
+    the "*" resources (None: the role has none, which only a function outside the VPC can say).
 
     >>> role = function_role(self, "Role", log_group=logs, description="...", star_reason="...")  # doctest: +SKIP
     """
+    if in_vpc and star_reason is None:
+        raise ValueError("a role in the VPC holds ENI permissions on '*': say why (star_reason)")
     role = iam.Role(
         scope, construct_id, assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"), description=description
     )
@@ -307,6 +316,9 @@ def function_role(
             resources=[log_group.log_group_arn],
         )
     )
+    if not in_vpc:
+        return role
+    assert star_reason is not None
     # EC2 offers no resource scoping for the Describe calls, so these are on "*".
     role.add_to_policy(
         iam.PolicyStatement(

@@ -95,8 +95,14 @@ class MemoryLayerStack(Stack):
             embeddings=self.embeddings,
         )
 
-        # Issue 19: caller code of the context environment runs only in the network-less sandbox function.
-        sandbox = SandboxFunction(self, "Sandbox", config=config, network=network, key=key)
+        # Caller code of the context environment runs only in the sandbox function (a WASI guest, no VPC).
+        sandbox = SandboxFunction(
+            self,
+            "Sandbox",
+            config=config,
+            key=key,
+            reserved_concurrency=config.reserved_concurrency["context"],
+        )
         sandbox.allow_invoke(self.functions["context"])
         sandbox.add_alarms(observability.topic)
 
