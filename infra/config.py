@@ -14,8 +14,8 @@ from aws_cdk import aws_logs as logs
 
 PROJECT = "memorylayer"
 STAGES = ("dev", "prod")
-FUNCTION_NAMES = ("memory", "sessions", "context", "extraction", "migrate", "cleanup")
-API_FUNCTIONS = ("memory", "sessions", "context")
+FUNCTION_NAMES = ("memory", "sessions", "context", "environment", "extraction", "migrate", "cleanup")
+API_FUNCTIONS = ("memory", "sessions", "context", "environment")
 # ``-c embeddings=...``: local = the int8 MiniLM ONNX model inside the Lambda (default); gpu = the SageMaker
 # container, scaled to zero when idle; openai/google = the providers' APIs (through a NAT gateway).
 EMBEDDINGS = ("local", "openai", "google", "gpu")
@@ -144,6 +144,7 @@ _STAGES: dict[str, StageConfig] = {
             "memory": 10,
             "sessions": 5,
             "context": 5,
+            "environment": 5,
             "extraction": 2,
             "migrate": 1,
             "cleanup": 1,
@@ -170,6 +171,7 @@ _STAGES: dict[str, StageConfig] = {
             "memory": 100,
             "sessions": 50,
             "context": 50,
+            "environment": 50,
             "extraction": 10,
             "migrate": 1,
             "cleanup": 1,

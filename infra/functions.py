@@ -1,4 +1,4 @@
-"""The six Lambda functions: Python 3.12 on arm64, in the VPC's egress subnets, each with its own role."""
+"""The seven Lambda functions: Python 3.12 on arm64, in the VPC's egress subnets, each with its own role."""
 
 from __future__ import annotations
 
@@ -60,6 +60,14 @@ SPECS: dict[str, FunctionSpec] = {
     ),
     "context": FunctionSpec(
         "Session context packs and deltas", Duration.seconds(29), 1024, embeds=True, snap_start=True
+    ),
+    # /v1/context/*: its calls wait on the sandbox function for seconds anyway, so a cold start weighs less
+    # than SnapStart's snapshot cache, billed all month; /load recalls, so it embeds.
+    "environment": FunctionSpec(
+        "Context environment (caller code runs in the sandbox function)",
+        Duration.seconds(29),
+        1024,
+        embeds=True,
     ),
     # LLM extraction of a batch of up to 10 jobs.
     "extraction": FunctionSpec("Extraction worker (SQS)", Duration.minutes(3), 1024, embeds=True),
@@ -147,6 +155,12 @@ class Functions(Construct):
                 "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN": secrets.context_cursor.secret_arn,
             },
             "context": {
+                **app_env,
+                "MEMORYLAYER_AUTH_MODE": "api_key",
+                "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN": secrets.context_cursor.secret_arn,
+            },
+            # api_key mode refuses to start without the cursor secret, in every API function.
+            "environment": {
                 **app_env,
                 "MEMORYLAYER_AUTH_MODE": "api_key",
                 "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN": secrets.context_cursor.secret_arn,

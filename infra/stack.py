@@ -101,9 +101,9 @@ class MemoryLayerStack(Stack):
             "Sandbox",
             config=config,
             key=key,
-            reserved_concurrency=config.reserved_concurrency["context"],
+            reserved_concurrency=config.reserved_concurrency["environment"],
         )
-        sandbox.allow_invoke(self.functions["context"])
+        sandbox.allow_invoke(self.functions["environment"])
         sandbox.add_alarms(observability.topic)
 
         CfnOutput(self, "ApiUrl", value=self.api.url, description="Base URL of the HTTP API")

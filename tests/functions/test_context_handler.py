@@ -48,3 +48,10 @@ def test_pack_and_delta_through_lambda(load_handler, http, ws):
     # Nor /health: API Gateway sends it to the memory function (shared/api/route_map.py).
     status, _, _ = call(fn, http_v2("GET", "/health"))
     assert status == 404
+
+
+def test_the_context_environment_is_not_served_here(load_handler, ws):
+    # /v1/context/* waits on the sandbox function: API Gateway sends it to the environment function
+    fn = load_handler("functions.context.handler").handler
+    status, body, _ = call(fn, http_v2("GET", "/v1/context/status", headers={"X-Session-ID": "sess_x"}))
+    assert status == 404 and body == {"detail": "Not Found"}

@@ -17,7 +17,7 @@ from infra.bundle import (
     build_assets,
     runtime_requirements,
 )
-from infra.config import StageConfig
+from infra.config import API_FUNCTIONS, StageConfig
 from infra.embeddings import volume_kms_supported
 
 
@@ -247,8 +247,9 @@ def test_assets_leave_out_the_local_stack_the_cli_and_unused_pieces(assets: dict
         files = _files(asset)
         assert not any(f.startswith("shared/local/") for f in files), name
         assert "shared/cli.py" not in files and "shared/reembed.py" not in files, name
-        # SnapStart priming: only the API functions register it (their handlers import shared.snapstart).
-        assert ("shared/snapstart.py" in files) == (name in {"memory", "sessions", "context"}), name
+        # SnapStart priming: only the API functions register it (their handlers import shared.snapstart; it is
+        # inert where SnapStart is off).
+        assert ("shared/snapstart.py" in files) == (name in API_FUNCTIONS), name
     # The migrations ship with the function that applies them, the cleanup duties with the cleanup function.
     assert "shared/db/migrate.py" in _files(assets["migrate"])
     assert "shared/sessions/expiry.py" in _files(assets["cleanup"])

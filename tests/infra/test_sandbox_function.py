@@ -25,7 +25,7 @@ from tests.infra.conftest import Synth
 from tests.infra.test_stack import actions, actions_of, env_of, function_ids, ref_id, statements_for
 
 VARIANTS = ("dev", "prod")
-SANDBOX_CALLER = "context"
+SANDBOX_CALLER = "environment"
 
 
 def sandbox(synth: Synth, variant: str) -> dict:

@@ -12,7 +12,7 @@ from infra.api import ROUTE_THROTTLE_SHARE, ROUTES
 from infra.bundle import LAMBDA_PACKAGES
 from infra.config import API_FUNCTIONS
 from infra.database import APP_USER
-from infra.functions import SDK_ENV
+from infra.functions import SDK_ENV, SPECS
 from infra.migrations import RESOURCE_TYPE, migrations_hash
 from infra.nag import MIN_REASON_LENGTH
 from infra.queue import MAX_RECEIVE_COUNT
@@ -22,6 +22,7 @@ from tests.infra.conftest import VARIANTS, Synth
 STAGES = ("dev", "prod")
 ALL_VARIANTS = tuple(VARIANTS)
 WORKERS = ("extraction", "cleanup")
+SNAPSHOTTED = frozenset(name for name, spec in SPECS.items() if spec.snap_start)
 
 
 def stage_of(variant: str) -> str:
@@ -106,6 +107,8 @@ def test_routes_target_the_right_functions(synth: Synth, stage: str) -> None:
     assert expected["POST /v1/sessions/{session_id}/context-pack"] == ids["context"]
     assert expected["POST /v1/sessions/{session_id}/context-delta"] == ids["context"]
     assert expected["ANY /v1/sessions/{proxy+}"] == ids["sessions"]
+    # The context environment waits on the sandbox function: a function of its own, apart from context packs
+    assert expected["ANY /v1/context/{proxy+}"] == ids["environment"] != ids["context"]
     assert {"ANY /health", "ANY /health/ready", "ANY /openapi.json", "ANY /v1/jobs/{proxy+}"} <= set(actual)
 
 
@@ -248,8 +251,9 @@ def test_api_functions_snapstart_only_in_prod_behind_a_live_alias(synth: Synth, 
     prod = stage_of(variant) == "prod"
     for name, logical_id in ids.items():
         props = resources[logical_id]["Properties"]
-        # Then prod snapshots the API functions' published versions; dev pays for no snapshot cache
-        expected = {"ApplyOn": "PublishedVersions"} if prod and name in API_FUNCTIONS else None
+        # Then prod snapshots the published versions of the API functions whose spec asks for it; dev pays for
+        # no snapshot cache
+        expected = {"ApplyOn": "PublishedVersions"} if prod and name in SNAPSHOTTED else None
         assert props.get("SnapStart") == expected, name
         assert props["Environment"]["Variables"]["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
     live = {
@@ -264,8 +268,9 @@ def test_api_functions_snapstart_only_in_prod_behind_a_live_alias(synth: Synth, 
         assert invoked == {ids[name] for name in API_FUNCTIONS}
         assert invoked <= allowed
         return
-    # And in prod each API function has a "live" alias on a published version, which the API invokes
-    assert set(live) == {ids[name] for name in API_FUNCTIONS}
+    # And in prod each snapshotted API function has a "live" alias on a published version, which the API
+    # invokes; the others it invokes directly
+    assert set(live) == {ids[name] for name in SNAPSHOTTED}
     for alias_id in live.values():
         version = resources[ref_id(aliases[alias_id]["Properties"]["FunctionVersion"])]
         assert version["Type"] == "AWS::Lambda::Version"
@@ -274,7 +279,10 @@ def test_api_functions_snapstart_only_in_prod_behind_a_live_alias(synth: Synth, 
             version.get("DeletionPolicy", "Delete") == "Delete"
             and version.get("UpdateReplacePolicy") == "Delete"
         )
-    assert invoked == set(live.values()), "the API must never invoke $LATEST (no snapshot there)"
+    plain = {ids[name] for name in API_FUNCTIONS if name not in SNAPSHOTTED}
+    assert invoked == set(live.values()) | plain, (
+        "the API must never invoke $LATEST of a snapshotted function"
+    )
     assert set(live.values()) <= allowed
 
 
@@ -290,6 +298,7 @@ def test_least_privilege_grants(synth: Synth, variant: str) -> None:
     assert "sqs:SendMessage" in actions(synth, variant, "memory")
     assert "sqs:SendMessage" in actions(synth, variant, "sessions")
     assert "sqs:SendMessage" not in actions(synth, variant, "context")
+    assert "sqs:SendMessage" not in actions(synth, variant, "environment")
     assert "sqs:SendMessage" not in actions(synth, variant, "migrate")
     assert "sqs:ReceiveMessage" in actions(synth, variant, "extraction")
     gpu = variant.endswith("-gpu")
@@ -354,7 +363,7 @@ def test_admin_key_and_cursor_secrets_are_generated_encrypted_and_granted_narrow
         assert "KmsKeyId" in secret["Properties"]
     expected = {
         "admin-key": {"memory"},
-        "context-cursor": {"memory", "sessions", "context"},
+        "context-cursor": {"memory", "sessions", "context", "environment"},
     }
     env_var = {
         "admin-key": "MEMORYLAYER_ADMIN_KEY_SECRET_ARN",
@@ -725,7 +734,7 @@ def test_code_waits_for_the_migrations(synth: Synth, variant: str) -> None:
     ):
         waiting += list(synth.resources(variant, type_))
     if stage_of(variant) == "prod":
-        assert len(synth.resources(variant, "AWS::Lambda::Alias")) == len(API_FUNCTIONS)
+        assert len(synth.resources(variant, "AWS::Lambda::Alias")) == len(SNAPSHOTTED)
     assert synth.resources(variant, "AWS::Lambda::EventSourceMapping")
     for logical_id in waiting:
         assert depends_on(resources, logical_id, custom), logical_id
