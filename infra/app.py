@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from aws_cdk import App
+from aws_cdk import App, Environment
 
 from infra.bundle import build_assets, skip_deps_requested
 from infra.config import StageConfig
@@ -32,10 +32,16 @@ CONFIG_OVERRIDES = (
 
 
 def create_stack(
-    app: App, stage: str, *, stack_id: str | None = None, extra_overrides: dict[str, Any] | None = None
+    app: App,
+    stage: str,
+    *,
+    stack_id: str | None = None,
+    extra_overrides: dict[str, Any] | None = None,
+    env: Environment | None = None,
 ) -> MemoryLayerStack:
     """Bundle the Lambda code and add the stack for ``stage`` to ``app`` (``extra_overrides`` win over the
-    context; tests use them and ``stack_id`` to put several variants in one app)."""
+    context; tests use them and ``stack_id`` to put several variants in one app; ``env`` pins an account and
+    region, which deploys leave to the CLI's credentials)."""
     overrides: dict[str, Any] = {
         key: value for key in CONFIG_OVERRIDES if (value := app.node.try_get_context(key)) is not None
     }
@@ -50,7 +56,7 @@ def create_stack(
         with_deps=with_deps,
         embeddings=config.embeddings,
     )
-    return MemoryLayerStack(app, stack_id, config=config, assets=assets)
+    return MemoryLayerStack(app, stack_id, config=config, assets=assets, env=env)
 
 
 def main() -> None:
