@@ -24,6 +24,68 @@ LLMS = ("none", "openai", "google")
 EXTERNAL_PROVIDERS = frozenset({"openai", "google"})
 # Settings.embedding_provider for each -c embeddings value.
 EMBEDDING_PROVIDER = {"local": "local", "openai": "openai", "google": "google", "gpu": "sagemaker"}
+# What may hold reserved concurrency: the functions and the sandbox function.
+RESERVABLE = (*FUNCTION_NAMES, "sandbox")
+# Lambda keeps this many executions of an account's quota unreserved, whatever the reservations ask.
+UNRESERVED_MINIMUM = 100
+# ``-c reserved_concurrency=suggested``: a reservation per function sized for each stage. Nothing is reserved
+# unless asked: a new account's quota can be far below 100 + these totals (34 in dev, 312 in prod), and a
+# reservation the account cannot grant fails the deploy. The sandbox matches the environment function, each of
+# whose requests holds at most one sandbox execution.
+SUGGESTED_RESERVATIONS: dict[str, dict[str, int]] = {
+    "dev": {
+        "memory": 10,
+        "sessions": 5,
+        "context": 5,
+        "environment": 5,
+        "sandbox": 5,
+        "extraction": 2,
+        "migrate": 1,
+        "cleanup": 1,
+    },
+    "prod": {
+        "memory": 100,
+        "sessions": 50,
+        "context": 50,
+        "environment": 50,
+        "sandbox": 50,
+        "extraction": 10,
+        "migrate": 1,
+        "cleanup": 1,
+    },
+}
+
+
+def parse_reservations(value: object, stage: str) -> dict[str, int]:
+    """``-c reserved_concurrency=``: ``suggested`` (the stage's set), ``name=N,name=N`` or, from cdk.json, an
+    object; every name one of RESERVABLE and every N at least 1.
+
+    >>> parse_reservations("memory=20,sandbox=4", "dev")
+    {'memory': 20, 'sandbox': 4}
+    """
+    if value == "suggested":
+        return dict(SUGGESTED_RESERVATIONS[stage])
+    if isinstance(value, str):
+        pairs = [item.split("=", 1) for item in value.split(",") if item.strip()]
+        if any(len(pair) != 2 for pair in pairs):
+            raise ValueError(f"reserved_concurrency {value!r}: expected 'suggested' or name=N,name=N")
+        value = {name.strip(): count.strip() for name, count in pairs}
+    if not isinstance(value, dict) or not value:
+        raise ValueError(f"reserved_concurrency {value!r}: expected 'suggested' or name=N,name=N")
+    unknown = sorted(set(value) - set(RESERVABLE))
+    if unknown:
+        raise ValueError(
+            f"reserved_concurrency: unknown {', '.join(unknown)}; expected {', '.join(RESERVABLE)}"
+        )
+    try:
+        out = {name: int(count) for name, count in value.items()}
+    except (TypeError, ValueError):
+        raise ValueError(f"reserved_concurrency {value!r}: counts must be whole numbers") from None
+    if any(count < 1 for count in out.values()):
+        raise ValueError(
+            "reserved_concurrency: each reservation must be at least 1 (leave a function out instead)"
+        )
+    return out
 
 
 @dataclass(frozen=True)
@@ -54,8 +116,13 @@ class StageConfig:
     # API default-stage throttling
     api_rate_limit: int
     api_burst_limit: int
-    # Reserved concurrency caps what each function can take from the account and from the DB proxy.
+    # Reserved concurrency (``-c reserved_concurrency=``): none unless asked for, and then only under a stated
+    # account quota (``-c account_concurrency=``) that leaves UNRESERVED_MINIMUM unreserved.
     reserved_concurrency: dict[str, int] = field(default_factory=dict)
+    account_concurrency: int | None = None
+    # The SQS poller's cap on concurrent worker invocations (reserving nothing): it bounds the worker's share of
+    # the database whether or not the worker has a reservation.
+    extraction_max_concurrency: int = 2
     extraction_batch_size: int = 10
     # Each cleanup run connects to the database and wakes a paused cluster; sessions expire at read time
     # anyway, so the schedule only tidies up.
@@ -93,6 +160,29 @@ class StageConfig:
                 f"stage {self.stage!r} needs an alarm subscriber: pass -c alarm_email=you@example.com "
                 "(alarms that notify nobody are not monitoring)"
             )
+        self.check_reservations()
+
+    def check_reservations(self) -> None:
+        """Reservations only under a stated account quota that keeps UNRESERVED_MINIMUM unreserved: a deploy
+        whose reservations the account cannot grant fails half-way."""
+        if not self.reserved_concurrency:
+            return
+        total = sum(self.reserved_concurrency.values())
+        listed = ", ".join(f"{name} {count}" for name, count in self.reserved_concurrency.items())
+        if self.account_concurrency is None:
+            raise ValueError(
+                f"reserved concurrency ({listed}: {total} in all) needs the account's concurrency quota: pass "
+                "-c account_concurrency=N (Service Quotas, AWS Lambda, 'Concurrent executions'; new accounts "
+                "often start far below the default 1000)"
+            )
+        left = self.account_concurrency - total
+        if left < UNRESERVED_MINIMUM:
+            raise ValueError(
+                f"reserved concurrency adds up to {total} ({listed}); under an account quota of "
+                f"{self.account_concurrency} that leaves {left} unreserved, and Lambda keeps at least "
+                f"{UNRESERVED_MINIMUM}: reserve at most {self.account_concurrency - UNRESERVED_MINIMUM} in all, or "
+                "raise the quota first"
+            )
 
     @property
     def removal_policy(self) -> RemovalPolicy:
@@ -112,12 +202,18 @@ class StageConfig:
         config = _STAGES[stage]
         if not overrides:
             return config
+        overrides = dict(overrides)
+        special: dict[str, Any] = {}
+        if "reserved_concurrency" in overrides:
+            special["reserved_concurrency"] = parse_reservations(overrides.pop("reserved_concurrency"), stage)
+        if "account_concurrency" in overrides:
+            special["account_concurrency"] = int(overrides.pop("account_concurrency"))
         # Context values from the command line arrive as strings; coerce them to the field's type.
         typed = {
             k: type(getattr(config, k))(v) if getattr(config, k) is not None else v
             for k, v in overrides.items()
         }
-        return replace(config, **typed)
+        return replace(config, **typed, **special)
 
 
 _STAGES: dict[str, StageConfig] = {
@@ -140,15 +236,7 @@ _STAGES: dict[str, StageConfig] = {
         embed_invocations_per_instance=1000,
         api_rate_limit=50,
         api_burst_limit=100,
-        reserved_concurrency={
-            "memory": 10,
-            "sessions": 5,
-            "context": 5,
-            "environment": 5,
-            "extraction": 2,
-            "migrate": 1,
-            "cleanup": 1,
-        },
+        extraction_max_concurrency=2,
     ),
     "prod": StageConfig(
         stage="prod",
@@ -167,15 +255,7 @@ _STAGES: dict[str, StageConfig] = {
         embed_invocations_per_instance=3000,
         api_rate_limit=500,
         api_burst_limit=1000,
-        reserved_concurrency={
-            "memory": 100,
-            "sessions": 50,
-            "context": 50,
-            "environment": 50,
-            "extraction": 10,
-            "migrate": 1,
-            "cleanup": 1,
-        },
+        extraction_max_concurrency=10,
         cleanup_rate_minutes=15,
         require_alarm_subscriber=True,
     ),

@@ -208,7 +208,8 @@ class Functions(Construct):
                 ),
                 timeout=spec.timeout,
                 memory_size=spec.memory_mb,
-                reserved_concurrent_executions=config.reserved_concurrency[name],
+                # None unless asked for (infra/config.py): a reservation the account cannot grant fails the deploy.
+                reserved_concurrent_executions=config.reserved_concurrency.get(name),
                 vpc=network.vpc,
                 vpc_subnets=network.lambda_subnets,
                 security_groups=[
@@ -267,9 +268,11 @@ class Functions(Construct):
             batch_size=config.extraction_batch_size,
             # The worker reports failed message ids; only those are retried (and, after 3, dead-lettered).
             report_batch_item_failures=True,
-            # Poll no faster than the function's reserved concurrency, or the poller's extra batches are
-            # throttled and burn receive counts.
-            max_concurrency=max(2, config.reserved_concurrency["extraction"]),
+            # Poll no faster than the worker may run (its reservation, when it has one), or the poller's extra
+            # batches are throttled and burn receive counts; the cap also bounds its share of the database.
+            max_concurrency=max(
+                2, min(config.extraction_max_concurrency, config.reserved_concurrency.get("extraction", 1000))
+            ),
         )
         extraction.add_event_source(self.event_source)
 

@@ -101,7 +101,7 @@ class MemoryLayerStack(Stack):
             "Sandbox",
             config=config,
             key=key,
-            reserved_concurrency=config.reserved_concurrency["environment"],
+            reserved_concurrency=config.reserved_concurrency.get("sandbox"),
         )
         sandbox.allow_invoke(self.functions["environment"])
         sandbox.add_alarms(observability.topic)
