@@ -29,6 +29,7 @@ CONFIG_OVERRIDES = (
     "cleanup_rate_minutes",
     "db_min_acu",
     "db_max_acu",
+    "db_deletion_protection",
     "reserved_concurrency",
     "account_concurrency",
 )

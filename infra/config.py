@@ -56,6 +56,18 @@ SUGGESTED_RESERVATIONS: dict[str, dict[str, int]] = {
 }
 
 
+def _coerce(current: object, value: object) -> object:
+    """A context value as the type of the field it overrides (``bool("false")`` would be True)."""
+    if isinstance(current, bool):
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+            raise ValueError(f"expected true or false, got {value!r}")
+        return text in ("true", "1", "yes", "on")
+    return type(current)(value)
+
+
 def parse_reservations(value: object, stage: str) -> dict[str, int]:
     """``-c reserved_concurrency=``: ``suggested`` (the stage's set), ``name=N,name=N`` or, from cdk.json, an
     object; every name one of RESERVABLE and every N at least 1.
@@ -128,6 +140,10 @@ class StageConfig:
     # anyway, so the schedule only tidies up.
     cleanup_rate_minutes: int = 360
     alarm_email: str | None = None
+    # RDS refuses to delete a protected cluster, even for the rollback of the deploy that created it, so a failed
+    # first deploy would be stuck in ROLLBACK_FAILED: off until asked (``-c db_deletion_protection=true`` once
+    # the stack is up). DeletionPolicy/UpdateReplacePolicy keep CloudFormation from deleting it meanwhile.
+    db_deletion_protection: bool = False
     # prod refuses to synthesize without an alarm subscriber (``-c alarm_email=...``).
     require_alarm_subscriber: bool = False
     embeddings: str = "local"
@@ -186,8 +202,10 @@ class StageConfig:
 
     @property
     def removal_policy(self) -> RemovalPolicy:
-        """RETAIN for stateful resources in prod, DESTROY in dev."""
-        return RemovalPolicy.RETAIN if self.retain_data else RemovalPolicy.DESTROY
+        """For the data (the database, its key, the logs): kept in prod on a delete or replacement, but removed
+        when the deploy that created them rolls back (DeletionPolicy RetainExceptOnCreate), so a failed first
+        deploy leaves nothing to collide with its retry. DESTROY in dev."""
+        return RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE if self.retain_data else RemovalPolicy.DESTROY
 
     @property
     def prefix(self) -> str:
@@ -210,7 +228,7 @@ class StageConfig:
             special["account_concurrency"] = int(overrides.pop("account_concurrency"))
         # Context values from the command line arrive as strings; coerce them to the field's type.
         typed = {
-            k: type(getattr(config, k))(v) if getattr(config, k) is not None else v
+            k: _coerce(getattr(config, k), v) if getattr(config, k) is not None else v
             for k, v in overrides.items()
         }
         return replace(config, **typed, **special)

@@ -180,9 +180,9 @@ class Functions(Construct):
         self.aliases: dict[str, lambda_.Alias] = {}
         for name, spec in SPECS.items():
             function_name = f"{config.prefix}-{name}"
-            function_logs = log_group(
-                self, f"{name.title()}Logs", config=config, key=key, name=f"/aws/lambda/{function_name}"
-            )
+            # Named by CloudFormation (the function's LoggingConfig points at it): kept in prod, it never collides
+            # with a retained group of an earlier stack.
+            function_logs = log_group(self, f"{name.title()}Logs", config=config, key=key)
             role = function_role(
                 self,
                 f"{name.title()}Role",

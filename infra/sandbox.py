@@ -261,7 +261,8 @@ class SandboxFunction(Construct):
                 f"the sandbox function needs Lambda tenant isolation, which {stack.region} lacks"
             )
         function_name = f"{config.prefix}-sandbox"
-        self.log_group = log_group(self, "Logs", config=config, key=key, name=f"/aws/lambda/{function_name}")
+        # Named by CloudFormation (the function's LoggingConfig points at it): kept in prod, it never collides.
+        self.log_group = log_group(self, "Logs", config=config, key=key)
         self.role = function_role(
             self,
             "Role",

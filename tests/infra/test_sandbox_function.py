@@ -61,10 +61,11 @@ def test_sandbox_role_writes_its_logs_and_nothing_else(synth: Synth, variant: st
     resources = synth.templates[variant]["Resources"]
     statements = statements_for(synth, variant, "sandbox")
     assert statements
+    own_group = ref_id(sandbox(synth, variant)["LoggingConfig"]["LogGroup"])
     for statement in statements:
         assert statement["Effect"] == "Allow"
-        group = resources[ref_id(statement["Resource"])]
-        assert group["Properties"]["LogGroupName"] == f"/aws/lambda/memorylayer-{variant}-sandbox"
+        assert ref_id(statement["Resource"]) == own_group
+    assert resources[own_group]["Type"] == "AWS::Logs::LogGroup"
     # No managed policy either (AWSLambdaVPCAccessExecutionRole would bring the ENI calls back)
     role = resources[ref_id(sandbox(synth, variant)["Role"])]["Properties"]
     assert not role.get("ManagedPolicyArns") and not role.get("Policies")

@@ -351,16 +351,22 @@ def _as_list(value: Any) -> list[Any]:
 # --- secrets -----------------------------------------------------------------------------------------------
 
 
+def _secret_kind(logical_id: str) -> str:
+    return "admin-key" if logical_id.startswith("SecretsAdminKey") else "context-cursor"
+
+
 @pytest.mark.parametrize("variant", ["dev", "prod"])
 def test_admin_key_and_cursor_secrets_are_generated_encrypted_and_granted_narrowly(
     synth: Synth, variant: str
 ) -> None:
     secrets = synth.resources(variant, "AWS::SecretsManager::Secret")
-    by_name = {s["Properties"]["Name"].rsplit("/", 1)[1]: k for k, s in secrets.items()}
+    by_name = {_secret_kind(k): k for k in secrets}
     assert set(by_name) == {"admin-key", "context-cursor"}, "no other secret: the DB owner's is RDS-managed"
     for secret in secrets.values():
         assert "GenerateSecretString" in secret["Properties"]
         assert "KmsKeyId" in secret["Properties"]
+        # Named by CloudFormation: a deleted secret's name stays taken while it awaits deletion
+        assert "Name" not in secret["Properties"]
     expected = {
         "admin-key": {"memory"},
         "context-cursor": {"memory", "sessions", "context", "environment"},
@@ -393,7 +399,7 @@ def test_outputs_name_the_api_and_the_admin_secret(synth: Synth, variant: str) -
     (admin,) = [
         k
         for k, s in synth.resources(variant, "AWS::SecretsManager::Secret").items()
-        if s["Properties"]["Name"].endswith("/admin-key")
+        if _secret_kind(k) == "admin-key"
     ]
     assert outputs["AdminKeySecretArn"]["Value"] == {"Ref": admin}
     assert "EmbeddingEndpointName" in synth.templates[f"{variant}-gpu"]["Outputs"]
@@ -496,18 +502,77 @@ def test_prod_has_an_iam_auth_tls_proxy_and_dev_none(synth: Synth) -> None:
     assert f"/{APP_USER}" in rendered and cluster_id in rendered
 
 
-def test_prod_retains_data_and_dev_destroys_it(synth: Synth) -> None:
-    for stage, policy in (("dev", "Delete"), ("prod", "Retain")):
-        for type_ in (
-            "AWS::RDS::DBCluster",
-            "AWS::KMS::Key",
-            "AWS::SQS::Queue",
-            "AWS::SecretsManager::Secret",
-        ):
-            for logical_id, resource in synth.resources(stage, type_).items():
-                assert resource.get("DeletionPolicy") == policy, (stage, logical_id)
-    (prod_cluster,) = synth.resources("prod", "AWS::RDS::DBCluster").values()
-    assert prod_cluster["Properties"]["DeletionProtection"] is True
+# What a retained resource may fix as its physical name: the cluster id (a deliberate collision after a destroy,
+# so a new stack cannot silently start next to the old data) and the log group RDS exports that cluster's log to.
+NAME_PROPERTIES = (
+    "Name",
+    "QueueName",
+    "LogGroupName",
+    "DBClusterIdentifier",
+    "DBInstanceIdentifier",
+    "DBSubnetGroupName",
+    "AliasName",
+)
+RETAINED_IN_PROD = {
+    "AWS::KMS::Key",
+    "AWS::RDS::DBCluster",
+    "AWS::RDS::DBInstance",
+    "AWS::RDS::DBSubnetGroup",
+    "AWS::Logs::LogGroup",
+}
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS)
+def test_only_prod_retains_and_only_its_data_and_logs_and_never_after_a_failed_create(
+    synth: Synth, variant: str
+) -> None:
+    resources = synth.templates[variant]["Resources"]
+    kept = {
+        logical_id: resource
+        for logical_id, resource in resources.items()
+        if resource.get("DeletionPolicy", "Delete") != "Delete"
+        or resource.get("UpdateReplacePolicy", "Delete") != "Delete"
+    }
+    (cluster,) = synth.resources(variant, "AWS::RDS::DBCluster").values()
+    # Deletion protection would stop even the rollback of the deploy that created the cluster
+    assert cluster["Properties"].get("DeletionProtection", False) is False
+    if stage_of(variant) == "dev":
+        assert kept == {}
+        # Aurora's default DeletionPolicy is Snapshot: dev says Delete outright
+        assert cluster["DeletionPolicy"] == "Delete"
+        return
+    assert {r["Type"] for r in kept.values()} == RETAINED_IN_PROD
+    # Every log group is kept (the audit trail outlives the stack), and the queues and secrets are not data
+    assert set(synth.resources(variant, "AWS::Logs::LogGroup")) <= set(kept)
+    assert not synth.resources(variant, "AWS::SQS::Queue").keys() & kept.keys()
+    assert not synth.resources(variant, "AWS::SecretsManager::Secret").keys() & kept.keys()
+    for logical_id, resource in kept.items():
+        # Kept on a delete or a replacement, removed when the deploy that created it rolls back
+        assert resource["DeletionPolicy"] == "RetainExceptOnCreate", logical_id
+        assert resource["UpdateReplacePolicy"] == "Retain", logical_id
+    fixed = {
+        (resource["Type"], prop, value)
+        for resource in kept.values()
+        for prop in NAME_PROPERTIES
+        if isinstance(value := resource["Properties"].get(prop), str)
+    }
+    assert fixed == {
+        ("AWS::RDS::DBCluster", "DBClusterIdentifier", "memorylayer-prod-db"),
+        ("AWS::Logs::LogGroup", "LogGroupName", "/aws/rds/cluster/memorylayer-prod-db/postgresql"),
+    }
+    # Nothing else the stack names (queues, secrets) survives it to collide with the next one either
+    for type_, prop in (("AWS::SQS::Queue", "QueueName"), ("AWS::SecretsManager::Secret", "Name")):
+        assert all(prop not in r["Properties"] for r in synth.resources(variant, type_).values())
+
+
+def test_deletion_protection_is_one_context_value_away() -> None:
+    from infra.config import StageConfig
+
+    assert StageConfig.for_stage("prod").db_deletion_protection is False
+    assert StageConfig.for_stage("prod", {"db_deletion_protection": "true"}).db_deletion_protection is True
+    assert StageConfig.for_stage("prod", {"db_deletion_protection": "false"}).db_deletion_protection is False
+    with pytest.raises(ValueError, match="true or false"):
+        StageConfig.for_stage("prod", {"db_deletion_protection": "maybe"})
 
 
 # --- network -----------------------------------------------------------------------------------------------
