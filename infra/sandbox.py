@@ -14,8 +14,9 @@ function no longer needs a network-less VPC to be network-less:
 Its asset: ``shared/__init__.py``, the modules of ``shared/sandbox`` that import only the standard library,
 wasmtime and each other (found from their imports, so ``service.py``, ``executors.py`` and the rest of the app
 stay out), ``functions/sandbox``, wasmtime for manylinux aarch64 / cp312 from a hashed lock, ``python.wasm``
-(fetched by its pinned hash) and its machine code precompiled for Lambda's arm64. With ``ML_CDK_SKIP_DEPS=1``
-(or ``-c bundle=skip``) only our code, as for the other functions.
+(fetched by its pinned hash) and its machine code precompiled for Lambda's arm64, which only an arm64 build host
+can make (``PRECOMPILE_ENV`` below). With ``ML_CDK_SKIP_DEPS=1`` (or ``-c bundle=skip``) only our code, as for
+the other functions.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import ast
 import hashlib
 import importlib.metadata
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -69,6 +71,12 @@ SANDBOX_REQUIREMENTS = ("wasmtime==50.0.1",)
 # Lambda arm64 (Graviton); the precompiled module only loads into an engine built for the same target.
 WASM_TARGET = "aarch64-unknown-linux-gnu"
 WASM_ARCH = "aarch64"
+# The PyPI wasmtime builds compile only for the machine they run on (an x86_64 build aborts with "Support for
+# this target is disabled" when asked for aarch64), so the machine code can be made only on an arm64 host.
+# Elsewhere ``ML_SANDBOX_PRECOMPILE=off`` ships python.wasm alone: every new execution environment (with tenant
+# isolation, every tenant's first) then compiles it at start, 3.5 s on two x86_64 cores and longer at the
+# function's share of a CPU.
+PRECOMPILE_ENV = "ML_SANDBOX_PRECOMPILE"
 # The only third-party package the sandbox asset may import.
 THIRD_PARTY = frozenset({"wasmtime"})
 # Tenant isolation mode is offered in every commercial region but this one (Asia Pacific (New Zealand)).
@@ -164,12 +172,19 @@ def locked_version(lock: Path, package: str) -> str:
     return match.group(1)
 
 
+def build_machine() -> str:
+    """This machine's architecture in wasmtime's terms (aarch64, x86_64)."""
+    machine = platform.machine().lower()
+    return {"arm64": "aarch64", "amd64": "x86_64"}.get(machine, machine)
+
+
 def interpreter_files(
     cache_dir: Path, *, root: Path = REPO_ROOT, lock: Path = SANDBOX_LOCK
-) -> tuple[Path, Path]:
-    """python.wasm (downloaded by its pinned hash) and its machine code for Lambda arm64, cached in
-    ``cache_dir``. The machine code is compiled by this venv's wasmtime, so it must be the locked one: a
-    module compiled by another version would not load in Lambda, which would compile it on every cold start."""
+) -> tuple[Path, Path | None]:
+    """python.wasm (downloaded by its pinned hash) and its machine code for Lambda arm64 (None when
+    ``ML_SANDBOX_PRECOMPILE=off``), cached in ``cache_dir``. The machine code is compiled by this venv's
+    wasmtime, so it must be the locked one: a module compiled by another version would not load in Lambda,
+    which would compile it in every new execution environment."""
     locked = locked_version(lock, "wasmtime")
     try:
         here = importlib.metadata.version("wasmtime")
@@ -180,11 +195,21 @@ def interpreter_files(
             f"infra: the sandbox's machine code is compiled with wasmtime {locked} ({lock.name}); this venv "
             f"has {here}. Install wasmtime=={locked} here (make .venv/.installed-dev) or re-lock."
         )
+    precompile_wanted = os.environ.get(PRECOMPILE_ENV, "").lower() not in ("off", "0", "false", "no")
+    if precompile_wanted and build_machine() != WASM_ARCH:
+        raise RuntimeError(
+            f"infra: the sandbox's machine code for Lambda arm64 can only be compiled on an arm64 host: the PyPI "
+            f"wasmtime build here ({build_machine()}) compiles for its own machine only. Build on arm64, or set "
+            f"{PRECOMPILE_ENV}=off to ship python.wasm alone (each new execution environment, so each tenant's "
+            "first call, then compiles it at start: seconds)."
+        )
     cache_dir.mkdir(parents=True, exist_ok=True)
     wasm = cache_dir / "python.wasm"
     run = [sys.executable, "-m", "shared.sandbox.interpreter"]
     # fetch checks the hash of what it finds and downloads only when it is missing or wrong.
     subprocess.run([*run, "fetch", "--dest", str(wasm)], check=True, cwd=root, stdout=subprocess.DEVNULL)
+    if not precompile_wanted:
+        return wasm, None
     cwasm = cache_dir / f"python-{_file_sha256(wasm)[:16]}-wasmtime-{locked}-{WASM_ARCH}.cwasm"
     if not cwasm.is_file():
         partial = cwasm.with_suffix(f".{os.getpid()}.partial")
@@ -223,7 +248,8 @@ def build_sandbox_asset(
         for marker in (".complete", ".compiled"):
             (staging / marker).unlink(missing_ok=True)
         wasm, cwasm = interpreter_files(cache_dir / "sandbox-wasm", root=root, lock=lock)
-        for src, name in ((wasm, "python.wasm"), (cwasm, f"python.wasm.{WASM_ARCH}.cwasm")):
+        shipped = [(wasm, "python.wasm")] + ([(cwasm, f"python.wasm.{WASM_ARCH}.cwasm")] if cwasm else [])
+        for src, name in shipped:
             dest = staging / "shared" / "sandbox" / name
             dest.parent.mkdir(parents=True, exist_ok=True)
             _link_or_copy(str(src), str(dest))

@@ -254,3 +254,24 @@ def test_machine_code_is_refused_from_another_wasmtime(tmp_path: Path) -> None:
     lock.write_text("wasmtime==0.0.1 \\\n    --hash=sha256:" + "0" * 64 + "\n")
     with pytest.raises(RuntimeError, match="wasmtime 0.0.1"):
         interpreter_files(tmp_path / "cache", lock=lock)
+
+
+def test_machine_code_for_arm64_is_refused_off_arm64_unless_waived(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PyPI's wasmtime compiles for its own machine only: an x86_64 build host cannot make Lambda's."""
+    import infra.sandbox as sandbox_module
+
+    monkeypatch.setattr(sandbox_module, "build_machine", lambda: "x86_64")
+    monkeypatch.setattr(sandbox_module, "locked_version", lambda *_: "50.0.1")
+    monkeypatch.setattr(sandbox_module.importlib.metadata, "version", lambda _: "50.0.1")
+    monkeypatch.delenv("ML_SANDBOX_PRECOMPILE", raising=False)
+    with pytest.raises(RuntimeError, match="arm64 host.*ML_SANDBOX_PRECOMPILE=off"):
+        interpreter_files(tmp_path / "cache")
+    # Waived: python.wasm alone (fetched; the fetch is stubbed here), no machine code
+    fetched: list[list[str]] = []
+    monkeypatch.setattr(sandbox_module.subprocess, "run", lambda cmd, **_: fetched.append(cmd))
+    monkeypatch.setenv("ML_SANDBOX_PRECOMPILE", "off")
+    wasm, cwasm = interpreter_files(tmp_path / "cache")
+    assert cwasm is None and wasm.name == "python.wasm"
+    assert [cmd[3] for cmd in fetched] == ["fetch"]
