@@ -216,7 +216,10 @@ def test_the_real_asset_imports_with_only_the_stdlib_and_wasmtime(tmp_path: Path
     if spec is not None and spec.submodule_search_locations:
         only = tmp_path / "only-wasmtime"
         only.mkdir()
-        os.symlink(next(iter(spec.submodule_search_locations)), only / "wasmtime")
+        package = Path(next(iter(spec.submodule_search_locations)))
+        # The package and its metadata (the host reads wasmtime's version to key its compiled code)
+        for source in [package, *package.parent.glob("wasmtime-*.dist-info")]:
+            os.symlink(source, only / source.name)
         path.append(str(only))
     script = (
         "import importlib, pathlib, sys\n"
