@@ -15,10 +15,12 @@ $(VENV)/bin/activate:
 # Reinstall only when the project definition changes.
 $(VENV)/.installed-local: pyproject.toml | $(VENV)/bin/activate
 	$(PIP) install -q -e '.[local,llm]'
+	$(PY) -m shared.sandbox.interpreter fetch >/dev/null  # the sandbox's python.wasm, pinned by hash
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml $(wildcard client/*/pyproject.toml) | $(VENV)/bin/activate
 	$(PIP) install -q -e '.[dev]' $(foreach c,$(wildcard client/*/pyproject.toml),-e ./$(dir $(c)))
+	$(PY) -m shared.sandbox.interpreter fetch >/dev/null  # the sandbox's python.wasm, pinned by hash
 	touch $@ $(VENV)/.installed-local
 
 node_modules/.installed: package.json

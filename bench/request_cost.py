@@ -19,7 +19,9 @@ import io
 import json
 import math
 import os
+import platform
 import random
+import secrets
 import statistics
 import tempfile
 import time
@@ -27,6 +29,7 @@ import uuid
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +129,19 @@ def timed(call: Callable[[], dict[str, Any]], expect: int) -> float:
     return elapsed
 
 
+def api_key(workspace: str) -> str:
+    """A read-write key for ``workspace``: the requests authenticate (and are counted) as in AWS."""
+    from shared.auth import ApiKeys
+    from shared.db.pool import Database
+    from shared.settings import get_settings
+
+    db = Database.from_settings(get_settings(), purpose="cli")
+    try:
+        return ApiKeys(db).create([workspace])[1]
+    finally:
+        db.close()
+
+
 def measure(n: int, warmup: int, seed: int = 7) -> dict[str, list[float]]:
     """Handler durations (ms) of ``n`` remembers then ``n`` recalls in one workspace, after warm-ups."""
     from functions.memory.handler import handler
@@ -133,7 +149,8 @@ def measure(n: int, warmup: int, seed: int = 7) -> dict[str, list[float]]:
     from shared.local.lambda_context import LambdaContext
 
     rng = random.Random(seed)
-    headers = {"X-Workspace-ID": f"ws_cost_{uuid.uuid4().hex[:8]}"}
+    workspace = f"ws_cost_{uuid.uuid4().hex[:8]}"
+    headers = {"X-Workspace-ID": workspace, "Authorization": f"Bearer {api_key(workspace)}"}
     context = LambdaContext.for_function("memorylayer-memory")
 
     def remember() -> dict[str, Any]:
@@ -160,6 +177,12 @@ def run(n: int, warmup: int) -> tuple[str, int, list[OperationCost]]:
     with database() as dsn:
         os.environ["MEMORYLAYER_DATABASE_URL"] = dsn
         os.environ["MEMORYLAYER_EMBEDDING_PROVIDER"] = embedder
+        # As deployed: API keys on, so a cursor secret (in AWS a Secrets Manager ARN; the app refuses to start
+        # without one). The burst is lifted: the bench prices requests, the limit would answer 429s; each
+        # request still counts itself in Postgres.
+        os.environ["MEMORYLAYER_AUTH_MODE"] = "api_key"
+        os.environ["MEMORYLAYER_CONTEXT_CURSOR_SECRET"] = secrets.token_urlsafe(32)
+        os.environ["MEMORYLAYER_RATE_LIMIT_BURST"] = str(10 * (n + warmup))
         os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "MemoryLayer")
         from shared.settings import get_settings
 
@@ -190,13 +213,39 @@ def to_markdown(embedder: str, memory_mb: int, costs: list[OperationCost]) -> st
     )
 
 
+def doc_block(embedder: str, costs: list[OperationCost]) -> str:
+    """The ``bench:request-cost`` block of infra/README.md: the machine, the run and its table."""
+    rows = [
+        f"| {c.operation} | {c.p50_ms:.1f} | {c.mean_ms:.1f} | {c.lambda_usd:.2f} | {c.api_gateway_usd:.2f} | "
+        f"{c.aurora_usd:.2f} | **{c.total_usd:.2f}** |"
+        for c in costs
+    ]
+    n = " and ".join(f"{c.n} {c.operation}s" for c in costs)
+    return "\n".join(
+        [
+            f"Measured on {date.today().isoformat()} on this machine ({platform.machine()}, {os.cpu_count()} "
+            f"cores; a Graviton Lambda will differ: read the ratios, not the milliseconds), {n}, embedder "
+            f"`{embedder}`:",
+            "",
+            "| operation | p50 ms | mean ms | Lambda | API Gateway | Aurora ACU (upper bound) | USD per million |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+            *rows,
+        ]
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.request_cost", description=__doc__.split("\n")[0])
     parser.add_argument("-n", type=int, default=200, help="measured requests of each kind")
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--write", action="store_true", help="rewrite the measured table in infra/README.md")
     args = parser.parse_args(argv)
     embedder, memory_mb, costs = run(args.n, args.warmup)
+    if args.write:
+        from infra.doc_blocks import write_blocks
+
+        write_blocks({"bench:request-cost": doc_block(embedder, costs)}, family="bench")
     if args.json:
         out = {"embedder": embedder, "memory_mb": memory_mb, "prices_as_of": PRICES_AS_OF}
         print(

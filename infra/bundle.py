@@ -33,6 +33,7 @@ import tomllib
 import zipfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import date
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -426,6 +427,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--refresh", action="store_true", help="reinstall the cached dependencies")
     parser.add_argument("--embeddings", default="local", help="as -c embeddings=... (default local)")
     parser.add_argument(
+        "--write", action="store_true", help="with --report: rewrite the sizes in infra/README.md"
+    )
+    parser.add_argument(
         "--requirements",
         choices=sorted(LOCK_FILES),
         help="print the requirements `make lock` resolves into that lock file, and exit",
@@ -439,16 +443,52 @@ def main(argv: list[str] | None = None) -> int:
         refresh=args.refresh,
         embeddings=args.embeddings,
     )
+    sizes: dict[str, tuple[int, int]] = {}
     for asset in assets.values():
         line = f"{asset.name:<11} {asset.path.relative_to(REPO_ROOT)}"
         if args.report:
             zipped = zip_asset(asset, REPO_ROOT / "build" / "lambda-zip").stat().st_size
             unzipped = _tree_size(asset.path)
+            sizes[asset.name] = (zipped, unzipped)
             # Lambda's hard limit is 250 MB unzipped (the 50 MB zip limit applies only to direct uploads).
-            flag = "  OVER 250 MB LIMIT" if unzipped > 250 * 1024 * 1024 else ""
+            flag = "  OVER 250 MB LIMIT" if unzipped > UNZIPPED_LIMIT else ""
             line += f"  zipped {zipped / 1e6:6.1f} MB  unzipped {unzipped / 1e6:6.1f} MB{flag}"
         print(line)
+    if args.write:
+        if not args.report or args.skip_deps or skip_deps_requested():
+            parser.error("--write needs --report with the dependencies (no --skip-deps)")
+        from infra.doc_blocks import write_blocks
+
+        write_blocks({"bundle:sizes": sizes_block(sizes, args.embeddings)}, family="bundle")
     return 0
+
+
+# Lambda's limit on a function's unzipped code (its deployment package and layers), in bytes: 250 MiB.
+UNZIPPED_LIMIT = 250 * 1024 * 1024
+
+
+def sizes_block(sizes: dict[str, tuple[int, int]], embeddings: str) -> str:
+    """The ``bundle:sizes`` block of infra/README.md: assets of equal size on one line, in MiB."""
+    mib = 1024 * 1024
+    # Assets within a MiB of the largest of their group (the embedding functions differ by their own few files)
+    # share a line, quoted at the group's largest.
+    groups: list[list[str]] = []
+    for name in sorted(sizes, key=lambda n: -sizes[n][1]):
+        if groups and sizes[groups[-1][0]][1] - sizes[name][1] <= mib:
+            groups[-1].append(name)
+        else:
+            groups.append([name])
+    parts = []
+    for names in groups:
+        zipped = max(sizes[name][0] for name in names) / mib
+        unzipped = sizes[names[0]][1] / mib
+        parts.append(f"{', '.join(names)} **{zipped:.1f} MiB zipped / {unzipped:.1f} MiB unzipped**")
+    largest = max(unzipped for _, unzipped in sizes.values())
+    return (
+        f"Sizes (`python -m infra.bundle --report --write`, {date.today().isoformat()}, embeddings={embeddings}): "
+        f"{'; '.join(parts)}. The Lambda limit is 250 MiB unzipped: the largest leaves "
+        f"{(UNZIPPED_LIMIT - largest) / mib:.1f} MiB."
+    )
 
 
 if __name__ == "__main__":

@@ -56,18 +56,6 @@ SUGGESTED_RESERVATIONS: dict[str, dict[str, int]] = {
 }
 
 
-def _coerce(current: object, value: object) -> object:
-    """A context value as the type of the field it overrides (``bool("false")`` would be True)."""
-    if isinstance(current, bool):
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-            raise ValueError(f"expected true or false, got {value!r}")
-        return text in ("true", "1", "yes", "on")
-    return type(current)(value)
-
-
 def parse_reservations(value: object, stage: str) -> dict[str, int]:
     """``-c reserved_concurrency=``: ``suggested`` (the stage's set), ``name=N,name=N`` or, from cdk.json, an
     object; every name one of RESERVABLE and every N at least 1.
@@ -98,6 +86,10 @@ def parse_reservations(value: object, stage: str) -> dict[str, int]:
             "reserved_concurrency: each reservation must be at least 1 (leave a function out instead)"
         )
     return out
+
+
+# AWS's recommended minimum capacity (ACU) for an Aurora Serverless v2 instance with Performance Insights on.
+PERFORMANCE_INSIGHTS_MIN_ACU = 2.0
 
 
 @dataclass(frozen=True)
@@ -148,6 +140,10 @@ class StageConfig:
     require_alarm_subscriber: bool = False
     embeddings: str = "local"
     llm: str = "none"
+    # Performance Insights (``-c performance_insights=on``): off by default in every stage. AWS recommends a
+    # minimum capacity of 2 ACU with it on, which would quadruple prod's idle floor (two instances at 0.5 ACU);
+    # turning it on raises the floor to that unless ``db_min_acu`` is given, and refuses a lower one.
+    performance_insights: bool = False
 
     def __post_init__(self) -> None:
         if self.embeddings not in EMBEDDINGS:
@@ -158,6 +154,11 @@ class StageConfig:
             raise ValueError(f"unknown llm {self.llm!r}; expected one of {', '.join(LLMS)}")
         if self.db_min_acu == 0 and self.cleanup_rate_minutes < 360:
             raise ValueError("a 0-ACU (auto-pausing) cluster needs cleanup_rate_minutes >= 360")
+        if self.performance_insights and self.db_min_acu < PERFORMANCE_INSIGHTS_MIN_ACU:
+            raise ValueError(
+                f"performance_insights=on needs db_min_acu >= {PERFORMANCE_INSIGHTS_MIN_ACU:g} (AWS's "
+                f"recommended minimum with Performance Insights), got {self.db_min_acu:g}"
+            )
 
     @property
     def needs_nat(self) -> bool:
@@ -227,11 +228,24 @@ class StageConfig:
         if "account_concurrency" in overrides:
             special["account_concurrency"] = int(overrides.pop("account_concurrency"))
         # Context values from the command line arrive as strings; coerce them to the field's type.
-        typed = {
-            k: _coerce(getattr(config, k), v) if getattr(config, k) is not None else v
-            for k, v in overrides.items()
-        }
+        typed = {k: _coerce(k, getattr(config, k), v) for k, v in overrides.items()}
+        if typed.get("performance_insights") and "db_min_acu" not in typed:
+            typed["db_min_acu"] = max(config.db_min_acu, PERFORMANCE_INSIGHTS_MIN_ACU)
         return replace(config, **typed, **special)
+
+
+def _coerce(key: str, current: Any, value: Any) -> Any:
+    if current is None:
+        return value
+    if isinstance(current, bool):  # bool("off") would be True
+        if isinstance(value, bool):
+            return value
+        if str(value).lower() in ("on", "true", "1", "yes"):
+            return True
+        if str(value).lower() in ("off", "false", "0", "no"):
+            return False
+        raise ValueError(f"-c {key}= expects on or off, got {value!r}")
+    return type(current)(value)
 
 
 _STAGES: dict[str, StageConfig] = {

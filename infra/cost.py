@@ -15,6 +15,7 @@ not a price lives in ``ASSUMPTIONS``. Billable resource types this module does n
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 HOURS_PER_MONTH = 730
+REPO_ROOT = Path(__file__).resolve().parent.parent
 SECONDS_PER_MONTH = HOURS_PER_MONTH * 3600
 
 # us-east-1 on-demand list prices in USD, first pricing tier, no free tier, as published on the AWS pricing pages
@@ -52,6 +54,7 @@ PRICES: dict[str, float] = {
     "alarm_high_res_metric_month": 0.30,  # per high-resolution (period < 60 s) alarm metric-month
     "composite_alarm_month": 0.50,  # per composite alarm-month
     "dashboard_month": 3.00,  # per dashboard-month
+    "custom_metric_month": 0.30,  # per custom metric-month (first 10,000), prorated by the hours it is published
     "lambda_provisioned_gb_second:arm64": 0.0000033334,  # per GB-second of provisioned concurrency, arm64
     "lambda_provisioned_gb_second:x86_64": 0.0000041667,  # per GB-second of provisioned concurrency, x86_64
     "lambda_request": 0.20 / 1e6,  # per Lambda request
@@ -78,6 +81,12 @@ ASSUMPTIONS: dict[str, float] = {
     "sqs_long_poll_s": 20,
     # RDS Proxy bills a Serverless v2 target as if it had at least this many ACU.
     "rds_proxy_min_acu": 8,
+    # AWS's recommended minimum capacity with Performance Insights on (Aurora User Guide, "Performance and scaling
+    # for Aurora Serverless v2", choosing the minimum capacity): a floor below it is priced at it.
+    "aurora_min_acu_with_performance_insights": 2.0,
+    # Powertools' ColdStart metric, counted as published in every hour a scheduled run publishes its own (an
+    # upper bound: a warm container does not publish it).
+    "cold_start_metrics_per_run": 1,
 }
 
 # Types that cost nothing while idle (billed per use, or not billed at all). Anything neither here nor in
@@ -182,12 +191,19 @@ class Estimate:
             "unpriced": self.unpriced,
         }
 
-    def to_markdown(self) -> str:
+    def table(self) -> str:
         rows = [f"| {x.item} | {x.quantity} | {x.monthly_usd:,.2f} | {x.note} |" for x in self.lines]
         rows.append(f"| **total** | | **{self.total:,.2f}** | us-east-1 list prices of {PRICES_AS_OF} |")
         rows += [f"| unpriced: {entry} | | ? | not in infra/cost.py PRICES |" for entry in self.unpriced]
         header = ["| item | quantity | USD/month | note |", "|---|---|---:|---|"]
-        return "\n".join([f"### {self.name}", "", *header, *rows])
+        return "\n".join([*header, *rows])
+
+    def to_markdown(self) -> str:
+        return f"### {self.name}\n\n{self.table()}"
+
+    def line(self, prefix: str) -> float:
+        """The cost of the lines whose item starts with ``prefix``."""
+        return round(sum(x.monthly_usd for x in self.lines if x.item.startswith(prefix)), 2)
 
 
 # --- template helpers ----------------------------------------------------------------------------------------
@@ -381,10 +397,18 @@ class Cluster:
     props: dict[str, Any]
     serverless_instances: int
     provisioned_instances: list[str]
+    performance_insights: bool = False
+
+    @property
+    def configured_min_acu(self) -> float:
+        return float(self.props.get("ServerlessV2ScalingConfiguration", {}).get("MinCapacity", 0.5))
 
     @property
     def min_acu(self) -> float:
-        return float(self.props.get("ServerlessV2ScalingConfiguration", {}).get("MinCapacity", 0.5))
+        """The floor that idles: the configured one, raised to AWS's minimum for the features in use."""
+        if self.performance_insights:
+            return max(self.configured_min_acu, ASSUMPTIONS["aurora_min_acu_with_performance_insights"])
+        return self.configured_min_acu
 
     @property
     def pause_s(self) -> float:
@@ -409,7 +433,10 @@ def clusters(t: Template) -> list[Cluster]:
         provisioned = [
             str(p.get("DBInstanceClass")) for p in mine if p.get("DBInstanceClass") != "db.serverless"
         ]
-        found.append(Cluster(logical_id, props, serverless, provisioned))
+        insights = props.get("PerformanceInsightsEnabled") is True or any(
+            p.get("EnablePerformanceInsights") is True for p in mine
+        )
+        found.append(Cluster(logical_id, props, serverless, provisioned, insights))
     return found
 
 
@@ -474,11 +501,16 @@ def price_aurora(t: Template, est: Estimate) -> None:
             est.unpriced.append("AWS::RDS::DBCluster Performance Insights retention beyond the free 7 days")
         n = cluster.serverless_instances
         if cluster.min_acu > 0:
+            raised = cluster.min_acu > cluster.configured_min_acu
             est.lines.append(
                 Line(
                     "Aurora Serverless v2 (minimum capacity)",
                     f"{n} instance(s) × {cluster.min_acu:g} ACU × 730 h",
                     monthly(cluster.acu_hour, n * cluster.min_acu),
+                    f"MinCapacity {cluster.configured_min_acu:g}, priced at AWS's minimum with Performance "
+                    "Insights on"
+                    if raised
+                    else "",
                 )
             )
         else:
@@ -607,6 +639,21 @@ def price_provisioned_concurrency(t: Template, est: Estimate) -> None:
             )
 
 
+def published_metrics(function: dict[str, Any]) -> tuple[str, ...]:
+    """The custom metrics a function's handler module publishes on every run: its ``PUBLISHED_METRICS`` tuple,
+    read from the source (``Handler`` ``functions/cleanup/handler.handler`` → that file), not imported."""
+    module, _, _ = str(function.get("Handler", "")).rpartition(".")
+    path = REPO_ROOT / f"{module}.py"
+    if not module or not path.is_file():
+        return ()
+    for node in ast.parse(path.read_text()).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "PUBLISHED_METRICS" for target in node.targets
+        ):
+            return tuple(ast.literal_eval(node.value))
+    return ()
+
+
 def price_schedules(t: Template, est: Estimate) -> None:
     functions = t.of_type("AWS::Lambda::Function")
     for schedule in schedules(t):
@@ -621,6 +668,18 @@ def price_schedules(t: Template, est: Estimate) -> None:
                 f"{seconds:g} s at {fn.get('MemorySize', 128)} MB each (assumed)",
             )
         )
+        if names := published_metrics(fn):
+            n = len(names) + ASSUMPTIONS["cold_start_metrics_per_run"]
+            # Billed per hour in which a metric is published: one hour per run, or every hour.
+            hours = HOURS_PER_MONTH if schedule.interval_s < 3600 else min(HOURS_PER_MONTH, schedule.runs)
+            est.lines.append(
+                Line(
+                    f"custom metrics of {schedule.name}",
+                    f"{n:g} metrics × {hours:,.0f} h published",
+                    round(n * PRICES["custom_metric_month"] * hours / HOURS_PER_MONTH, 2),
+                    f"{len(names)} per run + ColdStart; prorated by the hour",
+                )
+            )
 
 
 def price_event_sources(t: Template, est: Estimate) -> None:
@@ -781,6 +840,50 @@ def estimates(args: argparse.Namespace) -> Iterator[Estimate]:
         yield estimate(synthesize(stage, context), label)
 
 
+# --- the figures in the docs -----------------------------------------------------------------------------------
+
+# The cost figures of README.md and infra/README.md live between ``cost:*`` markers (infra/doc_blocks.py) and are
+# written by ``python -m infra.cost --write``; tests/infra/test_cost.py fails when they differ from a fresh estimate.
+# The variants the docs quote: name -> (stage, context).
+DOC_VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
+    "dev": ("dev", {}),
+    "prod": ("prod", {}),
+    "dev-gpu": ("dev", {"embeddings": "gpu"}),
+    "prod-gpu": ("prod", {"embeddings": "gpu"}),
+    "dev-openai": ("dev", {"embeddings": "openai"}),
+    "prod-openai": ("prod", {"embeddings": "openai", "llm": "openai"}),
+}
+
+
+def usd(amount: float) -> str:
+    return f"${amount:,.2f}"
+
+
+def doc_blocks(estimates: dict[str, Estimate]) -> dict[str, str]:
+    """The text of every ``cost:*`` block, from the estimates of ``DOC_VARIANTS``."""
+    dev, prod = estimates["dev"], estimates["prod"]
+    floor = prod.line("RDS Proxy") + prod.line("Aurora Serverless v2")
+    gpu_endpoint = estimates["dev-gpu"].line("interface VPC endpoints")
+    return {
+        "cost:summary": f"dev {usd(dev.total)}/month, prod {usd(prod.total)}/month",
+        "cost:dev": dev.table(),
+        "cost:prod": prod.table(),
+        "cost:floor": (
+            f"Prod's floor is the RDS Proxy minimum ({usd(prod.line('RDS Proxy'))}) and its Aurora instances at "
+            f"minimum capacity ({usd(prod.line('Aurora Serverless v2'))}): {100 * floor / prod.total:.0f} % of "
+            f"its {usd(prod.total)}."
+        ),
+        "cost:variants": (
+            f"Variants, totals only: dev with `-c embeddings=gpu` {usd(estimates['dev-gpu'].total)} (no GPU "
+            f"instance idles; the SageMaker runtime interface endpoint is {usd(gpu_endpoint)}), prod with gpu "
+            f"{usd(estimates['prod-gpu'].total)}; dev with `-c embeddings=openai` "
+            f"{usd(estimates['dev-openai'].total)} and prod (also `-c llm=openai`) "
+            f"{usd(estimates['prod-openai'].total)} (the NAT gateways and their public IPs). Only the default "
+            "(`local`) variants are held to the targets."
+        ),
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m infra.cost", description=__doc__.split("\n")[0])
     parser.add_argument("--stage", action="append", choices=["dev", "prod"], help="default: both")
@@ -789,7 +892,22 @@ def main(argv: list[str] | None = None) -> None:
         "--template", action="append", help="price this template JSON instead of synthesizing"
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--write", action="store_true", help="rewrite the cost blocks of README.md and infra/README.md"
+    )
     args = parser.parse_args(argv)
+    if args.write:
+        fresh = {
+            name: estimate(synthesize(stage, context), name)
+            for name, (stage, context) in DOC_VARIANTS.items()
+        }
+        from infra.doc_blocks import write_blocks
+
+        changed = write_blocks(doc_blocks(fresh), family="cost")
+        print(
+            f"rewrote {', '.join(str(p.relative_to(REPO_ROOT)) for p in changed) or 'nothing (up to date)'}"
+        )
+        return
     results = list(estimates(args))
     if args.json:
         json.dump([e.to_json() for e in results], sys.stdout, indent=2)

@@ -62,10 +62,10 @@ class Database(Construct):
             name=f"/aws/rds/cluster/{cluster_identifier}/postgresql",
         )
         auto_pause = config.db_min_acu == 0
-        # Performance Insights keeps the instance busy; only stages that never pause pay for it (7 days free).
+        # Off unless asked for (-c performance_insights=on): with it AWS recommends a 2-ACU floor (StageConfig).
         insights = {
-            "enable_performance_insights": not auto_pause,
-            "performance_insight_encryption_key": None if auto_pause else key,
+            "enable_performance_insights": config.performance_insights,
+            "performance_insight_encryption_key": key if config.performance_insights else None,
         }
         self.cluster = rds.DatabaseCluster(
             self,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+import re
 import secrets
 import threading
 import time
@@ -102,13 +103,16 @@ class ApiKeys:
         access: str = "read_write",
         expires_at: datetime | None = None,
         name: str | None = None,
-        tenant_id: str = DEFAULT_TENANT,
+        tenant_id: str | None = None,
     ) -> tuple[dict, str]:
+        """A new key. Without ``tenant_id`` it joins the tenant that owns its workspaces, or, for new ones, a
+        tenant of its own: two customers onboarded with the defaults never share a tenant's spaces."""
         if not workspaces:
             raise InvalidInput("a key needs at least one workspace", code="workspaces_required")
         prefix = secrets.token_hex(6)
         key = f"{KEY_PREFIX}{prefix}_{secrets.token_urlsafe(32)}"
         with self.db.transaction() as conn:
+            tenant_id = tenant_id or self._implied_tenant(conn, workspaces)
             self._claim(conn, tenant_id, workspaces)
             row = keys_repo.insert(
                 conn,
@@ -122,6 +126,18 @@ class ApiKeys:
                 tenant_id=tenant_id,
             )
         return row, key
+
+    @staticmethod
+    def _implied_tenant(conn: Connection, workspaces: list[str]) -> str:
+        owners = sorted(
+            {*keys_repo.workspace_tenants(conn, workspaces), *filter(None, map(space_owner, workspaces))}
+        )
+        if len(owners) > 1:
+            raise Conflict(
+                "these workspaces belong to different tenants; name the key's tenant_id",
+                code="workspaces_of_several_tenants",
+            )
+        return owners[0] if owners else f"tn_{secrets.token_hex(8)}"
 
     @staticmethod
     def _claim(conn: Connection, tenant_id: str, workspaces: list[str]) -> None:
@@ -169,10 +185,10 @@ class ApiKeys:
         )
 
 
-def count_in_window(db: Database, bucket: str, window_s: float) -> tuple[int, float]:
-    """Add one to ``bucket``'s current window; returns (count so far, seconds until the window ends)."""
+def count_in_window(db: Database, bucket: str, window_s: float, cost: int = 1) -> tuple[int, float]:
+    """Add ``cost`` to ``bucket``'s current window; returns (count so far, seconds until the window ends)."""
     with db.connection() as conn:
-        return rate_limits.count_in_window(conn, bucket, window_s)
+        return rate_limits.count_in_window(conn, bucket, window_s, cost)
 
 
 def purge_rate_windows(db: Database, older_than_s: int = 3600) -> int:
@@ -182,16 +198,17 @@ def purge_rate_windows(db: Database, older_than_s: int = 3600) -> int:
 
 
 class RateLimiter:
-    """Per-key requests, counted in Postgres so the limit holds for the whole fleet, not per container:
-    ``burst`` requests per window of ``burst / rate_per_s`` seconds (50/s with a burst of 100: 100 per 2 s)."""
+    """Per-key work, counted in Postgres so the limit holds for the whole fleet, not per container: ``burst``
+    units per window of ``burst / rate_per_s`` seconds (50/s with a burst of 100: 100 per 2 s). A request
+    costs one unit, an expensive one more (``cost``: recall, traverse, import, the sandbox)."""
 
     def __init__(self, db: Callable[[], Database], rate_per_s: float, burst: int) -> None:
         self._db = db
         self.burst = burst
         self.window_s = max(1.0, burst / rate_per_s)
 
-    def take(self, key_id: str) -> None:
-        count, resets_in_s = count_in_window(self._db(), f"key:{key_id}", self.window_s)
+    def take(self, key_id: str, cost: int = 1) -> None:
+        count, resets_in_s = count_in_window(self._db(), f"key:{key_id}", self.window_s, cost)
         if count > self.burst:
             raise RateLimited(
                 "rate limit exceeded for this key", retry_after_s=max(1, math.ceil(resets_in_s))
@@ -213,6 +230,7 @@ class AuthGuard:
 
     WINDOW_S = 60.0
     MAX_ENTRIES = 10_000  # bounds memory under a flood of distinct keys or addresses
+    GOOD_TTL_S = 900.0  # a key that worked here lately is not locked out by its neighbours' failures
 
     def __init__(
         self, db: Callable[[], Database | None], failures_per_minute: int, negative_ttl_s: float
@@ -222,11 +240,16 @@ class AuthGuard:
         self.negative_ttl_s = negative_ttl_s
         self._bad_keys: dict[str, float] = {}  # sha256 of the key -> monotonic expiry
         self._blocked: dict[str, float] = {}  # source address -> monotonic end of its block
+        self._good_keys: dict[str, float] = {}  # sha256 of a key that authenticated -> monotonic expiry
         self._lock = threading.Lock()
 
-    def check_source(self, source: str) -> None:
-        """429 for an address over its failure budget, before any key is looked at."""
+    def check_source(self, source: str, key: str = "") -> None:
+        """429 for an address over its failure budget, before any key is looked at, unless the key is one
+        that authenticated here lately: clients behind one address (a NAT, a laptop) keep working while
+        another of them floods garbage keys. A key new to this process waits out the block."""
         with self._lock:
+            if key and _live(self._good_keys, _hash(key)) is not None:
+                return
             until = _live(self._blocked, source)
         if until is not None:
             raise RateLimited(
@@ -249,10 +272,46 @@ class AuthGuard:
         with self._lock:
             return _live(self._bad_keys, _hash(key)) is not None
 
+    def remember_good(self, key: str) -> None:
+        with self._lock:
+            _bounded(self._good_keys, self.MAX_ENTRIES)
+            self._good_keys[_hash(key)] = time.monotonic() + self.GOOD_TTL_S
+
     def remember_bad(self, key: str) -> None:
         with self._lock:
             _bounded(self._bad_keys, self.MAX_ENTRIES)
             self._bad_keys[_hash(key)] = time.monotonic() + self.negative_ttl_s
+
+
+# What a request costs the limiter, by route: the expensive ones by the work they start. An import also
+# pays for its size (one unit per 64 KiB of body), so a 5,000-memory file costs what its work does.
+ROUTE_COSTS: tuple[tuple[re.Pattern[str], int], ...] = (
+    (re.compile(r"^/v1/context/(execute|rlm|query)$"), 10),
+    (re.compile(r"^/v1/context/(load|inject)$"), 3),
+    (re.compile(r"^/v1/memories/(recall|reflect|answer)$"), 3),
+    (re.compile(r"^/v1/memories/[^/]+/traverse$"), 3),
+    (re.compile(r"^/v1/memories/batch$"), 5),
+    (re.compile(r"^/v1/workspaces/[^/]+/import$"), 5),
+)
+IMPORT_BYTES_PER_UNIT = 64 * 1024
+
+
+def request_cost(method: str, path: str, content_length: int) -> int:
+    """Units of the per-key limit one request takes.
+
+    >>> request_cost("GET", "/v1/memories", 0), request_cost("POST", "/v1/memories/recall", 120)
+    (1, 3)
+    >>> request_cost("POST", "/v1/workspaces/ws/import", 10 * 1024 * 1024)
+    165
+    """
+    if method in ("GET", "HEAD", "OPTIONS"):
+        return 1
+    for pattern, cost in ROUTE_COSTS:
+        if pattern.match(path):
+            if path.endswith("/import") or path.endswith("/batch"):
+                return cost + content_length // IMPORT_BYTES_PER_UNIT
+            return cost
+    return 1
 
 
 def _live(entries: dict[str, float], name: str) -> float | None:

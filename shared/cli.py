@@ -154,9 +154,11 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from shared.api.app import create_app
+    from shared.local.server import proxy_options
+    from shared.settings import local_server_settings
 
-    settings = _settings(args, needs_database=True)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
+    settings = local_server_settings(_settings(args, needs_database=True))
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, **proxy_options(settings))
     return 0
 
 
@@ -256,7 +258,7 @@ def _keys_create(args: argparse.Namespace) -> int:
             access=args.access,
             expires_at=expires,
             name=args.name,
-            tenant_id=valid_tenant(args.tenant),
+            tenant_id=valid_tenant(args.tenant) if args.tenant else None,
         )
     print(
         f"id:         {row['id']}\ntenant:     {row['tenant_id']}\nworkspaces: {', '.join(row['workspaces'])}"
@@ -498,8 +500,8 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--name", help="a label to recognise the key by in `keys list`")
     create.add_argument(
         "--tenant",
-        default=DEFAULT_TENANT,
-        help="the tenant that owns the key and its workspaces (default: _default)",
+        default=None,
+        help="the tenant that owns the key and its workspaces (default: the workspaces' tenant, or a new one)",
     )
     _database_options(create)
     create.set_defaults(run=_keys_create)

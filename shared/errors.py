@@ -16,6 +16,8 @@ from typing import Any
 class MemoryLayerError(Exception):
     status = 500
     code = "internal_error"
+    # Set on refusals a client should retry later: sent as the Retry-After header (shared/api/errors.py).
+    retry_after_s: int | None = None
 
     def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
         super().__init__(message)
@@ -90,6 +92,16 @@ class ServiceUnavailable(MemoryLayerError):
     code = "service_unavailable"
 
 
+class Overloaded(ServiceUnavailable):
+    """Every slot of a bounded resource is taken (the sandboxes'); retry after ``retry_after_s``."""
+
+    code = "overloaded"
+
+    def __init__(self, message: str, *, retry_after_s: int = 1, **details: Any) -> None:
+        super().__init__(message, retry_after_s=retry_after_s, **details)
+        self.retry_after_s = retry_after_s
+
+
 class EmbeddingError(ServiceUnavailable):
     """The embedding provider failed after retries (timeouts, 5xx, 429)."""
 
@@ -98,3 +110,14 @@ class EmbeddingError(ServiceUnavailable):
 
 class DatabaseUnavailable(ServiceUnavailable):
     code = "database_unavailable"
+
+
+class DatabaseResuming(DatabaseUnavailable):
+    """The database is resuming from an auto-pause and did not answer within this process's wait for it: the
+    resume goes on without us, so the same request shortly after succeeds (``Retry-After``)."""
+
+    code = "database_resuming"
+
+    def __init__(self, message: str, *, retry_after_s: int = 10, **details: Any) -> None:
+        super().__init__(message, retry_after_s=retry_after_s, **details)
+        self.retry_after_s = retry_after_s

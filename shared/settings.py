@@ -43,6 +43,12 @@ class Settings(BaseSettings):
     # --- service ---
     host: str = "127.0.0.1"
     port: int = 61001
+    # Host names the API answers to, comma-separated ("*": any). Unset: any, except that a server bound to
+    # loopback (make dev, memorylayer serve) answers only to loopback names (local_server_settings).
+    allowed_hosts: str | None = None
+    # Proxies whose X-Forwarded-For names the client (comma-separated addresses; unset: none, the socket's
+    # peer is the client). Behind API Gateway the source address comes from the event instead.
+    trusted_proxies: str | None = None
     data_dir: Path = Path(".data")
     # The app role's full DSN (local, tests); wins over the parts below. See shared/db/connection.py.
     database_url: str | None = None
@@ -66,7 +72,15 @@ class Settings(BaseSettings):
     db_pool_min: int = 0
     db_pool_max: int = 10
     db_pool_max_idle_s: float = 60.0
+    # How long a unit of work waits for a connection when the database answers but cannot serve (a restart, a
+    # full pool): then a fast 503 database_unavailable.
     db_connect_timeout_s: float = 5.0
+    # How long it waits while connection attempts hang without an answer, as against an Aurora Serverless v2
+    # writer resuming from 0 ACU (about 15 s; about 30 s after a day paused): then a 503 database_resuming with
+    # Retry-After. The API's must leave room for the request inside API Gateway's 30 s and the function's 29 s;
+    # the worker and cleanup (minutes of timeout, and an alarm on every error) wait longer.
+    db_resume_timeout_s: float = Field(default=20.0, gt=0, le=25)
+    db_background_resume_timeout_s: float = Field(default=60.0, gt=0)
     # statement_timeout, hnsw.ef_search and the idle timeouts are the app role's session defaults, set by
     # migration 0010 (ALTER ROLE ... SET): libpq startup options are refused by RDS Proxy.
 
@@ -79,8 +93,11 @@ class Settings(BaseSettings):
     max_batch_operations: int = 1000
     max_recall_limit: int = 1000
     max_request_bytes: int = 8 * 1024 * 1024
-    # Associations one workspace import may carry; checked before anything is written.
+    # What one request may carry, each checked before anything is written (413 naming the limit): the rate
+    # limiter counts requests, so these bound the work behind one.
     max_import_associations: int = Field(default=10_000, ge=0)
+    max_import_memories: int = Field(default=10_000, ge=1)
+    max_working_memory_items: int = Field(default=1000, ge=1)
 
     # --- association graphs (traverse, recall's expansion) ---
     # A walk reaches each node once; these bound the rest, inside the one recursive statement: the strongest
@@ -130,10 +147,12 @@ class Settings(BaseSettings):
     context_event_retention_days: int = 30
 
     # --- context environment: server-side sandboxes (docs/context-environment.md) ---
-    # process: a confined child process per execution (local, tests); lambda: the sandbox function
-    # (context_sandbox_function, set by the stack); off: every /v1/context route answers 501.
-    context_executor: Literal["process", "lambda", "off"] = "process"
+    # wasm: CPython-in-WebAssembly in this process (local, tests, the sandbox function itself); lambda: the
+    # sandbox function (context_sandbox_function, set by the stack); off: every /v1/context route answers 501.
+    context_executor: Literal["wasm", "lambda", "off"] = "wasm"
     context_sandbox_function: str | None = None
+    context_wasm_path: str | None = None  # python.wasm (default: the bundled copy, else the venv's)
+    context_max_variables: int = Field(default=1000, ge=1, le=100_000)
     context_max_exec_seconds: float = Field(default=30.0, gt=0, le=300)
     context_max_memory_bytes: int = Field(default=256 * 1024 * 1024, ge=64 * 1024 * 1024)
     context_max_state_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
@@ -141,6 +160,22 @@ class Settings(BaseSettings):
     context_query_max_tokens: int = Field(default=4096, ge=1)
     context_rlm_max_iterations: int = Field(default=10, ge=1)
     context_rlm_max_exec_seconds: float = Field(default=120.0, gt=0)
+    # Admission to the sandboxes, per API process (shared/sandbox/gate.py); a refusal is 429/503 + Retry-After.
+    # 4 slots: each guest may hold its whole linear-memory cap (4 x 256 MiB) in this process.
+    context_slots: int = Field(default=4, ge=1, le=256)
+    # 3 of the 4 per tenant: one tenant's flood always leaves a slot to the others.
+    context_tenant_slots: int = Field(default=3, ge=1)
+    # 2 per key: one runaway key leaves its tenant a slot, and a client may still overlap two calls.
+    context_key_slots: int = Field(default=2, ge=1)
+    # 5 s: a waiter plus the 20 s AWS execution limit stays under the HTTP API's 30 s cut.
+    context_slot_wait_s: float = Field(default=5.0, ge=0, le=60)
+    # 32 waiting at most (8 per tenant): enough to smooth a burst, too few to pile up; the rest are refused now.
+    context_slot_waiters: int = Field(default=32, ge=0)
+    context_tenant_waiters: int = Field(default=8, ge=0)
+    # With context_executor=lambda, the tenant cap also holds across instances: a lease row per running call
+    # (shared/sandbox/leases.py). 60 s: twice the context function's 29 s timeout, so no live call outlives its
+    # lease, and a crashed call's slot is free again within a minute.
+    context_lease_ttl_s: float = Field(default=60.0, gt=0, le=3600)
 
     # --- sessions ---
     # A request carrying X-Session-ID keeps its session alive at least this long (never shortens it).
@@ -223,6 +258,16 @@ class Settings(BaseSettings):
         return self
 
     @model_validator(mode="after")
+    def _resume_waits_cover_the_connect_wait(self) -> Settings:
+        shortest = min(self.db_resume_timeout_s, self.db_background_resume_timeout_s)
+        if shortest < self.db_connect_timeout_s:
+            raise ValueError(
+                f"db_resume_timeout_s and db_background_resume_timeout_s ({shortest:g}) must be at least "
+                f"db_connect_timeout_s ({self.db_connect_timeout_s:g}): the resume wait extends the connect wait"
+            )
+        return self
+
+    @model_validator(mode="after")
     def _refuse_open_auth_where_reachable(self) -> Settings:
         if self.auth_mode != "none":
             return self
@@ -272,6 +317,15 @@ def unknown_variables(environ: Mapping[str, str]) -> list[str]:
     fields = Settings.model_fields
     known = {ENV_PREFIX + n.upper() for n, f in fields.items() if f.validation_alias is None} | NOT_SETTINGS
     return sorted(k for k in environ if k.upper().startswith(ENV_PREFIX) and k.upper() not in known)
+
+
+def local_server_settings(settings: Settings) -> Settings:
+    """A server of our own on a loopback address answers to loopback names only, unless told otherwise: a web
+    page that rebinds its own name to 127.0.0.1 then cannot drive it (its requests carry its own name)."""
+    if settings.allowed_hosts or not is_loopback(settings.host):
+        return settings
+    names = {"localhost", "127.0.0.1", "::1", settings.host.strip("[]").lower()}
+    return settings.model_copy(update={"allowed_hosts": ",".join(sorted(names))})
 
 
 def is_loopback(host: str) -> bool:

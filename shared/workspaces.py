@@ -221,6 +221,14 @@ class WorkspaceService:
         """Import ``{"memories": [...], "associations": [...]}``; bad items are reported, good ones kept.
 
         Items with ``scope: "user"`` go to the importing tenant's user space, as ``remember`` does."""
+        memories = data.get("memories") or []
+        most = self.memories.settings.max_import_memories
+        if isinstance(memories, list) and len(memories) > most:
+            raise PayloadTooLarge(
+                f"import carries {len(memories)} memories; the limit is {most} (split the file)",
+                code="too_many_memories",
+                limit=most,
+            )
         self._check_associations(data.get("associations"))
         imported, skipped, errors = 0, 0, 0
         details: list[dict[str, Any]] = []

@@ -22,6 +22,17 @@ from shared.tracing import lambda_tracer
 logger = Logger(service="memorylayer-cleanup")
 tracer = lambda_tracer("memorylayer-cleanup")  # X-Ray, see shared/tracing.py
 metrics = Metrics(namespace="MemoryLayer", service="cleanup")
+# Every run publishes exactly these custom metrics (plus Powertools' ColdStart on a cold start): CloudWatch bills
+# each one for every hour it is published in, and infra/cost.py prices them from this tuple.
+PUBLISHED_METRICS = (
+    "sessions_expired",
+    "sessions_committed",
+    "working_keys_expired",
+    "events_purged",
+    "jobs_requeued",
+    "vectors_indexed",
+    "rate_windows_purged",
+)
 
 
 @logger.inject_lambda_context
@@ -34,7 +45,7 @@ def handler(event: dict, context: object) -> dict[str, int]:
     # A safety net: bulk writes whose indexing message was lost still join the HNSW graph.
     result["vectors_indexed"] = index_pending(services.db, max_batches=10)
     result["rate_windows_purged"] = purge_rate_windows(services.db)
-    for name, value in result.items():
-        metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)
+    for name in PUBLISHED_METRICS:
+        metrics.add_metric(name=name, unit=MetricUnit.Count, value=result[name])
     logger.info("session cleanup", extra=result)
     return result

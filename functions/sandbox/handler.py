@@ -1,24 +1,24 @@
-"""Lambda "sandbox": runs one context-environment request in a confined child process and returns its answer.
+"""Lambda "sandbox": runs one execution in CPython-in-WebAssembly and returns the guest's answer.
 
     >>> handler({"op": "execute", "code": "1 + 1", "limits": {"seconds": 2}}, context)["result"]  # doctest: +SKIP
     '2'
 
-Invoked only by the context function (its resource policy says so). Its role may write its own logs and
-nothing else; it has no database, secret or network access (infra/functions.py). Inside, the executor runs as a
-child with an empty environment (so not even this function's own credentials reach caller code), rlimits and a
-wall-clock kill, exactly as locally. Stdlib only: the bundle needs nothing but shared/sandbox.
+Invoked only by the API function that serves the context environment (its resource policy says so), which
+checks the answer before keeping anything. The guest is the wall: no files, sockets or environment of this
+function reach it, so neither do the function's own credentials. The interpreter is loaded at import (Lambda's
+INIT phase, before a SnapStart snapshot). Stdlib and wasmtime only.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from shared.sandbox.runner import ProcessRunner
+from shared.sandbox.wasm import WasmExecutor, failure
 
-runner = ProcessRunner()
+executor = WasmExecutor()
 
 
 def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
-    if not isinstance(event, dict) or "op" not in event:
-        return {"ok": False, "code": "sandbox_error", "error": "not an executor request"}
-    return runner.run(event)
+    if not isinstance(event, dict) or event.get("op") != "execute":
+        return failure("sandbox_error", "not an execution request", 0.0)
+    return executor.run(event)

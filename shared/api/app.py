@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shared.api import docs, errors, openapi
 from shared.api.deps import principal, row_wall
+from shared.api.edge import HostCheck, LastResort, SecurityHeaders, StrictJson
 from shared.api.routes import health
 from shared.auth import AuthGuard, RateLimiter
 from shared.errors import PayloadTooLarge
@@ -275,9 +276,14 @@ def create_app(
     )
     errors.install(app)
 
+    app.add_middleware(LastResort, handler=errors.unexpected)  # innermost: first to see an unhandled error
+    app.add_middleware(StrictJson)
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
     fixed: dict[str, set[str]] = {}
     app.add_middleware(WireChecks, fixed=fixed)
+    app.add_middleware(SecurityHeaders)
+    if settings.allowed_hosts:
+        app.add_middleware(HostCheck, allowed=frozenset(settings.allowed_hosts.split(",")))
 
     included = tuple(routers) if routers is not None else all_routers()
     for router in included:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Depends, Header, Query, Request
 
 from shared import secrets
-from shared.auth import Principal
+from shared.auth import Principal, request_cost
 from shared.db import rls
 from shared.db.scope import Scope
 from shared.errors import Forbidden, InvalidInput, Unauthorized
@@ -116,7 +116,7 @@ def principal(
     guard = request.app.state.auth_guard
     # Behind API Gateway, Mangum puts requestContext.http.sourceIp here; locally it is the socket's peer.
     source = request.client.host if request.client else "unknown"
-    guard.check_source(source)
+    guard.check_source(source, token)
     try:
         if guard.known_bad(token):
             raise Unauthorized("invalid API key", code="invalid_api_key")
@@ -126,7 +126,10 @@ def principal(
             guard.remember_bad(token)
         guard.failed(source)
         raise
-    request.app.state.rate_limiter.take(found.key_id)
+    guard.remember_good(token)
+    length = request.headers.get("content-length", "")
+    cost = request_cost(request.method, request.url.path, int(length) if length.isdigit() else 0)
+    request.app.state.rate_limiter.take(found.key_id, cost)
     if request.method not in ("GET", "HEAD", "OPTIONS") and not READ_ONLY_POSTS.match(request.url.path):
         found.require_write()
     return found
@@ -159,7 +162,8 @@ def caller(
         # id is neither touched nor revealed: it resolves nothing, exactly like an id that never existed.
         scope = session_scope(found)
         resolve = getattr(request.app.state.services, "session_workspace", None)
-        session_workspace = resolve(scope, x_session_id) if resolve and scope else None
+        may_write = who.access != "read"  # keeping a session alive is a write
+        session_workspace = resolve(scope, x_session_id, write=may_write) if resolve and scope else None
         found.requested = requested or session_workspace
     return found
 

@@ -45,8 +45,8 @@ def install(app: FastAPI) -> bool:
             swagger_js_url=f"{PREFIX}/swagger-ui-bundle.js",
             swagger_css_url=f"{PREFIX}/swagger-ui.css",
             swagger_favicon_url=f"{PREFIX}/favicon.png",
-            # Authorize once, keep the key across reloads.
-            swagger_ui_parameters={"persistAuthorization": True},
+            # The key stays in the page's memory: never in localStorage, where any script of the origin reads it.
+            swagger_ui_parameters={"persistAuthorization": False},
         )
 
     @app.get("/redoc", include_in_schema=False)

@@ -16,13 +16,13 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from shared.errors import MemoryLayerError, RateLimited
+from shared.errors import MemoryLayerError
 
 log = logging.getLogger("memorylayer.api")
 
 
 async def _domain_error(_: Request, exc: MemoryLayerError) -> JSONResponse:
-    headers = {"Retry-After": str(exc.retry_after_s)} if isinstance(exc, RateLimited) else None
+    headers = {"Retry-After": str(exc.retry_after_s)} if exc.retry_after_s is not None else None
     return JSONResponse({"detail": exc.to_detail()}, status_code=exc.status, headers=headers)
 
 
@@ -101,7 +101,7 @@ async def _invalid_request(_: Request, exc: RequestValidationError) -> JSONRespo
     return JSONResponse({"detail": detail}, status_code=422)
 
 
-async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
+async def unexpected(_: Request, exc: Exception) -> JSONResponse:
     if type(exc).__module__.startswith("psycopg") and (response := _database_error(exc)) is not None:
         return response
     # The traceback goes to the log; the client gets the same JSON envelope as every other error.
@@ -112,7 +112,7 @@ async def _unexpected(_: Request, exc: Exception) -> JSONResponse:
 
 
 def install(app: FastAPI) -> None:
-    app.add_exception_handler(Exception, _unexpected)
+    app.add_exception_handler(Exception, unexpected)
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(ValidationError, _nested_validation)  # type: ignore[arg-type]
     app.add_exception_handler(MemoryLayerError, _domain_error)  # type: ignore[arg-type]

@@ -180,10 +180,10 @@ class Services:
         if not self.threads.queue.send({"kind": "index_vectors"}):
             self.inline_indexer.request()
 
-    def session_workspace(self, scope: Scope, session_id: str) -> str | None:
+    def session_workspace(self, scope: Scope, session_id: str, *, write: bool = True) -> str | None:
         """The workspace of a live session within ``scope`` (the caller's workspaces: X-Session-ID
-        resolution); slides its TTL in the same statement."""
-        return self.sessions.slide(scope, session_id)
+        resolution); for a caller who may write, slides its TTL in the same statement."""
+        return self.sessions.slide(scope, session_id, write=write)
 
     def close(self) -> None:
         self.db.close()

@@ -51,7 +51,9 @@ async function connect(event) {
   event?.preventDefault();
   state.key = $("api-key").value.trim();
   state.workspace = $("workspace").value.trim() || "_default";
-  sessionStorage.setItem("memorylayer.console", JSON.stringify({ key: state.key, workspace: state.workspace }));
+  // The key stays in memory unless the user asks to keep it (then in this tab's session storage only).
+  const keep = $("keep-key").checked;
+  sessionStorage.setItem("memorylayer.console", JSON.stringify({ workspace: state.workspace, ...(keep ? { key: state.key } : {}) }));
   showError("");
   try {
     const who = await api("GET", "/console/api/whoami");
@@ -236,6 +238,7 @@ document.addEventListener("DOMContentLoaded", () => {
   const saved = JSON.parse(sessionStorage.getItem("memorylayer.console") || "{}");
   const params = new URLSearchParams(location.search);
   $("api-key").value = saved.key || "";
+  $("keep-key").checked = Boolean(saved.key);
   $("workspace").value = params.get("workspace") || saved.workspace || "_default";
   $("connect").addEventListener("submit", connect);
   $("search").addEventListener("submit", search);

@@ -53,6 +53,14 @@ def claim_workspaces(conn: Connection, tenant_id: str, workspaces: list[str]) ->
     return [r["id"] for r in rows]
 
 
+def workspace_tenants(conn: Connection, workspaces: list[str]) -> list[str]:
+    """The tenants that own any of ``workspaces`` (those that exist), sorted."""
+    rows = conn.execute(
+        "SELECT DISTINCT tenant_id FROM workspaces WHERE id = ANY(%s) ORDER BY tenant_id", (workspaces,)
+    ).fetchall()
+    return [r["tenant_id"] for r in rows]
+
+
 def list_all(conn: Connection) -> list[dict]:
     return conn.execute(f"SELECT {COLUMNS} FROM api_keys ORDER BY created_at, id").fetchall()
 

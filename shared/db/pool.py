@@ -17,28 +17,33 @@ the worker, cleanup and the CLI see every workspace, and say so here (``purpose`
 
 Connection failures surface as ``DatabaseUnavailable`` (503) quickly instead of hanging a request; the pool
 re-validates connections so that a database restart (or the server ending an idle session) heals without
-restarting the process. Pools start empty and close idle connections after ``db_pool_max_idle_s``: a frozen
-Lambda container holds nothing for long, and the role's ``idle_session_timeout`` covers a frozen pool.
+restarting the process. A database that is resuming (Aurora Serverless v2 from 0 ACU: connection attempts are
+held without an answer for about 15 s, 30 s after a day paused) is waited out instead, up to the purpose's
+resume timeout, then ``DatabaseResuming`` (503 with Retry-After): ``_ConnectAttempts`` tells the two apart by
+what the pool's own connection attempts are doing. Pools start empty and close idle connections after
+``db_pool_max_idle_s``: a frozen Lambda container holds nothing for long, and the role's
+``idle_session_timeout`` covers a frozen pool.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
-from typing import Any, Literal, cast
+from typing import Any, Literal, Self, cast
 
 import psycopg
 from pgvector.psycopg import register_vector
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from shared.db import rls
 from shared.db.connection import ConnectionTarget, app_target
 from shared.db.rows import Connection
-from shared.errors import DatabaseUnavailable
+from shared.errors import DatabaseResuming, DatabaseUnavailable
 from shared.settings import Settings
 
 Purpose = Literal["api", "worker", "cleanup", "cli"]
@@ -54,6 +59,16 @@ IDLE_RECHECK_S = 30.0
 # can end a connection within this window is a server restart or a kill, which fails that one request (a 503)
 # and discards the connection, rather than making every request pay for the check.
 RECENTLY_RETURNED_S = 2.0
+# A connection attempt without an answer for this long (or half the connect wait, if that is shorter: the
+# attempt may have begun after the borrower) is not a slow network but a held one, a resume: a healthy connect,
+# TLS and IAM token included, takes milliseconds.
+HELD_ATTEMPT_S = 1.0
+# Aurora's longest usual resume (after a day paused): what Retry-After counts down from.
+LONGEST_RESUME_S = 30.0
+# Each connection attempt's libpq connect_timeout. Longer than any resume: a borrower that stops waiting leaves
+# the attempt running in the pool, so the connection is there when the resume ends; an attempt given up early
+# would put the pool into its reconnect backoff, seconds after the database is back.
+ATTEMPT_TIMEOUT_S = 2 * LONGEST_RESUME_S
 
 
 def _configure(conn: Connection) -> None:
@@ -83,6 +98,66 @@ class _CheckUnlessRecent:
             ConnectionPool.check_connection(conn)
 
 
+class _ConnectAttempts:
+    """What the pool's connection attempts are doing, for a borrower whose wait ran out: an attempt answered
+    with a failure (refused, starting up, bad login) means the database is down, fail fast; attempts held
+    without an answer, and none failing, mean it is resuming, keep waiting.
+
+        >>> attempts = _ConnectAttempts(answered_within_s=5.0)
+        >>> with attempts.attempt():             # around each connect   # doctest: +SKIP
+        ...     psycopg.connect(...)
+        >>> attempts.resuming(since=started)     # doctest: +SKIP
+    """
+
+    def __init__(self, *, answered_within_s: float) -> None:
+        self._answered_within_s = answered_within_s
+        self._held_after_s = min(HELD_ATTEMPT_S, answered_within_s / 2)
+        self._lock = threading.Lock()
+        self._in_flight: dict[object, float] = {}
+        self._last_answered_failure = -math.inf
+        self._last_held_failure = -math.inf
+
+    @contextmanager
+    def attempt(self) -> Iterator[None]:
+        token, started = object(), time.monotonic()
+        with self._lock:
+            self._in_flight[token] = started
+        try:
+            yield
+        except BaseException:
+            ended = time.monotonic()
+            with self._lock:
+                if ended - started < self._answered_within_s:
+                    self._last_answered_failure = ended
+                else:  # a held attempt that ran out of connect_timeout: still no answer
+                    self._last_held_failure = ended
+            raise
+        finally:
+            with self._lock:
+                del self._in_flight[token]
+
+    def resuming(self, *, since: float) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            if self._last_answered_failure >= since:
+                return False
+            held = any(now - started >= self._held_after_s for started in self._in_flight.values())
+            return held or self._last_held_failure >= since
+
+
+def _tracked_connection_class(attempts: _ConnectAttempts) -> type[Connection]:
+    """A connection class whose ``connect`` (what the pool calls for each new connection) reports to
+    ``attempts``."""
+
+    class TrackedConnection(psycopg.Connection[DictRow]):
+        @classmethod
+        def connect(cls, conninfo: str = "", **kwargs: Any) -> Self:
+            with attempts.attempt():
+                return super().connect(conninfo, **kwargs)
+
+    return TrackedConnection
+
+
 class Database:
     def __init__(
         self,
@@ -90,9 +165,15 @@ class Database:
         *,
         default_visible: rls.Visible = rls.NOTHING,
         recent: _CheckUnlessRecent | None = None,
+        attempts: _ConnectAttempts | None = None,
+        connect_timeout_s: float | None = None,
+        resume_timeout_s: float | None = None,
     ) -> None:
         self.pool = pool
         self._recent = recent
+        self._attempts = attempts
+        self._connect_timeout_s = pool.timeout if connect_timeout_s is None else connect_timeout_s
+        self._resume_timeout_s = resume_timeout_s or self._connect_timeout_s
         # The wall when the context sets none: nothing (an API request always sets its own), or every
         # workspace for the processes whose work spans them.
         self.default_visible = default_visible
@@ -109,6 +190,10 @@ class Database:
             min_size=min(settings.db_pool_min, max_size),
             max_size=max_size,
             timeout_s=settings.db_connect_timeout_s,
+            # The API answers inside API Gateway's limit; background work has minutes and alarms on errors.
+            resume_timeout_s=settings.db_resume_timeout_s
+            if purpose == "api"
+            else settings.db_background_resume_timeout_s,
             max_idle_s=settings.db_pool_max_idle_s,
             name=f"memorylayer-{purpose}",
             default_visible=rls.NOTHING if purpose == "api" else rls.EVERY,
@@ -122,14 +207,18 @@ class Database:
         min_size: int = 0,
         max_size: int = 10,
         timeout_s: float = 5.0,
+        resume_timeout_s: float | None = None,
         max_idle_s: float = 60.0,
         name: str | None = None,
         default_visible: rls.Visible = rls.NOTHING,
     ) -> Database:
+        """``timeout_s``: a borrower's wait when the database answers but cannot serve; ``resume_timeout_s``
+        (default the same): its wait while attempts are held unanswered (a resume)."""
+        resume_timeout_s = max(timeout_s, resume_timeout_s or timeout_s)
         static: dict[str, Any] = {
             "row_factory": dict_row,
             "autocommit": True,
-            "connect_timeout": max(1, int(timeout_s)),
+            "connect_timeout": math.ceil(max(resume_timeout_s, ATTEMPT_TIMEOUT_S)),
             "prepare_threshold": None,
         }
 
@@ -138,6 +227,7 @@ class Database:
             return {**static, **target.kwargs()}
 
         recent = _CheckUnlessRecent()
+        attempts = _ConnectAttempts(answered_within_s=timeout_s)
         # Rows are dicts (row_factory above), which the pool's type cannot see from a kwargs callable.
         pool = cast(
             "ConnectionPool[Connection]",
@@ -147,6 +237,7 @@ class Database:
                 max_size=max_size,
                 timeout=timeout_s,
                 kwargs=kwargs,
+                connection_class=_tracked_connection_class(attempts),
                 configure=_configure,
                 # A pooled connection killed by a restart or by idle_session_timeout is detected here, not by
                 # the request (unless it was in use a moment ago: _CheckUnlessRecent).
@@ -158,7 +249,14 @@ class Database:
             ),
         )
         pool.open(wait=False)
-        return cls(pool, default_visible=default_visible, recent=recent)
+        return cls(
+            pool,
+            default_visible=default_visible,
+            recent=recent,
+            attempts=attempts,
+            connect_timeout_s=timeout_s,
+            resume_timeout_s=resume_timeout_s,
+        )
 
     @contextmanager
     def connection(self, *, pipelined: bool = False) -> Iterator[Connection]:
@@ -200,7 +298,7 @@ class Database:
         value = rls.setting(visible)  # before borrowing: a bad id fails without touching the pool
         self._recheck_after_idle()
         try:
-            with self.pool.connection() as conn:
+            with self._borrow() as conn:
                 try:
                     if not value and not transaction:
                         yield conn  # nothing to set: with no setting the policies show nothing
@@ -218,6 +316,36 @@ class Database:
             raise DatabaseUnavailable(f"database unavailable: {exc.__class__.__name__}") from exc
         finally:
             self._last_used = time.monotonic()
+
+    @contextmanager
+    def _borrow(self) -> Iterator[Connection]:
+        """``pool.connection()``, with the wait extended while the database resumes."""
+        conn = self._getconn()
+        try:
+            with conn:
+                yield conn
+        finally:
+            self.pool.putconn(conn)
+
+    def _getconn(self) -> Connection:
+        started = time.monotonic()
+        try:
+            return self.pool.getconn(timeout=self._connect_timeout_s)
+        except PoolTimeout:
+            if self._attempts is None or not self._attempts.resuming(since=started):
+                raise
+        left = self._resume_timeout_s - (time.monotonic() - started)
+        try:
+            if left > 0:
+                return self.pool.getconn(timeout=left)
+        except PoolTimeout:
+            if not self._attempts.resuming(since=started):
+                raise
+        waited = time.monotonic() - started
+        raise DatabaseResuming(
+            f"the database is resuming from a pause (waited {waited:.0f} s); retry shortly",
+            retry_after_s=max(1, math.ceil(LONGEST_RESUME_S - waited)),
+        )
 
     def ping(self) -> None:
         """One round trip (readiness): ``DatabaseUnavailable`` when the database cannot be reached."""

@@ -8,21 +8,22 @@ from __future__ import annotations
 
 from shared.db.rows import Connection, one
 
-# The first request of a window inserts its row, every later one adds 1, and the count comes back in the same
+# The first request of a window inserts its row, every later one adds its cost, and the count comes back in the same
 # statement: it holds across processes and Lambda containers, costs one round trip, and pins nothing on RDS
 # Proxy. Old windows: purge().
 _COUNT_IN_WINDOW = """
 INSERT INTO rate_limit_counters AS c (bucket, window_start, count)
-VALUES (%(bucket)s, to_timestamp(floor(extract(epoch FROM now()) / %(window_s)s) * %(window_s)s), 1)
-ON CONFLICT (bucket, window_start) DO UPDATE SET count = c.count + 1
+VALUES (%(bucket)s, to_timestamp(floor(extract(epoch FROM now()) / %(window_s)s) * %(window_s)s), %(cost)s)
+ON CONFLICT (bucket, window_start) DO UPDATE SET count = c.count + %(cost)s
 RETURNING c.count,
           extract(epoch FROM c.window_start - now()) + %(window_s)s AS resets_in_s
 """
 
 
-def count_in_window(conn: Connection, bucket: str, window_s: float) -> tuple[int, float]:
-    """Add one to ``bucket``'s current window; returns (count so far, seconds until the window ends)."""
-    row = one(conn.execute(_COUNT_IN_WINDOW, {"bucket": bucket, "window_s": window_s}).fetchone())
+def count_in_window(conn: Connection, bucket: str, window_s: float, cost: int = 1) -> tuple[int, float]:
+    """Add ``cost`` to ``bucket``'s current window; returns (count so far, seconds until the window ends)."""
+    params = {"bucket": bucket, "window_s": window_s, "cost": cost}
+    row = one(conn.execute(_COUNT_IN_WINDOW, params).fetchone())
     return int(row["count"]), float(row["resets_in_s"])
 
 

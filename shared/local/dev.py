@@ -37,8 +37,9 @@ from shared.local.processes import (
     write_state,
 )
 from shared.local.rds_proxy import RdsProxyStandIn
+from shared.local.server import proxy_options
 from shared.local.sqs import SqsPoller, local_sqs
-from shared.settings import Settings, get_settings
+from shared.settings import Settings, get_settings, local_server_settings
 
 log = logging.getLogger("memorylayer.dev")
 APP_ROLE = "memorylayer_app"
@@ -70,9 +71,13 @@ def run(settings: Settings) -> None:
         _publish(settings)
         for extra in _extras(settings):
             stack.enter_context(extra)
-        app = create_app(settings)
+        app = create_app(local_server_settings(settings))
         stack.callback(app.state.services.close)
-        server = uvicorn.Server(uvicorn.Config(app, host=settings.host, port=settings.port, log_level="info"))
+        server = uvicorn.Server(
+            uvicorn.Config(
+                app, host=settings.host, port=settings.port, log_level="info", **proxy_options(settings)
+            )
+        )
         log.info(
             "MemoryLayer on http://%s:%s (embeddings: %s)",
             settings.host,

@@ -18,7 +18,11 @@ It speaks just enough of the wire protocol to behave like RDS Proxy where that m
 - after startup it reads every frontend message and records what RDS Proxy documents as pinning a client
   connection to one database connection (session SET, PREPARE/EXECUTE/DEALLOCATE/DISCARD, named
   extended-protocol statements, LISTEN, temporary tables/sequences/views, cursors, LOAD, session-level
-  advisory locks, currval/lastval): ``pins``.
+  advisory locks, currval/lastval): ``pins``;
+- ``paused`` (or ``pause()``) models an Aurora Serverless v2 writer at 0 ACU: every client connection ends, and
+  the next one to arrive starts a resume that lasts ``resume_s``. Connections arriving meanwhile are accepted
+  but get no answer to their first packet until the resume ends (a client's ``connect_timeout`` runs out first
+  if it is shorter); the resume continues whether or not they wait. ``resumes`` counts them.
 
 Server responses are relayed untouched. One asyncio loop on a daemon thread; TCP on 127.0.0.1.
 """
@@ -81,6 +85,11 @@ class RdsProxyStandIn:
     pins: list[Pin] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)
     ca_file: str | None = None
+    paused: bool = False
+    resume_s: float = 15.0
+    resumes: int = 0
+    _resuming: asyncio.Future[None] | None = None
+    _clients: set[asyncio.StreamWriter] = field(default_factory=set)
     _loop: asyncio.AbstractEventLoop | None = None
     _server: asyncio.AbstractServer | None = None
     _thread: threading.Thread | None = None
@@ -131,6 +140,35 @@ class RdsProxyStandIn:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    def pause(self, resume_s: float | None = None) -> None:
+        """Pause now, as Aurora does after ``SecondsUntilAutoPause`` without connections: open client
+        connections end, and the next connection starts a resume of ``resume_s`` (default: as configured)."""
+        if self._loop is None:
+            raise RuntimeError("the stand-in proxy is not running")
+
+        async def pause() -> None:
+            if resume_s is not None:
+                self.resume_s = resume_s
+            self.paused, self._resuming = True, None
+            for writer in list(self._clients):
+                writer.close()
+
+        asyncio.run_coroutine_threadsafe(pause(), self._loop).result(10)
+
+    async def _wait_out_resume(self) -> None:
+        if not self.paused:
+            return
+        if self._resuming is None:
+            self.resumes += 1
+            self._resuming = asyncio.ensure_future(self._resume(self.resume_s))
+        # shield: a client that gives up (its connect_timeout) does not cancel the resume for the others
+        await asyncio.shield(self._resuming)
+
+    async def _resume(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if asyncio.current_task() is self._resuming:  # not a resume that a later pause() superseded
+            self.paused = False
+
     def dsn(self, user: str, dbname: str) -> str:
         """A libpq DSN for ``user`` through the proxy (TLS verify-full against the throwaway CA with ``tls``)."""
         params: dict[str, str | int] = {"host": self.host, "port": self.port, "user": user, "dbname": dbname}
@@ -143,7 +181,9 @@ class RdsProxyStandIn:
     # --- one client ------------------------------------------------------------------------------------
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         upstream_writer: asyncio.StreamWriter | None = None
+        self._clients.add(writer)
         try:
+            await self._wait_out_resume()
             startup = await self._negotiate(reader, writer)
             if startup is None:
                 return
@@ -171,6 +211,7 @@ class RdsProxyStandIn:
         except asyncio.CancelledError:  # the proxy is stopping: end quietly, sockets closed below
             pass
         finally:
+            self._clients.discard(writer)
             for w in (writer, upstream_writer):
                 if w is not None:
                     w.close()

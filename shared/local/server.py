@@ -21,6 +21,13 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def proxy_options(settings: object) -> dict:
+    """uvicorn reads ``X-Forwarded-For`` only from the configured proxies (uvicorn's own default trusts
+    127.0.0.1, so any local client could name any address and step round the failed-auth limit)."""
+    trusted = getattr(settings, "trusted_proxies", None)
+    return {"proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or ""}
+
+
 @contextmanager
 def serve_in_thread(
     app, *, host: str = "127.0.0.1", port: int = 0, log_level: str = "warning"
@@ -28,7 +35,16 @@ def serve_in_thread(
     port = port or free_port()
     # No access log: a line per request costs CPU on the hot path, and nothing reads it here. uvicorn picks
     # uvloop and httptools when installed (the ``local`` extra).
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, lifespan="off", access_log=False)
+    settings = getattr(getattr(app, "state", None), "settings", None)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level=log_level,
+        lifespan="off",
+        access_log=False,
+        **proxy_options(settings),
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name=f"uvicorn:{port}", daemon=True)
     thread.start()

@@ -1,28 +1,55 @@
-"""Where an executor request runs: a local confined child process, or the sandbox Lambda in AWS.
+"""Where caller code runs: CPython-in-WebAssembly in this process, or the sandbox Lambda in AWS.
 
-    >>> executor = create_executor(Settings(context_executor="process"))   # doctest: +SKIP
+    >>> executor = create_executor(Settings(context_executor="wasm"))   # doctest: +SKIP
     >>> executor.run({"op": "execute", "code": "1 + 1", "limits": {...}})["result"]
     '2'
 
-Either way the request and the answer are the same JSON (shared/sandbox/executor.py); the API process only
-moves the state's bytes, it never unpickles them.
+Either way the request and the answer are the same JSON (shared/sandbox/guest.py); the answer is untrusted
+until shared/sandbox/host.py has checked it.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any, Protocol
 
-from shared.sandbox.runner import ProcessRunner, failure
 from shared.settings import Settings
+
+log = logging.getLogger("memorylayer.sandbox")
 
 
 class Executor(Protocol):
-    def run(self, request: dict[str, Any]) -> dict[str, Any]: ...
+    def run(self, request: dict[str, Any], *, tenant_id: str | None = None) -> dict[str, Any]: ...
+
+
+def failure(code: str, message: str) -> dict[str, Any]:
+    return {"ok": False, "code": code, "error": message, "elapsed_ms": 0.0}
+
+
+class LocalExecutor:
+    """The guest in this process (shared/sandbox/wasm.py): make dev, memorylayer serve, tests."""
+
+    def __init__(self, wasm_path: str | None = None) -> None:
+        from shared.sandbox.interpreter import InterpreterMissing
+        from shared.sandbox.wasm import WasmExecutor
+
+        self.wasm: WasmExecutor | None = None
+        self.missing = ""
+        try:
+            self.wasm = WasmExecutor(wasm_path)  # load (or compile, once per machine) at start-up
+        except InterpreterMissing as exc:  # the rest of the API still serves; /v1/context says why not
+            self.missing = str(exc)
+            log.warning("context environment unavailable: %s", exc)
+
+    def run(self, request: dict[str, Any], *, tenant_id: str | None = None) -> dict[str, Any]:
+        if self.wasm is None:
+            return failure("interpreter_missing", self.missing)
+        return self.wasm.run(request)  # admission (how many at once, per tenant, per key): gate.py
 
 
 class LambdaExecutor:
-    """Invoke the sandbox function (functions/sandbox) synchronously; it runs the same ProcessRunner.
+    """Invoke the sandbox function (functions/sandbox) synchronously; it runs the same guest.
 
     Lambda's 6 MB synchronous payload limit bounds the state it can carry (docs/context-environment.md).
     """
@@ -41,7 +68,7 @@ class LambdaExecutor:
             self._client = boto3.client("lambda", config=Config(retries={"max_attempts": 0}, read_timeout=60))
         return self._client
 
-    def run(self, request: dict[str, Any]) -> dict[str, Any]:
+    def run(self, request: dict[str, Any], *, tenant_id: str | None = None) -> dict[str, Any]:
         response = self.client.invoke(
             FunctionName=self.function_name,
             InvocationType="RequestResponse",
@@ -49,12 +76,12 @@ class LambdaExecutor:
         )
         payload = response["Payload"].read()
         if response.get("FunctionError"):
-            return failure("sandbox_crashed", "the sandbox function failed", 0.0)
+            return failure("sandbox_crashed", "the sandbox function failed")
         try:
             answer = json.loads(payload)
         except ValueError:
-            return failure("sandbox_crashed", "the sandbox function answered nonsense", 0.0)
-        return answer if isinstance(answer, dict) else failure("sandbox_crashed", "bad sandbox answer", 0.0)
+            return failure("sandbox_crashed", "the sandbox function answered nonsense")
+        return answer if isinstance(answer, dict) else failure("sandbox_crashed", "bad sandbox answer")
 
 
 def create_executor(settings: Settings) -> Executor | None:
@@ -65,4 +92,4 @@ def create_executor(settings: Settings) -> Executor | None:
         if not settings.context_sandbox_function:
             raise ValueError("context_executor=lambda needs MEMORYLAYER_CONTEXT_SANDBOX_FUNCTION")
         return LambdaExecutor(settings.context_sandbox_function)
-    return ProcessRunner()
+    return LocalExecutor(settings.context_wasm_path)

@@ -4,17 +4,16 @@
     >>> svc.execute(caller, ExecuteRequest(code="x = 1 + 1\\nx"))["result"]
     '2'
 
-This process never runs caller code and never unpickles state: it finds the caller's session, reads the
-sandbox row (opaque bytes plus a JSON summary), hands both to the isolated executor, and stores what comes
-back. /status and /inspect read the summary only, and never create a sandbox.
+It finds the caller's session, reads the sandbox row (the state's JSON, compressed, plus a summary), has
+caller code run in the guest (executors.py), checks what comes back (host.py) and stores it by
+compare-and-set. /status and /inspect read the summary only, and never create a sandbox.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -33,12 +32,13 @@ from shared.errors import (
     Unprocessable,
 )
 from shared.models import RecallRequest
+from shared.sandbox import host
 from shared.sandbox import models as m
 from shared.sandbox.executors import Executor, create_executor
-from shared.sandbox.runner import isolation
+from shared.sandbox.summary import may_view, viewer_of
 from shared.settings import Settings
 
-PREVIEW_MAX = 1000  # what the executor stores per variable (executor.PREVIEW_CHARS)
+PREVIEW_MAX = host.PREVIEW_CHARS
 
 
 class NotEnabled(MemoryLayerError):
@@ -57,7 +57,10 @@ FAILURES: dict[str, type[MemoryLayerError]] = {
     "output_too_large": Unprocessable,
     "sandbox_crashed": Unprocessable,
     "state_too_large": PayloadTooLarge,
-    "sandbox_slots_full": ServiceUnavailable,
+    "too_many_variables": PayloadTooLarge,
+    "bad_state": Unprocessable,
+    "bad_variable": InvalidInput,
+    "interpreter_missing": ServiceUnavailable,
 }
 
 
@@ -73,6 +76,7 @@ class Target:
     workspace_id: str
     session_id: str
     key_id: str
+    tenant_id: str | None = None
 
 
 class SandboxService:
@@ -105,13 +109,12 @@ class SandboxService:
             raise InvalidInput("X-Session-ID header is required", code="missing_session_id")
         session = self.sessions.get(caller.lookup_scope(), caller.session_id)
         principal = caller.principal
-        key = principal.key_id or ("admin" if principal.admin else "open")
-        return Target(session["workspace_id"], session["id"], key)
+        return Target(session["workspace_id"], session["id"], viewer_of(principal), principal.tenant_id)
 
     def _row(self, target: Target, *, with_state: bool) -> dict | None:
         with self.db.connection() as conn:
             row = repo.find(conn, target.workspace_id, target.session_id, with_state=with_state)
-        if row is not None and row["key_id"] != target.key_id and target.key_id != "admin":
+        if row is not None and not may_view(row, target.key_id):
             raise Forbidden("this session's sandbox belongs to another API key", code="sandbox_key_mismatch")
         return row
 
@@ -122,24 +125,39 @@ class SandboxService:
             "memory_bytes": s.context_max_memory_bytes,
             "state_bytes": s.context_max_state_bytes,
             "output_chars": s.context_max_output_chars,
+            "max_variables": s.context_max_variables,
         }
 
     # ------------------------------------------------------------------ the executor round trip
 
     def _run(self, target: Target, request: dict[str, Any], *, executed: bool = False) -> dict[str, Any]:
-        """Send the request with the stored state; store the state that comes back (compare-and-set: two
-        concurrent executions of one session cannot both win, the loser gets 409 ``sandbox_busy``)."""
+        """One operation on the stored state: ``execute`` in the guest, the others here (they run no caller
+        code); the new state is stored by compare-and-set: two concurrent calls of one session cannot both
+        win, the loser gets 409 ``sandbox_busy``."""
         row = self._row(target, with_state=True)
-        state = bytes(row["state"]) if row and row["state"] else None
-        request = {**request, "state": base64.b64encode(state).decode() if state else None}
-        request["limits"] = self.limits()
-        answer = self.executor.run(request)  # type: ignore[union-attr]
+        previous = stored_text(row)
+        limits = self.limits()
+        try:
+            if request["op"] == "execute":
+                sent = {**request, "state": previous, "limits": {**limits, **_return_limits(request)}}
+                answer = host.check(self.executor.run(sent, tenant_id=target.tenant_id), previous, limits)  # type: ignore[union-attr]
+            elif request["op"] == "inject":
+                answer = host.inject(previous, request["values"], limits)
+            elif request["op"] == "render":
+                return {
+                    "ok": True,
+                    "context": host.render(previous, request["variables"], request["max_chars"], limits),
+                }
+            else:
+                found, value = host.get(previous, request["variable"], limits)
+                return {"ok": True, "found": found, "value": value}
+        except host.Rejected as exc:
+            answer = {"ok": False, "code": exc.code, "error": str(exc)}
         if not answer.get("ok"):
             code = str(answer.get("code") or "sandbox_error")
             if code in ("execution_error", "llm_query"):
                 return answer
-            # elapsed_ms: the executor's own clock, from its start to its answer or kill (how long the limit
-            # really took, whatever the request waited for before and after).
+            # elapsed_ms: the executor's own clock, from the guest's start to its answer or stop.
             timing = (
                 {"elapsed_ms": answer["elapsed_ms"]}
                 if isinstance(answer.get("elapsed_ms"), int | float)
@@ -148,9 +166,7 @@ class SandboxService:
             raise FAILURES.get(code, SandboxUnavailable)(
                 str(answer.get("error") or code), code=code, **timing
             )
-        if "state" not in answer:
-            return answer
-        blob = self._decode_state(answer.pop("state"))
+        blob = zlib.compress(answer.pop("state").encode(), 6)
         summary = clean_summary(answer.get("summary"))
         with self.db.transaction() as conn:
             current = repo.lock(conn, target.workspace_id, target.session_id)
@@ -169,17 +185,6 @@ class SandboxService:
                 now=self.clock(),
             )
         return answer
-
-    def _decode_state(self, text: Any) -> bytes:
-        try:
-            blob = base64.b64decode(str(text), validate=True)
-        except (binascii.Error, ValueError) as exc:
-            raise SandboxUnavailable("the sandbox returned an unreadable state") from exc
-        if len(blob) > self.settings.context_max_state_bytes:
-            raise PayloadTooLarge(
-                f"sandbox state over {self.settings.context_max_state_bytes} bytes", code="state_too_large"
-            )
-        return blob
 
     # ------------------------------------------------------------------ routes
 
@@ -470,6 +475,27 @@ def strip_fences(code: str) -> str:
     return text.strip()
 
 
+def stored_text(row: dict | None) -> str | None:
+    """The state's JSON text from its row (zlib-compressed at rest); 409 for a state an older version wrote."""
+    if row is None or not row.get("state"):
+        return None
+    try:
+        text = zlib.decompress(bytes(row["state"])).decode()
+    except (zlib.error, UnicodeDecodeError):
+        text = ""
+    if not text.startswith("{"):
+        raise Conflict(
+            "this sandbox's state was written by an older version and cannot be read; "
+            "DELETE /v1/context/cleanup starts it afresh",
+            code="sandbox_state_outdated",
+        )
+    return text
+
+
+def _return_limits(request: dict[str, Any]) -> dict[str, Any]:
+    return {"max_return_chars": request["max_return_chars"]} if "max_return_chars" in request else {}
+
+
 def clean_summary(summary: Any) -> dict[str, dict[str, Any]]:
     """The executor's summary, treated as untrusted: only names, short types and previews, integer sizes."""
     if not isinstance(summary, dict):
@@ -505,4 +531,4 @@ def memory_data(memory: dict[str, Any], embeddings: bool) -> dict[str, Any]:
     return item
 
 
-__all__ = ["NotEnabled", "SandboxService", "isolation"]
+__all__ = ["NotEnabled", "SandboxService"]

@@ -1,6 +1,6 @@
 """The context pack's ``sandbox_summary``: read from the stored summary, never creating a sandbox.
 
->>> sandbox_summary(db, "ws_a", "sess_1", notices)       # doctest: +SKIP
+>>> sandbox_summary(db, "ws_a", "sess_1", notices, "key_1")       # doctest: +SKIP
 [{'id': 'sandbox:sess_1', 'content': '{"total_size_bytes": 21, "variable_count": 1, ...}'}]
 """
 
@@ -16,7 +16,19 @@ log = logging.getLogger("memorylayer.sandbox")
 PREVIEW_CHARS = 160  # as the reference's pack (inspect with preview_chars=160)
 
 
-def sandbox_summary(db: Any, workspace_id: str, session_id: str, notices: list[str]) -> list[dict[str, Any]]:
+def viewer_of(principal: Any) -> str:
+    """Who asks, as a sandbox row records its owner: the key's id, ``admin`` or ``open`` (auth mode none)."""
+    return principal.key_id or ("admin" if principal.admin else "open")
+
+
+def may_view(row: dict[str, Any], viewer: str) -> bool:
+    """The rule /inspect follows: the key that made the sandbox, or the admin key."""
+    return viewer in (row["key_id"], "admin")
+
+
+def sandbox_summary(
+    db: Any, workspace_id: str, session_id: str, notices: list[str], viewer: str
+) -> list[dict[str, Any]]:
     """Zero or one item body (``id``, ``content``); a failure is a degradation notice, never an error."""
     try:
         with db.connection() as conn:
@@ -25,7 +37,7 @@ def sandbox_summary(db: Any, workspace_id: str, session_id: str, notices: list[s
         log.exception("sandbox summary failed")
         notices.append("sandbox_summary_unavailable")
         return []
-    if row is None or not row["variables"]:
+    if row is None or not row["variables"] or not may_view(row, viewer):
         return []
     return [{"id": f"sandbox:{session_id}", "content": summary_content(row)}]
 

@@ -35,7 +35,7 @@ from shared.models import RecallRequest
 from shared.relations.context import entity_memories
 from shared.retrieval.budget import ESTIMATOR, estimate_tokens
 from shared.retrieval.recall import Recaller
-from shared.sandbox.summary import sandbox_summary, summary_content
+from shared.sandbox.summary import may_view, sandbox_summary, summary_content
 from shared.sessions import cursor
 from shared.sessions.models import ContextDeltaRequest, ContextPackRequest
 from shared.sessions.service import SessionService
@@ -192,7 +192,7 @@ class ContextService:
         self.settings = settings  # the cursor secret is read per use (shared/secrets.py caches it)
 
     # ------------------------------------------------------------------ pack
-    def pack(self, scope: Scope, session_id: str, req: ContextPackRequest) -> dict[str, Any]:
+    def pack(self, scope: Scope, session_id: str, req: ContextPackRequest, *, viewer: str) -> dict[str, Any]:
         session = self.sessions.get(scope, session_id)
         workspace_id = session["workspace_id"]
         limits = req.section_limits
@@ -266,8 +266,8 @@ class ContextService:
                 items += [memory_item(m, "topic_matches") for m in found["memories"]]
             except MemoryLayerError:
                 notices.append("topic_retrieval_unavailable")
-        if req.include_sandbox_summary:  # issue 19: read from the stored summary, never creating a sandbox
-            summaries = sandbox_summary(self.db, workspace_id, session_id, notices)
+        if req.include_sandbox_summary:  # the stored summary, never creating a sandbox; /inspect's rule
+            summaries = sandbox_summary(self.db, workspace_id, session_id, notices, viewer)
             items += [
                 Item(kind="sandbox_summary", importance=1.0, match_signals=("sandbox",), **s)
                 for s in summaries
@@ -310,7 +310,9 @@ class ContextService:
                 raise current_error from None
 
     # ------------------------------------------------------------------ delta
-    def delta(self, scope: Scope, session_id: str, req: ContextDeltaRequest) -> dict[str, Any]:
+    def delta(
+        self, scope: Scope, session_id: str, req: ContextDeltaRequest, *, viewer: str
+    ) -> dict[str, Any]:
         """Changes after the cursor, at least once and in order; deletes (and superseded memories) as
         tombstones. The new cursor is the highest sequence delivered."""
         session = self.sessions.get(scope, session_id)
@@ -330,7 +332,7 @@ class ContextService:
             for event in events[:DELTA_WINDOW]:
                 latest[(event["kind"].split("_")[0], event["subject_id"])] = event
             collapsed = sorted(latest.values(), key=lambda e: e["sequence"])
-            items = self._event_items(conn, workspace_id, session_id, collapsed)
+            items = self._event_items(conn, workspace_id, session_id, collapsed, viewer)
         rendered, packed, summary = render(items, req.budget_tokens, stop_on_omit=True)
         delivered = max((i.sequence or 0 for i in packed), default=after)
         out = [i.out() for i in packed]
@@ -354,7 +356,7 @@ class ContextService:
         }
 
     def _event_items(
-        self, conn: Connection, workspace_id: str, session_id: str, events: list[dict]
+        self, conn: Connection, workspace_id: str, session_id: str, events: list[dict], viewer: str
     ) -> list[Item]:
         memory_ids = [e["subject_id"] for e in events if e["kind"] == "memory_upsert"]
         checkpoint_ids = [e["subject_id"] for e in events if e["kind"] == "checkpoint"]
@@ -369,12 +371,13 @@ class ContextService:
         working = {
             r["key"]: r for r in repo.working(conn, workspace_id, session_id, now=self.sessions.clock())
         }
-        # /v1/context/checkpoint (issue 19): the sandbox's stored summary now, as the pack's sandbox_summary.
+        # /v1/context/checkpoint: the sandbox's stored summary now, as the pack's sandbox_summary.
         sandbox = (
             sandbox_repo.find(conn, workspace_id, session_id)
             if any(e["kind"] == "sandbox_checkpoint" for e in events)
             else None
         )
+        hidden = sandbox is not None and not may_view(sandbox, viewer)  # previews follow /inspect's rule
         items = []
         for event in events:
             kind, subject, seq = event["kind"], event["subject_id"], event["sequence"]
@@ -423,7 +426,7 @@ class ContextService:
                     id=subject,
                     kind="sandbox_changes",
                     # Freed since (cleanup, or the session's end): a tombstone, as a deleted memory.
-                    content=summary_content(sandbox) if sandbox else subject,
+                    content=summary_content(sandbox) if sandbox and not hidden else subject,
                     importance=1.0,
                     event_time=event["created_at"],
                     match_signals=("sandbox", "checkpoint", "delta"),

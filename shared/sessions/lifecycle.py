@@ -90,16 +90,20 @@ def touch(svc: SessionService, scope: Scope, session_id: str, extend_seconds: in
         return updated["expires_at"]
 
 
-def slide(svc: SessionService, scope: Scope, session_id: str) -> str | None:
+def slide(svc: SessionService, scope: Scope, session_id: str, *, write: bool = True) -> str | None:
     """``X-Session-ID``: keep the caller's live session alive for the touch TTL (never shortens it) and
     return its workspace; None when the scope holds no such live session, whoever else may hold the id.
+    ``write=False`` (a read-only key) only finds it: keeping a session alive is a write.
 
     ``scope`` must already be the authorized caller's workspaces: this writes. An id found in two of them
     is a 409 and slides neither (the transaction rolls back)."""
     now = svc.clock()
     until = now + timedelta(seconds=svc.settings.session_touch_ttl_s)
     with svc.db.transaction() as conn:
-        rows = repo.slide(conn, scope, session_id, now=now, until=until)
+        if write:
+            rows = repo.slide(conn, scope, session_id, now=now, until=until)
+        else:
+            rows = repo.find_sessions(conn, scope, session_id, now=now)
         if len(rows) > 1:
             raise Conflict(AMBIGUOUS.format(id=session_id), code="session_ambiguous")
     return rows[0]["workspace_id"] if rows else None

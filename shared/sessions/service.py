@@ -68,8 +68,8 @@ class SessionService:
     def touch(self, scope: Scope, session_id: str, extend_seconds: int | None = None) -> datetime:
         return lifecycle.touch(self, scope, session_id, extend_seconds)
 
-    def slide(self, scope: Scope, session_id: str) -> str | None:
-        return lifecycle.slide(self, scope, session_id)
+    def slide(self, scope: Scope, session_id: str, *, write: bool = True) -> str | None:
+        return lifecycle.slide(self, scope, session_id, write=write)
 
     # working memory
     def set_working(

@@ -34,7 +34,15 @@ def render_value(value: Any) -> str:
 
 
 def check_values(svc: SessionService, entries: list[WorkingMemoryItem]) -> None:
-    """Refuse (413) any value whose text is over ``max_content_bytes``, before anything is written."""
+    """Refuse (413) more items than ``max_working_memory_items`` in one request, or any value whose text is
+    over ``max_content_bytes``, before anything is written."""
+    most = svc.settings.max_working_memory_items
+    if len(entries) > most:
+        raise PayloadTooLarge(
+            f"{len(entries)} working-memory items in one request; the limit is {most}",
+            code="too_many_items",
+            limit=most,
+        )
     limit = svc.settings.max_content_bytes
     for entry in entries:
         size = len(render_value(entry.value).encode())

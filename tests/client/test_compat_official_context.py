@@ -38,7 +38,7 @@ def test_official_sdk_context_methods(official_python: str, base_url: str) -> No
     assert ok("load") >= 1
     assert ok("inject") == {"variable": "cfg", "type": "dict", "preview": "{'a': 1}", "error": None}
     assert ok("inspect") == 3
-    assert ok("inspect_one") == {"variable": "x", "type": "int", "preview": "40", "size_bytes": 5}
+    assert ok("inspect_one") == {"variable": "x", "type": "int", "preview": "40", "size_bytes": 2}
     assert ok("exec_uses_loaded") == "True"
     # Real status codes: the SDK's ValidationError (422) and MemoryLayerError (403), not a 200 with error.
     assert results["exec_refused"]["error"].startswith("ValidationError")

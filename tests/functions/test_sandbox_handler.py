@@ -1,4 +1,4 @@
-"""The sandbox Lambda: its handler runs the confined executor; the API reaches it through boto3's invoke."""
+"""The sandbox Lambda: its handler runs the guest; the API reaches it through boto3's invoke."""
 
 from __future__ import annotations
 
@@ -10,13 +10,12 @@ from botocore.response import StreamingBody
 from botocore.stub import ANY, Stubber
 
 from functions.sandbox.handler import handler
-from shared.sandbox.executors import LambdaExecutor, create_executor
-from shared.sandbox.runner import ProcessRunner
+from shared.sandbox.executors import LambdaExecutor, LocalExecutor, create_executor
 from shared.settings import Settings
 
 
-def test_handler_runs_code_in_the_confined_child(monkeypatch):
-    # The function's own credentials are in its environment; the child must not see them.
+def test_handler_runs_code_in_the_guest(monkeypatch):
+    # The function's own credentials are in its environment; the guest must not see them.
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "function-secret")
     answer = handler(
         {"op": "execute", "code": "import random\nrandom._os.environ.copy()", "limits": {"seconds": 2}}, None
@@ -53,7 +52,7 @@ def test_lambda_executor_invokes_synchronously_and_maps_function_errors():
 
 
 def test_executor_choice():
-    assert isinstance(create_executor(Settings(context_executor="process")), ProcessRunner)
+    assert isinstance(create_executor(Settings(context_executor="wasm")), LocalExecutor)
     assert create_executor(Settings(context_executor="off")) is None
 
 
@@ -62,3 +61,9 @@ def test_lambda_executor_is_chosen_by_settings_and_builds_no_client_until_used()
         Settings(context_executor="lambda", context_sandbox_function="memorylayer-dev-sandbox")
     )
     assert isinstance(executor, LambdaExecutor) and executor._client is None
+
+
+def test_a_missing_interpreter_is_a_clear_answer_not_a_crash(tmp_path):
+    executor = LocalExecutor(str(tmp_path / "python.wasm"))
+    answer = executor.run({"op": "execute", "code": "1 + 1"})
+    assert answer["code"] == "interpreter_missing" and "shared.sandbox.interpreter fetch" in answer["error"]

@@ -358,3 +358,19 @@ def test_no_function_imports_what_the_bundle_drops() -> None:
                 )
                 hit = [n for n in names if any(n == d or n.startswith(d + ".") for d in dropped)]
                 assert not hit, (module, hit)
+
+
+def test_the_sizes_block_groups_equal_assets_and_states_the_headroom() -> None:
+    from infra.bundle import sizes_block
+
+    mib = 1024 * 1024
+    sizes = {
+        "memory": (91 * mib, int(227.8 * mib)),
+        "cleanup": (90 * mib, int(227.4 * mib)),
+        "migrate": (33 * mib, 101 * mib),
+    }
+    block = sizes_block(sizes, "local")
+    assert (
+        "memory, cleanup **91.0 MiB zipped / 227.8 MiB unzipped**; migrate **33.0 MiB zipped / 101.0" in block
+    )
+    assert block.endswith("the largest leaves 22.2 MiB.") and "embeddings=local" in block

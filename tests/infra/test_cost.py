@@ -8,9 +8,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from aws_cdk.assertions import Match, Template
 
-from infra.cost import PRICES, Estimate, estimate, main, runs_per_month
-from tests.infra.conftest import Synth
+from infra.config import StageConfig
+from infra.cost import (
+    DOC_VARIANTS,
+    PRICES,
+    Estimate,
+    doc_blocks,
+    estimate,
+    main,
+    runs_per_month,
+    synthesize,
+)
+from infra.doc_blocks import DOCS, REPO_ROOT, blocks_in, rewrite
+from tests.infra.conftest import ALARM_EMAIL, VARIANTS, Synth
 
 DEV_TARGET_USD = 15.0
 PROD_TARGET_USD = 200.0
@@ -315,3 +327,57 @@ def test_provisioned_concurrency_is_priced() -> None:
     parts["MemoryLive"]["Properties"]["ProvisionedConcurrencyConfig"] = {"ProvisionedConcurrentExecutions": 2}
     est = estimate(template(parts))
     assert line(est, "Lambda provisioned concurrency") == 17.52  # 2 GB × 2,628,000 s × 0.0000033334
+
+
+def test_performance_insights_is_priced_at_the_minimum_aws_recommends_for_it() -> None:
+    db = cluster(0.5, instances=2)
+    for instance in ("DbInstance0", "DbInstance1"):
+        db[instance]["Properties"]["EnablePerformanceInsights"] = True
+    est = estimate(template(db))
+    assert line(est, "Aurora Serverless v2") == 350.40  # 2 instances × 2 ACU × 730 h × $0.12, not 0.5 ACU
+
+
+@pytest.mark.parametrize(("rate", "expected"), [("rate(6 hours)", 0.40), ("rate(15 minutes)", 2.40)])
+def test_the_cleanup_metrics_are_priced_by_the_hours_they_are_published_in(
+    rate: str, expected: float
+) -> None:
+    cleanup = function("Cleanup", memory=512)
+    cleanup["Cleanup"]["Properties"]["Handler"] = "functions/cleanup/handler.handler"
+    est = estimate(template(cleanup, schedule(rate)))
+    # 7 metrics a run + ColdStart at $0.30 a metric-month: every hour at 15 minutes, one hour in six at 6 hours.
+    assert line(est, "custom metrics of cleanup") == expected
+
+
+def test_performance_insights_is_off_unless_asked_for_and_then_raises_the_floor(synth: Synth) -> None:
+    for stage in ("dev", "prod"):
+        synth.template(stage).resource_properties_count_is(
+            "AWS::RDS::DBInstance", {"EnablePerformanceInsights": True}, 0
+        )
+    assert StageConfig.for_stage("prod", {"performance_insights": "on"}).db_min_acu == 2
+    assert StageConfig.for_stage("prod", {"performance_insights": "off"}).performance_insights is False
+    with pytest.raises(ValueError, match="db_min_acu >= 2"):
+        StageConfig.for_stage("prod", {"performance_insights": "on", "db_min_acu": "0.5"})
+
+    on = synthesize("prod", {"performance_insights": "on", "alarm_email": ALARM_EMAIL})
+    template_on = Template.from_json(on)
+    template_on.resource_properties_count_is(
+        "AWS::RDS::DBInstance",
+        {"EnablePerformanceInsights": True, "PerformanceInsightsKMSKeyId": Match.any_value()},
+        2,
+    )
+    template_on.has_resource_properties(
+        "AWS::RDS::DBCluster", {"ServerlessV2ScalingConfiguration": Match.object_like({"MinCapacity": 2})}
+    )
+    assert line(estimate(on), "Aurora Serverless v2") == 350.40
+
+
+def test_the_figures_in_the_docs_are_a_fresh_estimate(synth: Synth) -> None:
+    # The session's synth covers the variants the docs quote, with the same context (plus prod's subscriber).
+    for name, (stage, context) in DOC_VARIANTS.items():
+        test_stage, overrides = VARIANTS[name]
+        assert (test_stage, {k: v for k, v in overrides.items() if k != "alarm_email"}) == (stage, context)
+    blocks = doc_blocks({name: estimate(synth.templates[name], name) for name in DOC_VARIANTS})
+    texts = {str(path.relative_to(REPO_ROOT)): path.read_text() for path in DOCS}
+    assert set(blocks) <= set().union(*(blocks_in(text) for text in texts.values()))
+    for name, text in texts.items():
+        assert rewrite(text, blocks, family="cost") == text, f"{name}: run python -m infra.cost --write"

@@ -571,7 +571,7 @@ def test_deletion_protection_is_one_context_value_away() -> None:
     assert StageConfig.for_stage("prod").db_deletion_protection is False
     assert StageConfig.for_stage("prod", {"db_deletion_protection": "true"}).db_deletion_protection is True
     assert StageConfig.for_stage("prod", {"db_deletion_protection": "false"}).db_deletion_protection is False
-    with pytest.raises(ValueError, match="true or false"):
+    with pytest.raises(ValueError, match="expects on or off"):
         StageConfig.for_stage("prod", {"db_deletion_protection": "maybe"})
 
 

@@ -217,6 +217,15 @@ def test_read_only_key_gets_no_write_controls(browser: Any, settings: Any, servi
         page.click("#connect button[type=submit]")
         page.wait_for_selector("#who.rw")
         assert page.is_visible("#remember")
+        stored = page.evaluate("JSON.stringify(sessionStorage) + JSON.stringify(localStorage)")
+        assert write not in stored and read not in stored  # in memory only, unless asked
+        page.check("#keep-key")
+        page.click("#connect button[type=submit]")
+        page.wait_for_selector("#who.rw")
+        assert write in page.evaluate("JSON.stringify(sessionStorage)")
+        page.reload()
+        page.wait_for_selector("#who.rw")
+        assert page.input_value("#api-key") == write and page.is_checked("#keep-key")
         page.close()
 
 

@@ -107,11 +107,14 @@ def test_foreign_x_session_id_answers_like_an_unknown_one(tenants, ws, other_ws)
     assert expires_at(tenants["b"], other_ws, b_session["id"]) == before
 
 
-def test_own_x_session_id_still_slides_and_resolves_for_a_read_only_key(tenants, ws, settings, clock):
+def test_own_x_session_id_resolves_for_a_read_only_key_without_sliding(tenants, ws, settings, clock):
     sid = create_session(tenants["a"], ws, ttl_seconds=60)["id"]
+    before = expires_at(tenants["a"], ws, sid)
     clock.advance(30)
     r = tenants["a_reader"].get("/v1/memories", headers={"X-Session-ID": sid})
     assert r.status_code == 200, r.text
+    assert expires_at(tenants["a"], ws, sid) == before  # keeping a session alive is a write
+    tenants["a"].get("/v1/memories", headers={"X-Session-ID": sid})
     expected = clock.now + timedelta(seconds=settings.session_touch_ttl_s)
     assert datetime.fromisoformat(expires_at(tenants["a"], ws, sid).replace("Z", "+00:00")) == expected
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shared.api import schemas
 from shared.api.deps import PrincipalDep, ServicesDep, valid_workspace
-from shared.tenants import DEFAULT_TENANT, valid_tenant
+from shared.tenants import valid_tenant
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"])
 
@@ -21,8 +21,12 @@ class KeyCreate(BaseModel):
     access: Literal["read", "read_write"] = "read_write"
     expires_at: datetime | None = None
     name: str | None = Field(default=None, max_length=200)
-    # The tenant that owns the key; its workspaces become the tenant's (refused if another tenant owns one).
-    tenant_id: str = Field(default=DEFAULT_TENANT, max_length=64)
+    tenant_id: str | None = Field(
+        default=None,
+        max_length=64,
+        description="The tenant that owns the key; its workspaces become the tenant's (409 if another tenant "
+        "owns one). Omitted: the tenant that owns the workspaces, or for new ones a tenant of its own.",
+    )
 
 
 @router.post("/api-keys", status_code=201, response_model=schemas.ApiKeyCreated)
@@ -34,7 +38,7 @@ def create_key(body: KeyCreate, who: PrincipalDep, svc: ServicesDep) -> schemas.
         access=body.access,
         expires_at=body.expires_at,
         name=body.name,
-        tenant_id=valid_tenant(body.tenant_id),
+        tenant_id=valid_tenant(body.tenant_id) if body.tenant_id is not None else None,
     )
     return schemas.ApiKeyCreated.pick(row, workspaces=list(row["workspaces"]), key=key)
 

@@ -11,6 +11,7 @@ from fastapi import APIRouter
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
+from shared.sandbox.summary import viewer_of
 from shared.sessions.models import ContextDeltaRequest, ContextPackRequest
 
 router = APIRouter(prefix="/v1/sessions", tags=["context"])
@@ -23,7 +24,9 @@ def context_pack(
     """What a model should know now, rendered within `budget_tokens`: directives, working memory,
     contradictions, topic matches, recent activity, checkpoints (API.md §8). Deterministic, no LLM. The returned
     `cursor` asks /context-delta for what changed since."""
-    return svc.context.pack(caller.lookup_scope(), session_id, body or ContextPackRequest())
+    return svc.context.pack(
+        caller.lookup_scope(), session_id, body or ContextPackRequest(), viewer=viewer_of(caller.principal)
+    )
 
 
 @router.post("/{session_id}/context-delta", response_model=schemas.ContextDelta)
@@ -33,4 +36,4 @@ def context_delta(
     """What changed since `cursor` (memories, working memory, checkpoints, context-environment checkpoints in
     `sandbox_changes`; deletes as tombstones), in order and
     within `budget_tokens`, with the next cursor. An expired cursor is a 409 `cursor_expired`: take a new pack."""
-    return svc.context.delta(caller.lookup_scope(), session_id, body)
+    return svc.context.delta(caller.lookup_scope(), session_id, body, viewer=viewer_of(caller.principal))

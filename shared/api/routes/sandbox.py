@@ -6,24 +6,59 @@ lists where that differs from the reference). Caller code runs in the isolated e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from shared.api import schemas
-from shared.api.deps import CallerDep, ServicesDep
+from shared.api.deps import Caller, CallerDep, ServicesDep
+from shared.sandbox.gate import SandboxGate
+from shared.sandbox.leases import TenantLeases
 from shared.sandbox.models import ExecuteRequest, InjectRequest, LoadRequest, QueryRequest, RlmRequest
 
 router = APIRouter(prefix="/v1/context", tags=["context environment"])
 
 
+async def sandbox_gate(request: Request) -> SandboxGate:
+    """This app's gate, made by its first sandbox call (async: no threadpool hop, and no race on the loop)."""
+    state = request.app.state
+    if getattr(state, "sandbox_gate", None) is None:
+        settings = state.settings
+        # In AWS one request per instance: only rows in Postgres can cap a tenant across instances.
+        leases = (
+            TenantLeases(
+                lambda: state.services.db,
+                cap=settings.context_tenant_slots,
+                ttl_s=settings.context_lease_ttl_s,
+            )
+            if settings.context_executor == "lambda"
+            else None
+        )
+        state.sandbox_gate = SandboxGate.from_settings(settings, leases)
+    return state.sandbox_gate
+
+
+GateDep = Annotated[SandboxGate, Depends(sandbox_gate)]
+
+
+async def through_gate(
+    gate: SandboxGate, caller: Caller, work: Callable[..., dict[str, Any]], *args: Any
+) -> Any:
+    """The routes that run the executor: wait for a slot on the event loop (bounded), then run the sync service
+    call in the gate's own threads, never in FastAPI's shared pool."""
+    principal = caller.principal
+    key = principal.key_id or ("admin" if principal.admin else "open")  # as the service's Target
+    return await gate.run(caller.tenant_id, key, work, caller, *args, space=principal.user_space)
+
+
 @router.post("/execute", response_model=schemas.ExecuteResult)
-def execute(body: ExecuteRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+async def execute(body: ExecuteRequest, caller: CallerDep, svc: ServicesDep, gate: GateDep) -> dict[str, Any]:
     """Run Python in the session's sandbox, in a confined process with no network, keys or files; variables
     persist between calls (functions, classes and modules do not: `not_persisted`). An exception raised by the
     code is a 200 with `error` and `error_code: execution_error`; refused code, time, memory and output limits
     are 422, a state over the cap 413. `llm_query(prompt)` in the code asks the configured LLM."""
-    return svc.sandboxes.execute(caller, body)
+    return await through_gate(gate, caller, svc.sandboxes.execute, body)
 
 
 @router.post("/inspect", response_model=schemas.SandboxState | schemas.SandboxVariableDetail)
@@ -45,36 +80,36 @@ def inspect(
 
 
 @router.post("/load", response_model=schemas.LoadResult)
-def load(body: LoadRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+async def load(body: LoadRequest, caller: CallerDep, svc: ServicesDep, gate: GateDep) -> dict[str, Any]:
     """Recall memories in the session's workspace, with the caller's `types`, `tags`, `min_relevance` and
     `user_id` filters, and store them in variable `var` as a list of plain dicts (`id`, `content`, `type`,
     `importance`, `tags`, `created_at`, and `metadata`/`abstract`/`embedding` when present), ready for code in
     /execute."""
-    return svc.sandboxes.load(caller, body)
+    return await through_gate(gate, caller, svc.sandboxes.load, body)
 
 
 @router.post("/inject", response_model=schemas.InjectResult)
-def inject(body: InjectRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+async def inject(body: InjectRequest, caller: CallerDep, svc: ServicesDep, gate: GateDep) -> dict[str, Any]:
     """Set variable `key` to a JSON value (with `parse_json`, a string of JSON parsed first; 400 `invalid_json`
     if it is not)."""
-    return svc.sandboxes.inject(caller, body)
+    return await through_gate(gate, caller, svc.sandboxes.inject, body)
 
 
 @router.post("/query", response_model=schemas.QueryResult)
-def query(body: QueryRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+async def query(body: QueryRequest, caller: CallerDep, svc: ServicesDep, gate: GateDep) -> dict[str, Any]:
     """Ask the configured LLM `prompt` about the named variables (rendered by the sandbox, within
     `max_context_chars`); `result_var` also stores the answer. 403 `generation_not_allowed` without an LLM or
     under the deterministic policy."""
-    return svc.sandboxes.query(caller, body)
+    return await through_gate(gate, caller, svc.sandboxes.query, body)
 
 
 @router.post("/rlm", response_model=schemas.RlmResult)
-def rlm(body: RlmRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+async def rlm(body: RlmRequest, caller: CallerDep, svc: ServicesDep, gate: GateDep) -> dict[str, Any]:
     """A recursive-language-model loop: optionally load memories for `memory_query` into `_memories`, then let
     the LLM write code, run it in the sandbox like any caller code, and judge the output, until the code sets
     `_goal_achieved`, the LLM says ACHIEVED or FAILED, or the iteration, time or LLM-call ceiling is reached.
     403 `generation_not_allowed` without an LLM."""
-    return svc.sandboxes.rlm(caller, body)
+    return await through_gate(gate, caller, svc.sandboxes.rlm, body)
 
 
 @router.get("/status", response_model=schemas.SandboxStatus)

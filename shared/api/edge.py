@@ -1,0 +1,214 @@
+"""Checks at the edge of the app that need no route: the Host allow-list, HTML security headers, and the last
+resort for an unhandled error.
+
+    >>> app.add_middleware(HostCheck, allowed=frozenset({"localhost", "127.0.0.1"}))   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import logging
+import re
+from collections.abc import Awaitable, Callable
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+log = logging.getLogger("memorylayer.api")
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def host_name(header: str) -> str:
+    """``Host`` without its port, lower case: ``[::1]:61001`` → ``::1``.
+
+    >>> host_name("LocalHost:61001"), host_name("[::1]:8080"), host_name("127.0.0.1")
+    ('localhost', '::1', '127.0.0.1')
+    """
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1:].split("]", 1)[0]
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+class HostCheck:
+    """Refuse a request whose ``Host`` is not one of ours (400 ``host_not_allowed``): a web page that rebinds its
+    own name to 127.0.0.1 sends its own name, so it cannot drive a local server (auth off by default)."""
+
+    def __init__(self, app: ASGIApp, allowed: frozenset[str]) -> None:
+        self.app = app
+        self.allowed = frozenset(host_name(h) for h in allowed)
+        self.any = "*" in allowed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket") and not self.any:
+            headers = dict(scope.get("headers") or [])
+            name = host_name(headers.get(b"host", b"").decode("latin-1"))
+            if name not in self.allowed:
+                message = f"Host {name!r} is not served here (MEMORYLAYER_ALLOWED_HOSTS)"
+                response = JSONResponse(
+                    {"detail": {"code": "host_not_allowed", "message": message}}, status_code=400
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+_INLINE_SCRIPT = re.compile(rb"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
+
+
+def content_security_policy(body: bytes) -> str:
+    """Scripts from this server and the page's own inline ones (by hash), nothing from elsewhere, no framing.
+
+    >>> "frame-ancestors 'none'" in content_security_policy(b"<script>go()</script>")
+    True
+    """
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(code).digest()).decode() + "'"
+        for code in _INLINE_SCRIPT.findall(body)
+    )
+    return "; ".join(
+        (
+            "default-src 'self'",
+            f"script-src 'self' {hashes}".strip(),
+            "style-src 'self' 'unsafe-inline'",  # Swagger UI and ReDoc set style attributes
+            "img-src 'self' data:",
+            "worker-src 'self' blob:",  # ReDoc's search worker
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        )
+    )
+
+
+class SecurityHeaders:
+    """Every HTML page gets a CSP and no-framing, no-sniffing and no-referrer headers; other answers
+    ``nosniff`` only. HTML bodies are small (the console, /docs, /redoc), so they are read whole to hash."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start: Message | None = None
+        chunks: list[bytes] = []
+
+        async def capture(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                sent = dict(message.get("headers") or [])
+                if not sent.get(b"content-type", b"").startswith(b"text/html"):
+                    extra = (
+                        [] if b"x-content-type-options" in sent else [(b"x-content-type-options", b"nosniff")]
+                    )
+                    await send({**message, "headers": [*message.get("headers", []), *extra]})
+                    return
+                start = message
+                return
+            if start is None:
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            body = b"".join(chunks)
+            extra = [
+                (b"content-security-policy", content_security_policy(body).encode()),
+                (b"x-frame-options", b"DENY"),
+                (b"x-content-type-options", b"nosniff"),
+                (b"referrer-policy", b"no-referrer"),
+            ]
+            kept = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
+            present = {k.lower() for k, _ in kept}  # a page's own policy (the console's) wins
+            kept += [(b"content-length", str(len(body)).encode())]
+            kept += [(k, v) for k, v in extra if k not in present]
+            await send({**start, "headers": kept})
+            await send({"type": "http.response.body", "body": body})
+
+        await self.app(scope, receive, capture)
+
+
+class LastResort:
+    """An error no handler took becomes the usual JSON 500 here, inside the server's own error layer, which
+    would answer and then re-raise: uvicorn then drops the keep-alive connection, and the client's next
+    request on it fails."""
+
+    def __init__(self, app: ASGIApp, handler: Callable[[Request, Exception], Awaitable[Response]]) -> None:
+        self.app = app
+        self.handler = handler
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking)
+        except Exception as exc:
+            if started:
+                raise  # half an answer is out: only dropping the connection tells the client
+            response = await self.handler(Request(scope), exc)
+            await response(scope, receive, send)
+
+
+class StrictJson:
+    """``NaN`` and ``Infinity`` are not JSON (RFC 8259), though Python's parser takes them: a JSON body holding
+    one is a 400 ``invalid_json`` here, before any route could store a value the database or the answer
+    cannot carry. Only bodies that contain the words are parsed twice."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = dict(scope.get("headers") or []) if scope["type"] == "http" else {}
+        if b"json" not in headers.get(b"content-type", b""):
+            await self.app(scope, receive, send)
+            return
+        messages: list[Message] = []
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request" or not message.get("more_body"):
+                break
+        body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
+        if (b"NaN" in body or b"Infinity" in body) and _has_constant(body):
+            response = JSONResponse(
+                {"detail": {"code": "invalid_json", "message": "NaN and Infinity are not JSON numbers"}},
+                status_code=400,
+            )
+            await response(scope, receive, send)
+            return
+        replay = iter(messages)
+
+        async def replayed() -> Message:
+            return next(replay, None) or await receive()
+
+        await self.app(scope, replayed, send)
+
+
+def _has_constant(body: bytes) -> bool:
+    import json
+
+    found = False
+
+    def constant(name: str) -> float:
+        nonlocal found
+        found = True
+        return 0.0
+
+    try:
+        json.loads(body, parse_constant=constant)
+    except ValueError:
+        return False  # not JSON at all: the route's own parser answers that
+    return found

@@ -1,0 +1,53 @@
+"""Work per request is capped: an import, a working-memory write, each refusal a 413 that writes nothing; and
+the per-key limiter charges expensive routes by their work."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+
+from shared.api.app import create_app
+from shared.local.server import serve_in_thread
+from tests.integration.test_auth_walls import bearer, new_key, secure
+from tests.integration.test_sessions_api import create, h
+
+
+def test_an_import_over_the_cap_is_refused_whole(http, ws, services, monkeypatch):
+    monkeypatch.setattr(services.memories.settings, "max_import_memories", 5)
+    body = {"data": {"memories": [{"content": f"fact number {i}"} for i in range(6)]}}
+    refused = http.post(f"/v1/workspaces/{ws}/import", json=body, headers=h(ws))
+    assert refused.status_code == 413 and refused.json()["detail"]["code"] == "too_many_memories"
+    assert refused.json()["detail"]["limit"] == 5
+    assert http.get("/v1/memories", headers=h(ws)).json()["memories"] == []
+    body["data"]["memories"].pop()
+    assert http.post(f"/v1/workspaces/{ws}/import", json=body, headers=h(ws)).json()["imported"] == 5
+
+
+def test_working_memory_items_are_capped_per_request(http, ws, services, monkeypatch):
+    monkeypatch.setattr(services.sessions.settings, "max_working_memory_items", 10)
+    sid = create(http, ws)["id"]
+    items = {f"k{i}": i for i in range(11)}
+    refused = http.post(f"/v1/sessions/{sid}/memory", json={"items": items}, headers=h(ws))
+    assert refused.status_code == 413 and refused.json()["detail"]["code"] == "too_many_items"
+    listed = http.get(f"/v1/sessions/{sid}/memory", headers=h(ws)).json()
+    assert "k0" not in str(listed), listed  # nothing of the refused request was written
+    too_many = http.post("/v1/sessions", json={"working_memory": items}, headers=h(ws))
+    assert too_many.status_code == 413
+
+
+def test_the_limiter_charges_recall_by_its_work(settings, services, ws):
+    # A burst of 9 units per 900 s window: 9 reads, or 3 recalls (3 units each).
+    limited = secure(settings, rate_limit_per_s=0.01, rate_limit_burst=9)
+    with serve_in_thread(create_app(limited, services=services)) as url:
+        key = new_key(url, ws)
+        if time.time() % 900 > 880:
+            time.sleep(900 - time.time() % 900 + 0.5)
+        recalls = [
+            httpx.post(f"{url}/v1/memories/recall", json={"query": "q"}, headers={**bearer(key), **h(ws)})
+            for _ in range(4)
+        ]
+        assert [r.status_code for r in recalls] == [200, 200, 200, 429], [r.text for r in recalls]
+        other = new_key(url, ws)
+        reads = [httpx.get(f"{url}/v1/memories", headers={**bearer(other), **h(ws)}) for _ in range(10)]
+        assert [r.status_code for r in reads] == [200] * 9 + [429]
