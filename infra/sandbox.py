@@ -30,6 +30,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from aws_cdk import AssetHashType, Duration, Stack, Token
@@ -62,12 +63,8 @@ EXEC_SECONDS = 20
 TIMEOUT = Duration.seconds(25)
 # The guest's linear memory is capped at 256 MiB; the host process, wasmtime and the mapped machine code
 # (~60 MB) come on top. CPU scales with memory, and the guest interpreter's start is CPU-bound.
-GUEST_MEMORY_MIB = 256
 MEMORY_MB = 1024
 SANDBOX_LOCK = REPO_ROOT / "infra" / "sandbox-requirements.lock"
-# What `make lock` resolves into SANDBOX_LOCK (``python -m infra.sandbox`` prints it); the host that runs the
-# tests and compiles the machine code must have the same wasmtime.
-SANDBOX_REQUIREMENTS = ("wasmtime==50.0.1",)
 # Lambda arm64 (Graviton); the precompiled module only loads into an engine built for the same target.
 WASM_TARGET = "aarch64-unknown-linux-gnu"
 WASM_ARCH = "aarch64"
@@ -81,6 +78,13 @@ PRECOMPILE_ENV = "ML_SANDBOX_PRECOMPILE"
 THIRD_PARTY = frozenset({"wasmtime"})
 # Tenant isolation mode is offered in every commercial region but this one (Asia Pacific (New Zealand)).
 NO_TENANT_ISOLATION_REGIONS = frozenset({"ap-southeast-6"})
+
+
+def sandbox_requirements(root: Path = REPO_ROOT) -> list[str]:
+    """What `make lock` resolves into SANDBOX_LOCK (``python -m infra.sandbox`` prints it): pyproject's
+    ``sandbox`` extra. The host that compiles the machine code must have the locked wasmtime."""
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    return list(extras["sandbox"])
 
 
 def _imports(path: Path, root: Path) -> set[str]:
@@ -362,4 +366,4 @@ class SandboxFunction(Construct):
 
 
 if __name__ == "__main__":
-    print("\n".join(SANDBOX_REQUIREMENTS))
+    print("\n".join(sandbox_requirements()))
