@@ -5,9 +5,9 @@ Caller code runs inside CPython compiled to WebAssembly (WASI), under wasmtime i
 function no longer needs a network-less VPC to be network-less:
 - it runs outside the VPC: no ENIs, so its role may write its own log group and nothing else (the ENI
   permissions on "*" that a VPC function's role holds were the most useful thing an escape could take);
-- tenant isolation mode: an execution environment only ever serves one tenant id (the caller passes the
-  session's workspace), so what one workspace's code leaves in a process never meets another's. Lambda bills
-  it per environment created, nothing at idle; it rules out SnapStart;
+- tenant isolation mode: an execution environment only ever serves one tenant id (every invoke must pass
+  one: boto3's ``TenantId``), so what one tenant's code leaves in a process never meets another's. Lambda
+  bills it per environment created, nothing at idle; it rules out SnapStart;
 - its environment holds nothing; fixed memory and timeout; no retries;
 - only the sandbox API function's role may invoke it; alarms on its errors and throttles.
 
