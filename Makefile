@@ -93,6 +93,8 @@ lock: $(VENV)/.installed-infra
 	$(PY) -m infra.bundle --requirements local > build/lambda-requirements-local.in
 	$(UV_COMPILE) build/lambda-requirements-base.in -o infra/lambda-requirements.lock
 	$(UV_COMPILE) build/lambda-requirements-local.in -o infra/lambda-requirements-local.lock
+	$(PY) -m infra.sandbox > build/sandbox-requirements.in
+	$(UV_COMPILE) build/sandbox-requirements.in -o infra/sandbox-requirements.lock
 
 # One command from a fresh clone: venv + infra extras, the pinned cdk CLI, then deploy (AWS credentials and a
 # bootstrapped account/region needed; Docker only with -c embeddings=gpu).

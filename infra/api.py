@@ -1,4 +1,4 @@
-"""The HTTP API: one route table, three Lambda integrations, throttled default stage with access logs."""
+"""The HTTP API: one route table, one Lambda integration per API function, throttled default stage with access logs."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ ROUTE_THROTTLE_SHARE: dict[str, float] = {
     "ANY /health/ready": 0.05,  # touches the database
     "POST /v1/sessions/{session_id}/context-pack": 0.25,
     "POST /v1/sessions/{session_id}/context-delta": 0.25,
-    "ANY /v1/memories/{proxy+}": 0.5,
-    "ANY /v1/context/{proxy+}": 0.1,  # each call may hold a sandbox for up to 20 s  # recall, reflect, answer: embeddings and LLM calls
+    "ANY /v1/memories/{proxy+}": 0.5,  # recall, reflect, answer: embeddings and LLM calls
+    "ANY /v1/context/{proxy+}": 0.1,  # each call may hold a sandbox for up to 20 s
 }
 
 
@@ -85,7 +85,7 @@ class _AccessLogSettings:
 
 
 class Api(Construct):
-    """``ANY``/``POST`` routes to the memory, sessions and context functions."""
+    """``ANY``/``POST``/``GET`` routes to the API functions (shared/api/route_map.py)."""
 
     def __init__(
         self,

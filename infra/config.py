@@ -14,8 +14,8 @@ from aws_cdk import aws_logs as logs
 
 PROJECT = "memorylayer"
 STAGES = ("dev", "prod")
-FUNCTION_NAMES = ("memory", "sessions", "context", "extraction", "migrate", "cleanup")
-API_FUNCTIONS = ("memory", "sessions", "context")
+FUNCTION_NAMES = ("memory", "sessions", "context", "environment", "extraction", "migrate", "cleanup")
+API_FUNCTIONS = ("memory", "sessions", "context", "environment")
 # ``-c embeddings=...``: local = the int8 MiniLM ONNX model inside the Lambda (default); gpu = the SageMaker
 # container, scaled to zero when idle; openai/google = the providers' APIs (through a NAT gateway).
 EMBEDDINGS = ("local", "openai", "google", "gpu")
@@ -24,6 +24,70 @@ LLMS = ("none", "openai", "google")
 EXTERNAL_PROVIDERS = frozenset({"openai", "google"})
 # Settings.embedding_provider for each -c embeddings value.
 EMBEDDING_PROVIDER = {"local": "local", "openai": "openai", "google": "google", "gpu": "sagemaker"}
+# What may hold reserved concurrency: the functions and the sandbox function.
+RESERVABLE = (*FUNCTION_NAMES, "sandbox")
+# Lambda keeps this many executions of an account's quota unreserved, whatever the reservations ask.
+UNRESERVED_MINIMUM = 100
+# ``-c reserved_concurrency=suggested``: a reservation per function sized for each stage. Nothing is reserved
+# unless asked: a new account's quota can be far below 100 + these totals (34 in dev, 312 in prod), and a
+# reservation the account cannot grant fails the deploy. The sandbox matches the environment function, each of
+# whose requests holds at most one sandbox execution.
+SUGGESTED_RESERVATIONS: dict[str, dict[str, int]] = {
+    "dev": {
+        "memory": 10,
+        "sessions": 5,
+        "context": 5,
+        "environment": 5,
+        "sandbox": 5,
+        "extraction": 2,
+        "migrate": 1,
+        "cleanup": 1,
+    },
+    "prod": {
+        "memory": 100,
+        "sessions": 50,
+        "context": 50,
+        "environment": 50,
+        "sandbox": 50,
+        "extraction": 10,
+        "migrate": 1,
+        "cleanup": 1,
+    },
+}
+
+
+def parse_reservations(value: object, stage: str) -> dict[str, int]:
+    """``-c reserved_concurrency=``: ``suggested`` (the stage's set), ``name=N,name=N`` or, from cdk.json, an
+    object; every name one of RESERVABLE and every N at least 1.
+
+    >>> parse_reservations("memory=20,sandbox=4", "dev")
+    {'memory': 20, 'sandbox': 4}
+    """
+    if value == "suggested":
+        return dict(SUGGESTED_RESERVATIONS[stage])
+    if isinstance(value, str):
+        pairs = [item.split("=", 1) for item in value.split(",") if item.strip()]
+        if any(len(pair) != 2 for pair in pairs):
+            raise ValueError(f"reserved_concurrency {value!r}: expected 'suggested' or name=N,name=N")
+        value = {name.strip(): count.strip() for name, count in pairs}
+    if not isinstance(value, dict) or not value:
+        raise ValueError(f"reserved_concurrency {value!r}: expected 'suggested' or name=N,name=N")
+    unknown = sorted(set(value) - set(RESERVABLE))
+    if unknown:
+        raise ValueError(
+            f"reserved_concurrency: unknown {', '.join(unknown)}; expected {', '.join(RESERVABLE)}"
+        )
+    try:
+        out = {name: int(count) for name, count in value.items()}
+    except (TypeError, ValueError):
+        raise ValueError(f"reserved_concurrency {value!r}: counts must be whole numbers") from None
+    if any(count < 1 for count in out.values()):
+        raise ValueError(
+            "reserved_concurrency: each reservation must be at least 1 (leave a function out instead)"
+        )
+    return out
+
+
 # AWS's recommended minimum capacity (ACU) for an Aurora Serverless v2 instance with Performance Insights on.
 PERFORMANCE_INSIGHTS_MIN_ACU = 2.0
 
@@ -56,13 +120,22 @@ class StageConfig:
     # API default-stage throttling
     api_rate_limit: int
     api_burst_limit: int
-    # Reserved concurrency caps what each function can take from the account and from the DB proxy.
+    # Reserved concurrency (``-c reserved_concurrency=``): none unless asked for, and then only under a stated
+    # account quota (``-c account_concurrency=``) that leaves UNRESERVED_MINIMUM unreserved.
     reserved_concurrency: dict[str, int] = field(default_factory=dict)
+    account_concurrency: int | None = None
+    # The SQS poller's cap on concurrent worker invocations (reserving nothing): it bounds the worker's share of
+    # the database whether or not the worker has a reservation.
+    extraction_max_concurrency: int = 2
     extraction_batch_size: int = 10
     # Each cleanup run connects to the database and wakes a paused cluster; sessions expire at read time
     # anyway, so the schedule only tidies up.
     cleanup_rate_minutes: int = 360
     alarm_email: str | None = None
+    # RDS refuses to delete a protected cluster, even for the rollback of the deploy that created it, so a failed
+    # first deploy would be stuck in ROLLBACK_FAILED: off until asked (``-c db_deletion_protection=true`` once
+    # the stack is up). DeletionPolicy/UpdateReplacePolicy keep CloudFormation from deleting it meanwhile.
+    db_deletion_protection: bool = False
     # prod refuses to synthesize without an alarm subscriber (``-c alarm_email=...``).
     require_alarm_subscriber: bool = False
     embeddings: str = "local"
@@ -104,11 +177,36 @@ class StageConfig:
                 f"stage {self.stage!r} needs an alarm subscriber: pass -c alarm_email=you@example.com "
                 "(alarms that notify nobody are not monitoring)"
             )
+        self.check_reservations()
+
+    def check_reservations(self) -> None:
+        """Reservations only under a stated account quota that keeps UNRESERVED_MINIMUM unreserved: a deploy
+        whose reservations the account cannot grant fails half-way."""
+        if not self.reserved_concurrency:
+            return
+        total = sum(self.reserved_concurrency.values())
+        listed = ", ".join(f"{name} {count}" for name, count in self.reserved_concurrency.items())
+        if self.account_concurrency is None:
+            raise ValueError(
+                f"reserved concurrency ({listed}: {total} in all) needs the account's concurrency quota: pass "
+                "-c account_concurrency=N (Service Quotas, AWS Lambda, 'Concurrent executions'; new accounts "
+                "often start far below the default 1000)"
+            )
+        left = self.account_concurrency - total
+        if left < UNRESERVED_MINIMUM:
+            raise ValueError(
+                f"reserved concurrency adds up to {total} ({listed}); under an account quota of "
+                f"{self.account_concurrency} that leaves {left} unreserved, and Lambda keeps at least "
+                f"{UNRESERVED_MINIMUM}: reserve at most {self.account_concurrency - UNRESERVED_MINIMUM} in all, or "
+                "raise the quota first"
+            )
 
     @property
     def removal_policy(self) -> RemovalPolicy:
-        """RETAIN for stateful resources in prod, DESTROY in dev."""
-        return RemovalPolicy.RETAIN if self.retain_data else RemovalPolicy.DESTROY
+        """For the data (the database, its key, the logs): kept in prod on a delete or replacement, but removed
+        when the deploy that created them rolls back (DeletionPolicy RetainExceptOnCreate), so a failed first
+        deploy leaves nothing to collide with its retry. DESTROY in dev."""
+        return RemovalPolicy.RETAIN_ON_UPDATE_OR_DELETE if self.retain_data else RemovalPolicy.DESTROY
 
     @property
     def prefix(self) -> str:
@@ -123,11 +221,17 @@ class StageConfig:
         config = _STAGES[stage]
         if not overrides:
             return config
+        overrides = dict(overrides)
+        special: dict[str, Any] = {}
+        if "reserved_concurrency" in overrides:
+            special["reserved_concurrency"] = parse_reservations(overrides.pop("reserved_concurrency"), stage)
+        if "account_concurrency" in overrides:
+            special["account_concurrency"] = int(overrides.pop("account_concurrency"))
         # Context values from the command line arrive as strings; coerce them to the field's type.
         typed = {k: _coerce(k, getattr(config, k), v) for k, v in overrides.items()}
         if typed.get("performance_insights") and "db_min_acu" not in typed:
             typed["db_min_acu"] = max(config.db_min_acu, PERFORMANCE_INSIGHTS_MIN_ACU)
-        return replace(config, **typed)
+        return replace(config, **typed, **special)
 
 
 def _coerce(key: str, current: Any, value: Any) -> Any:
@@ -164,14 +268,7 @@ _STAGES: dict[str, StageConfig] = {
         embed_invocations_per_instance=1000,
         api_rate_limit=50,
         api_burst_limit=100,
-        reserved_concurrency={
-            "memory": 10,
-            "sessions": 5,
-            "context": 5,
-            "extraction": 2,
-            "migrate": 1,
-            "cleanup": 1,
-        },
+        extraction_max_concurrency=2,
     ),
     "prod": StageConfig(
         stage="prod",
@@ -190,14 +287,7 @@ _STAGES: dict[str, StageConfig] = {
         embed_invocations_per_instance=3000,
         api_rate_limit=500,
         api_burst_limit=1000,
-        reserved_concurrency={
-            "memory": 100,
-            "sessions": 50,
-            "context": 50,
-            "extraction": 10,
-            "migrate": 1,
-            "cleanup": 1,
-        },
+        extraction_max_concurrency=10,
         cleanup_rate_minutes=15,
         require_alarm_subscriber=True,
     ),

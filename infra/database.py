@@ -96,7 +96,7 @@ class Database(Construct):
             iam_authentication=True,
             backup=rds.BackupProps(retention=Duration.days(config.db_backup_days)),
             copy_tags_to_snapshot=True,
-            deletion_protection=config.retain_data,
+            deletion_protection=config.db_deletion_protection,
             removal_policy=config.removal_policy,
             cloudwatch_logs_exports=["postgresql"],
             **insights,
@@ -104,6 +104,12 @@ class Database(Construct):
         cfn_cluster = self.cluster.node.default_child
         assert isinstance(cfn_cluster, rds.CfnDBCluster)
         self._manage_master_password(cfn_cluster, key)
+        # aws-cdk-lib passes only RETAIN on to the instances and the subnet group: the cluster's data is kept with
+        # its instances and in its subnet group, so they follow its policy (a deleted subnet group under a kept
+        # cluster fails the delete; kept instances keep it usable).
+        for child in self.cluster.node.find_all():
+            if isinstance(child, rds.CfnDBInstance | rds.CfnDBSubnetGroup):
+                child.apply_removal_policy(config.removal_policy)
         # Only the DB cluster resource waits for the log group; a construct-level dependency would also hold
         # back the proxy's role, which the key policy references (a cycle through the key).
         cfn_cluster.node.add_dependency(postgres_log)
@@ -160,11 +166,15 @@ class Database(Construct):
             network.migrate_security_group, ec2.Port.tcp(PORT), "from the migrate function"
         )
 
-        if not config.retain_data:
+        if not config.db_deletion_protection:
             acknowledge(
                 self.cluster,
                 "AwsSolutions-RDS10",
-                "Dev clusters are disposable (RemovalPolicy.DESTROY); prod sets deletion protection.",
+                "Dev clusters are disposable (RemovalPolicy.DESTROY). In prod RDS would refuse to delete a "
+                "protected cluster even for the rollback of the deploy that created it (a failed first deploy "
+                "then sits in ROLLBACK_FAILED); DeletionPolicy RetainExceptOnCreate and UpdateReplacePolicy Retain "
+                "keep CloudFormation from deleting it, and -c db_deletion_protection=true adds the RDS flag "
+                "once the stack is up.",
             )
 
     @staticmethod

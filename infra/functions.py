@@ -1,4 +1,4 @@
-"""The six Lambda functions: Python 3.12 on arm64, in the VPC's egress subnets, each with its own role."""
+"""The seven Lambda functions: Python 3.12 on arm64, in the VPC's egress subnets, each with its own role."""
 
 from __future__ import annotations
 
@@ -60,6 +60,14 @@ SPECS: dict[str, FunctionSpec] = {
     ),
     "context": FunctionSpec(
         "Session context packs and deltas", Duration.seconds(29), 1024, embeds=True, snap_start=True
+    ),
+    # /v1/context/*: its calls wait on the sandbox function for seconds anyway, so a cold start weighs less
+    # than SnapStart's snapshot cache, billed all month; /load recalls, so it embeds.
+    "environment": FunctionSpec(
+        "Context environment (caller code runs in the sandbox function)",
+        Duration.seconds(29),
+        1024,
+        embeds=True,
     ),
     # LLM extraction of a batch of up to 10 jobs.
     "extraction": FunctionSpec("Extraction worker (SQS)", Duration.minutes(3), 1024, embeds=True),
@@ -151,6 +159,12 @@ class Functions(Construct):
                 "MEMORYLAYER_AUTH_MODE": "api_key",
                 "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN": secrets.context_cursor.secret_arn,
             },
+            # api_key mode refuses to start without the cursor secret, in every API function.
+            "environment": {
+                **app_env,
+                "MEMORYLAYER_AUTH_MODE": "api_key",
+                "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN": secrets.context_cursor.secret_arn,
+            },
             # The worker asks migrate (the owner) to build the vector graph in bulk (shared/db/vector_index.py).
             "extraction": {**app_env, "MEMORYLAYER_VECTOR_REBUILD_FUNCTION": f"{config.prefix}-migrate"},
             "cleanup": app_env,
@@ -166,9 +180,9 @@ class Functions(Construct):
         self.aliases: dict[str, lambda_.Alias] = {}
         for name, spec in SPECS.items():
             function_name = f"{config.prefix}-{name}"
-            function_logs = log_group(
-                self, f"{name.title()}Logs", config=config, key=key, name=f"/aws/lambda/{function_name}"
-            )
+            # Named by CloudFormation (the function's LoggingConfig points at it): kept in prod, it never collides
+            # with a retained group of an earlier stack.
+            function_logs = log_group(self, f"{name.title()}Logs", config=config, key=key)
             role = function_role(
                 self,
                 f"{name.title()}Role",
@@ -194,7 +208,8 @@ class Functions(Construct):
                 ),
                 timeout=spec.timeout,
                 memory_size=spec.memory_mb,
-                reserved_concurrent_executions=config.reserved_concurrency[name],
+                # None unless asked for (infra/config.py): a reservation the account cannot grant fails the deploy.
+                reserved_concurrent_executions=config.reserved_concurrency.get(name),
                 vpc=network.vpc,
                 vpc_subnets=network.lambda_subnets,
                 security_groups=[
@@ -253,9 +268,11 @@ class Functions(Construct):
             batch_size=config.extraction_batch_size,
             # The worker reports failed message ids; only those are retried (and, after 3, dead-lettered).
             report_batch_item_failures=True,
-            # Poll no faster than the function's reserved concurrency, or the poller's extra batches are
-            # throttled and burn receive counts.
-            max_concurrency=max(2, config.reserved_concurrency["extraction"]),
+            # Poll no faster than the worker may run (its reservation, when it has one), or the poller's extra
+            # batches are throttled and burn receive counts; the cap also bounds its share of the database.
+            max_concurrency=max(
+                2, min(config.extraction_max_concurrency, config.reserved_concurrency.get("extraction", 1000))
+            ),
         )
         extraction.add_event_source(self.event_source)
 
@@ -291,13 +308,22 @@ class Functions(Construct):
 
 
 def function_role(
-    scope: Construct, construct_id: str, *, log_group: logs.ILogGroup, description: str, star_reason: str
+    scope: Construct,
+    construct_id: str,
+    *,
+    log_group: logs.ILogGroup,
+    description: str,
+    star_reason: str | None,
+    in_vpc: bool = True,
 ) -> iam.Role:
-    """A Lambda role in the VPC: scoped log writes (instead of the managed policies that allow logs:* everywhere)
-    and the ENI management Lambda does with the function's role. ``star_reason`` acknowledges the "*" resources.
+    """A Lambda role: scoped log writes (instead of the managed policies that allow logs:* everywhere) and, for a
+    function in the VPC, the ENI management Lambda does with the function's role. ``star_reason`` acknowledges
+    the "*" resources (None: the role has none, which only a function outside the VPC can say).
 
     >>> role = function_role(self, "Role", log_group=logs, description="...", star_reason="...")  # doctest: +SKIP
     """
+    if in_vpc and star_reason is None:
+        raise ValueError("a role in the VPC holds ENI permissions on '*': say why (star_reason)")
     role = iam.Role(
         scope, construct_id, assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"), description=description
     )
@@ -307,6 +333,9 @@ def function_role(
             resources=[log_group.log_group_arn],
         )
     )
+    if not in_vpc:
+        return role
+    assert star_reason is not None
     # EC2 offers no resource scoping for the Describe calls, so these are on "*".
     role.add_to_policy(
         iam.PolicyStatement(

@@ -1,7 +1,7 @@
 """Log groups as the stack makes every one: encrypted with the stack's key, kept and removed as the stage says.
 
 >>> flow_logs = log_group(self, "FlowLogs", config=config, key=key)  # doctest: +SKIP
->>> log_group(self, "Logs", config=config, key=key, name="/aws/lambda/memorylayer-dev-sandbox")  # doctest: +SKIP
+>>> log_group(self, "PostgresLog", config=config, key=key, name="/aws/rds/cluster/x/postgresql")  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from infra.config import StageConfig
 def log_group(
     scope: Construct, construct_id: str, *, config: StageConfig, key: kms.IKey, name: str | None = None
 ) -> logs.LogGroup:
-    """A KMS-encrypted log group with the stage's retention and removal policy; ``name`` fixes its name (a
-    Lambda function's or an RDS cluster's export must be created up front under the name the service writes to)."""
+    """A KMS-encrypted log group with the stage's retention and removal policy. Named by CloudFormation unless
+    ``name`` fixes it, which only a service that picks the name itself needs (an RDS cluster's log export):
+    a fixed name kept in prod would collide with the next stack's."""
     return logs.LogGroup(
         scope,
         construct_id,

@@ -104,7 +104,7 @@ class Observability(Construct):
                 f"The {name} function's p99 duration is above {int(P99_OF_TIMEOUT * 100)}% of its timeout",
                 periods=3,
             )
-            reserved = config.reserved_concurrency[name]
+            reserved = config.reserved_concurrency.get(name, 0)
             # With a reservation of 1 any run is "near" it; the throttle alarm covers those functions.
             if reserved >= 2:
                 concurrency = fn.metric(

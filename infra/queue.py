@@ -1,8 +1,13 @@
-"""The extraction job queue and its dead-letter queue, both KMS-encrypted and TLS-only."""
+"""The extraction job queue and its dead-letter queue, both KMS-encrypted and TLS-only.
+
+Neither holds data: the job row in Postgres is the outbox (the scheduled cleanup re-sends a job whose message
+was lost), so both are removed with the stack and named by CloudFormation, and a second deploy never meets a
+queue name still held by a deleted one.
+"""
 
 from __future__ import annotations
 
-from aws_cdk import Duration
+from aws_cdk import Duration, RemovalPolicy
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_sqs as sqs
 from constructs import Construct
@@ -28,19 +33,17 @@ class ExtractionQueue(Construct):
         self.dead_letter_queue = sqs.Queue(
             self,
             "Dlq",
-            queue_name=f"{config.prefix}-extraction-dlq",
             encryption=sqs.QueueEncryption.KMS,
             encryption_master_key=key,
             # Reusing a data key for 5 minutes cuts KMS calls (and cost) for bursts of jobs.
             data_key_reuse=Duration.minutes(5),
             enforce_ssl=True,
             retention_period=Duration.days(14),
-            removal_policy=config.removal_policy,
+            removal_policy=RemovalPolicy.DESTROY,  # not data: see the class docstring
         )
         self.queue = sqs.Queue(
             self,
             "Queue",
-            queue_name=f"{config.prefix}-extraction",
             encryption=sqs.QueueEncryption.KMS,
             encryption_master_key=key,
             data_key_reuse=Duration.minutes(5),
@@ -52,5 +55,5 @@ class ExtractionQueue(Construct):
             dead_letter_queue=sqs.DeadLetterQueue(
                 queue=self.dead_letter_queue, max_receive_count=MAX_RECEIVE_COUNT
             ),
-            removal_policy=config.removal_policy,
+            removal_policy=RemovalPolicy.DESTROY,  # not data: see the class docstring
         )

@@ -1,70 +1,279 @@
-"""The sandbox function: where caller code of the context environment runs in AWS (issue 19).
+"""The sandbox function: where caller code of the context environment runs in AWS.
 
-A function of its own, so that nothing the API has can reach caller code:
-- its role writes its own log group and manages its ENIs (Lambda needs that for a VPC function), nothing
-  else: no database connect, no secret, no queue, no KMS, no X-Ray;
-- it sits in the isolated subnets (no route out) behind a security group with no egress and no ingress
-  rule, so it has no network at all, not even to AWS APIs;
-- its environment holds nothing secret, and the executor runs as a child with an empty one anyway;
-- fixed memory and timeout, and its own reserved concurrency (the context function's);
-- only the context function's role may invoke it; alarms on its errors and throttles.
+Caller code runs inside CPython compiled to WebAssembly (WASI), under wasmtime in this function's own process
+(``shared/sandbox/wasm.py``). WASI gives the guest no sockets and no host files by construction, so the
+function no longer needs a network-less VPC to be network-less:
+- it runs outside the VPC: no ENIs, so its role may write its own log group and nothing else (the ENI
+  permissions on "*" that a VPC function's role holds were the most useful thing an escape could take);
+- tenant isolation mode: an execution environment only ever serves one tenant id (every invoke must pass
+  one: boto3's ``TenantId``), so what one tenant's code leaves in a process never meets another's. Lambda
+  bills it per environment created, nothing at idle; it rules out SnapStart;
+- its environment holds nothing; fixed memory and timeout; no retries;
+- only the sandbox API function's role may invoke it; alarms on its errors and throttles.
 
-Its asset is just the stdlib-only executor (shared/sandbox/{runner,executor}.py and the handler), a few KB.
+Its asset: ``shared/__init__.py``, the modules of ``shared/sandbox`` that import only the standard library,
+wasmtime and each other (found from their imports, so ``service.py``, ``executors.py`` and the rest of the app
+stay out), ``functions/sandbox``, wasmtime for manylinux aarch64 / cp312 from a hashed lock, ``python.wasm``
+(fetched by its pinned hash) and its machine code precompiled for Lambda's arm64, which only an arm64 build host
+can make (``PRECOMPILE_ENV`` below). With ``ML_CDK_SKIP_DEPS=1`` (or ``-c bundle=skip``) only our code, as for
+the other functions.
 """
 
 from __future__ import annotations
 
+import ast
+import hashlib
+import importlib.metadata
+import os
+import platform
+import re
 import shutil
-import tempfile
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
-from aws_cdk import Duration
+from aws_cdk import AssetHashType, Duration, Stack, Token
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
-from aws_cdk import aws_ec2 as ec2
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_sns as sns
 from constructs import Construct
 
-from infra.bundle import REPO_ROOT
+from infra.bundle import (
+    REPO_ROOT,
+    BuiltAsset,
+    _link_or_copy,
+    digest,
+    install_dependencies,
+    lock_digest,
+    precompile,
+    skip_deps_requested,
+)
 from infra.config import StageConfig
 from infra.functions import ARCHITECTURE, RUNTIME, function_role
 from infra.logs import log_group
 from infra.nag import acknowledge
-from infra.network import Network
 
 # The API function stops at 29 s (HTTP API integrations time out at 30 s): an execution gets 20 s, the
-# function 25 s (interpreter start, state load and save), the context function the rest.
+# function 25 s (instantiating the guest, state load and save), the API function the rest.
 EXEC_SECONDS = 20
 TIMEOUT = Duration.seconds(25)
-MEMORY_MB = 1024  # CPU scales with memory; the executor's own address-space cap is 256 MiB
-FILES = (
-    "shared/__init__.py",
-    "shared/sandbox/__init__.py",
-    "shared/sandbox/wasm.py",
-    "shared/sandbox/interpreter.py",
-    "shared/sandbox/state.py",
-    "shared/sandbox/guest.py",
-    "functions/__init__.py",
-    "functions/sandbox/__init__.py",
-    "functions/sandbox/handler.py",
-)
+# The guest's linear memory is capped at 256 MiB; the host process, wasmtime and the mapped machine code
+# (~60 MB) come on top. CPU scales with memory, and the guest interpreter's start is CPU-bound.
+MEMORY_MB = 1024
+SANDBOX_LOCK = REPO_ROOT / "infra" / "sandbox-requirements.lock"
+# Lambda arm64 (Graviton); the precompiled module only loads into an engine built for the same target.
+WASM_TARGET = "aarch64-unknown-linux-gnu"
+WASM_ARCH = "aarch64"
+# The PyPI wasmtime builds compile only for the machine they run on (an x86_64 build aborts with "Support for
+# this target is disabled" when asked for aarch64), so the machine code can be made only on an arm64 host.
+# Elsewhere ``ML_SANDBOX_PRECOMPILE=off`` ships python.wasm alone: every new execution environment (with tenant
+# isolation, every tenant's first) then compiles it at start, 3.5 s on two x86_64 cores and longer at the
+# function's share of a CPU.
+PRECOMPILE_ENV = "ML_SANDBOX_PRECOMPILE"
+# The only third-party package the sandbox asset may import.
+THIRD_PARTY = frozenset({"wasmtime"})
+# Tenant isolation mode is offered in every commercial region but this one (Asia Pacific (New Zealand)).
+NO_TENANT_ISOLATION_REGIONS = frozenset({"ap-southeast-6"})
 
 
-def stage_asset() -> Path:
-    """A directory with only the executor's files (the other functions' bundles carry the whole app)."""
-    root = Path(tempfile.mkdtemp(prefix="memorylayer-sandbox-asset-"))
-    for rel in FILES:
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(REPO_ROOT / rel, target)
-    return root
+def sandbox_requirements(root: Path = REPO_ROOT) -> list[str]:
+    """What `make lock` resolves into SANDBOX_LOCK (``python -m infra.sandbox`` prints it): pyproject's
+    ``sandbox`` extra. The host that compiles the machine code must have the locked wasmtime."""
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    return list(extras["sandbox"])
+
+
+def _imports(path: Path, root: Path) -> set[str]:
+    """Every module ``path`` may import (top level, inside functions, relative ones resolved), as dotted names;
+    ``from a.b import c`` counts as ``a.b.c`` when that is one of our module files, else as ``a.b``."""
+    rel = path.relative_to(root).with_suffix("")
+    package = list(rel.parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base_parts = package[: len(package) - node.level + 1] if node.level else []
+            base = ".".join([*base_parts, *([node.module] if node.module else [])])
+            for alias in node.names:
+                candidate = f"{base}.{alias.name}"
+                found.add(candidate if _module_path(root, candidate) else base)
+    return found - {"", "__future__"}
+
+
+def _module_path(root: Path, module: str) -> Path | None:
+    base = root.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _allowed(module: str, ours: set[str]) -> bool:
+    top = module.split(".", 1)[0]
+    return module in ours or top in THIRD_PARTY or (top in sys.stdlib_module_names and top != "shared")
+
+
+def sandbox_modules(root: Path = REPO_ROOT) -> list[str]:
+    """The modules of ``shared/sandbox`` that import nothing but the standard library, wasmtime and each
+    other: dropping one that imports the app (pydantic, settings, the database) drops those that import it."""
+    kept = {
+        f"shared.sandbox.{path.stem}": path
+        for path in sorted((root / "shared" / "sandbox").glob("*.py"))
+        if path.name != "__init__.py"
+    }
+    packages = {"shared", "shared.sandbox"}
+    changed = True
+    while changed:
+        changed = False
+        for name, path in list(kept.items()):
+            if not all(_allowed(m, set(kept) | packages) for m in _imports(path, root)):
+                del kept[name]
+                changed = True
+    return sorted(kept)
+
+
+def _code_files(root: Path) -> list[Path]:
+    """Our files in the asset, relative to ``root``; refuses a handler that needs more than they hold."""
+    modules = sandbox_modules(root)
+    files = [Path("shared/__init__.py"), Path("shared/sandbox/__init__.py"), Path("functions/__init__.py")]
+    files += [Path(*m.split(".")).with_suffix(".py") for m in modules]
+    handler_files = sorted(
+        p.relative_to(root)
+        for p in (root / "functions" / "sandbox").rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    )
+    ours = {"shared", "shared.sandbox", "functions", "functions.sandbox", *modules}
+    ours |= {".".join(p.with_suffix("").parts) for p in handler_files if p.suffix == ".py"}
+    for rel in handler_files:
+        if rel.suffix == ".py":
+            outside = sorted(m for m in _imports(root / rel, root) if not _allowed(m, ours))
+            if outside:
+                raise ValueError(
+                    f"{rel} imports {', '.join(outside)}: the sandbox asset carries only the standard "
+                    "library, wasmtime and the self-contained modules of shared/sandbox"
+                )
+    return files + handler_files
+
+
+def _file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def locked_version(lock: Path, package: str) -> str:
+    """The version ``lock`` pins ``package`` to (``name==version`` lines, as ``uv pip compile`` writes)."""
+    match = re.search(rf"^{re.escape(package)}==([^\s\\;]+)", lock.read_text(), re.MULTILINE | re.IGNORECASE)
+    if match is None:
+        raise ValueError(f"{lock.name} pins no {package}")
+    return match.group(1)
+
+
+def build_machine() -> str:
+    """This machine's architecture in wasmtime's terms (aarch64, x86_64)."""
+    machine = platform.machine().lower()
+    return {"arm64": "aarch64", "amd64": "x86_64"}.get(machine, machine)
+
+
+def interpreter_files(
+    cache_dir: Path, *, root: Path = REPO_ROOT, lock: Path = SANDBOX_LOCK
+) -> tuple[Path, Path | None]:
+    """python.wasm (downloaded by its pinned hash) and its machine code for Lambda arm64 (None when
+    ``ML_SANDBOX_PRECOMPILE=off``), cached in ``cache_dir``. The machine code is compiled by this venv's
+    wasmtime, so it must be the locked one: a module compiled by another version would not load in Lambda,
+    which would compile it in every new execution environment."""
+    locked = locked_version(lock, "wasmtime")
+    try:
+        here = importlib.metadata.version("wasmtime")
+    except importlib.metadata.PackageNotFoundError:
+        here = "none"
+    if here != locked:
+        raise RuntimeError(
+            f"infra: the sandbox's machine code is compiled with wasmtime {locked} ({lock.name}); this venv "
+            f"has {here}. Install wasmtime=={locked} here (make .venv/.installed-dev) or re-lock."
+        )
+    precompile_wanted = os.environ.get(PRECOMPILE_ENV, "").lower() not in ("off", "0", "false", "no")
+    if precompile_wanted and build_machine() != WASM_ARCH:
+        raise RuntimeError(
+            f"infra: the sandbox's machine code for Lambda arm64 can only be compiled on an arm64 host: the PyPI "
+            f"wasmtime build here ({build_machine()}) compiles for its own machine only. Build on arm64, or set "
+            f"{PRECOMPILE_ENV}=off to ship python.wasm alone (each new execution environment, so each tenant's "
+            "first call, then compiles it at start: seconds)."
+        )
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    wasm = cache_dir / "python.wasm"
+    run = [sys.executable, "-m", "shared.sandbox.interpreter"]
+    # fetch checks the hash of what it finds and downloads only when it is missing or wrong.
+    subprocess.run([*run, "fetch", "--dest", str(wasm)], check=True, cwd=root, stdout=subprocess.DEVNULL)
+    if not precompile_wanted:
+        return wasm, None
+    cwasm = cache_dir / f"python-{_file_sha256(wasm)[:16]}-wasmtime-{locked}-{WASM_ARCH}.cwasm"
+    if not cwasm.is_file():
+        partial = cwasm.with_suffix(f".{os.getpid()}.partial")
+        subprocess.run(
+            [*run, "compile", "--target", WASM_TARGET, "--wasm", str(wasm), "--out", str(partial)],
+            check=True,
+            cwd=root,
+            stdout=subprocess.DEVNULL,
+        )
+        partial.replace(cwasm)
+    return wasm, cwasm
+
+
+def build_sandbox_asset(
+    out_dir: Path,
+    *,
+    root: Path = REPO_ROOT,
+    with_deps: bool = True,
+    lock: Path = SANDBOX_LOCK,
+    cache_dir: Path | None = None,
+) -> BuiltAsset:
+    """Assemble ``out_dir/sandbox``: our code, and with ``with_deps`` wasmtime, python.wasm and its machine
+    code at ``shared/sandbox/python.wasm`` and ``shared/sandbox/python.wasm.aarch64.cwasm`` (where the host
+    looks for them)."""
+    cache_dir = cache_dir or root / "build"
+    staging = out_dir / f".sandbox.tmp-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    parts: list[bytes] = [
+        f"lock:{lock_digest(lock)}".encode(),
+        f"deps:{'installed' if with_deps else 'none'}".encode(),
+    ]
+    if with_deps:
+        deps = install_dependencies(lock, cache_dir / "lambda-deps")
+        shutil.copytree(deps, staging, copy_function=_link_or_copy, dirs_exist_ok=True)
+        for marker in (".complete", ".compiled"):
+            (staging / marker).unlink(missing_ok=True)
+        wasm, cwasm = interpreter_files(cache_dir / "sandbox-wasm", root=root, lock=lock)
+        shipped = [(wasm, "python.wasm")] + ([(cwasm, f"python.wasm.{WASM_ARCH}.cwasm")] if cwasm else [])
+        for src, name in shipped:
+            dest = staging / "shared" / "sandbox" / name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            _link_or_copy(str(src), str(dest))
+            parts += [name.encode(), _file_sha256(src).encode()]
+    for rel in _code_files(root):
+        data = (root / rel).read_bytes()
+        dest = staging / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(data)
+        parts += [rel.as_posix().encode(), data]
+    if with_deps and precompile(staging / "shared", staging / "functions"):
+        parts.append(b"pyc:cpython-312")
+    final = out_dir / "sandbox"
+    shutil.rmtree(final, ignore_errors=True)
+    staging.rename(final)
+    return BuiltAsset(name="sandbox", path=final, asset_hash=digest(parts))
 
 
 class SandboxFunction(Construct):
-    """The sandbox function, its log group, role and security group; ``allow_invoke`` wires the caller."""
+    """The sandbox function, its log group and role; ``allow_invoke`` wires the one caller."""
 
     def __init__(
         self,
@@ -72,49 +281,52 @@ class SandboxFunction(Construct):
         construct_id: str,
         *,
         config: StageConfig,
-        network: Network,
         key: kms.IKey,
+        reserved_concurrency: int | None = None,
     ) -> None:
         super().__init__(scope, construct_id)
+        stack = Stack.of(self)
+        if not Token.is_unresolved(stack.region) and stack.region in NO_TENANT_ISOLATION_REGIONS:
+            raise ValueError(
+                f"the sandbox function needs Lambda tenant isolation, which {stack.region} lacks"
+            )
         function_name = f"{config.prefix}-sandbox"
-        self.log_group = log_group(self, "Logs", config=config, key=key, name=f"/aws/lambda/{function_name}")
+        # Named by CloudFormation (the function's LoggingConfig points at it): kept in prod, it never collides.
+        self.log_group = log_group(self, "Logs", config=config, key=key)
         self.role = function_role(
             self,
             "Role",
             log_group=self.log_group,
-            description="MemoryLayer sandbox function: its own logs and its ENIs, nothing else",
-            star_reason="VPC ENI management (ec2:CreateNetworkInterface and the Describe calls) supports no "
-            "resource-level permissions; Lambda needs it to attach the sandbox to its network-less subnet.",
+            description="MemoryLayer sandbox function: its own logs, nothing else",
+            star_reason=None,
+            in_vpc=False,
         )
-        # No rules at all: CDK's placeholder egress rule (allow_all_outbound=False) matches no traffic.
-        self.security_group = ec2.SecurityGroup(
-            self,
-            "NoNetwork",
-            vpc=network.vpc,
-            description="MemoryLayer sandbox: no ingress, no egress",
-            allow_all_outbound=False,
-            allow_all_ipv6_outbound=False,
+        bundle_dir = self.node.try_get_context("bundle_dir")
+        asset = build_sandbox_asset(
+            Path(bundle_dir) / stack.node.id if bundle_dir else REPO_ROOT / "build" / "lambda",
+            with_deps=self.node.try_get_context("bundle") != "skip" and not skip_deps_requested(),
         )
+        self.asset = asset
         self.function = lambda_.Function(
             self,
             "Function",
             function_name=function_name,
-            description=f"MemoryLayer {config.stage}: context environment sandbox (caller code)",
+            description=f"MemoryLayer {config.stage}: context environment sandbox (caller code, WASI)",
             runtime=RUNTIME,
             architecture=ARCHITECTURE,
             handler="functions/sandbox/handler.handler",
-            code=lambda_.Code.from_asset(str(stage_asset())),
+            code=lambda_.Code.from_asset(
+                str(asset.path), asset_hash=asset.asset_hash, asset_hash_type=AssetHashType.CUSTOM
+            ),
             timeout=TIMEOUT,
             memory_size=MEMORY_MB,
-            reserved_concurrent_executions=config.reserved_concurrency["context"],
-            vpc=network.vpc,
-            vpc_subnets=ec2.SubnetSelection(subnet_type=ec2.SubnetType.PRIVATE_ISOLATED),
-            security_groups=[self.security_group],
+            reserved_concurrent_executions=reserved_concurrency,
             role=self.role,
             log_group=self.log_group,
-            tracing=lambda_.Tracing.DISABLED,  # X-Ray would need a network path and a permission
+            tracing=lambda_.Tracing.DISABLED,  # X-Ray would need a permission; nothing to trace inside
             environment_encryption=key,
-            # A retry would run caller code twice; the caller (the context function) decides.
+            tenancy_config=lambda_.TenancyConfig.PER_TENANT,
+            # A retry would run caller code twice; the caller decides.
             retry_attempts=0,
         )
         acknowledge(
@@ -134,7 +346,8 @@ class SandboxFunction(Construct):
         caller.add_environment("MEMORYLAYER_CONTEXT_MAX_EXEC_SECONDS", str(EXEC_SECONDS))
 
     def add_alarms(self, topic: sns.ITopic) -> None:
-        """Errors (the handler itself failed) and throttles (more executions than the reservation)."""
+        """Errors (the handler itself failed) and throttles (more executions than the account or reservation
+        allows, or more tenants at once than tenant isolation keeps environments for)."""
         for name, metric in (
             ("Errors", self.function.metric_errors(period=Duration.minutes(5), statistic=cw.Stats.SUM)),
             ("Throttles", self.function.metric_throttles(period=Duration.minutes(5), statistic=cw.Stats.SUM)),
@@ -150,3 +363,7 @@ class SandboxFunction(Construct):
             )
             alarm.add_alarm_action(cw_actions.SnsAction(topic))
             alarm.add_ok_action(cw_actions.SnsAction(topic))
+
+
+if __name__ == "__main__":
+    print("\n".join(sandbox_requirements()))

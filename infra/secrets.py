@@ -6,6 +6,7 @@ them for ``MEMORYLAYER_SECRET_CACHE_TTL_S``; a value changed in Secrets Manager 
 
 from __future__ import annotations
 
+from aws_cdk import RemovalPolicy
 from aws_cdk import aws_kms as kms
 from aws_cdk import aws_secretsmanager as secretsmanager
 from constructs import Construct
@@ -25,7 +26,6 @@ class AppSecrets(Construct):
             "AdminKey",
             config,
             key,
-            name="admin-key",
             description="MemoryLayer admin API key (Bearer): creates and revokes workspace API keys",
             length=48,
         )
@@ -33,7 +33,6 @@ class AppSecrets(Construct):
             "ContextCursorSecret",
             config,
             key,
-            name="context-cursor",
             description="MemoryLayer HMAC key that signs context-delta cursors",
             length=64,
         )
@@ -59,7 +58,6 @@ class AppSecrets(Construct):
         config: StageConfig,
         key: kms.IKey,
         *,
-        name: str,
         description: str,
         length: int,
     ) -> secretsmanager.Secret:
@@ -67,11 +65,12 @@ class AppSecrets(Construct):
         return secretsmanager.Secret(
             self,
             construct_id,
-            secret_name=f"{config.prefix}/{name}",
             description=description,
             encryption_key=key,
             generate_secret_string=secretsmanager.SecretStringGenerator(
                 password_length=length, exclude_punctuation=True, include_space=False
             ),
-            removal_policy=config.removal_policy,
+            # Not data (a new admin key is read from the new secret; a new cursor key only restarts context
+            # streams), and with generated names a second deploy never meets a secret pending deletion.
+            removal_policy=RemovalPolicy.DESTROY,
         )

@@ -95,9 +95,15 @@ class MemoryLayerStack(Stack):
             embeddings=self.embeddings,
         )
 
-        # Issue 19: caller code of the context environment runs only in the network-less sandbox function.
-        sandbox = SandboxFunction(self, "Sandbox", config=config, network=network, key=key)
-        sandbox.allow_invoke(self.functions["context"])
+        # Caller code of the context environment runs only in the sandbox function (a WASI guest, no VPC).
+        sandbox = SandboxFunction(
+            self,
+            "Sandbox",
+            config=config,
+            key=key,
+            reserved_concurrency=config.reserved_concurrency.get("sandbox"),
+        )
+        sandbox.allow_invoke(self.functions["environment"])
         sandbox.add_alarms(observability.topic)
 
         CfnOutput(self, "ApiUrl", value=self.api.url, description="Base URL of the HTTP API")

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 # What the first API request imports after the handler module: the services (pool, psycopg, pgvector, numpy,
-# embedders, recall …), and boto3 (the database secret, SQS, the SageMaker embedder). Lambda provides boto3.
+# embedders, recall …), and boto3 (the database secret, SQS, the SageMaker embedder), which the bundle pins.
 FIRST_REQUEST_MODULES: tuple[str, ...] = ("shared.api.services", "boto3")
 
 

@@ -1,4 +1,5 @@
-"""Lambda "context": POST /v1/sessions/{sid}/context-pack and /context-delta, /v1/context/*.
+"""Lambda "context": POST /v1/sessions/{sid}/context-pack and /context-delta (the context environment,
+/v1/context/*, is the environment function's).
 
 >>> handler(api_gateway_v2_event, context)        # doctest: +SKIP
 """

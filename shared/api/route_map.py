@@ -5,6 +5,8 @@ and by ``infra/api.py`` (which API Gateway routes go to which Lambda), so the tw
     ['shared.api.routes.sessions']
     >>> gateway_routes()[0]
     ('/v1/memories', 'ANY', 'memory')
+    >>> [function for path, _, function in gateway_routes() if path.startswith("/v1/context/")]
+    ['environment']
 
 A function builds the routers of its parts and nothing else: a router no API Gateway route reaches would only
 cost its cold start. Parts are listed hottest first, since a request is matched against them in order.
@@ -77,9 +79,11 @@ FUNCTIONS: dict[str, ApiFunction] = {
                     ("POST", "/v1/sessions/{session_id}/context-delta"),
                 ),
             ),
-            Part("shared.api.routes.sandbox", _any("/v1/context/{proxy+}")),  # the context environment
         ),
     ),
+    # The context environment: each call waits on the sandbox function (up to 20 s), so it has a function (and
+    # concurrency) of its own, and a burst of executions cannot take what context packs are served with.
+    "environment": ApiFunction(parts=(Part("shared.api.routes.sandbox", _any("/v1/context/{proxy+}")),)),
 }
 
 # Served by the function that documents the API, outside any router.

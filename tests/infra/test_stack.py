@@ -12,7 +12,7 @@ from infra.api import ROUTE_THROTTLE_SHARE, ROUTES
 from infra.bundle import LAMBDA_PACKAGES
 from infra.config import API_FUNCTIONS
 from infra.database import APP_USER
-from infra.functions import SDK_ENV
+from infra.functions import SDK_ENV, SPECS
 from infra.migrations import RESOURCE_TYPE, migrations_hash
 from infra.nag import MIN_REASON_LENGTH
 from infra.queue import MAX_RECEIVE_COUNT
@@ -22,6 +22,7 @@ from tests.infra.conftest import VARIANTS, Synth
 STAGES = ("dev", "prod")
 ALL_VARIANTS = tuple(VARIANTS)
 WORKERS = ("extraction", "cleanup")
+SNAPSHOTTED = frozenset(name for name, spec in SPECS.items() if spec.snap_start)
 
 
 def stage_of(variant: str) -> str:
@@ -106,6 +107,8 @@ def test_routes_target_the_right_functions(synth: Synth, stage: str) -> None:
     assert expected["POST /v1/sessions/{session_id}/context-pack"] == ids["context"]
     assert expected["POST /v1/sessions/{session_id}/context-delta"] == ids["context"]
     assert expected["ANY /v1/sessions/{proxy+}"] == ids["sessions"]
+    # The context environment waits on the sandbox function: a function of its own, apart from context packs
+    assert expected["ANY /v1/context/{proxy+}"] == ids["environment"] != ids["context"]
     assert {"ANY /health", "ANY /health/ready", "ANY /openapi.json", "ANY /v1/jobs/{proxy+}"} <= set(actual)
 
 
@@ -177,7 +180,7 @@ def test_functions_are_python312_arm64_dual_stack_in_the_egress_subnets(synth: S
         assert props["Runtime"] == "python3.12"
         assert props["Architectures"] == ["arm64"]
         assert props["Handler"] == f"functions/{LAMBDA_PACKAGES[name]}/handler.handler"
-        assert props["Timeout"] > 0 and props["ReservedConcurrentExecutions"] >= 1
+        assert props["Timeout"] > 0
         subnets = [ref_id(s) for s in props["VpcConfig"]["SubnetIds"]]
         assert len(subnets) == 2 and all("egress" in s for s in subnets), subnets
         assert props["VpcConfig"]["Ipv6AllowedForDualStack"] is True
@@ -248,8 +251,9 @@ def test_api_functions_snapstart_only_in_prod_behind_a_live_alias(synth: Synth, 
     prod = stage_of(variant) == "prod"
     for name, logical_id in ids.items():
         props = resources[logical_id]["Properties"]
-        # Then prod snapshots the API functions' published versions; dev pays for no snapshot cache
-        expected = {"ApplyOn": "PublishedVersions"} if prod and name in API_FUNCTIONS else None
+        # Then prod snapshots the published versions of the API functions whose spec asks for it; dev pays for
+        # no snapshot cache
+        expected = {"ApplyOn": "PublishedVersions"} if prod and name in SNAPSHOTTED else None
         assert props.get("SnapStart") == expected, name
         assert props["Environment"]["Variables"]["PYDANTIC_DISABLE_PLUGINS"] == "__all__"
     live = {
@@ -264,8 +268,9 @@ def test_api_functions_snapstart_only_in_prod_behind_a_live_alias(synth: Synth, 
         assert invoked == {ids[name] for name in API_FUNCTIONS}
         assert invoked <= allowed
         return
-    # And in prod each API function has a "live" alias on a published version, which the API invokes
-    assert set(live) == {ids[name] for name in API_FUNCTIONS}
+    # And in prod each snapshotted API function has a "live" alias on a published version, which the API
+    # invokes; the others it invokes directly
+    assert set(live) == {ids[name] for name in SNAPSHOTTED}
     for alias_id in live.values():
         version = resources[ref_id(aliases[alias_id]["Properties"]["FunctionVersion"])]
         assert version["Type"] == "AWS::Lambda::Version"
@@ -274,7 +279,10 @@ def test_api_functions_snapstart_only_in_prod_behind_a_live_alias(synth: Synth, 
             version.get("DeletionPolicy", "Delete") == "Delete"
             and version.get("UpdateReplacePolicy") == "Delete"
         )
-    assert invoked == set(live.values()), "the API must never invoke $LATEST (no snapshot there)"
+    plain = {ids[name] for name in API_FUNCTIONS if name not in SNAPSHOTTED}
+    assert invoked == set(live.values()) | plain, (
+        "the API must never invoke $LATEST of a snapshotted function"
+    )
     assert set(live.values()) <= allowed
 
 
@@ -290,6 +298,7 @@ def test_least_privilege_grants(synth: Synth, variant: str) -> None:
     assert "sqs:SendMessage" in actions(synth, variant, "memory")
     assert "sqs:SendMessage" in actions(synth, variant, "sessions")
     assert "sqs:SendMessage" not in actions(synth, variant, "context")
+    assert "sqs:SendMessage" not in actions(synth, variant, "environment")
     assert "sqs:SendMessage" not in actions(synth, variant, "migrate")
     assert "sqs:ReceiveMessage" in actions(synth, variant, "extraction")
     gpu = variant.endswith("-gpu")
@@ -342,19 +351,25 @@ def _as_list(value: Any) -> list[Any]:
 # --- secrets -----------------------------------------------------------------------------------------------
 
 
+def _secret_kind(logical_id: str) -> str:
+    return "admin-key" if logical_id.startswith("SecretsAdminKey") else "context-cursor"
+
+
 @pytest.mark.parametrize("variant", ["dev", "prod"])
 def test_admin_key_and_cursor_secrets_are_generated_encrypted_and_granted_narrowly(
     synth: Synth, variant: str
 ) -> None:
     secrets = synth.resources(variant, "AWS::SecretsManager::Secret")
-    by_name = {s["Properties"]["Name"].rsplit("/", 1)[1]: k for k, s in secrets.items()}
+    by_name = {_secret_kind(k): k for k in secrets}
     assert set(by_name) == {"admin-key", "context-cursor"}, "no other secret: the DB owner's is RDS-managed"
     for secret in secrets.values():
         assert "GenerateSecretString" in secret["Properties"]
         assert "KmsKeyId" in secret["Properties"]
+        # Named by CloudFormation: a deleted secret's name stays taken while it awaits deletion
+        assert "Name" not in secret["Properties"]
     expected = {
         "admin-key": {"memory"},
-        "context-cursor": {"memory", "sessions", "context"},
+        "context-cursor": {"memory", "sessions", "context", "environment"},
     }
     env_var = {
         "admin-key": "MEMORYLAYER_ADMIN_KEY_SECRET_ARN",
@@ -384,7 +399,7 @@ def test_outputs_name_the_api_and_the_admin_secret(synth: Synth, variant: str) -
     (admin,) = [
         k
         for k, s in synth.resources(variant, "AWS::SecretsManager::Secret").items()
-        if s["Properties"]["Name"].endswith("/admin-key")
+        if _secret_kind(k) == "admin-key"
     ]
     assert outputs["AdminKeySecretArn"]["Value"] == {"Ref": admin}
     assert "EmbeddingEndpointName" in synth.templates[f"{variant}-gpu"]["Outputs"]
@@ -487,18 +502,77 @@ def test_prod_has_an_iam_auth_tls_proxy_and_dev_none(synth: Synth) -> None:
     assert f"/{APP_USER}" in rendered and cluster_id in rendered
 
 
-def test_prod_retains_data_and_dev_destroys_it(synth: Synth) -> None:
-    for stage, policy in (("dev", "Delete"), ("prod", "Retain")):
-        for type_ in (
-            "AWS::RDS::DBCluster",
-            "AWS::KMS::Key",
-            "AWS::SQS::Queue",
-            "AWS::SecretsManager::Secret",
-        ):
-            for logical_id, resource in synth.resources(stage, type_).items():
-                assert resource.get("DeletionPolicy") == policy, (stage, logical_id)
-    (prod_cluster,) = synth.resources("prod", "AWS::RDS::DBCluster").values()
-    assert prod_cluster["Properties"]["DeletionProtection"] is True
+# What a retained resource may fix as its physical name: the cluster id (a deliberate collision after a destroy,
+# so a new stack cannot silently start next to the old data) and the log group RDS exports that cluster's log to.
+NAME_PROPERTIES = (
+    "Name",
+    "QueueName",
+    "LogGroupName",
+    "DBClusterIdentifier",
+    "DBInstanceIdentifier",
+    "DBSubnetGroupName",
+    "AliasName",
+)
+RETAINED_IN_PROD = {
+    "AWS::KMS::Key",
+    "AWS::RDS::DBCluster",
+    "AWS::RDS::DBInstance",
+    "AWS::RDS::DBSubnetGroup",
+    "AWS::Logs::LogGroup",
+}
+
+
+@pytest.mark.parametrize("variant", ALL_VARIANTS)
+def test_only_prod_retains_and_only_its_data_and_logs_and_never_after_a_failed_create(
+    synth: Synth, variant: str
+) -> None:
+    resources = synth.templates[variant]["Resources"]
+    kept = {
+        logical_id: resource
+        for logical_id, resource in resources.items()
+        if resource.get("DeletionPolicy", "Delete") != "Delete"
+        or resource.get("UpdateReplacePolicy", "Delete") != "Delete"
+    }
+    (cluster,) = synth.resources(variant, "AWS::RDS::DBCluster").values()
+    # Deletion protection would stop even the rollback of the deploy that created the cluster
+    assert cluster["Properties"].get("DeletionProtection", False) is False
+    if stage_of(variant) == "dev":
+        assert kept == {}
+        # Aurora's default DeletionPolicy is Snapshot: dev says Delete outright
+        assert cluster["DeletionPolicy"] == "Delete"
+        return
+    assert {r["Type"] for r in kept.values()} == RETAINED_IN_PROD
+    # Every log group is kept (the audit trail outlives the stack), and the queues and secrets are not data
+    assert set(synth.resources(variant, "AWS::Logs::LogGroup")) <= set(kept)
+    assert not synth.resources(variant, "AWS::SQS::Queue").keys() & kept.keys()
+    assert not synth.resources(variant, "AWS::SecretsManager::Secret").keys() & kept.keys()
+    for logical_id, resource in kept.items():
+        # Kept on a delete or a replacement, removed when the deploy that created it rolls back
+        assert resource["DeletionPolicy"] == "RetainExceptOnCreate", logical_id
+        assert resource["UpdateReplacePolicy"] == "Retain", logical_id
+    fixed = {
+        (resource["Type"], prop, value)
+        for resource in kept.values()
+        for prop in NAME_PROPERTIES
+        if isinstance(value := resource["Properties"].get(prop), str)
+    }
+    assert fixed == {
+        ("AWS::RDS::DBCluster", "DBClusterIdentifier", "memorylayer-prod-db"),
+        ("AWS::Logs::LogGroup", "LogGroupName", "/aws/rds/cluster/memorylayer-prod-db/postgresql"),
+    }
+    # Nothing else the stack names (queues, secrets) survives it to collide with the next one either
+    for type_, prop in (("AWS::SQS::Queue", "QueueName"), ("AWS::SecretsManager::Secret", "Name")):
+        assert all(prop not in r["Properties"] for r in synth.resources(variant, type_).values())
+
+
+def test_deletion_protection_is_one_context_value_away() -> None:
+    from infra.config import StageConfig
+
+    assert StageConfig.for_stage("prod").db_deletion_protection is False
+    assert StageConfig.for_stage("prod", {"db_deletion_protection": "true"}).db_deletion_protection is True
+    assert StageConfig.for_stage("prod", {"db_deletion_protection": "false"}).db_deletion_protection is False
+    with pytest.raises(ValueError, match="expects on or off"):
+        StageConfig.for_stage("prod", {"db_deletion_protection": "maybe"})
 
 
 # --- network -----------------------------------------------------------------------------------------------
@@ -725,7 +799,7 @@ def test_code_waits_for_the_migrations(synth: Synth, variant: str) -> None:
     ):
         waiting += list(synth.resources(variant, type_))
     if stage_of(variant) == "prod":
-        assert len(synth.resources(variant, "AWS::Lambda::Alias")) == len(API_FUNCTIONS)
+        assert len(synth.resources(variant, "AWS::Lambda::Alias")) == len(SNAPSHOTTED)
     assert synth.resources(variant, "AWS::Lambda::EventSourceMapping")
     for logical_id in waiting:
         assert depends_on(resources, logical_id, custom), logical_id
@@ -778,15 +852,9 @@ def test_alarms_cover_queue_api_functions_and_aurora_and_notify_a_subscriber(syn
     assert len(by_metric["Errors"]) == n + 1 and len(by_metric["Throttles"]) == n + 1
     durations = by_metric["Duration"]
     assert len(durations) == n and all(d["ExtendedStatistic"] == "p99" for d in durations)
-    # Concurrency near the reservation, for every function reserved above 1
-    assert len(by_metric["ConcurrentExecutions"]) == sum(
-        1
-        for name in LAMBDA_PACKAGES
-        if synth.templates["prod"]["Resources"][function_ids(synth, "prod")[name]]["Properties"][
-            "ReservedConcurrentExecutions"
-        ]
-        >= 2
-    )
+    # Concurrency near the reservation only for functions reserved above 1, and nothing is reserved unless asked
+    # (tests/infra/test_concurrency.py)
+    assert "ConcurrentExecutions" not in by_metric
     assert by_metric["ACUUtilization"][0]["Namespace"] == "AWS/RDS"
     assert by_metric["DatabaseConnections"][0]["Namespace"] == "AWS/RDS"
     assert len(synth.resources("prod", "AWS::CloudWatch::Dashboard")) == 1
