@@ -70,9 +70,9 @@ WASM_TARGET = "aarch64-unknown-linux-gnu"
 WASM_ARCH = "aarch64"
 # The PyPI wasmtime builds compile only for the machine they run on (an x86_64 build aborts with "Support for
 # this target is disabled" when asked for aarch64), so the machine code can be made only on an arm64 host.
-# Elsewhere ``ML_SANDBOX_PRECOMPILE=off`` ships python.wasm alone: every new execution environment (with tenant
-# isolation, every tenant's first) then compiles it at start, 3.5 s on two x86_64 cores and longer at the
-# function's share of a CPU.
+# Elsewhere (``ML_SANDBOX_PRECOMPILE`` unset: auto) python.wasm ships alone, so a first deploy works from any
+# machine: every new execution environment (with tenant isolation, every tenant's first) then compiles it at
+# start, 3.5 s on two x86_64 cores and longer at the function's share of a CPU. ``on`` insists, ``off`` skips.
 PRECOMPILE_ENV = "ML_SANDBOX_PRECOMPILE"
 # The only third-party package the sandbox asset may import.
 THIRD_PARTY = frozenset({"wasmtime"})
@@ -199,13 +199,20 @@ def interpreter_files(
             f"infra: the sandbox's machine code is compiled with wasmtime {locked} ({lock.name}); this venv "
             f"has {here}. Install wasmtime=={locked} here (make .venv/.installed-dev) or re-lock."
         )
-    precompile_wanted = os.environ.get(PRECOMPILE_ENV, "").lower() not in ("off", "0", "false", "no")
-    if precompile_wanted and build_machine() != WASM_ARCH:
+    asked = os.environ.get(PRECOMPILE_ENV, "auto").lower()
+    if asked in ("on", "1", "true", "yes") and build_machine() != WASM_ARCH:
         raise RuntimeError(
             f"infra: the sandbox's machine code for Lambda arm64 can only be compiled on an arm64 host: the PyPI "
-            f"wasmtime build here ({build_machine()}) compiles for its own machine only. Build on arm64, or set "
-            f"{PRECOMPILE_ENV}=off to ship python.wasm alone (each new execution environment, so each tenant's "
-            "first call, then compiles it at start: seconds)."
+            f"wasmtime build here ({build_machine()}) compiles for its own machine only. Build on arm64, or "
+            f"leave {PRECOMPILE_ENV} unset to ship python.wasm alone (each new execution environment, so each "
+            "tenant's first call, then compiles it at start: seconds)."
+        )
+    precompile_wanted = asked not in ("off", "0", "false", "no") and build_machine() == WASM_ARCH
+    if asked == "auto" and not precompile_wanted:
+        print(
+            f"infra: building on {build_machine()}: the sandbox ships python.wasm without arm64 machine code "
+            "(each new execution environment compiles it at start; build on arm64 to precompile it)",
+            file=sys.stderr,
         )
     cache_dir.mkdir(parents=True, exist_ok=True)
     wasm = cache_dir / "python.wasm"
