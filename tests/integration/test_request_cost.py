@@ -3,6 +3,8 @@ on, so with a cursor secret and a key per request) runs to its table."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bench import request_cost
@@ -25,6 +27,9 @@ def test_the_per_request_bench_runs_to_its_table(monkeypatch: pytest.MonkeyPatch
     # The ONNX model's load is not what this checks; the handler, the auth and the pricing are.
     monkeypatch.setattr(request_cost, "pick_embedder", lambda: "hash")
     get_settings.cache_clear()
+    # Mangum asks for the main thread's event loop, as in Lambda; an async test before this one may have left
+    # none set. A fresh one stays current afterwards (closing it would leave the same gap for the next test).
+    asyncio.set_event_loop(asyncio.new_event_loop())
     try:
         embedder, memory_mb, costs = request_cost.run(n=3, warmup=1)
     finally:
