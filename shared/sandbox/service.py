@@ -203,7 +203,7 @@ class SandboxService:
         }
         answer = self._run(target, request, executed=True)
         # llm_query() in caller code: the orchestrator asks the LLM (under the generation policy and the
-        # per-operation call ceiling) and runs the code again with every answer so far (executor.py).
+        # per-operation call ceiling) and runs the code again with every answer so far (guest.py).
         calls = 0
         while not answer.get("ok") and answer.get("code") == "llm_query":
             llm = self._generation()
