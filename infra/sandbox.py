@@ -22,7 +22,6 @@ the other functions.
 from __future__ import annotations
 
 import ast
-import hashlib
 import importlib.metadata
 import os
 import platform
@@ -56,6 +55,7 @@ from infra.config import StageConfig
 from infra.functions import ARCHITECTURE, RUNTIME, function_role
 from infra.logs import log_group
 from infra.nag import acknowledge
+from shared.sandbox import interpreter
 
 # The API function stops at 29 s (HTTP API integrations time out at 30 s): an execution gets 20 s, the
 # function 25 s (instantiating the guest, state load and save), the API function the rest.
@@ -160,14 +160,6 @@ def _code_files(root: Path) -> list[Path]:
     return files + handler_files
 
 
-def _file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def locked_version(lock: Path, package: str) -> str:
     """The version ``lock`` pins ``package`` to (``name==version`` lines, as ``uv pip compile`` writes)."""
     match = re.search(rf"^{re.escape(package)}==([^\s\\;]+)", lock.read_text(), re.MULTILINE | re.IGNORECASE)
@@ -189,16 +181,6 @@ def interpreter_files(
     ``ML_SANDBOX_PRECOMPILE=off``), cached in ``cache_dir``. The machine code is compiled by this venv's
     wasmtime, so it must be the locked one: a module compiled by another version would not load in Lambda,
     which would compile it in every new execution environment."""
-    locked = locked_version(lock, "wasmtime")
-    try:
-        here = importlib.metadata.version("wasmtime")
-    except importlib.metadata.PackageNotFoundError:
-        here = "none"
-    if here != locked:
-        raise RuntimeError(
-            f"infra: the sandbox's machine code is compiled with wasmtime {locked} ({lock.name}); this venv "
-            f"has {here}. Install wasmtime=={locked} here (make .venv/.installed-dev) or re-lock."
-        )
     asked = os.environ.get(PRECOMPILE_ENV, "auto").lower()
     if asked in ("on", "1", "true", "yes") and build_machine() != WASM_ARCH:
         raise RuntimeError(
@@ -214,6 +196,17 @@ def interpreter_files(
             "(each new execution environment compiles it at start; build on arm64 to precompile it)",
             file=sys.stderr,
         )
+    if precompile_wanted:  # checked before any download: the machine code must load into the locked wasmtime
+        locked = locked_version(lock, "wasmtime")
+        try:
+            here = importlib.metadata.version("wasmtime")
+        except importlib.metadata.PackageNotFoundError:
+            here = "none"
+        if here != locked:
+            raise RuntimeError(
+                f"infra: the sandbox's machine code is compiled with wasmtime {locked} ({lock.name}); this venv "
+                f"has {here}. Install wasmtime=={locked} here (make .venv/.installed-dev) or re-lock."
+            )
     cache_dir.mkdir(parents=True, exist_ok=True)
     wasm = cache_dir / "python.wasm"
     run = [sys.executable, "-m", "shared.sandbox.interpreter"]
@@ -221,7 +214,8 @@ def interpreter_files(
     subprocess.run([*run, "fetch", "--dest", str(wasm)], check=True, cwd=root, stdout=subprocess.DEVNULL)
     if not precompile_wanted:
         return wasm, None
-    cwasm = cache_dir / f"python-{_file_sha256(wasm)[:16]}-wasmtime-{locked}-{WASM_ARCH}.cwasm"
+    locked = locked_version(lock, "wasmtime")
+    cwasm = cache_dir / f"python-{interpreter.sha256(wasm)[:16]}-wasmtime-{locked}-{WASM_ARCH}.cwasm"
     if not cwasm.is_file():
         partial = cwasm.with_suffix(f".{os.getpid()}.partial")
         subprocess.run(
@@ -264,7 +258,7 @@ def build_sandbox_asset(
             dest = staging / "shared" / "sandbox" / name
             dest.parent.mkdir(parents=True, exist_ok=True)
             _link_or_copy(str(src), str(dest))
-            parts += [name.encode(), _file_sha256(src).encode()]
+            parts += [name.encode(), interpreter.sha256(src).encode()]
     for rel in _code_files(root):
         data = (root / rel).read_bytes()
         dest = staging / rel

@@ -255,7 +255,12 @@ def test_the_sandbox_lock_pins_wasmtime_with_hashes() -> None:
     assert pinned == ["wasmtime"]
 
 
-def test_machine_code_is_refused_from_another_wasmtime(tmp_path: Path) -> None:
+def test_machine_code_is_refused_from_another_wasmtime(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import infra.sandbox as sandbox_module
+
+    monkeypatch.setattr(sandbox_module, "build_machine", lambda: "aarch64")  # where machine code is made
     lock = tmp_path / "sandbox.lock"
     lock.write_text("wasmtime==0.0.1 \\\n    --hash=sha256:" + "0" * 64 + "\n")
     with pytest.raises(RuntimeError, match="wasmtime 0.0.1"):
