@@ -99,6 +99,17 @@ def _early_in_a_minute(needed_s: float = 40.0) -> None:
         time.sleep(left + 0.2)
 
 
+@pytest.fixture()
+def clean_minute(database_url) -> Iterator[None]:
+    """A failure window that outlasts the test, with no failures counted for 127.0.0.1 before or after it."""
+    _early_in_a_minute()
+    _unblock_loopback(database_url)
+    try:
+        yield
+    finally:
+        _unblock_loopback(database_url)
+
+
 def test_garbage_keys_from_one_address_get_429_and_stop_costing_lookups(guarded, lookups, database_url):
     """Before: 300 requests with garbage keys got 300 × 401, no 429, and one database lookup each."""
     _early_in_a_minute()
@@ -117,38 +128,27 @@ def test_garbage_keys_from_one_address_get_429_and_stop_costing_lookups(guarded,
         _unblock_loopback(database_url)
 
 
-def test_a_flood_from_an_address_does_not_lock_out_its_working_keys(guarded, database_url, ws):
+def test_a_flood_from_an_address_does_not_lock_out_its_working_keys(guarded, clean_minute, ws):
     """Before: 10 garbage keys from 127.0.0.1 locked every client there out for the rest of the minute, valid
     keys (the console, the MCP server, an SDK) included."""
-    _early_in_a_minute()
-    _unblock_loopback(database_url)
-    try:
-        valid = new_key(guarded, ws)
-        assert httpx.get(f"{guarded}/v1/memories", headers=bearer(valid)).status_code == 200
-        for _ in range(12):
-            garbage = f"mlk_{uuid.uuid4().hex[:12]}_{uuid.uuid4().hex}"
-            httpx.get(f"{guarded}/v1/memories", headers=bearer(garbage))
-        blocked = httpx.get(f"{guarded}/v1/memories", headers=bearer(f"mlk_{uuid.uuid4().hex[:12]}_x"))
-        assert blocked.status_code == 429  # the flood itself is still stopped
-        assert httpx.get(f"{guarded}/v1/memories", headers=bearer(valid)).status_code == 200
-    finally:
-        _unblock_loopback(database_url)
+    valid = new_key(guarded, ws)
+    assert httpx.get(f"{guarded}/v1/memories", headers=bearer(valid)).status_code == 200
+    for _ in range(12):
+        httpx.get(f"{guarded}/v1/memories", headers=bearer(f"mlk_{uuid.uuid4().hex[:12]}_{uuid.uuid4().hex}"))
+    blocked = httpx.get(f"{guarded}/v1/memories", headers=bearer(f"mlk_{uuid.uuid4().hex[:12]}_x"))
+    assert blocked.status_code == 429  # the flood itself is still stopped
+    assert httpx.get(f"{guarded}/v1/memories", headers=bearer(valid)).status_code == 200
 
 
-def test_a_forwarded_for_header_does_not_rename_a_local_client(guarded, database_url):
+def test_a_forwarded_for_header_does_not_rename_a_local_client(guarded, clean_minute):
     """Before: uvicorn trusted X-Forwarded-For from 127.0.0.1, so a client naming a new address with each
     request was never blocked."""
-    _early_in_a_minute()
-    _unblock_loopback(database_url)
-    try:
-        statuses = []
-        for i in range(14):
-            garbage = f"mlk_{uuid.uuid4().hex[:12]}_{uuid.uuid4().hex}"
-            headers = {**bearer(garbage), "X-Forwarded-For": f"198.51.100.{i + 1}"}
-            statuses.append(httpx.get(f"{guarded}/v1/memories", headers=headers).status_code)
-        assert statuses[-1] == 429, statuses
-    finally:
-        _unblock_loopback(database_url)
+    statuses = []
+    for i in range(14):
+        garbage = f"mlk_{uuid.uuid4().hex[:12]}_{uuid.uuid4().hex}"
+        headers = {**bearer(garbage), "X-Forwarded-For": f"198.51.100.{i + 1}"}
+        statuses.append(httpx.get(f"{guarded}/v1/memories", headers=headers).status_code)
+    assert statuses[-1] == 429, statuses
 
 
 def test_a_key_that_just_failed_is_not_looked_up_again(guarded, lookups, database_url):
