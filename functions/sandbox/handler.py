@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.sandbox.wasm import WasmExecutor, failure
+from shared.sandbox.host import failure
+from shared.sandbox.wasm import WasmExecutor
 
 executor = WasmExecutor()
 
 
 def handler(event: dict[str, Any], context: object) -> dict[str, Any]:
     if not isinstance(event, dict) or event.get("op") != "execute":
-        return failure("sandbox_error", "not an execution request", 0.0)
+        return failure("sandbox_error", "not an execution request")
     return executor.run(event)

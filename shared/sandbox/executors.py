@@ -14,6 +14,7 @@ import json
 import logging
 from typing import Any, Protocol
 
+from shared.sandbox.host import failure
 from shared.settings import Settings
 from shared.tenants import DEFAULT_TENANT
 
@@ -22,10 +23,6 @@ log = logging.getLogger("memorylayer.sandbox")
 
 class Executor(Protocol):
     def run(self, request: dict[str, Any], *, tenant_id: str | None = None) -> dict[str, Any]: ...
-
-
-def failure(code: str, message: str) -> dict[str, Any]:
-    return {"ok": False, "code": code, "error": message, "elapsed_ms": 0.0}
 
 
 class LocalExecutor:

@@ -30,6 +30,11 @@ RUNNER_ERRORS = frozenset(
 )
 
 
+def failure(code: str, message: str, elapsed_s: float = 0.0) -> dict[str, Any]:
+    """An answer that is not the guest's: the runner, the sandbox function or its invoke failed."""
+    return {"ok": False, "code": code, "error": message, "elapsed_ms": round(elapsed_s * 1000, 1)}
+
+
 class Rejected(Exception):
     """A state or answer the host will not keep; ``code`` is the error code the API answers with."""
 

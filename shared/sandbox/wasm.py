@@ -27,6 +27,7 @@ from typing import Any
 import wasmtime
 
 from shared.sandbox import interpreter
+from shared.sandbox.host import failure
 
 TICK_S = 0.01  # the epoch ticker's period: the deadline's resolution
 PROGRAM_FILES = ("state.py", "guest.py")
@@ -42,10 +43,6 @@ def _context_key(context: object) -> int:
     """The store a host call belongs to (host calls may run on another thread than the call that started the
     guest, so a thread-local cannot carry the deadline). Private to wasmtime-py, pinned at 50."""
     return ctypes.addressof(context.contents)  # type: ignore[attr-defined]
-
-
-def failure(code: str, message: str, elapsed: float) -> dict[str, Any]:
-    return {"ok": False, "code": code, "error": message, "elapsed_ms": round(elapsed * 1000, 1)}
 
 
 def program() -> str:
@@ -161,7 +158,7 @@ class WasmExecutor:
 
     def run(self, request: dict[str, Any]) -> dict[str, Any]:
         if request.get("op") != "execute":
-            return failure("sandbox_error", "the guest only executes code", 0.0)
+            return failure("sandbox_error", "the guest only executes code")
         limits = request.get("limits") or {}
         seconds = float(limits.get("seconds", 30))
         memory = int(limits.get("memory_bytes", 256 << 20))

@@ -155,8 +155,8 @@ def recall(body: RecallRequest, caller: CallerDep, svc: ServicesDep) -> Response
 
 
 def lean(result: dict[str, Any]) -> dict[str, Any]:
-    """The recall result without its null keys, top level and per memory (issue 23: ~47 keys per memory, most
-    null, for a few dozen bytes of content). The official SDK and ours default every one of them."""
+    """The recall result without its null keys, top level and per memory (a memory has ~47 keys, most of them
+    null, beside a few dozen bytes of content). The official SDK and ours default every one of them."""
     out = {k: v for k, v in result.items() if v is not None}
     out["memories"] = [{k: v for k, v in m.items() if v is not None} for m in result["memories"]]
     return out
