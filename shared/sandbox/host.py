@@ -54,13 +54,23 @@ def _text(value: object, cap: int) -> str:
     return text[:cap].encode("utf-8", "replace").decode("utf-8")
 
 
+def _check_size(size: int, limits: dict[str, Any]) -> None:
+    cap = int(limits.get("state_bytes", 16 << 20))
+    if size > cap:
+        raise Rejected("state_too_large", f"sandbox state over {cap} bytes")
+
+
+def _check_count(count: int, limits: dict[str, Any]) -> None:
+    most = int(limits.get("max_variables", 1000))
+    if count > most:
+        raise Rejected("too_many_variables", f"more than {most} variables")
+
+
 def load(text: str | None, limits: dict[str, Any]) -> dict[str, Any]:
     """A state's variables as encoded data, checked: the format, the names, the count and the size."""
     if not text:
         return {}
-    cap = int(limits.get("state_bytes", 16 << 20))
-    if len(text) > cap:
-        raise Rejected("state_too_large", f"sandbox state over {cap} bytes")
+    _check_size(len(text), limits)
     try:
         data = codec.parse(text)
     except codec.StateError as exc:
@@ -68,35 +78,35 @@ def load(text: str | None, limits: dict[str, Any]) -> dict[str, Any]:
     bad = [name for name in data if not isinstance(name, str) or not NAME.match(name)]
     if bad:
         raise Rejected("bad_state", f"not a variable name: {str(bad[0])[:40]!r}")
-    most = int(limits.get("max_variables", 1000))
-    if len(data) > most:
-        raise Rejected("too_many_variables", f"more than {most} variables")
+    _check_count(len(data), limits)
     return data
 
 
-def summarize(data: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Per variable: its type, a preview and its encoded size, from the state itself."""
+def summarize(data: dict[str, Any], encoded: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
+    """Per variable: its type, a preview and its encoded size, from the state itself (``encoded``: each
+    variable's JSON text, when the caller has it already)."""
     out = {}
-    for name, encoded in data.items():
+    for name, value_data in data.items():
         try:
-            value = codec.decode(encoded)
+            value = codec.decode(value_data)
         except (codec.StateError, RecursionError) as exc:
             raise Rejected("bad_state", f"variable {name!r} is not readable: {exc}") from exc
-        out[name] = {
-            "type": type(value).__name__,
-            "preview": preview(value),
-            "size_bytes": len(codec.dump(encoded)),
-        }
+        text = encoded[name] if encoded is not None else codec.dump(value_data)
+        out[name] = {"type": type(value).__name__, "preview": preview(value), "size_bytes": len(text)}
     return out
 
 
 def _finish(data: dict[str, Any], before: dict[str, Any], limits: dict[str, Any]) -> dict[str, Any]:
+    """The state to store, its summary and what changed. Names are checked already (by ``load`` for a guest's
+    state, by ``inject`` for the host's); the size and count are checked here on what will be stored."""
     text = codec.dump({"format": codec.FORMAT, "vars": data})
-    load(text, limits)  # the same checks as any state: size, names, count
-    changed = {n for n in data if n not in before or codec.dump(before[n]) != codec.dump(data[n])}
+    _check_size(len(text), limits)
+    _check_count(len(data), limits)
+    encoded = {name: codec.dump(value) for name, value in data.items()}
+    changed = {n for n in data if n not in before or codec.dump(before[n]) != encoded[n]}
     return {
         "state": text,
-        "summary": summarize(data),
+        "summary": summarize(data, encoded),
         "variables_changed": sorted(changed | {n for n in before if n not in data}),
     }
 
