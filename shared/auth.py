@@ -291,15 +291,15 @@ class AuthGuard:
             self._bad_keys[_hash(key)] = time.monotonic() + self.negative_ttl_s
 
 
-# What a request costs the limiter, by route: the expensive ones by the work they start. An import also
-# pays for its size (one unit per 64 KiB of body), so a 5,000-memory file costs what its work does.
-ROUTE_COSTS: tuple[tuple[re.Pattern[str], int], ...] = (
-    (re.compile(r"^/v1/context/(execute|rlm|query)$"), 10),
-    (re.compile(r"^/v1/context/(load|inject)$"), 3),
-    (re.compile(r"^/v1/memories/(recall|reflect|answer)$"), 3),
-    (re.compile(r"^/v1/memories/[^/]+/traverse$"), 3),
-    (re.compile(r"^/v1/memories/batch$"), 5),
-    (re.compile(r"^/v1/workspaces/[^/]+/import$"), 5),
+# What a request costs the limiter, by route: the expensive ones by the work they start, and a batch or an
+# import also by its size (one unit per 64 KiB of body), so a 5,000-memory file costs what its work does.
+ROUTE_COSTS: tuple[tuple[re.Pattern[str], int, bool], ...] = (  # (path, units, plus one per 64 KiB)
+    (re.compile(r"^/v1/context/(execute|rlm|query)$"), 10, False),
+    (re.compile(r"^/v1/context/(load|inject)$"), 3, False),
+    (re.compile(r"^/v1/memories/(recall|reflect|answer)$"), 3, False),
+    (re.compile(r"^/v1/memories/[^/]+/traverse$"), 3, False),
+    (re.compile(r"^/v1/memories/batch$"), 5, True),
+    (re.compile(r"^/v1/workspaces/[^/]+/import$"), 5, True),
 )
 IMPORT_BYTES_PER_UNIT = 64 * 1024
 
@@ -314,11 +314,9 @@ def request_cost(method: str, path: str, content_length: int) -> int:
     """
     if method in ("GET", "HEAD", "OPTIONS"):
         return 1
-    for pattern, cost in ROUTE_COSTS:
+    for pattern, cost, by_size in ROUTE_COSTS:
         if pattern.match(path):
-            if path.endswith("/import") or path.endswith("/batch"):
-                return cost + content_length // IMPORT_BYTES_PER_UNIT
-            return cost
+            return cost + (content_length // IMPORT_BYTES_PER_UNIT if by_size else 0)
     return 1
 
 

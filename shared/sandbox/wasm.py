@@ -153,7 +153,6 @@ class WasmExecutor:
     """Runs ``execute`` requests in a fresh guest; the answer is the guest's JSON, bounded, not yet checked."""
 
     def __init__(self, wasm_path: str | None = None) -> None:
-        self.wasm_path = wasm_path
         self.runtime = runtime(wasm_path)  # load (or compile) now: at start-up, not on the first request
 
     def run(self, request: dict[str, Any]) -> dict[str, Any]:
