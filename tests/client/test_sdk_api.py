@@ -87,6 +87,20 @@ def test_session_lifecycle_and_working_memory(sdk: Any, ws: str) -> None:
         sdk.get_session(session.id)
 
 
+def test_a_session_under_the_callers_own_id_opened_on_first_use(sdk: Any, ws: str) -> None:
+    # What memorylayer-mcp relies on: an unknown session is NotFoundError session_not_found (the pack and the
+    # sandbox alike), and create_session takes the id the caller chose, so the next process reuses it.
+    sid = f"sess_mine_{ws}"
+    for use in (lambda: sdk.context_pack(sid, topic="x"), lambda: sdk.context_exec(sid, "1")):
+        with pytest.raises(NotFoundError) as unknown:
+            use()
+        assert unknown.value.code == "session_not_found"
+    assert sdk.create_session(session_id=sid, ttl_seconds=600).id == sid
+    assert isinstance(sdk.context_pack(sid, topic="x"), ContextPack)
+    assert sdk.context_exec(sid, "1 + 1").result == "2"
+    assert sdk.get_session(sid).workspace_id == ws
+
+
 def test_recall_include_history_after_a_working_memory_key_changes(sdk: Any) -> None:
     session = sdk.create_session()
     sdk.set_working_memory(session.id, "owner", "ana")
