@@ -15,7 +15,11 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+import pytest
 from mcp import Client, StdioServerParameters
+from mcp.server.mcpserver.exceptions import ToolError
+from memorylayer import MemoryLayerClient
+from memorylayer_mcp import Config, MemoryLayerTools, build_server
 
 EXPECTED_TOOLS = {
     "remember",
@@ -326,10 +330,41 @@ async def test_streamable_http_transport(base_url: str, ws: str, tmp_path: Any) 
             ]
             hits = _payload(await client.call_tool("recall", {"query": "when is Bob's standup"}))
             assert kept["id"] in [m["id"] for m in hits["memories"]]
+        # On loopback a page elsewhere cannot reach it through DNS rebinding: a foreign Host is refused.
+        async with httpx.AsyncClient() as raw:
+            foreign = await raw.post(
+                f"http://127.0.0.1:{port}/mcp", headers={"Host": "evil.example"}, json={}
+            )
+        assert foreign.status_code == 421
     finally:
         process.terminate()
         await process.wait()
         log.close()
+
+
+async def test_an_injected_sdk_client_in_process(base_url: str, http: httpx.Client, ws: str) -> None:
+    """``build_server(config, client=…)``: the tools reach the API through the SDK client given, here in the
+    test's own process (the MCP client connects to the server object); an API that does not answer is a tool
+    error too, and calling the tools directly raises the same errors."""
+    session = f"sess_inproc_{ws}"
+    sdk = MemoryLayerClient(base_url, workspace_id=ws)
+    async with Client(build_server(Config(session_id=session), client=sdk)) as mcp_client:
+        kept = _payload(await mcp_client.call_tool("remember", {"content": "Erin deploys on Fridays."}))
+        pack = _payload(await mcp_client.call_tool("context_pack", {"topic": "Erin deploys"}))
+    assert http.get(f"/v1/memories/{kept['memory']['id']}", params={"workspace_id": ws}).status_code == 200
+    assert pack["session_id"] == session and kept["memory"]["id"] in pack["item_ids"]
+    assert http.get(f"/v1/sessions/{session}", headers={"X-Workspace-ID": ws}).status_code == 200
+
+    down = MemoryLayerClient("http://127.0.0.1:9", workspace_id=ws, max_retries=0)
+    async with Client(build_server(Config(), client=down)) as mcp_client:
+        assert "unreachable" in _error_text(await mcp_client.call_tool("recall", {"query": "Erin"}))
+
+    tools = MemoryLayerTools(Config(), client=MemoryLayerClient(base_url, workspace_id=ws))
+    try:
+        with pytest.raises(ToolError, match="HTTP 404 memory_not_found"):
+            await tools.forget("mem_0000000000000000")
+    finally:
+        await tools.aclose()
 
 
 async def test_api_key_and_its_refusals_reach_the_model(settings: Any, services: Any, ws: str) -> None:

@@ -5,34 +5,45 @@
 
     >>> server = build_server(Config(url="http://127.0.0.1:61001", workspace_id="ws_me"))  # doctest: +SKIP
 
-The server holds no state of its own: every tool is one or two HTTP calls to the MemoryLayer API, through the
-SDK (``memorylayer-client``) where it has the route and plain httpx where it does not (sessions, answer, recall's
-relation paths, the entity registry, the context environment).
+The server holds no state of its own: every tool is one or a few calls of the SDK (``memorylayer-client``).
 A failed call comes back to the model as a tool error (``is_error``) with the API's status, code and message,
 so it can correct its arguments instead of guessing.
+
+Each tool is one method of :class:`MemoryLayerTools`, declared once: ``@tool`` gives its title and hints, its
+docstring is the description the model reads and its annotated parameters are the input schema.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
+import inspect
+import json
 import os
-from collections.abc import AsyncIterator, Awaitable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 
-import httpx
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from memorylayer import MemoryLayerClient
-from memorylayer.errors import MemoryLayerError
-from memorylayer.models import Memory
-from pydantic import Field
+from memorylayer.errors import MemoryLayerError, NotFoundError, TransportError
+from memorylayer.models import (
+    Entity,
+    EntityRelation,
+    EntityRelationInput,
+    EntityRelationPath,
+    Memory,
+    RelationWriteResult,
+)
+from pydantic import BaseModel, Field
 
-__all__ = ["Config", "MemoryLayerTools", "build_server", "main"]
+__all__ = ["TOOLS", "Config", "MemoryLayerTools", "ToolSpec", "build_server", "main", "register"]
 
-T = TypeVar("T")
+P = ParamSpec("P")
+R = TypeVar("R")
 
 INSTRUCTIONS = """\
 Long-term memory that outlives this conversation. Recall before answering questions about the user, their \
@@ -44,6 +55,15 @@ memories, forget for what is wrong or was asked to be forgotten. relate records 
 context_load / context_execute / context_inspect work on memories as data in this session's Python sandbox \
 (variables persist between calls)."""
 
+# A session the server opens on first use lives a day; the next process with the same id reuses it.
+SESSION_TTL_SECONDS = 86_400
+# How many relation ends beyond the entity listing are named one request each.
+MAX_NAME_LOOKUPS = 25
+ENTITY_LISTING = 1000  # the API's largest page of entities
+
+# ---------------------------------------------------------------------- parameter schemas shared by tools
+# Module level: the tools' annotations are strings (``from __future__ import annotations``) that the MCP SDK
+# evaluates in this module's namespace.
 MEMORY_TYPES = Literal["episodic", "semantic", "procedural", "working"]
 COMMON_RELATIONSHIPS = (
     "related_to, similar_to, causes, leads_to, solves, supports, contradicts, supersedes, depends_on, "
@@ -61,13 +81,19 @@ ENTITY_TYPE = Field(
     "the entity is created when no entity of that kind and name exists; left out, the name must already "
     "name an entity (or an alias of one).",
 )
-
-# Module level: the tools' annotations are strings (``from __future__ import annotations``) that the MCP SDK
-# evaluates in this module's namespace.
 SESSION_FIELD = Field(
     description="The session whose sandbox to use; left out, this server's configured session (opened "
     "on first use)."
 )
+VARIABLE_NAME = r"^[A-Za-z_][A-Za-z0-9_]*$"
+TAGS_ALL = Field(description="Only memories carrying ALL of these tags.")
+TYPES_ONLY = Field(description="Only these memory types.")
+
+# ---------------------------------------------------------------------- tool hints
+WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
+IDEMPOTENT_WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
 
 
 @dataclass(frozen=True)
@@ -91,363 +117,95 @@ class Config:
             session_id=env.get("MEMORYLAYER_SESSION_ID") or cls.session_id,
         )
 
+    def client(self) -> MemoryLayerClient:
+        """The SDK client this configuration names."""
+        return MemoryLayerClient(
+            self.url, api_key=self.api_key, workspace_id=self.workspace_id, timeout=self.timeout
+        )
 
-def _brief(memory: Memory) -> dict[str, Any]:
-    """What a model needs of a memory: no embedding, no bookkeeping."""
-    out: dict[str, Any] = {"id": memory.id, "content": memory.content, "type": memory.type}
-    if memory.subtype:
-        out["subtype"] = memory.subtype
-    if memory.tags:
-        out["tags"] = memory.tags
-    out["importance"] = round(memory.importance, 3)
-    if memory.relevance_score is not None:
-        out["relevance"] = round(memory.relevance_score, 4)
-    out["created_at"] = memory.created_at.isoformat()
-    if memory.event_time is not None:
-        out["event_time"] = memory.event_time.isoformat()
-    return out
+
+# ---------------------------------------------------------------------- the tool table
+@dataclass(frozen=True)
+class ToolSpec:
+    """How one tool is shown to the model; ``description`` is its method's docstring, as one text."""
+
+    title: str
+    annotations: ToolAnnotations
+    description: str
+
+
+# Tool name -> spec, in the order the tools are declared (and listed); filled by ``@tool``.
+TOOLS: dict[str, ToolSpec] = {}
+
+
+def tool(
+    title: str, annotations: ToolAnnotations
+) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
+    """Make a :class:`MemoryLayerTools` method an MCP tool: listed in :data:`TOOLS`, and the API's refusals
+    turned into tool errors (for direct callers too)."""
+
+    def declare(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+        TOOLS[method.__name__] = ToolSpec(title, annotations, _description(method))
+
+        @functools.wraps(method)
+        async def refusals_as_tool_errors(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return await method(*args, **kwargs)
+            except MemoryLayerError as exc:
+                raise _tool_error(exc) from exc
+
+        return refusals_as_tool_errors
+
+    return declare
+
+
+def _description(method: Callable[..., Any]) -> str:
+    """The docstring with each paragraph on one line (as the model reads it: wrapping is the source's)."""
+    paragraphs = (inspect.getdoc(method) or "").split("\n\n")
+    return "\n\n".join(" ".join(p.split()) for p in paragraphs)
 
 
 def _tool_error(exc: MemoryLayerError) -> ToolError:
-    status = f"HTTP {exc.status_code}" if exc.status_code else "transport error"
+    if isinstance(exc, TransportError):
+        return ToolError(f"MemoryLayer unreachable at {exc.url}: {exc.message}")
     code = f" {exc.code}" if exc.code else ""
-    return ToolError(f"MemoryLayer refused ({status}{code}): {exc.message}")
+    return ToolError(
+        f"MemoryLayer refused (HTTP {exc.status_code}{code}): {exc.message}{_details(exc.detail)}"
+    )
 
 
+def _details(detail: Any) -> str:
+    """What the API said beside its code and message (a limit, the other invalid fields): the model may need
+    it to correct the call."""
+    if isinstance(detail, dict):
+        rest = {k: v for k, v in detail.items() if k not in ("code", "message")}
+        return f" {json.dumps(rest, default=str)}" if rest else ""
+    if isinstance(detail, list):
+        # A request-validation error: the SDK's message names the first field; name the others too.
+        others = [e for e in detail[1:] if isinstance(e, dict)]
+        return "".join(f"; {'.'.join(map(str, e.get('loc', [])))}: {e.get('msg')}" for e in others)
+    return ""
+
+
+# ---------------------------------------------------------------------- the tools
 class MemoryLayerTools:
-    """The tools' bodies, over one SDK client and one httpx client (for routes the SDK lacks).
+    """The tools' bodies, over one SDK client. Kept apart from the MCP wiring so the tools can be called
+    directly: ``await MemoryLayerTools(Config()).recall("what does Alice drink?")``.
 
-    Kept apart from the MCP wiring so the tools can be called directly:
-    ``await MemoryLayerTools(Config()).recall("what does Alice drink?")``.
+    ``client`` is an SDK client to use instead of the one ``config`` names (a test's, or one with its own
+    transport or headers); the server closes it when it stops.
     """
 
-    def __init__(self, config: Config, *, transport: httpx.AsyncBaseTransport | None = None) -> None:
+    def __init__(self, config: Config, *, client: MemoryLayerClient | None = None) -> None:
         self.config = config
-        self.sdk = MemoryLayerClient(
-            config.url,
-            api_key=config.api_key,
-            workspace_id=config.workspace_id,
-            timeout=config.timeout,
-            transport=transport,
-        )
-        headers = {"Accept": "application/json"}
-        if config.api_key:
-            headers["Authorization"] = f"Bearer {config.api_key}"
-        if config.workspace_id:
-            headers["X-Workspace-ID"] = config.workspace_id
-        self.http = httpx.AsyncClient(
-            base_url=self.sdk.base_url, headers=headers, timeout=config.timeout, transport=transport
-        )
+        self.client = client if client is not None else config.client()
 
     async def aclose(self) -> None:
-        await self.sdk.aclose()
-        await self.http.aclose()
+        await self.client.aclose()
 
-    async def _sdk(self, call: Awaitable[T]) -> T:
-        try:
-            return await call
-        except MemoryLayerError as exc:
-            raise _tool_error(exc) from exc
-
-    async def _post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
-        return await self._call("POST", path, json=body)
-
-    async def _call(
-        self,
-        method: str,
-        path: str,
-        *,
-        json: dict[str, Any] | None = None,
-        params: dict[str, Any] | None = None,
-        headers: dict[str, str] | None = None,
-    ) -> dict[str, Any]:
-        try:
-            response = await self.http.request(method, path, json=json, params=params, headers=headers)
-        except httpx.TransportError as exc:
-            raise ToolError(f"MemoryLayer unreachable at {self.config.url}: {exc}") from exc
-        if response.is_success:
-            return response.json() if response.content else {}
-        detail = _detail(response)
-        raise ToolError(
-            f"MemoryLayer refused (HTTP {response.status_code} {detail.get('code', '')}): {detail}"
-        )
-
-    async def remember(self, content: str, **options: Any) -> dict[str, Any]:
-        memory = await self._sdk(
-            self.sdk.remember(content, **{k: v for k, v in options.items() if v is not None})
-        )
-        return {"stored": True, "memory": _brief(memory)}
-
-    async def recall(self, query: str, **options: Any) -> dict[str, Any]:
-        # Plain httpx, not the SDK: its RecallResult has no relation_paths yet.
-        body = {"query": query, **{k: v for k, v in options.items() if v is not None}}
-        result = await self._post("/v1/memories/recall", body)
-        out: dict[str, Any] = {
-            "memories": [_brief(Memory.model_validate(m)) for m in result.get("memories", [])],
-            "retrieval_confidence": result.get("retrieval_confidence"),
-        }
-        paths = result.get("relation_paths") or []
-        if paths:
-            names = await self._entity_names()
-
-            def name(entity_id: str) -> str:
-                return str(names.get(entity_id, {}).get("canonical_name") or entity_id)
-
-            # Relations as readable triples ("Bob Lee", "reviewed", "PR-12") instead of bare entity ids.
-            out["relation_paths"] = [
-                {
-                    "relations": [
-                        [name(r["source_entity_id"]), r["relationship"], name(r["target_entity_id"])]
-                        for r in path.get("relations", [])
-                    ],
-                    "evidence_memory_ids": path.get("evidence_memory_ids", []),
-                }
-                for path in paths
-            ]
-        return out
-
-    async def relate(
-        self,
-        statement: str,
-        source: str,
-        relationship: str,
-        target: str,
-        *,
-        source_type: str | None = None,
-        target_type: str | None = None,
-        confidence: float = 1.0,
-        tags: list[str] | None = None,
-    ) -> dict[str, Any]:
-        relation: dict[str, Any] = {
-            "source_entity_name": source,
-            "target_entity_name": target,
-            "relationship": relationship,
-            "confidence": confidence,
-        }
-        if source_type:
-            relation["source_entity_type"] = source_type
-        if target_type:
-            relation["target_entity_type"] = target_type
-        body: dict[str, Any] = {"content": statement, "type": "semantic", "relations": [relation]}
-        if tags:
-            body["tags"] = tags
-        stored = (await self._post("/v1/memories", body))["memory"]
-        written = stored.get("relation_write_result") or {}
-        out: dict[str, Any] = {
-            "memory": _brief(Memory.model_validate(stored)),
-            "related": bool(written.get("relation_ids")),
-            "relation_ids": written.get("relation_ids", []),
-        }
-        if written.get("errors"):
-            # The memory is kept either way (the statement is still a fact); say why the relation is not.
-            out["relation_errors"] = written["errors"]
-        return out
-
-    async def entity(
-        self, name: str | None = None, entity_id: str | None = None, entity_type: str | None = None
-    ) -> dict[str, Any]:
-        if not entity_id:
-            if not name:
-                raise ToolError("give the entity's name or its id")
-            params = {"name": name, **({"entity_type": entity_type} if entity_type else {})}
-            found = await self._call("GET", "/v1/entities/resolve", params=params)
-            entity_id = found["resolution"]["entity"]["id"]
-        got = await self._call("GET", f"/v1/entities/{entity_id}")
-        names = await self._entity_names()
-        me = got["entity"]
-        # The listing stops at 1000 entities: name the few other ends it missed one by one.
-        ends = {r[k] for r in got.get("relations", []) for k in ("source_entity_id", "target_entity_id")}
-        for missing in sorted(ends - names.keys() - {me["id"]})[:25]:
-            names[missing] = (await self._call("GET", f"/v1/entities/{missing}"))["entity"]
-        relations = []
-        for r in got.get("relations", []):
-            outgoing = r["source_entity_id"] == me["id"]
-            other = r["target_entity_id"] if outgoing else r["source_entity_id"]
-            relations.append(
-                {
-                    "direction": "outgoing" if outgoing else "incoming",
-                    "relationship": r["relationship"],
-                    "other_id": other,
-                    "other_name": names.get(other, {}).get("canonical_name"),
-                    "other_type": names.get(other, {}).get("entity_type"),
-                    "confidence": r["confidence"],
-                }
-            )
-        return {"entity": _entity_brief(me), "relations": relations}
-
-    async def list_entities(self, limit: int = 100) -> dict[str, Any]:
-        listed = await self._call("GET", "/v1/entities", params={"limit": limit})
-        return {
-            "entities": [_entity_brief(e) for e in listed.get("entities", [])],
-            "total_count": listed.get("total_count"),
-        }
-
-    async def _entity_names(self) -> dict[str, dict[str, Any]]:
-        listed = await self._call("GET", "/v1/entities", params={"limit": 1000})
-        return {e["id"]: e for e in listed.get("entities", [])}
-
-    async def _context(
-        self,
-        method: str,
-        path: str,
-        session_id: str | None,
-        *,
-        json: dict[str, Any] | None = None,
-        params: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        session = session_id or self.config.session_id
-        headers = {"X-Session-ID": session}
-        try:
-            return await self._call(method, path, json=json, params=params, headers=headers)
-        except ToolError as exc:
-            if "session_not_found" not in str(exc):
-                raise
-            # A sandbox belongs to a session, as a context pack does: the first call opens it.
-            await self._post("/v1/sessions", {"session_id": session, "ttl_seconds": 86400})
-            return await self._call(method, path, json=json, params=params, headers=headers)
-
-    async def context_execute(
-        self, code: str, result_var: str | None = None, session_id: str | None = None
-    ) -> dict[str, Any]:
-        body: dict[str, Any] = {"code": code, "return_result": True, "max_return_chars": 10_000}
-        if result_var:
-            body["result_var"] = result_var
-        done = await self._context("POST", "/v1/context/execute", session_id, json=body)
-        if done.get("error"):
-            # The code ran and raised: the model must see it as a failure (nothing of the call was kept).
-            raise ToolError(f"the code raised ({done.get('error_code') or 'error'}): {done['error']}")
-        return done
-
-    async def context_load(
-        self,
-        variable: str,
-        query: str,
-        limit: int = 50,
-        tags: list[str] | None = None,
-        types: Sequence[str] | None = None,
-        session_id: str | None = None,
-    ) -> dict[str, Any]:
-        body: dict[str, Any] = {"var": variable, "query": query, "limit": limit}
-        if tags:
-            body["tags"] = tags
-        if types:
-            body["types"] = list(types)
-        return await self._context("POST", "/v1/context/load", session_id, json=body)
-
-    async def context_inspect(
-        self, variable: str | None = None, preview_chars: int = 200, session_id: str | None = None
-    ) -> dict[str, Any]:
-        params: dict[str, Any] = {"preview_chars": preview_chars}
-        if variable:
-            params["variable"] = variable
-        return await self._context("POST", "/v1/context/inspect", session_id, params=params)
-
-    async def forget(self, memory_id: str, hard: bool = False) -> dict[str, Any]:
-        await self._sdk(self.sdk.forget(memory_id, hard=hard))
-        return {"forgotten": memory_id, "hard": hard}
-
-    async def associate(
-        self, source_id: str, target_id: str, relationship: str, strength: float = 0.5
-    ) -> dict[str, Any]:
-        edge = await self._sdk(self.sdk.associate(source_id, target_id, relationship, strength=strength))
-        return {
-            "association": {
-                "id": edge.id,
-                "source_id": edge.source_id,
-                "target_id": edge.target_id,
-                "relationship": edge.relationship,
-                "strength": edge.strength,
-            }
-        }
-
-    async def context_pack(
-        self, topic: str | None = None, budget_tokens: int = 2048, session_id: str | None = None
-    ) -> dict[str, Any]:
-        session = session_id or self.config.session_id
-        body = {"topic": topic, "budget_tokens": budget_tokens}
-        path = f"/v1/sessions/{session}/context-pack"
-        try:
-            pack = await self._post(path, body)
-        except ToolError as exc:
-            if "session_not_found" not in str(exc):
-                raise
-            # A pack belongs to a session; the agent's first pack opens it (an id the client chose, so the next
-            # process reuses it).
-            await self._post("/v1/sessions", {"session_id": session, "ttl_seconds": 86400})
-            pack = await self._post(path, body)
-        return {
-            "session_id": session,
-            "rendered": pack.get("rendered", ""),
-            "open_threads": pack.get("open_threads", []),
-            "item_ids": [item["id"] for item in pack.get("items", [])],
-            "cursor": pack.get("cursor"),
-        }
-
-    async def answer(self, query: str, limit: int = 8) -> dict[str, Any]:
-        result = await self._post("/v1/memories/answer", {"query": query, "limit": limit})
-        return {
-            "answer": result.get("answer"),
-            "abstained": result.get("abstained"),
-            "citations": result.get("citations", []),
-            "evidence": [
-                {"id": e.get("id"), "content": e.get("content")} for e in result.get("evidence", [])
-            ],
-            "llm_configured": result.get("llm_configured"),
-            "retrieval_confidence": result.get("retrieval_confidence"),
-        }
-
-
-def _entity_brief(entity: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "id": entity["id"],
-        "name": entity["canonical_name"],
-        "type": entity["entity_type"],
-        "aliases": entity.get("aliases", []),
-    }
-
-
-def _detail(response: httpx.Response) -> dict[str, Any]:
-    try:
-        detail = response.json().get("detail")
-    except ValueError:
-        return {"message": response.text[:300]}
-    if isinstance(detail, dict):
-        return detail
-    return {"message": detail}
-
-
-def build_server(config: Config, *, transport: httpx.AsyncBaseTransport | None = None) -> MCPServer:
-    """The MCP server with its tools; ``transport`` is for tests that talk to an in-process app."""
-    tools = MemoryLayerTools(config, transport=transport)
-
-    @asynccontextmanager
-    async def lifespan(_: MCPServer) -> AsyncIterator[None]:
-        try:
-            yield None
-        finally:
-            await tools.aclose()
-
-    server: MCPServer = MCPServer(
-        name="memorylayer",
-        title="MemoryLayer",
-        instructions=INSTRUCTIONS,
-        version="0.3.0",
-        lifespan=lifespan,
-    )
-    write = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
-    read = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-
-    @server.tool(
-        title="Remember",
-        annotations=write,
-        description=(
-            "Store one durable fact, preference, decision or event in long-term memory. Write it as a short, "
-            "self-contained sentence that will make sense months later without this conversation (names, not "
-            "pronouns; absolute dates). Returns the stored memory with its id. Repeating an identical fact "
-            "returns the existing memory instead of a duplicate."
-        ),
-    )
+    @tool("Remember", WRITE)
     async def remember(
+        self,
         content: Annotated[
             str, Field(min_length=1, description="The fact to keep, e.g. 'Alice prefers tea.'")
         ],
@@ -469,26 +227,22 @@ def build_server(config: Config, *, transport: httpx.AsyncBaseTransport | None =
             str | None, Field(description="Who or what the memory is about (a person or entity id), if any.")
         ] = None,
     ) -> dict[str, Any]:
-        return await tools.remember(
+        """Store one durable fact, preference, decision or event in long-term memory. Write it as a short,
+        self-contained sentence that will make sense months later without this conversation (names, not
+        pronouns; absolute dates). Returns the stored memory with its id. Repeating an identical fact
+        returns the existing memory instead of a duplicate."""
+        memory = await self.client.remember(
             content, type=type, tags=tags, importance=importance, subject_id=subject_id
         )
+        return {"stored": True, "memory": _brief(memory)}
 
-    @server.tool(
-        title="Recall",
-        annotations=read,
-        description=(
-            "Search long-term memory by meaning and keywords. Use it before answering anything about the "
-            "user, their work or earlier sessions. Returns the best matches (id, content, type, tags, "
-            "relevance) and how confident the retrieval is; an empty list means nothing relevant is known."
-        ),
-    )
+    @tool("Recall", READ)
     async def recall(
+        self,
         query: Annotated[str, Field(min_length=1, description="What you want to know, in natural language.")],
         limit: Annotated[int, Field(ge=1, le=100, description="How many memories at most.")] = 10,
-        tags: Annotated[
-            list[str] | None, Field(description="Only memories carrying ALL of these tags.")
-        ] = None,
-        types: Annotated[list[MEMORY_TYPES] | None, Field(description="Only these memory types.")] = None,
+        tags: Annotated[list[str] | None, TAGS_ALL] = None,
+        types: Annotated[list[MEMORY_TYPES] | None, TYPES_ONLY] = None,
         created_after: Annotated[
             str | None, Field(description="ISO-8601 date-time; only memories created after it.")
         ] = None,
@@ -503,7 +257,10 @@ def build_server(config: Config, *, transport: httpx.AsyncBaseTransport | None =
             ),
         ] = True,
     ) -> dict[str, Any]:
-        return await tools.recall(
+        """Search long-term memory by meaning and keywords. Use it before answering anything about the
+        user, their work or earlier sessions. Returns the best matches (id, content, type, tags,
+        relevance) and how confident the retrieval is; an empty list means nothing relevant is known."""
+        result = await self.client.recall(
             query,
             limit=limit,
             tags=tags,
@@ -512,33 +269,30 @@ def build_server(config: Config, *, transport: httpx.AsyncBaseTransport | None =
             created_before=created_before,
             include_relations=include_relations,
         )
+        out: dict[str, Any] = {
+            "memories": [_brief(m) for m in result.memories],
+            "retrieval_confidence": result.retrieval_confidence,
+        }
+        if result.relation_paths:
+            out["relation_paths"] = await self._named_paths(result.relation_paths)
+        return out
 
-    @server.tool(
-        title="Forget",
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False),
-        description=(
-            "Delete a memory by id (from recall or remember), e.g. when it is wrong or the user asks you to "
-            "forget it. By default the memory is soft-deleted (kept in its history, no longer recalled)."
-        ),
-    )
+    @tool("Forget", DESTRUCTIVE)
     async def forget(
+        self,
         memory_id: Annotated[
             str, Field(min_length=1, description="The memory's id, e.g. 'mem_0123456789abcdef'.")
         ],
         hard: Annotated[bool, Field(description="Erase it for good instead of a soft delete.")] = False,
     ) -> dict[str, Any]:
-        return await tools.forget(memory_id, hard=hard)
+        """Delete a memory by id (from recall or remember), e.g. when it is wrong or the user asks you to
+        forget it. By default the memory is soft-deleted (kept in its history, no longer recalled)."""
+        await self.client.forget(memory_id, hard=hard)
+        return {"forgotten": memory_id, "hard": hard}
 
-    @server.tool(
-        title="Associate",
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True),
-        description=(
-            "Link two memories with a typed relationship, so recalling one brings the other along "
-            "(e.g. a bug 'caused_by' a config change, a fix 'solves' a bug). Linking the same pair again with "
-            "the same relationship returns the existing link."
-        ),
-    )
+    @tool("Associate", IDEMPOTENT_WRITE)
     async def associate(
+        self,
         source_id: Annotated[str, Field(min_length=1, description="Id of the memory the link starts from.")],
         target_id: Annotated[str, Field(min_length=1, description="Id of the memory the link points to.")],
         relationship: Annotated[
@@ -550,18 +304,23 @@ def build_server(config: Config, *, transport: httpx.AsyncBaseTransport | None =
         ],
         strength: Annotated[float, Field(ge=0, le=1, description="How strong the link is, 0 to 1.")] = 0.5,
     ) -> dict[str, Any]:
-        return await tools.associate(source_id, target_id, relationship, strength)
+        """Link two memories with a typed relationship, so recalling one brings the other along (e.g. a bug
+        'caused_by' a config change, a fix 'solves' a bug). Linking the same pair again with the same
+        relationship returns the existing link."""
+        edge = await self.client.associate(source_id, target_id, relationship, strength=strength)
+        return {
+            "association": {
+                "id": edge.id,
+                "source_id": edge.source_id,
+                "target_id": edge.target_id,
+                "relationship": edge.relationship,
+                "strength": edge.strength,
+            }
+        }
 
-    @server.tool(
-        title="Context pack",
-        annotations=read,
-        description=(
-            "A ready-to-read briefing for the current task: standing directives and preferences, working "
-            "memory, open threads, contradictions, memories matching the topic and recent activity, packed "
-            "into a token budget. Call it at the start of a task; read the 'rendered' text."
-        ),
-    )
+    @tool("Context pack", READ)
     async def context_pack(
+        self,
         topic: Annotated[
             str | None, Field(description="What the task is about, to pull in matching memories.")
         ] = None,
@@ -573,36 +332,43 @@ def build_server(config: Config, *, transport: httpx.AsyncBaseTransport | None =
             Field(description="The session the pack belongs to; left out, this server's configured session."),
         ] = None,
     ) -> dict[str, Any]:
-        return await tools.context_pack(topic, budget_tokens, session_id)
+        """A ready-to-read briefing for the current task: standing directives and preferences, working
+        memory, open threads, contradictions, memories matching the topic and recent activity, packed into
+        a token budget. Call it at the start of a task; read the 'rendered' text."""
+        session = self._session(session_id)
+        pack = await self._in_session(
+            session, lambda: self.client.context_pack(session, topic=topic, budget_tokens=budget_tokens)
+        )
+        return {
+            "session_id": session,
+            "rendered": pack.rendered,
+            "open_threads": pack.open_threads,
+            "item_ids": [item.id for item in pack.items],
+            "cursor": pack.cursor,
+        }
 
-    @server.tool(
-        title="Answer",
-        annotations=read,
-        description=(
-            "Answer a question from memory alone, citing the memory ids used. It abstains (answer null, "
-            "abstained true) when nothing relevant is remembered, instead of guessing; without a configured "
-            "LLM on the server it returns the evidence for you to read."
-        ),
-    )
+    @tool("Answer", READ)
     async def answer(
+        self,
         query: Annotated[str, Field(min_length=1, description="The question, in natural language.")],
         limit: Annotated[int, Field(ge=1, le=50, description="How many memories to consider.")] = 8,
     ) -> dict[str, Any]:
-        return await tools.answer(query, limit)
+        """Answer a question from memory alone, citing the memory ids used. It abstains (answer null,
+        abstained true) when nothing relevant is remembered, instead of guessing; without a configured LLM
+        on the server it returns the evidence for you to read."""
+        result = await self.client.answer(query, limit=limit)
+        return {
+            "answer": result.answer,
+            "abstained": result.abstained,
+            "citations": result.citations,
+            "evidence": [{"id": e.id, "content": e.content} for e in result.evidence],
+            "llm_configured": result.llm_configured,
+            "retrieval_confidence": result.retrieval_confidence,
+        }
 
-    @server.tool(
-        title="Relate",
-        annotations=write,
-        description=(
-            "Record a typed, directed relation between two named entities (people, projects, services, "
-            "tickets, documents…), together with the sentence that states it, e.g. statement 'Bob Lee reviewed "
-            "PR-12.', source 'Bob Lee', relationship 'reviewed', target 'PR-12'. The statement is stored as a "
-            "memory (its evidence); recall then answers relational questions ('who reviewed PR-12') by "
-            "following the relation. Returns the memory, whether the relation was written, and why not if it "
-            "was not (unknown relationship, an entity that does not exist and has no type given)."
-        ),
-    )
+    @tool("Relate", WRITE)
     async def relate(
+        self,
         statement: Annotated[
             str, Field(min_length=1, description="A self-contained sentence stating the relation.")
         ],
@@ -630,28 +396,28 @@ def build_server(config: Config, *, transport: httpx.AsyncBaseTransport | None =
         ] = 1.0,
         tags: Annotated[list[str] | None, Field(description="Labels for the stored statement.")] = None,
     ) -> dict[str, Any]:
-        return await tools.relate(
-            statement,
-            source,
-            relationship,
-            target,
-            source_type=source_type,
-            target_type=target_type,
+        """Record a typed, directed relation between two named entities (people, projects, services,
+        tickets, documents…), together with the sentence that states it, e.g. statement 'Bob Lee reviewed
+        PR-12.', source 'Bob Lee', relationship 'reviewed', target 'PR-12'. The statement is stored as a
+        memory (its evidence); recall then answers relational questions ('who reviewed PR-12') by following
+        the relation. Returns the memory, whether the relation was written, and why not if it was not
+        (unknown relationship, an entity that does not exist and has no type given)."""
+        relation = EntityRelationInput(
+            source_entity_name=source,
+            source_entity_type=source_type or None,
+            target_entity_name=target,
+            target_entity_type=target_type or None,
+            relationship=relationship,
             confidence=confidence,
-            tags=tags,
         )
+        stored = await self.client.remember(
+            statement, type="semantic", tags=tags or None, relations=[relation]
+        )
+        return {"memory": _brief(stored), **_relation_report(stored.relation_write_result)}
 
-    @server.tool(
-        title="Entity",
-        annotations=read,
-        description=(
-            "Look up one entity (person, project, service, ticket…) by name or alias, or by id, with all its "
-            "live relations: each relation's direction, type and the other entity's name. Use it to answer "
-            "'who owns X', 'what does X depend on' directly, or to check an entity's spelling before relate. "
-            "An unknown name is an error (nothing is created)."
-        ),
-    )
+    @tool("Entity", READ)
     async def entity(
+        self,
         name: Annotated[
             str | None, Field(max_length=512, description="The entity's name or an alias, any case.")
         ] = None,
@@ -662,33 +428,36 @@ def build_server(config: Config, *, transport: httpx.AsyncBaseTransport | None =
             str | None, Field(max_length=64, description="Only an entity of this kind, e.g. person.")
         ] = None,
     ) -> dict[str, Any]:
-        return await tools.entity(name, entity_id, entity_type)
+        """Look up one entity (person, project, service, ticket…) by name or alias, or by id, with all its
+        live relations: each relation's direction, type and the other entity's name. Use it to answer 'who
+        owns X', 'what does X depend on' directly, or to check an entity's spelling before relate. An
+        unknown name is an error (nothing is created)."""
+        if not entity_id:
+            if not name:
+                raise ToolError("give the entity's name or its id")
+            entity_id = await self._resolve(name, entity_type)
+        detail = await self.client.get_entity(entity_id)
+        me = detail.entity
+        ends = {end for r in detail.relations for end in (r.source_entity_id, r.target_entity_id)}
+        names = await self._entities(ends - {me.id})
+        return {
+            "entity": _entity_brief(me),
+            "relations": [_relation_from(me.id, r, names) for r in detail.relations],
+        }
 
-    @server.tool(
-        title="List entities",
-        annotations=read,
-        description=(
-            "The entities this workspace knows (id, name, type, aliases), as relations and relate created "
-            "them. Use it to see which names exist before looking one up or relating to it."
-        ),
-    )
+    @tool("List entities", READ)
     async def list_entities(
+        self,
         limit: Annotated[int, Field(ge=1, le=1000, description="How many entities at most.")] = 100,
     ) -> dict[str, Any]:
-        return await tools.list_entities(limit)
+        """The entities this workspace knows (id, name, type, aliases), as relations and relate created
+        them. Use it to see which names exist before looking one up or relating to it."""
+        listed = await self.client.list_entities(limit=limit)
+        return {"entities": [_entity_brief(e) for e in listed.entities], "total_count": listed.total_count}
 
-    @server.tool(
-        title="Context: execute",
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
-        description=(
-            "Run Python in this session's server-side sandbox, where variables persist between calls (load "
-            "memories into one with context_load first). The value of the last expression comes back as "
-            "'result' (its repr), print output as 'output'. Standard-library modules only (json, re, math, "
-            "statistics, collections, itertools, datetime…); no files, network or processes. Code that "
-            "raises is an error and keeps nothing of what it did."
-        ),
-    )
+    @tool("Context: execute", WRITE)
     async def context_execute(
+        self,
         code: Annotated[
             str,
             Field(
@@ -697,46 +466,51 @@ def build_server(config: Config, *, transport: httpx.AsyncBaseTransport | None =
             ),
         ],
         result_var: Annotated[
-            str | None,
-            Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", description="Also store the result in this variable."),
+            str | None, Field(pattern=VARIABLE_NAME, description="Also store the result in this variable.")
         ] = None,
         session_id: Annotated[str | None, SESSION_FIELD] = None,
     ) -> dict[str, Any]:
-        return await tools.context_execute(code, result_var, session_id)
+        """Run Python in this session's server-side sandbox, where variables persist between calls (load
+        memories into one with context_load first). The value of the last expression comes back as 'result'
+        (its repr), print output as 'output'. Standard-library modules only (json, re, math, statistics,
+        collections, itertools, datetime…); no files, network or processes. Code that raises is an error and
+        keeps nothing of what it did."""
+        session = self._session(session_id)
+        done = await self._in_session(
+            session, lambda: self.client.context_exec(session, code, result_var=result_var)
+        )
+        if done.error:
+            # The code ran and raised: the model must see it as a failure (nothing of the call was kept).
+            raise ToolError(f"the code raised ({done.error_code or 'error'}): {done.error}")
+        return _as_sent(done)
 
-    @server.tool(
-        title="Context: load memories",
-        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
-        description=(
-            "Recall memories into a sandbox variable as a list of plain dicts (id, content, type, tags, "
-            "importance, created_at…), to count, filter or aggregate them with context_execute instead of "
-            "reading them all. Returns how many were loaded."
-        ),
-    )
+    @tool("Context: load memories", WRITE)
     async def context_load(
+        self,
         variable: Annotated[
-            str,
-            Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", description="The variable to fill, e.g. 'mems'."),
+            str, Field(pattern=VARIABLE_NAME, description="The variable to fill, e.g. 'mems'.")
         ],
         query: Annotated[str, Field(min_length=1, description="What to recall, in natural language.")],
         limit: Annotated[int, Field(ge=1, le=500, description="How many memories at most.")] = 50,
-        tags: Annotated[
-            list[str] | None, Field(description="Only memories carrying ALL of these tags.")
-        ] = None,
-        types: Annotated[list[MEMORY_TYPES] | None, Field(description="Only these memory types.")] = None,
+        tags: Annotated[list[str] | None, TAGS_ALL] = None,
+        types: Annotated[list[MEMORY_TYPES] | None, TYPES_ONLY] = None,
         session_id: Annotated[str | None, SESSION_FIELD] = None,
     ) -> dict[str, Any]:
-        return await tools.context_load(variable, query, limit, tags, types, session_id)
+        """Recall memories into a sandbox variable as a list of plain dicts (id, content, type, tags,
+        importance, created_at…), to count, filter or aggregate them with context_execute instead of reading
+        them all. Returns how many were loaded."""
+        session = self._session(session_id)
+        loaded = await self._in_session(
+            session,
+            lambda: self.client.context_load(
+                session, variable, query, limit=limit, tags=tags or None, types=types or None
+            ),
+        )
+        return _as_sent(loaded)
 
-    @server.tool(
-        title="Context: inspect",
-        annotations=read,
-        description=(
-            "What the session's sandbox holds: every variable's type, size and a short preview, or one "
-            "variable's. Runs no code. An unknown variable is an error."
-        ),
-    )
+    @tool("Context: inspect", READ)
     async def context_inspect(
+        self,
         variable: Annotated[
             str | None, Field(description="One variable to show; left out, all of them.")
         ] = None,
@@ -745,8 +519,153 @@ def build_server(config: Config, *, transport: httpx.AsyncBaseTransport | None =
         ] = 200,
         session_id: Annotated[str | None, SESSION_FIELD] = None,
     ) -> dict[str, Any]:
-        return await tools.context_inspect(variable, preview_chars, session_id)
+        """What the session's sandbox holds: every variable's type, size and a short preview, or one
+        variable's. Runs no code. An unknown variable is an error."""
+        session = self._session(session_id)
+        seen = await self._in_session(
+            session,
+            lambda: self.client.context_inspect(session, variable or None, preview_chars=preview_chars),
+        )
+        return _as_sent(seen)
 
+    # ------------------------------------------------------------------ helpers
+    def _session(self, session_id: str | None) -> str:
+        return session_id or self.config.session_id
+
+    async def _in_session(self, session_id: str, call: Callable[[], Awaitable[R]]) -> R:
+        """``call()``, opening the session first if the API does not know it yet: a context pack and a
+        sandbox belong to a session, and the agent's first call opens it (under the id the client chose, so
+        the next process reuses it)."""
+        try:
+            return await call()
+        except NotFoundError as exc:
+            if exc.code != "session_not_found":
+                raise
+        await self.client.create_session(session_id=session_id, ttl_seconds=SESSION_TTL_SECONDS)
+        return await call()
+
+    async def _resolve(self, name: str, entity_type: str | None) -> str:
+        found = await self.client.resolve_entity(name, entity_type=entity_type or None)
+        if found is None:
+            # The SDK reads the API's 404 as "no such entity"; the model still gets the API's words.
+            raise ToolError(f"MemoryLayer refused (HTTP 404 entity_not_found): no entity named {name!r}")
+        return found.entity.id
+
+    async def _entities(self, ids: Collection[str]) -> dict[str, Entity]:
+        """The entities behind ``ids`` by id: the workspace's listing, then the ones it missed one by one (a
+        listing stops at 1000), up to MAX_NAME_LOOKUPS; past those an id stays unnamed."""
+        listed = await self.client.list_entities(limit=ENTITY_LISTING)
+        known = {e.id: e for e in listed.entities}
+        for missing in sorted(set(ids) - known.keys())[:MAX_NAME_LOOKUPS]:
+            known[missing] = (await self.client.get_entity(missing)).entity
+        return known
+
+    async def _named_paths(self, paths: Sequence[EntityRelationPath]) -> list[dict[str, Any]]:
+        """Relation paths as readable triples ("Bob Lee", "reviewed", "PR-12") instead of bare entity ids."""
+        ends = {end for p in paths for r in p.relations for end in (r.source_entity_id, r.target_entity_id)}
+        known = await self._entities(ends)
+
+        def name(entity_id: str) -> str:
+            found = known.get(entity_id)
+            return found.canonical_name if found else entity_id
+
+        return [
+            {
+                "relations": [
+                    [name(r.source_entity_id), r.relationship, name(r.target_entity_id)]
+                    for r in path.relations
+                ],
+                "evidence_memory_ids": path.evidence_memory_ids,
+            }
+            for path in paths
+        ]
+
+
+def _brief(memory: Memory) -> dict[str, Any]:
+    """What a model needs of a memory: no embedding, no bookkeeping."""
+    out: dict[str, Any] = {"id": memory.id, "content": memory.content, "type": memory.type}
+    if memory.subtype:
+        out["subtype"] = memory.subtype
+    if memory.tags:
+        out["tags"] = memory.tags
+    out["importance"] = round(memory.importance, 3)
+    if memory.relevance_score is not None:
+        out["relevance"] = round(memory.relevance_score, 4)
+    out["created_at"] = memory.created_at.isoformat()
+    if memory.event_time is not None:
+        out["event_time"] = memory.event_time.isoformat()
+    return out
+
+
+def _relation_report(written: RelationWriteResult | None) -> dict[str, Any]:
+    """Whether the relation was written, and why not when it was not (the memory is kept either way: the
+    statement is still a fact)."""
+    relation_ids = written.relation_ids if written else []
+    out: dict[str, Any] = {"related": bool(relation_ids), "relation_ids": relation_ids}
+    if written and written.errors:
+        out["relation_errors"] = written.errors
+    return out
+
+
+def _entity_brief(entity: Entity) -> dict[str, Any]:
+    return {
+        "id": entity.id,
+        "name": entity.canonical_name,
+        "type": entity.entity_type,
+        "aliases": entity.aliases,
+    }
+
+
+def _relation_from(me: str, relation: EntityRelation, known: dict[str, Entity]) -> dict[str, Any]:
+    """One relation as seen from entity ``me``: which way it goes and who is at the other end."""
+    outgoing = relation.source_entity_id == me
+    other_id = relation.target_entity_id if outgoing else relation.source_entity_id
+    other = known.get(other_id)
+    return {
+        "direction": "outgoing" if outgoing else "incoming",
+        "relationship": relation.relationship,
+        "other_id": other_id,
+        "other_name": other.canonical_name if other else None,
+        "other_type": other.entity_type if other else None,
+        "confidence": relation.confidence,
+    }
+
+
+def _as_sent(result: BaseModel) -> dict[str, Any]:
+    """An SDK result as the API sent it: the fields the answer carried, not the model's defaults for the
+    rest (a variable in a sandbox listing has no ``variable`` of its own)."""
+    return result.model_dump(mode="json", exclude_unset=True)
+
+
+# ---------------------------------------------------------------------- the MCP server
+def register(server: MCPServer, tools: MemoryLayerTools) -> None:
+    """Add every tool of :data:`TOOLS` to ``server``, bound to ``tools``."""
+    for name, spec in TOOLS.items():
+        server.add_tool(
+            getattr(tools, name),
+            name=name,
+            title=spec.title,
+            description=spec.description,
+            annotations=spec.annotations,
+        )
+
+
+def build_server(config: Config, *, client: MemoryLayerClient | None = None) -> MCPServer:
+    """The MCP server with its tools; ``client`` is an SDK client to call the API with instead of the one
+    ``config`` names (closed when the server stops)."""
+    tools = MemoryLayerTools(config, client=client)
+
+    @asynccontextmanager
+    async def lifespan(_: MCPServer) -> AsyncIterator[None]:
+        try:
+            yield None
+        finally:
+            await tools.aclose()
+
+    server: MCPServer = MCPServer(
+        name="memorylayer", title="MemoryLayer", instructions=INSTRUCTIONS, version="0.3.0", lifespan=lifespan
+    )
+    register(server, tools)
     return server
 
 
@@ -761,6 +680,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.transport == "stdio":
         server.run("stdio")
     else:
+        # On a loopback host the MCP SDK refuses foreign Host and Origin headers (DNS rebinding).
         server.run("streamable-http", host=args.host, port=args.port)
 
 
