@@ -15,12 +15,12 @@ $(VENV)/bin/activate:
 # Reinstall only when the project definition changes.
 $(VENV)/.installed-local: pyproject.toml | $(VENV)/bin/activate
 	$(PIP) install -q -e '.[local,llm]'
-	$(PY) -m shared.sandbox.interpreter fetch >/dev/null  # the sandbox's python.wasm, pinned by hash
+	$(PY) -m shared.domain.context_env.interpreter fetch >/dev/null  # the sandbox's python.wasm, pinned by hash
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml $(wildcard client/*/pyproject.toml) | $(VENV)/bin/activate
 	$(PIP) install -q -e '.[dev]' $(foreach c,$(wildcard client/*/pyproject.toml),-e ./$(dir $(c)))
-	$(PY) -m shared.sandbox.interpreter fetch >/dev/null  # the sandbox's python.wasm, pinned by hash
+	$(PY) -m shared.domain.context_env.interpreter fetch >/dev/null  # the sandbox's python.wasm, pinned by hash
 	touch $@ $(VENV)/.installed-local
 
 node_modules/.installed: package.json
@@ -41,8 +41,9 @@ test: $(VENV)/.installed-dev node_modules/.installed  ## every test, against a t
 test-fast: $(VENV)/.installed-dev node_modules/.installed  ## the edit-run loop: every test but the slow fuzz and load ones
 	MEMORYLAYER_EMBEDDING_PROVIDER=hash $(PY) -m pytest -q -m 'not slow' $(PYTEST_ARGS)
 
-lint: $(VENV)/.installed-dev  ## ruff, then mypy (`make typecheck`)
+lint: $(VENV)/.installed-dev  ## ruff, the layers contract (import-linter), then mypy (`make typecheck`)
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 	$(MAKE) --no-print-directory typecheck
 
 typecheck: $(VENV)/.installed-dev  ## mypy over shared/ and functions/ (configured in pyproject.toml)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import httpx
 
-from shared.settings import Settings
+from shared.core.settings import Settings
 
 WORDS = ["redis", "login", "timeout", "pool", "deploy", "friday", "report", "quarterly", "alice", "bob", "coffee", "editor", "dark", "mode", "pasta", "trip", "lisbon", "porto", "budget", "invoice", "meeting", "monday", "design", "review", "database", "index", "vector", "search", "memory", "agent", "python", "lambda", "queue", "worker", "retry", "cache", "latency", "error", "fix", "release", "branch", "merge", "ticket", "customer", "email", "calendar", "birthday", "sister", "painting", "guitar", "camping", "hiking", "museum", "concert", "recipe", "garden", "dog", "cat", "school"]  # fmt: skip
 
@@ -110,7 +110,7 @@ def local_stack(
     URL is published there too, so Lambda handlers run in-process find the same database.
     """
     from shared.api.app import create_app
-    from shared.api.services import Services
+    from shared.app.services import Services
     from shared.db.migrate import apply_migrations
     from shared.local.postgres import EmbeddedPostgres
     from shared.local.server import serve_in_thread

@@ -25,8 +25,8 @@ import httpx
 import wasmtime
 
 from bench.common import local_stack, summarise
-from shared.sandbox import host, interpreter
-from shared.sandbox.wasm import WasmExecutor, runtime
+from shared.domain.context_env import host, interpreter
+from shared.domain.context_env.wasm import WasmExecutor, runtime
 
 
 def timed(fn, samples: int) -> list[float]:

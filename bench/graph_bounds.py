@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 
 from bench.common import local_stack, summarise
-from shared import ontology
+from shared.core import ontology
 
 TYPES = list(ontology.RELATIONSHIPS)[:10]
 

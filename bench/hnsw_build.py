@@ -35,7 +35,7 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from bench.common import WORKLOADS, save_result
-from shared.embeddings.hash import HashEmbedder
+from shared.providers.embeddings.hash import HashEmbedder
 
 DIMS = 384
 GEN = 1  # the rows' generation: the graph of generation 1 holds them all

@@ -20,7 +20,7 @@ from datetime import datetime
 import httpx
 
 from bench.common import local_stack, save_result, summarise
-from shared.settings import get_settings
+from shared.core.settings import get_settings
 
 CITIES = ["Paris", "Berlin", "Lisbon", "Oslo", "Madrid", "Vienna", "Prague", "Dublin", "Rome", "Athens"]
 NAMES = ["Dana", "Sam", "Alex", "Robin", "Kim", "Jo", "Lee", "Max", "Noa", "Ari"]

@@ -18,13 +18,13 @@ import time
 from pathlib import Path
 
 from bench.common import query_words, sentence, summarise
-from shared.api.services import Services
+from shared.app.services import Services
+from shared.core.settings import Settings
 from shared.db.migrate import apply_migrations
-from shared.extraction.worker import index_pending
+from shared.domain.extraction.worker import index_pending
+from shared.domain.requests import BatchCreate, BatchRequest, RecallRequest
+from shared.domain.retrieval.recall import Recaller, RecallTuning
 from shared.local.postgres import EmbeddedPostgres
-from shared.models import BatchCreate, BatchRequest, RecallRequest
-from shared.retrieval.recall import Recaller, RecallTuning
-from shared.settings import Settings
 
 
 def measure(recaller: Recaller, ws: str, queries: list[str]) -> tuple[dict, list[list[str]]]:

@@ -91,8 +91,8 @@ def price_per_million(operation: str, samples_ms: list[float], memory_mb: int) -
 
 def pick_embedder() -> str:
     """``local`` (the int8 MiniLM ONNX model the Lambda ships) if it loads here, else ``hash``."""
-    from shared.embeddings import create_embedder
-    from shared.settings import Settings
+    from shared.core.settings import Settings
+    from shared.providers.embeddings import create_embedder
 
     try:
         create_embedder(Settings(embedding_provider="local")).embed(["warm up"])
@@ -131,9 +131,9 @@ def timed(call: Callable[[], dict[str, Any]], expect: int) -> float:
 
 def api_key(workspace: str) -> str:
     """A read-write key for ``workspace``: the requests authenticate (and are counted) as in AWS."""
-    from shared.auth import ApiKeys
+    from shared.core.settings import get_settings
     from shared.db.pool import Database
-    from shared.settings import get_settings
+    from shared.domain.auth import ApiKeys
 
     db = Database.from_settings(get_settings(), purpose="cli")
     try:
@@ -184,7 +184,7 @@ def run(n: int, warmup: int) -> tuple[str, int, list[OperationCost]]:
         os.environ["MEMORYLAYER_CONTEXT_CURSOR_SECRET"] = secrets.token_urlsafe(32)
         os.environ["MEMORYLAYER_RATE_LIMIT_BURST"] = str(10 * (n + warmup))
         os.environ.setdefault("POWERTOOLS_METRICS_NAMESPACE", "MemoryLayer")
-        from shared.settings import get_settings
+        from shared.core.settings import get_settings
 
         get_settings.cache_clear()
         samples = measure(n, warmup)

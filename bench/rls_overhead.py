@@ -26,7 +26,7 @@ from psycopg.conninfo import make_conninfo
 from bench.common import query_words, sentence, summarise
 from shared.db import rls
 from shared.db.pool import Database
-from shared.models import BatchCreate, BatchRequest, RecallRequest
+from shared.domain.requests import BatchCreate, BatchRequest, RecallRequest
 
 TABLES_SQL = (
     "SELECT c.relname FROM pg_class c WHERE c.relnamespace = 'public'::regnamespace AND c.relrowsecurity"
@@ -36,10 +36,10 @@ TABLES_SQL = (
 def run(memories: int, samples: int) -> dict:
     import psycopg
 
-    from shared.api.services import Services
+    from shared.app.services import Services
+    from shared.core.settings import Settings
     from shared.db.migrate import apply_migrations
     from shared.local.postgres import OWNER_ROLE, EmbeddedPostgres
-    from shared.settings import Settings
 
     pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-bench-rls-")) / "pg", ephemeral=True)
     try:

@@ -120,12 +120,12 @@ def explain(app_dsn: str, owner_dsn: str, ws: str, queries: list[str]) -> str:
     """``EXPLAIN (ANALYZE, BUFFERS)`` of recall's statement for ``queries`` as the app role, planned with the
     request's values (the ad-hoc path: the plan-reusing function, which the API takes for this scope, shows only
     its Function Scan), each after one warm run; then the function's own time for the same query, for scale."""
+    from shared.core.settings import Settings
     from shared.db import rls
     from shared.db.pool import Database
-    from shared.embeddings.hash import HashEmbedder
-    from shared.models import RecallRequest
-    from shared.retrieval.recall import Recaller
-    from shared.settings import Settings
+    from shared.domain.requests import RecallRequest
+    from shared.domain.retrieval.recall import Recaller
+    from shared.providers.embeddings.hash import HashEmbedder
 
     settings = Settings(
         database_url=app_dsn, database_owner_url=owner_dsn, embedding_provider="hash", auth_mode="none"

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SERVE = """
 import sys, uvicorn
 from shared.api.app import create_app
-from shared.settings import Settings
+from shared.core.settings import Settings
 import shared
 print("serving", shared.__file__, flush=True)
 settings = Settings(database_url=sys.argv[1], embedding_provider="hash", db_pool_max=4, auth_mode="none")
@@ -64,7 +64,7 @@ def serialization_us(n_memories: int = 10) -> dict[str, float]:
     from fastapi.encoders import jsonable_encoder
 
     from shared.api.routes.memories import json_bytes, lean
-    from shared.memories import serialize
+    from shared.domain.memories import serialize
 
     now = datetime.now(UTC)
     row = dict.fromkeys(

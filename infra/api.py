@@ -27,7 +27,7 @@ ROUTES: tuple[tuple[str, apigwv2.HttpMethod, str], ...] = tuple(
 
 # Per-route throttles, as a share of the stage's rate and burst (so dev and prod scale alike): the stage-wide
 # limit alone let one tenant's key minting, imports or context packs take the whole stage. API Gateway applies
-# the tighter of the route's and the stage's; the application also limits each key (shared/auth.py).
+# the tighter of the route's and the stage's; the application also limits each key (shared/domain/auth.py).
 ROUTE_THROTTLE_SHARE: dict[str, float] = {
     "ANY /v1/admin/{proxy+}": 0.02,  # key minting and listing: rare, and a target for guessing
     "ANY /v1/workspaces/{proxy+}": 0.1,  # imports and exports move whole workspaces

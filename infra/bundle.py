@@ -238,7 +238,7 @@ def precompile(*folders: Path) -> bool:
     return True
 
 
-# A module named in a string (``import_module("shared.embeddings.local")``, ``"shared.x:Class"``) counts as
+# A module named in a string (``import_module("shared.providers.embeddings.local")``, ``"shared.x:Class"``) counts as
 # imported: the closure below must not drop what is loaded by name.
 _MODULE_NAME = re.compile(
     r"^((?:shared|functions)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)(?::[A-Za-z_][A-Za-z0-9_.]*)?$"

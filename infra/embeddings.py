@@ -32,7 +32,7 @@ from infra.nag import acknowledge
 
 VARIANT = "AllTraffic"
 DOCKERFILE = "functions/embed/Dockerfile"
-# The build context is the repo root so the image can COPY shared/embeddings (and its vendored tokenizer);
+# The build context is the repo root so the image can COPY shared/providers/embeddings (and its vendored tokenizer);
 # everything else stays out of the context (docker-ignore syntax: later lines win).
 BUILD_CONTEXT_EXCLUDES = [
     "*",

@@ -16,7 +16,7 @@ from infra.config import StageConfig
 from infra.database import Database
 from infra.logs import log_group
 from infra.nag import acknowledge
-from shared.retrieval.statement import hot_function
+from shared.db.recall import hot_function
 
 MIGRATIONS_DIR = REPO_ROOT / "shared" / "migrations"
 RESOURCE_TYPE = "Custom::MemoryLayerMigrations"
@@ -31,7 +31,7 @@ def migrations_hash(directory: Path = MIGRATIONS_DIR) -> str:
 
 
 def recall_function_name() -> str:
-    """The plan-reusing recall function this code calls (shared/retrieval/statement.py): its name holds a hash
+    """The plan-reusing recall function this code calls (shared/db/recall.py): its name holds a hash
     of the statement, so a deploy that changes recall.sql, and no migration, still re-runs migrate, which
     installs the new function (without it the functions would fall back to the ad-hoc statement for good)."""
     return hot_function(384).name

@@ -1,7 +1,7 @@
 """The sandbox function: where caller code of the context environment runs in AWS.
 
 Caller code runs inside CPython compiled to WebAssembly (WASI), under wasmtime in this function's own process
-(``shared/sandbox/wasm.py``). WASI gives the guest no sockets and no host files by construction, so the
+(``shared/domain/context_env/wasm.py``). WASI gives the guest no sockets and no host files by construction, so the
 function no longer needs a network-less VPC to be network-less:
 - it runs outside the VPC: no ENIs, so its role may write its own log group and nothing else (the ENI
   permissions on "*" that a VPC function's role holds were the most useful thing an escape could take);
@@ -11,7 +11,7 @@ function no longer needs a network-less VPC to be network-less:
 - its environment holds nothing; fixed memory and timeout; no retries;
 - only the sandbox API function's role may invoke it; alarms on its errors and throttles.
 
-Its asset: ``shared/__init__.py``, the modules of ``shared/sandbox`` that import only the standard library,
+Its asset: ``shared/__init__.py``, the modules of ``shared/domain/context_env`` that import only the standard library,
 wasmtime and each other (found from their imports, so ``service.py``, ``executors.py`` and the rest of the app
 stay out), ``functions/sandbox``, wasmtime for manylinux aarch64 / cp312 from a hashed lock, ``python.wasm``
 (fetched by its pinned hash) and its machine code precompiled for Lambda's arm64, which only an arm64 build host
@@ -55,7 +55,7 @@ from infra.config import StageConfig
 from infra.functions import ARCHITECTURE, RUNTIME, function_role
 from infra.logs import log_group
 from infra.nag import acknowledge
-from shared.sandbox import interpreter
+from shared.domain.context_env import interpreter
 
 # The API function stops at 29 s (HTTP API integrations time out at 30 s): an execution gets 20 s, the
 # function 25 s (instantiating the guest, state load and save), the API function the rest.
@@ -119,14 +119,14 @@ def _allowed(module: str, ours: set[str]) -> bool:
 
 
 def sandbox_modules(root: Path = REPO_ROOT) -> list[str]:
-    """The modules of ``shared/sandbox`` that import nothing but the standard library, wasmtime and each
+    """The modules of ``shared/domain/context_env`` that import nothing but the standard library, wasmtime and each
     other: dropping one that imports the app (pydantic, settings, the database) drops those that import it."""
     kept = {
-        f"shared.sandbox.{path.stem}": path
+        f"shared.domain.context_env.{path.stem}": path
         for path in sorted((root / "shared" / "sandbox").glob("*.py"))
         if path.name != "__init__.py"
     }
-    packages = {"shared", "shared.sandbox"}
+    packages = {"shared", "shared.domain.context_env"}
     changed = True
     while changed:
         changed = False
@@ -140,14 +140,18 @@ def sandbox_modules(root: Path = REPO_ROOT) -> list[str]:
 def _code_files(root: Path) -> list[Path]:
     """Our files in the asset, relative to ``root``; refuses a handler that needs more than they hold."""
     modules = sandbox_modules(root)
-    files = [Path("shared/__init__.py"), Path("shared/sandbox/__init__.py"), Path("functions/__init__.py")]
+    files = [
+        Path("shared/__init__.py"),
+        Path("shared/domain/context_env/__init__.py"),
+        Path("functions/__init__.py"),
+    ]
     files += [Path(*m.split(".")).with_suffix(".py") for m in modules]
     handler_files = sorted(
         p.relative_to(root)
         for p in (root / "functions" / "sandbox").rglob("*")
         if p.is_file() and "__pycache__" not in p.parts
     )
-    ours = {"shared", "shared.sandbox", "functions", "functions.sandbox", *modules}
+    ours = {"shared", "shared.domain.context_env", "functions", "functions.sandbox", *modules}
     ours |= {".".join(p.with_suffix("").parts) for p in handler_files if p.suffix == ".py"}
     for rel in handler_files:
         if rel.suffix == ".py":
@@ -155,7 +159,7 @@ def _code_files(root: Path) -> list[Path]:
             if outside:
                 raise ValueError(
                     f"{rel} imports {', '.join(outside)}: the sandbox asset carries only the standard "
-                    "library, wasmtime and the self-contained modules of shared/sandbox"
+                    "library, wasmtime and the self-contained modules of shared/domain/context_env"
                 )
     return files + handler_files
 
@@ -209,7 +213,7 @@ def interpreter_files(
             )
     cache_dir.mkdir(parents=True, exist_ok=True)
     wasm = cache_dir / "python.wasm"
-    run = [sys.executable, "-m", "shared.sandbox.interpreter"]
+    run = [sys.executable, "-m", "shared.domain.context_env.interpreter"]
     # fetch checks the hash of what it finds and downloads only when it is missing or wrong.
     subprocess.run([*run, "fetch", "--dest", str(wasm)], check=True, cwd=root, stdout=subprocess.DEVNULL)
     if not precompile_wanted:
@@ -237,7 +241,7 @@ def build_sandbox_asset(
     cache_dir: Path | None = None,
 ) -> BuiltAsset:
     """Assemble ``out_dir/sandbox``: our code, and with ``with_deps`` wasmtime, python.wasm and its machine
-    code at ``shared/sandbox/python.wasm`` and ``shared/sandbox/python.wasm.aarch64.cwasm`` (where the host
+    code at ``shared/domain/context_env/python.wasm`` and ``shared/domain/context_env/python.wasm.aarch64.cwasm`` (where the host
     looks for them)."""
     cache_dir = cache_dir or root / "build"
     staging = out_dir / f".sandbox.tmp-{os.getpid()}"

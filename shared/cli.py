@@ -26,9 +26,9 @@ from typing import Any, cast
 
 from pydantic import ValidationError
 
-from shared.settings import Settings
-from shared.tenants import DEFAULT_TENANT
-from shared.version import __version__
+from shared.core.settings import Settings
+from shared.core.tenants import DEFAULT_TENANT
+from shared.core.version import __version__
 
 
 class CliError(Exception):
@@ -91,8 +91,8 @@ def _database(settings: Settings) -> Iterator[Any]:
     import psycopg
     from psycopg_pool import PoolTimeout
 
+    from shared.core.errors import MemoryLayerError
     from shared.db.pool import Database
-    from shared.errors import MemoryLayerError
 
     logging.getLogger("psycopg.pool").setLevel(logging.CRITICAL)  # its retries would repeat our one line
     db = Database.from_settings(settings, purpose="cli")
@@ -154,8 +154,8 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from shared.api.app import create_app
+    from shared.core.settings import local_server_settings
     from shared.local.server import proxy_options
-    from shared.settings import local_server_settings
 
     settings = local_server_settings(_settings(args, needs_database=True))
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, **proxy_options(settings))
@@ -163,8 +163,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _reembed(args: argparse.Namespace) -> int:
-    from shared.embeddings import create_embedder
-    from shared.reembed import reembed
+    from shared.domain.indexing.reembed import reembed
+    from shared.providers.embeddings import create_embedder
 
     settings = _settings(args, needs_database=True)
     embedder = create_embedder(settings)
@@ -197,8 +197,8 @@ def _index(args: argparse.Namespace) -> int:
     as the owner (shared/db/vector_index.py)."""
     from shared.db import rls, vector_index
     from shared.db.connection import owner_target
-    from shared.embeddings import create_embedder
-    from shared.extraction.worker import ExtractionWorker
+    from shared.domain.extraction.worker import ExtractionWorker
+    from shared.providers.embeddings import create_embedder
 
     settings = _settings(args, needs_database=True)
     if args.bulk:
@@ -244,8 +244,8 @@ def _ensure_vector_index(settings: Settings, dims: int) -> None:
 def _keys_create(args: argparse.Namespace) -> int:
     from datetime import datetime
 
-    from shared.auth import ApiKeys
-    from shared.tenants import valid_tenant
+    from shared.core.tenants import valid_tenant
+    from shared.domain.auth import ApiKeys
 
     try:
         expires = datetime.fromisoformat(args.expires_at) if args.expires_at else None
@@ -270,7 +270,7 @@ def _keys_create(args: argparse.Namespace) -> int:
 
 
 def _keys_list(args: argparse.Namespace) -> int:
-    from shared.auth import ApiKeys
+    from shared.domain.auth import ApiKeys
 
     with _database(_settings(args, needs_database=True)) as db:
         rows = ApiKeys(db).list()
@@ -302,7 +302,7 @@ def _when(value: Any) -> str:
 
 
 def _keys_revoke(args: argparse.Namespace) -> int:
-    from shared.auth import ApiKeys
+    from shared.domain.auth import ApiKeys
 
     with _database(_settings(args, needs_database=True)) as db:
         ApiKeys(db).revoke(args.key_id)
@@ -312,9 +312,9 @@ def _keys_revoke(args: argparse.Namespace) -> int:
 
 def _workspaces(db: Any, settings: Settings, tick: Callable[[], None] | None = None) -> Any:
     """The workspace service without the API's other services (no queue, no LLM)."""
-    from shared.embeddings import create_embedder
-    from shared.memories.service import MemoryService
-    from shared.workspaces import WorkspaceService
+    from shared.domain.memories.service import MemoryService
+    from shared.domain.workspaces import WorkspaceService
+    from shared.providers.embeddings import create_embedder
 
     memories = MemoryService(db, create_embedder(settings), settings)
     return WorkspaceService(db, cast(MemoryService, _Counting(memories, tick)) if tick else memories)
@@ -363,7 +363,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from shared.tenants import valid_tenant
+    from shared.core.tenants import valid_tenant
 
     data = _read_import(Path(args.file))
     settings = _settings(args, needs_database=True)
@@ -434,7 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="memorylayer",
         description="MemoryLayer service commands. Settings come from MEMORYLAYER_* environment variables "
-        "(shared/settings.py); database commands use the running local stack unless told otherwise.",
+        "(shared/core/settings.py); database commands use the running local stack unless told otherwise.",
     )
     parser.add_argument("--version", action="version", version=f"memorylayer {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -524,7 +524,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from shared.errors import MemoryLayerError
+    from shared.core.errors import MemoryLayerError
 
     args = build_parser().parse_args(argv)
     try:

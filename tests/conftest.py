@@ -19,15 +19,15 @@ import psycopg
 import pytest
 
 from shared.api.app import create_app
-from shared.api.services import Services
-from shared.bootstrap import process_services
+from shared.app.bootstrap import process_services
+from shared.app.services import Services
+from shared.core.settings import Settings, get_settings
 from shared.db import rls
 from shared.db.migrate import apply_migrations
 from shared.db.pool import Database
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import serve_in_thread
 from shared.local.sqs import LocalQueues, SqsPoller, local_sqs
-from shared.settings import Settings, get_settings
 
 APP_ROLE = "memorylayer_app"
 

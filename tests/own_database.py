@@ -14,9 +14,9 @@ from contextlib import contextmanager
 import psycopg
 from psycopg.conninfo import make_conninfo
 
-from shared.api.services import Services
+from shared.app.services import Services
+from shared.core.settings import Settings
 from shared.db.migrate import apply_migrations
-from shared.settings import Settings
 
 
 @contextmanager

@@ -15,8 +15,8 @@ import json
 import os
 import sys
 
-from shared.sandbox import host, interpreter
-from shared.sandbox.wasm import WasmExecutor
+from shared.domain.context_env import host, interpreter
+from shared.domain.context_env.wasm import WasmExecutor
 
 
 def main() -> None:

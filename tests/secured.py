@@ -15,8 +15,8 @@ import httpx
 from pydantic import SecretStr
 
 from shared.api.app import create_app
+from shared.core.settings import Settings
 from shared.local.server import serve_in_thread
-from shared.settings import Settings
 
 ADMIN = "admin-secret-for-tests"
 

@@ -31,7 +31,7 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from shared.embeddings.local import LocalOnnxEmbedder  # noqa: E402
+from shared.providers.embeddings.local import LocalOnnxEmbedder  # noqa: E402
 
 _VOCABULARY = (
     "the user asked about redis timeout login deploy failed database memory cache latency service agent "

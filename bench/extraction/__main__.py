@@ -21,11 +21,11 @@ from pydantic import SecretStr
 from bench.extraction import baseline
 from bench.extraction.score import CATEGORIES, FIXTURE, Counts, evaluate, load
 from bench.extraction.stub import RecordedOpenAI
-from shared.extraction.base import ExtractionInput, Message
-from shared.extraction.deterministic import DeterministicExtractor
-from shared.extraction.llm import LLMExtractor
-from shared.llm import create_llm
-from shared.settings import Settings
+from shared.core.settings import Settings
+from shared.domain.extraction.base import ExtractionInput, Message
+from shared.domain.extraction.deterministic import DeterministicExtractor
+from shared.domain.extraction.llm import LLMExtractor
+from shared.providers.llm import create_llm
 
 # Held-out sets, each labelled and committed before the rules ever ran on it, then tuned on after its blind first
 # run (the figures in the notes). None is blind now: the estimate of how the rules do on phrasing they have not

@@ -7,7 +7,7 @@ import bm25s
 import numpy as np
 from nltk.stem import PorterStemmer
 
-from shared.embeddings.base import Embedder
+from shared.providers.embeddings.base import Embedder
 
 
 class _Stemmer:

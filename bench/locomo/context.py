@@ -53,8 +53,8 @@ from bench.locomo.protocol import Figures, fmt, report
 from bench.locomo.run import ask, evaluate, ingest, write_results
 from bench.locomo.stack import running_stack
 from bench.locomo.variants import Variant, use_variant
-from shared.embeddings.base import normalise
-from shared.retrieval.recall import FusionWeights
+from shared.domain.retrieval.recall import FusionWeights
+from shared.providers.embeddings.base import normalise
 
 DEFAULT = [
     "base",

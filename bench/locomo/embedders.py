@@ -19,9 +19,9 @@ import time
 from pathlib import Path
 
 from bench.locomo import data
-from shared.embeddings import create_embedder
-from shared.embeddings.base import Embedder
-from shared.settings import Settings
+from shared.core.settings import Settings
+from shared.providers.embeddings import create_embedder
+from shared.providers.embeddings.base import Embedder
 
 MODELS = {
     "all-MiniLM-L6-v2 int8 (onnxruntime)": {"embedding_model": "all-MiniLM-L6-v2"},
@@ -34,8 +34,8 @@ PACKAGES = {
 }
 COLD = """
 import time; t = time.perf_counter()
-from shared.embeddings import create_embedder
-from shared.settings import Settings
+from shared.providers.embeddings import create_embedder
+from shared.core.settings import Settings
 e = create_embedder(Settings(embedding_provider="local", embedding_threads={threads}, embedding_model={model!r}))
 e.embed_query("when did Caroline go to the support group?")
 print(time.perf_counter() - t)

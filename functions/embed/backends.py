@@ -16,8 +16,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from shared.embeddings.base import normalise
-from shared.embeddings.local import Encoded, LocalOnnxEmbedder, serves
+from shared.providers.embeddings.base import normalise
+from shared.providers.embeddings.local import Encoded, LocalOnnxEmbedder, serves
 
 from .config import EmbedConfig
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 
-from shared.embeddings.local import Encoded
+from shared.providers.embeddings.local import Encoded
 
 
 @dataclass

@@ -4,7 +4,7 @@
     8080
 
 A container is configured by its image and endpoint environment, not by ``MEMORYLAYER_*`` service settings, so
-this stays separate from ``shared.settings``.
+this stays separate from ``shared.core.settings``.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.sandbox.host import failure
-from shared.sandbox.wasm import WasmExecutor
+from shared.domain.context_env.host import failure
+from shared.domain.context_env.wasm import WasmExecutor
 
 executor = WasmExecutor()
 

@@ -23,14 +23,14 @@ from shared.api import docs, errors, openapi
 from shared.api.deps import principal, row_wall
 from shared.api.edge import HostCheck, LastResort, SecurityHeaders, StrictJson
 from shared.api.routes import health
-from shared.auth import AuthGuard, RateLimiter
-from shared.errors import PayloadTooLarge
-from shared.models import IGNORED_FIELDS
-from shared.settings import Settings, get_settings
+from shared.core.errors import PayloadTooLarge
+from shared.core.settings import Settings, get_settings
+from shared.domain.auth import AuthGuard, RateLimiter
+from shared.domain.requests import IGNORED_FIELDS
 
 if TYPE_CHECKING:
-    from shared.api.services import Services
-    from shared.embeddings import Embedder
+    from shared.app.services import Services
+    from shared.providers.embeddings import Embedder
 
 
 DESCRIPTION = """Long-term memory for LLM apps, wire-compatible with the MemoryLayer reference server's `/v1` API.
@@ -69,7 +69,7 @@ def all_routers() -> tuple[APIRouter, ...]:
 
 
 def _build(settings: Settings, embedder: Embedder | None) -> Services:
-    from shared.api.services import Services  # the pool, embedder and SDKs load on the first request
+    from shared.app.services import Services  # the pool, embedder and SDKs load on the first request
 
     return Services.build(settings, embedder=embedder)
 
@@ -265,7 +265,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.settings = settings
-    # An embedder loaded before a SnapStart snapshot (shared/snapstart.py) is the one the services use.
+    # An embedder loaded before a SnapStart snapshot (shared/api/snapstart.py) is the one the services use.
     app.state.embedder = None
     app.state.services = LazyServices(lambda: services or _build(settings, app.state.embedder))
     app.state.rate_limiter = RateLimiter(

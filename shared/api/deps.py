@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Header, Query, Request
 
-from shared import secrets
-from shared.auth import Principal, request_cost
+from shared.core.errors import Forbidden, InvalidInput, Unauthorized
+from shared.core.settings import DEFAULT_WORKSPACE
 from shared.db import rls
 from shared.db.scope import Scope
-from shared.errors import Forbidden, InvalidInput, Unauthorized
-from shared.settings import DEFAULT_WORKSPACE
+from shared.domain.auth import Principal, request_cost
+from shared.providers import secrets
 
 if TYPE_CHECKING:
-    from shared.api.services import Services
+    from shared.app.services import Services
 
 WORKSPACE_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$")
 

@@ -16,7 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from shared.errors import MemoryLayerError
+from shared.core.errors import MemoryLayerError
 
 log = logging.getLogger("memorylayer.api")
 

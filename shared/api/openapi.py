@@ -340,7 +340,7 @@ def _fill_schemas(schemas: dict[str, Any]) -> None:
 def _restore_examples(schemas: dict[str, Any]) -> None:
     """FastAPI drops None values inside examples when it builds the document (`exclude_none`), which makes an
     example with a null field an invalid body: put the models' own examples back."""
-    import shared.models as requests
+    import shared.domain.requests as requests
     from shared.api import schemas as responses
 
     for name, schema in schemas.items():

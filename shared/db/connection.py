@@ -20,7 +20,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from shared.settings import Settings
+from shared.core.settings import Settings
 
 CA_BUNDLE_NAME = "ca-bundle.pem"
 OWNER_SECRET_MAX_AGE_S = 60  # the migrate function runs rarely; RDS rotates this secret itself

@@ -424,7 +424,7 @@ def export_page(
     ).fetchall()
 
 
-# What an import restores on a row it has just created (shared/workspaces.py ImportedHistory): no revision is
+# What an import restores on a row it has just created (shared/domain/workspaces.py ImportedHistory): no revision is
 # recorded for it, the row is as it was exported.
 RESTORABLE_COLUMNS = frozenset(
     {

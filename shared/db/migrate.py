@@ -1,4 +1,4 @@
-"""Numbered SQL migrations from ``shared/migrations``, applied once each, in order, under an advisory lock,
+"""Numbered SQL migrations from ``shared/db/migrations``, applied once each, in order, under an advisory lock,
 as the database **owner** (0010 creates the app role the functions log in as).
 
 >>> apply_migrations(owner_target(settings), embedding_dimensions=384)                   # doctest: +SKIP
@@ -14,13 +14,14 @@ from importlib import resources
 import psycopg
 
 from shared.db.connection import ConnectionTarget
+from shared.db.recall import ensure_recall_function
 from shared.db.vector_index import published
 
 _LOCK_ID = 0x6D656D6C  # "meml": concurrent starters (several Lambdas, dev + tests) wait instead of racing
 
 
 def migration_files() -> list[tuple[str, str]]:
-    folder = resources.files("shared") / "migrations"
+    folder = resources.files("shared.db") / "migrations"
     names = sorted(p.name for p in folder.iterdir() if p.name.endswith(".sql"))
     return [(name, (folder / name).read_text()) for name in names]
 
@@ -88,43 +89,3 @@ def ensure_vector_index(conn: psycopg.Connection, dims: int) -> None:
     conn.execute(vector_index.index_ddl(dims, generation))
     # 0006's graph over vector_indexed: code since 0021 walks the generation's graph instead.
     vector_index.drop_older(conn, dims, generation)
-
-
-# How many recall_hot_* functions per embedding size migrate keeps: this code's and the two before it.
-KEEP_RECALL_FUNCTIONS = 3
-
-
-def ensure_recall_function(conn: psycopg.Connection, dims: int, *, generation: int = 0) -> None:
-    """Recall's hot-shape function for ``dims`` (shared/retrieval/statement.py, ``HotFunction``), made from the
-    statement this code ships, once: its name holds a hash of its text, so a deploy that changes the statement
-    makes (and calls) a new one; an older version, still running meanwhile, keeps its own. So does each vector
-    ``generation`` (literal in the statement): ``rebuild`` makes the next one's before publishing it. The app
-    role may only execute it."""
-    # The statement is recall's (retrieval owns it); it is installed here because only the owner may.
-    from shared.retrieval.statement import hot_function
-
-    hot = hot_function(dims, generation)
-    if conn.execute("SELECT to_regproc(%s) IS NOT NULL", (hot.name,)).fetchone() == (True,):
-        return
-    # The result columns and their types, as the statement has them (LIMIT 0: planned, nothing read).
-    cur = conn.execute(f"SELECT * FROM ({hot.probe}) probe LIMIT 0")
-    names = [c.name for c in cur.description or ()]
-    types = conn.execute(
-        "SELECT format_type(t, NULL) FROM unnest(%s::oid[]) WITH ORDINALITY AS x(t, i) ORDER BY i",
-        ([c.type_code for c in cur.description or ()],),
-    ).fetchall()
-    with conn.transaction():
-        conn.execute(hot.ddl([(n, t) for n, (t,) in zip(names, types, strict=True)]))
-        conn.execute(f"REVOKE ALL ON FUNCTION {hot.name} FROM PUBLIC")
-        conn.execute(f"GRANT EXECUTE ON FUNCTION {hot.name} TO memorylayer_app")
-        # Older statements' functions: the newest few stay for versions still running during a deploy (or
-        # rolled back to); the rest go. A version whose function is gone falls back to the ad-hoc statement
-        # (Recaller.recall retries on UndefinedFunction), so this is never an outage, only a slower plan.
-        stale = conn.execute(
-            "SELECT p.oid::regprocedure::text AS signature FROM pg_proc p "
-            "WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE %s AND p.proname <> %s "
-            "ORDER BY p.oid DESC OFFSET %s",
-            (f"recall\\_hot\\_%\\_{int(dims)}", hot.name, KEEP_RECALL_FUNCTIONS - 1),
-        ).fetchall()
-        for (signature,) in stale:
-            conn.execute(f"DROP FUNCTION IF EXISTS {signature}")

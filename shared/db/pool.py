@@ -40,11 +40,11 @@ from pgvector.psycopg import register_vector
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from shared.core.errors import DatabaseResuming, DatabaseUnavailable
+from shared.core.settings import Settings
 from shared.db import rls
 from shared.db.connection import ConnectionTarget, app_target
 from shared.db.rows import Connection
-from shared.errors import DatabaseResuming, DatabaseUnavailable
-from shared.settings import Settings
 
 Purpose = Literal["api", "worker", "cleanup", "cli"]
 # Background pools stay small: the worker and cleanup run one job at a time per container.

@@ -15,9 +15,9 @@ from typing import Any
 
 from psycopg.types.json import Jsonb
 
+from shared.core.names import normalize_entity_name
 from shared.db.memories import QUALIFIED_COLUMNS
 from shared.db.rows import Connection, one
-from shared.relations.names import normalize_entity_name
 
 ENTITY_COLUMNS = (
     "e.id, e.workspace_id, e.entity_type, e.canonical_name, e.normalized_name, e.confidence, e.provenance, "

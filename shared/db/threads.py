@@ -9,6 +9,7 @@ ids are client-chosen and unique per workspace only (migration 0012), so an id a
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from psycopg import sql
@@ -16,7 +17,6 @@ from psycopg.types.json import Jsonb
 
 from shared.db.rows import Connection, one
 from shared.db.updates import assignments
-from shared.models import NewMessage
 
 THREAD_COLUMNS = (
     "id, workspace_id, tenant_id, user_id, context_id, observer_id, subject_id, title, metadata, scope, ownership, "
@@ -30,6 +30,15 @@ JOB_COLUMNS = (
     "id, workspace_id, thread_id, from_index, to_index, status, attempts, error, result, created_at, started_at, "
     "finished_at"
 )
+
+
+# A message to append, as the service hands it to the repository.
+@dataclass(frozen=True)
+class NewMessage:
+    role: str
+    content: Any  # a string, or a list of content parts
+    metadata: dict[str, Any]
+    client_message_id: str | None
 
 
 def create(conn: Connection, workspace_id: str, thread_id: str, fields: dict[str, Any]) -> dict | None:

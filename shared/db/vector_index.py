@@ -169,7 +169,7 @@ def rebuild(
     Writes go on meanwhile: bulk writes that read ``building`` get G+2 and stay pending; any that read G before
     get G+1 and are in the new graph (CONCURRENTLY takes in rows written during the build). A failed build
     leaves an invalid index, dropped by the next attempt; recall keeps G meanwhile."""
-    from shared.db.migrate import ensure_recall_function
+    from shared.db.recall import ensure_recall_function
 
     dims = int(dims)
     if not owner.autocommit:

@@ -12,9 +12,9 @@ from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.types.json import Jsonb
 
+from shared.core.errors import EmbeddingModelMismatch, Forbidden
+from shared.core.tenants import DEFAULT_TENANT, space_owner
 from shared.db.rows import Connection, one
-from shared.errors import EmbeddingModelMismatch, Forbidden
-from shared.tenants import DEFAULT_TENANT, space_owner
 
 _COLUMNS = "id, tenant_id, name, settings, tags, embedding_model, created_at, updated_at"
 

@@ -25,6 +25,7 @@ from psycopg.conninfo import conninfo_to_dict
 from pydantic import SecretStr
 
 from shared.api.app import create_app
+from shared.core.settings import Settings, get_settings, local_server_settings
 from shared.db.connection import owner_target
 from shared.db.migrate import apply_migrations
 from shared.local.postgres import EmbeddedPostgres
@@ -39,7 +40,6 @@ from shared.local.processes import (
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import proxy_options
 from shared.local.sqs import SqsPoller, local_sqs
-from shared.settings import Settings, get_settings, local_server_settings
 
 log = logging.getLogger("memorylayer.dev")
 APP_ROLE = "memorylayer_app"
@@ -156,10 +156,10 @@ def _publish(settings: Settings) -> None:
 def _extras(settings: Settings) -> list:
     """Background duties that EventBridge schedules in AWS: session cleanup, and re-sending extraction jobs
     whose queue message was lost (moto keeps its queue in memory, so a restart of `make dev` loses them)."""
+    from shared.app.cleanup import periodic, session_cleanup
     from shared.db.pool import Database
-    from shared.queue import create_queue
-    from shared.sessions.cleanup import periodic, session_cleanup
-    from shared.threads import requeue_stale_jobs
+    from shared.domain.threads import requeue_stale_jobs
+    from shared.providers.queue import create_queue
 
     db = Database.from_settings(settings, purpose="worker")
     queue = create_queue(settings)

@@ -16,7 +16,7 @@ import pytest
 from memorylayer import SyncMemoryLayerClient
 
 from shared.api.app import create_app
-from shared.settings import Settings
+from shared.core.settings import Settings
 
 # (METHOD, path template) of routes the SDK leaves out on purpose, with the reason.
 NOT_IN_SDK: dict[tuple[str, str], str] = {

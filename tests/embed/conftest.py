@@ -12,7 +12,7 @@ import uvicorn
 
 from functions.embed.app import create_app
 from functions.embed.config import EmbedConfig
-from shared.embeddings.http import RetryPolicy
+from shared.providers.embeddings.http import RetryPolicy
 
 from .stubs import StubRequest, StubResponse, StubServer
 

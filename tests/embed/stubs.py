@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from shared.embeddings.hash import HashEmbedder
+from shared.providers.embeddings.hash import HashEmbedder
 
 
 @dataclass

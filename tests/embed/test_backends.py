@@ -10,7 +10,7 @@ import pytest
 
 from functions.embed.backends import SentenceTransformersBackend, load_backend
 from functions.embed.config import EmbedConfig
-from shared.embeddings.local import LocalOnnxEmbedder
+from shared.providers.embeddings.local import LocalOnnxEmbedder
 
 
 class FakeSentenceTransformer:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from functions.embed.batcher import DynamicBatcher
-from shared.embeddings.local import Encoded
+from shared.providers.embeddings.local import Encoded
 
 
 class FakeModel:

@@ -9,7 +9,7 @@ import numpy as np
 import openai
 import pytest
 
-from shared.embeddings.local import LocalOnnxEmbedder
+from shared.providers.embeddings.local import LocalOnnxEmbedder
 
 
 def test_ping_and_health(container) -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shared.embeddings import create_embedder
-from shared.embeddings.endpoint import EndpointEmbedder
-from shared.embeddings.local import LocalOnnxEmbedder
-from shared.errors import EmbeddingError
-from shared.settings import Settings
+from shared.core.errors import EmbeddingError
+from shared.core.settings import Settings
+from shared.providers.embeddings import create_embedder
+from shared.providers.embeddings.endpoint import EndpointEmbedder
+from shared.providers.embeddings.local import LocalOnnxEmbedder
 
 from .conftest import FAST_RETRY
 from .stubs import StubServer, openai_wire

@@ -4,7 +4,7 @@ import importlib
 
 import pytest
 
-from shared.settings import get_settings
+from shared.core.settings import get_settings
 
 
 @pytest.fixture()

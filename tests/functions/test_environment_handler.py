@@ -3,11 +3,11 @@ context pack: a burst of sandbox calls cannot take the concurrency context packs
 
 from __future__ import annotations
 
+from shared.core.settings import Settings, get_settings
+from shared.core.tenants import DEFAULT_TENANT, user_space
 from shared.db import rls, sandbox_leases
-from shared.sandbox.executors import create_executor
-from shared.sandbox.leases import TenantLeases
-from shared.settings import Settings, get_settings
-from shared.tenants import DEFAULT_TENANT, user_space
+from shared.domain.context_env.executors import create_executor
+from shared.domain.context_env.leases import TenantLeases
 from tests.functions.events import http_v2
 from tests.functions.test_memory_handler import call
 

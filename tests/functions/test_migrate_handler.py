@@ -29,12 +29,12 @@ def test_create_update_delete(load_handler, database_url):
 
 
 def test_the_rebuild_action_builds_the_vector_graph_as_the_owner(load_handler, monkeypatch):
-    """The worker's asynchronous ask (shared/extraction/worker.py): the rebuild runs on the owner's direct
+    """The worker's asynchronous ask (shared/domain/extraction/worker.py): the rebuild runs on the owner's direct
     connection, in autocommit (CREATE INDEX CONCURRENTLY). Faked here: a real one would publish a generation
     the rest of the session's database does not expect (tests/integration/test_vector_generations.py builds
     for real, on a database of its own)."""
+    from shared.core.settings import get_settings
     from shared.db import vector_index
-    from shared.settings import get_settings
 
     # As the stack sets it (infra/functions.py).
     monkeypatch.setenv("MEMORYLAYER_VECTOR_BUILD_MEMORY_MB", "1234")

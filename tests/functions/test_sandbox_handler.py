@@ -10,8 +10,8 @@ from botocore.response import StreamingBody
 from botocore.stub import ANY, Stubber
 
 from functions.sandbox.handler import handler
-from shared.sandbox.executors import LambdaExecutor, LocalExecutor, create_executor
-from shared.settings import Settings
+from shared.core.settings import Settings
+from shared.domain.context_env.executors import LambdaExecutor, LocalExecutor, create_executor
 
 
 def test_handler_runs_code_in_the_guest(monkeypatch):
@@ -70,4 +70,7 @@ def test_lambda_executor_is_chosen_by_settings_and_builds_no_client_until_used()
 def test_a_missing_interpreter_is_a_clear_answer_not_a_crash(tmp_path):
     executor = LocalExecutor(str(tmp_path / "python.wasm"))
     answer = executor.run({"op": "execute", "code": "1 + 1"})
-    assert answer["code"] == "interpreter_missing" and "shared.sandbox.interpreter fetch" in answer["error"]
+    assert (
+        answer["code"] == "interpreter_missing"
+        and "shared.domain.context_env.interpreter fetch" in answer["error"]
+    )

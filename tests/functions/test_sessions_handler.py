@@ -7,7 +7,7 @@ import hashlib
 import importlib
 from datetime import UTC, datetime, timedelta
 
-from shared.bootstrap import process_services
+from shared.app.bootstrap import process_services
 from tests.functions.events import LambdaContext, http_v2
 from tests.functions.test_memory_handler import call
 

@@ -11,8 +11,8 @@ import sys
 
 import pytest
 
-from shared import snapstart
-from shared.sessions import cursor as cursor_codec
+from shared.api import snapstart
+from shared.domain.sessions import cursor as cursor_codec
 from tests.aws_secrets import secrets_manager
 from tests.functions.events import http_v2
 
@@ -36,10 +36,10 @@ spec = json.load(sys.stdin)
 handler = __import__(spec["module"], fromlist=["handler"])
 import random
 from snapshot_restore_py import get_after_restore, get_before_snapshot
-out = {"services_after_import": "shared.api.services" in sys.modules, "hooks": len(get_before_snapshot())}
+out = {"services_after_import": "shared.app.services" in sys.modules, "hooks": len(get_before_snapshot())}
 for func, args, kwargs in get_before_snapshot():
     func(*args, **kwargs)
-out["services_after_hooks"] = "shared.api.services" in sys.modules
+out["services_after_hooks"] = "shared.app.services" in sys.modules
 embedder = handler.app.state.embedder
 out["model_loaded_before_snapshot"] = getattr(embedder, "_session", None) is not None
 out["before_invoke"] = {"db_connects": seen["db_connects"], "aws_calls": list(seen["aws_calls"])}

@@ -14,9 +14,9 @@ from contextlib import contextmanager
 from types import SimpleNamespace
 
 from infra.bundle import runtime_requirements
-from shared import tracing
-from shared.embeddings.hash import HashEmbedder
-from shared.llm.base import LLMClient, LLMUsage
+from shared.providers import tracing
+from shared.providers.embeddings.hash import HashEmbedder
+from shared.providers.llm.base import LLMClient, LLMUsage
 from tests.functions.events import http_v2
 
 SECRET_CONTENT = "the vault combination is tangerine-4711"

@@ -36,8 +36,8 @@ def test_each_asset_has_shared_code_migrations_and_only_its_own_function(
     assert set(assets) == set(LAMBDA_PACKAGES)
     for name, asset in assets.items():
         files = _files(asset)
-        assert "shared/__init__.py" in files and "shared/settings.py" in files
-        assert any(f.startswith("shared/migrations/") and f.endswith(".sql") for f in files)
+        assert "shared/__init__.py" in files and "shared/core/settings.py" in files
+        assert any(f.startswith("shared/db/migrations/") and f.endswith(".sql") for f in files)
         assert not any("__pycache__" in f or f.endswith(".pyc") for f in files)
         assert not any(f.startswith("tests/") for f in files)
         others = (set(LAMBDA_PACKAGES.values()) | NOT_LAMBDA_PACKAGES) - {LAMBDA_PACKAGES[name]}
@@ -251,13 +251,13 @@ def test_assets_leave_out_the_local_stack_the_cli_and_unused_pieces(assets: dict
     for name, asset in assets.items():
         files = _files(asset)
         assert not any(f.startswith("shared/local/") for f in files), name
-        assert "shared/cli.py" not in files and "shared/reembed.py" not in files, name
-        # SnapStart priming: only the API functions register it (their handlers import shared.snapstart; it is
+        assert "shared/cli.py" not in files and "shared/domain/indexing/reembed.py" not in files, name
+        # SnapStart priming: only the API functions register it (their handlers import shared.api.snapstart; it is
         # inert where SnapStart is off).
-        assert ("shared/snapstart.py" in files) == (name in API_FUNCTIONS), name
+        assert ("shared/api/snapstart.py" in files) == (name in API_FUNCTIONS), name
     # The migrations ship with the function that applies them, the cleanup duties with the cleanup function.
     assert "shared/db/migrate.py" in _files(assets["migrate"])
-    assert "shared/sessions/expiry.py" in _files(assets["cleanup"])
+    assert "shared/domain/sessions/expiry.py" in _files(assets["cleanup"])
     assert "shared/api/app.py" not in _files(assets["migrate"])
 
 
@@ -302,7 +302,11 @@ def test_each_handler_imports_from_its_asset_alone(assets: dict[str, BuiltAsset]
 def test_memory_asset_ships_the_console(assets: dict[str, BuiltAsset]) -> None:
     # The memory function serves /console from the package's static files (pyproject package-data).
     files = _files(assets["memory"])
-    assert {"shared/console/index.html", "shared/console/app.js", "shared/console/app.css"} <= files
+    assert {
+        "shared/api/console/index.html",
+        "shared/api/console/app.js",
+        "shared/api/console/app.css",
+    } <= files
 
 
 def test_installed_dependencies_lose_what_no_function_imports(tmp_path: Path) -> None:

@@ -151,20 +151,32 @@ def _write(root: Path, rel: str, text: str) -> None:
     path.write_text(textwrap.dedent(text))
 
 
-def _fake_repo(root: Path, handler: str = "from shared.sandbox.wasm import run\n") -> Path:
-    for rel in ("shared/__init__.py", "shared/sandbox/__init__.py", "functions/__init__.py"):
+def _fake_repo(root: Path, handler: str = "from shared.domain.context_env.wasm import run\n") -> Path:
+    for rel in ("shared/__init__.py", "shared/domain/context_env/__init__.py", "functions/__init__.py"):
         _write(root, rel, "")
     _write(root, "functions/sandbox/__init__.py", "")
     _write(root, "functions/sandbox/handler.py", handler)
-    _write(root, "shared/sandbox/wasm.py", "import json\nimport wasmtime\nfrom . import state\nrun = 1\n")
-    _write(root, "shared/sandbox/state.py", "import pickle, zlib\n")
-    _write(root, "shared/sandbox/guest.py", "def main():\n    import ast\n")
-    _write(root, "shared/sandbox/models.py", "from pydantic import BaseModel\n")
-    _write(root, "shared/sandbox/service.py", "from shared.sandbox import models\nimport json\n")
+    _write(
+        root,
+        "shared/domain/context_env/wasm.py",
+        "import json\nimport wasmtime\nfrom . import state\nrun = 1\n",
+    )
+    _write(root, "shared/domain/context_env/state.py", "import pickle, zlib\n")
+    _write(root, "shared/domain/context_env/guest.py", "def main():\n    import ast\n")
+    _write(root, "shared/domain/context_env/requests.py", "from pydantic import BaseModel\n")
+    _write(
+        root,
+        "shared/domain/context_env/service.py",
+        "from shared.domain.context_env import requests\nimport json\n",
+    )
     # Imports only the standard library itself, but lazily pulls in a module that imports the app
-    _write(root, "shared/sandbox/executors.py", "def make():\n    from shared.sandbox.service import x\n")
-    _write(root, "shared/sandbox/summary.py", "from shared.settings import Settings\n")
-    _write(root, "shared/settings.py", "import pydantic\n")
+    _write(
+        root,
+        "shared/domain/context_env/executors.py",
+        "def make():\n    from shared.domain.context_env.service import x\n",
+    )
+    _write(root, "shared/domain/context_env/summary.py", "from shared.core.settings import Settings\n")
+    _write(root, "shared/core/settings.py", "import pydantic\n")
     lock = root / "sandbox.lock"
     lock.write_text(SANDBOX_LOCK.read_text())
     return lock
@@ -173,15 +185,19 @@ def _fake_repo(root: Path, handler: str = "from shared.sandbox.wasm import run\n
 def test_the_asset_keeps_only_modules_that_import_the_stdlib_wasmtime_and_each_other(tmp_path: Path) -> None:
     root = tmp_path / "repo"
     lock = _fake_repo(root)
-    assert sandbox_modules(root) == ["shared.sandbox.guest", "shared.sandbox.state", "shared.sandbox.wasm"]
+    assert sandbox_modules(root) == [
+        "shared.domain.context_env.guest",
+        "shared.domain.context_env.state",
+        "shared.domain.context_env.wasm",
+    ]
     asset = build_sandbox_asset(tmp_path / "out", root=root, with_deps=False, lock=lock)
     files = {p.relative_to(asset.path).as_posix() for p in asset.path.rglob("*") if p.is_file()}
     assert files == {
         "shared/__init__.py",
-        "shared/sandbox/__init__.py",
-        "shared/sandbox/guest.py",
-        "shared/sandbox/state.py",
-        "shared/sandbox/wasm.py",
+        "shared/domain/context_env/__init__.py",
+        "shared/domain/context_env/guest.py",
+        "shared/domain/context_env/state.py",
+        "shared/domain/context_env/wasm.py",
         "functions/__init__.py",
         "functions/sandbox/__init__.py",
         "functions/sandbox/handler.py",
@@ -189,7 +205,7 @@ def test_the_asset_keeps_only_modules_that_import_the_stdlib_wasmtime_and_each_o
     # The hash follows the content: the same files hash alike, a changed module does not
     again = build_sandbox_asset(tmp_path / "again", root=root, with_deps=False, lock=lock)
     assert again.asset_hash == asset.asset_hash
-    _write(root, "shared/sandbox/state.py", "import pickle\n")
+    _write(root, "shared/domain/context_env/state.py", "import pickle\n")
     assert build_sandbox_asset(tmp_path / "b", root=root, with_deps=False, lock=lock).asset_hash != (
         asset.asset_hash
     )
@@ -197,8 +213,8 @@ def test_the_asset_keeps_only_modules_that_import_the_stdlib_wasmtime_and_each_o
 
 def test_a_handler_that_needs_the_app_is_refused(tmp_path: Path) -> None:
     root = tmp_path / "repo"
-    lock = _fake_repo(root, handler="from shared.sandbox.executors import make\n")
-    with pytest.raises(ValueError, match="shared.sandbox.executors"):
+    lock = _fake_repo(root, handler="from shared.domain.context_env.executors import make\n")
+    with pytest.raises(ValueError, match="shared.domain.context_env.executors"):
         build_sandbox_asset(tmp_path / "out", root=root, with_deps=False, lock=lock)
 
 
@@ -207,8 +223,10 @@ def test_the_real_asset_imports_with_only_the_stdlib_and_wasmtime(tmp_path: Path
     files = {p.relative_to(asset.path).as_posix() for p in asset.path.rglob("*") if p.is_file()}
     assert {"shared/__init__.py", "functions/sandbox/handler.py"} <= files
     for app_module in ("service", "executors", "summary", "models"):
-        assert f"shared/sandbox/{app_module}.py" not in files
-    assert not any(f.startswith(("shared/db/", "shared/api/")) or f == "shared/settings.py" for f in files)
+        assert f"shared/domain/context_env/{app_module}.py" not in files
+    assert not any(
+        f.startswith(("shared/db/", "shared/api/")) or f == "shared/core/settings.py" for f in files
+    )
     # Every shared module in it imports in an interpreter with no site-packages: the standard library, the
     # asset, and wasmtime alone (linked in by itself when this venv has it)
     path = [str(asset.path)]

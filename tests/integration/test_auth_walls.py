@@ -18,8 +18,8 @@ import pytest
 from pydantic import SecretStr
 
 from shared.api.app import create_app
+from shared.core.settings import Settings
 from shared.local.server import serve_in_thread
-from shared.settings import Settings
 from tests.secured import ADMIN, secured_settings
 
 
@@ -213,7 +213,9 @@ def test_per_key_limit_holds_across_instances(settings, services, ws):
 
 
 def test_old_rate_windows_are_purged(database_url, services):
-    from shared.auth import purge_rate_windows  # new in the fix: imported here so the file loads on old code
+    from shared.domain.auth import (
+        purge_rate_windows,  # new in the fix: imported here so the file loads on old code
+    )
 
     with psycopg.connect(database_url, autocommit=True) as conn:
         conn.execute(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from shared.extraction.worker import ExtractionWorker
-from shared.models import BatchCreate, BatchRequest, RecallRequest
+from shared.domain.extraction.worker import ExtractionWorker
+from shared.domain.requests import BatchCreate, BatchRequest, RecallRequest
 
 
 def pending(services, ws: str) -> int:
@@ -72,7 +72,7 @@ def test_bulk_insert_that_loses_a_dedup_race_falls_back_without_losing_rows(serv
 
     from shared.db import memories as repo
     from shared.db import workspaces as ws_repo
-    from shared.memories.rows import memory_row
+    from shared.domain.memories.rows import memory_row
 
     def row(content: str) -> dict:
         return memory_row(
@@ -134,7 +134,7 @@ def test_inline_indexing_runs_one_at_a_time_and_loses_no_request(services, setti
     load used to start one per batch, and they timed out fighting over the CPU), and none may be dropped."""
     import threading
 
-    from shared.api.services import InlineIndexer
+    from shared.app.services import InlineIndexer
 
     worker = ExtractionWorker(services.db, services.embedder, settings)
     active, peak, runs = [0], [0], [0]
@@ -173,7 +173,7 @@ def test_inline_indexing_runs_one_at_a_time_and_loses_no_request(services, setti
 
 
 def test_a_failed_inline_indexing_run_is_not_raised_into_the_request(services, settings, ws, caplog):
-    from shared.api.services import InlineIndexer
+    from shared.app.services import InlineIndexer
 
     worker = ExtractionWorker(services.db, services.embedder, settings)
     real = worker.index_vectors
@@ -196,7 +196,7 @@ def test_a_failed_inline_indexing_run_is_not_raised_into_the_request(services, s
 
 
 def test_indexing_stops_starting_batches_when_its_time_budget_is_spent(services, ws):
-    from shared.extraction.worker import index_pending
+    from shared.domain.extraction.worker import index_pending
 
     ops = [BatchCreate(op="create", content=f"budget row {i} canoe") for i in range(3)]
     services.memories.batch(ws, BatchRequest(operations=ops))
@@ -209,8 +209,8 @@ def test_indexing_stops_starting_batches_when_its_time_budget_is_spent(services,
 def test_the_inline_indexer_goes_on_when_a_run_ends_on_its_time_budget(services, settings, ws, monkeypatch):
     """A run that stops on its time budget with rows still moving says so (``more``), and the local stack's
     indexer runs again by itself: no later bulk write may come to ask (a 100k import used to stop half-indexed)."""
-    from shared.api.services import InlineIndexer
-    from shared.extraction import worker as worker_module
+    from shared.app.services import InlineIndexer
+    from shared.domain.extraction import worker as worker_module
 
     monkeypatch.setattr(worker_module, "ROW_BATCH", 1)
     monkeypatch.setattr(worker_module, "ROW_BATCHES_PER_LOOK", 1)

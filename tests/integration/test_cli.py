@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from shared.cli import build_parser
+from shared.core.settings import Settings
+from shared.domain.requests import MemoryCreate
 from shared.local.processes import DevState, write_state
-from shared.models import MemoryCreate
-from shared.settings import Settings
 
 
 def run_cli(

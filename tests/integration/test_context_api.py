@@ -7,9 +7,9 @@ import hashlib
 import json
 import random
 
-from shared import secrets
-from shared.retrieval.budget import estimate_tokens
-from shared.sessions import cursor as cursor_codec
+from shared.domain.retrieval.budget import estimate_tokens
+from shared.domain.sessions import cursor as cursor_codec
+from shared.providers import secrets
 from tests.integration.test_sessions_api import create, h
 
 

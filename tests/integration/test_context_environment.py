@@ -13,11 +13,11 @@ import pytest
 
 from shared.api.app import create_app
 from shared.api.deps import Caller
-from shared.auth import Principal
-from shared.errors import Forbidden
+from shared.core.errors import Forbidden
+from shared.domain.auth import Principal
+from shared.domain.context_env.requests import ExecuteRequest
+from shared.domain.sessions.requests import ContextPackRequest
 from shared.local.server import serve_in_thread
-from shared.sandbox.models import ExecuteRequest
-from shared.sessions.models import ContextPackRequest
 from tests.integration.test_sessions_api import create, h
 
 
@@ -342,7 +342,7 @@ def test_a_sandbox_belongs_to_the_key_that_made_it(http, session, services):
 
 @pytest.fixture()
 def openai_stub(services, settings, monkeypatch):
-    from shared.llm import create_llm
+    from shared.providers.llm import create_llm
     from tests.embed.stubs import StubServer
     from tests.integration.test_llm_paths import llm_settings, openai_chat_wire
 

@@ -21,12 +21,12 @@ import pytest
 from psycopg.conninfo import conninfo_to_dict
 
 from shared.api.app import create_app
-from shared.api.services import Services
-from shared.bootstrap import process_services
+from shared.app.bootstrap import process_services
+from shared.app.services import Services
+from shared.core.settings import Settings, get_settings
 from shared.db.pool import RECENTLY_RETURNED_S
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import serve_in_thread
-from shared.settings import Settings, get_settings
 from tests.conftest import APP_ROLE
 from tests.functions.events import LambdaContext
 

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from shared.api.app import create_app
+from shared.core.settings import Settings, local_server_settings
 from shared.local.server import serve_in_thread
-from shared.settings import Settings, local_server_settings
 from tests.integration.test_sessions_api import h
 
 

@@ -15,11 +15,11 @@ import psycopg
 import pytest
 
 from shared.api.app import create_app
-from shared.api.services import Services
+from shared.app.services import Services
+from shared.core.settings import Settings
 from shared.db.migrate import apply_migrations
 from shared.local.postgres import EmbeddedPostgres
 from shared.local.server import serve_in_thread
-from shared.settings import Settings
 
 
 @pytest.fixture()

@@ -19,7 +19,7 @@ import psycopg
 import pytest
 from psycopg.rows import dict_row
 
-from shared import ontology
+from shared.core import ontology
 
 TEN_TYPES = list(ontology.RELATIONSHIPS)[:10]
 

@@ -11,13 +11,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from shared.answer import Answerer
+from shared.core.settings import Settings
 from shared.db import threads as thread_repo
-from shared.extraction.worker import ExtractionWorker
-from shared.llm import create_llm
-from shared.models import AnswerRequest, MemoryCreate, NewMessage
-from shared.retrieval.recall import Recaller
-from shared.settings import Settings
+from shared.db.threads import NewMessage
+from shared.domain.extraction.worker import ExtractionWorker
+from shared.domain.requests import AnswerRequest, MemoryCreate
+from shared.domain.retrieval.answer import Answerer
+from shared.domain.retrieval.recall import Recaller
+from shared.providers.llm import create_llm
 from tests.embed.stubs import StubRequest, StubResponse, StubServer
 
 _GEMINI = re.compile(r"^/v1beta/models/([^:/]+):generateContent$")

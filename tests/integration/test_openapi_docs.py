@@ -149,7 +149,7 @@ def test_docs_load_without_outside_urls(base_url, page):
 
 def test_every_example_is_a_valid_body(spec):
     """An example that drifts from its model would teach a wrong wire: each one validates against its model."""
-    import shared.models as requests
+    import shared.domain.requests as requests
     from shared.api import schemas as responses
 
     checked = []

@@ -10,12 +10,12 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict
 
+from shared.core.errors import DatabaseUnavailable
+from shared.core.settings import Settings
 from shared.db import pool as pool_module
 from shared.db.connection import ConnectionTarget
 from shared.db.pool import Database
-from shared.errors import DatabaseUnavailable
 from shared.local.rds_proxy import OPTIONS_REFUSED, RdsProxyStandIn
-from shared.settings import Settings
 
 APP = "memorylayer_app"
 

@@ -227,8 +227,8 @@ def own_services(database_url: str) -> Iterator[tuple[Any, Any]]:
 def test_very_common_words_are_checked_on_candidates_not_listed_and_rank_the_same(own_services):
     """A word in most memories is not listed in full (that costs a scan of the workspace); it is estimated
     from ANALYZE's statistics and checked on the other candidates. The ranking stays the exact one."""
-    from shared.models import BatchCreate, BatchRequest, RecallRequest
-    from shared.retrieval.recall import Recaller, RecallTuning
+    from shared.domain.requests import BatchCreate, BatchRequest, RecallRequest
+    from shared.domain.retrieval.recall import Recaller, RecallTuning
 
     services, settings = own_services
     ws = "ws_common_words"
@@ -275,8 +275,8 @@ def test_when_every_word_is_very_common_none_is_listed_and_the_text_arm_scores_t
     """Issue 22: a query of only very common words once listed every memory holding the least common one (a
     share of the workspace: seconds at 1M). Now none is listed; the text arm scores the vector arm's k
     candidates, so nothing outside them is ranked however well its words match."""
-    from shared.models import BatchCreate, BatchRequest, RecallRequest
-    from shared.retrieval.recall import Recaller, RecallTuning
+    from shared.domain.requests import BatchCreate, BatchRequest, RecallRequest
+    from shared.domain.retrieval.recall import Recaller, RecallTuning
 
     services, settings = own_services
     ws = "ws_all_common"
@@ -324,7 +324,7 @@ def test_recall_plan_uses_the_indexes_and_skips_the_stream_join(own_services):
     import psycopg
 
     from bench.common import uniform_query, uniform_sentence
-    from shared.models import BatchCreate, BatchRequest, RecallRequest
+    from shared.domain.requests import BatchCreate, BatchRequest, RecallRequest
 
     services, settings = own_services
     ws = "ws_plan"
@@ -363,7 +363,7 @@ def test_a_filtered_recall_finds_its_rows_whatever_plan_the_statistics_choose(da
     was not yet analyzed, the planner walked the graph for a 2-memory workspace, and a tag-filtered recall came
     back empty. Here the walk is made certain (no sort allowed) and certain to fall short (it visits one node,
     never this workspace's): the recall must still find the row, and rank as the exact sort does."""
-    from shared.models import MemoryCreate, RecallRequest
+    from shared.domain.requests import MemoryCreate, RecallRequest
 
     walk_short = {
         "enable_sort": "off",

@@ -81,7 +81,7 @@ def _seed(services: Any, dsn: str) -> dict[str, str]:
     """The corpus, with fixed ids; key → memory id."""
     from shared.db import rls
     from shared.db.scope import Scope
-    from shared.models import BatchCreate, BatchRequest, MemoryCreate
+    from shared.domain.requests import BatchCreate, BatchRequest, MemoryCreate
 
     services.db.default_visible = rls.EVERY  # a trusted in-process caller, as the worker
     rng = random.Random(1717)
@@ -207,8 +207,8 @@ def _recall(
     """Recall through the production Recaller (or a bench variant of its statement); the raw scores come from
     the rows it ranked."""
     from bench.locomo.variants import use_variant
-    from shared.models import RecallRequest
-    from shared.retrieval.recall import Recaller
+    from shared.domain.requests import RecallRequest
+    from shared.domain.retrieval.recall import Recaller
 
     by_id = {v: k for k, v in ids.items()}
     body = dict(body)

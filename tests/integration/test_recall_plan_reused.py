@@ -17,16 +17,16 @@ import pytest
 from psycopg.conninfo import conninfo_to_dict
 from psycopg.rows import dict_row
 
+from shared.core.settings import Settings
 from shared.db import rls
-from shared.db.migrate import ensure_recall_function
 from shared.db.pool import Database
-from shared.embeddings import create_embedder
+from shared.db.recall import HOT_CONSTANTS, ensure_recall_function, hot_function, is_hot
+from shared.domain.requests import RecallRequest
+from shared.domain.retrieval import recall as recall_module
+from shared.domain.retrieval.params import filter_params
+from shared.domain.retrieval.recall import Recaller
 from shared.local.rds_proxy import RdsProxyStandIn
-from shared.models import RecallRequest
-from shared.retrieval import recall as recall_module
-from shared.retrieval.recall import Recaller
-from shared.retrieval.statement import HOT_CONSTANTS, filter_params, hot_function, is_hot
-from shared.settings import Settings
+from shared.providers.embeddings import create_embedder
 from tests.integration.test_recall_golden import QUERIES, WS, golden  # noqa: F401  (golden: a fixture)
 
 APP = "memorylayer_app"

@@ -12,16 +12,16 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from shared.api.app import create_app
-from shared.api.services import Services
+from shared.app.services import Services
+from shared.core.settings import Settings
 from shared.db import rls
 from shared.db.memories import word_stats
 from shared.db.migrate import apply_migrations
+from shared.domain.requests import RecallRequest
+from shared.domain.retrieval import recall as recall_module
+from shared.domain.retrieval.recall import Recaller, RecallTuning
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import serve_in_thread
-from shared.models import RecallRequest
-from shared.retrieval import recall as recall_module
-from shared.retrieval.recall import Recaller, RecallTuning
-from shared.settings import Settings
 
 
 @pytest.fixture()

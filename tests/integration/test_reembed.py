@@ -8,12 +8,12 @@ import sys
 
 import pytest
 
-from shared.embeddings.hash import HashEmbedder
-from shared.errors import EmbeddingModelMismatch
-from shared.memories.service import MemoryService
-from shared.models import MemoryCreate, RecallRequest
-from shared.reembed import reembed
-from shared.retrieval.recall import Recaller
+from shared.core.errors import EmbeddingModelMismatch
+from shared.domain.indexing.reembed import reembed
+from shared.domain.memories.service import MemoryService
+from shared.domain.requests import MemoryCreate, RecallRequest
+from shared.domain.retrieval.recall import Recaller
+from shared.providers.embeddings.hash import HashEmbedder
 
 
 @pytest.fixture()

@@ -612,9 +612,9 @@ def test_a_name_that_is_an_alias_of_the_same_kind_is_that_entity(http, ws, datab
 
 # ------------------------------------------------------------------ extraction (item 6, the writer's part)
 def test_extracted_memories_carry_their_proposed_and_plain_relations(services, http, ws, database_url):
-    from shared.extraction.candidates import Candidate, Provenance
-    from shared.extraction.writer import MemoryWriter
-    from shared.relations.models import EntityRelationInput
+    from shared.domain.extraction.candidates import Candidate, Provenance
+    from shared.domain.extraction.writer import MemoryWriter
+    from shared.domain.requests import EntityRelationInput
 
     remember(http, ws, "org", metadata={"knowledge_work": {"subject": {"name": "Platform Group", "type": "org"},
                                                             "owner": "Alice Chen"}})  # fmt: skip
@@ -660,7 +660,7 @@ def test_deleting_a_workspace_removes_its_relations(http, ws, database_url):
 def test_llm_extraction_writes_grounded_relations(services, settings, ws, database_url, openai_stub):
     """The model's relations through the real openai SDK against a stub: grounded ones are written (their
     entities created by kind), an ungrounded quote or an unknown relationship is dropped."""
-    from shared.extraction.worker import ExtractionWorker
+    from shared.domain.extraction.worker import ExtractionWorker
     from tests.integration.test_llm_paths import fact, llm_settings, make_job
 
     worker = ExtractionWorker(

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from bench import request_cost
-from shared.settings import get_settings
+from shared.core.settings import get_settings
 
 # What run() sets for the handler; registered here first so the test leaves the environment as it found it.
 _RUN_SETS = (

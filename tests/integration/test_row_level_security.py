@@ -15,14 +15,14 @@ import psycopg
 import pytest
 
 from shared.api.app import create_app
-from shared.api.services import Services
+from shared.app.services import Services
+from shared.core.settings import Settings
 from shared.db import rls
 from shared.db.pool import Database
 from shared.db.scope import Scope
-from shared.extraction.worker import index_pending
+from shared.domain.extraction.worker import index_pending
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import serve_in_thread
-from shared.settings import Settings
 from tests.secured import ADMIN, secured_settings
 
 # Tables with rows of one workspace each. Not walled: api_keys (a key is found by its prefix before anyone
@@ -259,7 +259,7 @@ def test_background_indexing_still_spans_workspaces_from_inside_a_request_wall(
     services, app_db, ws, other_ws
 ):
     """The inline indexer runs inside some request's wall; it moves every workspace's pending vectors."""
-    from shared.models import BatchCreate, BatchRequest
+    from shared.domain.requests import BatchCreate, BatchRequest
 
     services.memories.batch(other_ws, BatchRequest(operations=[BatchCreate(op="create", content="pending")]))
     with rls.visible((ws,)):
@@ -293,7 +293,7 @@ def test_a_write_the_route_wrongly_allows_is_refused_by_the_wall_with_a_403(
     """Issue 16 finding 1, as the second wall sees it: even if the route's own workspace check had a bug and let a
     key for ``ws`` write into ``other_ws``, the database refuses the row, and the client gets a 403 (not a 500,
     and no database text)."""
-    from shared.auth import Principal
+    from shared.domain.auth import Principal
 
     # Given a route check that lets everything through (the bug the second wall is there for)
     monkeypatch.setattr(Principal, "require_workspace", lambda self, workspace_id: workspace_id)

@@ -1,4 +1,4 @@
-"""Admission to the sandboxes over real HTTP (shared/sandbox/gate.py): a flood of sandbox calls leaves the rest
+"""Admission to the sandboxes over real HTTP (shared/domain/context_env/gate.py): a flood of sandbox calls leaves the rest
 of the API answering, one tenant cannot take every slot, nor one key its tenant's, and a refusal is a prompt
 429/503 with a code and Retry-After, never an unbounded queue.
 

@@ -1,5 +1,5 @@
 """The tenant cap across API instances (``context_executor=lambda``): lease rows in Postgres (migration 0026,
-shared/sandbox/leases.py), over real HTTP against two app instances sharing one database.
+shared/domain/context_env/leases.py), over real HTTP against two app instances sharing one database.
 
 The apps here are configured as in AWS (``lambda``), which switches the leases on; the sandbox service under
 them is the tests' own, whose executor is the local confined process: the leases do not depend on which
@@ -15,10 +15,10 @@ from contextlib import ExitStack, contextmanager
 
 import httpx
 
+from shared.core.tenants import user_space
 from shared.db import rls
 from shared.db import sandbox_leases as repo
-from shared.sandbox.leases import TenantLeases
-from shared.tenants import user_space
+from shared.domain.context_env.leases import TenantLeases
 from tests.integration.test_sandbox_gate import (
     Call,
     assert_refusals,

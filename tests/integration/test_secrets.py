@@ -11,10 +11,10 @@ import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
-from shared import secrets
 from shared.api.app import create_app
-from shared.api.services import Services
-from shared.sessions import cursor as cursor_codec
+from shared.app.services import Services
+from shared.domain.sessions import cursor as cursor_codec
+from shared.providers import secrets
 from tests.aws_secrets import SecretsServer, secrets_manager
 
 TTL_S = 1

@@ -16,7 +16,7 @@ import httpx
 import psycopg
 import pytest
 
-from shared.auth import Principal
+from shared.domain.auth import Principal
 from tests.secured import admin_client, serve_secured
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from shared.bootstrap import process_services
+from shared.app.bootstrap import process_services
 
 
 @pytest.fixture()

@@ -23,15 +23,15 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from bench.common import uniform_query, uniform_sentence
-from shared.api.services import InlineIndexer, Services
+from shared.app.services import InlineIndexer, Services
+from shared.core.settings import Settings
 from shared.db import rls, vector_index
 from shared.db.migrate import apply_migrations
 from shared.db.pool import Database
-from shared.extraction.worker import index_pending
+from shared.domain.extraction.worker import index_pending
+from shared.domain.requests import BatchCreate, BatchRequest, MemoryCreate, RecallRequest
 from shared.local.postgres import OWNER_ROLE
 from shared.local.rds_proxy import RdsProxyStandIn
-from shared.models import BatchCreate, BatchRequest, MemoryCreate, RecallRequest
-from shared.settings import Settings
 
 DIMS = 384
 WS = "ws_gen"

@@ -6,8 +6,8 @@ import pytest
 from pydantic import ValidationError
 
 from shared.api.app import create_app
-from shared.auth import Principal
-from shared.settings import Settings, is_loopback
+from shared.core.settings import Settings, is_loopback
+from shared.domain.auth import Principal
 
 
 @pytest.fixture(autouse=True)

@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shared.retrieval.budget import estimate_tokens
-from shared.sessions.context import KIND_PRIORITY, Item, dedupe, rank, render
-from shared.sessions.cursor import decode, encode
+from shared.domain.retrieval.budget import estimate_tokens
+from shared.domain.sessions.context import KIND_PRIORITY, Item, dedupe, rank, render
+from shared.domain.sessions.cursor import decode, encode
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from shared.core.settings import Settings
 from shared.db import connection
 from shared.db.connection import app_target, ca_bundle_path, owner_target
-from shared.settings import Settings
 
 
 def test_database_url_wins_and_nothing_adds_startup_options():

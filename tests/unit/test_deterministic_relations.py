@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from shared.extraction.base import ExtractionInput, Message
-from shared.extraction.deterministic import DeterministicExtractor, relations_in
-from shared.relations.canonical import canonicalize
-from shared.relations.names import ENTITY_TYPES
+from shared.core.names import ENTITY_TYPES
+from shared.domain.extraction.base import ExtractionInput, Message
+from shared.domain.extraction.deterministic import DeterministicExtractor, relations_in
+from shared.domain.relations.canonical import canonicalize
 
 
 def triples(text: str, speaker: str | None = None) -> list[tuple[str, str, str]]:
@@ -68,7 +68,7 @@ def test_first_person_is_the_named_speaker():
 
 
 def test_every_rule_names_a_canonical_relationship_and_known_kinds():
-    from shared.extraction.deterministic import RELATION_RULES
+    from shared.domain.extraction.deterministic import RELATION_RULES
 
     for relationship, source_kind, target_kind, _, _ in RELATION_RULES:
         canonical = canonicalize(relationship)

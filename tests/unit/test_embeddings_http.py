@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from shared.embeddings.http import (
+from shared.core.errors import EmbeddingError, InvalidInput
+from shared.providers.embeddings.http import (
     Retry,
     RetryPolicy,
     batches,
@@ -15,7 +16,6 @@ from shared.embeddings.http import (
     unit_vectors,
     with_retries,
 )
-from shared.errors import EmbeddingError, InvalidInput
 
 FAST = RetryPolicy(max_retries=3, base_delay_s=0.001, max_delay_s=0.002)
 

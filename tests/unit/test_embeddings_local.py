@@ -8,10 +8,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from shared.embeddings import create_embedder
-from shared.embeddings.local import LocalOnnxEmbedder
-from shared.errors import EmbeddingError, InvalidInput
-from shared.settings import Settings
+from shared.core.errors import EmbeddingError, InvalidInput
+from shared.core.settings import Settings
+from shared.providers.embeddings import create_embedder
+from shared.providers.embeddings.local import LocalOnnxEmbedder
 
 
 @pytest.fixture(scope="module")

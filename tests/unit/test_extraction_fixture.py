@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bench.extraction.score import CATEGORIES, evaluate, load, score
-from shared.extraction.base import ExtractionInput, Message
-from shared.extraction.candidates import MULTI_VALUED, SINGLE_VALUED
-from shared.extraction.deterministic import DeterministicExtractor
+from shared.domain.extraction.base import ExtractionInput, Message
+from shared.domain.extraction.candidates import MULTI_VALUED, SINGLE_VALUED
+from shared.domain.extraction.deterministic import DeterministicExtractor
 
 EXTRACTOR = DeterministicExtractor()
 
@@ -32,7 +32,7 @@ def test_precision_and_recall_on_the_fixture_meet_the_targets():
 
 
 def test_every_labelled_predicate_is_in_the_vocabulary_the_llm_is_given():
-    from shared.extraction.llm import SYSTEM
+    from shared.domain.extraction.llm import SYSTEM
 
     labelled = {fact[0] for item in load() for fact in item["facts"]}
     assert labelled <= SINGLE_VALUED | set(MULTI_VALUED), labelled - SINGLE_VALUED - set(MULTI_VALUED)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bench.extraction.score import FIXTURE, evaluate, load
-from shared.extraction.deterministic import DeterministicExtractor
+from shared.domain.extraction.deterministic import DeterministicExtractor
 
 EXTRACTOR = DeterministicExtractor()
 
@@ -238,7 +238,7 @@ def test_nothing_about_the_user(text):
 
 
 def test_a_condition_is_a_named_one_a_medical_head_noun_or_a_medical_ending():
-    from shared.extraction.rules import condition
+    from shared.domain.extraction.rules import condition
 
     assert condition("hay fever so spring is rough") == "hay fever"
     assert condition("tendonitis in my knee") == "tendonitis"

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from infra.bundle import _is_package_data, _package_data_patterns
-from shared.models import RecallRequest
-from shared.retrieval.expansion import EXPANSION_SQL
-from shared.retrieval.recall import Recaller
-from shared.retrieval.statement import BROWSE_SQL, hybrid_sql
-from shared.settings import Settings
+from shared.core.settings import Settings
+from shared.db.recall import BROWSE_SQL, hybrid_sql
+from shared.domain.requests import RecallRequest
+from shared.domain.retrieval.expansion import EXPANSION_SQL
+from shared.domain.retrieval.recall import Recaller
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = re.compile(r"%\((\w+)\)s")
@@ -29,7 +29,7 @@ class _NoStats:
 
 
 def test_the_statement_is_bundled_with_the_lambda_code():
-    assert _is_package_data(Path("shared/retrieval/recall.sql"), _package_data_patterns(ROOT))
+    assert _is_package_data(Path("shared/db/recall.sql"), _package_data_patterns(ROOT))
 
 
 def test_every_placeholder_is_filled_when_loaded():
@@ -49,7 +49,7 @@ def test_every_placeholder_is_filled_when_loaded():
     ],
 )
 def test_the_request_gives_every_named_parameter(body):
-    from shared.embeddings import create_embedder
+    from shared.providers.embeddings import create_embedder
 
     settings = Settings(embedding_provider="hash", database_url="postgresql://unused/x")
     recaller = Recaller(None, create_embedder(settings), settings)  # type: ignore[arg-type]

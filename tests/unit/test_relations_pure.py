@@ -7,15 +7,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from shared import ontology
-from shared.relations import connectors
-from shared.relations.canonical import EXPLICIT, TABLE, Canonical, canonicalize
-from shared.relations.email import email_to_memory
-from shared.relations.intent import classify
-from shared.relations.models import EmailIngest
-from shared.relations.names import normalize_entity_name, normalize_entity_type
-from shared.relations.profile import parse
-from shared.relations.writer import _patterns, excerpt_hash
+from shared.core import ontology
+from shared.core.names import normalize_entity_name, normalize_entity_type
+from shared.domain.relations import connectors
+from shared.domain.relations.canonical import EXPLICIT, TABLE, Canonical, canonicalize
+from shared.domain.relations.email import email_to_memory
+from shared.domain.relations.intent import classify
+from shared.domain.relations.profile import parse
+from shared.domain.relations.writer import _patterns, excerpt_hash
+from shared.domain.requests import EmailIngest
 
 
 # ------------------------------------------------------------------ canonical names

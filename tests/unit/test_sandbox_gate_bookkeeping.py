@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from shared.errors import Overloaded, RateLimited
-from shared.sandbox.gate import GateLimits, SandboxGate
+from shared.core.errors import Overloaded, RateLimited
+from shared.domain.context_env.gate import GateLimits, SandboxGate
 
 
 class Hold:

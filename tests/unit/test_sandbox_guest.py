@@ -1,12 +1,12 @@
 """The guest in this process: results, state, limits, the AST check and llm_query, each answer checked by the
-host as the API checks it (shared/sandbox/host.py)."""
+host as the API checks it (shared/domain/context_env/host.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from shared.sandbox import host
-from shared.sandbox.wasm import WasmExecutor
+from shared.domain.context_env import host
+from shared.domain.context_env.wasm import WasmExecutor
 
 LIMITS = {"seconds": 2, "memory_bytes": 256 << 20, "state_bytes": 1 << 20, "output_chars": 50_000}
 

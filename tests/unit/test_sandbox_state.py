@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shared.sandbox import host
-from shared.sandbox import state as codec
+from shared.domain.context_env import host
+from shared.domain.context_env import state as codec
 
 scalars = (
     st.none()

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from shared.sandbox import interpreter
-from shared.sandbox.guest import MARKER
+from shared.domain.context_env import interpreter
+from shared.domain.context_env.guest import MARKER
 
 NOBODY = 65534
 SECRETS = {

@@ -8,9 +8,9 @@ import stat
 import pytest
 from pydantic import SecretStr, ValidationError
 
-from shared import secrets
+from shared.core.settings import Settings
 from shared.local.dev import _persistent_cursor_secret
-from shared.settings import Settings
+from shared.providers import secrets
 
 
 def test_api_key_mode_without_a_cursor_secret_is_a_startup_error(monkeypatch):

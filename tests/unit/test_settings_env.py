@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from shared.settings import Settings, unknown_variables
+from shared.core.settings import Settings, unknown_variables
 
 
 def test_a_typo_is_refused_naming_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,9 +14,9 @@ ALLOWED = {
     "shared/local/postgres.py": "local tooling: starts the throwaway cluster and creates its roles",
     # Recall's own statements are the retrieval package's: their text is readable SQL beside the code that sends
     # them in one pipeline (recall.sql, expansion's EXPANSION_SQL, the relational arm's statement).
-    "shared/retrieval/recall.py": "sends recall.sql (shared/retrieval/statement.py loads it)",
-    "shared/retrieval/expansion.py": "sends EXPANSION_SQL, the association walk under recall's filters",
-    "shared/retrieval/relations.py": "sends the relational arm's statement in recall's pipeline",
+    "shared/domain/retrieval/recall.py": "sends recall.sql (shared/db/recall.py loads it)",
+    "shared/domain/retrieval/expansion.py": "sends EXPANSION_SQL, the association walk under recall's filters",
+    "shared/domain/retrieval/relations.py": "sends the relational arm's statement in recall's pipeline",
 }
 STATEMENT_CALLS = {"execute", "executemany"}
 

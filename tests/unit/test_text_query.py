@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from shared.retrieval.text_query import (
+from shared.domain.retrieval.text_query import (
     MAX_TERMS,
     NamedPeriod,
     asks_when,
@@ -75,7 +75,7 @@ def test_named_period(query: str, expected: NamedPeriod | None):
 def test_period_params_bound_the_period_and_a_week_after():
     from datetime import UTC, datetime
 
-    from shared.retrieval.text_query import period_params
+    from shared.domain.retrieval.text_query import period_params
 
     dated = period_params(named_period("what happened in March 2022?"), 7)
     assert (dated["p_start"], dated["p_end"], dated["p_month"]) == (

@@ -1,4 +1,4 @@
-"""One version for the server, the API and the clients (shared/version.py)."""
+"""One version for the server, the API and the clients (shared/core/version.py)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from importlib.metadata import version
 from pathlib import Path
 
 from shared.api.app import create_app
-from shared.settings import Settings
-from shared.version import __version__
+from shared.core.settings import Settings
+from shared.core.version import __version__
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_package_and_the_api_carry_the_one_version() -> None:
-    assert version("memorylayer-serverless") == __version__  # pyproject reads shared/version.py
+    assert version("memorylayer-serverless") == __version__  # pyproject reads shared/core/version.py
     app = create_app(Settings(auth_mode="none", embedding_provider="hash", database_url="postgresql://x@h/d"))
     assert app.openapi()["info"]["version"] == __version__
 

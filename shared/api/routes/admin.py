@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shared.api import schemas
 from shared.api.deps import PrincipalDep, ServicesDep, valid_workspace
-from shared.tenants import valid_tenant
+from shared.core.tenants import valid_tenant
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"])
 

@@ -20,7 +20,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep, principal, row_wall
-from shared.errors import NotFound
+from shared.core.errors import NotFound
 
 __all__ = ["install", "pages", "router"]
 
@@ -46,7 +46,7 @@ router = APIRouter(prefix="/console/api", tags=["console"])
 
 
 def _asset(name: str) -> Response:
-    body = resources.files("shared.console").joinpath(name).read_bytes()
+    body = resources.files("shared.api.console").joinpath(name).read_bytes()
     return Response(body, media_type=_ASSETS[name], headers=_HEADERS)
 
 

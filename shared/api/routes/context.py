@@ -11,8 +11,8 @@ from fastapi import APIRouter
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
-from shared.sandbox.summary import viewer_of
-from shared.sessions.models import ContextDeltaRequest, ContextPackRequest
+from shared.domain.context_env.summary import viewer_of
+from shared.domain.sessions.requests import ContextDeltaRequest, ContextPackRequest
 
 router = APIRouter(prefix="/v1/sessions", tags=["context"])
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
-from shared.relations.service import EntityService, valid_type
+from shared.domain.relations.service import EntityService, valid_type
 
 router = APIRouter(prefix="/v1/entities", tags=["entities"])
 
@@ -38,6 +38,20 @@ def _entities(svc: Any) -> EntityService:
     return EntityService(svc.db)
 
 
+def _wire(result: dict[str, Any]) -> dict[str, Any]:
+    """The service's rows as the wire's entities and relations."""
+    out = dict(result)
+    if "entity" in out:
+        out["entity"] = schemas.Entity.from_row(out["entity"])
+    if "entities" in out:
+        out["entities"] = [schemas.Entity.from_row(r) for r in out["entities"]]
+    if "relations" in out:
+        out["relations"] = [schemas.EntityRelation.from_row(r) for r in out["relations"]]
+    if "resolution" in out:
+        out["resolution"] = _wire(out["resolution"])
+    return out
+
+
 @router.get("", response_model=schemas.EntityList)
 def list_entities(
     caller: CallerDep,
@@ -47,7 +61,7 @@ def list_entities(
     workspace_id: str | None = None,
 ) -> dict[str, Any]:
     """The workspace's entities (`active`, or the `merged` tombstones), by id."""
-    return _entities(svc).list_entities(caller.workspace(workspace_id), status=status, limit=limit)
+    return _wire(_entities(svc).list_entities(caller.workspace(workspace_id), status=status, limit=limit))
 
 
 @router.get("/resolve", response_model=schemas.EntityResolution)
@@ -61,14 +75,14 @@ def resolve_entity(
     workspace_id: str | None = None,
 ) -> dict[str, Any]:
     """The entity a name or alias resolves to (exact after normalisation, never fuzzy); 404 when none does."""
-    return _entities(svc).resolve(caller.workspace(workspace_id), name, valid_type(entity_type))
+    return _wire(_entities(svc).resolve(caller.workspace(workspace_id), name, valid_type(entity_type)))
 
 
 @router.post("/merge", response_model=schemas.EntityEnvelope)
 def merge_entities(body: MergeRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     """Fold `source_id` into `target_id`: its relations are rewired, its name and aliases become the target's
     aliases and it stays as a `merged` tombstone. Returns the target."""
-    return _entities(svc).merge(caller.workspace(body.workspace_id), body.source_id, body.target_id)
+    return _wire(_entities(svc).merge(caller.workspace(body.workspace_id), body.source_id, body.target_id))
 
 
 @router.get("/{entity_id}", response_model=schemas.EntityDetail)
@@ -76,7 +90,7 @@ def get_entity(
     entity_id: str, caller: CallerDep, svc: ServicesDep, workspace_id: str | None = None
 ) -> dict[str, Any]:
     """One entity with its active relations (either direction)."""
-    return _entities(svc).get(caller.workspace(workspace_id), entity_id)
+    return _wire(_entities(svc).get(caller.workspace(workspace_id), entity_id))
 
 
 @router.get("/{entity_id}/aliases", response_model=schemas.EntityAliases)
@@ -85,7 +99,7 @@ def entity_aliases(
 ) -> dict[str, Any]:
     """The entity's aliases."""
     entity = _entities(svc).get(caller.workspace(workspace_id), entity_id)["entity"]
-    return {"entity_id": entity_id, "aliases": entity.aliases}
+    return {"entity_id": entity_id, "aliases": schemas.Entity.from_row(entity).aliases}
 
 
 @router.post("/{entity_id}/aliases", response_model=schemas.EntityEnvelope)
@@ -94,4 +108,4 @@ def add_entity_aliases(
 ) -> dict[str, Any]:
     """Add names the entity resolves by (ones it already has are skipped); a merged entity refuses them.
     Returns the entity."""
-    return _entities(svc).add_aliases(caller.workspace(workspace_id), entity_id, body.aliases)
+    return _wire(_entities(svc).add_aliases(caller.workspace(workspace_id), entity_id, body.aliases))

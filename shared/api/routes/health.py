@@ -9,11 +9,11 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from shared.api.deps import ServicesDep
-from shared.errors import DatabaseUnavailable
-from shared.version import __version__
+from shared.core.errors import DatabaseUnavailable
+from shared.core.version import __version__
 
 router = APIRouter(tags=["health"])
-VERSION = __version__  # one version for the server, the API and the clients (shared/version.py)
+VERSION = __version__  # one version for the server, the API and the clients (shared/core/version.py)
 
 
 class Info(BaseModel):

@@ -1,4 +1,4 @@
-"""/v1/ingest/email: the email adapter (shared/relations/email.py)."""
+"""/v1/ingest/email: the email adapter (shared/domain/relations/email.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from fastapi import APIRouter, Response
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
-from shared.memories import serialize
-from shared.relations.email import email_to_memory
-from shared.relations.models import EmailIngest
+from shared.domain.memories import serialize
+from shared.domain.relations.email import email_to_memory
+from shared.domain.requests import EmailIngest
 
 router = APIRouter(prefix="/v1/ingest", tags=["ingest"])
 

@@ -12,8 +12,8 @@ from fastapi import APIRouter, BackgroundTasks, Depends, Header, Query, Response
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
 from shared.db.scope import Scope
-from shared.memories import serialize
-from shared.models import (
+from shared.domain.memories import serialize
+from shared.domain.requests import (
     AnswerRequest,
     AssociationCreate,
     AssociationUpdate,

@@ -13,9 +13,15 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from shared.api import schemas
 from shared.api.deps import Caller, CallerDep, ServicesDep
-from shared.sandbox.gate import SandboxGate
-from shared.sandbox.leases import TenantLeases
-from shared.sandbox.models import ExecuteRequest, InjectRequest, LoadRequest, QueryRequest, RlmRequest
+from shared.domain.context_env.gate import SandboxGate
+from shared.domain.context_env.leases import TenantLeases
+from shared.domain.context_env.requests import (
+    ExecuteRequest,
+    InjectRequest,
+    LoadRequest,
+    QueryRequest,
+    RlmRequest,
+)
 
 router = APIRouter(prefix="/v1/context", tags=["context environment"])
 

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Query, Response
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
-from shared.sessions.models import CheckpointCreate, CommitOptions, SessionCreate, WorkingMemorySet
+from shared.domain.sessions.requests import CheckpointCreate, CommitOptions, SessionCreate, WorkingMemorySet
 
 router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
 

@@ -8,9 +8,10 @@ from fastapi import APIRouter, BackgroundTasks, Query, Response
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
-from shared.errors import NotFound, PayloadTooLarge
-from shared.memories import serialize
-from shared.models import MessagesAppend, NewMessage, ThreadCreate, ThreadUpdate
+from shared.core.errors import NotFound, PayloadTooLarge
+from shared.db.threads import NewMessage
+from shared.domain.memories import serialize
+from shared.domain.requests import MessagesAppend, ThreadCreate, ThreadUpdate
 
 router = APIRouter(prefix="/v1", tags=["threads"])
 

@@ -9,12 +9,12 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from shared import ontology
 from shared.api import schemas
 from shared.api.deps import Caller, CallerDep, ServicesDep, valid_workspace
-from shared.errors import InvalidInput
-from shared.models import ContextCreate, WorkspaceCreate, WorkspaceUpdate
-from shared.settings import RESERVED_WORKSPACES
+from shared.core import ontology
+from shared.core.errors import InvalidInput
+from shared.core.settings import RESERVED_WORKSPACES
+from shared.domain.requests import ContextCreate, WorkspaceCreate, WorkspaceUpdate
 
 router = APIRouter(prefix="/v1/workspaces", tags=["workspaces"])
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, PlainSerializer, WithJsonSchema
 
-from shared.memories.serialize import iso
+from shared.core.wire import iso
 
 
 def _iso(value: datetime | str) -> str:

@@ -7,7 +7,7 @@ from typing import Any, Literal, Self
 from pydantic import ConfigDict, Field
 
 from shared.api.schemas.base import Timestamp, Wire, _absent
-from shared.memories.serialize import etag
+from shared.core.wire import etag
 
 MemoryTypeOut = Literal["episodic", "semantic", "procedural", "working"]
 

@@ -1,0 +1,354 @@
+"""One validated settings object, read from the environment (prefix ``MEMORYLAYER_``) once at start.
+
+    >>> s = Settings(database_url="postgresql://u@h/db", embedding_provider="hash")
+    >>> s.embedding_dimensions
+    384
+
+Code in ``shared/`` receives a ``Settings`` instance as an argument and never reads ``os.environ``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ENV_PREFIX = "MEMORYLAYER_"
+# ``MEMORYLAYER_*`` names that are not settings but belong to another program of this repository, and may well
+# be set in the same shell: the embedding container's port (functions/embed/config.py) and the clients' (SDK,
+# MCP server) address, key and workspace. Tooling (tests, CDK bundling) uses ``ML_*`` instead.
+NOT_SETTINGS = frozenset(
+    {
+        "MEMORYLAYER_EMBED_PORT",  # the embedding container's own port (functions/embed)
+        # The clients' (SDK, LlamaIndex, MCP server): often exported in the same shell as `make dev`.
+        "MEMORYLAYER_URL",
+        "MEMORYLAYER_API_KEY",
+        "MEMORYLAYER_WORKSPACE_ID",
+        "MEMORYLAYER_SESSION_ID",
+    }
+)
+
+EmbeddingProviderName = Literal["hash", "local", "openai", "google", "endpoint", "sagemaker"]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", populate_by_name=True)
+
+    # --- service ---
+    host: str = "127.0.0.1"
+    port: int = 61001
+    # Host names the API answers to, comma-separated ("*": any). Unset: any, except that a server bound to
+    # loopback (make dev, memorylayer serve) answers only to loopback names (local_server_settings).
+    allowed_hosts: str | None = None
+    # Proxies whose X-Forwarded-For names the client (comma-separated addresses; unset: none, the socket's
+    # peer is the client). Behind API Gateway the source address comes from the event instead.
+    trusted_proxies: str | None = None
+    data_dir: Path = Path(".data")
+    # The app role's full DSN (local, tests); wins over the parts below. See shared/db/connection.py.
+    database_url: str | None = None
+    database_owner_url: str | None = None  # the owner's DSN, for migrations (local, tests)
+    # In AWS: the RDS Proxy endpoint (prod API functions) or the writer endpoint (dev, and migrate always).
+    database_host: str | None = None
+    database_port: int = 5432
+    database_name: str = "memorylayer"
+    database_user: str = "memorylayer_app"
+    database_auth: Literal["password", "iam"] = "password"
+    database_sslrootcert: str | None = None  # default: the CA bundle shipped in shared/db/
+    database_owner_secret_arn: str | None = None  # the RDS-managed master user secret: migrate only
+    # In AWS: the migrate function, which the worker asks (an asynchronous invoke) to build the vector graph in
+    # bulk when a large pending set exists (only the owner may: shared/db/vector_index.py).
+    vector_rebuild_function: str | None = None
+    # The bulk graph build's maintenance_work_mem (MB). An HNSW build is fastest with the whole graph in it (~2 GB
+    # for 1M 384-d memories); in AWS the stack sizes it to a quarter of the writer's memory at its maximum ACUs,
+    # so a build on a small instance does not allocate past what it has.
+    vector_build_memory_mb: int = Field(default=4096, ge=64, le=65536)
+    # Lambda-friendly pools: no connection is opened ahead of need, and idle ones are closed soon.
+    db_pool_min: int = 0
+    db_pool_max: int = 10
+    db_pool_max_idle_s: float = 60.0
+    # How long a unit of work waits for a connection when the database answers but cannot serve (a restart, a
+    # full pool): then a fast 503 database_unavailable.
+    db_connect_timeout_s: float = 5.0
+    # How long it waits while connection attempts hang without an answer, as against an Aurora Serverless v2
+    # writer resuming from 0 ACU (about 15 s; about 30 s after a day paused): then a 503 database_resuming with
+    # Retry-After. The API's must leave room for the request inside API Gateway's 30 s and the function's 29 s;
+    # the worker and cleanup (minutes of timeout, and an alarm on every error) wait longer.
+    db_resume_timeout_s: float = Field(default=20.0, gt=0, le=25)
+    db_background_resume_timeout_s: float = Field(default=60.0, gt=0)
+    # statement_timeout, hnsw.ef_search and the idle timeouts are the app role's session defaults, set by
+    # migration 0010 (ALTER ROLE ... SET): libpq startup options are refused by RDS Proxy.
+
+    # --- limits (bad input is a 4xx, never a partial write) ---
+    max_content_bytes: int = 64 * 1024
+    max_tags: int = 100
+    max_tag_length: int = 256
+    max_metadata_bytes: int = 64 * 1024
+    max_metadata_depth: int = 16
+    max_batch_operations: int = 1000
+    max_recall_limit: int = 1000
+    max_request_bytes: int = 8 * 1024 * 1024
+    # What one request may carry, each checked before anything is written (413 naming the limit): the rate
+    # limiter counts requests, so these bound the work behind one.
+    max_import_associations: int = Field(default=10_000, ge=0)
+    max_import_memories: int = Field(default=10_000, ge=1)
+    max_working_memory_items: int = Field(default=1000, ge=1)
+
+    # --- association graphs (traverse, recall's expansion) ---
+    # A walk reaches each node once; these bound the rest, inside the one recursive statement: the strongest
+    # edges followed from one node (per direction), and the nodes reached beyond the seeds (traverse returns
+    # one path per node reached, so this is also its path cap).
+    graph_max_edges_per_node: int = Field(default=50, ge=1, le=10_000)
+    graph_max_nodes: int = Field(default=500, ge=1, le=100_000)
+    # Paths (with their edges' metadata) stop being added once the traverse response would pass this.
+    traverse_max_response_bytes: int = Field(default=1024 * 1024, ge=1024)
+
+    # --- embeddings ---
+    # `local` (all-MiniLM-L6-v2 on ONNX, in process) everywhere: the Makefile, the CLI and a bare `Settings()`
+    # agree, so a CLI run outside make never re-embeds a workspace with another model. Tests ask for `hash`.
+    embedding_provider: EmbeddingProviderName = "local"
+    embedding_model: str | None = None
+    embedding_dimensions: int | None = None
+    embedding_batch_size: int = 64
+    embedding_timeout_s: float = 30.0
+    embedding_max_retries: int = 3
+    openai_api_key: SecretStr | None = None
+    openai_base_url: str | None = None
+    google_api_key: SecretStr | None = None
+    google_base_url: str | None = None
+    embedding_retry_base_delay_s: float = 0.5
+    embedding_retry_max_delay_s: float = 8.0
+    embedding_threads: int = 2
+    embed_endpoint_url: str = "http://127.0.0.1:61051"
+    embed_endpoint_api_key: SecretStr | None = None
+    sagemaker_endpoint_name: str | None = None
+    sagemaker_runtime_endpoint_url: str | None = None  # tests point boto3 at a local stub
+    # embeddings=gpu: the endpoint hosts an inference component (scale to zero); InvokeEndpoint names it.
+    sagemaker_inference_component_name: str | None = None
+    google_task_type: str | None = None  # e.g. RETRIEVAL_DOCUMENT
+    aws_region: str = "us-east-1"
+
+    # --- recall ---
+    recall_rrf_k: int = 60
+    recall_candidate_multiplier: int = 4
+    recall_min_candidates: int = 50
+
+    # --- context cursors ---
+    # The HMAC key of context cursors: set locally, or (in AWS) the ARN of a Secrets Manager secret read on
+    # first use (shared/providers/secrets.py). No default: a public one lets anyone forge cursors. With auth_mode=none
+    # and neither set, each process draws a random one.
+    context_cursor_secret: SecretStr | None = None
+    context_cursor_secret_arn: str | None = None
+    context_event_retention_days: int = 30
+
+    # --- context environment: server-side sandboxes (docs/context-environment.md) ---
+    # wasm: CPython-in-WebAssembly in this process (local, tests, the sandbox function itself); lambda: the
+    # sandbox function (context_sandbox_function, set by the stack); off: every /v1/context route answers 501.
+    context_executor: Literal["wasm", "lambda", "off"] = "wasm"
+    context_sandbox_function: str | None = None
+    context_wasm_path: str | None = None  # python.wasm (default: the bundled copy, else the venv's)
+    context_max_variables: int = Field(default=1000, ge=1, le=100_000)
+    context_max_exec_seconds: float = Field(default=30.0, gt=0, le=300)
+    context_max_memory_bytes: int = Field(default=256 * 1024 * 1024, ge=64 * 1024 * 1024)
+    context_max_state_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    context_max_output_chars: int = Field(default=50_000, ge=100)
+    context_query_max_tokens: int = Field(default=4096, ge=1)
+    context_rlm_max_iterations: int = Field(default=10, ge=1)
+    context_rlm_max_exec_seconds: float = Field(default=120.0, gt=0)
+    # Admission to the sandboxes, per API process (shared/domain/context_env/gate.py); a refusal is 429/503 + Retry-After.
+    # 4 slots: each guest may hold its whole linear-memory cap (4 x 256 MiB) in this process.
+    context_slots: int = Field(default=4, ge=1, le=256)
+    # 3 of the 4 per tenant: one tenant's flood always leaves a slot to the others.
+    context_tenant_slots: int = Field(default=3, ge=1)
+    # 2 per key: one runaway key leaves its tenant a slot, and a client may still overlap two calls.
+    context_key_slots: int = Field(default=2, ge=1)
+    # 5 s: a waiter plus the 20 s AWS execution limit stays under the HTTP API's 30 s cut.
+    context_slot_wait_s: float = Field(default=5.0, ge=0, le=60)
+    # 32 waiting at most (8 per tenant): enough to smooth a burst, too few to pile up; the rest are refused now.
+    context_slot_waiters: int = Field(default=32, ge=0)
+    context_tenant_waiters: int = Field(default=8, ge=0)
+    # With context_executor=lambda, the tenant cap also holds across instances: a lease row per running call
+    # (shared/domain/context_env/leases.py). 60 s: twice the context function's 29 s timeout, so no live call outlives its
+    # lease, and a crashed call's slot is free again within a minute.
+    context_lease_ttl_s: float = Field(default=60.0, gt=0, le=3600)
+
+    # --- sessions ---
+    # A request carrying X-Session-ID keeps its session alive at least this long (never shortens it).
+    session_touch_ttl_s: int = 3600
+    session_cleanup_interval_s: int = 300
+    session_cleanup_batch: int = 100
+    checkpoint_max_bytes: int = 1024 * 1024
+    # Lines indexed per checkpoint; the raw segment is always stored whole.
+    checkpoint_max_segments: int = 1000
+
+    # --- auth ---
+    # Closed by default: `none` (anyone may do anything) is for `make dev` and tests, which say so explicitly;
+    # it is refused inside Lambda and on a non-loopback address (see _refuse_open_auth_where_reachable).
+    auth_mode: Literal["none", "api_key"] = "api_key"
+    admin_key: SecretStr | None = None
+    admin_key_secret_arn: str | None = None  # in AWS: the admin key lives in Secrets Manager
+    # How long a value read from Secrets Manager is reused: a rotation reaches every container within this.
+    secret_cache_ttl_s: int = 300
+    # Per API key, across every instance: a fixed-window counter in Postgres (shared/domain/auth.py RateLimiter).
+    rate_limit_per_s: float = 50.0
+    rate_limit_burst: int = 100  # requests a key may make in one window of burst / per_s seconds
+    # Failed authentications per source address per minute, then 429. Counted in the shared counter (so the
+    # fleet holds the line); once over, the address is refused from this process's memory, before any key lookup.
+    auth_failures_per_minute: int = 30
+    # An unknown key is answered 401 from memory for this long: no database lookup for a key that just failed.
+    negative_key_cache_s: float = 30.0
+    # Set by the Lambda runtime (not prefixed): where `auth_mode=none` is refused.
+    lambda_function_name: str | None = Field(default=None, validation_alias="AWS_LAMBDA_FUNCTION_NAME")
+
+    # --- queue and extraction ---
+    extraction_queue_url: str | None = None
+    sqs_endpoint_url: str | None = None
+    sqs_port: int = 61002  # local moto SQS server started by `make dev`
+    extractor: Literal["auto", "deterministic", "llm"] = "auto"
+    enrichment_policy: Literal["generative", "deterministic", "adaptive"] = "adaptive"
+    extraction_recent_messages: int = 12
+    extraction_max_attempts: int = 3  # matches the queue's maxReceiveCount: the last try marks the job failed
+
+    # --- LLM (only proposes; code decides) ---
+    llm_provider: Literal["none", "openai", "google"] = "none"
+    llm_model: str | None = None
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_timeout_s: float = 30.0
+    llm_max_calls_per_operation: int = 4
+    llm_max_tokens_per_operation: int = 8000
+
+    @model_validator(mode="before")
+    @classmethod
+    def _refuse_unknown_variables(cls, data: object) -> object:
+        # A typo (MEMORYLAYER_EMBEDING_PROVIDER) would otherwise be dropped silently and the default used.
+        unknown = unknown_variables(os.environ)
+        if unknown:
+            raise ValueError(
+                f"unknown environment variable{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}: "
+                f"MEMORYLAYER_* names are settings (see shared/core/settings.py); unset or correct "
+                f"{'them' if len(unknown) > 1 else 'it'}"
+            )
+        return data
+
+    @model_validator(mode="after")
+    def _fill_embedding_defaults(self) -> Settings:
+        defaults = {
+            "hash": ("hash-384", 384),
+            "local": ("all-MiniLM-L6-v2", 384),
+            "endpoint": ("all-MiniLM-L6-v2", 384),
+            "sagemaker": ("all-MiniLM-L6-v2", 384),
+            "openai": ("text-embedding-3-small", 1536),
+            "google": ("gemini-embedding-001", 768),
+        }
+        model, dims = defaults[self.embedding_provider]
+        if self.embedding_model is None:
+            self.embedding_model = model
+        if self.embedding_dimensions is None:
+            self.embedding_dimensions = dims
+        if not 1 <= self.embedding_dimensions <= 4000:
+            raise ValueError(
+                "embedding_dimensions must be between 1 and 4000 (pgvector HNSW limit 2000 for vector)"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _resume_waits_cover_the_connect_wait(self) -> Settings:
+        shortest = min(self.db_resume_timeout_s, self.db_background_resume_timeout_s)
+        if shortest < self.db_connect_timeout_s:
+            raise ValueError(
+                f"db_resume_timeout_s and db_background_resume_timeout_s ({shortest:g}) must be at least "
+                f"db_connect_timeout_s ({self.db_connect_timeout_s:g}): the resume wait extends the connect wait"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _refuse_open_auth_where_reachable(self) -> Settings:
+        if self.auth_mode != "none":
+            return self
+        if self.lambda_function_name:
+            raise ValueError(
+                "auth_mode=none is refused inside Lambda (AWS_LAMBDA_FUNCTION_NAME is set): anyone reaching "
+                "the API could read every workspace and mint keys"
+            )
+        if not is_loopback(self.host):
+            raise ValueError(
+                f"auth_mode=none is refused on {self.host}: bind to 127.0.0.1 or set MEMORYLAYER_AUTH_MODE=api_key"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _require_cursor_secret(self) -> Settings:
+        # Checked here only when api_key was asked for (env or argument): functions that sign no cursors (the
+        # worker, cleanup, migrate) run on the default. The API checks again when it is built (create_app).
+        if "auth_mode" in self.model_fields_set and not self.has_cursor_secret:
+            raise ValueError(
+                "auth_mode=api_key needs MEMORYLAYER_CONTEXT_CURSOR_SECRET or "
+                "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN: without one anybody could forge context cursors"
+            )
+        return self
+
+    @property
+    def has_cursor_secret(self) -> bool:
+        """Whether cursors can be signed safely: a configured secret, or auth none (a per-process random one)."""
+        return bool(self.context_cursor_secret or self.context_cursor_secret_arn) or self.auth_mode == "none"
+
+    @property
+    def embedding_model_id(self) -> str:
+        """The name recorded on each memory: model and dimensions, e.g. ``all-MiniLM-L6-v2@384``.
+
+        Providers serving the same model (``local`` ONNX and the ``endpoint`` container) share an id, since their
+        vectors are comparable; a different model or size never is.
+        """
+        return f"{self.embedding_model}@{self.embedding_dimensions}"
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """``MEMORYLAYER_*`` names in ``environ`` that are no setting (sorted).
+
+    >>> unknown_variables({"MEMORYLAYER_PORT": "1", "MEMORYLAYER_PROT": "1", "PATH": "/bin"})
+    ['MEMORYLAYER_PROT']
+    """
+    fields = Settings.model_fields
+    known = {ENV_PREFIX + n.upper() for n, f in fields.items() if f.validation_alias is None} | NOT_SETTINGS
+    return sorted(k for k in environ if k.upper().startswith(ENV_PREFIX) and k.upper() not in known)
+
+
+def local_server_settings(settings: Settings) -> Settings:
+    """A server of our own on a loopback address answers to loopback names only, unless told otherwise: a web
+    page that rebinds its own name to 127.0.0.1 then cannot drive it (its requests carry its own name)."""
+    if settings.allowed_hosts or not is_loopback(settings.host):
+        return settings
+    names = {"localhost", "127.0.0.1", "::1", settings.host.strip("[]").lower()}
+    return settings.model_copy(update={"allowed_hosts": ",".join(sorted(names))})
+
+
+def is_loopback(host: str) -> bool:
+    """``localhost``, ``127.0.0.0/8`` and ``::1``: reachable from this machine only.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0"), is_loopback("10.0.0.5")
+    (True, True, False, False)
+    """
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a host name other than localhost may resolve anywhere
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings, validated at cold start."""
+    return Settings()
+
+
+DEFAULT_WORKSPACE = "_default"
+GLOBAL_WORKSPACE = "_global"
+GLOBAL_USER_WORKSPACE = "_global_user"
+RESERVED_WORKSPACES = (DEFAULT_WORKSPACE, GLOBAL_WORKSPACE, GLOBAL_USER_WORKSPACE)

@@ -1,0 +1,184 @@
+"""The recall statement, read once from ``recall.sql`` (package data), and its parameters.
+
+    >>> sql = hybrid_sql(384)                                          # doctest: +SKIP
+    >>> params = {**filter_params(req, ["ws_a"]), "q": vector, ...}    # doctest: +SKIP
+
+``recall.sql`` is the statement as it runs: every value a named parameter. Loading fills in only what is fixed
+for a process: the embedding size ``{dims}`` (literal, so the HNSW index on ``embedding::vector(384)`` is
+used), the memory columns ``{memory_columns}`` and the shared WHERE block ``{filters}`` (the file's last part).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import psycopg
+
+from shared.db.memories import QUALIFIED_COLUMNS
+
+_FILTERS_MARK = "-- filters --"
+
+
+def _read() -> tuple[str, str]:
+    text = (resources.files("shared.db") / "recall.sql").read_text()
+    body, filters = text.split(_FILTERS_MARK)
+    # The file opens with a comment about the file itself (it names the placeholders): not part of the SQL.
+    lines = body.splitlines()
+    while lines and (lines[0].startswith("--") or not lines[0].strip()):
+        lines.pop(0)
+    return "\n".join(lines).strip(), filters.strip()
+
+
+_BODY, FILTERS = _read()
+
+BROWSE_SQL = f"""
+SELECT {QUALIFIED_COLUMNS}, NULL::float8 AS cosine, NULL::real AS text_score, NULL::bigint AS vec_rank,
+       NULL::bigint AS text_rank, 1.0::float8 AS relevance, 1.0::float8 AS boosted,
+       count(*) OVER () AS pool, NULL::bigint AS scope_n
+FROM memories m WHERE {FILTERS}
+ORDER BY coalesce(m.event_time, m.created_at) DESC, m.id
+LIMIT %(limit)s OFFSET %(offset)s
+"""
+
+
+@cache
+def hybrid_sql(dims: int, generation: int = 0) -> str:
+    """The ranking statement for embeddings of ``dims`` dimensions, walking the graph of vector
+    ``generation`` (shared/db/vector_index.py; literal, as the graph's predicate is)."""
+    return (
+        _BODY.replace("{filters}", FILTERS)
+        .replace("{memory_columns}", QUALIFIED_COLUMNS)
+        .replace("{dims}", str(int(dims)))
+        .replace("{gen}", str(int(generation)))
+    )
+
+
+# --- The hot shape, planned once per session ---------------------------------------------------------------
+# Postgres plans the ranking statement on every call (~2 ms of a ~12 ms recall). A PL/pgSQL function keeps the
+# plan of its RETURN QUERY for the session, and is called as an ordinary query: nothing RDS Proxy pins on (a
+# named prepared statement or a session SET would). A generic plan cannot fold away a NULL filter, though, so
+# one function serves only the shape the SDK sends by default, no optional filter: that statement is recall.sql
+# with those parameters written in as constants (folded when the function is planned). Any other shape runs
+# the ad-hoc statement, planned with its values.
+
+# The optional filters' values when a request uses none of them (filter_params).
+HOT_CONSTANTS = {
+    "include_archived": "false",
+    "include_history": "false",
+    **dict.fromkeys(
+        ("types", "subtypes", "exclude_ids", "tags", "user_id", "observer_id", "subject_id", "created_after",
+         "created_before", "event_after", "event_before"),
+        "NULL",
+    ),
+}  # fmt: skip
+
+# The type each remaining parameter is passed as: the one it has in the ad-hoc statement (psycopg's for the
+# Python value, or the statement's own cast), so both compute the same numbers.
+PARAM_TYPES = {
+    "q": "vector", "model": "text", "k": "bigint", "floor": "float8", "qtext": "text", "scope_n": "bigint",
+    "ws": "text[]", "list_max_df": "float8", "mce_lexemes": "text[]", "mce_freqs": "real[]", "name_w": "float8",
+    "ctx_w": "float8", "k1": "float8", "b": "float8", "w_vec": "float8", "w_text": "float8", "reply_w": "float8",
+    "lead_w": "float8", "speaker_w": "float8", "qwords": "text", "time_w": "float8", "time_re": "text",
+    "date_w": "float8", "p_month": "int", "p_next": "float8", "p_slack": "float8", "p_start": "timestamptz",
+    "p_end": "timestamptz", "rw": "float8", "stale_w": "float8", "limit": "bigint", "offset": "bigint",
+}  # fmt: skip
+
+_PARAM = re.compile(r"%\((\w+)\)s")
+
+
+@dataclass(frozen=True)
+class HotFunction:
+    """recall.sql for requests without optional filters, as a PL/pgSQL function (one per embedding size, vector
+    generation and statement text: a deploy that changes the statement calls its own).
+
+    >>> hot = hot_function(384)                                                   # doctest: +SKIP
+    >>> conn.execute(hot.call, params) if is_hot(params) else ...                 # doctest: +SKIP
+    """
+
+    name: str  # recall_hot_<hash of the body>_<dims>
+    args: tuple[str, ...]  # the parameters, in the function's argument order
+    body: str  # the query, arguments as a_<name>
+    call: str  # SELECT * FROM name(%(q)s::vector, …): the ad-hoc statement's columns
+    probe: str  # the body with typed NULL arguments, to read its result columns from (ensure_recall_function)
+
+    def ddl(self, columns: list[tuple[str, str]]) -> str:
+        """CREATE FUNCTION, given the statement's result ``columns`` (name, type): ``ensure_recall_function``.
+        SECURITY INVOKER (the default, said): row-level security applies to the caller. The function's SET is
+        its own, undone on return (no session state: nothing for RDS Proxy to pin on)."""
+        arguments = ", ".join(f"a_{a} {PARAM_TYPES[a]}" for a in self.args)
+        returns = ", ".join(f"{name} {type_}" for name, type_ in columns)
+        return (
+            f"CREATE OR REPLACE FUNCTION {self.name}({arguments})\n"
+            f"RETURNS TABLE ({returns})\n"
+            "LANGUAGE plpgsql STABLE SECURITY INVOKER\n"
+            "SET search_path = public, pg_catalog\n"
+            "SET plan_cache_mode = force_generic_plan\n"
+            # The result columns are variables too (id, relevance, …): a bare name in the query is a column.
+            f"AS $recall$\n#variable_conflict use_column\nBEGIN\nRETURN QUERY\n{self.body};\nEND\n$recall$"
+        )
+
+
+def is_hot(params: dict[str, Any]) -> bool:
+    """The request uses no optional filter (``hot_function`` serves it)."""
+    return all(params[name] is (False if value == "false" else None) for name, value in HOT_CONSTANTS.items())
+
+
+@cache
+def hot_function(dims: int, generation: int = 0) -> HotFunction:
+    """The hot shape's function for embeddings of ``dims`` dimensions and vector ``generation`` (see
+    HotFunction; each generation's text differs, so it has its own function)."""
+    sql = hybrid_sql(dims, generation)
+    args = tuple(dict.fromkeys(n for n in _PARAM.findall(sql) if n not in HOT_CONSTANTS))
+    missing = set(args) - set(PARAM_TYPES)
+    if missing:  # a parameter new to recall.sql: say how the function receives it
+        raise KeyError(f"recall.sql parameters without a type in PARAM_TYPES: {sorted(missing)}")
+    body = _PARAM.sub(lambda m: HOT_CONSTANTS.get(m[1], f"a_{m[1]}"), sql).replace("%%", "%")
+    probe = _PARAM.sub(lambda m: HOT_CONSTANTS.get(m[1], f"NULL::{PARAM_TYPES.get(m[1])}"), sql).replace(
+        "%%", "%"
+    )
+    digest = hashlib.sha256(repr((args, [PARAM_TYPES[a] for a in args], body)).encode()).hexdigest()[:8]
+    call_args = ", ".join(f"%({a})s::{PARAM_TYPES[a]}" for a in args)
+    name = f"recall_hot_{digest}_{int(dims)}"
+    return HotFunction(name, args, body, f"SELECT * FROM {name}({call_args})", probe)
+
+
+# How many recall_hot_* functions per embedding size migrate keeps: this code's and the two before it.
+KEEP_RECALL_FUNCTIONS = 3
+
+
+def ensure_recall_function(conn: psycopg.Connection, dims: int, *, generation: int = 0) -> None:
+    """Recall's hot-shape function for ``dims`` (shared/db/recall.py, ``HotFunction``), made from the
+    statement this code ships, once: its name holds a hash of its text, so a deploy that changes the statement
+    makes (and calls) a new one; an older version, still running meanwhile, keeps its own. So does each vector
+    ``generation`` (literal in the statement): ``rebuild`` makes the next one's before publishing it. The app
+    role may only execute it."""
+    hot = hot_function(dims, generation)
+    if conn.execute("SELECT to_regproc(%s) IS NOT NULL", (hot.name,)).fetchone() == (True,):
+        return
+    # The result columns and their types, as the statement has them (LIMIT 0: planned, nothing read).
+    cur = conn.execute(f"SELECT * FROM ({hot.probe}) probe LIMIT 0")
+    names = [c.name for c in cur.description or ()]
+    types = conn.execute(
+        "SELECT format_type(t, NULL) FROM unnest(%s::oid[]) WITH ORDINALITY AS x(t, i) ORDER BY i",
+        ([c.type_code for c in cur.description or ()],),
+    ).fetchall()
+    with conn.transaction():
+        conn.execute(hot.ddl([(n, t) for n, (t,) in zip(names, types, strict=True)]))
+        conn.execute(f"REVOKE ALL ON FUNCTION {hot.name} FROM PUBLIC")
+        conn.execute(f"GRANT EXECUTE ON FUNCTION {hot.name} TO memorylayer_app")
+        # Older statements' functions: the newest few stay for versions still running during a deploy (or
+        # rolled back to); the rest go. A version whose function is gone falls back to the ad-hoc statement
+        # (Recaller.recall retries on UndefinedFunction), so this is never an outage, only a slower plan.
+        stale = conn.execute(
+            "SELECT p.oid::regprocedure::text AS signature FROM pg_proc p "
+            "WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE %s AND p.proname <> %s "
+            "ORDER BY p.oid DESC OFFSET %s",
+            (f"recall\\_hot\\_%\\_{int(dims)}", hot.name, KEEP_RECALL_FUNCTIONS - 1),
+        ).fetchall()
+        for (signature,) in stale:
+            conn.execute(f"DROP FUNCTION IF EXISTS {signature}")

@@ -1,0 +1,76 @@
+"""The briefing: what happened lately in a workspace (counts, recent memories, open threads, contradictions).
+
+>>> briefing(svc, "ws_a", lookback_minutes=60)["workspace_summary"]["total_memories"]   # doctest: +SKIP
+12
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from shared.db import associations as assoc_repo
+from shared.db import memories as mem_repo
+from shared.db import sessions as repo
+from shared.domain.memories import serialize
+from shared.domain.sessions.working import OPEN_THREAD_KEYS, render_value
+
+if TYPE_CHECKING:
+    from shared.domain.sessions.parts import SessionParts
+
+
+def briefing(
+    svc: SessionParts,
+    workspace_id: str,
+    *,
+    lookback_minutes: int = 60,
+    limit: int = 10,
+    include_memories: bool = True,
+    include_contradictions: bool = True,
+) -> dict[str, Any]:
+    now = svc.clock()
+    since = now - timedelta(minutes=lookback_minutes)
+    with svc.db.connection() as conn:
+        summary = mem_repo.activity_summary(conn, workspace_id, day_start=now - timedelta(days=1))
+        topics = mem_repo.top_tags_since(conn, workspace_id, since)
+        recent = mem_repo.created_since(conn, workspace_id, since, limit)
+        threads = repo.open_threads(conn, workspace_id, sorted(OPEN_THREAD_KEYS), now=now, limit=limit)
+        contradictions = (
+            assoc_repo.unresolved_contradictions(conn, workspace_id, limit) if include_contradictions else []
+        )
+    activity = []
+    if recent:
+        activity.append(
+            {
+                "timestamp": serialize.iso(recent[0]["created_at"]),
+                "summary": f"{len(recent)} memories in the last {lookback_minutes} minutes",
+                "memories_created": len(recent),
+                "key_decisions": [r["content"] for r in recent if r["subtype"] == "decision"][:5],
+            }
+        )
+    return {
+        "workspace_summary": {**summary, "active_topics": topics},
+        "recent_activity": activity,
+        "open_threads": [
+            {
+                "topic": render_value(t["value"]),
+                "status": "blocked" if t["key"].lower() == "blocked" else "in_progress",
+                "last_activity": serialize.iso(t["updated_at"]),
+                "key_memories": [],
+                "session_id": t["session_id"],
+            }
+            for t in threads
+        ],
+        "contradictions_detected": [
+            {
+                "memory_a": c["source_id"],
+                "memory_b": c["target_id"],
+                "relationship": "contradicts",
+                "needs_resolution": True,
+                "detected_at": serialize.iso(c["created_at"]),
+                "id": c["id"],
+            }
+            for c in contradictions
+        ],
+        "memories": [serialize.memory(r) for r in recent] if include_memories else [],
+    }

@@ -1,0 +1,149 @@
+"""Conversation threads: messages are stored durably first, then an extraction job goes on the queue.
+
+>>> svc = ThreadService(db, queue, worker)                                   # doctest: +SKIP
+>>> messages, job = svc.append("ws_a", "thread_1", [NewMessage("user", "I live in Paris", {}, None)])  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import builtins
+import uuid
+from typing import Any
+
+from shared.core.errors import Conflict, NotFound
+from shared.core.tenants import DEFAULT_TENANT
+from shared.db import threads as repo
+from shared.db import workspaces as ws_repo
+from shared.db.pool import Database
+from shared.db.threads import NewMessage
+from shared.domain.extraction.worker import ExtractionWorker
+from shared.providers.queue import JobQueue
+
+
+class ThreadService:
+    def __init__(self, db: Database, queue: JobQueue, worker: ExtractionWorker) -> None:
+        self.db = db
+        self.queue = queue
+        self.worker = worker
+
+    def create(
+        self,
+        workspace_id: str,
+        thread_id: str | None,
+        fields: dict[str, Any],
+        *,
+        tenant_id: str = DEFAULT_TENANT,
+    ) -> dict:
+        thread_id = thread_id or f"thread_{uuid.uuid4().hex}"
+        with self.db.transaction() as conn:
+            ws_repo.ensure_workspace(
+                conn, workspace_id, tenant_id
+            )  # a new workspace is the creator's tenant's
+            row = repo.create(conn, workspace_id, thread_id, fields)
+        if row is None:
+            raise Conflict(f"thread {thread_id} already exists", code="thread_exists")
+        return row
+
+    def get(self, workspace_id: str, thread_id: str) -> dict:
+        with self.db.connection() as conn:
+            row = repo.get(conn, workspace_id, thread_id)
+        if row is None:
+            raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+        return row
+
+    def list(self, workspace_id: str, *, user_id: str | None, limit: int, offset: int) -> list[dict]:
+        with self.db.connection() as conn:
+            return repo.list_threads(conn, workspace_id, user_id=user_id, limit=limit, offset=offset)
+
+    def update(self, workspace_id: str, thread_id: str, changes: dict[str, Any]) -> dict:
+        with self.db.transaction() as conn:
+            row = (
+                repo.update(conn, workspace_id, thread_id, changes)
+                if changes
+                else repo.get(conn, workspace_id, thread_id)
+            )
+        if row is None:
+            raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+        return row
+
+    def delete(self, workspace_id: str, thread_id: str) -> None:
+        with self.db.transaction() as conn:
+            if not repo.delete(conn, workspace_id, thread_id):
+                raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+
+    def append(
+        self, workspace_id: str, thread_id: str, messages: builtins.list[NewMessage]
+    ) -> tuple[builtins.list[dict], dict | None]:
+        """Store messages (indexes assigned under the thread's row lock) and their extraction job, in one
+        transaction. Returns (the messages, new or already stored; the job or None); ``enqueue`` the job next.
+
+        The job row is the outbox: once this commits nothing is lost, even if enqueueing fails (the sweeper
+        re-sends jobs left queued), so the caller may acknowledge before the queue call."""
+        with self.db.transaction() as conn:
+            thread = repo.lock(conn, workspace_id, thread_id)
+            if thread is None:
+                raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+            new, existing = repo.append(conn, thread, messages)
+            job = (
+                repo.create_job(
+                    conn, workspace_id, thread_id, new[0]["message_index"], new[-1]["message_index"]
+                )
+                if new
+                else None
+            )
+        stored = sorted(new + existing, key=lambda m: m["message_index"])
+        return stored, job
+
+    def enqueue(self, job: dict) -> bool:
+        message = {"job_id": job["id"], "workspace_id": job["workspace_id"], "thread_id": job["thread_id"]}
+        return self.queue.send(message)
+
+    def messages(self, workspace_id: str, thread_id: str, **query: Any) -> tuple[builtins.list[dict], int]:
+        with self.db.connection() as conn:
+            if repo.get(conn, workspace_id, thread_id) is None:
+                raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+            return repo.messages(conn, workspace_id, thread_id, **query), repo.count_messages(
+                conn, workspace_id, thread_id
+            )
+
+    def delete_message(self, workspace_id: str, thread_id: str, message_id: str) -> None:
+        with self.db.transaction() as conn:
+            if not repo.delete_message(conn, workspace_id, thread_id, message_id):
+                raise NotFound(f"message {message_id} not found", code="message_not_found")
+
+    def decompose(self, workspace_id: str, thread_id: str) -> dict[str, Any]:
+        """Extract, now, from every message not yet processed (no queue round trip)."""
+        with self.db.transaction() as conn:
+            thread = repo.lock(conn, workspace_id, thread_id)
+            if thread is None:
+                raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+            start, end = thread["last_decomposed_index"], thread["message_count"] - 1
+            job = repo.create_job(conn, workspace_id, thread_id, start, end) if end >= start else None
+        result = self.worker.run(job["id"]) if job else {"messages_processed": 0, "added": 0, "superseded": 0}
+        return {
+            "thread_id": thread_id,
+            "workspace_id": workspace_id,
+            "messages_processed": result.get("messages_processed", 0),
+            "memories_created": result.get("added", 0) + result.get("superseded", 0),
+            "from_index": start,
+            "to_index": max(end, start - 1) + 1,
+            "job_id": job["id"] if job else None,
+        }
+
+    def job(self, job_id: str) -> dict:
+        with self.db.connection() as conn:
+            row = repo.get_job(conn, job_id)
+        if row is None:
+            raise NotFound(f"job {job_id} not found", code="job_not_found")
+        return row
+
+
+def requeue_stale_jobs(db: Database, queue: JobQueue, older_than_s: int = 120) -> int:
+    """Re-send jobs still queued long after their commit: their queue message may never have been sent.
+    A duplicate message is harmless (a done job is skipped). Run by the scheduled cleanup."""
+    with db.connection() as conn:
+        stale = repo.stale_jobs(conn, older_than_s)
+    return sum(
+        queue.send({"job_id": j["id"], "workspace_id": j["workspace_id"], "thread_id": j["thread_id"]})
+        for j in stale
+    )
