@@ -18,7 +18,7 @@ from infra.logs import log_group
 from infra.nag import acknowledge
 from shared.db.recall import hot_function
 
-MIGRATIONS_DIR = REPO_ROOT / "shared" / "migrations"
+MIGRATIONS_DIR = REPO_ROOT / "shared" / "db" / "migrations"
 RESOURCE_TYPE = "Custom::MemoryLayerMigrations"
 
 
