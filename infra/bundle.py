@@ -1,7 +1,9 @@
 """Build the Lambda asset folders locally, without Docker.
 
-Each function gets ``build/lambda/<name>/``: our code (its own ``functions/<name>/`` and ``shared/`` minus the
-dev-only layers, ``shared/local`` and the CLI; see ``lambda_modules``) and the runtime dependencies, installed from a lock file with hashes (``pip --require-hashes --platform
+Each function gets ``build/lambda/<name>/``: our code (its own ``functions/<name>/`` and the modules of ``shared/``
+it imports, found by following its imports: no ``shared/local``, no CLI, no SnapStart priming where the handler
+does not register it; see ``lambda_modules``) and the
+runtime dependencies, installed from a lock file with hashes (``pip --require-hashes --platform
 manylinux_2_x_aarch64``) once per lock content into ``build/lambda-deps/<hash>/`` and hard-linked into every
 asset, so a synth after the first one takes seconds.
 
@@ -20,8 +22,10 @@ Set ``ML_CDK_SKIP_DEPS=1`` (or ``-c bundle=skip``) to bundle only our code: no p
 from __future__ import annotations
 
 import argparse
+import ast
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -234,27 +238,65 @@ def precompile(*folders: Path) -> bool:
     return True
 
 
-# The layers of shared/ that only a developer's machine runs (docs/ARCHITECTURE.md): never in a Lambda.
-DEV_ONLY = ("shared.local", "shared.cli")
+# A module named in a string (``import_module("shared.providers.embeddings.local")``, ``"shared.x:Class"``) counts as
+# imported: the closure below must not drop what is loaded by name.
+_MODULE_NAME = re.compile(
+    r"^((?:shared|functions)(?:\.[A-Za-z_][A-Za-z0-9_]*)+)(?::[A-Za-z_][A-Za-z0-9_.]*)?$"
+)
 
 
-def _module_name(rel: Path) -> str:
-    return ".".join(rel.with_suffix("").parts).removesuffix(".__init__")
+def _module_file(root: Path, module: str) -> Path | None:
+    base = root.joinpath(*module.split("."))
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imports_of(path: Path, module: str) -> set[str]:
+    """Every module of ours ``path`` may import: at its top, inside functions (lazy imports), and by name."""
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = module.split(".")
+                keep = len(parts) - node.level + (1 if is_package else 0)
+                base = ".".join(parts[:keep] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)  # a name may be a submodule
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            match = _MODULE_NAME.match(node.value)
+            if match:
+                found.add(match.group(1))
+    return {m for m in found if m.split(".")[0] in ("shared", "functions")}
 
 
 def lambda_modules(package: str, root: Path = REPO_ROOT) -> set[str]:
-    """Our modules in the Lambda of ``functions/<package>``: every module of ``shared/`` but the dev-only layers,
-    and the function's own package."""
-    found: set[str] = {"functions"}
-    for top in (root / "shared", root / "functions" / package):
-        for path in top.rglob("*.py"):
-            rel = path.relative_to(root)
-            if "__pycache__" in rel.parts or path.name.startswith(("test_", "conftest")):
-                continue
-            module = _module_name(rel)
-            if not any(module == dev or module.startswith(dev + ".") for dev in DEV_ONLY):
-                found.add(module)
-    return found
+    """Our modules a Lambda can import: the closure of ``functions/<package>``'s imports (with the packages
+    that contain them). ``shared/local``, the CLI and the pieces of other functions stay out."""
+    todo = [
+        ".".join(path.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+        for path in (root / "functions" / package).rglob("*.py")
+        if not path.name.startswith(("test_", "conftest"))
+    ]
+    seen: set[str] = set()
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        path = _module_file(root, module)
+        if path is None:  # a name imported from a module (not a module), or not ours
+            continue
+        seen.add(module)
+        parts = module.split(".")
+        todo += [".".join(parts[:i]) for i in range(1, len(parts))]
+        todo += sorted(_imports_of(path, module) - seen)
+    return seen
 
 
 def _code_files(root: Path, package: str) -> Iterator[Path]:
