@@ -152,7 +152,14 @@ def _code_files(root: Path) -> list[Path]:
         for p in (root / "functions" / "sandbox").rglob("*")
         if p.is_file() and "__pycache__" not in p.parts
     )
-    ours = {"shared", "shared.domain", "shared.domain.context_env", "functions", "functions.sandbox", *modules}
+    ours = {
+        "shared",
+        "shared.domain",
+        "shared.domain.context_env",
+        "functions",
+        "functions.sandbox",
+        *modules,
+    }
     ours |= {".".join(p.with_suffix("").parts) for p in handler_files if p.suffix == ".py"}
     for rel in handler_files:
         if rel.suffix == ".py":

@@ -126,12 +126,12 @@ def test_deployable_assets_ship_python_312_bytecode(tmp_path: Path) -> None:
     sources = {f for f in files if f.endswith(".py")}
     compiled = {f for f in files if f.endswith(".cpython-312.pyc")}
     assert {
-        "shared/__pycache__/settings.cpython-312.pyc",
+        "shared/core/__pycache__/settings.cpython-312.pyc",
         "functions/memory/__pycache__/handler.cpython-312.pyc",
     } <= compiled
     assert len(compiled) == len(sources)
     # Hash-based and unchecked (PEP 552 flags = 0b01): the runtime uses them whatever the files' timestamps.
-    header = (asset.path / "shared/__pycache__/settings.cpython-312.pyc").read_bytes()[4:8]
+    header = (asset.path / "shared/core/__pycache__/settings.cpython-312.pyc").read_bytes()[4:8]
     assert int.from_bytes(header, "little") == 0b01
     plain = build_function_asset("memory", tmp_path / "plain", deps=None)
     assert plain.asset_hash != asset.asset_hash
