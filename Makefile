@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: dev test test-fast lint typecheck format embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
+.PHONY: dev test test-fast lint typecheck format schema embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,10 @@ typecheck: $(VENV)/.installed-dev  ## mypy over shared/ and functions/ (configur
 
 format:
 	$(VENV)/bin/ruff check --fix . && $(VENV)/bin/ruff format .
+
+# After a new migration or an edited file in shared/db/functions/ (tests/integration/test_schema.py says when).
+schema: $(VENV)/.installed-dev  ## rewrite shared/db/schema.sql: a throwaway Postgres migrated from empty, dumped
+	$(PY) -m shared.local.schema
 
 bench: $(VENV)/.installed-dev  ## remember/recall latency and throughput at 1k and 10k memories
 	$(PY) -m bench.api_load

@@ -13,7 +13,7 @@ from infra.bundle import LAMBDA_PACKAGES
 from infra.config import API_FUNCTIONS
 from infra.database import APP_USER
 from infra.functions import SDK_ENV, SPECS
-from infra.migrations import RESOURCE_TYPE, migrations_hash
+from infra.migrations import FUNCTIONS_DIR, MIGRATIONS_DIR, RESOURCE_TYPE, migrations_hash
 from infra.nag import MIN_REASON_LENGTH
 from infra.queue import MAX_RECEIVE_COUNT
 from shared.db.recall import hot_function
@@ -812,6 +812,23 @@ def test_migrations_hash_changes_with_the_files(tmp_path: Any) -> None:
     before = migrations_hash(tmp_path)
     (tmp_path / "0002_more.sql").write_text("SELECT 1;")
     assert migrations_hash(tmp_path) != before
+
+
+def test_migrations_hash_covers_the_numbered_and_the_repeatable_files(tmp_path: Any) -> None:
+    # Both folders exist where the hash looks (an empty glob would hash to a constant: no deploy re-runs migrate).
+    assert sorted(MIGRATIONS_DIR.glob("*.sql")) and sorted(FUNCTIONS_DIR.glob("*.sql"))
+    migrations, functions = tmp_path / "migrations", tmp_path / "functions"
+    migrations.mkdir()
+    functions.mkdir()
+    (migrations / "0001_init.sql").write_text("CREATE EXTENSION IF NOT EXISTS vector;")
+    (functions / "f.sql").write_text(
+        "CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;"
+    )
+    before = migrations_hash(migrations, functions)
+    (functions / "f.sql").write_text(
+        "CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 2 $$;"
+    )
+    assert migrations_hash(migrations, functions) != before
 
 
 @pytest.mark.parametrize(("stage", "rate"), [("dev", "rate(6 hours)"), ("prod", "rate(15 minutes)")])

@@ -27,8 +27,14 @@ from tests.secured import ADMIN, secured_settings
 
 # Tables with rows of one workspace each. Not walled: api_keys (a key is found by its prefix before anyone
 # knows its workspaces; admin routes only), rate_limit_counters (per key and per source address, counted before
-# a key is known; they hold counts, no tenant data) and schema_migrations (the owner's).
-UNWALLED = {"api_keys", "rate_limit_counters", "schema_migrations", "vector_index_generations"}
+# a key is known; they hold counts, no tenant data), schema_migrations and schema_functions (the owner's).
+UNWALLED = {
+    "api_keys",
+    "rate_limit_counters",
+    "schema_functions",
+    "schema_migrations",
+    "vector_index_generations",
+}
 
 
 @pytest.fixture(scope="module")
