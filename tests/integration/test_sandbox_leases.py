@@ -94,11 +94,22 @@ def test_a_crashed_calls_lease_expires_and_frees_its_slot(settings, services):
         with rls.visible(rls.EVERY):
             assert crashed.take(space, "key_dead") and crashed.take(space, "key_dead")
             assert crashed.take(space, "key_dead") is None
-        taken = time.monotonic()
         busy = client.post("/v1/context/execute", json={"code": "1"}, headers=h(ws, **{"X-Session-ID": sid}))
         assert busy.status_code == 429 and busy.json()["detail"]["code"] == "sandbox_tenant_busy", busy.text
         assert busy.headers["Retry-After"] == "1"
-        time.sleep(max(0.0, taken + 3.5 - time.monotonic()))  # past the leases' expiry
+        # Each lasts its TTL from when it was taken; then the TTL passes (moved, not waited for).
+        with rls.visible(rls.EVERY), services.db.transaction() as conn:
+            lasts = conn.execute(
+                "SELECT DISTINCT extract(epoch FROM expires_at - taken_at) AS s FROM context_sandbox_leases "
+                "WHERE workspace_id = %s AND key_id = 'key_dead'",
+                (space,),
+            ).fetchall()
+            assert [float(row["s"]) for row in lasts] == [3.0]
+            conn.execute(
+                "UPDATE context_sandbox_leases SET expires_at = now() - interval '1 ms' "
+                "WHERE workspace_id = %s AND key_id = 'key_dead'",
+                (space,),
+            )
         freed = client.post("/v1/context/execute", json={"code": "1"}, headers=h(ws, **{"X-Session-ID": sid}))
         assert freed.status_code == 200 and freed.json()["result"] == "1", freed.text
         assert live_leases(services, space) == 0  # the call dropped the slot it took over
