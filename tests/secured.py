@@ -44,6 +44,17 @@ def admin_client(url: str) -> httpx.Client:
     return httpx.Client(base_url=url, headers={"Authorization": f"Bearer {ADMIN}"})
 
 
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def new_key(url: str, *workspaces: str) -> str:
+    """A new API key for ``workspaces``, made with the admin key."""
+    r = httpx.post(f"{url}/v1/admin/api-keys", json={"workspaces": list(workspaces)}, headers=bearer(ADMIN))
+    assert r.status_code == 201, r.text
+    return r.json()["key"]
+
+
 def windows_stand_still(*apps: FastAPI) -> None:
     """Count the apps' rate windows (per key, failed logins) at one instant, the start of this minute, instead
     of the database's clock: a window boundary cannot reset a count halfway through a test, and no test waits

@@ -19,7 +19,7 @@ from pydantic import SecretStr
 from shared.api.app import create_app
 from shared.core.settings import Settings
 from shared.local.server import serve_in_thread
-from tests.secured import ADMIN, secured_settings, windows_stand_still
+from tests.secured import ADMIN, bearer, new_key, secured_settings, windows_stand_still
 
 
 def secure(settings: Settings, **overrides: Any) -> Settings:
@@ -38,20 +38,6 @@ def lookups(services, monkeypatch) -> list[str]:
 
     monkeypatch.setattr(services.api_keys, "authenticate", counting)
     return seen
-
-
-def new_key(url: str, *workspaces: str) -> str:
-    r = httpx.post(
-        f"{url}/v1/admin/api-keys",
-        json={"workspaces": list(workspaces)},
-        headers={"Authorization": f"Bearer {ADMIN}"},
-    )
-    assert r.status_code == 201, r.text
-    return r.json()["key"]
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
 
 
 # --- 5: open by default -------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from shared.domain.auth import Principal
 from shared.domain.context_env.requests import ExecuteRequest
 from shared.domain.sessions.requests import ContextPackRequest
 from shared.local.server import serve_in_thread
-from tests.integration.test_sessions_api import create, h
+from tests.helpers.http import create, h
 
 
 def sx(ws: str, sid: str) -> dict[str, str]:

@@ -19,6 +19,7 @@ from shared.core.tenants import user_space
 from shared.db import rls
 from shared.db import sandbox_leases as repo
 from shared.domain.context_env.leases import TenantLeases
+from tests.helpers.http import create, h
 from tests.integration.test_sandbox_gate import (
     Call,
     assert_refusals,
@@ -30,7 +31,6 @@ from tests.integration.test_sandbox_gate import (
     most_at_once,
     ok,
 )
-from tests.integration.test_sessions_api import create, h
 from tests.secured import admin_client, serve_secured
 
 LAMBDA = {"context_executor": "lambda", "context_sandbox_function": "not-invoked-here"}
