@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -20,7 +19,7 @@ from pydantic import SecretStr
 from shared.api.app import create_app
 from shared.core.settings import Settings
 from shared.local.server import serve_in_thread
-from tests.secured import ADMIN, secured_settings
+from tests.secured import ADMIN, bearer, new_key, secured_settings, windows_stand_still
 
 
 def secure(settings: Settings, **overrides: Any) -> Settings:
@@ -39,20 +38,6 @@ def lookups(services, monkeypatch) -> list[str]:
 
     monkeypatch.setattr(services.api_keys, "authenticate", counting)
     return seen
-
-
-def new_key(url: str, *workspaces: str) -> str:
-    r = httpx.post(
-        f"{url}/v1/admin/api-keys",
-        json={"workspaces": list(workspaces)},
-        headers={"Authorization": f"Bearer {ADMIN}"},
-    )
-    assert r.status_code == 201, r.text
-    return r.json()["key"]
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
 
 
 # --- 5: open by default -------------------------------------------------------------------------------------
@@ -80,7 +65,9 @@ def test_admin_key_still_opens_admin_routes_with_auth_none(settings, services):
 @pytest.fixture()
 def guarded(settings, services) -> Iterator[str]:
     """A secured app with a small failure budget per source address."""
-    with serve_in_thread(create_app(secure(settings, auth_failures_per_minute=10), services=services)) as url:
+    app = create_app(secure(settings, auth_failures_per_minute=10), services=services)
+    windows_stand_still(app)
+    with serve_in_thread(app) as url:
         yield url
 
 
@@ -91,18 +78,9 @@ def _unblock_loopback(database_url: str) -> None:
             conn.execute("DELETE FROM rate_limit_counters WHERE bucket LIKE 'authfail:%'")
 
 
-def _early_in_a_minute(needed_s: float = 40.0) -> None:
-    """The failure windows are whole clock minutes: start where the rest of this one outlasts the test, so a
-    window boundary cannot reset the count halfway (a slow CI machine made that happen)."""
-    left = 60.0 - time.time() % 60.0
-    if left < needed_s:
-        time.sleep(left + 0.2)
-
-
 @pytest.fixture()
 def clean_minute(database_url) -> Iterator[None]:
-    """A failure window that outlasts the test, with no failures counted for 127.0.0.1 before or after it."""
-    _early_in_a_minute()
+    """No failures counted for 127.0.0.1 before or after the test (``guarded``'s window stands still)."""
     _unblock_loopback(database_url)
     try:
         yield
@@ -112,7 +90,6 @@ def clean_minute(database_url) -> Iterator[None]:
 
 def test_garbage_keys_from_one_address_get_429_and_stop_costing_lookups(guarded, lookups, database_url):
     """Before: 300 requests with garbage keys got 300 × 401, no 429, and one database lookup each."""
-    _early_in_a_minute()
     _unblock_loopback(database_url)
     try:
         statuses = []
@@ -171,9 +148,9 @@ def test_failed_auth_limit_keys_on_api_gateways_source_ip(settings, services, da
     from shared.local.api_gateway import http_v2
     from shared.local.lambda_context import LambdaContext
 
-    handler = Mangum(
-        create_app(secure(settings, auth_failures_per_minute=3), services=services), lifespan="off"
-    )
+    app = create_app(secure(settings, auth_failures_per_minute=3), services=services)
+    windows_stand_still(app)
+    handler = Mangum(app, lifespan="off")
 
     def status(source_ip: str) -> int:
         event = http_v2("GET", "/v1/memories", headers=bearer(f"mlk_{uuid.uuid4().hex[:12]}_x"))
@@ -181,7 +158,6 @@ def test_failed_auth_limit_keys_on_api_gateways_source_ip(settings, services, da
         return handler(event, LambdaContext())["statusCode"]
 
     flooder, bystander = f"198.51.100.{uuid.uuid4().int % 250}", f"203.0.113.{uuid.uuid4().int % 250}"
-    _early_in_a_minute(needed_s=20.0)
     try:
         assert [status(flooder) for _ in range(5)] == [401, 401, 401, 429, 429]
         assert status(bystander) == 401
@@ -197,14 +173,10 @@ def test_per_key_limit_holds_across_instances(settings, services, ws):
     """Before: each process (each Lambda container) had its own bucket, so two instances allowed twice the
     burst. Now the count is shared in Postgres: 5 per 100 s window, whichever instance answers."""
     limited = secure(settings, rate_limit_per_s=0.05, rate_limit_burst=5)
-    with (
-        serve_in_thread(create_app(limited, services=services)) as one,
-        serve_in_thread(create_app(limited, services=services)) as two,
-    ):
+    apps = create_app(limited, services=services), create_app(limited, services=services)
+    windows_stand_still(*apps)  # inside one fixed window
+    with serve_in_thread(apps[0]) as one, serve_in_thread(apps[1]) as two:
         key = new_key(one, ws)
-        # Stay inside one fixed window (they start at multiples of 100 s since the epoch).
-        if time.time() % 100 > 90:
-            time.sleep(100 - time.time() % 100 + 0.5)
         statuses = [
             httpx.get(f"{url}/v1/memories", headers=bearer(key)).status_code for url in (one, two) * 6
         ]

@@ -7,22 +7,12 @@ extractor and writer, then recall over HTTP (hash embeddings, so the text arm de
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Iterator
 
 import httpx
 import psycopg
 import pytest
 
-from tests.integration.test_threads_extraction import append, new_thread, recall, wait_job
-
-
-@pytest.fixture()
-def api(pipeline) -> Iterator[httpx.Client]:
-    with httpx.Client(
-        base_url=pipeline[0], timeout=30, headers={"X-Workspace-ID": f"ws_{uuid.uuid4().hex[:10]}"}
-    ) as c:
-        yield c
+from tests.helpers.threads import append, new_thread, recall, wait_job
 
 
 def say(api: httpx.Client, thread: str, user: str, assistant: str) -> dict:

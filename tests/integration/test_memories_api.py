@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import json
 
-import httpx
 import pytest
 
-
-def remember(http: httpx.Client, ws: str, content: str, **fields) -> dict:
-    r = http.post("/v1/memories", json={"content": content, **fields}, headers={"X-Workspace-ID": ws})
-    assert r.status_code == 201, r.text
-    return r.json()["memory"]
+from tests.helpers.http import remember
 
 
 def test_remember_returns_the_reference_shape(http, ws):

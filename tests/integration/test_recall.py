@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.http import recall
 from tests.own_database import services_in_own_database
 
 FIXTURE = [
@@ -32,12 +33,6 @@ def corpus(http, ws):
         assert r.status_code == 201
         ids.append(r.json()["memory"]["id"])
     return ids
-
-
-def recall(http, ws, query: str, **fields) -> dict:
-    r = http.post("/v1/memories/recall", json={"query": query, **fields}, headers={"X-Workspace-ID": ws})
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def test_both_arms_rank_the_obvious_answer_first(http, ws, corpus):

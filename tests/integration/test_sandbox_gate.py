@@ -19,7 +19,7 @@ import httpx
 
 from shared.api.app import create_app
 from shared.local.server import serve_in_thread
-from tests.integration.test_sessions_api import create, h
+from tests.helpers.http import create, h
 from tests.secured import admin_client, serve_secured
 
 

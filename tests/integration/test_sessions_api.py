@@ -6,15 +6,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-
-def h(ws: str, **extra: str) -> dict[str, str]:
-    return {"X-Workspace-ID": ws, **extra}
-
-
-def create(http, ws: str, **body) -> dict:
-    response = http.post("/v1/sessions", json=body, headers=h(ws))
-    assert response.status_code == 201, response.text
-    return response.json()["session"]
+from tests.helpers.http import create, h
 
 
 def parse(iso: str) -> datetime:
