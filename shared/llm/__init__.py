@@ -13,7 +13,7 @@ from shared.settings import Settings
 
 
 def create_llm(settings: Settings) -> LLMClient | None:
-    """The configured client (its calls are X-Ray subsegments in a traced Lambda), or None."""
+    """The configured client (its calls are spans in a traced Lambda: shared/tracing.py), or None."""
     from shared.tracing import traced_llm
 
     return traced_llm(_create(settings))
