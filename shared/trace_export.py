@@ -96,7 +96,12 @@ class XRayAgentExporter(SpanExporter):
 
     def __init__(self, address: str) -> None:
         self.address = self.parse_address(address)
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._socket: socket.socket | None = None  # opened at the first export: after a SnapStart restore
+
+    def _send(self, datagram: bytes) -> None:
+        if self._socket is None:
+            self._socket = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self._socket.sendto(datagram, self.address)
 
     @staticmethod
     def parse_address(value: str) -> tuple[str, int]:
@@ -115,7 +120,7 @@ class XRayAgentExporter(SpanExporter):
 
     def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
         for datagram in self.datagrams(list(spans)):
-            self._socket.sendto(datagram, self.address)
+            self._send(datagram)
         return SpanExportResult.SUCCESS
 
     def datagrams(self, spans: list[ReadableSpan]) -> Iterator[bytes]:
@@ -130,7 +135,8 @@ class XRayAgentExporter(SpanExporter):
             log.warning("span %s dropped: %d bytes encoded", spans[0].name, len(datagram))
 
     def shutdown(self) -> None:
-        self._socket.close()
+        if self._socket is not None:
+            self._socket.close()
 
 
 class OtlpHttpExporter(SpanExporter):

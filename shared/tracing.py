@@ -174,13 +174,13 @@ def _start(service: str) -> None:
     from opentelemetry.sdk.trace.sampling import ALWAYS_OFF, ParentBased
 
     env = os.environ
-    attributes: dict[str, str] = {
-        "cloud.provider": "aws",
-        "cloud.platform": "aws_lambda",
-        "cloud.region": env.get("AWS_REGION", ""),
-        "faas.name": env.get("AWS_LAMBDA_FUNCTION_NAME", ""),
-        "faas.version": env.get("AWS_LAMBDA_FUNCTION_VERSION", ""),
+    lambda_attributes = {
+        "cloud.region": env.get("AWS_REGION"),
+        "faas.name": env.get("AWS_LAMBDA_FUNCTION_NAME"),
+        "faas.version": env.get("AWS_LAMBDA_FUNCTION_VERSION"),
     }
+    attributes = {"cloud.provider": "aws", "cloud.platform": "aws_lambda"}
+    attributes.update({key: value for key, value in lambda_attributes.items() if value})
     if not env.get("OTEL_SERVICE_NAME"):  # the SDK reads it itself when the stack sets it
         attributes[SERVICE_NAME] = service
     # Without a parent from Lambda nothing is recorded unless OTEL_TRACES_SAMPLER says otherwise: the X-Ray
