@@ -51,6 +51,8 @@ AGENT_ENV = "AWS_XRAY_DAEMON_ADDRESS"
 _tracer: Tracer | None = None  # set once tracing is on in this process
 _provider: TracerProvider | None = None
 _processor: PerInvocationProcessor | None = None
+# No invocation yet in this process (a SnapStart restore starts from a snapshot taken before any).
+_cold = True
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -107,11 +109,6 @@ class LambdaTracer:
                 flush()
 
         return traced  # type: ignore[return-value]
-
-
-_cold = (
-    True  # no invocation yet in this process (a SnapStart restore starts from a snapshot taken before one)
-)
 
 
 def lambda_tracer(service: str) -> LambdaTracer:
