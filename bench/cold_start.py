@@ -14,7 +14,7 @@ first request, not at import.
 Then the first request, which a cold start also pays for: each API handler, in a fresh interpreter over the
 compiled layout, imports and answers one request against a local Postgres (embedded, migrated, a few memories),
 twice — *on demand* (import, then the first request pays the lazy imports, the pool and the first query) and
-*primed* (import and ``shared.snapstart.prime()`` first: what a SnapStart restore starts from, since Lambda runs
+*primed* (import and ``shared.api.snapstart.prime()`` first: what a SnapStart restore starts from, since Lambda runs
 both before the snapshot). A second request gives the warm baseline. Not measured here: the snapshot restore
 itself, TLS to RDS Proxy and the Secrets Manager read of a deployed first request.
 
@@ -74,10 +74,10 @@ TRACED_ENV = {
 }
 _traced: dict[str, str] = {}  # TRACED_ENV under --traced
 # Tracing's own share of a traced cold start: turning it on, after what every handler imports anyway (Powertools
-# for its logger, botocore for its first request's AWS calls and IAM token, shared.tracing's own imports).
+# for its logger, botocore for its first request's AWS calls and IAM token, shared.providers.tracing's own imports).
 _TRACER_ON = """
 import time, aws_lambda_powertools, botocore.client
-import shared.tracing as tracing
+import shared.providers.tracing as tracing
 t = time.perf_counter()
 tracer = tracing.lambda_tracer("memorylayer-bench")
 ms = (time.perf_counter() - t) * 1000
@@ -189,7 +189,7 @@ t0 = time.perf_counter()
 handler = __import__(spec["module"], fromlist=["handler"])
 t1 = time.perf_counter()
 if spec["primed"]:
-    from shared import snapstart
+    from shared.api import snapstart
     snapstart.before_snapshot(snapstart.FIRST_REQUEST_MODULES, handler.app)  # the hook: imports, local model
 t2 = time.perf_counter()
 first = handler.handler(spec["event"], LambdaContext())

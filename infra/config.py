@@ -22,7 +22,7 @@ EMBEDDINGS = ("local", "openai", "google", "gpu")
 # ``-c llm=...``: the extraction/answer LLM. Anything but none calls a provider outside AWS.
 LLMS = ("none", "openai", "google")
 EXTERNAL_PROVIDERS = frozenset({"openai", "google"})
-# ``-c trace_export=...``: where the functions' OpenTelemetry spans go (shared/tracing.py). agent (default): OTLP
+# ``-c trace_export=...``: where the functions' OpenTelemetry spans go (shared/providers/tracing.py). agent (default): OTLP
 # over UDP to the X-Ray agent Lambda runs beside an actively traced function, on loopback, so the IPv6-only egress
 # needs no route to X-Ray. otlp: OTLP/HTTP to X-Ray's OTLP endpoint, which has no dual-stack name, through an
 # xray interface endpoint (billed per AZ-hour, like the SageMaker one).

@@ -87,7 +87,7 @@ assert set(SPECS) == set(LAMBDA_PACKAGES)
 # reach over IPv6 through the egress-only internet gateway (there is no NAT by default). tests/infra checks
 # nothing else slips in.
 SDK_ENV = {"AWS_USE_DUALSTACK_ENDPOINT": "true"}
-# OpenTelemetry's own variables (shared/tracing.py): no span is recorded unless Lambda sampled the invocation (the
+# OpenTelemetry's own variables (shared/providers/tracing.py): no span is recorded unless Lambda sampled the invocation (the
 # X-Ray sampling rules of active tracing stay the one sampling decision). OTEL_SERVICE_NAME is set per function.
 TRACE_ENV = {"OTEL_TRACES_SAMPLER": "parentbased_always_off"}
 # X-Ray's OTLP endpoint, with -c trace_export=otlp (without it spans go to Lambda's X-Ray agent on loopback).
@@ -232,7 +232,7 @@ class Functions(Construct):
                 role=role,
                 log_group=function_logs,
                 # Active tracing: Lambda applies the X-Ray sampling rules, records its own segments, hands each
-                # invocation its trace header and runs the X-Ray agent the spans go to (shared/tracing.py).
+                # invocation its trace header and runs the X-Ray agent the spans go to (shared/providers/tracing.py).
                 tracing=lambda_.Tracing.ACTIVE,
                 environment={
                     **common_env,

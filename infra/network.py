@@ -11,7 +11,7 @@ No interface endpoints by default (each costs about $7.30 per AZ per month); the
 with ``-c embeddings=gpu`` (the embedder then pins the IPv4 runtime URL, which the endpoint's private DNS serves).
 
 Traces need no route from here: the functions send their spans over UDP on loopback to the X-Ray agent Lambda runs
-beside them, which uploads them itself (shared/tracing.py). X-Ray's OTLP endpoint, ``xray.<region>.amazonaws.com``,
+beside them, which uploads them itself (shared/providers/tracing.py). X-Ray's OTLP endpoint, ``xray.<region>.amazonaws.com``,
 has no dual-stack name (AWS's endpoint list gives the IPv4 and FIPS names only), so the egress subnets cannot reach
 it without a NAT; ``-c trace_export=otlp`` adds an xray interface endpoint, whose private DNS answers for that name
 with addresses inside the VPC.

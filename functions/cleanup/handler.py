@@ -13,14 +13,14 @@ from __future__ import annotations
 from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 
-from shared.auth import purge_rate_windows
-from shared.bootstrap import process_services
-from shared.extraction.worker import index_pending
-from shared.threads import requeue_stale_jobs
-from shared.tracing import lambda_tracer
+from shared.domain.auth import purge_rate_windows
+from shared.app.bootstrap import process_services
+from shared.domain.extraction.worker import index_pending
+from shared.domain.threads import requeue_stale_jobs
+from shared.providers.tracing import lambda_tracer
 
 logger = Logger(service="memorylayer-cleanup")
-tracer = lambda_tracer("memorylayer-cleanup")  # OpenTelemetry to X-Ray, see shared/tracing.py
+tracer = lambda_tracer("memorylayer-cleanup")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
 metrics = Metrics(namespace="MemoryLayer", service="cleanup")
 # Every run publishes exactly these custom metrics (plus Powertools' ColdStart on a cold start): CloudWatch bills
 # each one for every hour it is published in, and infra/cost.py prices them from this tuple.

@@ -12,11 +12,11 @@ from aws_lambda_powertools.utilities.batch.types import PartialItemFailureRespon
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shared.bootstrap import process_services
-from shared.tracing import lambda_tracer
+from shared.app.bootstrap import process_services
+from shared.providers.tracing import lambda_tracer
 
 logger = Logger(service="memorylayer-extraction")
-tracer = lambda_tracer("memorylayer-extraction")  # OpenTelemetry to X-Ray, see shared/tracing.py
+tracer = lambda_tracer("memorylayer-extraction")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
 metrics = Metrics(namespace="MemoryLayer", service="extraction")
 processor = BatchProcessor(event_type=EventType.SQS)
 

@@ -2,7 +2,7 @@
 
 Create and Update (a new ``MigrationsHash``) apply pending migrations; Delete does nothing: tearing down a
 stack must never drop data (prod retains the database anyway). ``{"action": "rebuild_vector_index"}`` (the
-worker's asynchronous invoke when a large bulk-written set waits: shared/extraction/worker.py) builds the next
+worker's asynchronous invoke when a large bulk-written set waits: shared/domain/extraction/worker.py) builds the next
 HNSW graph generation (shared/db/vector_index.py): DDL, so the owner's. Runs as the owner: in AWS the RDS-managed
 master user secret (``MEMORYLAYER_DATABASE_OWNER_SECRET_ARN``, read at invocation) on the writer endpoint
 (``MEMORYLAYER_DATABASE_HOST``) with TLS verify-full.
@@ -14,11 +14,11 @@ from aws_lambda_powertools import Logger
 
 from shared.db.connection import owner_target
 from shared.db.migrate import apply_migrations
-from shared.settings import get_settings
-from shared.tracing import lambda_tracer
+from shared.core.settings import get_settings
+from shared.providers.tracing import lambda_tracer
 
 logger = Logger(service="memorylayer-migrate")
-tracer = lambda_tracer("memorylayer-migrate")  # OpenTelemetry to X-Ray, see shared/tracing.py
+tracer = lambda_tracer("memorylayer-migrate")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
 PHYSICAL_ID = "memorylayer-schema"
 
 

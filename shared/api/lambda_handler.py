@@ -17,10 +17,10 @@ from fastapi import APIRouter, FastAPI
 from mangum import Mangum
 from mangum.types import LambdaContext
 
-from shared import snapstart
+from shared.api import snapstart
 from shared.api.app import create_app
 from shared.api.route_map import FUNCTIONS
-from shared.tracing import lambda_tracer
+from shared.providers.tracing import lambda_tracer
 
 
 def routers_of(name: str) -> tuple[APIRouter, ...]:
@@ -32,7 +32,7 @@ def api_function(name: str) -> tuple[FastAPI, Callable[[dict, LambdaContext], di
     """(app, handler) for the function ``name`` (service ``memorylayer-<name>``). Heavy work (pool, embedder)
     happens on the first request, not here: cold starts stay short."""
     logger = Logger(service=f"memorylayer-{name}")
-    tracer = lambda_tracer(f"memorylayer-{name}")  # OpenTelemetry to X-Ray, see shared/tracing.py
+    tracer = lambda_tracer(f"memorylayer-{name}")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
     metrics = Metrics(namespace="MemoryLayer", service=name)
 
     function = FUNCTIONS[name]

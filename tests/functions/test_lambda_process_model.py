@@ -377,7 +377,7 @@ def test_extraction_worker_turns_the_queued_jobs_into_memories(
 @pytest.fixture(scope="module")
 def sessions_runs(template, local_aws, services) -> dict[str, tuple[str, str, Run]]:
     """The sessions function in every mode: mode -> (workspace, its key, run). Each run leaves a session."""
-    from shared.auth import ApiKeys
+    from shared.domain.auth import ApiKeys
 
     out: dict[str, tuple[str, str, Run]] = {}
     made: list[tuple[str, str]] = []

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from infra.bundle import LAMBDA_PACKAGES, LOCK_FILES, runtime_requirements
-from shared import trace_export, tracing
-from shared.embeddings.hash import HashEmbedder
-from shared.llm.base import LLMClient, LLMUsage
+from shared.providers import trace_export, tracing
+from shared.providers.embeddings.hash import HashEmbedder
+from shared.providers.llm.base import LLMClient, LLMUsage
 from tests.functions.events import LambdaContext, http_v2
 from tests.otlp import AgentStandIn, OtlpHttpStandIn, decode
 
@@ -408,8 +408,8 @@ for name in sys.argv[1:]:
     importlib.import_module(f"functions.{name}.handler")
 loaded = sorted({m for m in sys.modules if m.startswith(
     ("opentelemetry.sdk", "opentelemetry.exporter", "opentelemetry.proto", "opentelemetry.propagators.aws",
-     "google.protobuf", "aws_xray_sdk", "shared.trace_export"))})
-from shared import tracing
+     "google.protobuf", "aws_xray_sdk", "shared.providers.trace_export"))})
+from shared.providers import tracing
 print(json.dumps({"enabled": tracing.enabled(), "loaded": loaded}))
 """
 

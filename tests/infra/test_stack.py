@@ -16,7 +16,7 @@ from infra.functions import SDK_ENV, SPECS, TRACE_ENV, XRAY_OTLP_ACTIONS
 from infra.migrations import RESOURCE_TYPE, migrations_hash
 from infra.nag import MIN_REASON_LENGTH
 from infra.queue import MAX_RECEIVE_COUNT
-from shared.retrieval.statement import hot_function
+from shared.domain.retrieval.statement import hot_function
 from tests.infra.conftest import VARIANTS, Synth
 
 STAGES = ("dev", "prod")
@@ -193,10 +193,10 @@ def test_functions_are_python312_arm64_dual_stack_in_the_egress_subnets(synth: S
 
 @pytest.mark.parametrize("variant", ALL_VARIANTS)
 def test_environment_holds_only_settings_fields_and_tool_variables(synth: Synth, variant: str) -> None:
-    """Every MEMORYLAYER_* variable must be a field of shared.settings.Settings (a typo is silently ignored
+    """Every MEMORYLAYER_* variable must be a field of shared.core.settings.Settings (a typo is silently ignored
     by pydantic-settings); the rest are Powertools/pydantic switches, OpenTelemetry's own variables and the SDK's
     dual-stack switch."""
-    from shared.settings import Settings
+    from shared.core.settings import Settings
 
     fields = set(Settings.model_fields)
     for name in LAMBDA_PACKAGES:

@@ -1,6 +1,6 @@
 """Embedding providers behind one interface, chosen by settings.
 
-    >>> from shared.settings import Settings
+    >>> from shared.core.settings import Settings
     >>> create_embedder(Settings(embedding_provider="hash")).model_id
     'hash-384@384'
 
@@ -11,24 +11,24 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from shared.settings import Settings
+from shared.core.settings import Settings
 
 from .base import Embedder
 
 _PROVIDERS: dict[str, str] = {
-    "hash": "shared.embeddings.hash:HashEmbedder",
-    "local": "shared.embeddings.local:LocalOnnxEmbedder",
-    "openai": "shared.embeddings.openai:OpenAIEmbedder",
-    "google": "shared.embeddings.google:GoogleEmbedder",
-    "endpoint": "shared.embeddings.endpoint:EndpointEmbedder",
-    "sagemaker": "shared.embeddings.endpoint:SageMakerEmbedder",
+    "hash": "shared.providers.embeddings.hash:HashEmbedder",
+    "local": "shared.providers.embeddings.local:LocalOnnxEmbedder",
+    "openai": "shared.providers.embeddings.openai:OpenAIEmbedder",
+    "google": "shared.providers.embeddings.google:GoogleEmbedder",
+    "endpoint": "shared.providers.embeddings.endpoint:EndpointEmbedder",
+    "sagemaker": "shared.providers.embeddings.endpoint:SageMakerEmbedder",
 }
 
 
 def create_embedder(settings: Settings) -> Embedder:
     """Build the provider that settings name; each provider class has ``from_settings(settings)``. In a traced
-    Lambda its calls are spans (shared/tracing.py)."""
-    from shared.tracing import traced_embedder
+    Lambda its calls are spans (shared/providers/tracing.py)."""
+    from shared.providers.tracing import traced_embedder
 
     return traced_embedder(_create(settings))
 

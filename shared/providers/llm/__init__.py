@@ -8,24 +8,24 @@
 
 from __future__ import annotations
 
-from shared.llm.base import LLMClient, LLMUsage
-from shared.settings import Settings
+from shared.providers.llm.base import LLMClient, LLMUsage
+from shared.core.settings import Settings
 
 
 def create_llm(settings: Settings) -> LLMClient | None:
-    """The configured client (its calls are spans in a traced Lambda: shared/tracing.py), or None."""
-    from shared.tracing import traced_llm
+    """The configured client (its calls are spans in a traced Lambda: shared/providers/tracing.py), or None."""
+    from shared.providers.tracing import traced_llm
 
     return traced_llm(_create(settings))
 
 
 def _create(settings: Settings) -> LLMClient | None:
     if settings.llm_provider == "openai":
-        from shared.llm.openai import OpenAIChat
+        from shared.providers.llm.openai import OpenAIChat
 
         return OpenAIChat.from_settings(settings)
     if settings.llm_provider == "google":
-        from shared.llm.google import GeminiChat
+        from shared.providers.llm.google import GeminiChat
 
         return GeminiChat.from_settings(settings)
     return None

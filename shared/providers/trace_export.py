@@ -1,4 +1,4 @@
-"""Where a traced Lambda's spans go (imported by ``shared.tracing`` only once tracing is on): a span processor
+"""Where a traced Lambda's spans go (imported by ``shared.providers.tracing`` only once tracing is on): a span processor
 that holds an invocation's spans until its flush, and the two OTLP exporters it hands them to.
 
     >>> exporter = exporter_from_env({"AWS_XRAY_DAEMON_ADDRESS": "169.254.79.129:2000"})

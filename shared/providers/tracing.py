@@ -35,16 +35,16 @@ import numpy as np
 
 from shared.db.pool import Database
 from shared.db.rows import Connection
-from shared.embeddings.base import Embedder
-from shared.llm.base import LLMClient, LLMUsage
+from shared.providers.embeddings.base import Embedder
+from shared.providers.llm.base import LLMClient, LLMUsage
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.trace import Span, Tracer
 
-    from shared.trace_export import PerInvocationProcessor
+    from shared.providers.trace_export import PerInvocationProcessor
 
-# Where spans can go (shared/trace_export.py reads them): an OTLP/HTTP endpoint, or Lambda's X-Ray agent.
+# Where spans can go (shared/providers/trace_export.py reads them): an OTLP/HTTP endpoint, or Lambda's X-Ray agent.
 ENDPOINT_ENV = "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
 AGENT_ENV = "AWS_XRAY_DAEMON_ADDRESS"
 
@@ -186,7 +186,7 @@ def _start(service: str) -> None:
     provider = TracerProvider(
         resource=Resource.create(attributes), id_generator=AwsXRayIdGenerator(), sampler=sampler
     )
-    from shared.trace_export import PerInvocationProcessor, exporter_from_env
+    from shared.providers.trace_export import PerInvocationProcessor, exporter_from_env
 
     processor = PerInvocationProcessor(exporter_from_env(env))
     provider.add_span_processor(processor)
