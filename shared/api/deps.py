@@ -154,7 +154,10 @@ async def row_wall(who: PrincipalDep) -> None:
 def caller(
     request: Request,
     who: PrincipalDep,
-    workspace_query: Annotated[str | None, Query(alias="workspace_id", include_in_schema=False)] = None,
+    workspace_query: Annotated[
+        str | None,
+        Query(alias="workspace_id", description="The workspace to use when the body does not name one."),
+    ] = None,
     x_workspace_id: Annotated[
         str | None, Header(description="The workspace to use when the body or query does not name one.")
     ] = None,
