@@ -2,7 +2,7 @@
 labelled fixtures (tests/fixtures/extraction/), per category and overall, and the deterministic throughput.
 
 Extractors, each on the same utterances: the deterministic rules (``DeterministicExtractor.facts``), the rules as
-they were before issue 24 item 4 (``bench/extraction/baseline.py``, same run), and the LLM extractor through the
+they were at 29d22fe (``bench/extraction/baseline.py``, same run), and the LLM extractor through the
 real ``openai`` SDK against a local chat-completions stub that replays HAND-WRITTEN recordings
 (``bench/extraction/recorded_llm.json``; not a live model, so its numbers measure the path and my recordings).
 Match rule: ``bench/extraction/score.py``. Throughput: utterances per second through ``facts``, new and baseline

@@ -1,4 +1,4 @@
-"""The honest protocol (issue 24): a knob is tuned on one dev conversation and tested on the other, both ways;
+"""The honest protocol: a knob is tuned on one dev conversation and tested on the other, both ways;
 a change is adopted only if it improves both. Plus the macro average (the mean over conversations).
 
 ``scores``: {setting: {conversation: {"hit@5": …, "recall@5": …, "mrr@10": …}}} (overall figures).

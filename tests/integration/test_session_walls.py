@@ -1,8 +1,8 @@
-"""Issue 16, items 3 and 4: sessions and threads behind the tenant walls, with API keys on.
+"""Sessions and threads behind the tenant walls, with API keys on.
 
-Item 3: ``X-Session-ID`` is resolved only inside the caller's workspaces and only after the key is known; a
+Lookup: ``X-Session-ID`` is resolved only inside the caller's workspaces and only after the key is known; a
 foreign session id answers exactly as an unknown one (nothing slides, no workspace is named).
-Item 4: session and thread ids are unique per workspace, not across all tenants: another workspace's id can be
+Ids: session and thread ids are unique per workspace, not across all tenants: another workspace's id can be
 created again, its expiry does not hand the id over, and nothing answers "already exists" for it.
 """
 

@@ -1,4 +1,4 @@
-"""Tenant walls (issue 16, item 1): a user's cross-workspace memories are shared only inside one tenant.
+"""Tenant walls: a user's cross-workspace memories are shared only inside one tenant.
 
 Keys belong to a tenant; each tenant has its own user space (``_global_user`` for ``_default``,
 ``_global_user:<tenant>`` for the others). The audit's attack: a key for ``ws_a`` stored ``scope: "user"``

@@ -1,4 +1,4 @@
-"""Deterministic extraction generalises (issue 24 item 4): the patterns added after holdout3's blind run, each as
+"""Deterministic extraction generalises: the patterns added after holdout3's blind run, each as
 the general frame it is (a verb frame, a word class, a grammatical shape), not the sentence that showed the gap.
 Every statement below gave a different answer before its rule; the negatives guard the precision the broader
 patterns put at risk. Labelled sets: tests/fixtures/extraction/, measured by ``python -m bench.extraction``."""

@@ -101,7 +101,7 @@ def delete_workspace(workspace_id: WorkspaceIdPath, caller: CallerDep, svc: Serv
 
 @router.get("/{workspace_id}/schema")
 def workspace_schema(workspace_id: WorkspaceIdPath, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    """The relationship types and subtypes this workspace accepts (API.md §7)."""
+    """The relationship types and subtypes this workspace accepts (the reference server's ontology)."""
     svc.workspaces.get(_mine(caller, workspace_id))
     return {"workspace_id": workspace_id, **ontology.schema()}
 
