@@ -45,7 +45,7 @@ HELD_OUT = {
         "P 0.868, R 0.465 on the rules before them)"
     ),
     # Written by a third annotator blind to the rules, tests and probes. Its blind runs: the rules of 653b176
-    # (before this second session) P 0.925 R 0.462, of ffe3feb P 0.943 R 0.623, of the holdout4 pass
+    # (before the second pass) P 0.925 R 0.462, of ffe3feb P 0.943 R 0.623, of the holdout4 pass
     # (81fa823) P 0.945 R 0.651. The fourth pass (branch wt-extract3) was then tuned on it.
     FIXTURE.with_name("holdout6.json"): (
         "a third annotator's set, tuned on after its blind runs (then: P 0.945, R 0.651 on the rules of 81fa823; "

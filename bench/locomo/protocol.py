@@ -26,7 +26,7 @@ Figures = dict[str, float]
 
 
 def objective(m: Figures) -> tuple[float, float]:
-    """What a setting is picked by: the issue's targets (Hit@5 and Recall@5, equally), MRR@10 breaks ties."""
+    """What a setting is picked by: the targets (Hit@5 and Recall@5, equally), MRR@10 breaks ties."""
     return (round(m["hit@5"] + m["recall@5"], 6), m["mrr@10"])
 
 

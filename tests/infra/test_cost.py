@@ -1,4 +1,4 @@
-"""The idle-cost pricer (infra/cost.py): exact dollars on hand-written templates, and the issue's targets on the
+"""The idle-cost pricer (infra/cost.py): exact dollars on hand-written templates, and the cost targets on the
 real synthesized stacks (dev ≤ $15/month, prod without GPU ≤ $200/month)."""
 
 from __future__ import annotations

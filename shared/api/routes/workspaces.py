@@ -139,8 +139,8 @@ async def import_workspace(
 def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
     """The import body as ``{"memories": [...], "associations": [...]}``, or 400 before anything is written.
 
-    All or nothing for the shape: a line or item that is not a JSON object rejects the whole import (it used to
-    fail half-way, a 500 after the lines before it were committed). Items that are objects but not valid
+    All or nothing for the shape: a line or item that is not a JSON object rejects the whole import (nothing is
+    committed half-way). Items that are objects but not valid
     memories are still reported one by one in the response's ``details``, as the wire has always done.
     """
     try:
