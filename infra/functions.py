@@ -145,7 +145,7 @@ class Functions(Construct):
             )
         # API and worker functions log in as the app role; migrate as the owner, on the writer.
         app_env = {
-            # IAM auth end to end (CONTRACT.md): a token per new connection, TLS verify-full.
+            # IAM auth end to end (infra/database.py): a token per new connection, TLS verify-full.
             "MEMORYLAYER_DATABASE_AUTH": "iam",
             "MEMORYLAYER_DATABASE_HOST": database.app_host,
             "MEMORYLAYER_DATABASE_USER": APP_USER,

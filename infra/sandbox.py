@@ -72,7 +72,7 @@ WASM_ARCH = "aarch64"
 # this target is disabled" when asked for aarch64), so the machine code can be made only on an arm64 host.
 # Elsewhere (``ML_SANDBOX_PRECOMPILE`` unset: auto) python.wasm ships alone, so a first deploy works from any
 # machine: every new execution environment (with tenant isolation, every tenant's first) then compiles it at
-# start, 3.5 s on two x86_64 cores and longer at the function's share of a CPU. ``on`` insists, ``off`` skips.
+# start, seconds of CPU (BENCHMARKS.md, the context environment). ``on`` insists, ``off`` skips.
 PRECOMPILE_ENV = "ML_SANDBOX_PRECOMPILE"
 # The only third-party package the sandbox asset may import.
 THIRD_PARTY = frozenset({"wasmtime"})

@@ -157,7 +157,7 @@ class WireChecks:
     """Two checks at the edge, as one plain ASGI layer (no per-request task or body copy):
 
     - a wrong method on a fixed path is a 405 with ``Allow``, not a match of a parameterised route beside it
-      (``GET /v1/memories/recall`` used to be ``GET /v1/memories/{memory_id}``: 404 "memory recall not found");
+      (else ``GET /v1/memories/recall`` would be ``GET /v1/memories/{memory_id}``: 404 "memory recall not found");
     - unknown request-body fields the models ignored are named in ``X-MemoryLayer-Ignored-Fields``.
 
     ``fixed`` maps each path without parameters to its methods; ``create_app`` fills it once routers are in.

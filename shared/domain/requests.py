@@ -1,4 +1,4 @@
-"""Request models of the /v1 API (wire-compatible with the reference server; see API.md §2, §4, §6).
+"""Request models of the /v1 API (wire-compatible with the reference server, memorylayer-server 0.2.0).
 
     >>> MemoryCreate(content="  likes tea ").content
     'likes tea'

@@ -154,7 +154,7 @@ def test_api_stage_is_throttled_and_logs_access(synth: Synth) -> None:
 
 
 def test_api_stage_throttles_expensive_routes_on_their_own(synth: Synth) -> None:
-    # Issue 16 item 6: one stage-wide throttle was shared by all tenants and all routes.
+    # One stage-wide throttle would be shared by all tenants and all routes.
     (stage,) = synth.resources("prod", "AWS::ApiGatewayV2::Stage").values()
     settings = stage["Properties"]["RouteSettings"]
     routes = {
@@ -772,7 +772,7 @@ def test_duplicate_rule_detection_sees_inline_and_standalone_rules() -> None:
 
 
 def test_duplicate_rule_detection_resolves_the_cluster_port_token() -> None:
-    """The rule issue 15 found: add_proxy's ingress (port as a GetAtt) repeated by hand with 5432."""
+    """add_proxy's ingress (port as a GetAtt) repeated by hand with 5432 is a duplicate rule, and is detected."""
     peer = {"SourceSecurityGroupId": {"Fn::GetAtt": ["ProxySg", "GroupId"]}, "IpProtocol": "tcp"}
     group = {"GroupId": {"Fn::GetAtt": ["ClusterSg", "GroupId"]}}
     token = {"Fn::GetAtt": ["Cluster", "Endpoint.Port"]}

@@ -1,4 +1,4 @@
-"""/v1/context/* over HTTP: per-session sandboxes in Postgres, run by the isolated executor (issue 19)."""
+"""/v1/context/* over HTTP: per-session sandboxes in Postgres, run by the isolated executor."""
 
 from __future__ import annotations
 

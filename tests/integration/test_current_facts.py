@@ -1,4 +1,4 @@
-"""Current facts first (issue 24): a user's superseded value and their own name do not outrank the answer.
+"""Current facts first (docs/recall.md): a user's superseded value and their own name do not outrank the answer.
 
 Through the real stack: threads over HTTP, the extraction Lambda handler polling moto's SQS, the deterministic
 extractor and writer, then recall over HTTP (hash embeddings, so the text arm decides).

@@ -1,4 +1,4 @@
-"""Typed entity relations over real HTTP and real Postgres (issue 18): writes with ``relations``, the
+"""Typed entity relations over real HTTP and real Postgres: writes with ``relations``, the
 ``knowledge_work`` profile and connector envelopes, the email adapter, ``/v1/entities``, evidence that follows
 its memory, and the walls."""
 

@@ -1,4 +1,4 @@
-"""The relational recall arm over real HTTP and Postgres (issue 18 item 4): it finds the memories that are
+"""The relational recall arm over real HTTP and Postgres: it finds the memories that are
 evidence of a typed relation of the entity a query names, fuses them into recall, shapes ``relation_paths`` as
 the reference, and, unlike the reference, honours every recall filter and the workspace walls."""
 
@@ -50,7 +50,7 @@ def test_a_relation_question_finds_the_evidence_memory_first(http, ws):
     assert path["entity_ids"] == [relation["target_entity_id"], relation["source_entity_id"]]
     assert set(relation) == {"id", "workspace_id", "source_entity_id", "target_entity_id", "relationship",
                              "direction", "confidence", "active", "created_at", "updated_at"}  # fmt: skip
-    assert "relation_write_result" not in result  # null always (API.md); recall leaves nulls out (issue 23)
+    assert "relation_write_result" not in result  # null always in the reference too; recall leaves nulls out
     schemas.RecallResponse.model_validate(result)  # relation_paths as declared
 
 

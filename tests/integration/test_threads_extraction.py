@@ -202,7 +202,7 @@ def test_bad_messages_are_rejected_whole(api):
 
 
 def test_deterministic_extraction_proposes_relations_recall_can_walk(api):
-    """Issue 18 item 6: the rule-based extractor's relations land as entities and evidence of the exchange
+    """The rule-based extractor's relations land as entities and evidence of the exchange
     memory, and a relation question finds that memory through the relational arm."""
     thread = new_thread(api)
     out = append(

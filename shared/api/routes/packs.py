@@ -23,7 +23,7 @@ def context_pack(
     session_id: SessionIdPath, caller: CallerDep, svc: ServicesDep, body: ContextPackRequest | None = None
 ) -> dict[str, Any]:
     """What a model should know now, rendered within `budget_tokens`: directives, working memory,
-    contradictions, topic matches, recent activity, checkpoints (API.md §8). Deterministic, no LLM. The returned
+    contradictions, topic matches, recent activity, checkpoints. Deterministic, no LLM. The returned
     `cursor` asks /context-delta for what changed since."""
     return svc.context.pack(
         caller.lookup_scope(), session_id, body or ContextPackRequest(), viewer=viewer_of(caller.principal)

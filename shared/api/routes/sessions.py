@@ -160,7 +160,7 @@ def commit(
 def create_checkpoint(
     session_id: SessionIdPath, body: CheckpointCreate, caller: CallerDep, svc: ServicesDep
 ) -> schemas.Checkpoint:
-    """Store a transcript segment durably, then index its lines as memories (API.md §8).
+    """Store a transcript segment durably, then index its lines as memories.
 
     `content_hash` must be the sha256 of the UTF-8 segment (else 400); a segment over the size limit is a 413.
     Idempotent per `idempotency_key`: a replay answers the same checkpoint (and retries a failed indexing); the

@@ -1,4 +1,4 @@
-"""/v1/threads (conversation threads, API.md §16) and /v1/jobs (extraction job status)."""
+"""/v1/threads (conversation threads) and /v1/jobs (extraction job status)."""
 
 from __future__ import annotations
 

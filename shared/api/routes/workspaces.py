@@ -101,7 +101,7 @@ def delete_workspace(workspace_id: WorkspaceIdPath, caller: CallerDep, svc: Serv
 
 @router.get("/{workspace_id}/schema")
 def workspace_schema(workspace_id: WorkspaceIdPath, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    """The relationship types and subtypes this workspace accepts (API.md §7)."""
+    """The relationship types and subtypes this workspace accepts (the reference server's ontology)."""
     svc.workspaces.get(_mine(caller, workspace_id))
     return {"workspace_id": workspace_id, **ontology.schema()}
 
@@ -139,8 +139,8 @@ async def import_workspace(
 def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
     """The import body as ``{"memories": [...], "associations": [...]}``, or 400 before anything is written.
 
-    All or nothing for the shape: a line or item that is not a JSON object rejects the whole import (it used to
-    fail half-way, a 500 after the lines before it were committed). Items that are objects but not valid
+    All or nothing for the shape: a line or item that is not a JSON object rejects the whole import (nothing is
+    committed half-way). Items that are objects but not valid
     memories are still reported one by one in the response's ``details``, as the wire has always done.
     """
     try:

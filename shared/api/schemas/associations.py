@@ -20,7 +20,7 @@ from shared.core.fields import (
 
 
 class Association(Wire):
-    """A directed, typed edge between two memories (API.md §7 lists the relationship types)."""
+    """A directed, typed edge between two memories (the relationship types: ``GET /v1/workspaces/{id}/schema``)."""
 
     model_config = ConfigDict(
         json_schema_extra={

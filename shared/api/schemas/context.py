@@ -65,7 +65,7 @@ class _ContextBase(Wire):
 
 
 class ContextPack(_ContextBase):
-    """What a model should know now (API.md §8)."""
+    """What a model should know now, within a token budget."""
 
     open_threads: list[Any] = Field(
         description="Open items echoed from working memory (open_threads, next_steps…)."

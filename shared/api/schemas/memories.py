@@ -39,7 +39,7 @@ MemoryTypeOut = Literal["episodic", "semantic", "procedural", "working"]
 
 
 class Memory(Wire):
-    """One memory, as the reference's ``Memory`` (API.md §4). ``embedding`` is sent only when asked for."""
+    """One memory, as the reference server's ``Memory``. ``embedding`` is sent only when asked for."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -178,7 +178,7 @@ def floats(vector: Any) -> list[float]:
 
 
 class RelationWriteResult(Wire):
-    """What a write did with the memory's typed relations (issue 18); sent only when something was tried."""
+    """What a write did with the memory's typed relations (docs/relations.md); sent only when something was tried."""
 
     resolved: int = Field(description="Relations written with both entities resolved.")
     unresolved: int = Field(

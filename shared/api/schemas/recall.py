@@ -73,7 +73,7 @@ class BudgetSummary(Wire):
 
 
 class RecallResponse(Wire):
-    """The reference's ``RecallResult`` (API.md §6), without the keys that are always null here (query_rewritten,
+    """The reference server's ``RecallResult``, without the keys that are always null here (query_rewritten,
     trajectory, …): what the SDKs read, no more."""
 
     model_config = ConfigDict(

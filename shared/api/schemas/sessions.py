@@ -103,7 +103,7 @@ class WorkingMemoryEntries(Wire):
 
 
 class Checkpoint(Wire):
-    """A durable transcript segment of a session (API.md §8): stored as memory ``raw_memory_id``, then indexed
+    """A durable transcript segment of a session: stored as memory ``raw_memory_id``, then indexed
     line by line into searchable memories."""
 
     model_config = ConfigDict(

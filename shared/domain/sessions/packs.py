@@ -1,4 +1,4 @@
-"""Context packs and deltas: deterministic, no LLM, under a hard token budget (API.md §8).
+"""Context packs and deltas: deterministic, no LLM, under a hard token budget.
 
     >>> items = [Item("working:goal", "working_memory", "goal: fix redis", 1.0),
     ...          Item("mem_1", "directives", "Always answer in French", 0.9)]

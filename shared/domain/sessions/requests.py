@@ -1,4 +1,4 @@
-"""Request models of the session and context routes (API.md §2, §8).
+"""Request models of the session and context routes (wire-compatible with the reference server).
 
 >>> SessionCreate().ttl_seconds
 3600
