@@ -598,11 +598,6 @@ CREATE SEQUENCE public.session_context_events_sequence_seq
 
 ALTER SEQUENCE public.session_context_events_sequence_seq OWNED BY public.session_context_events.sequence;
 
-ALTER TABLE ONLY public.session_context_events ALTER COLUMN sequence SET DEFAULT nextval('public.session_context_events_sequence_seq'::regclass);
-
-ALTER TABLE ONLY public.session_context_events
-    ADD CONSTRAINT session_context_events_pkey PRIMARY KEY (sequence);
-
 CREATE INDEX session_context_events_age ON public.session_context_events USING btree (created_at);
 
 CREATE INDEX session_context_events_ws ON public.session_context_events USING btree (workspace_id, sequence);
@@ -1107,7 +1102,12 @@ CREATE FUNCTION public.order_context_event() RETURNS trigger
     AS $$
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended('memorylayer.context_events:' || NEW.workspace_id, 0));
-    NEW.sequence := nextval(pg_get_serial_sequence('session_context_events', 'sequence'));
+    -- A fresh statement, so a fresh snapshot: it sees what the previous lock holder committed.
+    NEW.sequence := 1 + greatest(
+        (SELECT coalesce(max(e.sequence), 0) FROM session_context_events e WHERE e.workspace_id = NEW.workspace_id),
+        (SELECT coalesce(max(h.purged_through), 0) FROM session_context_horizon h
+         WHERE h.workspace_id = NEW.workspace_id)
+    );
     RETURN NEW;
 END $$;
 
