@@ -456,6 +456,8 @@ CREATE TRIGGER memories_relation_evidence_update AFTER UPDATE OF content, delete
 
 CREATE TRIGGER memories_revision AFTER UPDATE ON public.memories FOR EACH ROW WHEN ((old.revision IS DISTINCT FROM new.revision)) EXECUTE FUNCTION public.record_memory_revision();
 
+CREATE TRIGGER memories_tenant BEFORE INSERT OR UPDATE OF workspace_id ON public.memories FOR EACH ROW EXECUTE FUNCTION public.memorylayer_row_tenant();
+
 ALTER TABLE public.memories ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY workspace_wall ON public.memories TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
@@ -654,6 +656,8 @@ CREATE INDEX sessions_id ON public.sessions USING btree (id);
 
 CREATE INDEX sessions_ws ON public.sessions USING btree (workspace_id, created_at DESC);
 
+CREATE TRIGGER sessions_tenant BEFORE INSERT OR UPDATE OF workspace_id ON public.sessions FOR EACH ROW EXECUTE FUNCTION public.memorylayer_row_tenant();
+
 ALTER TABLE public.sessions ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY workspace_wall ON public.sessions TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
@@ -722,6 +726,8 @@ ALTER TABLE ONLY public.threads
     ADD CONSTRAINT threads_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 CREATE INDEX threads_ws ON public.threads USING btree (workspace_id, created_at DESC);
+
+CREATE TRIGGER threads_tenant BEFORE INSERT OR UPDATE OF workspace_id ON public.threads FOR EACH ROW EXECUTE FUNCTION public.memorylayer_row_tenant();
 
 ALTER TABLE public.threads ENABLE ROW LEVEL SECURITY;
 
@@ -1046,6 +1052,18 @@ END $$;
 
 REVOKE ALL ON FUNCTION public.memorylayer_refresh_turn_contexts(turn_ids text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.memorylayer_refresh_turn_contexts(turn_ids text[]) TO memorylayer_app;
+
+-- memorylayer_row_tenant ------------------------------------------------------------------------------------------
+CREATE FUNCTION public.memorylayer_row_tenant() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- No workspace row (yet): the foreign key refuses the row anyway.
+    NEW.tenant_id := coalesce((SELECT w.tenant_id FROM workspaces w WHERE w.id = NEW.workspace_id), NEW.tenant_id);
+    RETURN NEW;
+END $$;
+
+GRANT ALL ON FUNCTION public.memorylayer_row_tenant() TO memorylayer_app;
 
 -- memorylayer_sees_all --------------------------------------------------------------------------------------------
 CREATE FUNCTION public.memorylayer_sees_all() RETURNS boolean
