@@ -287,7 +287,7 @@ def test_the_user_space_is_a_key_permission(admin, tenant, victim):
 
 
 def test_rows_carry_the_tenant_of_their_workspace(admin, tenant, victim, database_url):
-    """Before: tenant_id on memories, sessions and threads was always `_default`, whoever owned the workspace."""
+    """tenant_id on memories, sessions and threads is the tenant owning their workspace, on every write path."""
     ws = f"ws_rows_{uuid.uuid4().hex[:8]}"
     with new_key(admin, ws, tenant=tenant) as client:
         memory = client.post("/v1/memories", json={"content": "the fridge code is 4711"}).json()["memory"]
@@ -316,7 +316,7 @@ def test_rows_carry_the_tenant_of_their_workspace(admin, tenant, victim, databas
 
 
 def test_rows_written_before_the_tenant_triggers_get_their_workspaces_tenant(database_url):
-    """The rows of a database from before shared/db/functions/memorylayer_row_tenant.sql: filled when it applies."""
+    """Rows already there when shared/db/functions/memorylayer_row_tenant.sql applies get their workspace's tenant."""
     with database_migrated_to(database_url, "0027") as dsn:
         with psycopg.connect(dsn, autocommit=True) as conn:
             conn.execute(
