@@ -456,6 +456,8 @@ CREATE TRIGGER memories_relation_evidence_update AFTER UPDATE OF content, delete
 
 CREATE TRIGGER memories_revision AFTER UPDATE ON public.memories FOR EACH ROW WHEN ((old.revision IS DISTINCT FROM new.revision)) EXECUTE FUNCTION public.record_memory_revision();
 
+CREATE TRIGGER memories_tenant BEFORE INSERT OR UPDATE OF workspace_id ON public.memories FOR EACH ROW EXECUTE FUNCTION public.memorylayer_row_tenant();
+
 ALTER TABLE public.memories ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY workspace_wall ON public.memories TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
@@ -598,11 +600,6 @@ CREATE SEQUENCE public.session_context_events_sequence_seq
 
 ALTER SEQUENCE public.session_context_events_sequence_seq OWNED BY public.session_context_events.sequence;
 
-ALTER TABLE ONLY public.session_context_events ALTER COLUMN sequence SET DEFAULT nextval('public.session_context_events_sequence_seq'::regclass);
-
-ALTER TABLE ONLY public.session_context_events
-    ADD CONSTRAINT session_context_events_pkey PRIMARY KEY (sequence);
-
 CREATE INDEX session_context_events_age ON public.session_context_events USING btree (created_at);
 
 CREATE INDEX session_context_events_ws ON public.session_context_events USING btree (workspace_id, sequence);
@@ -658,6 +655,8 @@ CREATE INDEX sessions_expires ON public.sessions USING btree (expires_at);
 CREATE INDEX sessions_id ON public.sessions USING btree (id);
 
 CREATE INDEX sessions_ws ON public.sessions USING btree (workspace_id, created_at DESC);
+
+CREATE TRIGGER sessions_tenant BEFORE INSERT OR UPDATE OF workspace_id ON public.sessions FOR EACH ROW EXECUTE FUNCTION public.memorylayer_row_tenant();
 
 ALTER TABLE public.sessions ENABLE ROW LEVEL SECURITY;
 
@@ -727,6 +726,8 @@ ALTER TABLE ONLY public.threads
     ADD CONSTRAINT threads_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 CREATE INDEX threads_ws ON public.threads USING btree (workspace_id, created_at DESC);
+
+CREATE TRIGGER threads_tenant BEFORE INSERT OR UPDATE OF workspace_id ON public.threads FOR EACH ROW EXECUTE FUNCTION public.memorylayer_row_tenant();
 
 ALTER TABLE public.threads ENABLE ROW LEVEL SECURITY;
 
@@ -1052,6 +1053,18 @@ END $$;
 REVOKE ALL ON FUNCTION public.memorylayer_refresh_turn_contexts(turn_ids text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.memorylayer_refresh_turn_contexts(turn_ids text[]) TO memorylayer_app;
 
+-- memorylayer_row_tenant ------------------------------------------------------------------------------------------
+CREATE FUNCTION public.memorylayer_row_tenant() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    -- No workspace row (yet): the foreign key refuses the row anyway.
+    NEW.tenant_id := coalesce((SELECT w.tenant_id FROM workspaces w WHERE w.id = NEW.workspace_id), NEW.tenant_id);
+    RETURN NEW;
+END $$;
+
+GRANT ALL ON FUNCTION public.memorylayer_row_tenant() TO memorylayer_app;
+
 -- memorylayer_sees_all --------------------------------------------------------------------------------------------
 CREATE FUNCTION public.memorylayer_sees_all() RETURNS boolean
     LANGUAGE sql STABLE PARALLEL SAFE
@@ -1107,7 +1120,12 @@ CREATE FUNCTION public.order_context_event() RETURNS trigger
     AS $$
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended('memorylayer.context_events:' || NEW.workspace_id, 0));
-    NEW.sequence := nextval(pg_get_serial_sequence('session_context_events', 'sequence'));
+    -- A fresh statement, so a fresh snapshot: it sees what the previous lock holder committed.
+    NEW.sequence := 1 + greatest(
+        (SELECT coalesce(max(e.sequence), 0) FROM session_context_events e WHERE e.workspace_id = NEW.workspace_id),
+        (SELECT coalesce(max(h.purged_through), 0) FROM session_context_horizon h
+         WHERE h.workspace_id = NEW.workspace_id)
+    );
     RETURN NEW;
 END $$;
 

@@ -16,7 +16,9 @@ import httpx
 import psycopg
 import pytest
 
+from shared.db.migrate import apply_migrations
 from shared.domain.auth import Principal
+from tests.helpers.migrated import database_migrated_to
 from tests.secured import admin_client, serve_secured
 
 
@@ -283,3 +285,64 @@ def test_the_user_space_is_a_key_permission(admin, tenant, victim):
     assert {"none", "read", "read_write"} <= {k["shared_spaces"] for k in listed}
     made = admin.post("/v1/admin/api-keys", json={"workspaces": [ws]}).json()
     assert made["shared_spaces"] == "read" and made["tenant_id"] == tenant  # the default: read, its tenant
+
+
+def test_rows_carry_the_tenant_of_their_workspace(admin, tenant, victim, database_url):
+    """tenant_id on memories, sessions and threads is the tenant owning their workspace, on every write path."""
+    ws = f"ws_rows_{uuid.uuid4().hex[:8]}"
+    with new_key(admin, ws, tenant=tenant) as client:
+        memory = client.post("/v1/memories", json={"content": "the fridge code is 4711"}).json()["memory"]
+        shared = user_memory(client, "prefers tea", victim).json()["memory"]  # in the tenant's user space
+        batch = client.post(
+            "/v1/memories/batch", json={"operations": [{"op": "create", "content": "batched"}]}
+        )
+        assert batch.status_code == 200, batch.text
+        session = client.post("/v1/sessions", json={}).json()["session"]
+        thread = client.post("/v1/threads", json={}).json()["thread"]
+        for row in (memory, shared, session, thread):
+            assert row["tenant_id"] == tenant
+        assert client.get(f"/v1/memories/{memory['id']}").json()["memory"]["tenant_id"] == tenant
+    with psycopg.connect(database_url) as conn:
+        stored = {
+            table: {
+                r[0] for r in conn.execute(f"SELECT tenant_id FROM {table} WHERE workspace_id = %s", (ws,))
+            }
+            for table in ("memories", "sessions", "threads")
+        }
+        (user_space,) = conn.execute(
+            "SELECT tenant_id FROM memories WHERE id = %s", (shared["id"],)
+        ).fetchone()
+    assert stored == {"memories": {tenant}, "sessions": {tenant}, "threads": {tenant}}
+    assert user_space == tenant
+
+
+def test_rows_written_before_the_tenant_triggers_get_their_workspaces_tenant(database_url):
+    """Rows already there when shared/db/functions/memorylayer_row_tenant.sql applies get their workspace's tenant."""
+    with database_migrated_to(database_url, "0027") as dsn:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute(
+                "INSERT INTO workspaces (id, name, tenant_id) VALUES ('ws_t', 't', 'acme'), ('ws_d', 'd', DEFAULT)"
+            )
+            for ws in ("ws_t", "ws_d"):
+                conn.execute(
+                    "INSERT INTO memories (id, workspace_id, content, content_hash, dedup_key, type) "
+                    "VALUES (%s, %s, 'note', 'h', 'k', 'semantic')",
+                    (f"mem_{ws}", ws),
+                )
+                conn.execute(
+                    "INSERT INTO sessions (id, workspace_id, expires_at) VALUES (%s, %s, now() + interval '1 hour')",
+                    (f"sess_{ws}", ws),
+                )
+                conn.execute("INSERT INTO threads (id, workspace_id) VALUES (%s, %s)", (f"thr_{ws}", ws))
+        apply_migrations(dsn)
+        with psycopg.connect(dsn) as conn:
+            tenants = {
+                (table, ws): tenant
+                for table in ("memories", "sessions", "threads")
+                for ws, tenant in conn.execute(f"SELECT workspace_id, tenant_id FROM {table}").fetchall()
+            }
+    assert tenants == {
+        (table, ws): tenant
+        for table in ("memories", "sessions", "threads")
+        for ws, tenant in (("ws_t", "acme"), ("ws_d", "_default"))
+    }

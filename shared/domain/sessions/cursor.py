@@ -8,7 +8,9 @@
     shared.core.errors.InvalidInput: context cursor does not match this workspace and session
 
 A cursor is ``base64url_nopad(json ‖ HMAC-SHA256(secret, json))`` with ``json`` =
-``{"scope": sha256(ws \\0 sid)[:24], "seq": N, "v": 1}`` (sorted keys, compact).
+``{"scope": sha256(ws \\0 sid)[:24], "seq": N, "v": 1}`` (sorted keys, compact). ``N`` is the last event
+delivered, numbered per workspace (shared/db/functions/order_context_event.sql): whoever holds the cursor can
+read it, and it counts nothing of other workspaces.
 """
 
 from __future__ import annotations
