@@ -2,7 +2,7 @@
 of work, the embedding calls, the LLM calls and boto3's calls.
 
     >>> tracer = lambda_tracer("memorylayer-memory")             # in a handler module    # doctest: +SKIP
-    >>> @tracer.invocation
+    >>> @tracer.invocation                                        # doctest: +SKIP
     ... def handler(event, context): ...
     >>> with span("db.connection"):                               # anywhere; a no-op unless tracing is on
     ...     pass
