@@ -63,8 +63,8 @@ def serialization_us(n_memories: int = 10) -> dict[str, float]:
 
     from fastapi.encoders import jsonable_encoder
 
+    from shared.api import wire
     from shared.api.routes.memories import json_bytes, lean
-    from shared.domain.memories import serialize
 
     now = datetime.now(UTC)
     row = dict.fromkeys(
@@ -92,7 +92,7 @@ def serialization_us(n_memories: int = 10) -> dict[str, float]:
                tags=["a"], metadata={"k": 1}, refinement_metadata={}, pinned=False, status="active",
                embedding_model="hash-384@384", access_count=1, last_accessed_at=now, decay_factor=1.0, revision=1,
                source_message_ids=None, created_at=now, updated_at=now)  # fmt: skip
-    memory = dict(serialize.memory(row), relevance_score=0.5, boosted_score=0.6, match_signals=["vector"],
+    memory = dict(wire.memory(row), relevance_score=0.5, boosted_score=0.6, match_signals=["vector"],
                   source_scope="same_workspace", age_days=1.0, freshness_score=0.9)  # fmt: skip
     result = {"memories": [dict(memory) for _ in range(n_memories)], "total_count": n_memories,
               "query_rewritten": None, "trajectory": None, "generation_summary": None, "relation_paths": []}  # fmt: skip

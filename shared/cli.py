@@ -340,8 +340,12 @@ def _export(args: argparse.Namespace) -> int:
     settings = _settings(args, needs_database=True)
     with _database(settings) as db:
         # The header comes first and says whether the workspace exists: no file is created for one that does not.
-        lines = _workspaces(db, settings).export_ndjson(
-            args.workspace, include_associations=not args.no_associations
+        from shared.api.wire import export_lines
+
+        lines = export_lines(
+            *_workspaces(db, settings).export_rows(
+                args.workspace, include_associations=not args.no_associations
+            )
         )
         header_line = next(lines)
         header = json.loads(header_line)

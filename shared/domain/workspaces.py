@@ -1,7 +1,8 @@
-"""Workspaces: CRUD, NDJSON export and import.
+"""Workspaces: CRUD, export (its rows; the API layer writes them as NDJSON: ``shared.api.wire.export_lines``)
+and import.
 
     >>> svc = WorkspaceService(db, memories)                                # doctest: +SKIP
-    >>> lines = list(svc.export_ndjson("ws_a", include_associations=True))  # doctest: +SKIP
+    >>> header, records = svc.export_rows("ws_a", include_associations=True)  # doctest: +SKIP
 
 Export pages through the workspace with keyset pagination, so a large export never holds one connection or
 one transaction for its whole length. Import re-embeds with this server's model and maps association ends
@@ -13,7 +14,6 @@ status; references among the imported memories are mapped to their new ids, and 
 from __future__ import annotations
 
 import builtins
-import json
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -139,10 +139,11 @@ class WorkspaceService:
                 raise NotFound(f"context {context_id} not found", code="context_not_found")
 
     # ------------------------------------------------------------------ export / import
-    def export_ndjson(
+    def export_rows(
         self, workspace_id: str, *, include_associations: bool, offset: int = 0, limit: int = 0
-    ) -> Iterator[str]:
-        """Yield NDJSON lines: a header, then one line per memory, then one per association."""
+    ) -> tuple[dict[str, Any], Iterator[tuple[str, dict[str, Any]]]]:
+        """The export's header, and its records: ``("memory", row)`` for each memory, then
+        ``("association", row)`` for each association (read page by page as they are consumed)."""
         with self.db.connection() as conn:
             counts = repo.export_counts(conn, workspace_id)
         if not counts["found"]:
@@ -158,12 +159,11 @@ class WorkspaceService:
             "total_memories": total,
             "total_associations": counts["a"] if include_associations else 0,
         }
-        return self._export_lines(workspace_id, header, include_associations, offset, total)
+        return header, self._export_records(workspace_id, include_associations, offset, total)
 
-    def _export_lines(
-        self, workspace_id: str, header: dict, include_associations: bool, offset: int, total: int
-    ) -> Iterator[str]:
-        yield json.dumps(header) + "\n"
+    def _export_records(
+        self, workspace_id: str, include_associations: bool, offset: int, total: int
+    ) -> Iterator[tuple[str, dict[str, Any]]]:
         after: tuple[Any, str] | None = None
         sent, skip = 0, offset
         while sent < total:
@@ -178,16 +178,13 @@ class WorkspaceService:
                     continue
                 if sent >= total:
                     break
-                data = serialize.memory(row)
-                if row["stale_by"]:  # not on the wire; kept so an import ranks the turn as this one does
-                    data["stale_by"] = row["stale_by"]
-                yield json.dumps({"type": "memory", "data": data}) + "\n"
+                yield "memory", row
                 sent += 1
         if include_associations:
             with self.db.connection() as conn:
                 edges = assoc_repo.all_in_workspace(conn, workspace_id)
             for edge in edges:
-                yield json.dumps({"type": "association", "data": serialize.association(edge)}) + "\n"
+                yield "association", edge
 
     def _check_associations(self, edges: Any) -> None:
         """Refuse an import whose associations break a limit before anything is written: their number, and

@@ -17,7 +17,9 @@ SigV4-signed when it is X-Ray's own OTLP endpoint.
 
 Tracing is on only in a Lambda (``AWS_LAMBDA_FUNCTION_NAME``) with somewhere to send spans (that endpoint, or
 the agent's ``AWS_XRAY_DAEMON_ADDRESS``) and ``OTEL_SDK_DISABLED`` not true. Where it is off the SDK is never
-imported and the ``traced_*`` wrappers return their argument unchanged, so local runs and tests pay nothing.
+imported and the traced wrappers return their argument unchanged, so local runs and tests pay nothing
+(``traced_database`` here; ``traced_embedder`` and ``traced_llm`` beside the interfaces they wrap, in
+``shared/providers/embeddings/traced.py`` and ``shared/providers/llm/traced.py``, so tracing knows no provider).
 Spans carry names, counts and model ids, never content: no request or response bodies, no boto3 parameters,
 exceptions by type only (their messages can quote input). No global tracer provider is set, so only the spans
 made here leave: FastAPI's own OpenTelemetry spans would record query strings, which can hold entity names.
@@ -31,12 +33,8 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import numpy as np
-
 from shared.db.pool import Database
 from shared.db.rows import Connection
-from shared.providers.embeddings.base import Embedder
-from shared.providers.llm.base import LLMClient, LLMUsage
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
@@ -266,51 +264,5 @@ class TracedDatabase(Database):
         return getattr(self._inner, name)
 
 
-class TracedEmbedder(Embedder):
-    """An ``Embedder`` whose calls are spans, with the model and the number of texts."""
-
-    def __init__(self, inner: Embedder) -> None:
-        self._inner = inner
-        self.model = inner.model
-        self.dimensions = inner.dimensions
-
-    def embed(self, texts: list[str]) -> list[np.ndarray]:
-        with span("embedding", model=self._inner.model_id, texts=len(texts)):
-            return self._inner.embed(texts)
-
-    def embed_query(self, text: str) -> np.ndarray:
-        with span("embedding", model=self._inner.model_id, texts=1):
-            return self._inner.embed_query(text)
-
-    def __getattr__(self, name: str) -> Any:  # batch_size and provider specifics
-        return getattr(self._inner, name)
-
-
-class TracedLLM(LLMClient):
-    """An ``LLMClient`` whose calls are spans, with the provider and the model."""
-
-    def __init__(self, inner: LLMClient) -> None:
-        self._inner = inner
-        self.provider = inner.provider
-        self.model = inner.model
-
-    def complete_json(
-        self, system: str, prompt: str, schema: dict[str, Any], *, name: str = "result"
-    ) -> tuple[dict[str, Any], LLMUsage]:
-        with span("llm", provider=self.provider, model=self.model):
-            return self._inner.complete_json(system, prompt, schema, name=name)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-
 def traced_database(db: Database) -> Database:
     return TracedDatabase(db) if enabled() and not isinstance(db, TracedDatabase) else db
-
-
-def traced_embedder(embedder: Embedder) -> Embedder:
-    return TracedEmbedder(embedder) if enabled() and not isinstance(embedder, TracedEmbedder) else embedder
-
-
-def traced_llm(llm: LLMClient | None) -> LLMClient | None:
-    return TracedLLM(llm) if llm is not None and enabled() and not isinstance(llm, TracedLLM) else llm

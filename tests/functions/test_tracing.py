@@ -21,7 +21,9 @@ import pytest
 
 from infra.bundle import LAMBDA_PACKAGES, LOCK_FILES, runtime_requirements
 from shared.providers import trace_export, tracing
+from shared.providers.embeddings import traced as traced_embeddings
 from shared.providers.embeddings.hash import HashEmbedder
+from shared.providers.llm import traced as traced_llms
 from shared.providers.llm.base import LLMClient, LLMUsage
 from tests.functions.events import LambdaContext, http_v2
 from tests.otlp import AgentStandIn, OtlpHttpStandIn, decode
@@ -208,10 +210,11 @@ class EchoLLM(LLMClient):
 
 def test_llm_and_embedding_wrappers_delegate_and_open_content_free_spans(traced):
     agent, tracer = traced
-    llm = tracing.traced_llm(EchoLLM())
-    assert isinstance(llm, tracing.TracedLLM) and tracing.traced_llm(llm) is llm
-    embedder = tracing.traced_embedder(HashEmbedder(dimensions=8))
-    assert isinstance(embedder, tracing.TracedEmbedder) and tracing.traced_embedder(embedder) is embedder
+    llm = traced_llms.traced_llm(EchoLLM())
+    assert isinstance(llm, traced_llms.TracedLLM) and traced_llms.traced_llm(llm) is llm
+    embedder = traced_embeddings.traced_embedder(HashEmbedder(dimensions=8))
+    assert isinstance(embedder, traced_embeddings.TracedEmbedder)
+    assert traced_embeddings.traced_embedder(embedder) is embedder
 
     @tracer.invocation
     def handler(event: Any, context: Any) -> Any:
@@ -390,8 +393,8 @@ def test_tracing_off_wraps_nothing():
     # Outside Lambda (local runs, tests) no handler turned tracing on: the services keep their own objects.
     assert not tracing.enabled()
     embedder = HashEmbedder(dimensions=8)
-    assert tracing.traced_embedder(embedder) is embedder
-    assert tracing.traced_llm(None) is None
+    assert traced_embeddings.traced_embedder(embedder) is embedder
+    assert traced_llms.traced_llm(None) is None
 
     def handler(event: Any, context: Any) -> None: ...
 

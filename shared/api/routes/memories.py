@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, BackgroundTasks, Depends, Header, Query, Response
 
-from shared.api import schemas
+from shared.api import schemas, wire
 from shared.api.deps import CallerDep, ServicesDep
 from shared.api.routes.params import AssociationIdPath, MemoryIdPath, Offset
 from shared.db.scope import Scope
@@ -164,7 +164,9 @@ def recall(body: RecallRequest, caller: CallerDep, svc: ServicesDep) -> Response
         workspaces.append(shared_global)
     if body.user_id and body.include_global_user and workspace != user_space and caller.allows(user_space):
         workspaces.append(user_space)
-    return Response(json_bytes(lean(svc.recaller.recall(workspaces, body))), media_type="application/json")
+    return Response(
+        json_bytes(lean(wire.recall(svc.recaller.recall(workspaces, body)))), media_type="application/json"
+    )
 
 
 def lean(result: dict[str, Any]) -> dict[str, Any]:
@@ -370,7 +372,7 @@ def traverse(
     """Walk the association graph from this memory (bounded depth, edges per node and nodes)."""
     body = body or TraverseRequest()
     started = time.perf_counter()
-    result = svc.memories.traverse(
+    walk = svc.memories.traverse(
         caller.lookup_scope(body.workspace_id),
         memory_id,
         max_depth=body.max_depth,
@@ -378,5 +380,6 @@ def traverse(
         direction=body.direction,
         min_strength=body.min_strength,
     )
+    result = wire.traversal(walk, svc.settings.traverse_max_response_bytes)
     result["query_latency_ms"] = round((time.perf_counter() - started) * 1000, 3)
     return result

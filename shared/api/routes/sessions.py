@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
-from shared.api import schemas
+from shared.api import schemas, wire
 from shared.api.deps import CallerDep, ServicesDep
 from shared.api.routes.params import CheckpointIdPath, SessionIdPath
 from shared.domain.sessions.requests import CheckpointCreate, CommitOptions, SessionCreate, WorkingMemorySet
@@ -26,8 +26,10 @@ def create_session(body: SessionCreate, caller: CallerDep, svc: ServicesDep) -> 
     if body.briefing:
         options = body.briefing_options or {}
         lookback = int(options.get("lookback_minutes") or 60 * int(options.get("lookback_hours") or 1))
-        briefing = svc.sessions.briefing(
-            workspace_id, lookback_minutes=lookback, limit=int(options.get("limit", 10))
+        briefing = wire.briefing(
+            svc.sessions.briefing(
+                workspace_id, lookback_minutes=lookback, limit=int(options.get("limit", 10))
+            )
         )
     session = schemas.Session.from_row(row)
     # Flat too: the sync SDK 0.2.1 builds `Session(**data)` from the top level (the async one unwraps).
@@ -74,12 +76,14 @@ def briefing(
     include_contradictions: Annotated[bool, Query(description="Include unresolved contradictions.")] = True,
 ) -> dict[str, Any]:
     """What happened in the workspace lately: activity, open threads, contradictions, recent memories."""
-    body = svc.sessions.briefing(
-        caller.workspace(),
-        lookback_minutes=lookback_minutes,
-        limit=limit,
-        include_memories=include_memories,
-        include_contradictions=include_contradictions,
+    body = wire.briefing(
+        svc.sessions.briefing(
+            caller.workspace(),
+            lookback_minutes=lookback_minutes,
+            limit=limit,
+            include_memories=include_memories,
+            include_contradictions=include_contradictions,
+        )
     )
     # Wrapped for the API, flat too: SDK 0.2.1 builds `SessionBriefing(**data)` from the top level.
     return {"briefing": body, **body}

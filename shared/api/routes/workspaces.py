@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from shared.api import schemas
+from shared.api import schemas, wire
 from shared.api.deps import Caller, CallerDep, ServicesDep, valid_workspace
 from shared.api.routes.params import ContextIdPath, Offset, WorkspaceIdPath
 from shared.core import ontology
@@ -118,9 +118,10 @@ def export_workspace(
     ] = True,
 ) -> StreamingResponse:
     """The workspace as NDJSON: a header line, then one line per memory and per association."""
-    lines = svc.workspaces.export_ndjson(
+    header, records = svc.workspaces.export_rows(
         _mine(caller, workspace_id), include_associations=include_associations, offset=offset, limit=limit
     )
+    lines = wire.export_lines(header, records)
     return StreamingResponse(lines, media_type="application/x-ndjson")
 
 

@@ -33,7 +33,7 @@ from shared.core.fields import (
     Tags,
     UserId,
 )
-from shared.core.wire import etag
+from shared.core.wire import etag as etag_of
 
 MemoryTypeOut = Literal["episodic", "semantic", "procedural", "working"]
 
@@ -151,13 +151,14 @@ class Memory(Wire):
     )
 
     @classmethod
-    def from_row(cls, row: dict[str, Any], *, embedding: bool = False) -> Self:
-        """A memory row; with ``embedding``, its vector too when the row carries it."""
+    def from_row(cls, row: dict[str, Any], *, embedding: bool = False, etag: str | None = None) -> Self:
+        """A memory row; with ``embedding``, its vector too when the row carries it. ``etag``: the stored
+        memory's, when ``row`` is no longer it (recall's budget may have cut the content)."""
         values = {name: row[name] for name in _MEMORY_COLUMNS}
         values["importance"] = round(float(row["importance"]), 6)
         values["tags"] = list(row["tags"])
         values["source_message_ids"] = list(row["source_message_ids"] or [])
-        values["etag"] = etag(row)
+        values["etag"] = etag_of(row) if etag is None else etag
         vector = row.get("embedding") if embedding else None
         if vector is not None:
             values["embedding"] = floats(vector)

@@ -31,6 +31,7 @@ from shared.core.errors import (
     Unprocessable,
 )
 from shared.core.settings import Settings
+from shared.core.wire import iso
 from shared.db import sandboxes as repo
 from shared.db.pool import Database
 from shared.domain.context_env import host
@@ -517,14 +518,16 @@ def clean_summary(summary: Any) -> dict[str, dict[str, Any]]:
 
 
 def memory_data(memory: dict[str, Any], embeddings: bool) -> dict[str, Any]:
-    """A recalled memory as plain data for the sandbox (the reference's shape)."""
+    """A recalled memory (its row, with recall's keys) as plain data for the sandbox (the reference's shape:
+    the importance and the ISO timestamp as the API sends them)."""
+    importance = memory.get("importance")
     item = {
         "id": memory.get("id"),
         "content": memory.get("content"),
         "type": memory.get("type"),
-        "importance": memory.get("importance"),
-        "tags": memory.get("tags") or [],
-        "created_at": str(memory.get("created_at")) if memory.get("created_at") is not None else None,
+        "importance": None if importance is None else round(float(importance), 6),
+        "tags": list(memory.get("tags") or []),
+        "created_at": iso(memory["created_at"]) if memory.get("created_at") is not None else None,
     }
     for key in ("metadata", "abstract"):
         if memory.get(key):

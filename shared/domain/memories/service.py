@@ -125,6 +125,16 @@ class Limits:
         self.check(content=None, tags=None, metadata=metadata)
 
 
+@dataclass(frozen=True)
+class Walk:
+    """A graph walk: one path per node reached (its ``nodes``, its ``edges`` as association rows, its
+    ``total_strength`` and ``depth``), and whether a cap of the walk cut it."""
+
+    start_id: str
+    paths: list[dict[str, Any]]
+    truncated: bool
+
+
 class MemoryService:
     def __init__(self, db: Database, embedder: Embedder, settings: Settings) -> None:
         self.db = db
@@ -541,10 +551,11 @@ class MemoryService:
         relationship_types: builtins.list[str],
         direction: str,
         min_strength: float,
-    ) -> dict[str, Any]:
+    ) -> Walk:
         """Breadth-first from ``memory_id``, each node reached once: one path per node, the strongest way in
-        from the previous level. ``truncated`` says a cap (nodes, edges per node, response bytes) cut the walk;
-        the depth limit is the caller's and does not count."""
+        from the previous level. ``truncated`` says a cap (nodes, edges per node) cut the walk; the depth limit
+        is the caller's and does not count, and the response's byte cap is applied where the bytes are made
+        (``shared.api.wire.traversal``)."""
         s = self.settings
         with self.db.connection() as conn:
             start = repo.get(conn, scope, memory_id)
@@ -563,30 +574,18 @@ class MemoryService:
             )
         routes: dict[str, tuple[list[str], list[dict[str, Any]]]] = {memory_id: ([memory_id], [])}
         paths: list[dict[str, Any]] = []
-        size = 0
         for row in reached:  # breadth-first: a node's parent is always routed before it
             nodes, edges = routes[row["parent"]]
-            edge = serialize.association(row)
-            routes[row["node"]] = (nodes + [row["node"]], edges + [edge])
-            path = {
-                "nodes": routes[row["node"]][0],
-                "edges": routes[row["node"]][1],
-                "total_strength": round(float(row["score"]), 6),
-                "depth": row["depth"],
-            }
-            # Each path repeats its edges (and their metadata): count what the response will carry.
-            size += len(serialize.canonical_json(path).encode())
-            if size > s.traverse_max_response_bytes:
-                truncated = True
-                break
-            paths.append(path)
-        unique = {n for p in paths for n in p["nodes"]} | {memory_id}
-        return {
-            "paths": paths,
-            "total_paths": len(paths),
-            "unique_nodes": len(unique),
-            "truncated": truncated,
-        }
+            routes[row["node"]] = (nodes + [row["node"]], edges + [row])
+            paths.append(
+                {
+                    "nodes": routes[row["node"]][0],
+                    "edges": routes[row["node"]][1],
+                    "total_strength": round(float(row["score"]), 6),
+                    "depth": row["depth"],
+                }
+            )
+        return Walk(memory_id, paths, truncated)
 
 
 def _with_connector_profile(body: _Body) -> _Body:

@@ -28,7 +28,6 @@ from typing import Any
 import psycopg
 from psycopg.rows import DictRow
 
-from shared.api.schemas.entities import EntityRelation
 from shared.db.memories import QUALIFIED_COLUMNS
 from shared.db.rows import Connection
 from shared.domain.relations.intent import RelationIntent, classify
@@ -168,7 +167,8 @@ def fuse(
 
 
 def _paths(found: list[dict]) -> list[dict[str, Any]]:
-    """One ``EntityRelationPath`` per (seed, route), evidence limited to the memories that passed the filters."""
+    """One ``EntityRelationPath`` per (seed, route), evidence limited to the memories that passed the filters
+    (its ``relations`` as rows)."""
     paths: dict[tuple[str, ...], dict[str, Any]] = {}
     for row in found:
         for hit in row["rel_hits"]:
@@ -193,10 +193,10 @@ def _paths(found: list[dict]) -> list[dict[str, Any]]:
 
 
 def _relation(rel: dict[str, Any]) -> dict[str, Any]:
-    """A relation from the statement's JSON, as the ``EntityRelation`` wire model sends it."""
-    row = dict(
+    """A relation from the statement's JSON as an ``entity_relations`` row (its timestamps as datetimes); the
+    API layer sends it as an ``EntityRelation``."""
+    return dict(
         rel,
         created_at=datetime.fromisoformat(rel["created_at"]),
         updated_at=datetime.fromisoformat(rel["updated_at"]),
     )
-    return EntityRelation.from_row(row).model_dump(mode="json")

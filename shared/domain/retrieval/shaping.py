@@ -1,4 +1,6 @@
-"""Recall's result: ranked rows and expanded associations merged, serialised, packed into the token budget.
+"""Recall's result: ranked rows and expanded associations merged, scored, packed into the token budget. Each
+memory is its row with recall's keys added (and its ETag, taken before the budget can cut the content); the
+API layer sends it in wire form (``shared.api.wire.recall``).
 
 >>> out = shape(req, rows, expanded, started)                      # doctest: +SKIP
 >>> out["memories"][0]["match_signals"], out["retrieval_confidence"]   # doctest: +SKIP
@@ -13,7 +15,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from shared.domain.memories import serialize
+from shared.core.wire import etag
 from shared.domain.requests import RecallRequest
 from shared.domain.retrieval.budget import pack
 
@@ -39,7 +41,7 @@ def shape(
     memories = []
     for row, row_signals in merged:
         age_days = max(0.0, (now - row["created_at"]).total_seconds() / 86400)
-        out = serialize.memory(row, embedding=False)
+        out = dict(row, etag=etag(row))
         out.update(
             relevance_score=round(float(row.get("relevance", row["boosted"])), 6),
             boosted_score=round(float(row["boosted"]), 6),

@@ -1,4 +1,5 @@
-"""The briefing: what happened lately in a workspace (counts, recent memories, open threads, contradictions).
+"""The briefing: what happened lately in a workspace (counts, recent memories, open threads, contradictions);
+its memories are rows, which the API layer sends in wire form (``shared.api.wire.briefing``).
 
 >>> briefing(svc, "ws_a", lookback_minutes=60)["workspace_summary"]["total_memories"]   # doctest: +SKIP
 12
@@ -72,5 +73,5 @@ def briefing(
             }
             for c in contradictions
         ],
-        "memories": [serialize.memory(r) for r in recent] if include_memories else [],
+        "memories": list(recent) if include_memories else [],
     }

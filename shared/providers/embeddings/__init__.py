@@ -27,8 +27,8 @@ _PROVIDERS: dict[str, str] = {
 
 def create_embedder(settings: Settings) -> Embedder:
     """Build the provider that settings name; each provider class has ``from_settings(settings)``. In a traced
-    Lambda its calls are spans (shared/providers/tracing.py)."""
-    from shared.providers.tracing import traced_embedder
+    Lambda its calls are spans (shared/providers/embeddings/traced.py)."""
+    from shared.providers.embeddings.traced import traced_embedder
 
     return traced_embedder(_create(settings))
 

@@ -13,8 +13,8 @@ from shared.providers.llm.base import LLMClient, LLMUsage
 
 
 def create_llm(settings: Settings) -> LLMClient | None:
-    """The configured client (its calls are spans in a traced Lambda: shared/providers/tracing.py), or None."""
-    from shared.providers.tracing import traced_llm
+    """The configured client (its calls are spans in a traced Lambda: shared/providers/llm/traced.py), or None."""
+    from shared.providers.llm.traced import traced_llm
 
     return traced_llm(_create(settings))
 
