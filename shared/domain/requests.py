@@ -540,7 +540,9 @@ class ThreadCreate(_Request):
     expires_at: datetime | None = Field(default=None, description="When it expires (ISO-8601 UTC).")
     idle_action: IdleAction = None
     scope: ThreadScope = None
-    ownership: str = Field(default="user", description="Who owns the thread: `user` (default) or `agent`.")
+    ownership: str = Field(
+        default="user", description="Who owns the thread: `user` (default) or `workspace`."
+    )
     parent_thread: ParentThread = None
 
 

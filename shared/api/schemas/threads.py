@@ -41,7 +41,7 @@ class Thread(Wire):
     title: Title
     metadata: Metadata
     scope: ThreadScope
-    ownership: str | None = Field(description="Who owns the thread: `user` (default) or `agent`.")
+    ownership: str | None = Field(description="Who owns the thread: `user` (default) or `workspace`.")
     parent_thread: ParentThread
     message_count: int = Field(description="Messages in the thread.")
     last_decomposed_index: int | None = Field(description="The last message index extraction has read.")
@@ -58,8 +58,15 @@ class Thread(Wire):
         return cls.pick(row)
 
 
-class ThreadEnvelope(Wire):
+class ThreadEnvelope(Thread):
+    """The thread wrapped, as the reference, and flat too: SDK 0.2.1 builds ``ChatThread(**data)``."""
+
     thread: Thread = Field(description="The thread.")
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> ThreadEnvelope:
+        thread = Thread.from_row(row)
+        return cls.model_construct(thread=thread, **dict(thread))
 
 
 class ThreadList(Wire):

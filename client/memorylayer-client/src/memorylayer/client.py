@@ -1067,13 +1067,37 @@ class MemoryLayerClient(ClientBase):
         user_id: str | None = None,
         limit: int | None = None,
         offset: int | None = None,
+        scope_filter: str | None = None,
+        ownership_filter: str | None = None,
+        include_hidden: bool | None = None,
+        parent_thread: str | None = None,
         workspace_id: str | None = None,
     ) -> list[Thread]:
+        """The workspace's top-level, unarchived threads; ``parent_thread`` lists one thread's sub-threads,
+        ``include_hidden=True`` adds archived ones, ``scope_filter`` is ``web``/``office``, ``ownership_filter``
+        ``user``/``workspace``."""
         params = fields(locals(), "workspace_id")
         return await self._run(
             self._call(
                 "GET", "/v1/threads", _list("threads", Thread), workspace_id=workspace_id, params=params
             )
+        )
+
+    async def list_user_threads(
+        self,
+        user_id: str,
+        *,
+        ownership: str = "user",
+        scope_filter: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        include_hidden: bool | None = None,
+        parent_thread: str | None = None,
+    ) -> list[Thread]:
+        """One user's threads across every workspace this key may see (no workspace needed)."""
+        params = fields(locals(), "user_id")
+        return await self._run(
+            self._call("GET", f"/v1/threads/user/{user_id}", _list("threads", Thread), params=params)
         )
 
     async def get_thread(self, thread_id: str, *, workspace_id: str | None = None) -> Thread:
@@ -1084,12 +1108,44 @@ class MemoryLayerClient(ClientBase):
         )
 
     async def get_thread_with_messages(
-        self, thread_id: str, *, workspace_id: str | None = None
+        self,
+        thread_id: str,
+        *,
+        limit: int | None = None,
+        offset: int | None = None,
+        order: str | None = None,
+        workspace_id: str | None = None,
     ) -> ThreadWithMessages:
-        """The thread and every message, in order."""
+        """The thread and a page of its messages (the server's default: the first 100, in order)."""
+        params = fields(locals(), "thread_id", "workspace_id")
         return await self._run(
             self._call(
-                "GET", f"/v1/threads/{thread_id}/full", _model(ThreadWithMessages), workspace_id=workspace_id
+                "GET",
+                f"/v1/threads/{thread_id}/full",
+                _model(ThreadWithMessages),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def archive_thread(self, thread_id: str, *, workspace_id: str | None = None) -> Thread:
+        """Hide a thread from the default listings (still readable by id); ``restore_thread`` undoes it."""
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/threads/{thread_id}/archive",
+                _unwrap("thread", Thread),
+                workspace_id=workspace_id,
+            )
+        )
+
+    async def restore_thread(self, thread_id: str, *, workspace_id: str | None = None) -> Thread:
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/threads/{thread_id}/restore",
+                _unwrap("thread", Thread),
+                workspace_id=workspace_id,
             )
         )
 
