@@ -135,16 +135,8 @@ NOT_YET_SERVED: dict[str, str] = {
 
 # Operations both serve where a client of the reference would still trip over ours.
 STILL_DIFFERENT: dict[str, list[str]] = {
-    "GET /v1/sessions/briefing": ["response fields not declared: ['briefing']"],
     "POST /v1/memories/recall": ["body fields not declared: ['context', 'rag_threshold']"],
     "POST /v1/memories/reflect": ["body fields not declared: ['context_id', 'observer_id', 'subject_id']"],
-    "POST /v1/sessions/{}/memory": [
-        "response fields not declared: ['created_at', 'key', 'updated_at', 'value']"
-    ],
-    "POST /v1/threads/{}/decompose": [
-        "response fields not declared: ['from_index', 'memories_created', 'messages_processed', 'thread_id', "
-        "'to_index', 'workspace_id']"
-    ],
     "POST /v1/workspaces/{}/import": ["no JSON request body"],
 }
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, BackgroundTasks, Path, Query, Response
 
@@ -216,10 +216,10 @@ def delete_message(
     return Response(status_code=204)
 
 
-@router.post("/threads/{thread_id}/decompose")
-def decompose(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    """Queue extraction of the messages not yet read (what appending does on its own)."""
-    return svc.threads.decompose(caller.workspace(), thread_id)
+@router.post("/threads/{thread_id}/decompose", response_model=schemas.Decomposed)
+def decompose(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.Decomposed:
+    """Extract, now, from the messages not yet read (what appending queues on its own)."""
+    return schemas.Decomposed.model_construct(**svc.threads.decompose(caller.workspace(), thread_id))
 
 
 @router.get("/jobs/{job_id}", response_model=schemas.JobEnvelope)

@@ -110,6 +110,18 @@ class MessagePage(Wire):
     total_count: int = Field(description="How many messages the thread has.")
 
 
+class Decomposed(Wire):
+    thread_id: str = Field(description="The thread.")
+    workspace_id: InWorkspace
+    messages_processed: int = Field(description="Messages extraction read now.")
+    memories_created: int = Field(description="Memories added or superseding older ones.")
+    from_index: int = Field(description="First message index read.")
+    to_index: int = Field(description="One past the last message index read (`from_index` when none was).")
+    job_id: str | None = Field(
+        description="The extraction job that ran (null when nothing was left to read)."
+    )
+
+
 class Job(Wire):
     id: ObjectId
     job_id: str = Field(description="Same as `id` (the SDK reads `job_id`).")
