@@ -333,6 +333,11 @@ class MemoryUpdate(_Request):
         return None if value is None else _strip_content(value)
 
 
+class ContextTurn(_Request):
+    role: str | None = Field(default=None, max_length=64, description="Who said it: user, assistant, …")
+    content: str = Field(max_length=20_000, description="What was said.")
+
+
 class RecallRequest(_Request):
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"query": "what does Alice drink?", "limit": 5, "tags": ["drinks"]}]}
@@ -408,6 +413,19 @@ class RecallRequest(_Request):
     include_relations: bool = Field(
         default=True,
         description="Run the relational recall arm when the query names a relation (default true).",
+    )
+    context: list[ContextTurn] = Field(
+        default_factory=list,
+        max_length=50,
+        description="Recent conversation turns `{role?, content}`: the last few ground the query's meaning "
+        "(its embedding), so a follow-up like 'and where does she live?' finds what it refers to.",
+    )
+    rag_threshold: float = Field(
+        default=0.8,
+        ge=0.0,
+        le=1.0,
+        description="The reference's hybrid gate (use the LLM when the top score is below it). Accepted; recall "
+        "here never calls an LLM, so hybrid answers as rag (docs/wire.md).",
     )
 
 
@@ -522,6 +540,21 @@ class ReflectRequest(_Request):
     types: TypeFilter = Field(default_factory=list)
     subtypes: SubtypeFilter = Field(default_factory=list)
     tags: TagFilter = Field(default_factory=list)
+    # As on recall: observer and subject filter the memories reflected on; context_id is accepted, not a filter.
+    context_id: ContextId = None
+    observer_id: ObserverId = None
+    subject_id: SubjectId = None
+
+    def recall_filters(self) -> dict[str, Any]:
+        """The filters reflection's recall applies, as recall applies them."""
+        return {
+            "types": self.types,
+            "subtypes": self.subtypes,
+            "tags": self.tags,
+            "context_id": self.context_id,
+            "observer_id": self.observer_id,
+            "subject_id": self.subject_id,
+        }
 
 
 class ThreadCreate(_Request):

@@ -172,6 +172,13 @@ def test_answer_and_reflect_without_an_llm(sdk: Any) -> None:
     assert isinstance(reflection, Reflection) and reflection.source_memories == [tea.id]
     assert not reflection.llm_configured and reflection.confidence == 0.0
 
+    seen = sdk.remember("Alice drinks coffee at noon", observer_id="bob", subject_id="alice")
+    assert sdk.reflect("Alice's habits", observer_id="bob", context_id="c1").source_memories == [seen.id]
+    assert seen.id not in sdk.reflect("Alice's habits", subject_id="someone_else").source_memories
+    turns = [{"role": "user", "content": "Tell me about Alice"}]
+    hits = sdk.recall("what does she drink?", context=turns, rag_threshold=0.5, min_relevance=0)
+    assert {tea.id, seen.id} <= {m.id for m in hits.memories}
+
 
 # ---------------------------------------------------------------------- threads and jobs
 def test_thread_crud_and_messages(sdk: Any) -> None:

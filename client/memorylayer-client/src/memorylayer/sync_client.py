@@ -253,9 +253,14 @@ class SyncMemoryLayerClient(ClientBase):
         user_id: str | None = None,
         observer_id: str | None = None,
         subject_id: str | None = None,
+        context: Sequence[Mapping[str, str]] | None = None,
+        rag_threshold: float | None = None,
         workspace_id: str | None = None,
     ) -> RecallResult:
         """Hybrid (vector + keyword) search. ``hits = client.recall("tea", tags=["prefs"], limit=5)``
+
+        ``context``: the conversation's recent turns (``[{"role": "user", "content": "..."}]``), which ground
+        a follow-up question; ``rag_threshold`` is the reference's hybrid gate, accepted (no LLM in recall).
 
         ``include_history=True`` also returns superseded versions; ``observer_id``/``subject_id`` keep only
         memories seen by / about that entity. A query that names a relation ("who reviewed PR-12?") also walks
@@ -297,9 +302,13 @@ class SyncMemoryLayerClient(ClientBase):
         types: Sequence[str] | None = None,
         subtypes: Sequence[str] | None = None,
         tags: Sequence[str] | None = None,
+        context_id: str | None = None,
+        observer_id: str | None = None,
+        subject_id: str | None = None,
         workspace_id: str | None = None,
     ) -> Reflection:
-        """A synthesis over the memories relevant to ``query`` (the reference server's shape)."""
+        """A synthesis over the memories relevant to ``query`` (the reference server's shape), narrowed as
+        recall narrows (types, tags, ``observer_id``, ``subject_id``)."""
         body = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
         return self._run(
             self._call(
