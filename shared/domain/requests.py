@@ -617,3 +617,28 @@ class AnswerRequest(_Request):
         default=8, ge=1, le=50, description="Memories to ground the answer on (1–50, default 8)."
     )
     min_relevance: MinRelevance = Field(default=None, le=1.0)
+
+
+class WorkspaceExportData(_Request):
+    """An export as one JSON object (the reference's shape; our NDJSON export's lines, gathered)."""
+
+    version: str = Field(default="1.0", description="The export format's version.")
+    exported_at: str | None = Field(default=None, description="When it was exported (ISO-8601 UTC).")
+    workspace_id: str | None = Field(default=None, description="The workspace it was exported from.")
+    memories: list[dict[str, Any]] = Field(
+        default_factory=list, description="The memories, each as the export writes it (`id`, `content`, …)."
+    )
+    associations: list[dict[str, Any]] = Field(
+        default_factory=list, description="The associations (`source_id`, `target_id`, `relationship`, …)."
+    )
+    total_memories: int = Field(default=0, description="How many memories the workspace had (informative).")
+    total_associations: int = Field(default=0, description="How many associations it had (informative).")
+    offset: int = Field(default=0, description="The export's paging offset (informative).")
+    limit: int = Field(default=0, description="The export's paging limit (informative).")
+
+
+class WorkspaceImportRequest(_Request):
+    """The JSON import body. A bare export object (without `data`) is accepted too, and so is the NDJSON export
+    itself (`Content-Type: application/x-ndjson`)."""
+
+    data: WorkspaceExportData = Field(description="The export to import.")
