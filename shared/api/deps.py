@@ -79,6 +79,10 @@ class Caller:
         named = body_workspace or self.requested
         if named:
             return Scope.of(self.principal.require_workspace(valid_workspace(named)))
+        return self.visible_scope()
+
+    def visible_scope(self) -> Scope:
+        """Every workspace this key may see, whatever the request names (for listings across workspaces)."""
         return Scope.of(*self.allowed) if self.allowed is not None else Scope.anywhere()
 
 

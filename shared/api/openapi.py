@@ -14,6 +14,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
 
 # FastAPI's own 422 body models: declared by FastAPI, not by us, so their fields are described here.
 VALIDATION_ERROR = {
@@ -56,6 +57,25 @@ BEARER = {
 }
 
 
+# Request bodies a route reads itself (e.g. JSON or NDJSON by content type) but declares: their models become
+# components when the document is built, not at import (``body_schema``).
+_BODY_MODELS: dict[str, type[BaseModel]] = {}
+
+
+def body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """A ``$ref`` to ``model`` for a route's ``openapi_extra``; ``build`` adds the model to the components."""
+    _BODY_MODELS[model.__name__] = model
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+
+def _add_body_models(schemas: dict[str, Any]) -> None:
+    for name, model in _BODY_MODELS.items():
+        schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+        for nested, definition in schema.pop("$defs", {}).items():
+            schemas.setdefault(nested, definition)
+        schemas.setdefault(name, schema)
+
+
 def build(app: FastAPI, open_paths: frozenset[str]) -> dict[str, Any]:
     """The app's OpenAPI document, completed: the bearer scheme, open routes marked open, FastAPI's 422 models
     described."""
@@ -63,6 +83,7 @@ def build(app: FastAPI, open_paths: frozenset[str]) -> dict[str, Any]:
         title=app.title, version=app.version, description=app.description, routes=app.routes, tags=TAGS
     )
     components = spec.setdefault("components", {})
+    _add_body_models(components.setdefault("schemas", {}))
     _describe_validation_error(components.get("schemas", {}))
     _restore_examples(components.get("schemas", {}))
     components["securitySchemes"] = {"bearer": BEARER}

@@ -135,5 +135,5 @@ SourceSessionId = Annotated[str | None, Field(description="The session it came f
 Description = Annotated[str | None, Field(description="A free-text description.")]
 ThreadScope = Annotated[
     str | None,
-    Field(description="`workspace` (default) or `user` (the user's space shared across workspaces)."),
+    Field(description="The surface the thread belongs to: `web` (null means web) or `office`."),
 ]

@@ -16,6 +16,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from shared.db.rows import Connection, one
+from shared.db.scope import Scope
 from shared.db.updates import assignments
 
 THREAD_COLUMNS = (
@@ -65,15 +66,60 @@ def lock(conn: Connection, workspace_id: str, thread_id: str) -> dict | None:
     ).fetchone()
 
 
+@dataclass(frozen=True)
+class ThreadFilter:
+    """What a thread listing keeps, as the reference: visible (not archived), unexpired, top-level threads by
+    default; ``parent_thread`` lists one thread's sub-threads instead."""
+
+    user_id: str | None = None
+    scope: str | None = None  # 'web' also keeps threads with no scope (null means web)
+    ownership: str | None = None
+    include_hidden: bool = False
+    parent_thread: str | None = None
+
+    def clauses(self) -> tuple[list[str], dict[str, Any]]:
+        where = ["(expires_at IS NULL OR expires_at > now())"]
+        if not self.include_hidden:
+            where.append("hidden_at IS NULL")
+        where.append("parent_thread = %(parent)s" if self.parent_thread else "parent_thread IS NULL")
+        if self.user_id:
+            where.append("user_id = %(user)s")
+        if self.scope == "web":
+            where.append("(scope = 'web' OR scope IS NULL)")
+        elif self.scope is not None:
+            where.append("scope = %(scope)s")
+        if self.ownership is not None:
+            where.append("ownership = %(ownership)s")
+        params = {
+            "parent": self.parent_thread,
+            "user": self.user_id,
+            "scope": self.scope,
+            "ownership": self.ownership,
+        }
+        return where, params
+
+
 def list_threads(
-    conn: Connection, workspace_id: str, *, user_id: str | None, limit: int, offset: int
+    conn: Connection, scope: Scope, keep: ThreadFilter, *, limit: int, offset: int
 ) -> list[dict]:
-    user = "AND user_id = %(user)s" if user_id else ""
+    """Threads in ``scope``'s workspaces that ``keep`` keeps, newest first."""
+    where, params = keep.clauses()
+    in_scope, scope_params = scope.clause()
+    where.append(in_scope.replace("%s", "%(workspaces)s"))
     return conn.execute(
-        f"SELECT {THREAD_COLUMNS} FROM threads WHERE workspace_id = %(ws)s {user} "
-        "ORDER BY created_at DESC, id LIMIT %(limit)s OFFSET %(offset)s",
-        {"ws": workspace_id, "user": user_id, "limit": limit, "offset": offset},
+        f"SELECT {THREAD_COLUMNS} FROM threads WHERE {' AND '.join(where)} "
+        "ORDER BY created_at DESC, workspace_id, id LIMIT %(limit)s OFFSET %(offset)s",
+        {**params, "workspaces": scope_params[0] if scope_params else None, "limit": limit, "offset": offset},
     ).fetchall()
+
+
+def set_hidden(conn: Connection, workspace_id: str, thread_id: str, *, hidden: bool) -> dict | None:
+    """Archive (hide) or restore a thread. Not activity: ``updated_at`` stays (as the reference)."""
+    return conn.execute(
+        f"UPDATE threads SET hidden_at = CASE WHEN %s THEN coalesce(hidden_at, now()) END "
+        f"WHERE id = %s AND workspace_id = %s RETURNING {THREAD_COLUMNS}",
+        (hidden, thread_id, workspace_id),
+    ).fetchone()
 
 
 # What a thread update may set (ThreadUpdate's fields).
@@ -135,7 +181,9 @@ def append(conn: Connection, thread: dict, messages: list[NewMessage]) -> tuple[
         next_index += 1
     if new:
         conn.execute(
-            "UPDATE threads SET message_count = %s, updated_at = now() WHERE workspace_id = %s AND id = %s",
+            # A new message brings an archived thread back (as the reference).
+            "UPDATE threads SET message_count = %s, updated_at = now(), hidden_at = NULL "
+            "WHERE workspace_id = %s AND id = %s",
             (next_index, thread["workspace_id"], thread["id"]),
         )
     return new, existing

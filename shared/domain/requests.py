@@ -333,6 +333,11 @@ class MemoryUpdate(_Request):
         return None if value is None else _strip_content(value)
 
 
+class ContextTurn(_Request):
+    role: str | None = Field(default=None, max_length=64, description="Who said it: user, assistant, …")
+    content: str = Field(max_length=20_000, description="What was said.")
+
+
 class RecallRequest(_Request):
     model_config = ConfigDict(
         json_schema_extra={"examples": [{"query": "what does Alice drink?", "limit": 5, "tags": ["drinks"]}]}
@@ -408,6 +413,19 @@ class RecallRequest(_Request):
     include_relations: bool = Field(
         default=True,
         description="Run the relational recall arm when the query names a relation (default true).",
+    )
+    context: list[ContextTurn] = Field(
+        default_factory=list,
+        max_length=50,
+        description="Recent conversation turns `{role?, content}`: the last few ground the query's meaning "
+        "(its embedding), so a follow-up like 'and where does she live?' finds what it refers to.",
+    )
+    rag_threshold: float = Field(
+        default=0.8,
+        ge=0.0,
+        le=1.0,
+        description="The reference's hybrid gate (use the LLM when the top score is below it). Accepted; recall "
+        "here never calls an LLM, so hybrid answers as rag (docs/wire.md).",
     )
 
 
@@ -522,6 +540,21 @@ class ReflectRequest(_Request):
     types: TypeFilter = Field(default_factory=list)
     subtypes: SubtypeFilter = Field(default_factory=list)
     tags: TagFilter = Field(default_factory=list)
+    # As on recall: observer and subject filter the memories reflected on; context_id is accepted, not a filter.
+    context_id: ContextId = None
+    observer_id: ObserverId = None
+    subject_id: SubjectId = None
+
+    def recall_filters(self) -> dict[str, Any]:
+        """The filters reflection's recall applies, as recall applies them."""
+        return {
+            "types": self.types,
+            "subtypes": self.subtypes,
+            "tags": self.tags,
+            "context_id": self.context_id,
+            "observer_id": self.observer_id,
+            "subject_id": self.subject_id,
+        }
 
 
 class ThreadCreate(_Request):
@@ -540,7 +573,9 @@ class ThreadCreate(_Request):
     expires_at: datetime | None = Field(default=None, description="When it expires (ISO-8601 UTC).")
     idle_action: IdleAction = None
     scope: ThreadScope = None
-    ownership: str = Field(default="user", description="Who owns the thread: `user` (default) or `agent`.")
+    ownership: str = Field(
+        default="user", description="Who owns the thread: `user` (default) or `workspace`."
+    )
     parent_thread: ParentThread = None
 
 
@@ -582,3 +617,28 @@ class AnswerRequest(_Request):
         default=8, ge=1, le=50, description="Memories to ground the answer on (1–50, default 8)."
     )
     min_relevance: MinRelevance = Field(default=None, le=1.0)
+
+
+class WorkspaceExportData(_Request):
+    """An export as one JSON object (the reference's shape; our NDJSON export's lines, gathered)."""
+
+    version: str = Field(default="1.0", description="The export format's version.")
+    exported_at: str | None = Field(default=None, description="When it was exported (ISO-8601 UTC).")
+    workspace_id: str | None = Field(default=None, description="The workspace it was exported from.")
+    memories: list[dict[str, Any]] = Field(
+        default_factory=list, description="The memories, each as the export writes it (`id`, `content`, …)."
+    )
+    associations: list[dict[str, Any]] = Field(
+        default_factory=list, description="The associations (`source_id`, `target_id`, `relationship`, …)."
+    )
+    total_memories: int = Field(default=0, description="How many memories the workspace had (informative).")
+    total_associations: int = Field(default=0, description="How many associations it had (informative).")
+    offset: int = Field(default=0, description="The export's paging offset (informative).")
+    limit: int = Field(default=0, description="The export's paging limit (informative).")
+
+
+class WorkspaceImportRequest(_Request):
+    """The JSON import body. A bare export object (without `data`) is accepted too, and so is the NDJSON export
+    itself (`Content-Type: application/x-ndjson`)."""
+
+    data: WorkspaceExportData = Field(description="The export to import.")

@@ -15,7 +15,8 @@ from shared.core.tenants import DEFAULT_TENANT
 from shared.db import threads as repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
-from shared.db.threads import NewMessage
+from shared.db.scope import Scope
+from shared.db.threads import NewMessage, ThreadFilter
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.providers.queue import JobQueue
 
@@ -51,9 +52,20 @@ class ThreadService:
             raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
         return row
 
-    def list(self, workspace_id: str, *, user_id: str | None, limit: int, offset: int) -> list[dict]:
+    def list(self, scope: Scope, keep: ThreadFilter, *, limit: int, offset: int) -> builtins.list[dict]:
+        """Threads in ``scope``: one workspace for GET /v1/threads, every workspace the caller may see for a
+        user's listing (GET /v1/threads/user/{user_id})."""
         with self.db.connection() as conn:
-            return repo.list_threads(conn, workspace_id, user_id=user_id, limit=limit, offset=offset)
+            return repo.list_threads(conn, scope, keep, limit=limit, offset=offset)
+
+    def set_hidden(self, workspace_id: str, thread_id: str, *, hidden: bool) -> dict:
+        """Archive or restore. Extraction is untouched: memories already extracted stay, a queued job still
+        runs, and a new message restores the thread (and is extracted as usual)."""
+        with self.db.transaction() as conn:
+            row = repo.set_hidden(conn, workspace_id, thread_id, hidden=hidden)
+        if row is None:
+            raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+        return row
 
     def update(self, workspace_id: str, thread_id: str, changes: dict[str, Any]) -> dict:
         with self.db.transaction() as conn:

@@ -172,6 +172,13 @@ def test_answer_and_reflect_without_an_llm(sdk: Any) -> None:
     assert isinstance(reflection, Reflection) and reflection.source_memories == [tea.id]
     assert not reflection.llm_configured and reflection.confidence == 0.0
 
+    seen = sdk.remember("Alice drinks coffee at noon", observer_id="bob", subject_id="alice")
+    assert sdk.reflect("Alice's habits", observer_id="bob", context_id="c1").source_memories == [seen.id]
+    assert seen.id not in sdk.reflect("Alice's habits", subject_id="someone_else").source_memories
+    turns = [{"role": "user", "content": "Tell me about Alice"}]
+    hits = sdk.recall("what does she drink?", context=turns, rag_threshold=0.5, min_relevance=0)
+    assert {tea.id, seen.id} <= {m.id for m in hits.memories}
+
 
 # ---------------------------------------------------------------------- threads and jobs
 def test_thread_crud_and_messages(sdk: Any) -> None:
@@ -197,6 +204,29 @@ def test_thread_crud_and_messages(sdk: Any) -> None:
     sdk.delete_thread(thread.id)
     with pytest.raises(NotFoundError):
         sdk.get_thread(thread.id)
+
+
+def test_thread_archive_filters_and_user_listing(sdk: Any) -> None:
+    user = f"user_{uuid.uuid4().hex[:8]}"
+    parent = sdk.create_thread(user_id=user, scope="office")
+    child = sdk.create_thread(user_id=user, parent_thread=parent.id)
+    assert [t.id for t in sdk.list_threads(user_id=user)] == [parent.id]
+    assert [t.id for t in sdk.list_threads(parent_thread=parent.id)] == [child.id]
+    assert [t.id for t in sdk.list_threads(user_id=user, scope_filter="web")] == []
+    assert [t.id for t in sdk.list_user_threads(user, scope_filter="office")] == [parent.id]
+
+    archived = sdk.archive_thread(parent.id)
+    assert isinstance(archived, Thread) and archived.hidden_at is not None
+    assert sdk.list_threads(user_id=user) == [] and sdk.list_user_threads(user) == []
+    assert [t.id for t in sdk.list_user_threads(user, include_hidden=True)] == [parent.id]
+    assert sdk.restore_thread(parent.id).hidden_at is None
+    assert [t.id for t in sdk.list_threads(user_id=user, ownership_filter="user")] == [parent.id]
+    with pytest.raises(NotFoundError):
+        sdk.archive_thread("thread_missing")
+
+    sdk.append_messages(child.id, [{"role": "user", "content": f"m{i}"} for i in range(3)])
+    page = sdk.get_thread_with_messages(child.id, limit=2, offset=0, order="desc")
+    assert [m.content for m in page.messages] == ["m2", "m1"] and page.total_messages == 3
 
 
 def test_wait_for_job_times_out_when_no_worker_runs_it(sdk: Any) -> None:

@@ -111,9 +111,6 @@ NOT_YET_SERVED: dict[str, str] = {
     "POST /v1/skills/{}/restore": "procedural resources (versioned documents)",
     "GET /v1/skills/{}/revisions": "procedural resources (versioned documents)",
     "POST /v1/skills/{}/sync": "procedural resources (versioned documents)",
-    "GET /v1/threads/user/{}": "thread archive and per-user listing",
-    "POST /v1/threads/{}/archive": "thread archive and per-user listing",
-    "POST /v1/threads/{}/restore": "thread archive and per-user listing",
     "GET /v1/tokens": "scoped, expiring tokens",
     "POST /v1/tokens": "scoped, expiring tokens",
     "DELETE /v1/tokens/{}": "scoped, expiring tokens",
@@ -137,23 +134,7 @@ NOT_YET_SERVED: dict[str, str] = {
 }
 
 # Operations both serve where a client of the reference would still trip over ours.
-STILL_DIFFERENT: dict[str, list[str]] = {
-    "GET /v1/sessions/briefing": ["response fields not declared: ['briefing']"],
-    "GET /v1/threads": [
-        "query parameters not declared: ['include_hidden', 'ownership_filter', 'parent_thread', 'scope_filter']"
-    ],
-    "GET /v1/threads/{}/full": ["query parameters not declared: ['limit', 'offset', 'order']"],
-    "POST /v1/memories/recall": ["body fields not declared: ['context', 'rag_threshold']"],
-    "POST /v1/memories/reflect": ["body fields not declared: ['context_id', 'observer_id', 'subject_id']"],
-    "POST /v1/sessions/{}/memory": [
-        "response fields not declared: ['created_at', 'key', 'updated_at', 'value']"
-    ],
-    "POST /v1/threads/{}/decompose": [
-        "response fields not declared: ['from_index', 'memories_created', 'messages_processed', 'thread_id', "
-        "'to_index', 'workspace_id']"
-    ],
-    "POST /v1/workspaces/{}/import": ["no JSON request body"],
-}
+STILL_DIFFERENT: dict[str, list[str]] = {}
 
 
 @pytest.fixture(scope="module")

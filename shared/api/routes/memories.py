@@ -187,7 +187,9 @@ def answer(body: AnswerRequest, caller: CallerDep, svc: ServicesDep) -> dict[str
 def reflect(body: ReflectRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     """The reference's shape over the grounded answer; without an LLM, the evidence and a note saying so."""
     result = svc.answerer.answer(
-        [caller.workspace(body.workspace_id)], AnswerRequest(query=body.query, limit=10)
+        [caller.workspace(body.workspace_id)],
+        AnswerRequest(query=body.query, limit=10),
+        narrow=body.recall_filters(),
     )
     sources = [e["id"] for e in result["evidence"]] if result["answer"] is None else result["citations"]
     return {

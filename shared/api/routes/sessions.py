@@ -50,7 +50,7 @@ def list_sessions(
     )
 
 
-@router.get("/briefing")
+@router.get("/briefing", response_model=schemas.BriefingEnvelope)
 def briefing(
     caller: CallerDep,
     svc: ServicesDep,
@@ -74,7 +74,7 @@ def briefing(
     ] = 10,
     include_memories: Annotated[bool, Query(description="Include the recent memories themselves.")] = True,
     include_contradictions: Annotated[bool, Query(description="Include unresolved contradictions.")] = True,
-) -> dict[str, Any]:
+) -> schemas.BriefingEnvelope:
     """What happened in the workspace lately: activity, open threads, contradictions, recent memories."""
     body = wire.briefing(
         svc.sessions.briefing(
@@ -85,8 +85,7 @@ def briefing(
             include_contradictions=include_contradictions,
         )
     )
-    # Wrapped for the API, flat too: SDK 0.2.1 builds `SessionBriefing(**data)` from the top level.
-    return {"briefing": body, **body}
+    return schemas.BriefingEnvelope.of(body)
 
 
 @router.get("/{session_id}", response_model=schemas.SessionEnvelope)
@@ -124,7 +123,8 @@ def touch(
 @router.post(
     "/{session_id}/memory",
     status_code=201,
-    response_model=schemas.WorkingMemoryEntry | schemas.WorkingMemoryEntries,
+    response_model=schemas.WorkingMemorySetResult,
+    response_model_exclude_unset=True,  # one shape of the two: the fields of the other are left unset
 )
 def set_working_memory(
     session_id: SessionIdPath, body: WorkingMemorySet, caller: CallerDep, svc: ServicesDep

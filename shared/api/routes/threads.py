@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, BackgroundTasks, Query, Response
+from fastapi import APIRouter, BackgroundTasks, Path, Query, Response
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
 from shared.api.routes.params import JobIdPath, MessageIdPath, Offset, ThreadIdPath
 from shared.core.errors import NotFound, PayloadTooLarge
-from shared.db.threads import NewMessage
+from shared.db.scope import Scope
+from shared.db.threads import NewMessage, ThreadFilter
 from shared.domain.memories import serialize
 from shared.domain.requests import MessagesAppend, ThreadCreate, ThreadUpdate
 
@@ -22,7 +23,32 @@ def create_thread(body: ThreadCreate, caller: CallerDep, svc: ServicesDep) -> sc
     """Start a conversation thread; appended messages feed memory extraction."""
     fields = body.model_dump(exclude={"id", "workspace_id"}, exclude_none=True)
     row = svc.threads.create(caller.workspace(body.workspace_id), body.id, fields, tenant_id=caller.tenant_id)
-    return schemas.ThreadEnvelope.model_construct(thread=schemas.Thread.from_row(row))
+    return schemas.ThreadEnvelope.of(row)
+
+
+# The listing filters, as the reference declares them on GET /v1/threads and GET /v1/threads/user/{user_id}.
+ListLimit = Annotated[int, Query(ge=1, le=500, description="How many at most.")]
+ScopeFilter = Annotated[
+    str | None,
+    Query(
+        pattern="^(web|office)$",
+        description="Only this surface: `web` (also threads with no scope) or `office`.",
+    ),
+]
+IncludeHidden = Annotated[bool, Query(description="Include archived (hidden) threads, for an Archived view.")]
+ParentThreadFilter = Annotated[
+    str | None,
+    Query(
+        pattern=r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$",
+        description="List this thread's sub-threads (left out: top-level threads only).",
+    ),
+]
+OWNERSHIP = "^(user|workspace)$"
+
+
+def _thread_list(rows: list[dict]) -> schemas.ThreadList:
+    threads = [schemas.Thread.from_row(r) for r in rows]
+    return schemas.ThreadList.model_construct(threads=threads, total_count=len(rows))
 
 
 @router.get("/threads", response_model=schemas.ThreadList)
@@ -30,20 +56,47 @@ def list_threads(
     caller: CallerDep,
     svc: ServicesDep,
     user_id: Annotated[str | None, Query(description="Only this user's threads.")] = None,
-    limit: Annotated[int, Query(ge=1, le=500, description="How many at most.")] = 50,
+    limit: ListLimit = 50,
     offset: Offset = 0,
+    scope_filter: ScopeFilter = None,
+    ownership_filter: Annotated[
+        str | None,
+        Query(pattern=OWNERSHIP, description="Only threads owned this way: `user` or `workspace`."),
+    ] = None,
+    include_hidden: IncludeHidden = False,
+    parent_thread: ParentThreadFilter = None,
 ) -> schemas.ThreadList:
-    """The workspace's threads, optionally one user's."""
-    rows = svc.threads.list(caller.workspace(), user_id=user_id, limit=limit, offset=offset)
-    threads = [schemas.Thread.from_row(r) for r in rows]
-    return schemas.ThreadList.model_construct(threads=threads, total_count=len(rows))
+    """The workspace's top-level, unarchived threads (or one thread's sub-threads), optionally filtered."""
+    keep = ThreadFilter(user_id, scope_filter, ownership_filter, include_hidden, parent_thread)
+    return _thread_list(svc.threads.list(Scope.of(caller.workspace()), keep, limit=limit, offset=offset))
+
+
+@router.get("/threads/user/{user_id}", response_model=schemas.ThreadList)
+def list_user_threads(
+    user_id: Annotated[
+        str, Path(min_length=1, max_length=255, description="The user whose threads to list.")
+    ],
+    caller: CallerDep,
+    svc: ServicesDep,
+    ownership: Annotated[
+        str, Query(pattern=OWNERSHIP, description="`user` (default) or `workspace`-owned threads.")
+    ] = "user",
+    scope_filter: ScopeFilter = None,
+    limit: ListLimit = 50,
+    offset: Offset = 0,
+    include_hidden: IncludeHidden = False,
+    parent_thread: ParentThreadFilter = None,
+) -> schemas.ThreadList:
+    """One user's threads across every workspace this key may see (no workspace is needed)."""
+    keep = ThreadFilter(user_id, scope_filter, ownership, include_hidden, parent_thread)
+    return _thread_list(svc.threads.list(caller.visible_scope(), keep, limit=limit, offset=offset))
 
 
 @router.get("/threads/{thread_id}", response_model=schemas.ThreadEnvelope)
 def get_thread(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadEnvelope:
     """One thread (without its messages: see /full or /messages)."""
     row = svc.threads.get(caller.workspace(), thread_id)
-    return schemas.ThreadEnvelope.model_construct(thread=schemas.Thread.from_row(row))
+    return schemas.ThreadEnvelope.of(row)
 
 
 @router.put("/threads/{thread_id}", response_model=schemas.ThreadEnvelope)
@@ -52,7 +105,7 @@ def update_thread(
 ) -> schemas.ThreadEnvelope:
     """Change a thread's title, metadata or idle action."""
     row = svc.threads.update(caller.workspace(), thread_id, body.model_dump(exclude_unset=True))
-    return schemas.ThreadEnvelope.model_construct(thread=schemas.Thread.from_row(row))
+    return schemas.ThreadEnvelope.of(row)
 
 
 @router.delete("/threads/{thread_id}", status_code=204)
@@ -63,16 +116,40 @@ def delete_thread(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) 
 
 
 @router.get("/threads/{thread_id}/full", response_model=schemas.ThreadFull)
-def thread_full(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadFull:
-    """A thread with all its messages."""
+def thread_full(
+    thread_id: ThreadIdPath,
+    caller: CallerDep,
+    svc: ServicesDep,
+    limit: Annotated[int, Query(ge=1, le=1000, description="How many messages at most.")] = 100,
+    offset: Offset = 0,
+    order: Annotated[
+        str, Query(pattern="^(asc|desc)$", description="asc (default) or desc by message index.")
+    ] = "asc",
+) -> schemas.ThreadFull:
+    """A thread with a page of its messages (the first 100 by default); `total_messages` counts them all."""
     ws = caller.workspace()
     thread = svc.threads.get(ws, thread_id)
-    messages, total = svc.threads.messages(ws, thread_id, limit=100_000)
+    messages, total = svc.threads.messages(ws, thread_id, limit=limit, offset=offset, order=order)
     return schemas.ThreadFull.model_construct(
         thread=schemas.Thread.from_row(thread),
         messages=[schemas.Message.from_row(m) for m in messages],
         total_messages=total,
     )
+
+
+@router.post("/threads/{thread_id}/archive", response_model=schemas.ThreadEnvelope)
+def archive_thread(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadEnvelope:
+    """Hide a thread from the default listings without deleting it; still readable by id, extraction
+    unchanged. Restore brings it back, and so does a new message."""
+    row = svc.threads.set_hidden(caller.workspace(), thread_id, hidden=True)
+    return schemas.ThreadEnvelope.of(row)
+
+
+@router.post("/threads/{thread_id}/restore", response_model=schemas.ThreadEnvelope)
+def restore_thread(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadEnvelope:
+    """Bring an archived thread back into the default listings."""
+    row = svc.threads.set_hidden(caller.workspace(), thread_id, hidden=False)
+    return schemas.ThreadEnvelope.of(row)
 
 
 @router.post("/threads/{thread_id}/messages", status_code=201, response_model=schemas.MessagesAppended)
@@ -139,10 +216,10 @@ def delete_message(
     return Response(status_code=204)
 
 
-@router.post("/threads/{thread_id}/decompose")
-def decompose(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    """Queue extraction of the messages not yet read (what appending does on its own)."""
-    return svc.threads.decompose(caller.workspace(), thread_id)
+@router.post("/threads/{thread_id}/decompose", response_model=schemas.Decomposed)
+def decompose(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.Decomposed:
+    """Extract, now, from the messages not yet read (what appending queues on its own)."""
+    return schemas.Decomposed.model_construct(**svc.threads.decompose(caller.workspace(), thread_id))
 
 
 @router.get("/jobs/{job_id}", response_model=schemas.JobEnvelope)

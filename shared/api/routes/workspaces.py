@@ -11,11 +11,12 @@ from starlette.concurrency import run_in_threadpool
 
 from shared.api import schemas, wire
 from shared.api.deps import Caller, CallerDep, ServicesDep, valid_workspace
+from shared.api.openapi import body_schema
 from shared.api.routes.params import ContextIdPath, Offset, WorkspaceIdPath
 from shared.core import ontology
 from shared.core.errors import InvalidInput
 from shared.core.settings import RESERVED_WORKSPACES
-from shared.domain.requests import ContextCreate, WorkspaceCreate, WorkspaceUpdate
+from shared.domain.requests import ContextCreate, WorkspaceCreate, WorkspaceImportRequest, WorkspaceUpdate
 
 router = APIRouter(prefix="/v1/workspaces", tags=["workspaces"])
 
@@ -125,7 +126,24 @@ def export_workspace(
     return StreamingResponse(lines, media_type="application/x-ndjson")
 
 
-@router.post("/{workspace_id}/import", response_model=schemas.ImportResult)
+# Declared, not parsed by FastAPI: the content type decides how the body is read (``_parse_import``).
+IMPORT_BODY = {
+    "requestBody": {
+        "required": False,  # an empty body imports nothing
+        "content": {
+            "application/json": {"schema": body_schema(WorkspaceImportRequest)},
+            "application/x-ndjson": {
+                "schema": {
+                    "type": "string",
+                    "description": "The NDJSON export: a header line, then one line per memory and association.",
+                }
+            },
+        },
+    }
+}
+
+
+@router.post("/{workspace_id}/import", response_model=schemas.ImportResult, openapi_extra=IMPORT_BODY)
 async def import_workspace(
     workspace_id: WorkspaceIdPath, request: Request, caller: CallerDep, svc: ServicesDep
 ) -> dict[str, Any]:

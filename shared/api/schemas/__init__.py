@@ -85,6 +85,8 @@ from shared.api.schemas.sandbox import (
     SandboxVariableDetail,
 )
 from shared.api.schemas.sessions import (
+    Briefing,
+    BriefingEnvelope,
     Checkpoint,
     CommitResult,
     Expiry,
@@ -94,8 +96,10 @@ from shared.api.schemas.sessions import (
     SessionList,
     WorkingMemoryEntries,
     WorkingMemoryEntry,
+    WorkingMemorySetResult,
 )
 from shared.api.schemas.threads import (
+    Decomposed,
     Job,
     JobEnvelope,
     Message,
@@ -127,6 +131,8 @@ __all__ = [
     "BatchErrorGroup",
     "BatchItemResult",
     "BatchResponse",
+    "Briefing",
+    "BriefingEnvelope",
     "BudgetSummary",
     "Checkpoint",
     "CommitResult",
@@ -142,6 +148,7 @@ __all__ = [
     "ContextItem",
     "ContextList",
     "ContextPack",
+    "Decomposed",
     "Entity",
     "EntityAliases",
     "EntityDetail",
@@ -197,6 +204,7 @@ __all__ = [
     "Wire",
     "WorkingMemoryEntries",
     "WorkingMemoryEntry",
+    "WorkingMemorySetResult",
     "Workspace",
     "WorkspaceEnvelope",
     "WorkspaceList",

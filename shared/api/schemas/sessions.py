@@ -102,6 +102,55 @@ class WorkingMemoryEntries(Wire):
     total_count: int = Field(description="The number of entries sent.")
 
 
+class WorkingMemorySetResult(Wire):
+    """What setting working memory answers: the entry (`{key, value}` was sent) or, for `{items}`, the entries
+    with their count. Only the shape that applies is sent (the route leaves the other's fields unset)."""
+
+    key: str | None = Field(default=None, description="The key set (one entry).")
+    value: Any = Field(default=None, description="Its value, any JSON value (one entry).")
+    ttl_seconds: int | None = Field(default=None, description="Seconds to live, as stored (one entry).")
+    expires_at: Timestamp | None = Field(default=None, description="When the entry expires (one entry).")
+    created_at: Timestamp | None = Field(default=None, description="When it was created (one entry).")
+    updated_at: Timestamp | None = Field(default=None, description="When it last changed (one entry).")
+    items: list[WorkingMemoryEntry] | None = Field(
+        default=None, description="The entries (`items` was sent)."
+    )
+    total_count: int | None = Field(default=None, description="The number of entries sent (`items`).")
+
+
+class Briefing(Wire):
+    workspace_summary: dict[str, Any] = Field(
+        description="Totals, the last day's activity and the lookback's most used tags (`active_topics`)."
+    )
+    recent_activity: list[dict[str, Any]] = Field(
+        description="What the lookback saw: `{timestamp, summary, memories_created, key_decisions}`."
+    )
+    open_threads: list[dict[str, Any]] = Field(
+        description="Open threads from live sessions' working memory: `{topic, status, last_activity, …}`."
+    )
+    contradictions_detected: list[dict[str, Any]] = Field(
+        description="Unresolved `contradicts` associations: `{memory_a, memory_b, detected_at, id, …}`."
+    )
+    memories: list[dict[str, Any]] = Field(description="The recent memories, as the memory routes send them.")
+
+
+class BriefingEnvelope(Wire):
+    """The briefing wrapped, as the reference, and flat too: SDK 0.2.1 builds `SessionBriefing(**data)`."""
+
+    briefing: Briefing = Field(description="The briefing.")
+    workspace_summary: dict[str, Any] = Field(description="Same as `briefing.workspace_summary`.")
+    recent_activity: list[dict[str, Any]] = Field(description="Same as `briefing.recent_activity`.")
+    open_threads: list[dict[str, Any]] = Field(description="Same as `briefing.open_threads`.")
+    contradictions_detected: list[dict[str, Any]] = Field(
+        description="Same as `briefing.contradictions_detected`."
+    )
+    memories: list[dict[str, Any]] = Field(description="Same as `briefing.memories`.")
+
+    @classmethod
+    def of(cls, body: dict[str, Any]) -> BriefingEnvelope:
+        return cls.model_construct(briefing=Briefing.model_construct(**body), **body)
+
+
 class Checkpoint(Wire):
     """A durable transcript segment of a session: stored as memory ``raw_memory_id``, then indexed
     line by line into searchable memories."""

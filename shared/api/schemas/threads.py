@@ -41,7 +41,7 @@ class Thread(Wire):
     title: Title
     metadata: Metadata
     scope: ThreadScope
-    ownership: str | None = Field(description="Who owns the thread: `user` (default) or `agent`.")
+    ownership: str | None = Field(description="Who owns the thread: `user` (default) or `workspace`.")
     parent_thread: ParentThread
     message_count: int = Field(description="Messages in the thread.")
     last_decomposed_index: int | None = Field(description="The last message index extraction has read.")
@@ -58,8 +58,15 @@ class Thread(Wire):
         return cls.pick(row)
 
 
-class ThreadEnvelope(Wire):
+class ThreadEnvelope(Thread):
+    """The thread wrapped, as the reference, and flat too: SDK 0.2.1 builds ``ChatThread(**data)``."""
+
     thread: Thread = Field(description="The thread.")
+
+    @classmethod
+    def of(cls, row: dict[str, Any]) -> ThreadEnvelope:
+        thread = Thread.from_row(row)
+        return cls.model_construct(thread=thread, **dict(thread))
 
 
 class ThreadList(Wire):
@@ -101,6 +108,18 @@ class MessagePage(Wire):
     messages: list[Message] = Field(description="The messages, by index.")
     thread_id: str = Field(description="The thread.")
     total_count: int = Field(description="How many messages the thread has.")
+
+
+class Decomposed(Wire):
+    thread_id: str = Field(description="The thread.")
+    workspace_id: InWorkspace
+    messages_processed: int = Field(description="Messages extraction read now.")
+    memories_created: int = Field(description="Memories added or superseding older ones.")
+    from_index: int = Field(description="First message index read.")
+    to_index: int = Field(description="One past the last message index read (`from_index` when none was).")
+    job_id: str | None = Field(
+        description="The extraction job that ran (null when nothing was left to read)."
+    )
 
 
 class Job(Wire):

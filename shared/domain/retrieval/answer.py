@@ -10,6 +10,7 @@ memory ids here, so it can neither see nor invent an id.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
@@ -46,7 +47,10 @@ class Answerer:
         self.recaller = recaller
         self.llm = llm
 
-    def answer(self, workspace_ids: list[str], req: AnswerRequest) -> dict[str, Any]:
+    def answer(
+        self, workspace_ids: list[str], req: AnswerRequest, narrow: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """``narrow``: recall filters beyond the answer request's (reflect's types, tags, observer, …)."""
         found = self.recaller.recall(
             workspace_ids,
             RecallRequest(
@@ -55,6 +59,7 @@ class Answerer:
                 limit=req.limit,
                 min_relevance=req.min_relevance,
                 include_global=False,
+                **(narrow or {}),
             ),
         )
         memories = found["memories"]

@@ -42,6 +42,7 @@ from shared.db.recall import BROWSE_SQL, FILTERS, hot_function, hybrid_sql, is_h
 from shared.db.rows import Connection
 from shared.domain.requests import RecallRequest
 from shared.domain.retrieval import relations as relations_arm
+from shared.domain.retrieval.conversation import embedding_text
 from shared.domain.retrieval.expansion import expand
 from shared.domain.retrieval.params import filter_params
 from shared.domain.retrieval.shaping import shape
@@ -166,7 +167,7 @@ class Recaller:
         # Before a connection is taken: the query's embedding may be a remote call (openai, google, gpu), and a
         # pooled connection held meanwhile is one fewer for everyone else (and a longer RDS Proxy borrow).
         browse = req.query.strip() == "*"
-        vector = None if browse else self.embedder.embed_query(req.query)
+        vector = None if browse else self.embedder.embed_query(embedding_text(req.query, req.context))
         try:
             return self._ranked(workspace_ids, req, arm, vector, started)
         except psycopg.errors.UndefinedFunction:
@@ -229,7 +230,7 @@ class Recaller:
         qtext = " ".join(t.strip("'") for t in query_terms(req.query))
         period = named_period(req.query)
         params.update(
-            q=self.embedder.embed_query(req.query) if vector is None else vector,
+            q=self.embedder.embed_query(embedding_text(req.query, req.context)) if vector is None else vector,
             model=self.embedder.model_id,
             k=max(
                 self.settings.recall_min_candidates,

@@ -253,9 +253,14 @@ class MemoryLayerClient(ClientBase):
         user_id: str | None = None,
         observer_id: str | None = None,
         subject_id: str | None = None,
+        context: Sequence[Mapping[str, str]] | None = None,
+        rag_threshold: float | None = None,
         workspace_id: str | None = None,
     ) -> RecallResult:
         """Hybrid (vector + keyword) search. ``hits = await client.recall("tea", tags=["prefs"], limit=5)``
+
+        ``context``: the conversation's recent turns (``[{"role": "user", "content": "..."}]``), which ground
+        a follow-up question; ``rag_threshold`` is the reference's hybrid gate, accepted (no LLM in recall).
 
         ``include_history=True`` also returns superseded versions; ``observer_id``/``subject_id`` keep only
         memories seen by / about that entity. A query that names a relation ("who reviewed PR-12?") also walks
@@ -297,9 +302,13 @@ class MemoryLayerClient(ClientBase):
         types: Sequence[str] | None = None,
         subtypes: Sequence[str] | None = None,
         tags: Sequence[str] | None = None,
+        context_id: str | None = None,
+        observer_id: str | None = None,
+        subject_id: str | None = None,
         workspace_id: str | None = None,
     ) -> Reflection:
-        """A synthesis over the memories relevant to ``query`` (the reference server's shape)."""
+        """A synthesis over the memories relevant to ``query`` (the reference server's shape), narrowed as
+        recall narrows (types, tags, ``observer_id``, ``subject_id``)."""
         body = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
         return await self._run(
             self._call(
@@ -1067,13 +1076,37 @@ class MemoryLayerClient(ClientBase):
         user_id: str | None = None,
         limit: int | None = None,
         offset: int | None = None,
+        scope_filter: str | None = None,
+        ownership_filter: str | None = None,
+        include_hidden: bool | None = None,
+        parent_thread: str | None = None,
         workspace_id: str | None = None,
     ) -> list[Thread]:
+        """The workspace's top-level, unarchived threads; ``parent_thread`` lists one thread's sub-threads,
+        ``include_hidden=True`` adds archived ones, ``scope_filter`` is ``web``/``office``, ``ownership_filter``
+        ``user``/``workspace``."""
         params = fields(locals(), "workspace_id")
         return await self._run(
             self._call(
                 "GET", "/v1/threads", _list("threads", Thread), workspace_id=workspace_id, params=params
             )
+        )
+
+    async def list_user_threads(
+        self,
+        user_id: str,
+        *,
+        ownership: str = "user",
+        scope_filter: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        include_hidden: bool | None = None,
+        parent_thread: str | None = None,
+    ) -> list[Thread]:
+        """One user's threads across every workspace this key may see (no workspace needed)."""
+        params = fields(locals(), "user_id")
+        return await self._run(
+            self._call("GET", f"/v1/threads/user/{user_id}", _list("threads", Thread), params=params)
         )
 
     async def get_thread(self, thread_id: str, *, workspace_id: str | None = None) -> Thread:
@@ -1084,12 +1117,44 @@ class MemoryLayerClient(ClientBase):
         )
 
     async def get_thread_with_messages(
-        self, thread_id: str, *, workspace_id: str | None = None
+        self,
+        thread_id: str,
+        *,
+        limit: int | None = None,
+        offset: int | None = None,
+        order: str | None = None,
+        workspace_id: str | None = None,
     ) -> ThreadWithMessages:
-        """The thread and every message, in order."""
+        """The thread and a page of its messages (the server's default: the first 100, in order)."""
+        params = fields(locals(), "thread_id", "workspace_id")
         return await self._run(
             self._call(
-                "GET", f"/v1/threads/{thread_id}/full", _model(ThreadWithMessages), workspace_id=workspace_id
+                "GET",
+                f"/v1/threads/{thread_id}/full",
+                _model(ThreadWithMessages),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def archive_thread(self, thread_id: str, *, workspace_id: str | None = None) -> Thread:
+        """Hide a thread from the default listings (still readable by id); ``restore_thread`` undoes it."""
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/threads/{thread_id}/archive",
+                _unwrap("thread", Thread),
+                workspace_id=workspace_id,
+            )
+        )
+
+    async def restore_thread(self, thread_id: str, *, workspace_id: str | None = None) -> Thread:
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/threads/{thread_id}/restore",
+                _unwrap("thread", Thread),
+                workspace_id=workspace_id,
             )
         )
 
