@@ -17,19 +17,22 @@ def _negated(sentence: str, start: int) -> bool:
     return any(w in ("not", "never", "no", "longer") or w.endswith("n't") for w in before)
 
 
-Emit = Iterator[tuple[str, str, int]]  # predicate, value, offset in the sentence
-
-
+Said = tuple[str, str, int]  # predicate, value, offset in the sentence
+Emit = Iterator[Said]
 Rule = Callable[[str], Emit]
 
 
 def each(pattern: str, sentence: str, flags: int = re.I) -> Iterator[re.Match[str]]:
+    """Every match of ``pattern`` in ``sentence`` that no negation before it takes back."""
     for match in re.finditer(pattern, sentence, flags):
         if not _negated(sentence, match.start()):
             yield match
 
 
+_OTHERS = (rf"\b(?:he|she|they|you|his|her|their|him|them)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN}|friends?|"
+           rf"boss|colleagues?|neighbou?rs?|flatmates?|roommates?|mates?)\b")  # fmt: skip
+
+
 def others_named(before: str) -> bool:
     """Someone other than the user is named in ``before`` ("she", "my sister", "our friends")."""
-    return bool(re.search(rf"\b(?:he|she|they|you|his|her|their|him|them)\b|\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN}|friends?|"
-                          rf"boss|colleagues?|neighbou?rs?|flatmates?|roommates?|mates?)\b", before, re.I))  # fmt: skip
+    return bool(re.search(_OTHERS, before, re.I))
