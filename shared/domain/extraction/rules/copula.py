@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from shared.domain.extraction.rules.family import family_fact, plural_of
+from shared.domain.extraction.rules.family import family_fact, pets_counted
 from shared.domain.extraction.rules.health import ALLERGIC, DEVICE, DRUG, MEDICINES, condition
 from shared.domain.extraction.rules.matching import Emit, Said, each
 from shared.domain.extraction.rules.phrases import (
@@ -34,9 +34,7 @@ from shared.domain.extraction.rules.words import (
     MARITAL,
     NOT_ITEMS,
     NOT_PLACES,
-    NUMBERS,
     PETS,
-    SINGULAR,
 )
 from shared.domain.extraction.rules.work import job_title
 
@@ -85,9 +83,7 @@ def _listed_have(piece: str, at: int) -> Emit:
     if match := re.fullmatch(
         rf"({NUM})\s+(?:[\w-]+\s+){{0,2}}?({PETS}|puppies|bunnies|ponies)s?", piece, re.I
     ):
-        n = NUMBERS.get(match.group(1).lower()) if not match.group(1).isdigit() else int(match.group(1))
-        kind = SINGULAR.get(match.group(2).lower(), match.group(2).lower())
-        yield "pet", f"{n} {plural_of(kind)}" if n and n > 1 else kind, at
+        yield "pet", pets_counted(match.group(1), match.group(2)), at
     elif match := re.fullmatch(rf"({NUM})\s+(?:[\w-]+\s+){{0,2}}?({KIN})", piece, re.I):
         yield (*family_fact(match.group(2), match.group(1)), at)
 
