@@ -2,8 +2,8 @@
 
     >>> [(f.predicate, f.value) for f in facts_in("I'm allergic to peanuts. I work as a data engineer")]
     [('allergy', 'peanuts'), ('job_title', 'data engineer')]
-    >>> facts_in("Do you like jazz?"), facts_in("If I lived in Spain I'd learn Spanish"), facts_in("My friend lives in Rome")
-    ([], [], [])
+    >>> [facts_in(s) for s in ("Do you like jazz?", "If I lived in Spain I'd learn Spanish", "My friend lives in Rome")]
+    [[], [], []]
 
 Precision over recall. A sentence that is a question, a condition, a hedge or a wish states nothing; a negated
 statement states nothing unless a rule reads the negation ("I don't eat meat anymore" is ``avoids: meat``). Only

@@ -63,7 +63,8 @@ def copula(s: str) -> Emit:
 
 
 def both(s: str) -> Emit:
-    """ "Me and my fiancé are both nurses", "we're both huge Arsenal fans": what is said of both is said of the user."""
+    """ "Me and my fiancé are both nurses", "we're both huge Arsenal fans": what is said of both is said of the
+    user."""
     if " both " not in s.lower():  # a substring test first: the frame is rare and the pattern is not cheap
         return
     for m in each(rf"\b{WE_ARE}\s+both\s+(.+)", s):

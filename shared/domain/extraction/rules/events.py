@@ -13,7 +13,8 @@ from shared.domain.extraction.rules.words import ACTIVE_VERBS, NOT_EVENTS
 _PAST_VERB = re.compile(
     r"(?:got|ran|broke|bought|had|went|took|began|won|lost|met|left|made|turned|became|saw|flew|gave|sold|wrote|"
     r"quit|found|built|drove|fell|hurt|spent|sat|passed|did|paid|sold|told|kept|felt|heard|held|brought|caught|"
-    r"taught|fought|swam|sang|drank|ate|wore|threw|grew|knew|forgot|hit|cut|put|won|came|moved|\w{2,}ed)$", re.I)  # fmt: skip
+    r"taught|fought|swam|sang|drank|ate|wore|threw|grew|knew|forgot|hit|cut|put|won|came|moved|"
+    r"\w{2,}ed)$", re.I)  # fmt: skip
 
 
 def event(s: str) -> Emit:

@@ -35,7 +35,8 @@ class Fact:
     start: int  # offset of the statement in the text, for ordering
 
 
-# Every sentence goes through every rule in this order; when two rules say the same (predicate, value), the first wins.
+# Every sentence goes through every rule in this order; when two rules say the same (predicate, value), the
+# first wins.
 RULES: tuple[Rule, ...] = (
     name,
     copula,

@@ -1,4 +1,6 @@
-"""``family``, ``pet`` and ``partner``: "my sister", "I have two kids", "my wife Priya", "we have a dog named Biscuit"."""
+"""``family``, ``pet`` and ``partner``: "my sister", "I have two kids", "my wife Priya", "we have a dog named
+Biscuit".
+"""
 
 from __future__ import annotations
 

@@ -10,9 +10,12 @@ from shared.domain.extraction.rules.words import MEALS
 
 # Said of what someone does, these make it a pastime: "Outside of work I mostly do crochet", "… my favourite way to
 # switch off".
-_LEISURE = re.compile(r"\b(?:outside\s+(?:of\s+)?work|on\s+(?:the\s+)?weekends|(?:most|every)\s+(?:weekends?|evenings?|sundays?|saturdays?)|at\s+(?:the\s+)?weekends|after\s+work|in\s+my\s+(?:spare|free|down)\s*time|for\s+fun|as\s+a\s+hobby|"
-                      r"(?:my\s+)?fav(?:ou?rite)?\s+way\s+to\s+(?:relax|unwind|switch\s+off|chill|de-?stress|decompress|"
-                      r"wind\s+down|spend\s+(?:my\s+)?(?:weekends?|evenings?|time))|keeps\s+me\s+sane|helps\s+me\s+(?:relax|unwind|switch\s+off))\b", re.I)  # fmt: skip
+_LEISURE = re.compile(r"\b(?:outside\s+(?:of\s+)?work|on\s+(?:the\s+)?weekends|"
+                      r"(?:most|every)\s+(?:weekends?|evenings?|sundays?|saturdays?)|at\s+(?:the\s+)?weekends|"
+                      r"after\s+work|in\s+my\s+(?:spare|free|down)\s*time|for\s+fun|as\s+a\s+hobby|"
+                      r"(?:my\s+)?fav(?:ou?rite)?\s+way\s+to\s+(?:relax|unwind|switch\s+off|chill|de-?stress|"
+                      r"decompress|wind\s+down|spend\s+(?:my\s+)?(?:weekends?|evenings?|time))|keeps\s+me\s+sane|"
+                      r"helps\s+me\s+(?:relax|unwind|switch\s+off))\b", re.I)  # fmt: skip
 
 
 # Making things as a pastime: what is made is the hobby ("I build model railways in my spare time").
@@ -21,9 +24,12 @@ _CRAFT = r"(?:build|make|knit|crochet|sew|paint|bake|brew|restore|grow|carve|ske
 
 def hobby(s: str) -> Emit:
     if _LEISURE.search(s):
-        for m in each(r"(?:\bI(?:'ve\s+been|\s+have\s+been)?|^\W*been)\s+(?:(?:mostly|usually|also|often|mainly|really|just)\s+)?"
-                       rf"(?:do|doing|play|playing|go|going|{_CRAFT})\s+(?:a\s+lot\s+of\s+|lots\s+of\s+|a\s+bit\s+of\s+)?(?!(?:a|an|the|some|my|it|that|this|nothing|something|anything|"
-                       r"stuff|things|what|to|out|home|back|for|with|on|in|at)\b)([a-z].+)", s):  # fmt: skip
+        for m in each(r"(?:\bI(?:'ve\s+been|\s+have\s+been)?|^\W*been)\s+"
+                      r"(?:(?:mostly|usually|also|often|mainly|really|just)\s+)?"
+                      rf"(?:do|doing|play|playing|go|going|{_CRAFT})\s+"
+                      r"(?:a\s+lot\s+of\s+|lots\s+of\s+|a\s+bit\s+of\s+)?"
+                      r"(?!(?:a|an|the|some|my|it|that|this|nothing|something|anything|"
+                      r"stuff|things|what|to|out|home|back|for|with|on|in|at)\b)([a-z].+)", s):  # fmt: skip
             for item in items(m.group(1)):
                 # "… and do a bit of beekeeping": the second pastime's verb and measure are not part of it
                 item = re.sub(

@@ -79,7 +79,8 @@ _LIKE = rf"{PERFECT}\s+{DEGREE}(?:like|love|enjoy|adore|prefer|liked|loved|enjoy
 
 
 def _i_like(s: str) -> Emit:
-    """ "I love hiking and photography", "Big fan of sci-fi here" (the subject left out), "my favourite food is …"."""
+    """ "I love hiking and photography", "Big fan of sci-fi here" (the subject left out), "my favourite food
+    is …"."""
     for m in each(rf"\b(?:I|we){_LIKE}\s+(?!to\b|it\b|that\b|you\b|when\b|how\b|the\s+idea\b)(.+)", s):
         if _in_the_thing(s, m.start()):
             continue
@@ -149,7 +150,8 @@ _STEPS: tuple[Rule, ...] = (_i_like, _is_my_favourite, _makes_me_happy, _love_to
 
 
 def _inverse_liking(m: re.Match[str], thing: str) -> Emit:
-    """ "Ramen is my favourite food": the liking (or dislike, or pastime) the inverse frame ``m`` states of ``thing``."""
+    """ "Ramen is my favourite food": the liking (or dislike, or pastime) the inverse frame ``m`` states of
+    ``thing``."""
     pronouns = ("it", "that", "this", "which", "what", "there", "he", "she", "they", "who")
     if thing.lower() in pronouns or re.match(r"(?:my|your|his|her|our|their)\b", thing, re.I):
         return

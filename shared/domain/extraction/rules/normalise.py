@@ -15,7 +15,8 @@ _EMOJI = re.compile(r"[\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]+")
 # Discourse fillers that carry nothing: at the start ("ok so", "tbh", "reckon", "sorry,") and anywhere ("lol").
 _LEADING_FILLER = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|so|well|honestly|tbh|tbf|lol|lmao|haha+|ha|um+|uh+|erm+|anyway|anyways|fwiw|ngl|"
-    r"i\s+mean|(?:i\s+)?reckon|(?:i\s+)?guess\s+what|to\s+be\s+honest|fun\s+fact|sorry|btw|fyi|ps|update|edit)\b[\s,:;-]*)+",
+    r"i\s+mean|(?:i\s+)?reckon|(?:i\s+)?guess\s+what|to\s+be\s+honest|fun\s+fact|sorry|btw|fyi|ps|update|"
+    r"edit)\b[\s,:;-]*)+",
     re.I,
 )  # fmt: skip
 
@@ -42,7 +43,14 @@ _YEARS_OLD = re.compile(r"\b(\d{1,3})\s*(?:yo|y/o|y\.o\.?|yrs?\s+old|years?[\s-]
 
 
 # "I'm the only Aussie who can't stand X": what the relative clause says, it says of the user.
-_FIRST_PERSON = {"doesn't": "don't", "does": "do", "has": "have", "hasn't": "haven't", "is": "am", "isn't": "am not"}  # fmt: skip
+_FIRST_PERSON = {
+    "doesn't": "don't",
+    "does": "do",
+    "has": "have",
+    "hasn't": "haven't",
+    "is": "am",
+    "isn't": "am not",
+}
 
 
 _THE_ONE_WHO = re.compile(

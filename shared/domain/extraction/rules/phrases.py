@@ -19,10 +19,12 @@ FREE_FROM = re.compile(r"(?:lactose|dairy|gluten|wheat|sugar|nut|peanut|egg|meat
 KIN = "|".join(sorted(RELATIVES | PARTNERS, key=len, reverse=True))  # longest first: "in-laws" before "in"
 
 
-NAME = r"(?-i:([A-Z][a-zà-ÿ']+(?:-[A-Za-zà-ÿ']+)*(?:\s+[A-Z][a-zà-ÿ']+(?:-[A-Za-zà-ÿ']+)*)?))"  # "Mei-Ling" whole
+# A name, capitalised, one or two words, "Mei-Ling" whole.
+NAME = r"(?-i:([A-Z][a-zà-ÿ']+(?:-[A-Za-zà-ÿ']+)*(?:\s+[A-Z][a-zà-ÿ']+(?:-[A-Za-zà-ÿ']+)*)?))"
 
 
-CALLED = r"(?:an?\s+(?:[\w-]+\s+){1,3}(?:called|named)\s+)?"  # "at a startup called Kite", "a little bistro called Lune"
+# "at a startup called Kite", "a little bistro called Lune"
+CALLED = r"(?:an?\s+(?:[\w-]+\s+){1,3}(?:called|named)\s+)?"
 
 
 A_NAME = r"(?-i:[A-Z][a-zà-ÿ'-]+)"  # the same, captured by no group (inside a lookahead)
@@ -34,7 +36,8 @@ HAVE = r"(?:\s+have\s+got|\s+have|'ve\s+got|’ve\s+got|'ve|’ve|\s+got)"  # "I
 PROPER = r"(?:the\s+)?(?-i:([A-Z][\w&.'-]*(?:(?:\s+|,\s*|\s+of\s+(?:the\s+)?)[A-Z][\w&.'-]*){0,3}))"
 
 
-I_AM = r"(?:\b(?:I'm|I\s+am|Im|I’m|I've\s+been|I\s+have\s+been)|^\W*been)\s+"  # "I've been vegan since 2015" still is; "Been vegan for years"
+# "I've been vegan since 2015" still is; "Been vegan for years".
+I_AM = r"(?:\b(?:I'm|I\s+am|Im|I’m|I've\s+been|I\s+have\s+been)|^\W*been)\s+"
 
 
 # Adverbs between "I'm" and what the user is: "I'm happily married", "I'm recently divorced".
@@ -51,7 +54,8 @@ PERFECT = r"(?:'ve|\s+have)?"  # "I've always loved", "I've never liked"
 
 
 # "The only thing I hate eating is olives", "What I love most is hiking": the thing is after the verb "is".
-THE_THING = (r"\b(?:the\s+(?:only|one|main)\s+thing|the\s+thing|what)\s+I\s+(don'?t\s+|do\s+not\s+)?" + DEGREE + r"(like|love|enjoy|adore|hate|"
+THE_THING = (r"\b(?:the\s+(?:only|one|main)\s+thing|the\s+thing|what)\s+I\s+(don'?t\s+|"
+             r"do\s+not\s+)?" + DEGREE + r"(like|love|enjoy|adore|hate|"
               r"dislike|detest|loathe|can'?t\s+stand)(?:\s+[a-z]+ing)?(?:\s+(?:the\s+)?most)?\s+(?:is|are)\s+"
               r"(?!(?:when|that|how|if|the\s+way|because)\b)(.+)")  # fmt: skip
 

@@ -138,7 +138,8 @@ def _off_to(s: str) -> Emit:
 
 
 _APPOINTMENT = (r"\bI(?:\s+have|'ve\s+got|\s+have\s+got|\s+got)\s+(?:a|an)\s+((?:[\w-]+\s+){0,2}"
-                r"(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|test)\b.*)")  # fmt: skip
+                r"(?:appointment|interview|exam|meeting|flight|surgery|operation|check-?up|wedding|"
+                r"test)\b.*)")  # fmt: skip
 
 
 def _appointment(s: str) -> Emit:
@@ -150,7 +151,8 @@ def _appointment(s: str) -> Emit:
 
 _OCCASION = (r"(?:birthday|anniversary|wedding|surgery|operation|interview|exam|exams|flight|move|holiday|vacation|"
              r"trip|due\s+date|graduation|"
-             r"appointment|honeymoon|party|procedure|scan|test|driving\s+test|court\s+date|race|marathon|gig)")  # fmt: skip
+             r"appointment|honeymoon|party|procedure|scan|test|driving\s+test|court\s+date|race|marathon|"
+             r"gig)")  # fmt: skip
 _OCCASION_IS = (rf"(?:^\W*|(?<=,)\s*(?:and\s+)?|\band\s+)(?:(?:my|our|the)\s+)?((?:[\w-]+\s+)?{_OCCASION})"
                 rf"(?:'s|\s+is|\s+are)\s+(?:(?:on|in|at)\s+)?(?=\S)")  # fmt: skip
 

@@ -36,8 +36,9 @@ def states_nothing(sentence: str) -> bool:
 
 
 # A question asked after a statement, in the same sentence: ", any tips on colours?", ", what do you think?"
-ASKED_AFTER = re.compile(r",\s*(?:so\s+|but\s+)?(?:any|what|how|where|which|who|when|why|can|could|do|does|should|would|will|is|are|"
-                          r"thoughts|ideas|suggestions|recommendations|tips|advice|anyone|anybody)\b[^,]*\?+\s*$", re.I)  # fmt: skip
+ASKED_AFTER = re.compile(r",\s*(?:so\s+|but\s+)?(?:any|what|how|where|which|who|when|why|can|could|do|does|"
+                         r"should|would|will|is|are|thoughts|ideas|suggestions|recommendations|tips|advice|"
+                         r"anyone|anybody)\b[^,]*\?+\s*$", re.I)  # fmt: skip
 
 
 SYMBOLS_AFTER = re.compile(r"[\s\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]+$")

@@ -29,25 +29,34 @@ HOW_MANY = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|tw
              r"a\s+few|a\s+couple\s+of|couple\s+of|a\s+couple|few|several|many|\d+)")  # fmt: skip
 
 
-_DATE = (rf"(?:in\s+(?:early\s+|late\s+|mid-?)?(?:{MONTH})(?:\s+\d{{4}})?|in\s+(?:the\s+)?(?:{_SEASON})(?:\s+of\s+\d{{4}})?|in\s+\d{{4}}|"
+_DATE = (rf"(?:in\s+(?:early\s+|late\s+|mid-?)?(?:{MONTH})(?:\s+\d{{4}})?|"
+         rf"in\s+(?:the\s+)?(?:{_SEASON})(?:\s+of\s+\d{{4}})?|in\s+\d{{4}}|"
          rf"on\s+(?:{_DAY})|on\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{MONTH})(?:\s+\d{{4}})?|"
-         rf"on\s+(?:{MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|on\s+the\s+\d{{1,2}}(?:st|nd|rd|th)(?!\s+(?:floor|time|day|try|attempt|place|row|grade|year|century|anniversary|birthday|of\s+(?!{MONTH})))|(?:at|over|on|for)\s+(?:{_HOLIDAY}))")  # fmt: skip
+         rf"on\s+(?:{MONTH})\s+\d{{1,2}}(?:st|nd|rd|th)?(?:,?\s+\d{{4}})?|on\s+the\s+\d{{1,2}}(?:st|nd|rd|"
+         rf"th)(?!\s+(?:floor|time|day|try|attempt|place|row|grade|year|century|anniversary|birthday|"
+         rf"of\s+(?!{MONTH})))|(?:at|over|on|for)\s+(?:{_HOLIDAY}))")  # fmt: skip
 
 
 PAST_TIME = re.compile(
     rf"\b(?:yesterday|last\s+(?:{_UNIT}|{MONTH})|{HOW_MANY}\s+(?:days?|weeks?|months?|years?|decades?)\s+ago|"
     rf"earlier\s+(?:this\s+(?:week|month|year)|today)|this\s+(?:morning|afternoon)|this\s+past\s+(?:{_UNIT})|"
-    rf"over\s+the\s+weekend|the\s+other\s+(?:day|week|night)|back\s+in\s+(?:\d{{4}}|the\s+\d0s)|in\s+the\s+(?:19|20)?\d0'?s|{_DATE})\b", re.I)  # fmt: skip
+    rf"over\s+the\s+weekend|the\s+other\s+(?:day|week|night)|back\s+in\s+(?:\d{{4}}|the\s+\d0s)|"
+    rf"in\s+the\s+(?:19|20)?\d0'?s|{_DATE})\b", re.I)  # fmt: skip
 
 
 FUTURE_TIME = re.compile(
-    rf"\b(?:tomorrow|tonight|later\s+today|next\s+(?:{_UNIT}|{MONTH})|this\s+(?:coming\s+)?(?:{_UNIT})|later\s+this\s+(?:week|month|year)|"
-    rf"in\s+{HOW_MANY}\s+(?:days?|weeks?|months?|years?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{MONTH}|{_DAY}|{_SEASON}|{_HOLIDAY}|next\s+\w+|the\s+weekend)|"
-    rf"(?:at|by)\s+the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month|year)|for\s+(?:{MONTH}|{_SEASON}|the\s+weekend)|in\s+the\s+new\s+year|{_DATE})\b", re.I)  # fmt: skip
+    rf"\b(?:tomorrow|tonight|later\s+today|next\s+(?:{_UNIT}|{MONTH})|this\s+(?:coming\s+)?(?:{_UNIT})|"
+    rf"later\s+this\s+(?:week|month|year)|"
+    rf"in\s+{HOW_MANY}\s+(?:days?|weeks?|months?|years?)|(?:before|by)\s+(?:the\s+end\s+of\s+)?(?:{MONTH}|"
+    rf"{_DAY}|{_SEASON}|{_HOLIDAY}|next\s+\w+|the\s+weekend)|"
+    rf"(?:at|by)\s+the\s+end\s+of\s+(?:the|this|next)\s+(?:week|month|year)|for\s+(?:{MONTH}|{_SEASON}|"
+    rf"the\s+weekend)|in\s+the\s+new\s+year|{_DATE})\b", re.I)  # fmt: skip
 
 
-DURATION = re.compile(rf"\s+(?:for\s+(?:the\s+(?:past|last)\s+)?(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+)?{HOW_MANY}\s+\w+|since\s+.+|for\s+(?:years|ages|"
-                       rf"decades|a\s+while|life|a\s+long\s+time)|all\s+my\s+life|my\s+whole\s+life)$", re.I)  # fmt: skip
+DURATION = re.compile(rf"\s+(?:for\s+(?:the\s+(?:past|last)\s+)?(?:about\s+|around\s+|nearly\s+|almost\s+|"
+                      rf"over\s+)?{HOW_MANY}\s+\w+|since\s+.+|"
+                      r"for\s+(?:years|ages|decades|a\s+while|life|a\s+long\s+time)|all\s+my\s+life|"
+                      r"my\s+whole\s+life)$", re.I)  # fmt: skip
 
 
 HABIT = re.compile(

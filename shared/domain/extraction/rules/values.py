@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 _FILLER = re.compile(r"\s+(?:these\s+days|nowadays|now|at\s+the\s+moment|right\s+now|lately|originally|too|"
-                     r"as\s+well|though|tho|myself|personally|currently|anymore|any\s+more|honestly|actually|tbh|lol|lmao|haha+|imo|btw|fyi|ngl|all\s+my\s+life|my\s+whole\s+life|"
+                     r"as\s+well|though|tho|myself|personally|currently|anymore|any\s+more|honestly|actually|"
+                     r"tbh|lol|lmao|haha+|imo|btw|fyi|ngl|all\s+my\s+life|my\s+whole\s+life|"
                      r"here)$", re.I)  # fmt: skip
 
 
@@ -18,7 +19,8 @@ _LIST = re.compile(r"\s*(?:,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*&\s*)\s*"
 
 
 PREPOSITION = re.compile(
-    r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once|after|before|until|"
+    r"\s+(?:on|in|at|for|with|over|than|from|instead\s+of|rather\s+than|to|during|every|each|twice|once|after|"
+    r"before|until|"
     r"as\s+(?:a|an|my)\b)\b.*$",
     re.I,
 )
@@ -52,9 +54,11 @@ _ACTIVITY = re.compile(
 
 # Fixed pairs that are one thing, not two: "old black and white films", "fish and chips".
 _BINOMIAL = re.compile(
-    r"\b(?:black\s+and\s+white|salt\s+and\s+(?:vinegar|pepper)|fish\s+(?:and|n|'n')\s+chips|rock\s+(?:and|n|'n')\s+roll|"
+    r"\b(?:black\s+and\s+white|salt\s+and\s+(?:vinegar|pepper)|fish\s+(?:and|n|'n')\s+chips|rock\s+(?:and|n|"
+    r"'n')\s+roll|"
     r"drum\s+(?:and|n|'n')\s+bass|mac\s+(?:and|n|'n')\s+cheese|sweet\s+and\s+sour|peanut\s+butter\s+and\s+jelly|"
-    r"arts\s+and\s+crafts|dungeons\s+(?:and|&)\s+dragons|rhythm\s+and\s+blues|r\s*(?:and|&|n)\s*b|cheese\s+and\s+onion|"
+    r"arts\s+and\s+crafts|dungeons\s+(?:and|&)\s+dragons|rhythm\s+and\s+blues|r\s*(?:and|&|n)\s*b|"
+    r"cheese\s+and\s+onion|"
     r"bangers\s+and\s+mash|pie\s+and\s+mash|surf\s+and\s+turf|hide\s+and\s+seek|bed\s+and\s+breakfast|"
     r"fast\s+and\s+furious|sci-fi\s+and\s+fantasy|hot\s+and\s+sour|bubble\s+and\s+squeak)\b", re.I)  # fmt: skip
 

@@ -6,7 +6,27 @@ NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
            "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
 
 
-JOB_HEADS = frozenset(["engineer", "developer", "programmer", "designer", "architect", "manager", "director", "nurse", "doctor", "physician", "surgeon", "dentist", "vet", "veterinarian", "teacher", "professor", "lecturer", "tutor", "student", "researcher", "scientist", "analyst", "consultant", "accountant", "lawyer", "attorney", "solicitor", "paralegal", "paramedic", "firefighter", "policeman", "policewoman", "pilot", "chef", "cook", "baker", "barista", "waiter", "waitress", "bartender", "cashier", "driver", "mechanic", "electrician", "plumber", "carpenter", "builder", "farmer", "writer", "journalist", "editor", "author", "artist", "painter", "musician", "photographer", "actor", "actress", "producer", "librarian", "pharmacist", "therapist", "counselor", "counsellor", "worker", "clerk", "secretary", "assistant", "receptionist", "administrator", "technician", "chemist", "physicist", "economist", "statistician", "mathematician", "translator", "interpreter", "salesman", "saleswoman", "salesperson", "recruiter", "marketer", "entrepreneur", "founder", "ceo", "cto", "cfo", "coo", "intern", "lead", "coordinator", "specialist", "officer", "soldier", "sailor", "cleaner", "nanny", "caregiver", "carer", "midwife", "optometrist", "surveyor", "welder", "machinist", "tailor", "hairdresser", "stylist", "trainer", "coach", "instructor", "broker", "banker", "trader", "auditor", "freelancer", "contractor", "dev", "sre", "postdoc", "principal", "owner", "executive", "supervisor", "planner", "strategist", "practitioner", "guard", "representative", "rep", "agent", "operator", "attendant", "inspector", "associate", "handler", "dispatcher", "courier", "porter", "janitor", "caretaker", "housekeeper", "steward", "stewardess", "labourer", "laborer", "hygienist", "sonographer", "radiographer", "physio",
+JOB_HEADS = frozenset(["engineer", "developer", "programmer", "designer", "architect", "manager", "director",
+                       "nurse", "doctor", "physician", "surgeon", "dentist", "vet", "veterinarian", "teacher",
+                       "professor", "lecturer", "tutor", "student", "researcher", "scientist", "analyst",
+                       "consultant", "accountant", "lawyer", "attorney", "solicitor", "paralegal", "paramedic",
+                       "firefighter", "policeman", "policewoman", "pilot", "chef", "cook", "baker", "barista",
+                       "waiter", "waitress", "bartender", "cashier", "driver", "mechanic", "electrician", "plumber",
+                       "carpenter", "builder", "farmer", "writer", "journalist", "editor", "author", "artist",
+                       "painter", "musician", "photographer", "actor", "actress", "producer", "librarian",
+                       "pharmacist", "therapist", "counselor", "counsellor", "worker", "clerk", "secretary",
+                       "assistant", "receptionist", "administrator", "technician", "chemist", "physicist",
+                       "economist", "statistician", "mathematician", "translator", "interpreter", "salesman",
+                       "saleswoman", "salesperson", "recruiter", "marketer", "entrepreneur", "founder", "ceo", "cto",
+                       "cfo", "coo", "intern", "lead", "coordinator", "specialist", "officer", "soldier", "sailor",
+                       "cleaner", "nanny", "caregiver", "carer", "midwife", "optometrist", "surveyor", "welder",
+                       "machinist", "tailor", "hairdresser", "stylist", "trainer", "coach", "instructor", "broker",
+                       "banker", "trader", "auditor", "freelancer", "contractor", "dev", "sre", "postdoc",
+                       "principal", "owner", "executive", "supervisor", "planner", "strategist", "practitioner",
+                       "guard", "representative", "rep", "agent", "operator", "attendant", "inspector", "associate",
+                       "handler", "dispatcher", "courier", "porter", "janitor", "caretaker", "housekeeper",
+                       "steward", "stewardess", "labourer", "laborer", "hygienist", "sonographer", "radiographer",
+                       "physio",
                        # the fifth pass: jobs said by their initials ("a primary school TA", "an RN")
                        "ta", "rn", "gp", "lpn", "cna", "emt", "hca", "pa", "ot", "slp", "senco"])  # fmt: skip
 
@@ -39,7 +59,16 @@ CONDITION_ADJECTIVES = {"lactose intolerant": "lactose intolerance", "gluten int
 MARITAL = frozenset({"married", "single", "divorced", "engaged", "widowed", "separated"})
 
 
-RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters", "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids", "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa", "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle", "cousin", "cousins", "niece", "nephew", "twin", "nan", "nana", "nanna", "gran", "granny", "grandad", "granddad", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "son-in-law", "daughter-in-law", "stepbrother", "stepsister", "half-brother", "half-sister", "stepkids", "stepchildren", "grandchild", "granddaughters", "grandsons", "toddler", "newborn", "nieces", "nephews", "aunts", "uncles"])  # fmt: skip
+RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twins", "sister", "brother", "sisters",
+                       "brothers", "sibling", "siblings", "son", "sons", "daughter", "daughters", "kid", "kids",
+                       "child", "children", "baby", "grandmother", "grandma", "grandfather", "grandpa",
+                       "grandparents", "grandson", "granddaughter", "grandkids", "grandchildren", "aunt", "uncle",
+                       "cousin", "cousins", "niece", "nephew", "twin", "nan", "nana", "nanna", "gran", "granny",
+                       "grandad", "granddad", "stepmother", "stepfather", "stepson", "stepdaughter", "in-laws",
+                       "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law", "son-in-law",
+                       "daughter-in-law", "stepbrother", "stepsister", "half-brother", "half-sister", "stepkids",
+                       "stepchildren", "grandchild", "granddaughters", "grandsons", "toddler", "newborn", "nieces",
+                       "nephews", "aunts", "uncles"])  # fmt: skip
 
 
 # The fifth pass: every kin word's plural ("my stepdaughters", "my grandsons"), by rule rather than one at a time.
@@ -95,7 +124,9 @@ TALK = frozenset({"ask", "tell", "say", "need", "explain", "share", "paste", "se
                    "describe", "try", "list", "write", "copy", "answer", "know", "understand", "see", "clarify",
                    "repeat", "rephrase", "mention", "add", "use", "the", "a", "an", "my", "your", "you", "be",
                    "have", "go", "keep", "start", "continue", "do", "think", "consider", "wait", "figure", "reply",
-                   "respond", "grab", "pop", "nip", "hop", "bed", "sleep", "work", "school", "class", "lunch", "dinner", "breakfast", "church", "ignore", "let", "leave", "skip", "drop", "stick", "pass", "forget", "remember", "decide"})  # fmt: skip
+                   "respond", "grab", "pop", "nip", "hop", "bed", "sleep", "work", "school", "class", "lunch",
+                   "dinner", "breakfast", "church", "ignore", "let", "leave", "skip", "drop", "stick", "pass",
+                   "forget", "remember", "decide"})  # fmt: skip
 
 
 NOT_SUBJECTS = frozenset(
@@ -117,9 +148,10 @@ NOT_CONDITION_WORDS = frozenset({"a", "an", "the", "my", "your", "his", "her", "
 
 # Words before "degree" that say which degree, not what in ("my final year degree", "an online degree").
 NOT_FIELDS = frozenset({"final", "first", "second", "third", "undergraduate", "postgraduate", "undergrad", "new",
-                         "online", "part-time", "full-time", "university", "uni", "college", "whole", "current", "old",
-                         "two-year", "three-year", "four-year", "honours", "joint", "masters", "master's", "bachelor's",
-                         "bachelors", "another", "second-class", "first-class", "good", "useless", "expensive"})  # fmt: skip
+                        "online", "part-time", "full-time", "university", "uni", "college", "whole", "current",
+                        "old", "two-year", "three-year", "four-year", "honours", "joint", "masters", "master's",
+                        "bachelor's", "bachelors", "another", "second-class", "first-class", "good", "useless",
+                        "expensive"})  # fmt: skip
 
 
 INVARIANT = frozenset({"fish", "goldfish", "sheep", "deer", "koi", "shrimp", "bison", "moose"})
@@ -138,13 +170,15 @@ MEALS = frozenset(
 
 # Capitalised words that start a sentence without naming anyone ("Yesterday, my dog …").
 NOT_NAMES = frozenset({"yesterday", "today", "tomorrow", "tonight", "honestly", "also", "anyway", "well", "so",
-                        "sadly", "luckily", "unfortunately", "basically", "actually", "and", "but", "oh", "yes", "no",
-                        "ok", "okay", "hi", "hey", "hello", "thanks", "sorry", "now", "then", "lately", "recently"})  # fmt: skip
+                       "sadly", "luckily", "unfortunately", "basically", "actually", "and", "but", "oh", "yes",
+                       "no", "ok", "okay", "hi", "hey", "hello", "thanks", "sorry", "now", "then", "lately",
+                       "recently"})  # fmt: skip
 
 
 # Capitalised words before "born"/"based" that are no place ("Been based in Leeds", "We were born …").
-NOT_PLACE_WORDS = frozenset({"been", "was", "were", "is", "am", "are", "we", "they", "he", "she", "you", "just", "also",
-                              "currently", "originally", "proudly", "mostly", "still", "both", "all", "our", "my"})  # fmt: skip
+NOT_PLACE_WORDS = frozenset({"been", "was", "were", "is", "am", "are", "we", "they", "he", "she", "you", "just",
+                             "also", "currently", "originally", "proudly", "mostly", "still", "both", "all", "our",
+                             "my"})  # fmt: skip
 
 
 NOT_EVENTS = frozenset({"used", "tired", "need", "interested", "born", "based", "allergic", "married", "retired",
