@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: dev test test-fast lint typecheck format embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
+.PHONY: help dev test test-unit test-integration lint typecheck format schema embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,9 @@ node_modules/.installed: package.json
 	npm install --no-audit --no-fund --silent
 	touch $@
 
+help:  ## this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/; s/\$$\$$/$$/g' | expand -t 20
+
 # The local stack is open (auth_mode none) unless asked otherwise; the server itself defaults to api_key, and
 # refuses none on a non-loopback MEMORYLAYER_HOST.
 dev: $(VENV)/.installed-local  ## the local stack on http://127.0.0.1:$${MEMORYLAYER_PORT:-61001}
@@ -35,11 +38,18 @@ dev: $(VENV)/.installed-local  ## the local stack on http://127.0.0.1:$${MEMORYL
 embed: $(VENV)/.installed-local  ## the embedding container as a CPU process on $${MEMORYLAYER_EMBED_PORT:-61051}
 	$(PY) -m functions.embed.server
 
-test: $(VENV)/.installed-dev node_modules/.installed  ## every test, against a throwaway embedded Postgres
+# The two tiers, by folder (tests/conftest.py UNIT_TIER names the unit folders and refuses Postgres in them).
+UNIT_TESTS := tests/unit tests/embed
+INTEGRATION_TESTS := tests/integration tests/functions tests/client tests/infra
+
+test: $(VENV)/.installed-dev node_modules/.installed  ## every test, both tiers, against a throwaway embedded Postgres (CI)
 	MEMORYLAYER_EMBEDDING_PROVIDER=hash $(PY) -m pytest -q $(PYTEST_ARGS)
 
-test-fast: $(VENV)/.installed-dev node_modules/.installed  ## the edit-run loop: every test but the slow fuzz and load ones
-	MEMORYLAYER_EMBEDDING_PROVIDER=hash $(PY) -m pytest -q -m 'not slow' $(PYTEST_ARGS)
+test-unit: $(VENV)/.installed-dev  ## the edit-run loop: no Postgres, no servers but in-process ones (under a minute)
+	MEMORYLAYER_EMBEDDING_PROVIDER=hash $(PY) -m pytest -q $(UNIT_TESTS) $(PYTEST_ARGS)
+
+test-integration: $(VENV)/.installed-dev node_modules/.installed  ## the rest: Postgres, moto, HTTP, processes, CDK
+	MEMORYLAYER_EMBEDDING_PROVIDER=hash $(PY) -m pytest -q $(INTEGRATION_TESTS) $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev  ## ruff, the layers contract (import-linter), then mypy (`make typecheck`)
 	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
@@ -51,6 +61,10 @@ typecheck: $(VENV)/.installed-dev  ## mypy over shared/ and functions/ (configur
 
 format:
 	$(VENV)/bin/ruff check --fix . && $(VENV)/bin/ruff format .
+
+# After a new migration or an edited file in shared/db/functions/ (tests/integration/test_schema.py says when).
+schema: $(VENV)/.installed-dev  ## rewrite shared/db/schema.sql: a throwaway Postgres migrated from empty, dumped
+	$(PY) -m shared.local.schema
 
 bench: $(VENV)/.installed-dev  ## remember/recall latency and throughput at 1k and 10k memories
 	$(PY) -m bench.api_load

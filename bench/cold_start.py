@@ -18,9 +18,14 @@ twice — *on demand* (import, then the first request pays the lazy imports, the
 both before the snapshot). A second request gives the warm baseline. Not measured here: the snapshot restore
 itself, TLS to RDS Proxy and the Secrets Manager read of a deployed first request.
 
-With ``--baseline REV`` only the first-request table runs, for the git revision REV (exported with ``git archive``)
-and for this working tree, each laid out and compiled alike, their samples interleaved so both see the same
-machine load; it adds a request per router position (a thread read, a health check) and the ratios after/before.
+With ``--baseline REV`` the import of every handler and the first-request table run for the git revision REV
+(exported with ``git archive``) and for this working tree, each laid out and compiled alike with its own
+dependencies, their samples interleaved so both see the same machine load; it adds a request per router position
+(a thread read, a health check) and the ratios after/before.
+
+``--traced`` runs every handler as in a Lambda with active tracing (``TRACED_ENV``: the function's name, the
+X-Ray agent's address on loopback, a sampled trace header; API keys on, as Lambda requires), so tracing's imports
+and the spans' export are in the figures; without it tracing is off, as everywhere outside Lambda.
 """
 
 from __future__ import annotations
@@ -52,11 +57,38 @@ WORK = REPO_ROOT / "build" / "cold-start"
 # As Lambda runs the handlers: /var/task is read-only, and infra/functions.py turns pydantic's plugin scan off.
 LAMBDA_ENV = {"PYTHONDONTWRITEBYTECODE": "1", "PYDANTIC_DISABLE_PLUGINS": "__all__"}
 _TIMED = "import time; t = time.perf_counter(); import {module}; print((time.perf_counter() - t) * 1000)"
+# What Lambda sets for a function with active tracing (the agent's address: nothing need listen for UDP), and what
+# the stack sets; inside Lambda the API refuses auth_mode none, so requests carry the admin key.
+ADMIN_KEY = "bench-cold-start-admin"
+TRACED_ENV = {
+    "AWS_LAMBDA_FUNCTION_NAME": "memorylayer-bench",
+    "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
+    "AWS_REGION": "us-east-1",
+    "AWS_XRAY_DAEMON_ADDRESS": "127.0.0.1:2000",
+    "AWS_XRAY_CONTEXT_MISSING": "LOG_ERROR",
+    "_X_AMZN_TRACE_ID": "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1",
+    "OTEL_TRACES_SAMPLER": "parentbased_always_off",
+    "MEMORYLAYER_AUTH_MODE": "api_key",
+    "MEMORYLAYER_ADMIN_KEY": ADMIN_KEY,
+    "MEMORYLAYER_CONTEXT_CURSOR_SECRET": "bench-cold-start",
+}
+_traced: dict[str, str] = {}  # TRACED_ENV under --traced
+# Tracing's own share of a traced cold start: turning it on, after what every handler imports anyway (Powertools
+# for its logger, botocore for its first request's AWS calls and IAM token, shared.providers.tracing's own imports).
+_TRACER_ON = """
+import time, aws_lambda_powertools, botocore.client
+import shared.providers.tracing as tracing
+t = time.perf_counter()
+tracer = tracing.lambda_tracer("memorylayer-bench")
+ms = (time.perf_counter() - t) * 1000
+assert tracer.enabled if hasattr(tracer, "enabled") else not tracer.disabled
+print(ms)
+"""
 
 
-def host_dependencies(python: str) -> Path:
-    """The Lambda runtime requirements for this machine's platform (the assets carry aarch64 wheels)."""
-    requirements = runtime_requirements()
+def host_dependencies(python: str, root: Path = REPO_ROOT) -> Path:
+    """``root``'s Lambda runtime requirements for this machine's platform (the assets carry aarch64 wheels)."""
+    requirements = runtime_requirements(root)
     target = WORK / f"deps-{digest(r.encode() for r in requirements)[:12]}"
     if not (target / ".complete").exists():
         shutil.rmtree(target, ignore_errors=True)
@@ -70,11 +102,16 @@ def layout(deps: Path, folder: Path, *, compiled: bool, root: Path = REPO_ROOT) 
     """The asset of ``root``'s code in ``folder``, with every handler (and so every module they import)."""
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
-    # Every handler's asset shares the dependencies; one folder with all functions imports the same modules.
+    # Every handler's asset shares the dependencies; one folder with all functions (and all of shared/ but the
+    # local stack: each asset carries only the modules its handler imports, which is all an import touches).
     asset = build_function_asset("memory", folder, deps=deps, root=root)
+    skip = shutil.ignore_patterns("__pycache__")
     for name in LAMBDA_PACKAGES:
-        shutil.copytree(root / "functions" / name, asset.path / "functions" / name, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__"))  # fmt: skip
+        shutil.copytree(
+            root / "functions" / name, asset.path / "functions" / name, dirs_exist_ok=True, ignore=skip
+        )
+    shutil.copytree(root / "shared", asset.path / "shared", dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "local"))  # fmt: skip
     if compiled:
         precompile(asset.path)
     return asset.path
@@ -107,6 +144,8 @@ def lambda_env(tree: Path | None, **extra: str) -> dict[str, str]:
     and ``tree`` (None: the development venv) on the path."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "MEMORYLAYER_"))}
     env.update(LAMBDA_ENV, **extra)
+    if _traced:
+        env.update(_traced, LAMBDA_TASK_ROOT=str(tree or REPO_ROOT))
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
     return env
@@ -163,6 +202,11 @@ print(json.dumps({"import": ms(t0, t1), "prime": ms(t1, t2), "first": ms(t2, t3)
 """
 
 
+def signed(headers: dict[str, str]) -> dict[str, str]:
+    """An event's headers: with the admin key under --traced (API keys on, as Lambda requires)."""
+    return {**headers, "Authorization": f"Bearer {ADMIN_KEY}"} if _traced else headers
+
+
 def api_events(base_url: str) -> dict[str, dict]:
     """One typical request per API handler, on a workspace with a few memories and an open session."""
     hdr = {"X-Workspace-ID": "ws_cold_start"}
@@ -174,20 +218,26 @@ def api_events(base_url: str) -> dict[str, dict]:
         sid = http.post("/v1/sessions", json={"working_memory": {"goal": "ship"}}).json()["session"]["id"]
     return {
         "memory": http_v2(
-            "POST", "/v1/memories/recall", body={"query": "where is the deploy key?"}, headers=hdr
+            "POST", "/v1/memories/recall", body={"query": "where is the deploy key?"}, headers=signed(hdr)
         ),
-        "sessions": http_v2("GET", f"/v1/sessions/{sid}", headers=hdr),
+        "sessions": http_v2("GET", f"/v1/sessions/{sid}", headers=signed(hdr)),
         "context": http_v2(
-            "POST", f"/v1/sessions/{sid}/context-pack", body={"budget_tokens": 256}, headers=hdr
+            "POST", f"/v1/sessions/{sid}/context-pack", body={"budget_tokens": 256}, headers=signed(hdr)
         ),
     }
 
 
+def first_request_env(dsn: str) -> dict[str, str]:
+    """Open (no key lookup) like the local stack, unless --traced turns keys on as Lambda requires. No sandbox
+    executor: the asset has no wasmtime (the sandbox is a function of its own), and no request here runs code."""
+    return {"MEMORYLAYER_DATABASE_URL": dsn, "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
+            "MEMORYLAYER_AUTH_MODE": "none", "MEMORYLAYER_CONTEXT_CURSOR_SECRET": "bench-cold-start",
+            "MEMORYLAYER_CONTEXT_EXECUTOR": "off"}  # fmt: skip
+
+
 def one_first_request(python: str, tree: Path, name: str, event: dict, dsn: str, primed: bool) -> dict:
     """Import / prime / first-request / warm-request times of ``name`` in one fresh interpreter."""
-    # Open (no key lookup) like the local stack, which also makes the cursor secret optional.
-    env = lambda_env(tree, MEMORYLAYER_DATABASE_URL=dsn, MEMORYLAYER_EMBEDDING_PROVIDER="hash",
-                     MEMORYLAYER_AUTH_MODE="none", MEMORYLAYER_CONTEXT_CURSOR_SECRET="bench-cold-start")  # fmt: skip
+    env = lambda_env(tree, **first_request_env(dsn))
     spec = json.dumps({"module": f"functions.{name}.handler", "event": event, "primed": primed})
     return json.loads(last_line(python, _FIRST_REQUEST, env, tree, spec))
 
@@ -226,24 +276,49 @@ def baseline_events(base_url: str) -> dict[str, tuple[str, dict]]:
     with httpx.Client(base_url=base_url, headers=hdr, timeout=30) as http:
         tid = http.post("/v1/threads", json={}).json()["thread"]["id"]
         http.post(f"/v1/threads/{tid}/messages", json={"messages": [{"role": "user", "content": "hello"}]})
-    events["memory: thread messages"] = ("memory", http_v2("GET", f"/v1/threads/{tid}/messages", headers=hdr))
+    events["memory: thread messages"] = (
+        "memory",
+        http_v2("GET", f"/v1/threads/{tid}/messages", headers=signed(hdr)),
+    )
     events["memory: health"] = ("memory", http_v2("GET", "/health"))
     return {label: events[label] for label in ("memory", "memory: thread messages", "memory: health",
                                                 "sessions", "context")}  # fmt: skip
 
 
 def baseline_table(python: str, rev: str, runs: int) -> None:
-    """First requests of ``rev``'s handlers and of this tree's, interleaved; medians and after/before ratios."""
-    deps = host_dependencies(python)
+    """Imports and first requests of ``rev``'s handlers and of this tree's, interleaved; medians and ratios."""
+    source = revision_source(rev)
     trees = {
-        "before": layout(deps, WORK / "baseline", compiled=True, root=revision_source(rev)),
-        "after": layout(deps, WORK / "compiled", compiled=True),
+        "before": layout(host_dependencies(python, source), WORK / "baseline", compiled=True, root=source),
+        "after": layout(host_dependencies(python), WORK / "compiled", compiled=True),
     }
     with local_stack("hash") as (base_url, settings):
         events = baseline_events(base_url)
         dsn = str(settings.database_url)
         print(f"load average {os.getloadavg()[0]:.1f}; Python 3.12, compiled layouts; before = {rev}; "
-              f"medians of {runs} fresh interpreters each, before and after interleaved\n")  # fmt: skip
+              f"tracing {'on' if _traced else 'off'}; medians of {runs} fresh interpreters each, before and "
+              "after interleaved\n")  # fmt: skip
+        print("| handler | import ms (before → after) | ratio |")
+        print("|---|---|---|")
+        for name in LAMBDA_PACKAGES:
+            script = _TIMED.format(module=f"functions.{name}.handler")
+            imports: dict[str, list[float]] = {}
+            for _ in range(runs):
+                for which, tree in trees.items():
+                    env = lambda_env(tree, **first_request_env(dsn))
+                    imports.setdefault(which, []).append(float(last_line(python, script, env, tree)))
+            before, after = (statistics.median(imports[which]) for which in ("before", "after"))
+            print(f"| {name} | {before:.0f} → {after:.0f} | {after / before:.2f} |")
+        setup: dict[str, list[float]] = {}
+        for _ in range(3 * runs):
+            for which, tree in trees.items():
+                env = lambda_env(
+                    tree, **{**first_request_env(dsn), **TRACED_ENV, "LAMBDA_TASK_ROOT": str(tree)}
+                )
+                setup.setdefault(which, []).append(float(last_line(python, _TRACER_ON, env, tree)))
+        before, after = (statistics.median(setup[which]) for which in ("before", "after"))
+        print(f"\nTurning tracing on (medians of {3 * runs}, after Powertools and botocore are imported): "
+              f"{before:.1f} → {after:.1f} ms\n")  # fmt: skip
         print("| request | import + app ms (before → after) | on demand: first request ms | on demand: import + "
               "first ms | SnapStart hook ms | primed: first request ms | ratio on demand import + first "
               "| ratio primed first |")  # fmt: skip
@@ -271,8 +346,13 @@ def baseline_table(python: str, rev: str, runs: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument("--baseline", metavar="REV", help="compare first requests with git revision REV")
+    parser.add_argument(
+        "--baseline", metavar="REV", help="compare imports and first requests with revision REV"
+    )
+    parser.add_argument("--traced", action="store_true", help="as in a Lambda with active tracing")
     args = parser.parse_args()
+    if args.traced:
+        _traced.update(TRACED_ENV)
     python = lambda_python()
     if python is None:
         raise SystemExit("bench.cold_start needs a Python 3.12 (the Lambda runtime's version)")

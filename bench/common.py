@@ -43,7 +43,7 @@ def query_words(rng: random.Random, n: int = 3) -> str:
     return " ".join(rng.choices(VOCABULARY, weights=_WEIGHTS, k=n))
 
 
-# The rare-word workload (issue 23): memories and 3-word queries drawn uniformly from 6,000 pseudo-words, so no
+# The rare-word workload: memories and 3-word queries drawn uniformly from 6,000 pseudo-words, so no
 # query word is common and the full-text arm cannot lean on one (the Zipf workload above flatters a ranker that
 # slows on common words).
 UNIFORM_VOCABULARY = [

@@ -1,4 +1,4 @@
-"""Dense association graphs from the issue-16 audit: traverse and recall expansion latency and response size.
+"""Dense association graphs (a security audit's worst case): traverse and recall expansion latency and response size.
 
     python -m bench.graph_bounds            # the audit's 4×10 traverse and 6×10 recall at depth 3, then 20×20 at 5
     python -m bench.graph_bounds --json

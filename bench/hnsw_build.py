@@ -1,4 +1,4 @@
-"""HNSW build speed against graph quality at a proxy size (issue 22): the graph's build parameters and type, each
+"""HNSW build speed against graph quality at a proxy size: the graph's build parameters and type, each
 built over the same rows of ``memories`` in one throwaway database, interleaved, round after round.
 
     python -m bench.hnsw_build [--rows 200000] [--queries 200] [--rounds 2] [--workload uniform]

@@ -1,5 +1,5 @@
 """One workspace of N memories: bulk load through the HTTP batch API, full HNSW indexing, recall latency and
-throughput against a 10k baseline of the same run, and the database bytes per memory (issue 22, items 1-2).
+throughput against a 10k baseline of the same run, and the database bytes per memory.
 
     python -m bench.scale --size 1000000 [--baseline 10000] [--queries 200] [--seconds 20] [--workload zipf]
 

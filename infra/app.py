@@ -5,7 +5,8 @@ Context: ``-c stage=dev|prod`` (default dev), ``-c embeddings=local|openai|googl
 pip), ``-c nag=off``, ``-c bundle_dir=...``, and single-field overrides: ``-c embed_instance_type=ml.g5.2xlarge``,
 ``-c alarm_email=ops@example.com``, ``-c cleanup_rate_minutes=60``, ``-c db_min_acu=0.5``,
 ``-c db_max_acu=8``, ``-c performance_insights=on`` (off by default; raises the ACU floor to 2),
-``-c db_deletion_protection=true``. Reserved concurrency only when asked: ``-c reserved_concurrency=suggested`` (or
+``-c db_deletion_protection=true``, ``-c trace_export=otlp`` (spans over HTTPS to X-Ray's OTLP endpoint through an
+interface endpoint instead of Lambda's X-Ray agent). Reserved concurrency only when asked: ``-c reserved_concurrency=suggested`` (or
 ``memory=20,sandbox=5,...``) with ``-c account_concurrency=N``, the account's quota, which must keep 100 unreserved.
 """
 
@@ -34,6 +35,7 @@ CONFIG_OVERRIDES = (
     "db_deletion_protection",
     "reserved_concurrency",
     "account_concurrency",
+    "trace_export",
 )
 
 

@@ -22,6 +22,11 @@ EMBEDDINGS = ("local", "openai", "google", "gpu")
 # ``-c llm=...``: the extraction/answer LLM. Anything but none calls a provider outside AWS.
 LLMS = ("none", "openai", "google")
 EXTERNAL_PROVIDERS = frozenset({"openai", "google"})
+# ``-c trace_export=...``: where the functions' OpenTelemetry spans go (shared/providers/tracing.py). agent (default): OTLP
+# over UDP to the X-Ray agent Lambda runs beside an actively traced function, on loopback, so the IPv6-only egress
+# needs no route to X-Ray. otlp: OTLP/HTTP to X-Ray's OTLP endpoint, which has no dual-stack name, through an
+# xray interface endpoint (billed per AZ-hour, like the SageMaker one).
+TRACE_EXPORTS = ("agent", "otlp")
 # Settings.embedding_provider for each -c embeddings value.
 EMBEDDING_PROVIDER = {"local": "local", "openai": "openai", "google": "google", "gpu": "sagemaker"}
 # What may hold reserved concurrency: the functions and the sandbox function.
@@ -102,7 +107,8 @@ class StageConfig:
     # network: NAT gateways exist only when a provider outside AWS is configured (see ``needs_nat``); then one
     # per AZ in prod so an AZ outage does not cut egress, one in dev.
     nat_gateways: int
-    # The one interface endpoint (SageMaker runtime, embeddings=gpu only) costs per AZ-hour: dev uses one AZ.
+    # Interface endpoints (SageMaker runtime with embeddings=gpu, X-Ray with trace_export=otlp) cost per AZ-hour:
+    # dev uses one AZ.
     endpoint_azs: int
     # dev connects to the writer directly; prod goes through RDS Proxy (IAM auth end to end).
     use_proxy: bool
@@ -144,6 +150,7 @@ class StageConfig:
     # minimum capacity of 2 ACU with it on, which would quadruple prod's idle floor (two instances at 0.5 ACU);
     # turning it on raises the floor to that unless ``db_min_acu`` is given, and refuses a lower one.
     performance_insights: bool = False
+    trace_export: str = "agent"
 
     def __post_init__(self) -> None:
         if self.embeddings not in EMBEDDINGS:
@@ -152,6 +159,10 @@ class StageConfig:
             )
         if self.llm not in LLMS:
             raise ValueError(f"unknown llm {self.llm!r}; expected one of {', '.join(LLMS)}")
+        if self.trace_export not in TRACE_EXPORTS:
+            raise ValueError(
+                f"unknown trace_export {self.trace_export!r}; expected one of {', '.join(TRACE_EXPORTS)}"
+            )
         if self.db_min_acu == 0 and self.cleanup_rate_minutes < 360:
             raise ValueError("a 0-ACU (auto-pausing) cluster needs cleanup_rate_minutes >= 360")
         if self.performance_insights and self.db_min_acu < PERFORMANCE_INSIGHTS_MIN_ACU:

@@ -1,6 +1,6 @@
 """Aurora Serverless v2 PostgreSQL; in prod behind an RDS Proxy with IAM auth end to end.
 
-Who connects how (CONTRACT.md, decision 1):
+Who connects how:
 - the application role ``memorylayer_app`` logs in with IAM auth tokens, never a password: through the proxy in
   prod (``DefaultAuthScheme=IAM_AUTH``, no secrets on the proxy), straight to the writer in dev;
 - the migrate function logs in as the owner (the Aurora master user) whose password is an RDS-managed master

@@ -82,10 +82,19 @@ SPECS: dict[str, FunctionSpec] = {
 assert set(SPECS) == set(LAMBDA_PACKAGES)
 
 
-# Environment variables beyond MEMORYLAYER_* (Settings fields), POWERTOOLS_* and PYDANTIC_*: the AWS SDK's own
-# switch that makes boto3 use the services' dual-stack endpoints, which the functions reach over IPv6 through the
-# egress-only internet gateway (there is no NAT by default). tests/infra checks nothing else slips in.
+# Environment variables beyond MEMORYLAYER_* (Settings fields), POWERTOOLS_*, PYDANTIC_* and OTEL_* (TRACE_ENV
+# below): the AWS SDK's own switch that makes boto3 use the services' dual-stack endpoints, which the functions
+# reach over IPv6 through the egress-only internet gateway (there is no NAT by default). tests/infra checks
+# nothing else slips in.
 SDK_ENV = {"AWS_USE_DUALSTACK_ENDPOINT": "true"}
+# OpenTelemetry's own variables (shared/providers/tracing.py): no span is recorded unless Lambda sampled the invocation (the
+# X-Ray sampling rules of active tracing stay the one sampling decision). OTEL_SERVICE_NAME is set per function.
+TRACE_ENV = {"OTEL_TRACES_SAMPLER": "parentbased_always_off"}
+# X-Ray's OTLP endpoint, with -c trace_export=otlp (without it spans go to Lambda's X-Ray agent on loopback).
+XRAY_OTLP_ENDPOINT = f"https://xray.{Aws.REGION}.{Aws.URL_SUFFIX}/v1/traces"
+# What the OTLP endpoint authorizes a span upload with (and its indexing for Transaction Search); neither takes
+# a resource. The agent uploads with xray:PutTraceSegments, which active tracing grants.
+XRAY_OTLP_ACTIONS = ("xray:PutSpans", "xray:PutSpansForIndexing")
 
 
 class Functions(Construct):
@@ -113,17 +122,19 @@ class Functions(Construct):
             "MEMORYLAYER_DATABASE_NAME": database.database_name,
             "MEMORYLAYER_EXTRACTION_QUEUE_URL": queue.queue.queue_url,
             "MEMORYLAYER_EMBEDDING_PROVIDER": config.embedding_provider,
+            **TRACE_ENV,
             "POWERTOOLS_METRICS_NAMESPACE": "MemoryLayer",
             "POWERTOOLS_LOG_LEVEL": "DEBUG" if config.stage == "dev" else "INFO",
-            # Events and responses carry user memories; keep them out of logs and traces.
+            # Events carry user memories; keep them out of the logs (traces never record bodies).
             "POWERTOOLS_LOGGER_LOG_EVENT": "false",
-            "POWERTOOLS_TRACER_CAPTURE_RESPONSE": "false",
             # No pydantic plugins are installed; without this, pydantic scans every package's entry points
             # at the first model it builds, during the cold start.
             "PYDANTIC_DISABLE_PLUGINS": "__all__",
         }
         if config.llm != "none":
             common_env["MEMORYLAYER_LLM_PROVIDER"] = config.llm
+        if config.trace_export == "otlp":
+            common_env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] = XRAY_OTLP_ENDPOINT
         if embeddings is not None:
             common_env["MEMORYLAYER_SAGEMAKER_ENDPOINT_NAME"] = embeddings.endpoint_name
             common_env["MEMORYLAYER_SAGEMAKER_INFERENCE_COMPONENT_NAME"] = embeddings.inference_component_name
@@ -134,7 +145,7 @@ class Functions(Construct):
             )
         # API and worker functions log in as the app role; migrate as the owner, on the writer.
         app_env = {
-            # IAM auth end to end (CONTRACT.md): a token per new connection, TLS verify-full.
+            # IAM auth end to end (infra/database.py): a token per new connection, TLS verify-full.
             "MEMORYLAYER_DATABASE_AUTH": "iam",
             "MEMORYLAYER_DATABASE_HOST": database.app_host,
             "MEMORYLAYER_DATABASE_USER": APP_USER,
@@ -190,7 +201,8 @@ class Functions(Construct):
                 description=f"MemoryLayer {name} function",
                 # Tracing is active on these functions; CDK adds the X-Ray statement on "*".
                 star_reason="VPC ENI management (ec2:CreateNetworkInterface and the Describe calls) and X-Ray "
-                "PutTraceSegments/PutTelemetryRecords support no resource-level permissions.",
+                "PutTraceSegments/PutTelemetryRecords (and PutSpans/PutSpansForIndexing with OTLP export) "
+                "support no resource-level permissions.",
             )
             asset = assets[name]
             snap_start = spec.snap_start and config.snap_start
@@ -219,11 +231,14 @@ class Functions(Construct):
                 ipv6_allowed_for_dual_stack=True,
                 role=role,
                 log_group=function_logs,
+                # Active tracing: Lambda applies the X-Ray sampling rules, records its own segments, hands each
+                # invocation its trace header and runs the X-Ray agent the spans go to (shared/providers/tracing.py).
                 tracing=lambda_.Tracing.ACTIVE,
                 environment={
                     **common_env,
                     **function_env[name],
                     "POWERTOOLS_SERVICE_NAME": f"memorylayer-{name}",
+                    "OTEL_SERVICE_NAME": f"memorylayer-{name}",
                 },
                 environment_encryption=key,
                 snap_start=lambda_.SnapStartConf.ON_PUBLISHED_VERSIONS if snap_start else None,
@@ -251,6 +266,10 @@ class Functions(Construct):
                 self._grant_send(role, queue, key)
             if spec.embeds and embeddings is not None:
                 embeddings.grant_invoke(fn)
+            if config.trace_export == "otlp":
+                role.add_to_principal_policy(
+                    iam.PolicyStatement(actions=list(XRAY_OTLP_ACTIONS), resources=["*"])
+                )
             self.functions[name] = fn
 
         # An asked-for rebuild that fails (a timeout, say) is not retried by Lambda: the worker asks again while

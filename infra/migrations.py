@@ -18,15 +18,18 @@ from infra.logs import log_group
 from infra.nag import acknowledge
 from shared.db.recall import hot_function
 
-MIGRATIONS_DIR = REPO_ROOT / "shared" / "migrations"
+MIGRATIONS_DIR = REPO_ROOT / "shared" / "db" / "migrations"
+FUNCTIONS_DIR = REPO_ROOT / "shared" / "db" / "functions"  # the repeatable files (shared/db/repeatable.py)
 RESOURCE_TYPE = "Custom::MemoryLayerMigrations"
 
 
-def migrations_hash(directory: Path = MIGRATIONS_DIR) -> str:
-    """Hash of every ``*.sql`` migration (names and contents): a new or edited file re-runs migrations."""
+def migrations_hash(*directories: Path) -> str:
+    """Hash of every ``*.sql`` numbered migration and repeatable file (``directories``: both folders; names and
+    contents): a new or edited file re-runs migrations."""
     digest = hashlib.sha256()
-    for path in sorted(directory.glob("*.sql")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for directory in directories or (MIGRATIONS_DIR, FUNCTIONS_DIR):
+        for path in sorted(directory.glob("*.sql")):
+            digest.update(f"{directory.name}/{path.name}".encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

@@ -9,6 +9,12 @@
 
 No interface endpoints by default (each costs about $7.30 per AZ per month); the SageMaker runtime endpoint only
 with ``-c embeddings=gpu`` (the embedder then pins the IPv4 runtime URL, which the endpoint's private DNS serves).
+
+Traces need no route from here: the functions send their spans over UDP on loopback to the X-Ray agent Lambda runs
+beside them, which uploads them itself (shared/providers/tracing.py). X-Ray's OTLP endpoint, ``xray.<region>.amazonaws.com``,
+has no dual-stack name (AWS's endpoint list gives the IPv4 and FIPS names only), so the egress subnets cannot reach
+it without a NAT; ``-c trace_export=otlp`` adds an xray interface endpoint, whose private DNS answers for that name
+with addresses inside the VPC.
 """
 
 from __future__ import annotations
@@ -76,9 +82,9 @@ class Network(Construct):
             description="MemoryLayer migrate function",
             allow_all_ipv6_outbound=True,
         )
+        egress = self.vpc.select_subnets(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS).subnets
         self.sagemaker_endpoint: ec2.InterfaceVpcEndpoint | None = None
         if config.embeddings == "gpu":
-            egress = self.vpc.select_subnets(subnet_type=ec2.SubnetType.PRIVATE_WITH_EGRESS).subnets
             endpoint_sg = ec2.SecurityGroup(
                 self,
                 "EndpointSg",
@@ -96,5 +102,28 @@ class Network(Construct):
                 security_groups=[endpoint_sg],
                 private_dns_enabled=True,
                 # Not "open" to the whole VPC CIDR: only the groups allowed on endpoint_sg get in.
+                open=False,
+            )
+        self.xray_endpoint: ec2.InterfaceVpcEndpoint | None = None
+        if config.trace_export == "otlp":
+            traces_sg = ec2.SecurityGroup(
+                self,
+                "XRayEndpointSg",
+                vpc=self.vpc,
+                description="X-Ray interface endpoint (OTLP traces)",
+                allow_all_outbound=False,
+            )
+            # Every function exports its spans, migrate included.
+            for source, name in (
+                (self.lambda_security_group, "API and worker functions"),
+                (self.migrate_security_group, "migrate function"),
+            ):
+                traces_sg.add_ingress_rule(source, ec2.Port.HTTPS, f"HTTPS from the {name}")
+            self.xray_endpoint = self.vpc.add_interface_endpoint(
+                "XRay",
+                service=ec2.InterfaceVpcEndpointAwsService.XRAY,
+                subnets=ec2.SubnetSelection(subnets=egress[: config.endpoint_azs]),
+                security_groups=[traces_sg],
+                private_dns_enabled=True,
                 open=False,
             )

@@ -72,7 +72,7 @@ WASM_ARCH = "aarch64"
 # this target is disabled" when asked for aarch64), so the machine code can be made only on an arm64 host.
 # Elsewhere (``ML_SANDBOX_PRECOMPILE`` unset: auto) python.wasm ships alone, so a first deploy works from any
 # machine: every new execution environment (with tenant isolation, every tenant's first) then compiles it at
-# start, 3.5 s on two x86_64 cores and longer at the function's share of a CPU. ``on`` insists, ``off`` skips.
+# start, seconds of CPU (BENCHMARKS.md, the context environment). ``on`` insists, ``off`` skips.
 PRECOMPILE_ENV = "ML_SANDBOX_PRECOMPILE"
 # The only third-party package the sandbox asset may import.
 THIRD_PARTY = frozenset({"wasmtime"})
@@ -123,10 +123,10 @@ def sandbox_modules(root: Path = REPO_ROOT) -> list[str]:
     other: dropping one that imports the app (pydantic, settings, the database) drops those that import it."""
     kept = {
         f"shared.domain.context_env.{path.stem}": path
-        for path in sorted((root / "shared" / "sandbox").glob("*.py"))
+        for path in sorted((root / "shared" / "domain" / "context_env").glob("*.py"))
         if path.name != "__init__.py"
     }
-    packages = {"shared", "shared.domain.context_env"}
+    packages = {"shared", "shared.domain", "shared.domain.context_env"}
     changed = True
     while changed:
         changed = False
@@ -142,6 +142,7 @@ def _code_files(root: Path) -> list[Path]:
     modules = sandbox_modules(root)
     files = [
         Path("shared/__init__.py"),
+        Path("shared/domain/__init__.py"),
         Path("shared/domain/context_env/__init__.py"),
         Path("functions/__init__.py"),
     ]
@@ -151,7 +152,14 @@ def _code_files(root: Path) -> list[Path]:
         for p in (root / "functions" / "sandbox").rglob("*")
         if p.is_file() and "__pycache__" not in p.parts
     )
-    ours = {"shared", "shared.domain.context_env", "functions", "functions.sandbox", *modules}
+    ours = {
+        "shared",
+        "shared.domain",
+        "shared.domain.context_env",
+        "functions",
+        "functions.sandbox",
+        *modules,
+    }
     ours |= {".".join(p.with_suffix("").parts) for p in handler_files if p.suffix == ".py"}
     for rel in handler_files:
         if rel.suffix == ".py":
@@ -259,7 +267,7 @@ def build_sandbox_asset(
         wasm, cwasm = interpreter_files(cache_dir / "sandbox-wasm", root=root, lock=lock)
         shipped = [(wasm, "python.wasm")] + ([(cwasm, f"python.wasm.{WASM_ARCH}.cwasm")] if cwasm else [])
         for src, name in shipped:
-            dest = staging / "shared" / "sandbox" / name
+            dest = staging / "shared" / "domain" / "context_env" / name
             dest.parent.mkdir(parents=True, exist_ok=True)
             _link_or_copy(str(src), str(dest))
             parts += [name.encode(), interpreter.sha256(src).encode()]

@@ -31,6 +31,24 @@ from shared.local.sqs import LocalQueues, SqsPoller, local_sqs
 
 APP_ROLE = "memorylayer_app"
 
+# The unit tier (`make test-unit`): no Postgres, no servers but in-process ones. Every other folder is the
+# integration tier (`make test-integration`); `make test` runs both. The Makefile names the same folders.
+UNIT_TIER = ("tests/unit", "tests/embed")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A unit-tier test that asks for Postgres (every database fixture starts from ``superuser_url``) stops
+    the run at collection, before a database starts."""
+    root = Path(str(config.rootpath))
+    wrong = [
+        item.nodeid
+        for item in items
+        if Path(item.path).relative_to(root).as_posix().startswith(tuple(f"{tier}/" for tier in UNIT_TIER))
+        and "superuser_url" in getattr(item, "fixturenames", ())
+    ]
+    if wrong:
+        raise pytest.UsageError(f"unit-tier tests that need Postgres belong in tests/integration: {wrong}")
+
 
 @pytest.fixture(scope="session")
 def superuser_url() -> Iterator[str]:

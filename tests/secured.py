@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
+from fastapi import FastAPI
 from pydantic import SecretStr
 
 from shared.api.app import create_app
@@ -40,3 +42,23 @@ def serve_secured(settings: Settings, services: Any, **overrides: Any) -> Iterat
 
 def admin_client(url: str) -> httpx.Client:
     return httpx.Client(base_url=url, headers={"Authorization": f"Bearer {ADMIN}"})
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def new_key(url: str, *workspaces: str) -> str:
+    """A new API key for ``workspaces``, made with the admin key."""
+    r = httpx.post(f"{url}/v1/admin/api-keys", json={"workspaces": list(workspaces)}, headers=bearer(ADMIN))
+    assert r.status_code == 201, r.text
+    return r.json()["key"]
+
+
+def windows_stand_still(*apps: FastAPI) -> None:
+    """Count the apps' rate windows (per key, failed logins) at one instant, the start of this minute, instead
+    of the database's clock: a window boundary cannot reset a count halfway through a test, and no test waits
+    for a fresh window."""
+    at = datetime.now(UTC).replace(second=0, microsecond=0)
+    for app in apps:
+        app.state.rate_limiter.clock = app.state.auth_guard.clock = lambda: at

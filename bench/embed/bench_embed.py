@@ -7,7 +7,7 @@ Both run int8 ONNX all-MiniLM-L6-v2 with 2 intra-op threads. The container is st
 (``python -m functions.embed.server``) and called on ``POST /invocations`` by one client, one request at a
 time, so those rows compare per-call cost. The ``clients`` rows have 16 threads each sending one sentence per
 request, which is where dynamic batching pays: with the default 5 ms window and with none. The client shares
-the machine's cores with the server. Sentences are synthetic, 8-12 words, like PLATFORM.md section 6.
+the machine's cores with the server. Sentences are synthetic, 8-12 words, like typical memories.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 labelled fixtures (tests/fixtures/extraction/), per category and overall, and the deterministic throughput.
 
 Extractors, each on the same utterances: the deterministic rules (``DeterministicExtractor.facts``), the rules as
-they were before issue 24 item 4 (``bench/extraction/baseline.py``, same run), and the LLM extractor through the
+they were at 29d22fe (``bench/extraction/baseline.py``, same run), and the LLM extractor through the
 real ``openai`` SDK against a local chat-completions stub that replays HAND-WRITTEN recordings
 (``bench/extraction/recorded_llm.json``; not a live model, so its numbers measure the path and my recordings).
 Match rule: ``bench/extraction/score.py``. Throughput: utterances per second through ``facts``, new and baseline
@@ -45,7 +45,7 @@ HELD_OUT = {
         "P 0.868, R 0.465 on the rules before them)"
     ),
     # Written by a third annotator blind to the rules, tests and probes. Its blind runs: the rules of 653b176
-    # (before this issue's second session) P 0.925 R 0.462, of ffe3feb P 0.943 R 0.623, of the holdout4 pass
+    # (before the second pass) P 0.925 R 0.462, of ffe3feb P 0.943 R 0.623, of the holdout4 pass
     # (81fa823) P 0.945 R 0.651. The fourth pass (branch wt-extract3) was then tuned on it.
     FIXTURE.with_name("holdout6.json"): (
         "a third annotator's set, tuned on after its blind runs (then: P 0.945, R 0.651 on the rules of 81fa823; "

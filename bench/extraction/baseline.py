@@ -1,4 +1,4 @@
-"""The baseline: the deterministic fact rules as they were before issue 24 item 4 (main at 29d22fe), verbatim,
+"""The baseline: the deterministic fact rules as they were before the labelled-fixture work (main at 29d22fe), verbatim,
 so the bench can show what the new rules changed, measured in the same run.
 
 >>> facts("I'm allergic to peanuts. I live in Paris")

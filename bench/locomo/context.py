@@ -1,4 +1,4 @@
-"""Index-time context for conversation turns (issue 24, EXPERIMENTS.md §11): what a turn's *stored* vector is
+"""Index-time context for conversation turns (EXPERIMENTS.md §11): what a turn's *stored* vector is
 embedded from, measured offline under the two-way protocol.
 
     .venv/bin/python -m bench.locomo.context                      # every variant below

@@ -1,4 +1,4 @@
-"""The honest protocol (issue 24): a knob is tuned on one dev conversation and tested on the other, both ways;
+"""The honest protocol: a knob is tuned on one dev conversation and tested on the other, both ways;
 a change is adopted only if it improves both. Plus the macro average (the mean over conversations).
 
 ``scores``: {setting: {conversation: {"hit@5": …, "recall@5": …, "mrr@10": …}}} (overall figures).
@@ -26,7 +26,7 @@ Figures = dict[str, float]
 
 
 def objective(m: Figures) -> tuple[float, float]:
-    """What a setting is picked by: the issue's targets (Hit@5 and Recall@5, equally), MRR@10 breaks ties."""
+    """What a setting is picked by: the targets (Hit@5 and Recall@5, equally), MRR@10 breaks ties."""
     return (round(m["hit@5"] + m["recall@5"], 6), m["mrr@10"])
 
 

@@ -129,7 +129,7 @@ def table(results: dict[str, dict[str, dict]]) -> str:
             cells = [f"{systems[s]['metrics'][cat][m]:.3f}" for s in SYSTEMS for m in METRICS]
             lines.append(f"| {conv_id} | {cat} | {cats[cat]['n']} | " + " | ".join(cells) + " |")
     if len(results) > 1:
-        # Each conversation counts once (bench/locomo/protocol.py): the figure issue 24 asks to report.
+        # Each conversation counts once (bench/locomo/protocol.py): the headline figure.
         cells = [
             f"{macro({c: r[s]['metrics']['overall'] for c, r in results.items()})[m]:.3f}"
             for s in SYSTEMS

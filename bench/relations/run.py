@@ -1,4 +1,4 @@
-"""The knowledge-work benchmark (issue 18 item 7): Hit@5 and MRR@10 of recall with the relational arm on and
+"""The knowledge-work benchmark: Hit@5 and MRR@10 of recall with the relational arm on and
 off, over the generated connector corpus (bench/relations/corpus.py), and recall p50 with and without the arm.
 
     .venv/bin/python -m bench.relations.run                      # quality, 570 records, 115 questions

@@ -1,5 +1,5 @@
 """Write ``src/memorylayer/sync_client.py`` from the async ``client.py`` with unasync, so each API method is
-written once. Run it after editing ``client.py``; ``tests/client/test_sync_generated.py`` fails when the file
+written once. Run it after editing ``client.py``; ``tests/unit/test_sdk_sync_generated.py`` fails when the file
 checked in is not what this writes.
 
     python client/memorylayer-client/generate_sync.py           # rewrite sync_client.py

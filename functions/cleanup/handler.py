@@ -20,7 +20,7 @@ from shared.domain.threads import requeue_stale_jobs
 from shared.providers.tracing import lambda_tracer
 
 logger = Logger(service="memorylayer-cleanup")
-tracer = lambda_tracer("memorylayer-cleanup")  # X-Ray, see shared/providers/tracing.py
+tracer = lambda_tracer("memorylayer-cleanup")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
 metrics = Metrics(namespace="MemoryLayer", service="cleanup")
 # Every run publishes exactly these custom metrics (plus Powertools' ColdStart on a cold start): CloudWatch bills
 # each one for every hour it is published in, and infra/cost.py prices them from this tuple.
@@ -36,7 +36,7 @@ PUBLISHED_METRICS = (
 
 
 @logger.inject_lambda_context
-@tracer.capture_lambda_handler(capture_response=False)  # no response bodies in traces
+@tracer.invocation  # a span per invocation, flushed before it returns; no bodies in traces
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict, context: object) -> dict[str, int]:
     services = process_services("cleanup")

@@ -16,7 +16,7 @@ from shared.app.bootstrap import process_services
 from shared.providers.tracing import lambda_tracer
 
 logger = Logger(service="memorylayer-extraction")
-tracer = lambda_tracer("memorylayer-extraction")  # X-Ray, see shared/providers/tracing.py
+tracer = lambda_tracer("memorylayer-extraction")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
 metrics = Metrics(namespace="MemoryLayer", service="extraction")
 processor = BatchProcessor(event_type=EventType.SQS)
 
@@ -30,7 +30,7 @@ def record_handler(record: SQSRecord) -> dict:
 
 
 @logger.inject_lambda_context
-@tracer.capture_lambda_handler(capture_response=False)  # no response bodies in traces
+@tracer.invocation  # a span per invocation, flushed before it returns; no bodies in traces
 @metrics.log_metrics(capture_cold_start_metric=True)
 def handler(event: dict, context: LambdaContext) -> PartialItemFailureResponse:
     return process_partial_response(

@@ -18,12 +18,12 @@ from shared.db.migrate import apply_migrations
 from shared.providers.tracing import lambda_tracer
 
 logger = Logger(service="memorylayer-migrate")
-tracer = lambda_tracer("memorylayer-migrate")  # X-Ray, see shared/providers/tracing.py
+tracer = lambda_tracer("memorylayer-migrate")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
 PHYSICAL_ID = "memorylayer-schema"
 
 
 @logger.inject_lambda_context
-@tracer.capture_lambda_handler(capture_response=False)  # no response bodies in traces
+@tracer.invocation  # a span per invocation, flushed before it returns; no bodies in traces
 def handler(event: dict, context: object) -> dict:
     if event.get("action") == "rebuild_vector_index":
         return _rebuild_vector_index()

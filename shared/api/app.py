@@ -44,11 +44,11 @@ def all_routers() -> tuple[APIRouter, ...]:
     """Every router, for the local server; each Lambda imports only its own routers (faster cold starts)."""
     from shared.api.routes import (
         admin,
-        context,
+        context_env,
         entities,
         ingest,
         memories,
-        sandbox,
+        packs,
         sessions,
         threads,
         workspaces,
@@ -60,8 +60,8 @@ def all_routers() -> tuple[APIRouter, ...]:
         workspaces.router,
         threads.router,
         sessions.router,
-        context.router,
-        sandbox.router,
+        packs.router,
+        context_env.router,
         admin.router,
         entities.router,
         ingest.router,
@@ -157,7 +157,7 @@ class WireChecks:
     """Two checks at the edge, as one plain ASGI layer (no per-request task or body copy):
 
     - a wrong method on a fixed path is a 405 with ``Allow``, not a match of a parameterised route beside it
-      (``GET /v1/memories/recall`` used to be ``GET /v1/memories/{memory_id}``: 404 "memory recall not found");
+      (else ``GET /v1/memories/recall`` would be ``GET /v1/memories/{memory_id}``: 404 "memory recall not found");
     - unknown request-body fields the models ignored are named in ``X-MemoryLayer-Ignored-Fields``.
 
     ``fixed`` maps each path without parameters to its methods; ``create_app`` fills it once routers are in.

@@ -154,9 +154,17 @@ async def row_wall(who: PrincipalDep) -> None:
 def caller(
     request: Request,
     who: PrincipalDep,
-    workspace_query: Annotated[str | None, Query(alias="workspace_id", include_in_schema=False)] = None,
-    x_workspace_id: Annotated[str | None, Header()] = None,
-    x_session_id: Annotated[str | None, Header()] = None,
+    workspace_query: Annotated[
+        str | None,
+        Query(alias="workspace_id", description="The workspace to use when the body does not name one."),
+    ] = None,
+    x_workspace_id: Annotated[
+        str | None, Header(description="The workspace to use when the body or query does not name one.")
+    ] = None,
+    x_session_id: Annotated[
+        str | None,
+        Header(description="The session (SDKs send it after creating one); its workspace is the fallback."),
+    ] = None,
 ) -> Caller:
     requested = workspace_query or x_workspace_id
     found = Caller(requested=requested, session_id=x_session_id, principal=who)

@@ -78,8 +78,8 @@ async def _nested_validation(_: Request, exc: ValidationError) -> JSONResponse:
     return JSONResponse({"detail": detail}, status_code=422)
 
 
-# Validation errors listed in a 422; the rest are counted in one closing entry (a batch of 500 bad operations
-# used to answer 110 KB of repeated errors, each echoing its input).
+# Validation errors listed in a 422; the rest are counted in one closing entry (otherwise a batch of 500 bad
+# operations answers over 100 KB of repeated errors, each echoing its input).
 VALIDATION_ERRORS_LISTED = 20
 
 

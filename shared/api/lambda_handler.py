@@ -1,5 +1,5 @@
 """One API Lambda function: the app with the routers its API Gateway routes reach (``shared/api/route_map.py``)
-behind Mangum, with Powertools logging, X-Ray and metrics, and SnapStart priming. The memory, sessions and
+behind Mangum, with Powertools logging and metrics, OpenTelemetry tracing to X-Ray, and SnapStart priming. The memory, sessions and
 context handlers differ only in their name.
 
     >>> app, handler = api_function("sessions")                  # doctest: +SKIP
@@ -20,7 +20,7 @@ from mangum.types import LambdaContext
 from shared.api import snapstart
 from shared.api.app import create_app
 from shared.api.route_map import FUNCTIONS
-from shared.providers.tracing import lambda_tracer, propagate
+from shared.providers.tracing import lambda_tracer
 
 
 def routers_of(name: str) -> tuple[APIRouter, ...]:
@@ -32,7 +32,7 @@ def api_function(name: str) -> tuple[FastAPI, Callable[[dict, LambdaContext], di
     """(app, handler) for the function ``name`` (service ``memorylayer-<name>``). Heavy work (pool, embedder)
     happens on the first request, not here: cold starts stay short."""
     logger = Logger(service=f"memorylayer-{name}")
-    tracer = lambda_tracer(f"memorylayer-{name}")  # X-Ray, see shared/providers/tracing.py
+    tracer = lambda_tracer(f"memorylayer-{name}")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
     metrics = Metrics(namespace="MemoryLayer", service=name)
 
     function = FUNCTIONS[name]
@@ -43,10 +43,11 @@ def api_function(name: str) -> tuple[FastAPI, Callable[[dict, LambdaContext], di
     snapstart.prime_before_snapshot(app)
 
     @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
-    @tracer.capture_lambda_handler(capture_response=False)  # no response bodies in traces
+    # A span per invocation, flushed before it returns; no bodies in traces. Spans opened in FastAPI's worker
+    # threads nest under it: OpenTelemetry's context is a context variable, which anyio copies into them.
+    @tracer.invocation
     @metrics.log_metrics(capture_cold_start_metric=True)
     def handler(event: dict, context: LambdaContext) -> dict:
-        with propagate():  # FastAPI's worker threads continue this invocation's trace
-            return asgi_handler(event, context)
+        return asgi_handler(event, context)
 
     return app, handler

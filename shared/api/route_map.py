@@ -73,7 +73,7 @@ FUNCTIONS: dict[str, ApiFunction] = {
     "context": ApiFunction(
         parts=(
             Part(
-                "shared.api.routes.context",
+                "shared.api.routes.packs",
                 (
                     ("POST", "/v1/sessions/{session_id}/context-pack"),
                     ("POST", "/v1/sessions/{session_id}/context-delta"),
@@ -83,7 +83,7 @@ FUNCTIONS: dict[str, ApiFunction] = {
     ),
     # The context environment: each call waits on the sandbox function (up to 20 s), so it has a function (and
     # concurrency) of its own, and a burst of executions cannot take what context packs are served with.
-    "environment": ApiFunction(parts=(Part("shared.api.routes.sandbox", _any("/v1/context/{proxy+}")),)),
+    "environment": ApiFunction(parts=(Part("shared.api.routes.context_env", _any("/v1/context/{proxy+}")),)),
 }
 
 # Served by the function that documents the API, outside any router.

@@ -12,8 +12,11 @@ a restore, ``random`` is reseeded: every environment restored from one snapshot 
 retry jitter.
 
     >>> from shared.api import snapstart
-    >>> snapstart.prime_before_snapshot()          # handlers pass their app; a no-op outside Lambda
-    False
+    >>> snapstart.prime_before_snapshot(app)  # doctest: +SKIP
+    True
+
+``True``: the hooks are registered (``snapshot_restore_py`` is there, as in Lambda's runtimes); they run only
+while Lambda builds a snapshot or restores one.
 
 On-demand cold starts (and every process outside Lambda) skip the hook: there the import would only move from
 the first request into the init, paying the same.

@@ -26,7 +26,7 @@ from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.memories.service import MemoryService
 from shared.domain.retrieval.answer import Answerer
 from shared.domain.retrieval.recall import Recaller
-from shared.domain.sessions.context import ContextService
+from shared.domain.sessions.packs import ContextService
 from shared.domain.sessions.service import SessionService
 from shared.domain.threads import ThreadService
 from shared.domain.workspaces import WorkspaceService

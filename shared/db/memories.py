@@ -454,9 +454,10 @@ WORD_STATS_SQL = "SELECT lexemes, freqs FROM memories_word_stats() WHERE lexemes
 
 
 def word_stats(conn: Connection) -> DictRow | None:
-    """The planner's most common lexemes of ``memories.tsv`` and their shares (None: not analysed yet).
+    """The planner's most common lexemes of ``memories.tsv`` and their shares (None: not analysed yet), as
+    ``{"lexemes": ["coffe", ...], "freqs": [0.95, ..., min, max, null share]}``.
 
-    >>> row = word_stats(conn)  # {"lexemes": ["coffe", ...], "freqs": [0.95, ..., min, max, null share]}
+    >>> row = word_stats(conn)  # doctest: +SKIP
     """
     return conn.execute(WORD_STATS_SQL).fetchone()
 

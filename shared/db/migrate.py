@@ -1,10 +1,27 @@
-"""Numbered SQL migrations from ``shared/db/migrations``, applied once each, in order, under an advisory lock,
-as the database **owner** (0010 creates the app role the functions log in as).
+"""The schema, applied as the database **owner** (0010 creates the app role the functions log in as), under one
+advisory lock, in three steps:
+
+1. the numbered migrations in ``shared/db/migrations/`` (``NNNN_what.sql``), each once, in order, each in one
+   transaction (recorded in ``schema_migrations``): tables, columns, indexes on new tables, triggers, grants.
+   They are history: a database migrated from empty replays all of them.
+2. the repeatable files in ``shared/db/functions/`` (shared/db/repeatable.py): every SQL function, and the
+   workspace wall's policies, defined once as they are now, each applied when its checksum changes (recorded in
+   ``schema_functions``). A function that a migration once made is replaced here by its file.
+3. what depends on the configured embedding size (``ensure_vector_index``, ``ensure_recall_function``) and the
+   indexes built CONCURRENTLY, outside any transaction (``ensure_stale_by_index``).
+
+``shared/db/schema.sql`` is the result, for reading: ``make schema`` regenerates it after a change to either
+folder (shared/local/schema.py), and tests/integration/test_schema.py fails until it does.
 
 >>> apply_migrations(owner_target(settings), embedding_dimensions=384)                   # doctest: +SKIP
 ['0001_init.sql']
 >>> apply_migrations("postgresql://memorylayer_owner@127.0.0.1:5432/postgres")          # doctest: +SKIP
 []
+
+A new migration: the next number, expand-only unless it says ``-- migration: contract`` on its first line
+(tests/infra/test_migration_rules.py, infra/README.md "Expand/contract"), then ``make schema``. A changed function:
+edit its file in ``shared/db/functions/``, never a migration; a removed one: delete its file and drop it in a new
+migration (the rules: shared/db/repeatable.py).
 """
 
 from __future__ import annotations
@@ -15,6 +32,7 @@ import psycopg
 
 from shared.db.connection import ConnectionTarget
 from shared.db.recall import ensure_recall_function
+from shared.db.repeatable import apply_function_files
 from shared.db.vector_index import published
 
 _LOCK_ID = 0x6D656D6C  # "meml": concurrent starters (several Lambdas, dev + tests) wait instead of racing
@@ -27,8 +45,9 @@ def migration_files() -> list[tuple[str, str]]:
 
 
 def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: int = 384) -> list[str]:
-    """Apply pending migrations and make sure the HNSW index and the recall function for the configured
-    embedding size exist."""
+    """Apply pending migrations, then the repeatable files that changed, and make sure the HNSW index and the
+    recall function for the configured embedding size exist. Returns the migrations applied (the repeatable
+    files applied are logged)."""
     if isinstance(target, str):
         target = ConnectionTarget(target)
     applied: list[str] = []
@@ -47,6 +66,7 @@ def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: in
                     conn.execute(sql)
                     conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (name,))
                 applied.append(name)
+            apply_function_files(conn)
             ensure_vector_index(conn, embedding_dimensions)
             ensure_stale_by_index(conn)
             ensure_recall_function(

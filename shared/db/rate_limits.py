@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from shared.db.rows import Connection, one
 
 # The first request of a window inserts its row, every later one adds its cost, and the count comes back in the same
@@ -13,16 +15,20 @@ from shared.db.rows import Connection, one
 # Proxy. Old windows: purge().
 _COUNT_IN_WINDOW = """
 INSERT INTO rate_limit_counters AS c (bucket, window_start, count)
-VALUES (%(bucket)s, to_timestamp(floor(extract(epoch FROM now()) / %(window_s)s) * %(window_s)s), %(cost)s)
+SELECT %(bucket)s, to_timestamp(floor(extract(epoch FROM at) / %(window_s)s) * %(window_s)s), %(cost)s
+FROM (SELECT COALESCE(%(at)s::timestamptz, now()) AS at) AS clock
 ON CONFLICT (bucket, window_start) DO UPDATE SET count = c.count + %(cost)s
 RETURNING c.count,
-          extract(epoch FROM c.window_start - now()) + %(window_s)s AS resets_in_s
+          extract(epoch FROM c.window_start - COALESCE(%(at)s::timestamptz, now())) + %(window_s)s AS resets_in_s
 """
 
 
-def count_in_window(conn: Connection, bucket: str, window_s: float, cost: int = 1) -> tuple[int, float]:
-    """Add ``cost`` to ``bucket``'s current window; returns (count so far, seconds until the window ends)."""
-    params = {"bucket": bucket, "window_s": window_s, "cost": cost}
+def count_in_window(
+    conn: Connection, bucket: str, window_s: float, cost: int = 1, at: datetime | None = None
+) -> tuple[int, float]:
+    """Add ``cost`` to ``bucket``'s current window; returns (count so far, seconds until the window ends).
+    The window is the database's ``now()``, one clock for the whole fleet, unless ``at`` names the time (tests)."""
+    params = {"bucket": bucket, "window_s": window_s, "cost": cost, "at": at}
     row = one(conn.execute(_COUNT_IN_WINDOW, params).fetchone())
     return int(row["count"]), float(row["resets_in_s"])
 

@@ -59,12 +59,12 @@ def hybrid_sql(dims: int, generation: int = 0) -> str:
 
 
 # --- The hot shape, planned once per session ---------------------------------------------------------------
-# Postgres plans the ranking statement on every call (~2 ms of a ~12 ms recall). A PL/pgSQL function keeps the
-# plan of its RETURN QUERY for the session, and is called as an ordinary query: nothing RDS Proxy pins on (a
-# named prepared statement or a session SET would). A generic plan cannot fold away a NULL filter, though, so
-# one function serves only the shape the SDK sends by default, no optional filter: that statement is recall.sql
-# with those parameters written in as constants (folded when the function is planned). Any other shape runs
-# the ad-hoc statement, planned with its values.
+# Postgres plans the ranking statement on every call (its cost: BENCHMARKS.md, recall's per-request cost). A
+# PL/pgSQL function keeps the plan of its RETURN QUERY for the session, and is called as an ordinary query:
+# nothing RDS Proxy pins on (a named prepared statement or a session SET would). A generic plan cannot fold
+# away a NULL filter, though, so one function serves only the shape the SDK sends by default, no optional
+# filter: that statement is recall.sql with those parameters written in as constants (folded when the function
+# is planned). Any other shape runs the ad-hoc statement, planned with its values.
 
 # The optional filters' values when a request uses none of them (filter_params).
 HOT_CONSTANTS = {

@@ -5,7 +5,7 @@
 -- previous turn's words, at ctx_w of their weight: listed), weighted score fusion
 -- (fused; a match on a person's name alone is worth less: names), neighbouring turns of ordered streams
 -- (lent → scored), then the speaker, time-cue, recency and stale-restatement weights and the page. Measured
--- choices: bench/locomo/EXPERIMENTS.md; current facts first (issue 24): docs/recall.md.
+-- choices: bench/locomo/EXPERIMENTS.md; current facts first: docs/recall.md.
 --
 -- Every value is a named parameter (%(name)s); an optional filter is NULL when the request does not use it
 -- (each statement is planned with its values, so a NULL filter costs nothing). Two names are not parameters
@@ -31,7 +31,7 @@ WITH vec_all AS MATERIALIZED (
     -- more. Statistics change the cost, never which rows can be found.
     -- Short means short of what a walk can return: k with pgvector's iterative scan (the app role's default,
     -- migration 0010), at most hnsw.ef_search without it (pgvector's default for other logins, e.g. a
-    -- superuser: 40 < k = 50, and every walk of such a login would otherwise be sorted again, 6x the recall).
+    -- superuser: 40 < k = 50, and every walk of such a login would otherwise be sorted again).
     WITH walked AS MATERIALIZED (
         SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
         FROM memories m
@@ -91,7 +91,7 @@ lexemes AS MATERIALIZED (
     -- memories; NULL: list every one): they are only checked on the candidates found otherwise.
     -- If every word is very common, none is listed either: the text arm scores only the vector arm's candidates
     -- (its exact pending tail included), at most k tsv checks. Listing the least common one cost a join per
-    -- memory holding it, a share of the workspace (~60k rows at 300k Zipf, 0.6-2.8 s a recall; issue 22), to
+    -- memory holding it, a share of the workspace (the slow tail in BENCHMARKS.md's 1M section), to
     -- find memories that the vector arm mostly finds too, by words whose IDF is low in any case. A larger
     -- second cap for that word would still cost up to that many joins, and be one more knob to tune.
     -- A scope of at most list_max_df memories never gets here (est_df <= n): small workspaces are unchanged.
@@ -119,7 +119,7 @@ listed AS MATERIALIZED (
     -- (bench/locomo/EXPERIMENTS.md §11.6–11.7). ctx_w = 0: no context lookup. A turn that holds the word
     -- itself is found by both lookups and kept once, as its own match. The two lookups are two branches, each
     -- joined to memories by key: as one union before the join the planner hashed the whole workspace instead
-    -- (a scan of memories per recall: 1.6x the recall at 10k, and linear in the workspace's size).
+    -- (a scan of memories per recall, linear in the workspace's size).
     -- names_it: the memory is a name fact ("User's name is Dana", fact_key …|name) whose value holds the lexeme.
     SELECT m.id, m.tsv AS tsv, length(m.tsv) AS len, l.i, 1::float8 AS wt,
            coalesce(to_tsvector('english', m.fact_value) @@ l.q, false) AS names_it
@@ -216,7 +216,7 @@ lent AS (
 scored AS MATERIALIZED (
     -- Materialized: inlined, the final join's key is coalesce(f.id, l.id) over a FULL JOIN, which the planner
     -- cannot look up by memories' primary key; it hashed the ~100 candidates and scanned every memory of the
-    -- table instead (1M rows: ~1.3 s of a 1.6 s recall; 20-70 ms materialized; bench/scale.py, issue 22).
+    -- table instead (most of a recall's time at 1M rows: BENCHMARKS.md, run B).
     SELECT coalesce(f.id, l.id) AS id, f.cosine, f.text_score, f.vec_rank, f.text_rank, l.lent,
            coalesce(f.relevance, 0) + coalesce(l.lent, 0) AS relevance
     FROM fused f FULL JOIN lent l ON l.id = f.id

@@ -14,10 +14,10 @@ is scanned exactly, so whatever G a process uses, the two arms partition the row
 exact; only the speed depends on G's index existing.
 
 Two ways into the graph: a small pending set moves row by row (an UPDATE to the published G; each row costs an
-HNSW insert, ~385 rows/s here), a large one (``wants_bulk``) is built whole by ``rebuild``: CREATE INDEX
-CONCURRENTLY of generation G+1 (~9× faster a row, and writes go on meanwhile; new bulk writes get G+2), then G+1
-is published and G's index dropped. DDL: only the owner's direct connection runs ``rebuild`` (the app role runs
-no DDL, and its session SETs of maintenance memory would pin RDS Proxy).
+HNSW insert), a large one (``wants_bulk``) is built whole by ``rebuild``: CREATE INDEX CONCURRENTLY of generation
+G+1 (several times cheaper a row, and writes go on meanwhile; new bulk writes get G+2), then G+1 is published and
+G's index dropped. DDL: only the owner's direct connection runs ``rebuild`` (the app role runs no DDL, and its
+session SETs of maintenance memory would pin RDS Proxy).
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ import psycopg
 
 from shared.db.rows import Connection
 
-# A pending set this large, and at least this share of the rows in the graph, is built in bulk. Measured here
-# (bench/scale.py, BENCHMARKS.md): the row-by-row move costs ~2.6 ms a row, the bulk build ~0.3 ms a row of the
-# whole graph, so a rebuild pays off once the pending rows are about 1/8 of the graph; 1/4 leaves margin for the
-# rebuild's other costs (ANALYZE, the pending index) and keeps a steady trickle of batches on the cheap path.
+# A pending set this large, and at least this share of the rows in the graph, is built in bulk. A rebuild pays
+# off once the pending rows are about 1/8 of the graph (per-row costs: BENCHMARKS.md, the 1M section); 1/4 leaves
+# margin for the rebuild's other costs (ANALYZE, the pending index) and keeps a steady trickle of batches on the
+# cheap path.
 BULK_MIN_PENDING = 50_000
 BULK_MIN_SHARE = 0.25
 # Building the graph: parallel workers (the leader builds too). Its memory is the caller's
@@ -43,11 +43,9 @@ BULK_MIN_SHARE = 0.25
 # disk, several times slower).
 BUILD_PARALLEL_WORKERS = 1
 # The graph's build parameters: pgvector's m 16 with ef_construction 32 (its default 64; 32 is the least it takes
-# for m 16). Measured here (bench/hnsw_build.py: 100k hash-embedded rows, 2 rounds interleaved, BENCHMARKS.md):
-# the build took 0.53x the default's time, and recall@10 of the graph walk at the app role's hnsw.ef_search 100
-# was 0.965 against 0.971 (one build to the next varies by about as much). A lower ef_construction also makes each
-# single insert and row-by-row move cheaper. m 12 lost 3 points; halfvec alone was 0.83x. A graph built before
-# keeps its parameters until the next generation's build.
+# for m 16): about half the build time for the same walk quality, and cheaper single inserts (bench/hnsw_build.py;
+# the alternatives tried: BENCHMARKS.md, "The graph's build parameters"). A graph built before keeps its
+# parameters until the next generation's build.
 GRAPH_M = 16
 GRAPH_EF_CONSTRUCTION = 32
 # After publishing G+1, G's index is dropped this much later: a process that read G just before still walks it

@@ -193,10 +193,17 @@ class ApiKeys:
         )
 
 
-def count_in_window(db: Database, bucket: str, window_s: float, cost: int = 1) -> tuple[int, float]:
+# What the shared windows are counted by. The database's now() by default, one clock for every container;
+# a test sets one that stands still, so a window boundary cannot reset a count halfway through it.
+WindowClock = Callable[[], datetime]
+
+
+def count_in_window(
+    db: Database, bucket: str, window_s: float, cost: int = 1, clock: WindowClock | None = None
+) -> tuple[int, float]:
     """Add ``cost`` to ``bucket``'s current window; returns (count so far, seconds until the window ends)."""
     with db.connection() as conn:
-        return rate_limits.count_in_window(conn, bucket, window_s, cost)
+        return rate_limits.count_in_window(conn, bucket, window_s, cost, at=clock() if clock else None)
 
 
 def purge_rate_windows(db: Database, older_than_s: int = 3600) -> int:
@@ -214,9 +221,10 @@ class RateLimiter:
         self._db = db
         self.burst = burst
         self.window_s = max(1.0, burst / rate_per_s)
+        self.clock: WindowClock | None = None  # None: the database's clock
 
     def take(self, key_id: str, cost: int = 1) -> None:
-        count, resets_in_s = count_in_window(self._db(), f"key:{key_id}", self.window_s, cost)
+        count, resets_in_s = count_in_window(self._db(), f"key:{key_id}", self.window_s, cost, self.clock)
         if count > self.burst:
             raise RateLimited(
                 "rate limit exceeded for this key", retry_after_s=max(1, math.ceil(resets_in_s))
@@ -250,6 +258,7 @@ class AuthGuard:
         self._blocked: dict[str, float] = {}  # source address -> monotonic end of its block
         self._good_keys: dict[str, float] = {}  # sha256 of a key that authenticated -> monotonic expiry
         self._lock = threading.Lock()
+        self.clock: WindowClock | None = None  # None: the database's clock
 
     def check_source(self, source: str, key: str = "") -> None:
         """429 for an address over its failure budget, before any key is looked at, unless the key is one
@@ -270,7 +279,7 @@ class AuthGuard:
         db = self._db()
         if db is None:
             return
-        count, resets_in_s = count_in_window(db, f"authfail:{source}", self.WINDOW_S)
+        count, resets_in_s = count_in_window(db, f"authfail:{source}", self.WINDOW_S, clock=self.clock)
         if count >= self.failures_per_minute:
             with self._lock:
                 _bounded(self._blocked, self.MAX_ENTRIES)

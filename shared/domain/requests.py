@@ -1,4 +1,4 @@
-"""Request models of the /v1 API (wire-compatible with the reference server; see API.md §2, §4, §6).
+"""Request models of the /v1 API (wire-compatible with the reference server, memorylayer-server 0.2.0).
 
     >>> MemoryCreate(content="  likes tea ").content
     'likes tea'
@@ -17,6 +17,42 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
+from shared.core.fields import (
+    AssociationType,
+    Content,
+    ContentPatch,
+    ContextId,
+    Description,
+    DisplayName,
+    IdleAction,
+    Importance,
+    ImportancePatch,
+    LogicalKey,
+    Metadata,
+    MetadataPatch,
+    ObserverId,
+    ParentThread,
+    Pinned,
+    PinnedPatch,
+    RefinementMetadata,
+    RefinementMetadataPatch,
+    Role,
+    SequenceKey,
+    SettingsObject,
+    SourceSessionId,
+    Strength,
+    StrengthPatch,
+    SubjectId,
+    Subtype,
+    Tags,
+    TagsPatch,
+    TargetMemoryId,
+    ThreadScope,
+    Title,
+    UserId,
+    WorkspaceId,
+)
+
 # Typed relations (the reference's ``models/entity_relation.py``).
 EvidenceKind = Literal["explicit", "adapter", "pattern", "generated"]
 # Relations per remember: the reference has no cap (its defect 13); each one is a few statements.
@@ -26,20 +62,62 @@ MAX_RELATIONS = 100
 class EntityRelationInput(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
-    source_entity_id: str | None = Field(default=None, min_length=1, max_length=128)
-    source_entity_name: str | None = Field(default=None, min_length=1, max_length=512)
-    target_entity_id: str | None = Field(default=None, min_length=1, max_length=128)
-    target_entity_name: str | None = Field(default=None, min_length=1, max_length=512)
+    source_entity_id: str | None = Field(
+        default=None, min_length=1, max_length=128, description="The relation's source entity, by id."
+    )
+    source_entity_name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=512,
+        description="The relation's source entity, by name or alias (created when a type is given).",
+    )
+    target_entity_id: str | None = Field(
+        default=None, min_length=1, max_length=128, description="The relation's target entity, by id."
+    )
+    target_entity_name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=512,
+        description="The relation's target entity, by name or alias (created when a type is given).",
+    )
     # Our extension: an endpoint named with a kind is created when missing (typed upsert), as a profile's are;
     # without one a name only resolves (the reference's rule). The LLM extractor's relations carry kinds.
-    source_entity_type: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]{0,63}$")
-    target_entity_type: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9_]{0,63}$")
-    relationship: str = Field(min_length=1, max_length=128)
-    confidence: float = Field(default=1.0, ge=0.0, le=1.0)
-    source_span_start: int | None = Field(default=None, ge=0)
-    source_span_end: int | None = Field(default=None, ge=0)
-    evidence_kind: EvidenceKind = "explicit"
-    extraction_method: str = Field(default="explicit_api", min_length=1, max_length=128)
+    source_entity_type: str | None = Field(
+        default=None,
+        pattern=r"^[a-z][a-z0-9_]{0,63}$",
+        description="Our extension: the source's kind; with a name, the entity is created when missing.",
+    )
+    target_entity_type: str | None = Field(
+        default=None,
+        pattern=r"^[a-z][a-z0-9_]{0,63}$",
+        description="Our extension: the target's kind; with a name, the entity is created when missing.",
+    )
+    relationship: str = Field(
+        min_length=1,
+        max_length=128,
+        description="One of the 103 canonical relationships or a reverse form (`reviewed_by`); "
+        "docs/relations.md.",
+    )
+    confidence: float = Field(
+        default=1.0, ge=0.0, le=1.0, description="How sure the writer is (0–1, default 1)."
+    )
+    source_span_start: int | None = Field(
+        default=None, ge=0, description="Where the evidence starts in `content` (character offset)."
+    )
+    source_span_end: int | None = Field(
+        default=None,
+        ge=0,
+        description="Where the evidence ends in `content` (exclusive; needs `source_span_start`).",
+    )
+    evidence_kind: EvidenceKind = Field(
+        default="explicit", description="explicit (default), adapter, pattern or generated."
+    )
+    extraction_method: str = Field(
+        default="explicit_api",
+        min_length=1,
+        max_length=128,
+        description="What produced the relation (default `explicit_api`).",
+    )
 
     @model_validator(mode="after")
     def _endpoints_and_span(self) -> EntityRelationInput:
@@ -55,27 +133,77 @@ class EntityRelationInput(BaseModel):
         return self
 
 
+MemoryType = Literal["episodic", "semantic", "procedural", "working"]
+Direction = Literal["both", "outgoing", "incoming"]
+
+# Described field types only request bodies use (the ones responses share are in shared/core/fields.py).
+QueryText = Annotated[
+    str, Field(description="The question or keywords; `*` browses by recency without ranking.")
+]
+MinRelevance = Annotated[
+    float | None,
+    Field(description="Drop results under this relevance (≤0 disables the floor; null: the tolerance's)."),
+]
+TagFilter = Annotated[
+    list[str], Field(description="Only memories with every one of these tags (matched case-insensitively).")
+]
+SubtypeFilter = Annotated[list[str], Field(description="Only these subtypes (any of them).")]
+TypeFilter = Annotated[list[MemoryType], Field(description="Only these memory types (any of them).")]
+Relations = Annotated[
+    list[EntityRelationInput],
+    Field(description="Typed relations this memory is evidence for (`EntityRelationInput`, at most 100)."),
+]
+EventTime = Annotated[
+    datetime | None,
+    Field(description="When the event happened (ISO-8601); temporal filters fall back to created_at."),
+]
+MemoryKind = Annotated[
+    MemoryType | None,
+    Field(description="episodic, semantic, procedural or working; classified by rules when left out."),
+]
+BatchMemoryId = Annotated[str, Field(description="The memory it applies to.")]
+
+
 class EmailIngest(BaseModel):
     """``POST /v1/ingest/email`` (the reference's ``api/v1/schemas.py`` l.570-595)."""
 
     model_config = ConfigDict(extra="ignore")
 
-    sender: str = Field(min_length=1, max_length=512)
-    body: str = Field(min_length=1)
-    to: list[str] = Field(default_factory=list, max_length=100)
-    subject: str | None = Field(default=None, max_length=1000)
-    timestamp: datetime | None = None
-    thread_id: str | None = Field(default=None, max_length=512)
-    message_id: str | None = Field(default=None, max_length=512)
-    importance: float = Field(default=0.5, ge=0.0, le=1.0)
-    workspace_id: str | None = None
-    context_id: str | None = None
-    metadata: dict = Field(default_factory=dict)
-    relations: list[EntityRelationInput] = Field(default_factory=list, max_length=MAX_RELATIONS)
-
-
-MemoryType = Literal["episodic", "semantic", "procedural", "working"]
-Direction = Literal["both", "outgoing", "incoming"]
+    sender: str = Field(
+        min_length=1,
+        max_length=512,
+        description="The sender's address or name (becomes the `sent_by` entity).",
+    )
+    body: str = Field(min_length=1, description="The email's text.")
+    to: list[str] = Field(
+        default_factory=list,
+        max_length=100,
+        description="The recipients (one `sent_to` relation each, at most 100).",
+    )
+    subject: str | None = Field(
+        default=None, max_length=1000, description="The subject line, put in the memory's text."
+    )
+    timestamp: datetime | None = Field(
+        default=None, description="When it was sent (its date prefixes the memory's text)."
+    )
+    thread_id: str | None = Field(
+        default=None,
+        max_length=512,
+        description="The mail thread's id (names the email when it has no subject or message id).",
+    )
+    message_id: str | None = Field(
+        default=None, max_length=512, description="The email's Message-ID (kept in the memory's metadata)."
+    )
+    importance: float = Field(default=0.5, ge=0.0, le=1.0, description="0–1 (default 0.5), as for a memory.")
+    workspace_id: WorkspaceId = None
+    context_id: str | None = Field(
+        default=None, description="A named sub-space of the workspace (`_default`)."
+    )
+    metadata: dict = Field(
+        default_factory=dict,
+        description="Extra metadata, stored with the email's own fields (sender, recipients, …).",
+    )
+    relations: Relations = Field(default_factory=list, max_length=MAX_RELATIONS)
 
 
 # The names of the unknown fields of the request being handled, for the ``X-MemoryLayer-Ignored-Fields`` response
@@ -157,42 +285,47 @@ class MemoryCreate(_Request):
         }
     )  # fmt: skip
 
-    content: str = Field(min_length=1)
-    workspace_id: str | None = None
-    type: MemoryType | None = None
-    subtype: str | None = None
-    importance: float = Field(default=0.5, ge=0.0, le=1.0)
-    tags: list[str] = Field(default_factory=list)
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    logical_key: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
-    refinement_metadata: dict[str, Any] = Field(default_factory=dict)
-    pinned: bool = False
-    associations: list[str] = Field(default_factory=list)
-    context_id: str | None = None
-    observer_id: str | None = None
-    subject_id: str | None = None
-    user_id: str | None = None
-    session_id: str | None = None
-    scope: Literal["workspace", "user"] | None = None
-    event_time: datetime | None = None
+    content: Content = Field(min_length=1)
+    workspace_id: WorkspaceId = None
+    type: MemoryKind = None
+    subtype: Subtype = None
+    importance: Importance = Field(default=0.5, ge=0.0, le=1.0)
+    tags: Tags = Field(default_factory=list)
+    metadata: Metadata = Field(default_factory=dict)
+    logical_key: LogicalKey = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9._/-]{0,199}$")
+    refinement_metadata: RefinementMetadata = Field(default_factory=dict)
+    pinned: Pinned = False
+    associations: list[str] = Field(
+        default_factory=list, description="Ids of memories to link to the new one (`related_to`)."
+    )
+    context_id: ContextId = None
+    observer_id: ObserverId = None
+    subject_id: SubjectId = None
+    user_id: UserId = None
+    session_id: SourceSessionId = None
+    scope: Literal["workspace", "user"] | None = Field(
+        default=None,
+        description="`workspace` (default) or `user` (the user's space shared across workspaces).",
+    )
+    event_time: EventTime = None
     # Our extension: append to an ordered stream; the server assigns `sequence_index` atomically.
-    sequence_key: str | None = Field(default=None, min_length=1, max_length=512)
+    sequence_key: SequenceKey = Field(default=None, min_length=1, max_length=512)
     # Typed entity relations stated by this memory (shared/domain/relations, docs/relations.md).
-    relations: list[EntityRelationInput] = Field(default_factory=list, max_length=MAX_RELATIONS)
+    relations: Relations = Field(default_factory=list, max_length=MAX_RELATIONS)
 
     _strip = field_validator("content")(_strip_content)
 
 
 class MemoryUpdate(_Request):
-    content: str | None = Field(default=None, min_length=1)
-    type: MemoryType | None = None
-    subtype: str | None = None
-    importance: float | None = Field(default=None, ge=0.0, le=1.0)
-    tags: list[str] | None = None
-    metadata: dict[str, Any] | None = None
-    refinement_metadata: dict[str, Any] | None = None
-    pinned: bool | None = None
-    event_time: datetime | None = None
+    content: ContentPatch = Field(default=None, min_length=1)
+    type: MemoryKind = None
+    subtype: Subtype = None
+    importance: ImportancePatch = Field(default=None, ge=0.0, le=1.0)
+    tags: TagsPatch = None
+    metadata: MetadataPatch = None
+    refinement_metadata: RefinementMetadataPatch = None
+    pinned: PinnedPatch = None
+    event_time: EventTime = None
 
     @field_validator("content")
     @classmethod
@@ -205,177 +338,247 @@ class RecallRequest(_Request):
         json_schema_extra={"examples": [{"query": "what does Alice drink?", "limit": 5, "tags": ["drinks"]}]}
     )
 
-    query: str = Field(min_length=1)
-    workspace_id: str | None = None
-    types: list[MemoryType] = Field(default_factory=list)
-    subtypes: list[str] = Field(default_factory=list)
-    tags: list[str] = Field(default_factory=list)
-    context_id: str | None = None
-    observer_id: str | None = None
-    subject_id: str | None = None
-    user_id: str | None = None
-    include_global: bool = True
-    include_global_user: bool = True
-    mode: Literal["rag", "llm", "hybrid", "agentic"] | None = None
-    tolerance: Literal["loose", "moderate", "strict"] = "moderate"
-    limit: int = Field(default=10, ge=1)
-    offset: int = Field(default=0, ge=0)
-    include_embeddings: bool = False
-    min_relevance: float | None = Field(default=None, le=1.0)
-    recency_weight: float | None = Field(default=None, ge=0.0, le=1.0)
-    include_associations: bool | None = None
-    traverse_depth: int | None = Field(default=None, ge=0, le=5)
-    max_expansion: int | None = Field(default=None, ge=1, le=500)
-    created_after: datetime | None = None
-    created_before: datetime | None = None
-    event_after: datetime | None = None
-    event_before: datetime | None = None
-    time_order: Literal["asc", "desc"] | None = None
-    detail_level: Literal["abstract", "overview", "full"] = "full"
-    include_archived: bool = False
-    include_history: bool = False
-    exclude_ids: list[str] = Field(default_factory=list)
-    budget_tokens: int | None = Field(default=None, ge=1)
-    include_confidence: bool = True
-    include_relations: bool = True
+    query: QueryText = Field(min_length=1)
+    workspace_id: WorkspaceId = None
+    types: TypeFilter = Field(default_factory=list)
+    subtypes: SubtypeFilter = Field(default_factory=list)
+    tags: TagFilter = Field(default_factory=list)
+    context_id: ContextId = None
+    observer_id: ObserverId = None
+    subject_id: SubjectId = None
+    user_id: UserId = None
+    include_global: bool = Field(
+        default=True, description="Also search the shared `_global` workspace (when the key reaches it)."
+    )
+    include_global_user: bool = Field(
+        default=True, description="Also search the user's `_global_user` space (needs `user_id`)."
+    )
+    mode: Literal["rag", "llm", "hybrid", "agentic"] | None = Field(
+        default=None,
+        description="rag (default), hybrid, llm or agentic; llm and agentic need a configured LLM.",
+    )
+    tolerance: Literal["loose", "moderate", "strict"] = Field(
+        default="moderate", description="Cosine floor: loose 0.15, moderate 0.3 (default), strict 0.6."
+    )
+    limit: int = Field(default=10, ge=1, description="How many to return at most.")
+    offset: int = Field(default=0, ge=0, description="How many to skip (paging).")
+    include_embeddings: bool = Field(
+        default=False, description="Send each memory's embedding vector (384 floats for the default model)."
+    )
+    min_relevance: MinRelevance = Field(default=None, le=1.0)
+    recency_weight: float | None = Field(
+        default=None, ge=0.0, le=1.0, description="0–1 (default 0.2): how much newer memories are preferred."
+    )
+    include_associations: bool | None = Field(
+        default=None, description="Expand results along associations (default true)."
+    )
+    traverse_depth: int | None = Field(
+        default=None, ge=0, le=5, description="How many association hops to expand (0–5, default 2)."
+    )
+    max_expansion: int | None = Field(
+        default=None, ge=1, le=500, description="At most this many memories added by expansion (default 50)."
+    )
+    created_after: datetime | None = Field(default=None, description="Only memories created after this time.")
+    created_before: datetime | None = Field(
+        default=None, description="Only memories created before this time."
+    )
+    event_after: datetime | None = Field(
+        default=None, description="Only memories whose event_time (else created_at) is after this time."
+    )
+    event_before: datetime | None = Field(
+        default=None, description="Only memories whose event_time (else created_at) is before this time."
+    )
+    time_order: Literal["asc", "desc"] | None = Field(
+        default=None, description="Order the results by time (asc or desc) instead of by score."
+    )
+    detail_level: Literal["abstract", "overview", "full"] = Field(
+        default="full", description="abstract, overview or full (default): how much of each memory to send."
+    )
+    include_archived: bool = Field(default=False, description="Also return archived memories.")
+    include_history: bool = Field(default=False, description="Also return superseded versions of facts.")
+    exclude_ids: list[str] = Field(default_factory=list, description="Never return these memory ids.")
+    budget_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        description="Fit the answer into about this many tokens (estimated as characters / 3).",
+    )
+    include_confidence: bool = Field(
+        default=True, description="Compute `retrieval_confidence` (always on; accepted for the SDK)."
+    )
+    include_relations: bool = Field(
+        default=True,
+        description="Run the relational recall arm when the query names a relation (default true).",
+    )
 
 
 class BatchCreate(_Request):
-    op: Literal["create"]
-    content: str = Field(min_length=1)
-    type: MemoryType | None = None
-    subtype: str | None = None
-    importance: float = Field(default=0.5, ge=0.0, le=1.0)
-    tags: list[str] = Field(default_factory=list)
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    observer_id: str | None = None
-    subject_id: str | None = None
-    user_id: str | None = None
-    session_id: str | None = None
-    event_time: datetime | None = None
-    sequence_key: str | None = Field(default=None, min_length=1, max_length=512)
+    op: Literal["create"] = Field(description="Which operation: create, update or delete.")
+    content: Content = Field(min_length=1)
+    type: MemoryKind = None
+    subtype: Subtype = None
+    importance: Importance = Field(default=0.5, ge=0.0, le=1.0)
+    tags: Tags = Field(default_factory=list)
+    metadata: Metadata = Field(default_factory=dict)
+    observer_id: ObserverId = None
+    subject_id: SubjectId = None
+    user_id: UserId = None
+    session_id: SourceSessionId = None
+    event_time: EventTime = None
+    sequence_key: SequenceKey = Field(default=None, min_length=1, max_length=512)
 
     _strip = field_validator("content")(_strip_content)
 
 
 class BatchUpdate(MemoryUpdate):
-    op: Literal["update"]
-    memory_id: str
+    op: Literal["update"] = Field(description="Which operation: create, update or delete.")
+    memory_id: BatchMemoryId
 
 
 class BatchDelete(_Request):
-    op: Literal["delete"]
-    memory_id: str
-    hard: bool = False
+    op: Literal["delete"] = Field(description="Which operation: create, update or delete.")
+    memory_id: BatchMemoryId
+    hard: bool = Field(default=False, description="Delete for good instead of soft-deleting.")
 
 
 BatchOperation = Annotated[BatchCreate | BatchUpdate | BatchDelete, Field(discriminator="op")]
 
 
 class BatchRequest(_Request):
-    operations: list[BatchOperation] = Field(min_length=1)
-    workspace_id: str | None = None
+    operations: list[BatchOperation] = Field(
+        min_length=1,
+        description="The operations, each `{op: create|update|delete, …}`; each succeeds or fails on its "
+        "own.",
+    )
+    workspace_id: WorkspaceId = None
 
 
 class AssociationCreate(_Request):
-    target_id: str
-    relationship: str
-    strength: float = Field(default=0.5, ge=0.0, le=1.0)
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    workspace_id: str | None = None
+    target_id: TargetMemoryId
+    relationship: AssociationType
+    strength: Strength = Field(default=0.5, ge=0.0, le=1.0)
+    metadata: Metadata = Field(default_factory=dict)
+    workspace_id: WorkspaceId = None
 
 
 class AssociationUpdate(_Request):
-    strength: float | None = Field(default=None, ge=0.0, le=1.0)
-    metadata: dict[str, Any] | None = None
+    strength: StrengthPatch = Field(default=None, ge=0.0, le=1.0)
+    metadata: MetadataPatch = None
 
 
 class TraverseRequest(_Request):
-    workspace_id: str | None = None
-    max_depth: int = Field(default=2, ge=1, le=5)
-    relationship_types: list[str] = Field(default_factory=list)
-    direction: Direction = "both"
-    min_strength: float = Field(default=0.0, ge=0.0, le=1.0)
+    workspace_id: WorkspaceId = None
+    max_depth: int = Field(default=2, ge=1, le=5, description="How many hops to walk (1–5, default 2).")
+    relationship_types: list[str] = Field(
+        default_factory=list, description="Only edges of these types (empty: all)."
+    )
+    direction: Direction = Field(default="both", description="both (default), outgoing or incoming.")
+    min_strength: float = Field(default=0.0, ge=0.0, le=1.0, description="Only edges at least this strong.")
 
 
 class DecayRequest(_Request):
-    decay_rate: float = Field(default=0.1, ge=0.0, le=1.0)
-    workspace_id: str | None = None
+    decay_rate: float = Field(
+        default=0.1, ge=0.0, le=1.0, description="How much importance to take away (0–1, default 0.1)."
+    )
+    workspace_id: WorkspaceId = None
 
 
 class WorkspaceCreate(_Request):
-    id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$")
-    name: str = Field(min_length=1, max_length=256)
-    settings: dict[str, Any] = Field(default_factory=dict)
-    tags: list[str] = Field(default_factory=list)
+    id: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$",
+        description="The workspace's id (generated when left out).",
+    )
+    name: DisplayName = Field(min_length=1, max_length=256)
+    settings: SettingsObject = Field(default_factory=dict)
+    tags: list[str] = Field(
+        default_factory=list,
+        description="Labels, stored as sent; `GET /v1/workspaces?tags=` filters by them.",
+    )
 
 
 class WorkspaceUpdate(_Request):
-    name: str | None = Field(default=None, min_length=1, max_length=256)
-    settings: dict[str, Any] | None = None
-    tags: list[str] | None = None
+    name: str | None = Field(default=None, min_length=1, max_length=256, description="A display name.")
+    settings: dict[str, Any] | None = Field(default=None, description="Any JSON object of settings.")
+    tags: list[str] | None = Field(
+        default=None, description="Labels, stored as sent; `GET /v1/workspaces?tags=` filters by them."
+    )
 
 
 class ContextCreate(_Request):
-    id: str | None = None
-    name: str = Field(min_length=1)
-    description: str | None = None
-    settings: dict[str, Any] = Field(default_factory=dict)
+    id: str | None = Field(default=None, description="The context's id (generated when left out).")
+    name: DisplayName = Field(min_length=1)
+    description: Description = None
+    settings: SettingsObject = Field(default_factory=dict)
 
 
 class ReflectRequest(_Request):
-    query: str = Field(min_length=1)
-    workspace_id: str | None = None
-    detail_level: str | None = None
-    include_sources: bool = True
-    depth: int = Field(default=2, ge=1, le=5)
-    types: list[MemoryType] = Field(default_factory=list)
-    subtypes: list[str] = Field(default_factory=list)
-    tags: list[str] = Field(default_factory=list)
+    query: QueryText = Field(min_length=1)
+    workspace_id: WorkspaceId = None
+    detail_level: str | None = Field(
+        default=None, description="How detailed the reflection should be (accepted for the SDK)."
+    )
+    include_sources: bool = Field(default=True, description="Return the ids of the memories used.")
+    depth: int = Field(default=2, ge=1, le=5, description="How deep to reflect (1–5; accepted for the SDK).")
+    types: TypeFilter = Field(default_factory=list)
+    subtypes: SubtypeFilter = Field(default_factory=list)
+    tags: TagFilter = Field(default_factory=list)
 
 
 class ThreadCreate(_Request):
-    id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$")
-    workspace_id: str | None = None
-    user_id: str | None = None
-    context_id: str | None = None
-    observer_id: str | None = None
-    subject_id: str | None = None
-    title: str | None = Field(default=None, max_length=1000)
-    metadata: dict[str, Any] = Field(default_factory=dict)
-    expires_at: datetime | None = None
-    idle_action: str | None = None
-    scope: str | None = None
-    ownership: str = "user"
-    parent_thread: str | None = None
+    id: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$",
+        description="The thread's id (generated when left out).",
+    )
+    workspace_id: WorkspaceId = None
+    user_id: UserId = None
+    context_id: ContextId = None
+    observer_id: ObserverId = None
+    subject_id: SubjectId = None
+    title: Title = Field(default=None, max_length=1000)
+    metadata: Metadata = Field(default_factory=dict)
+    expires_at: datetime | None = Field(default=None, description="When it expires (ISO-8601 UTC).")
+    idle_action: IdleAction = None
+    scope: ThreadScope = None
+    ownership: str = Field(default="user", description="Who owns the thread: `user` (default) or `agent`.")
+    parent_thread: ParentThread = None
 
 
 class ThreadUpdate(_Request):
-    title: str | None = Field(default=None, max_length=1000)
-    metadata: dict[str, Any] | None = None
-    idle_action: str | None = None
+    title: Title = Field(default=None, max_length=1000)
+    metadata: MetadataPatch = None
+    idle_action: IdleAction = None
 
 
 class ContentPart(_Request):
-    type: str = Field(min_length=1)
-    text: str | None = None
-    data: dict[str, Any] | None = None
+    type: str = Field(min_length=1, description="The part's kind, e.g. `text` or `image`.")
+    text: str | None = Field(default=None, description="The part's text.")
+    data: dict[str, Any] | None = Field(default=None, description="The part's structured data.")
 
 
 class MessageCreate(_Request):
-    id: str | None = Field(default=None, min_length=1, max_length=255)
-    role: str = Field(min_length=1, max_length=64)
-    content: str | list[ContentPart]
-    metadata: dict[str, Any] = Field(default_factory=dict)
+    id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=255,
+        description="Your id for the message: appending it again is a no-op.",
+    )
+    role: Role = Field(min_length=1, max_length=64)
+    content: str | list[ContentPart] = Field(
+        description="A string, or a list of content parts `{type, text?, data?}`."
+    )
+    metadata: Metadata = Field(default_factory=dict)
 
 
 class MessagesAppend(_Request):
-    messages: list[MessageCreate] = Field(min_length=1, max_length=500)
+    messages: list[MessageCreate] = Field(min_length=1, max_length=500, description="The messages, by index.")
 
 
 class AnswerRequest(_Request):
-    query: str = Field(min_length=1)
-    workspace_id: str | None = None
-    user_id: str | None = None
-    limit: int = Field(default=8, ge=1, le=50)
-    min_relevance: float | None = Field(default=None, le=1.0)
+    query: QueryText = Field(min_length=1)
+    workspace_id: WorkspaceId = None
+    user_id: UserId = None
+    limit: int = Field(
+        default=8, ge=1, le=50, description="Memories to ground the answer on (1–50, default 8)."
+    )
+    min_relevance: MinRelevance = Field(default=None, le=1.0)

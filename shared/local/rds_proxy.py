@@ -2,7 +2,7 @@
 
     >>> proxy = RdsProxyStandIn(upstream_dsn=pg.dsn).start()              # doctest: +SKIP
     >>> psycopg.connect(proxy.dsn("memorylayer_app", "postgres"))           # doctest: +SKIP
-    >>> proxy.pins                                  # what would have pinned a real proxy's connection
+    >>> proxy.pins  # what would have pinned a real proxy's connection  # doctest: +SKIP
     []
     >>> proxy.stop()                                                        # doctest: +SKIP
 

@@ -111,7 +111,7 @@ def test_official_async_sdk(official: dict[str, Any]) -> None:
     if not official["workspace"]:
         assert {tea, other} <= set(listed)
     # (with a workspace, the official async list_memories sends no workspace at all, so it lists `_default`:
-    # an SDK defect, API.md section 10; nothing a server can do)
+    # a defect of memorylayer-client 0.2.1 itself; nothing a server can do)
     assert value(official, "asdk.associate") == "related_to"
     assert value(official, "asdk.get_associations") == 1
     made = value(official, "asdk.create_workspace")

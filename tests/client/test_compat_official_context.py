@@ -1,4 +1,4 @@
-"""The OFFICIAL memorylayer-client 0.2.1 ``context_*`` methods against our /v1/context/* (issue 19).
+"""The OFFICIAL memorylayer-client 0.2.1 ``context_*`` methods against our /v1/context/*.
 
 Same virtualenv and skip rules as test_compat_official.py. Where we answer a real status code instead of the
 reference's 200-with-error, the SDK raises its usual exception (docs/context-environment.md).

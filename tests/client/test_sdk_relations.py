@@ -1,4 +1,4 @@
-"""Our SDK's typed relations (issue 18 item 8), against the live local server over HTTP through both clients
+"""Our SDK's typed relations, against the live local server over HTTP through both clients
 (``sdk``): ``relations`` on remember, ``relation_paths`` on recall, the entity methods and the email adapter."""
 
 from __future__ import annotations

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import sysconfig
@@ -32,6 +31,7 @@ import pytest
 from shared.local.api_gateway import http_v2
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.sqs import LocalQueues, lambda_event, local_sqs
+from tests.otlp import AgentStandIn, decode
 
 NOBODY = 65534
 REGION = "us-east-1"
@@ -85,7 +85,7 @@ class LocalAws:
     writer: RdsProxyStandIn
     dbname: str
     secrets: dict[str, str] = field(default_factory=dict)  # logical id (or "owner") -> moto ARN
-    daemon: socket.socket = field(default_factory=lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM))
+    agent: AgentStandIn = field(default_factory=AgentStandIn)  # where Lambda's X-Ray agent listens
 
     def resolve(self, template: dict[str, Any], key: str, value: Any) -> str:
         """A template value as the deployed function would see it, pointing at the stand-ins."""
@@ -139,11 +139,10 @@ def local_aws(template, superuser_url, owner_url) -> Iterator[LocalAws]:
                 aws.secrets[logical_id] = sm.create_secret(Name=logical_id, SecretString=value)["ARN"]
         owner = json.dumps({"username": "memorylayer_owner", "password": "unused-locally"})
         aws.secrets["owner"] = sm.create_secret(Name="owner", SecretString=owner)["ARN"]
-        aws.daemon.bind(("127.0.0.1", 0))  # active tracing: the X-Ray daemon's address (nothing reads it)
         try:
             yield aws
         finally:
-            aws.daemon.close()
+            aws.agent.close()
 
 
 def lambda_environment(template: dict[str, Any], name: str, aws: LocalAws, run_dir: Path) -> dict[str, str]:
@@ -160,7 +159,6 @@ def lambda_environment(template: dict[str, Any], name: str, aws: LocalAws, run_d
         MEMORYLAYER_DATABASE_NAME=aws.dbname,
         MEMORYLAYER_DATABASE_SSLROOTCERT=str(ca),
     )
-    host, port = aws.daemon.getsockname()
     env.update(
         {
             "_HANDLER": props["Handler"],
@@ -177,7 +175,7 @@ def lambda_environment(template: dict[str, Any], name: str, aws: LocalAws, run_d
             "AWS_SECRET_ACCESS_KEY": "local",
             "AWS_SESSION_TOKEN": "local",
             "AWS_XRAY_CONTEXT_MISSING": "LOG_ERROR",
-            "AWS_XRAY_DAEMON_ADDRESS": f"{host}:{port}",
+            "AWS_XRAY_DAEMON_ADDRESS": aws.agent.address,
             "LAMBDA_TASK_ROOT": str(CODE_ROOT),
             "LAMBDA_RUNTIME_DIR": "/var/runtime",
             "LANG": "en_US.UTF-8",
@@ -335,6 +333,20 @@ def test_memory_function_remembers_recalls_and_enqueues_extraction(memory_runs):
         assert memory["memory"]["content"] == SECRET_CONTENT
         assert [m["content"] for m in found["memories"]] == [SECRET_CONTENT]
         assert job["job_id"]
+
+
+def test_the_memory_function_traces_to_the_xray_agent_without_content(memory_runs, local_aws):
+    """Active tracing as the template sets it: every invocation's spans reach the agent, one cold start per
+    container, each a child of Lambda's segment, and none of the memories, queries or messages with them."""
+    payloads = local_aws.agent.payloads()
+    spans = [s for s in decode(payloads) if s.resource["service.name"] == "memorylayer-memory"]
+    handlers = [s for s in spans if s.name == "## handler"]
+    assert len(handlers) == len(MODES) * len(memory_invocations("ws_count")), [s.name for s in spans]
+    assert sum(s.attributes["faas.coldstart"] for s in handlers) == len(MODES)
+    assert {"db.connection", "embedding"} <= {s.name for s in spans}
+    assert all(s.trace_id[:8] != "0" * 8 and s.parent_id for s in handlers)  # X-Ray ids, Lambda's segment
+    for marker in (b"flowerpot", b"spare key", b"Lisbon"):
+        assert marker not in b"".join(payloads), marker
 
 
 def test_extraction_worker_turns_the_queued_jobs_into_memories(

@@ -1,4 +1,4 @@
-"""Each API Lambda builds exactly the routes API Gateway sends it (issue 22 item 3), from one table
+"""Each API Lambda builds exactly the routes API Gateway sends it, from one table
 (shared/api/route_map.py) that infra/api.py routes by too; tests/infra/test_stack.py checks the synthesized
 template against that table. Here: every route of the whole API, as a real HTTP API v2 event, reaches a handler
 that serves it; no handler builds a route that API Gateway sends elsewhere; a first request analyses only its own

@@ -1,6 +1,7 @@
 """One synth per test session: every template variant in one app, cdk-nag on, code-only bundles (no pip, no
-network). Variants: ``dev`` and ``prod`` (default embeddings=local), and each stage with ``embeddings=gpu`` and
-``embeddings=openai`` (``dev-gpu``, ``prod-openai``, ...). Prod needs an alarm subscriber to synthesize.
+network). Variants: ``dev`` and ``prod`` (default embeddings=local), each stage with ``embeddings=gpu`` and
+``embeddings=openai`` (``dev-gpu``, ``prod-openai``, ...), and dev with ``trace_export=otlp`` (``dev-otlp``). Prod
+needs an alarm subscriber to synthesize.
 
 Synthesis costs several seconds, so every test reads the templates and the validation report produced here.
 """
@@ -35,6 +36,7 @@ VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "prod-gpu": ("prod", {"embeddings": "gpu", "alarm_email": ALARM_EMAIL}),
     "dev-openai": ("dev", {"embeddings": "openai"}),
     "prod-openai": ("prod", {"embeddings": "openai", "llm": "openai", "alarm_email": ALARM_EMAIL}),
+    "dev-otlp": ("dev", {"trace_export": "otlp"}),
 }
 
 

@@ -17,7 +17,7 @@ from infra.bundle import (
     build_assets,
     runtime_requirements,
 )
-from infra.config import API_FUNCTIONS, StageConfig
+from infra.config import StageConfig
 from infra.embeddings import volume_kms_supported
 
 
@@ -126,12 +126,12 @@ def test_deployable_assets_ship_python_312_bytecode(tmp_path: Path) -> None:
     sources = {f for f in files if f.endswith(".py")}
     compiled = {f for f in files if f.endswith(".cpython-312.pyc")}
     assert {
-        "shared/__pycache__/settings.cpython-312.pyc",
+        "shared/core/__pycache__/settings.cpython-312.pyc",
         "functions/memory/__pycache__/handler.cpython-312.pyc",
     } <= compiled
     assert len(compiled) == len(sources)
     # Hash-based and unchecked (PEP 552 flags = 0b01): the runtime uses them whatever the files' timestamps.
-    header = (asset.path / "shared/__pycache__/settings.cpython-312.pyc").read_bytes()[4:8]
+    header = (asset.path / "shared/core/__pycache__/settings.cpython-312.pyc").read_bytes()[4:8]
     assert int.from_bytes(header, "little") == 0b01
     plain = build_function_asset("memory", tmp_path / "plain", deps=None)
     assert plain.asset_hash != asset.asset_hash
@@ -247,18 +247,23 @@ def test_config_refuses_unknown_providers_and_a_schedule_that_keeps_dev_awake() 
 # --- only what a Lambda imports ----------------------------------------------------------------------------
 
 
-def test_assets_leave_out_the_local_stack_the_cli_and_unused_pieces(assets: dict[str, BuiltAsset]) -> None:
+def test_assets_are_shared_but_its_dev_layers_and_their_own_function(assets: dict[str, BuiltAsset]) -> None:
+    """The bundle is a rule over folders (docs/ARCHITECTURE.md), not an import walk: all of ``shared/`` but
+    ``shared/local`` and the CLI, and the function's own package."""
+    ours = {
+        p.relative_to(REPO_ROOT).as_posix()
+        for p in (REPO_ROOT / "shared").rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+    expected_shared = {f for f in ours if not f.startswith("shared/local/") and f != "shared/cli.py"}
     for name, asset in assets.items():
         files = _files(asset)
         assert not any(f.startswith("shared/local/") for f in files), name
-        assert "shared/cli.py" not in files and "shared/domain/indexing/reembed.py" not in files, name
-        # SnapStart priming: only the API functions register it (their handlers import shared.api.snapstart; it is
-        # inert where SnapStart is off).
-        assert ("shared/api/snapstart.py" in files) == (name in API_FUNCTIONS), name
-    # The migrations ship with the function that applies them, the cleanup duties with the cleanup function.
-    assert "shared/db/migrate.py" in _files(assets["migrate"])
-    assert "shared/domain/sessions/expiry.py" in _files(assets["cleanup"])
-    assert "shared/api/app.py" not in _files(assets["migrate"])
+        assert "shared/cli.py" not in files, name
+        assert {f for f in files if f.startswith("shared/") and f.endswith(".py")} == expected_shared, name
+        others = {f.split("/")[1] for f in files if f.startswith("functions/") and f.count("/") > 1}
+        assert others == {name}, name
+    assert "shared/db/migrations/0001_init.sql" in _files(assets["migrate"])
 
 
 def test_each_handler_imports_from_its_asset_alone(assets: dict[str, BuiltAsset]) -> None:
@@ -345,13 +350,14 @@ def test_installed_dependencies_lose_what_no_function_imports(tmp_path: Path) ->
 
 def test_no_function_imports_what_the_bundle_drops() -> None:
     """The pruned packages are dead weight only while nothing of ours imports them."""
-    from infra.bundle import UNUSED_PACKAGES, UNUSED_PATHS, _module_file, lambda_modules
+    from infra.bundle import UNUSED_PACKAGES, UNUSED_PATHS, lambda_modules
 
     dropped = set(UNUSED_PACKAGES) | {p.replace("/", ".") for p in UNUSED_PATHS}
     for package in LAMBDA_PACKAGES.values():
         for module in sorted(lambda_modules(package)):
-            path = _module_file(REPO_ROOT, module)
-            assert path is not None
+            base = REPO_ROOT.joinpath(*module.split("."))
+            path = base.with_suffix(".py") if base.with_suffix(".py").is_file() else base / "__init__.py"
+            assert path.is_file(), module
             for node in ast.walk(ast.parse(path.read_text())):
                 names = (
                     [a.name for a in node.names]

@@ -1,4 +1,4 @@
-"""The idle-cost pricer (infra/cost.py): exact dollars on hand-written templates, and the issue's targets on the
+"""The idle-cost pricer (infra/cost.py): exact dollars on hand-written templates, and the cost targets on the
 real synthesized stacks (dev ≤ $15/month, prod without GPU ≤ $200/month)."""
 
 from __future__ import annotations
@@ -254,11 +254,11 @@ def test_command_line_prices_a_template_file(tmp_path: Path, capsys: pytest.Capt
     assert out["total_usd_month"] == 32.85 and out["prices_as_of"]
 
 
-# --- the contract's topology (CONTRACT.md), hand-written: what the targets expect after the rewrite ----------
+# --- the target topology, hand-written: what the stack is meant to be --------------------------------------
 
 
 def contract_stack(stage: str) -> dict[str, Any]:
-    """CONTRACT.md's stack: dual-stack VPC with an egress-only gateway (no NAT, no interface endpoints), Aurora
+    """The target stack: dual-stack VPC with an egress-only gateway (no NAT, no interface endpoints), Aurora
     with an RDS-managed master secret, a KMS key, 2 secrets, 20 alarms, a dashboard, cleanup every 6 hours;
     dev: no proxy, no SnapStart, 0 ACU; prod: RDS Proxy, SnapStart on the 3 API functions, 0.5 ACU + a reader."""
     prod = stage == "prod"

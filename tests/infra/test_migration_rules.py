@@ -20,8 +20,8 @@ from infra.migrations import MIGRATIONS_DIR
 
 CONTRACT_MARKER = "-- migration: contract"
 # Files written before the first AWS deploy (no deployed database holds their tables' rows yet): their index
-# builds on tables from earlier files are grandfathered. Every later file follows the rule. 0011-0015 are the
-# tenant-walls issue's, also written before any deploy; freeze this at the last file of the first deploy.
+# builds on tables from earlier files are grandfathered. Every later file follows the rule. 0011-0015 (the tenant
+# walls) were also written before any deploy; freeze this at the last file of the first deploy.
 INDEX_RULE_BASELINE = "0015"
 
 DESTRUCTIVE = {

@@ -152,7 +152,12 @@ def _write(root: Path, rel: str, text: str) -> None:
 
 
 def _fake_repo(root: Path, handler: str = "from shared.domain.context_env.wasm import run\n") -> Path:
-    for rel in ("shared/__init__.py", "shared/domain/context_env/__init__.py", "functions/__init__.py"):
+    for rel in (
+        "shared/__init__.py",
+        "shared/domain/__init__.py",
+        "shared/domain/context_env/__init__.py",
+        "functions/__init__.py",
+    ):
         _write(root, rel, "")
     _write(root, "functions/sandbox/__init__.py", "")
     _write(root, "functions/sandbox/handler.py", handler)
@@ -194,6 +199,7 @@ def test_the_asset_keeps_only_modules_that_import_the_stdlib_wasmtime_and_each_o
     files = {p.relative_to(asset.path).as_posix() for p in asset.path.rglob("*") if p.is_file()}
     assert files == {
         "shared/__init__.py",
+        "shared/domain/__init__.py",
         "shared/domain/context_env/__init__.py",
         "shared/domain/context_env/guest.py",
         "shared/domain/context_env/state.py",

@@ -12,8 +12,8 @@ from infra.api import ROUTE_THROTTLE_SHARE, ROUTES
 from infra.bundle import LAMBDA_PACKAGES
 from infra.config import API_FUNCTIONS
 from infra.database import APP_USER
-from infra.functions import SDK_ENV, SPECS
-from infra.migrations import RESOURCE_TYPE, migrations_hash
+from infra.functions import SDK_ENV, SPECS, TRACE_ENV, XRAY_OTLP_ACTIONS
+from infra.migrations import FUNCTIONS_DIR, MIGRATIONS_DIR, RESOURCE_TYPE, migrations_hash
 from infra.nag import MIN_REASON_LENGTH
 from infra.queue import MAX_RECEIVE_COUNT
 from shared.db.recall import hot_function
@@ -23,6 +23,8 @@ STAGES = ("dev", "prod")
 ALL_VARIANTS = tuple(VARIANTS)
 WORKERS = ("extraction", "cleanup")
 SNAPSHOTTED = frozenset(name for name, spec in SPECS.items() if spec.snap_start)
+# The variables beyond MEMORYLAYER_*, POWERTOOLS_* and PYDANTIC_* a function may get.
+TOOL_ENV = {*SDK_ENV, *TRACE_ENV, "OTEL_SERVICE_NAME", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"}
 
 
 def stage_of(variant: str) -> str:
@@ -152,7 +154,7 @@ def test_api_stage_is_throttled_and_logs_access(synth: Synth) -> None:
 
 
 def test_api_stage_throttles_expensive_routes_on_their_own(synth: Synth) -> None:
-    # Issue 16 item 6: one stage-wide throttle was shared by all tenants and all routes.
+    # One stage-wide throttle would be shared by all tenants and all routes.
     (stage,) = synth.resources("prod", "AWS::ApiGatewayV2::Stage").values()
     settings = stage["Properties"]["RouteSettings"]
     routes = {
@@ -192,7 +194,8 @@ def test_functions_are_python312_arm64_dual_stack_in_the_egress_subnets(synth: S
 @pytest.mark.parametrize("variant", ALL_VARIANTS)
 def test_environment_holds_only_settings_fields_and_tool_variables(synth: Synth, variant: str) -> None:
     """Every MEMORYLAYER_* variable must be a field of shared.core.settings.Settings (a typo is silently ignored
-    by pydantic-settings); the rest are Powertools/pydantic switches and the SDK's dual-stack switch."""
+    by pydantic-settings); the rest are Powertools/pydantic switches, OpenTelemetry's own variables and the SDK's
+    dual-stack switch."""
     from shared.core.settings import Settings
 
     fields = set(Settings.model_fields)
@@ -202,7 +205,7 @@ def test_environment_holds_only_settings_fields_and_tool_variables(synth: Synth,
             if var.startswith("MEMORYLAYER_"):
                 assert var.removeprefix("MEMORYLAYER_").lower() in fields, (name, var)
             else:
-                assert var.startswith(("POWERTOOLS_", "PYDANTIC_")) or var in SDK_ENV, (name, var)
+                assert var.startswith(("POWERTOOLS_", "PYDANTIC_")) or var in TOOL_ENV, (name, var)
         assert "MEMORYLAYER_STAGE" not in env and "MEMORYLAYER_DATABASE_SECRET_ARN" not in env
 
 
@@ -578,9 +581,101 @@ def test_deletion_protection_is_one_context_value_away() -> None:
 # --- network -----------------------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("variant", ALL_VARIANTS)
+def test_spans_follow_lambdas_sampling_to_the_xray_agent_or_the_otlp_endpoint(
+    synth: Synth, variant: str
+) -> None:
+    """Active tracing on every function (Lambda samples, records its segments, runs the X-Ray agent); the spans
+    are named for the function and recorded only where Lambda sampled; they go to the agent, which uploads with
+    xray:PutTraceSegments, unless trace_export=otlp points them at X-Ray's OTLP endpoint (xray:PutSpans)."""
+    otlp = variant.endswith("-otlp")
+    resources = synth.templates[variant]["Resources"]
+    for name, logical_id in function_ids(synth, variant).items():
+        props = resources[logical_id]["Properties"]
+        env = props["Environment"]["Variables"]
+        assert props["TracingConfig"] == {"Mode": "Active"}, name
+        assert env["OTEL_SERVICE_NAME"] == env["POWERTOOLS_SERVICE_NAME"] == f"memorylayer-{name}"
+        assert env["OTEL_TRACES_SAMPLER"] == "parentbased_always_off"
+        assert not any(var.startswith("POWERTOOLS_TRACE") for var in env), name  # no Powertools Tracer left
+        xray = [
+            s
+            for s in statements_for(synth, variant, name)
+            if any(a.startswith("xray:") for a in actions_of(s))
+        ]
+        granted = {a for s in xray for a in actions_of(s)}
+        assert {"xray:PutTraceSegments", "xray:PutTelemetryRecords"} <= granted, name
+        assert all(s["Resource"] == "*" for s in xray)  # no X-Ray write action takes a resource
+        if otlp:
+            assert set(XRAY_OTLP_ACTIONS) <= granted, name
+            assert env["OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"] == {
+                "Fn::Join": [
+                    "",
+                    ["https://xray.", {"Ref": "AWS::Region"}, ".", {"Ref": "AWS::URLSuffix"}, "/v1/traces"],
+                ]
+            }
+        else:
+            assert not granted & set(XRAY_OTLP_ACTIONS), name
+            assert "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT" not in env, name
+
+
+def test_otlp_export_reaches_xray_from_the_ipv6_only_egress_through_an_interface_endpoint(
+    synth: Synth,
+) -> None:
+    """xray.<region>.amazonaws.com has no dual-stack name and the egress subnets have no IPv4 route out, so with
+    trace_export=otlp the stack adds the xray interface endpoint: private DNS (the exporter keeps the public
+    name), in the egress subnets (one AZ in dev), open on 443 to the functions' groups and nothing else."""
+    resources = synth.templates["dev-otlp"]["Resources"]
+    [endpoint] = [
+        e
+        for e in synth.resources("dev-otlp", "AWS::EC2::VPCEndpoint").values()
+        if e["Properties"].get("VpcEndpointType") == "Interface"
+    ]
+    props = endpoint["Properties"]
+    assert props["ServiceName"] == {"Fn::Join": ["", ["com.amazonaws.", {"Ref": "AWS::Region"}, ".xray"]]}
+    assert props["PrivateDnsEnabled"] is True
+    assert all("egress" in ref_id(subnet) for subnet in props["SubnetIds"])
+    assert len(props["SubnetIds"]) == 1, "dev keeps its interface endpoints to one AZ"
+    [group] = [ref_id(g) for g in props["SecurityGroupIds"]]
+    ingress = [
+        r["Properties"] for r in synth.resources("dev-otlp", "AWS::EC2::SecurityGroupIngress").values()
+        if ref_id(r["Properties"]["GroupId"]) == group
+    ]  # fmt: skip
+    sources = {ref_id(r["SourceSecurityGroupId"]) for r in ingress}
+    lambda_groups = {
+        ref_id(g)
+        for logical_id in function_ids(synth, "dev-otlp").values()
+        for g in resources[logical_id]["Properties"]["VpcConfig"]["SecurityGroupIds"]
+    }
+    assert sources == lambda_groups and all((r["FromPort"], r["ToPort"]) == (443, 443) for r in ingress)
+    assert "CidrIp" not in json.dumps(resources[group]["Properties"].get("SecurityGroupIngress", []))
+    # The functions may open that connection: their groups allow IPv4 out (the endpoint's addresses are IPv4)
+    for lambda_group in lambda_groups:
+        egress = resources[lambda_group]["Properties"]["SecurityGroupEgress"]
+        assert {
+            "CidrIp": "0.0.0.0/0",
+            "Description": "Allow all outbound traffic by default",
+            "IpProtocol": "-1",
+        } in egress
+    # and nothing else takes IPv4 out of the egress subnets (only the public ones route 0.0.0.0/0, to the IGW):
+    # without the endpoint the name would not be reached
+    ipv4_out = [
+        r["Properties"] for r in synth.resources("dev-otlp", "AWS::EC2::Route").values()
+        if r["Properties"].get("DestinationCidrBlock") == "0.0.0.0/0"
+    ]  # fmt: skip
+    assert ipv4_out and all("public" in ref_id(r["RouteTableId"]) and "GatewayId" in r for r in ipv4_out)
+
+
 @pytest.mark.parametrize(
     ("variant", "nat"),
-    [("dev", 0), ("prod", 0), ("dev-gpu", 0), ("prod-gpu", 0), ("dev-openai", 1), ("prod-openai", 2)],
+    [
+        ("dev", 0),
+        ("prod", 0),
+        ("dev-gpu", 0),
+        ("prod-gpu", 0),
+        ("dev-openai", 1),
+        ("prod-openai", 2),
+        ("dev-otlp", 0),
+    ],
 )
 def test_dual_stack_vpc_with_nat_only_for_outside_providers(synth: Synth, variant: str, nat: int) -> None:
     assert len(synth.resources(variant, "AWS::EC2::VPCCidrBlock")) == 1  # the Amazon-provided IPv6 block
@@ -591,7 +686,7 @@ def test_dual_stack_vpc_with_nat_only_for_outside_providers(synth: Synth, varian
     assert len(egress_only) == 2 and all(
         r["Properties"]["DestinationIpv6CidrBlock"] == "::/0" for r in egress_only
     )
-    # No interface endpoints, except the SageMaker runtime one with embeddings=gpu
+    # No interface endpoints, except the SageMaker runtime one with embeddings=gpu and X-Ray's with otlp export
     interface = [
         e
         for e in synth.resources(variant, "AWS::EC2::VPCEndpoint").values()
@@ -600,6 +695,8 @@ def test_dual_stack_vpc_with_nat_only_for_outside_providers(synth: Synth, varian
     services = [json.dumps(e["Properties"]["ServiceName"]) for e in interface]
     if variant.endswith("-gpu"):
         assert len(services) == 1 and "sagemaker.runtime" in services[0]
+    elif variant.endswith("-otlp"):
+        assert len(services) == 1 and services[0].endswith('".xray"]]}')
     else:
         assert services == []
 
@@ -675,7 +772,7 @@ def test_duplicate_rule_detection_sees_inline_and_standalone_rules() -> None:
 
 
 def test_duplicate_rule_detection_resolves_the_cluster_port_token() -> None:
-    """The rule issue 15 found: add_proxy's ingress (port as a GetAtt) repeated by hand with 5432."""
+    """add_proxy's ingress (port as a GetAtt) repeated by hand with 5432 is a duplicate rule, and is detected."""
     peer = {"SourceSecurityGroupId": {"Fn::GetAtt": ["ProxySg", "GroupId"]}, "IpProtocol": "tcp"}
     group = {"GroupId": {"Fn::GetAtt": ["ClusterSg", "GroupId"]}}
     token = {"Fn::GetAtt": ["Cluster", "Endpoint.Port"]}
@@ -812,6 +909,23 @@ def test_migrations_hash_changes_with_the_files(tmp_path: Any) -> None:
     before = migrations_hash(tmp_path)
     (tmp_path / "0002_more.sql").write_text("SELECT 1;")
     assert migrations_hash(tmp_path) != before
+
+
+def test_migrations_hash_covers_the_numbered_and_the_repeatable_files(tmp_path: Any) -> None:
+    # Both folders exist where the hash looks (an empty glob would hash to a constant: no deploy re-runs migrate).
+    assert sorted(MIGRATIONS_DIR.glob("*.sql")) and sorted(FUNCTIONS_DIR.glob("*.sql"))
+    migrations, functions = tmp_path / "migrations", tmp_path / "functions"
+    migrations.mkdir()
+    functions.mkdir()
+    (migrations / "0001_init.sql").write_text("CREATE EXTENSION IF NOT EXISTS vector;")
+    (functions / "f.sql").write_text(
+        "CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;"
+    )
+    before = migrations_hash(migrations, functions)
+    (functions / "f.sql").write_text(
+        "CREATE OR REPLACE FUNCTION f() RETURNS int LANGUAGE sql AS $$ SELECT 2 $$;"
+    )
+    assert migrations_hash(migrations, functions) != before
 
 
 @pytest.mark.parametrize(("stage", "rate"), [("dev", "rate(6 hours)"), ("prod", "rate(15 minutes)")])

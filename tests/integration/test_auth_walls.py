@@ -1,13 +1,12 @@
-"""Issue 16, items 5-7: auth defaults, throttling and the low findings, each as it was found on the wire.
+"""Auth defaults, throttling and a security audit's lesser findings, each checked on the wire.
 
-Each test failed on the code before the fix (the finding it names); see the docstrings.
+Each docstring names the failure its test guards against.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -20,7 +19,7 @@ from pydantic import SecretStr
 from shared.api.app import create_app
 from shared.core.settings import Settings
 from shared.local.server import serve_in_thread
-from tests.secured import ADMIN, secured_settings
+from tests.secured import ADMIN, bearer, new_key, secured_settings, windows_stand_still
 
 
 def secure(settings: Settings, **overrides: Any) -> Settings:
@@ -41,25 +40,11 @@ def lookups(services, monkeypatch) -> list[str]:
     return seen
 
 
-def new_key(url: str, *workspaces: str) -> str:
-    r = httpx.post(
-        f"{url}/v1/admin/api-keys",
-        json={"workspaces": list(workspaces)},
-        headers={"Authorization": f"Bearer {ADMIN}"},
-    )
-    assert r.status_code == 201, r.text
-    return r.json()["key"]
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {key}"}
-
-
 # --- 5: open by default -------------------------------------------------------------------------------------
 
 
 def test_admin_routes_stay_closed_with_auth_none(http):
-    """Before: with auth none (the old default) anyone listed every API key and minted new ones."""
+    """Auth none must not open the admin routes: anyone could list every API key and mint new ones."""
     assert http.get("/v1/admin/api-keys").status_code == 403
     r = http.post("/v1/admin/api-keys", json={"workspaces": ["ws_anyone"]})
     assert r.status_code == 403 and r.json()["detail"]["code"] == "admin_required"
@@ -80,7 +65,9 @@ def test_admin_key_still_opens_admin_routes_with_auth_none(settings, services):
 @pytest.fixture()
 def guarded(settings, services) -> Iterator[str]:
     """A secured app with a small failure budget per source address."""
-    with serve_in_thread(create_app(secure(settings, auth_failures_per_minute=10), services=services)) as url:
+    app = create_app(secure(settings, auth_failures_per_minute=10), services=services)
+    windows_stand_still(app)
+    with serve_in_thread(app) as url:
         yield url
 
 
@@ -91,18 +78,9 @@ def _unblock_loopback(database_url: str) -> None:
             conn.execute("DELETE FROM rate_limit_counters WHERE bucket LIKE 'authfail:%'")
 
 
-def _early_in_a_minute(needed_s: float = 40.0) -> None:
-    """The failure windows are whole clock minutes: start where the rest of this one outlasts the test, so a
-    window boundary cannot reset the count halfway (a slow CI machine made that happen)."""
-    left = 60.0 - time.time() % 60.0
-    if left < needed_s:
-        time.sleep(left + 0.2)
-
-
 @pytest.fixture()
 def clean_minute(database_url) -> Iterator[None]:
-    """A failure window that outlasts the test, with no failures counted for 127.0.0.1 before or after it."""
-    _early_in_a_minute()
+    """No failures counted for 127.0.0.1 before or after the test (``guarded``'s window stands still)."""
     _unblock_loopback(database_url)
     try:
         yield
@@ -111,8 +89,7 @@ def clean_minute(database_url) -> Iterator[None]:
 
 
 def test_garbage_keys_from_one_address_get_429_and_stop_costing_lookups(guarded, lookups, database_url):
-    """Before: 300 requests with garbage keys got 300 × 401, no 429, and one database lookup each."""
-    _early_in_a_minute()
+    """Without a failure budget, garbage keys get a 401 and cost a database lookup each, without end."""
     _unblock_loopback(database_url)
     try:
         statuses = []
@@ -129,8 +106,8 @@ def test_garbage_keys_from_one_address_get_429_and_stop_costing_lookups(guarded,
 
 
 def test_a_flood_from_an_address_does_not_lock_out_its_working_keys(guarded, clean_minute, ws):
-    """Before: 10 garbage keys from 127.0.0.1 locked every client there out for the rest of the minute, valid
-    keys (the console, the MCP server, an SDK) included."""
+    """A flood of garbage keys from 127.0.0.1 must not lock out every client there, valid keys (the console,
+    the MCP server, an SDK) included."""
     valid = new_key(guarded, ws)
     assert httpx.get(f"{guarded}/v1/memories", headers=bearer(valid)).status_code == 200
     for _ in range(12):
@@ -141,8 +118,8 @@ def test_a_flood_from_an_address_does_not_lock_out_its_working_keys(guarded, cle
 
 
 def test_a_forwarded_for_header_does_not_rename_a_local_client(guarded, clean_minute):
-    """Before: uvicorn trusted X-Forwarded-For from 127.0.0.1, so a client naming a new address with each
-    request was never blocked."""
+    """X-Forwarded-For from 127.0.0.1 is not trusted: a client naming a new address with each request would
+    never be blocked."""
     statuses = []
     for i in range(14):
         garbage = f"mlk_{uuid.uuid4().hex[:12]}_{uuid.uuid4().hex}"
@@ -152,7 +129,7 @@ def test_a_forwarded_for_header_does_not_rename_a_local_client(guarded, clean_mi
 
 
 def test_a_key_that_just_failed_is_not_looked_up_again(guarded, lookups, database_url):
-    """Before: the same unknown key cost a database lookup on every request."""
+    """A key that just failed is answered from memory, not by a database lookup on every request."""
     _unblock_loopback(database_url)
     try:
         garbage = f"mlk_{uuid.uuid4().hex[:12]}_{uuid.uuid4().hex}"
@@ -171,9 +148,9 @@ def test_failed_auth_limit_keys_on_api_gateways_source_ip(settings, services, da
     from shared.local.api_gateway import http_v2
     from shared.local.lambda_context import LambdaContext
 
-    handler = Mangum(
-        create_app(secure(settings, auth_failures_per_minute=3), services=services), lifespan="off"
-    )
+    app = create_app(secure(settings, auth_failures_per_minute=3), services=services)
+    windows_stand_still(app)
+    handler = Mangum(app, lifespan="off")
 
     def status(source_ip: str) -> int:
         event = http_v2("GET", "/v1/memories", headers=bearer(f"mlk_{uuid.uuid4().hex[:12]}_x"))
@@ -181,7 +158,6 @@ def test_failed_auth_limit_keys_on_api_gateways_source_ip(settings, services, da
         return handler(event, LambdaContext())["statusCode"]
 
     flooder, bystander = f"198.51.100.{uuid.uuid4().int % 250}", f"203.0.113.{uuid.uuid4().int % 250}"
-    _early_in_a_minute(needed_s=20.0)
     try:
         assert [status(flooder) for _ in range(5)] == [401, 401, 401, 429, 429]
         assert status(bystander) == 401
@@ -194,17 +170,13 @@ def test_failed_auth_limit_keys_on_api_gateways_source_ip(settings, services, da
 
 
 def test_per_key_limit_holds_across_instances(settings, services, ws):
-    """Before: each process (each Lambda container) had its own bucket, so two instances allowed twice the
-    burst. Now the count is shared in Postgres: 5 per 100 s window, whichever instance answers."""
+    """The count is shared in Postgres (5 per 100 s window here), whichever instance answers: a bucket per
+    process (per Lambda container) would allow the burst once per instance."""
     limited = secure(settings, rate_limit_per_s=0.05, rate_limit_burst=5)
-    with (
-        serve_in_thread(create_app(limited, services=services)) as one,
-        serve_in_thread(create_app(limited, services=services)) as two,
-    ):
+    apps = create_app(limited, services=services), create_app(limited, services=services)
+    windows_stand_still(*apps)  # inside one fixed window
+    with serve_in_thread(apps[0]) as one, serve_in_thread(apps[1]) as two:
         key = new_key(one, ws)
-        # Stay inside one fixed window (they start at multiples of 100 s since the epoch).
-        if time.time() % 100 > 90:
-            time.sleep(100 - time.time() % 100 + 0.5)
         statuses = [
             httpx.get(f"{url}/v1/memories", headers=bearer(key)).status_code for url in (one, two) * 6
         ]
@@ -240,7 +212,7 @@ def nested(depth: int) -> dict:
 
 
 def test_metadata_nested_900_deep_is_a_4xx(http, ws):
-    """Before: a recursive depth check, RecursionError, 500."""
+    """Deep nesting is refused with a 4xx, not a RecursionError and a 500."""
     r = http.post(
         "/v1/memories", json={"content": "deep", "metadata": nested(900)}, headers={"X-Workspace-ID": ws}
     )
@@ -249,7 +221,7 @@ def test_metadata_nested_900_deep_is_a_4xx(http, ws):
 
 
 def test_import_with_a_non_object_line_writes_nothing(http, ws):
-    """Before: 500 after the lines before the bad one were committed."""
+    """A bad line writes nothing: no 500 after the lines before it were committed."""
     line = json.dumps({"type": "memory", "data": {"content": "first, good"}})
     body = f"{line}\n5\n{json.dumps({'type': 'memory', 'data': {'content': 'after'}})}\n"
     r = http.post(
@@ -264,7 +236,7 @@ def test_import_with_a_non_object_line_writes_nothing(http, ws):
 
 
 def test_import_reports_an_item_over_the_limits_instead_of_failing_half_way(http, ws):
-    """Before: an item over a limit raised out of the loop (413) after the items before it were committed."""
+    """An item over a limit is reported, not raised out of the loop (413) after the items before it were committed."""
     data = {"memories": [{"content": "kept"}, {"content": "x" * (65 * 1024)}, {"content": "also kept"}]}
     r = http.post(f"/v1/workspaces/{ws}/import", json=data)
     assert r.status_code == 200, r.text
@@ -272,7 +244,7 @@ def test_import_reports_an_item_over_the_limits_instead_of_failing_half_way(http
 
 
 def test_database_error_text_never_reaches_the_client(http, ws):
-    """Before: a value out of the column's range answered 422 with `bigint out of range` from Postgres."""
+    """A value out of the column's range is refused without Postgres's text (`bigint out of range`)."""
     r = http.post(
         "/v1/memories",
         json={"content": "huge index", "metadata": {"message_index": 2**70}, "sequence_key": "s"},
@@ -285,7 +257,7 @@ def test_database_error_text_never_reaches_the_client(http, ws):
 
 
 def test_a_chunked_body_over_the_limit_is_refused_while_streaming(settings, services):
-    """Before: only Content-Length was checked; a chunked body was read whole (here 9 MB for a 64 KB limit)."""
+    """A chunked body is counted while it streams, not only by Content-Length (here 9 MB for a 64 KB limit)."""
     app = create_app(settings.model_copy(update={"max_request_bytes": 64 * 1024}), services=services)
     chunk = b"x" * (64 * 1024)
     pulled = 0

@@ -130,8 +130,8 @@ def test_bulk_insert_logs_context_events_and_dedups_within_the_call(services, ws
 
 
 def test_inline_indexing_runs_one_at_a_time_and_loses_no_request(services, settings, ws):
-    """Without a queue every bulk write asks for indexing; the asks must not pile up concurrent UPDATEs (a fast
-    load used to start one per batch, and they timed out fighting over the CPU), and none may be dropped."""
+    """Without a queue every bulk write asks for indexing; the asks must not pile up concurrent UPDATEs (one per
+    batch of a fast load would time out fighting over the CPU), and none may be dropped."""
     import threading
 
     from shared.app.services import InlineIndexer
@@ -208,7 +208,7 @@ def test_indexing_stops_starting_batches_when_its_time_budget_is_spent(services,
 
 def test_the_inline_indexer_goes_on_when_a_run_ends_on_its_time_budget(services, settings, ws, monkeypatch):
     """A run that stops on its time budget with rows still moving says so (``more``), and the local stack's
-    indexer runs again by itself: no later bulk write may come to ask (a 100k import used to stop half-indexed)."""
+    indexer runs again by itself: no later bulk write may come to ask (a large import would stop half-indexed)."""
     from shared.app.services import InlineIndexer
     from shared.domain.extraction import worker as worker_module
 

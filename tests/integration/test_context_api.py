@@ -10,7 +10,7 @@ import random
 from shared.domain.retrieval.budget import estimate_tokens
 from shared.domain.sessions import cursor as cursor_codec
 from shared.providers import secrets
-from tests.integration.test_sessions_api import create, h
+from tests.helpers.http import create, h
 
 
 def remember(http, ws: str, content: str, **extra) -> str:

@@ -1,4 +1,4 @@
-"""Current facts first (issue 24): a user's superseded value and their own name do not outrank the answer.
+"""Current facts first (docs/recall.md): a user's superseded value and their own name do not outrank the answer.
 
 Through the real stack: threads over HTTP, the extraction Lambda handler polling moto's SQS, the deterministic
 extractor and writer, then recall over HTTP (hash embeddings, so the text arm decides).
@@ -7,22 +7,12 @@ extractor and writer, then recall over HTTP (hash embeddings, so the text arm de
 from __future__ import annotations
 
 import json
-import uuid
-from collections.abc import Iterator
 
 import httpx
 import psycopg
 import pytest
 
-from tests.integration.test_threads_extraction import append, new_thread, recall, wait_job
-
-
-@pytest.fixture()
-def api(pipeline) -> Iterator[httpx.Client]:
-    with httpx.Client(
-        base_url=pipeline[0], timeout=30, headers={"X-Workspace-ID": f"ws_{uuid.uuid4().hex[:10]}"}
-    ) as c:
-        yield c
+from tests.helpers.threads import append, new_thread, recall, wait_job
 
 
 def say(api: httpx.Client, thread: str, user: str, assistant: str) -> dict:

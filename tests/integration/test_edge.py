@@ -11,7 +11,7 @@ import pytest
 from shared.api.app import create_app
 from shared.core.settings import Settings, local_server_settings
 from shared.local.server import serve_in_thread
-from tests.integration.test_sessions_api import h
+from tests.helpers.http import h
 
 
 @pytest.fixture(scope="module")

@@ -1,9 +1,8 @@
-"""Issue 16, finding 2: association graphs must not explode.
+"""Association graphs must not explode: a walk keeps the best path to each node, not every path.
 
-The dense graphs are the audit's: n memories, every ordered pair linked by 10 relationship types. Before the
-fix a depth-3 traverse over 4 such memories kept every simple path (50,460 of them, 41 MB) and recall's
-expansion CTE over 6 of them walked millions of rows until the connection was killed. These tests assert the
-bounds by counting (paths, bytes, association rows the statement read), never by timing: the timings are in
+The dense graphs are a security audit's: n memories, every ordered pair linked by 10 relationship types (a walk
+that keeps every simple path holds tens of thousands of them at depth 3 over 4 such memories). These tests assert
+the bounds by counting (paths, bytes, association rows the statement read), never by timing: the timings are in
 bench/graph_bounds.py.
 """
 

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import json
 
-import httpx
 import pytest
 
-
-def remember(http: httpx.Client, ws: str, content: str, **fields) -> dict:
-    r = http.post("/v1/memories", json={"content": content, **fields}, headers={"X-Workspace-ID": ws})
-    assert r.status_code == 201, r.text
-    return r.json()["memory"]
+from tests.helpers.http import remember
 
 
 def test_remember_returns_the_reference_shape(http, ws):
@@ -35,7 +30,7 @@ def test_remember_returns_the_reference_shape(http, ws):
     assert memory["content"] == "Alice prefers dark mode"
     assert memory["tags"] == ["UI", "ui", "prefs"]  # case kept; exact duplicates only removed
     assert memory["type"] in ("episodic", "semantic", "procedural", "working")
-    assert "embedding" not in memory  # ~3 KB of floats nobody asked for (issue 20): only on request
+    assert "embedding" not in memory  # ~3 KB of floats nobody asked for: only on request
     assert memory["embedding_model"] == "hash-384@384"
     assert memory["event_time"] == "2024-05-01T10:00:00Z"
     assert memory["created_at"].endswith("Z")
@@ -151,7 +146,7 @@ class TestDedup:
         assert again["id"] == first["id"]
 
     def test_same_content_other_tags_is_a_separate_memory(self, http, ws):
-        # API.md §9.3 (a): the reference returned Alice's memory for Bob's chat.
+        # The reference server (memorylayer-server 0.2.0) returned Alice's memory for Bob's chat.
         alice = remember(http, ws, "Hello, my name is Bob.", tags=["llamaindex_chat_key:alice"])
         bob = remember(http, ws, "Hello, my name is Bob.", tags=["llamaindex_chat_key:bob"])
         assert alice["id"] != bob["id"]
@@ -163,7 +158,7 @@ class TestDedup:
         assert [m["id"] for m in found.json()["memories"]] == [bob["id"]]
 
     def test_repeated_message_in_one_chat_is_kept(self, http, ws):
-        # API.md §9.3 (b): "ok" from the user, then "ok" from the assistant, must both survive.
+        # The reference server kept one: "ok" from the user, then "ok" from the assistant, must both survive.
         tags = ["llamaindex_chat_key:c"]
         first = remember(http, ws, "ok", tags=tags, metadata={"message_index": 0, "role": "user"})
         second = remember(http, ws, "ok", tags=tags, metadata={"message_index": 1, "role": "assistant"})

@@ -1,4 +1,4 @@
-"""The API documents itself (issue 20 item 5): /openapi.json describes every operation, parameter and request
+"""The API documents itself: /openapi.json describes every operation, parameter and request
 field, declares response schemas with examples and a bearer scheme; /docs and /redoc load with no outside URL.
 Walked over real HTTP, from the document the server serves.
 """

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.http import recall
 from tests.own_database import services_in_own_database
 
 FIXTURE = [
@@ -34,12 +35,6 @@ def corpus(http, ws):
     return ids
 
 
-def recall(http, ws, query: str, **fields) -> dict:
-    r = http.post("/v1/memories/recall", json={"query": query, **fields}, headers={"X-Workspace-ID": ws})
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
 def test_both_arms_rank_the_obvious_answer_first(http, ws, corpus):
     body = recall(http, ws, "why does login time out? redis pool")
     top = body["memories"][0]
@@ -60,7 +55,7 @@ def test_both_arms_rank_the_obvious_answer_first(http, ws, corpus):
     ):
         assert key in body
     assert all("embedding" not in m for m in body["memories"])
-    # Lean (issue 23): no null keys, top level or per memory; the SDKs default them.
+    # Lean: no null keys, top level or per memory; the SDKs default them.
     assert None not in body.values() and "generation_summary" not in body
     assert all(None not in m.values() for m in body["memories"])
 
@@ -159,7 +154,7 @@ def test_association_expansion_adds_neighbours_and_honours_filters(http, ws, cor
     assert corpus[3] in ids and corpus[4] in ids
     neighbour = next(m for m in body["memories"] if m["id"] == corpus[3])
     assert neighbour["match_signals"] == ["association"]
-    # A tag filter applies to neighbours too (the reference leaked them, API.md §9.3 (g)).
+    # A tag filter applies to neighbours too (the reference server's expansion ignored it).
     filtered = recall(http, ws, "redis connection pool exhausted", tags=["ops"], min_relevance=0.5)
     assert corpus[3] not in [m["id"] for m in filtered["memories"]]
     off = recall(http, ws, "redis connection pool exhausted", include_associations=False, min_relevance=0.5)
@@ -272,9 +267,9 @@ def test_very_common_words_are_checked_on_candidates_not_listed_and_rank_the_sam
 def test_when_every_word_is_very_common_none_is_listed_and_the_text_arm_scores_the_vector_candidates(
     own_services,
 ):
-    """Issue 22: a query of only very common words once listed every memory holding the least common one (a
-    share of the workspace: seconds at 1M). Now none is listed; the text arm scores the vector arm's k
-    candidates, so nothing outside them is ranked however well its words match."""
+    """A query of only very common words lists none of them (listing the least common one would read a share
+    of the workspace): the text arm scores the vector arm's k candidates, so nothing outside them is ranked
+    however well its words match."""
     from shared.domain.requests import BatchCreate, BatchRequest, RecallRequest
     from shared.domain.retrieval.recall import Recaller, RecallTuning
 

@@ -1,4 +1,4 @@
-"""Recall's plan reused (issue 23 item 1): a request without optional filters, over a large scope, runs the
+"""Recall's plan reused: a request without optional filters, over a large scope, runs the
 statement through a PL/pgSQL function made from recall.sql (plan kept per session), called as an ordinary
 query. It ranks exactly as the ad-hoc statement, pins nothing through the stand-in RDS Proxy, stays behind
 row-level security, and any other shape falls back to the ad-hoc statement.

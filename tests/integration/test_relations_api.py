@@ -1,4 +1,4 @@
-"""Typed entity relations over real HTTP and real Postgres (issue 18): writes with ``relations``, the
+"""Typed entity relations over real HTTP and real Postgres: writes with ``relations``, the
 ``knowledge_work`` profile and connector envelopes, the email adapter, ``/v1/entities``, evidence that follows
 its memory, and the walls."""
 
@@ -11,6 +11,7 @@ import psycopg
 import pytest
 
 from tests.embed.stubs import StubServer
+from tests.helpers.http import remember
 
 
 @pytest.fixture()
@@ -22,12 +23,6 @@ def openai_stub() -> Iterator[StubServer]:
     stub.start()
     yield stub
     stub.stop()
-
-
-def remember(http: httpx.Client, ws: str, content: str, **fields) -> dict:
-    r = http.post("/v1/memories", json={"content": content, **fields}, headers={"X-Workspace-ID": ws})
-    assert r.status_code == 201, r.text
-    return r.json()["memory"]
 
 
 def ticket(http: httpx.Client, ws: str, content: str = "Login fails after the SSO change", **profile) -> dict:

@@ -1,4 +1,4 @@
-"""The relational recall arm over real HTTP and Postgres (issue 18 item 4): it finds the memories that are
+"""The relational recall arm over real HTTP and Postgres: it finds the memories that are
 evidence of a typed relation of the entity a query names, fuses them into recall, shapes ``relation_paths`` as
 the reference, and, unlike the reference, honours every recall filter and the workspace walls."""
 
@@ -9,6 +9,7 @@ import psycopg
 import pytest
 
 from shared.api import schemas
+from tests.helpers.http import recall, remember
 
 FILLER = [
     "The checkout service times out under load on Fridays",
@@ -16,18 +17,6 @@ FILLER = [
     "We discussed checkout retries and checkout timeouts at length",
     "A checkout incident review is scheduled next week",
 ]
-
-
-def remember(http: httpx.Client, ws: str, content: str, **fields) -> dict:
-    r = http.post("/v1/memories", json={"content": content, **fields}, headers={"X-Workspace-ID": ws})
-    assert r.status_code == 201, r.text
-    return r.json()["memory"]
-
-
-def recall(http: httpx.Client, ws: str, query: str, **fields) -> dict:
-    r = http.post("/v1/memories/recall", json={"query": query, **fields}, headers={"X-Workspace-ID": ws})
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def seed(http: httpx.Client, ws: str, **fields) -> dict:
@@ -61,7 +50,7 @@ def test_a_relation_question_finds_the_evidence_memory_first(http, ws):
     assert path["entity_ids"] == [relation["target_entity_id"], relation["source_entity_id"]]
     assert set(relation) == {"id", "workspace_id", "source_entity_id", "target_entity_id", "relationship",
                              "direction", "confidence", "active", "created_at", "updated_at"}  # fmt: skip
-    assert "relation_write_result" not in result  # null always (API.md); recall leaves nulls out (issue 23)
+    assert "relation_write_result" not in result  # null always in the reference too; recall leaves nulls out
     schemas.RecallResponse.model_validate(result)  # relation_paths as declared
 
 
@@ -160,7 +149,7 @@ def test_browse_and_limit_still_work_with_the_arm(http, ws):
 
 # ------------------------------------------------------------------ context packs (item 5)
 def test_a_context_pack_resolves_named_entities_to_their_evidence(http, ws, other_ws):
-    from tests.integration.test_sessions_api import create
+    from tests.helpers.http import create
 
     pr = seed(http, ws)
     seed(http, other_ws)

@@ -1,4 +1,4 @@
-"""Row-level security, the second wall (issue 16 item 8): as the app role, a unit of work sees and writes only
+"""Row-level security, the second wall: as the app role, a unit of work sees and writes only
 the workspaces of its wall (migration 0015, shared/db/rls.py), even when a query forgets its workspace filter.
 
 The first tests talk to the database directly, as the app role through the stand-in RDS Proxy; the last ones
@@ -27,8 +27,14 @@ from tests.secured import ADMIN, secured_settings
 
 # Tables with rows of one workspace each. Not walled: api_keys (a key is found by its prefix before anyone
 # knows its workspaces; admin routes only), rate_limit_counters (per key and per source address, counted before
-# a key is known; they hold counts, no tenant data) and schema_migrations (the owner's).
-UNWALLED = {"api_keys", "rate_limit_counters", "schema_migrations", "vector_index_generations"}
+# a key is known; they hold counts, no tenant data), schema_migrations and schema_functions (the owner's).
+UNWALLED = {
+    "api_keys",
+    "rate_limit_counters",
+    "schema_functions",
+    "schema_migrations",
+    "vector_index_generations",
+}
 
 
 @pytest.fixture(scope="module")
@@ -290,7 +296,7 @@ def test_the_text_search_function_applies_the_same_wall(app_db, two_workspaces, 
 def test_a_write_the_route_wrongly_allows_is_refused_by_the_wall_with_a_403(
     walled_app, database_url, monkeypatch, ws, other_ws
 ):
-    """Issue 16 finding 1, as the second wall sees it: even if the route's own workspace check had a bug and let a
+    """Cross-workspace writes, as the second wall sees them: even if the route's own workspace check had a bug and let a
     key for ``ws`` write into ``other_ws``, the database refuses the row, and the client gets a 403 (not a 500,
     and no database text)."""
     from shared.domain.auth import Principal

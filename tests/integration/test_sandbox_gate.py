@@ -19,7 +19,7 @@ import httpx
 
 from shared.api.app import create_app
 from shared.local.server import serve_in_thread
-from tests.integration.test_sessions_api import create, h
+from tests.helpers.http import create, h
 from tests.secured import admin_client, serve_secured
 
 
@@ -113,7 +113,7 @@ def most_at_once(spans: list[tuple[float, float]]) -> int:
 
 
 def test_a_flood_of_sandbox_calls_leaves_the_api_answering(settings, services):
-    """The audit's case: 100 slow sandbox calls from one tenant at once. /health and an ordinary read answer
+    """A security audit's case: 100 slow sandbox calls from one tenant at once. /health and an ordinary read answer
     while they run; the tenant runs at most its cap; the rest are refused promptly, and nothing is lost."""
     flood, seconds = 100, 5.0
     # 2 run; up to 60 wait 3 s on the event loop (more than FastAPI's 40 threads: were waiting to hold a
@@ -151,11 +151,11 @@ def test_a_flood_of_sandbox_calls_leaves_the_api_answering(settings, services):
             f"{len(ran)} ran, {flood - len(ran)} refused, {sum(c.answered > listed_at for c in calls)} still in flight"
         )
         # Both answered while the slow calls were still running: an order, which a loaded machine cannot fake.
-        # (Before the gate, /health waited behind the queued calls in the shared thread pool.)
+        # (Without the gate, /health would wait behind the queued calls in the shared thread pool.)
         assert health_at < first_done and listed_at < first_done
         # ... and while calls were still waiting for a slot (more in flight than the two running).
         assert sum(c.answered > listed_at for c in calls) > 2
-        # And well inside one slow call's own duration (measured 0.01-0.1 s; 10 s before the gate).
+        # And well inside one slow call's own duration (times: BENCHMARKS.md, "The sandbox gate").
         assert health_at - sent < seconds and listed_at - sent < seconds
         refused = assert_refusals(calls, {"sandbox_tenant_busy"})
         # A bounded queue: the refusals came within the wait, not after the slow calls.

@@ -19,6 +19,7 @@ from shared.core.tenants import user_space
 from shared.db import rls
 from shared.db import sandbox_leases as repo
 from shared.domain.context_env.leases import TenantLeases
+from tests.helpers.http import create, h
 from tests.integration.test_sandbox_gate import (
     Call,
     assert_refusals,
@@ -30,7 +31,6 @@ from tests.integration.test_sandbox_gate import (
     most_at_once,
     ok,
 )
-from tests.integration.test_sessions_api import create, h
 from tests.secured import admin_client, serve_secured
 
 LAMBDA = {"context_executor": "lambda", "context_sandbox_function": "not-invoked-here"}
@@ -94,11 +94,22 @@ def test_a_crashed_calls_lease_expires_and_frees_its_slot(settings, services):
         with rls.visible(rls.EVERY):
             assert crashed.take(space, "key_dead") and crashed.take(space, "key_dead")
             assert crashed.take(space, "key_dead") is None
-        taken = time.monotonic()
         busy = client.post("/v1/context/execute", json={"code": "1"}, headers=h(ws, **{"X-Session-ID": sid}))
         assert busy.status_code == 429 and busy.json()["detail"]["code"] == "sandbox_tenant_busy", busy.text
         assert busy.headers["Retry-After"] == "1"
-        time.sleep(max(0.0, taken + 3.5 - time.monotonic()))  # past the leases' expiry
+        # Each lasts its TTL from when it was taken; then the TTL passes (moved, not waited for).
+        with rls.visible(rls.EVERY), services.db.transaction() as conn:
+            lasts = conn.execute(
+                "SELECT DISTINCT extract(epoch FROM expires_at - taken_at) AS s FROM context_sandbox_leases "
+                "WHERE workspace_id = %s AND key_id = 'key_dead'",
+                (space,),
+            ).fetchall()
+            assert [float(row["s"]) for row in lasts] == [3.0]
+            conn.execute(
+                "UPDATE context_sandbox_leases SET expires_at = now() - interval '1 ms' "
+                "WHERE workspace_id = %s AND key_id = 'key_dead'",
+                (space,),
+            )
         freed = client.post("/v1/context/execute", json={"code": "1"}, headers=h(ws, **{"X-Session-ID": sid}))
         assert freed.status_code == 200 and freed.json()["result"] == "1", freed.text
         assert live_leases(services, space) == 0  # the call dropped the slot it took over

@@ -1,8 +1,8 @@
-"""Issue 16, items 3 and 4: sessions and threads behind the tenant walls, with API keys on.
+"""Sessions and threads behind the tenant walls, with API keys on.
 
-Item 3: ``X-Session-ID`` is resolved only inside the caller's workspaces and only after the key is known; a
+Lookup: ``X-Session-ID`` is resolved only inside the caller's workspaces and only after the key is known; a
 foreign session id answers exactly as an unknown one (nothing slides, no workspace is named).
-Item 4: session and thread ids are unique per workspace, not across all tenants: another workspace's id can be
+Ids: session and thread ids are unique per workspace, not across all tenants: another workspace's id can be
 created again, its expiry does not hand the id over, and nothing answers "already exists" for it.
 """
 
@@ -75,7 +75,7 @@ def test_foreign_x_session_id_with_own_workspace_header_does_not_slide_the_sessi
         "/v1/memories", headers={"X-Workspace-ID": ws, "X-Session-ID": b_session["id"]}
     )
     assert r.status_code == 200, r.text
-    # A's read-only key for ws_a must not keep B's session alive (it used to slide it by an hour).
+    # A's read-only key for ws_a must not keep B's session alive (slide it by an hour).
     assert expires_at(tenants["b"], other_ws, b_session["id"]) == before
 
 
@@ -85,7 +85,7 @@ def test_foreign_x_session_id_answers_like_an_unknown_one(tenants, ws, other_ws)
     foreign, unknown = b_session["id"], f"sess_{uuid.uuid4().hex}"
     reader = tenants["a_reader"]
 
-    # No workspace named: the header used to resolve to B's workspace and a 403 named it.
+    # No workspace named: the header must not resolve to B's workspace (a 403 would name it).
     for path in ("/v1/memories", "/v1/sessions"):
         answers = [reader.get(path, headers={"X-Session-ID": sid}) for sid in (foreign, unknown)]
         assert answers[0].status_code == 200, answers[0].text
@@ -123,7 +123,7 @@ def test_own_x_session_id_resolves_for_a_read_only_key_without_sliding(tenants, 
 def test_another_workspaces_session_id_can_be_created_again(tenants, ws, other_ws):
     sid = f"sess_b_1-{uuid.uuid4().hex[:8]}"
     create_session(tenants["b"], other_ws, session_id=sid, working_memory={"owner": "B"})
-    # A's key used to get 409 "session ... already exists" for B's id.
+    # A's key must not get 409 "session ... already exists" for B's id.
     mine = create_session(tenants["a"], ws, session_id=sid, working_memory={"owner": "A"})
     assert mine["workspace_id"] == ws
 
@@ -152,7 +152,7 @@ def test_an_expired_session_id_is_not_handed_to_another_workspace(tenants, ws, o
     create_session(tenants["b"], other_ws, session_id=sid, ttl_seconds=60)
     clock.advance(120)
     create_session(tenants["a"], ws, session_id=sid)
-    # B used to be locked out of its own id: 409 "already exists", for A's session.
+    # B must not be locked out of its own id (409 "already exists", for A's session).
     again = tenants["b"].post("/v1/sessions", json={"session_id": sid})
     assert again.status_code == 201, again.text
     assert again.json()["session"]["workspace_id"] == other_ws
@@ -176,7 +176,7 @@ def test_another_workspaces_thread_id_can_be_created_again(tenants, ws, other_ws
     thread_id = f"thread_b_1-{uuid.uuid4().hex[:8]}"
     b, a = tenants["b"], tenants["a"]
     assert b.post("/v1/threads", json={"id": thread_id, "title": "B"}).status_code == 201
-    # A's key used to get 409 "thread ... already exists" for B's id.
+    # A's key must not get 409 "thread ... already exists" for B's id.
     created = a.post("/v1/threads", json={"id": thread_id, "title": "A"})
     assert created.status_code == 201, created.text
     assert created.json()["thread"]["workspace_id"] == ws

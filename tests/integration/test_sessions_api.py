@@ -6,15 +6,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-
-def h(ws: str, **extra: str) -> dict[str, str]:
-    return {"X-Workspace-ID": ws, **extra}
-
-
-def create(http, ws: str, **body) -> dict:
-    response = http.post("/v1/sessions", json=body, headers=h(ws))
-    assert response.status_code == 201, response.text
-    return response.json()["session"]
+from tests.helpers.http import create, h
 
 
 def parse(iso: str) -> datetime:
@@ -56,7 +48,7 @@ def test_a_live_session_id_cannot_be_taken_twice(http, ws, other_ws):
     create(http, ws, session_id=f"dup-{ws}")
     again = http.post("/v1/sessions", json={"session_id": f"dup-{ws}"}, headers=h(ws))
     assert again.status_code == 409 and again.json()["detail"]["code"] == "session_exists"
-    # Ids are unique per workspace (issue 16): another workspace's id is not "taken" there.
+    # Ids are unique per workspace: another workspace's id is not "taken" there.
     elsewhere = http.post("/v1/sessions", json={"session_id": f"dup-{ws}"}, headers=h(other_ws))
     assert elsewhere.status_code == 201
     bad = http.post("/v1/sessions", json={"session_id": "no spaces"}, headers=h(ws))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from tests.integration.test_sessions_api import create, h
+from tests.helpers.http import create, h
 
 
 def checkpoint(segment: str, key: str = "k1", **extra) -> dict:

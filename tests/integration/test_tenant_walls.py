@@ -1,4 +1,4 @@
-"""Tenant walls (issue 16, item 1): a user's cross-workspace memories are shared only inside one tenant.
+"""Tenant walls: a user's cross-workspace memories are shared only inside one tenant.
 
 Keys belong to a tenant; each tenant has its own user space (``_global_user`` for ``_default``,
 ``_global_user:<tenant>`` for the others). The audit's attack: a key for ``ws_a`` stored ``scope: "user"``
@@ -175,11 +175,11 @@ def test_idempotency_key_does_not_collide_across_tenants(admin, tenant, victim):
     ):
         theirs = user_memory(a, "A's private note", victim, headers=same).json()["memory"]
         assert user_memory(a, "A's other note", victim, headers=other).status_code == 201
-        # The same key and body: was a replay of A's memory.
+        # The same key and body from another tenant: a new memory, not a replay of A's.
         replay = user_memory(c, "A's private note", victim, headers=same)
         assert replay.status_code == 201 and replay.json()["replayed"] is False
         assert replay.json()["memory"]["id"] != theirs["id"]
-        # The same key, another body: was 409 idempotency_key_reused (the key is in use by someone).
+        # The same key, another body: not 409 idempotency_key_reused (that would say the key is in use by someone).
         assert user_memory(c, "C's own note", victim, headers=other).status_code == 201
 
 
@@ -240,8 +240,8 @@ def test_a_workspace_recreated_by_a_session_or_thread_stays_with_its_tenant(
 
 
 def test_keys_made_with_the_defaults_do_not_mix_customers(admin, victim):
-    """Before: keys created without tenant_id all landed in _default and shared its user space, so one
-    customer's key read (and could erase) another's user memories."""
+    """Keys created without tenant_id must not all land in _default and share its user space, where one
+    customer's key would read (and could erase) another's user memories."""
     ws_one, ws_two = f"ws_one_{uuid.uuid4().hex[:8]}", f"ws_two_{uuid.uuid4().hex[:8]}"
     with new_key(admin, ws_one) as one, new_key(admin, ws_two) as two:
         planted = user_memory(one, "the alarm code is 4412", victim).json()["memory"]
@@ -260,7 +260,8 @@ def test_keys_made_with_the_defaults_do_not_mix_customers(admin, victim):
 
 
 def test_the_user_space_is_a_key_permission(admin, tenant, victim):
-    """Before: every workspace key of a tenant could read, edit and erase every user-scoped memory of it."""
+    """What a workspace key may do with its tenant's user-scoped memories is its ``shared_spaces``: not every key
+    reads, edits and erases them all."""
     ws = f"ws_perm_{uuid.uuid4().hex[:8]}"
     with (
         new_key(admin, ws, tenant=tenant) as writer,

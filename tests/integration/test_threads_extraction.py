@@ -9,55 +9,11 @@ from __future__ import annotations
 import json
 import threading
 import time
-import uuid
-from collections.abc import Iterator
 
 import httpx
-import pytest
 
 from shared.app.bootstrap import process_services
-
-
-@pytest.fixture()
-def api(pipeline) -> Iterator[httpx.Client]:
-    with httpx.Client(
-        base_url=pipeline[0], timeout=30, headers={"X-Workspace-ID": f"ws_{uuid.uuid4().hex[:10]}"}
-    ) as c:
-        yield c
-
-
-def new_thread(api: httpx.Client, **fields) -> str:
-    r = api.post("/v1/threads", json={"user_id": "dana", **fields})
-    assert r.status_code == 201, r.text
-    return r.json()["thread"]["id"]
-
-
-def append(
-    api: httpx.Client, thread_id: str, *messages: tuple[str, str], ids: list[str] | None = None
-) -> dict:
-    body = {
-        "messages": [
-            {"role": role, "content": text, **({"id": ids[i]} if ids else {})}
-            for i, (role, text) in enumerate(messages)
-        ]
-    }
-    r = api.post(f"/v1/threads/{thread_id}/messages", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def wait_job(api: httpx.Client, job_id: str, status: str = "done", timeout_s: float = 20) -> dict:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        job = api.get(f"/v1/jobs/{job_id}").json()
-        if job["status"] == status:
-            return job
-        time.sleep(0.05)
-    raise AssertionError(f"job {job_id} did not reach {status}: {job}")
-
-
-def recall(api: httpx.Client, query: str, **fields) -> list[dict]:
-    return api.post("/v1/memories/recall", json={"query": query, **fields}).json()["memories"]
+from tests.helpers.threads import append, new_thread, recall, wait_job
 
 
 def test_append_extract_recall(api):
@@ -246,7 +202,7 @@ def test_bad_messages_are_rejected_whole(api):
 
 
 def test_deterministic_extraction_proposes_relations_recall_can_walk(api):
-    """Issue 18 item 6: the rule-based extractor's relations land as entities and evidence of the exchange
+    """The rule-based extractor's relations land as entities and evidence of the exchange
     memory, and a relation question finds that memory through the relational arm."""
     thread = new_thread(api)
     out = append(

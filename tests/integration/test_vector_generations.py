@@ -301,8 +301,8 @@ def test_the_inline_indexer_builds_once_the_bulk_writes_pause(stack, monkeypatch
     rng = random.Random(25)
     g0, _ = _state(owner)
     _bulk_builds_from_400_rows(monkeypatch)
-    # The pause must outlast one batch of 500 on a loaded 2-core machine: at 0.5 s a batch there took longer, the
-    # pause "happened" mid-load, a build began between batches and a second one followed (CI, 2026-12-02).
+    # The pause must outlast one batch of 500 on a loaded 2-core machine: a shorter one "happens" mid-load, a
+    # build begins between batches and a second one follows.
     indexer = InlineIndexer(services.worker, quiet_s=3.0)
     for _ in range(3):
         _bulk(services, [uniform_sentence(rng) for _ in range(500)])
@@ -314,8 +314,8 @@ def test_the_inline_indexer_builds_once_the_bulk_writes_pause(stack, monkeypatch
 
 def test_no_bulk_build_starts_while_a_bulk_write_is_in_flight(stack, monkeypatch):
     """The pause is counted from the last write's end, not from the last ask: one slow batch of an import (longer
-    than the pause) must not let a build begin under it (1M import, 2026-12-02: a build began mid-load, and the
-    rows written meanwhile would have needed a second build of the whole graph)."""
+    than the pause) must not let a build begin under it (the rows written meanwhile would need a second build of
+    the whole graph)."""
     services, owner = stack
     rng = random.Random(28)
     g0, _ = _state(owner)

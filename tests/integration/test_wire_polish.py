@@ -1,4 +1,4 @@
-"""The wire's polish (issue 20 item 4) and its declared response models (issue 17 item 3), over real HTTP.
+"""The wire's polish and its declared response models (docs/wire.md), over real HTTP.
 
 Embeddings only on request; a wrong method is a 405; batch and validation errors are capped and summarised;
 unknown request fields are refused when they look like a typo and reported otherwise; what routes send is what
@@ -114,8 +114,7 @@ def test_a_typo_field_is_refused_and_nothing_is_stored(http, ws):
 
 
 def test_other_unknown_fields_are_reported_in_a_header(http, ws):
-    # `relations` is a real field now (issue 18: typed relations), so it is not reported; `colour` is nothing we
-    # know.
+    # `relations` is a real field (typed relations), so it is not reported; `colour` is nothing we know.
     r = http.post(
         "/v1/memories",
         json={"content": "Finn paints boats", "relations": [], "colour": "blue"},

@@ -3,14 +3,12 @@ the per-key limiter charges expensive routes by their work."""
 
 from __future__ import annotations
 
-import time
-
 import httpx
 
 from shared.api.app import create_app
 from shared.local.server import serve_in_thread
-from tests.integration.test_auth_walls import bearer, new_key, secure
-from tests.integration.test_sessions_api import create, h
+from tests.helpers.http import create, h
+from tests.secured import bearer, new_key, secured_settings, windows_stand_still
 
 
 def test_an_import_over_the_cap_is_refused_whole(http, ws, services, monkeypatch):
@@ -38,11 +36,10 @@ def test_working_memory_items_are_capped_per_request(http, ws, services, monkeyp
 
 def test_the_limiter_charges_recall_by_its_work(settings, services, ws):
     # A burst of 9 units per 900 s window: 9 reads, or 3 recalls (3 units each).
-    limited = secure(settings, rate_limit_per_s=0.01, rate_limit_burst=9)
-    with serve_in_thread(create_app(limited, services=services)) as url:
+    app = create_app(secured_settings(settings, rate_limit_per_s=0.01, rate_limit_burst=9), services=services)
+    windows_stand_still(app)  # one 900 s window for the whole test
+    with serve_in_thread(app) as url:
         key = new_key(url, ws)
-        if time.time() % 900 > 880:
-            time.sleep(900 - time.time() % 900 + 0.5)
         recalls = [
             httpx.post(f"{url}/v1/memories/recall", json={"query": "q"}, headers={**bearer(key), **h(ws)})
             for _ in range(4)

@@ -1,4 +1,4 @@
-"""Issue 16 item 5: closed by default. `none` must be asked for, and is refused where others can reach it."""
+"""Closed by default. `none` must be asked for, and is refused where others can reach it."""
 
 from __future__ import annotations
 

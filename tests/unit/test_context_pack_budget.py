@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared.domain.retrieval.budget import estimate_tokens
-from shared.domain.sessions.context import KIND_PRIORITY, Item, dedupe, rank, render
 from shared.domain.sessions.cursor import decode, encode
+from shared.domain.sessions.packs import KIND_PRIORITY, Item, dedupe, rank, render
 
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -1,4 +1,4 @@
-"""The deterministic extractor's relations (issue 18 item 6): plain present-tense statements become typed
+"""The deterministic extractor's relations: plain present-tense statements become typed
 relations with spans into the exchange memory; questions, negations and hypotheticals propose nothing."""
 
 from __future__ import annotations

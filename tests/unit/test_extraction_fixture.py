@@ -1,6 +1,6 @@
-"""Deterministic extraction covers what people say (issue 24 item 4): precision and recall on the labelled
+"""Deterministic extraction covers what people say: precision and recall on the labelled
 fixture (tests/fixtures/extraction/utterances.json, match rule in bench/extraction/score.py), and the rules that
-matter most, one by one: the issue's two examples, negations, questions, hypotheticals and other people."""
+matter most, one by one: an allergy and a job title, negations, questions, hypotheticals and other people."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_every_labelled_predicate_is_in_the_vocabulary_the_llm_is_given():
     assert all(predicate in SYSTEM for predicate in labelled)
 
 
-def test_the_issues_two_examples():
+def test_an_allergy_and_a_job_title():
     assert facts("I'm allergic to peanuts") == {("allergy", "peanuts")}
     assert facts("I work as a data engineer") == {("job_title", "data engineer")}
 

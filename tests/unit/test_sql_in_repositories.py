@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # Files that may run SQL outside shared/db, each with its reason.
 ALLOWED = {
     "shared/local/postgres.py": "local tooling: starts the throwaway cluster and creates its roles",
+    "shared/local/schema.py": "local tooling: migrates a throwaway database from empty and reads its role settings",
     # Recall's own statements are the retrieval package's: their text is readable SQL beside the code that sends
     # them in one pipeline (recall.sql, expansion's EXPANSION_SQL, the relational arm's statement).
     "shared/domain/retrieval/recall.py": "sends recall.sql (shared/db/recall.py loads it)",

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shared.api import schemas
 from shared.api.deps import PrincipalDep, ServicesDep, valid_workspace
+from shared.api.routes.params import KeyIdPath
 from shared.core.tenants import valid_tenant
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"])
@@ -17,10 +18,14 @@ router = APIRouter(prefix="/v1/admin", tags=["admin"])
 
 class KeyCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    workspaces: list[str] = Field(min_length=1, max_length=100)
-    access: Literal["read", "read_write"] = "read_write"
-    expires_at: datetime | None = None
-    name: str | None = Field(default=None, max_length=200)
+    workspaces: list[str] = Field(
+        min_length=1, max_length=100, description="The workspaces the key may use (1–100)."
+    )
+    access: Literal["read", "read_write"] = Field(
+        default="read_write", description="read or read_write (default)."
+    )
+    expires_at: datetime | None = Field(default=None, description="When the key stops working (null: never).")
+    name: str | None = Field(default=None, max_length=200, description="A display name.")
     shared_spaces: Literal["none", "read", "read_write"] = Field(
         default="read",
         description="What the key may do in its tenant's user space (scope `user` memories, shared by every "
@@ -59,7 +64,7 @@ def list_keys(who: PrincipalDep, svc: ServicesDep) -> schemas.ApiKeyList:
 
 
 @router.delete("/api-keys/{key_id}", status_code=204)
-def revoke_key(key_id: str, who: PrincipalDep, svc: ServicesDep) -> Response:
+def revoke_key(key_id: KeyIdPath, who: PrincipalDep, svc: ServicesDep) -> Response:
     """Revoke a key: it is refused from now on."""
     who.require_admin()
     svc.api_keys.revoke(key_id)

@@ -10,6 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
+from shared.api.routes.params import EntityIdPath
+from shared.core.fields import (
+    WorkspaceId,
+)
 from shared.domain.relations.service import EntityService, valid_type
 
 router = APIRouter(prefix="/v1/entities", tags=["entities"])
@@ -23,7 +27,7 @@ class MergeRequest(BaseModel):
     source_id: EntityId = Field(description="The entity to fold away (it becomes `merged`).")
     target_id: EntityId = Field(description="The entity that survives and takes the relations and aliases.")
     reason: str = Field(default="", max_length=1000, description="Why (accepted for the reference's SDK).")
-    workspace_id: str | None = None
+    workspace_id: WorkspaceId = None
 
 
 class AliasesAdd(BaseModel):
@@ -56,9 +60,11 @@ def _wire(result: dict[str, Any]) -> dict[str, Any]:
 def list_entities(
     caller: CallerDep,
     svc: ServicesDep,
-    status: Literal["active", "merged"] = "active",
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    workspace_id: str | None = None,
+    status: Annotated[
+        Literal["active", "merged"], Query(description="active (default) entities, or the merged tombstones.")
+    ] = "active",
+    limit: Annotated[int, Query(ge=1, le=1000, description="How many at most.")] = 100,
+    workspace_id: WorkspaceId = None,
 ) -> dict[str, Any]:
     """The workspace's entities (`active`, or the `merged` tombstones), by id."""
     return _wire(_entities(svc).list_entities(caller.workspace(workspace_id), status=status, limit=limit))
@@ -68,11 +74,11 @@ def list_entities(
 def resolve_entity(
     caller: CallerDep,
     svc: ServicesDep,
-    name: Annotated[str, Query(min_length=1, max_length=512)],
+    name: Annotated[str, Query(min_length=1, max_length=512, description="The name or alias to resolve.")],
     entity_type: Annotated[
         str | None, Query(max_length=64, description="Prefer the entity of this kind when names collide.")
     ] = None,
-    workspace_id: str | None = None,
+    workspace_id: WorkspaceId = None,
 ) -> dict[str, Any]:
     """The entity a name or alias resolves to (exact after normalisation, never fuzzy); 404 when none does."""
     return _wire(_entities(svc).resolve(caller.workspace(workspace_id), name, valid_type(entity_type)))
@@ -87,7 +93,7 @@ def merge_entities(body: MergeRequest, caller: CallerDep, svc: ServicesDep) -> d
 
 @router.get("/{entity_id}", response_model=schemas.EntityDetail)
 def get_entity(
-    entity_id: str, caller: CallerDep, svc: ServicesDep, workspace_id: str | None = None
+    entity_id: EntityIdPath, caller: CallerDep, svc: ServicesDep, workspace_id: WorkspaceId = None
 ) -> dict[str, Any]:
     """One entity with its active relations (either direction)."""
     return _wire(_entities(svc).get(caller.workspace(workspace_id), entity_id))
@@ -95,7 +101,7 @@ def get_entity(
 
 @router.get("/{entity_id}/aliases", response_model=schemas.EntityAliases)
 def entity_aliases(
-    entity_id: str, caller: CallerDep, svc: ServicesDep, workspace_id: str | None = None
+    entity_id: EntityIdPath, caller: CallerDep, svc: ServicesDep, workspace_id: WorkspaceId = None
 ) -> dict[str, Any]:
     """The entity's aliases."""
     entity = _entities(svc).get(caller.workspace(workspace_id), entity_id)["entity"]
@@ -104,7 +110,11 @@ def entity_aliases(
 
 @router.post("/{entity_id}/aliases", response_model=schemas.EntityEnvelope)
 def add_entity_aliases(
-    entity_id: str, body: AliasesAdd, caller: CallerDep, svc: ServicesDep, workspace_id: str | None = None
+    entity_id: EntityIdPath,
+    body: AliasesAdd,
+    caller: CallerDep,
+    svc: ServicesDep,
+    workspace_id: WorkspaceId = None,
 ) -> dict[str, Any]:
     """Add names the entity resolves by (ones it already has are skipped); a merged entity refuses them.
     Returns the entity."""

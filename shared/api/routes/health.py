@@ -19,7 +19,7 @@ VERSION = __version__  # one version for the server, the API and the clients (sh
 class Info(BaseModel):
     name: str = Field(description="`MemoryLayer.ai`, as the reference.")
     version: str = Field(description="The API version.")
-    description: str
+    description: str = Field(description="A free-text description.")
 
 
 class Health(BaseModel):

@@ -11,6 +11,7 @@ from fastapi import APIRouter, BackgroundTasks, Depends, Header, Query, Response
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
+from shared.api.routes.params import AssociationIdPath, MemoryIdPath, Offset
 from shared.db.scope import Scope
 from shared.domain.memories import serialize
 from shared.domain.requests import (
@@ -78,8 +79,18 @@ def remember(
     svc: ServicesDep,
     response: Response,
     include_embeddings: IncludeEmbeddingDep,
-    idempotency_key: Annotated[str | None, Header(max_length=255)] = None,
-    if_none_match: Annotated[str | None, Header()] = None,
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            max_length=255,
+            description="Makes the write safe to retry: a replay returns the first result (`replayed: "
+            "true`).",
+        ),
+    ] = None,
+    if_none_match: Annotated[
+        str | None,
+        Header(description="`*`: create only if no memory with this Idempotency-Key or logical_key exists."),
+    ] = None,
 ) -> schemas.RememberResponse:
     """Store a memory (deduplicated within the workspace: an identical content returns the stored one).
 
@@ -104,13 +115,15 @@ def list_memories(
     caller: CallerDep,
     svc: ServicesDep,
     include_embeddings: IncludeEmbeddingDep,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
-    type: str | None = None,
-    subtype: str | None = None,
-    tag: str | None = None,
-    context_id: str | None = None,
-    sequence_key: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=1000, description="How many at most.")] = 50,
+    offset: Offset = 0,
+    type: Annotated[str | None, Query(description="Only memories of this type.")] = None,
+    subtype: Annotated[str | None, Query(description="Only memories of this subtype.")] = None,
+    tag: Annotated[str | None, Query(description="Only memories with this tag.")] = None,
+    context_id: Annotated[str | None, Query(description="Only memories in this context.")] = None,
+    sequence_key: Annotated[
+        str | None, Query(description="Only this stream's memories, in `sequence_index` order.")
+    ] = None,
 ) -> schemas.MemoryList:
     """The workspace's memories, newest first (no ranking: use recall to search)."""
     rows = svc.memories.list(
@@ -208,12 +221,12 @@ def batch(
 
 @router.get("/{memory_id}", response_model=schemas.MemoryEnvelope)
 def get_memory(
-    memory_id: str,
+    memory_id: MemoryIdPath,
     caller: CallerDep,
     svc: ServicesDep,
     response: Response,
     include_embeddings: IncludeEmbeddingDep,
-    include_deleted: bool = False,
+    include_deleted: Annotated[bool, Query(description="Also find a soft-deleted memory.")] = False,
 ) -> schemas.MemoryEnvelope:
     """One memory by id, in any workspace the key reaches; the `ETag` header is for `If-Match` updates."""
     row = svc.memories.get(
@@ -227,12 +240,17 @@ def get_memory(
 
 @router.put("/{memory_id}", response_model=schemas.MemoryEnvelope)
 def update_memory(
-    memory_id: str,
+    memory_id: MemoryIdPath,
     body: MemoryUpdate,
     caller: CallerDep,
     svc: ServicesDep,
     response: Response,
-    if_match: Annotated[str | None, Header()] = None,
+    if_match: Annotated[
+        str | None,
+        Header(
+            description="The ETag of the version you read: the update fails with 412 if it changed since."
+        ),
+    ] = None,
 ) -> schemas.MemoryEnvelope:
     """Change some fields of a memory (a new revision); with `If-Match`, only if it is still that version."""
     row = svc.memories.update(caller.lookup_scope(), memory_id, body, if_match=if_match)
@@ -241,7 +259,12 @@ def update_memory(
 
 
 @router.delete("/{memory_id}", status_code=204)
-def forget(memory_id: str, caller: CallerDep, svc: ServicesDep, hard: bool = False) -> Response:
+def forget(
+    memory_id: MemoryIdPath,
+    caller: CallerDep,
+    svc: ServicesDep,
+    hard: Annotated[bool, Query(description="Delete for good instead of soft-deleting.")] = False,
+) -> Response:
     """Delete a memory: soft (kept, hidden, `deleted_at` set) unless `hard=true`."""
     svc.memories.forget(caller.lookup_scope(), memory_id, hard=hard)
     return Response(status_code=204)
@@ -249,11 +272,13 @@ def forget(memory_id: str, caller: CallerDep, svc: ServicesDep, hard: bool = Fal
 
 @router.get("/{memory_id}/revisions", response_model=schemas.RevisionPage)
 def revisions(
-    memory_id: str,
+    memory_id: MemoryIdPath,
     caller: CallerDep,
     svc: ServicesDep,
-    limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    page_token: Annotated[str | None, Query(pattern=r"^\d{1,9}$")] = None,
+    limit: Annotated[int, Query(ge=1, le=500, description="How many at most.")] = 100,
+    page_token: Annotated[
+        str | None, Query(pattern=r"^\d{1,9}$", description="The `next_page_token` of the previous page.")
+    ] = None,
 ) -> schemas.RevisionPage:
     """The memory's history, oldest first: a snapshot per create, update, decay and delete."""
     rows = svc.memories.revisions(
@@ -268,7 +293,7 @@ def revisions(
 
 @router.post("/{memory_id}/decay", response_model=schemas.MemoryEnvelope)
 def decay(
-    memory_id: str, caller: CallerDep, svc: ServicesDep, body: DecayRequest | None = None
+    memory_id: MemoryIdPath, caller: CallerDep, svc: ServicesDep, body: DecayRequest | None = None
 ) -> schemas.MemoryEnvelope:
     """Lower the memory's importance by `decay_rate` (pinned memories too: decay is asked for explicitly)."""
     body = body or DecayRequest()
@@ -278,7 +303,7 @@ def decay(
 
 @router.post("/{memory_id}/associate", status_code=201, response_model=schemas.AssociationCreated)
 def associate(
-    memory_id: str, body: AssociationCreate, caller: CallerDep, svc: ServicesDep
+    memory_id: MemoryIdPath, body: AssociationCreate, caller: CallerDep, svc: ServicesDep
 ) -> schemas.AssociationCreated:
     """Link this memory to `target_id` with a typed relationship (idempotent per source, target and type)."""
     row, _created = svc.memories.associate(
@@ -296,11 +321,15 @@ def associate(
 
 @router.get("/{memory_id}/associations", response_model=schemas.AssociationList)
 def associations(
-    memory_id: str,
+    memory_id: MemoryIdPath,
     caller: CallerDep,
     svc: ServicesDep,
-    relationships: str | None = None,
-    direction: Annotated[str, Query(pattern="^(both|outgoing|incoming)$")] = "both",
+    relationships: Annotated[
+        str | None, Query(description="Only these relationship types, comma-separated.")
+    ] = None,
+    direction: Annotated[
+        str, Query(pattern="^(both|outgoing|incoming)$", description="both (default), outgoing or incoming.")
+    ] = "both",
 ) -> schemas.AssociationList:
     """The memory's edges, optionally only some relationship types and one direction."""
     # Relationship names are lowercase; accept any case rather than silently matching nothing.
@@ -314,7 +343,11 @@ def associations(
 
 @router.patch("/{memory_id}/associations/{association_id}", status_code=204)
 def update_association(
-    memory_id: str, association_id: str, body: AssociationUpdate, caller: CallerDep, svc: ServicesDep
+    memory_id: MemoryIdPath,
+    association_id: AssociationIdPath,
+    body: AssociationUpdate,
+    caller: CallerDep,
+    svc: ServicesDep,
 ) -> Response:
     """Change an edge's strength or replace its metadata."""
     svc.memories.update_association(caller.lookup_scope(), memory_id, association_id, body.model_dump())
@@ -322,7 +355,9 @@ def update_association(
 
 
 @router.delete("/{memory_id}/associations/{association_id}", status_code=204)
-def delete_association(memory_id: str, association_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+def delete_association(
+    memory_id: MemoryIdPath, association_id: AssociationIdPath, caller: CallerDep, svc: ServicesDep
+) -> Response:
     """Remove an edge."""
     svc.memories.delete_association(caller.lookup_scope(), memory_id, association_id)
     return Response(status_code=204)
@@ -330,7 +365,7 @@ def delete_association(memory_id: str, association_id: str, caller: CallerDep, s
 
 @router.post("/{memory_id}/traverse", response_model=schemas.TraverseResponse)
 def traverse(
-    memory_id: str, caller: CallerDep, svc: ServicesDep, body: TraverseRequest | None = None
+    memory_id: MemoryIdPath, caller: CallerDep, svc: ServicesDep, body: TraverseRequest | None = None
 ) -> dict[str, Any]:
     """Walk the association graph from this memory (bounded depth, edges per node and nodes)."""
     body = body or TraverseRequest()

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query, Response
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
+from shared.api.routes.params import CheckpointIdPath, SessionIdPath
 from shared.domain.sessions.requests import CheckpointCreate, CommitOptions, SessionCreate, WorkingMemorySet
 
 router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
@@ -35,7 +36,10 @@ def create_session(body: SessionCreate, caller: CallerDep, svc: ServicesDep) -> 
 
 @router.get("", response_model=schemas.SessionList)
 def list_sessions(
-    caller: CallerDep, svc: ServicesDep, context_id: str | None = None, include_expired: bool = False
+    caller: CallerDep,
+    svc: ServicesDep,
+    context_id: Annotated[str | None, Query(description="Only sessions in this context.")] = None,
+    include_expired: Annotated[bool, Query(description="Also list expired sessions.")] = False,
 ) -> schemas.SessionList:
     """The workspace's sessions (live ones unless `include_expired`)."""
     rows = svc.sessions.list(caller.workspace(), context_id=context_id, include_expired=include_expired)
@@ -48,11 +52,26 @@ def list_sessions(
 def briefing(
     caller: CallerDep,
     svc: ServicesDep,
-    lookback_minutes: Annotated[int, Query(ge=1, le=60 * 24 * 365)] = 60,
-    detail_level: Annotated[str, Query(pattern="^(abstract|overview|full)$")] = "abstract",
-    limit: Annotated[int, Query(ge=1, le=100)] = 10,
-    include_memories: bool = True,
-    include_contradictions: bool = True,
+    lookback_minutes: Annotated[
+        int, Query(ge=1, le=60 * 24 * 365, description="How far back to look, in minutes.")
+    ] = 60,
+    detail_level: Annotated[
+        str,
+        Query(
+            pattern="^(abstract|overview|full)$",
+            description="abstract (default), overview or full: how much of each memory to send.",
+        ),
+    ] = "abstract",
+    limit: Annotated[
+        int,
+        Query(
+            ge=1,
+            le=100,
+            description="How many recent memories, open threads and contradictions at most (each).",
+        ),
+    ] = 10,
+    include_memories: Annotated[bool, Query(description="Include the recent memories themselves.")] = True,
+    include_contradictions: Annotated[bool, Query(description="Include unresolved contradictions.")] = True,
 ) -> dict[str, Any]:
     """What happened in the workspace lately: activity, open threads, contradictions, recent memories."""
     body = svc.sessions.briefing(
@@ -67,7 +86,7 @@ def briefing(
 
 
 @router.get("/{session_id}", response_model=schemas.SessionEnvelope)
-def get_session(session_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.SessionEnvelope:
+def get_session(session_id: SessionIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.SessionEnvelope:
     """One live session (an expired one is a 404, even before cleanup removes it)."""
     session = schemas.Session.from_row(svc.sessions.get(caller.lookup_scope(), session_id))
     # Flat as well: SDK 0.2.1 does `Session(**data)`.
@@ -75,7 +94,7 @@ def get_session(session_id: str, caller: CallerDep, svc: ServicesDep) -> schemas
 
 
 @router.delete("/{session_id}", status_code=204)
-def delete_session(session_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+def delete_session(session_id: SessionIdPath, caller: CallerDep, svc: ServicesDep) -> Response:
     """End a session (committed first when `auto_commit`); its working memory goes with it."""
     svc.sessions.delete(caller.lookup_scope(), session_id)
     return Response(status_code=204)
@@ -83,10 +102,15 @@ def delete_session(session_id: str, caller: CallerDep, svc: ServicesDep) -> Resp
 
 @router.post("/{session_id}/touch", response_model=schemas.Expiry)
 def touch(
-    session_id: str,
+    session_id: SessionIdPath,
     caller: CallerDep,
     svc: ServicesDep,
-    extend_seconds: Annotated[int | None, Query(ge=1, le=7 * 86400)] = None,
+    extend_seconds: Annotated[
+        int | None,
+        Query(
+            ge=1, le=7 * 86400, description="New lifetime from now, in seconds (default: the session's TTL)."
+        ),
+    ] = None,
 ) -> schemas.Expiry:
     """Keep the session alive: its expiry moves to now + `extend_seconds` (default: its TTL)."""
     expires_at = svc.sessions.touch(caller.lookup_scope(), session_id, extend_seconds)
@@ -99,7 +123,7 @@ def touch(
     response_model=schemas.WorkingMemoryEntry | schemas.WorkingMemoryEntries,
 )
 def set_working_memory(
-    session_id: str, body: WorkingMemorySet, caller: CallerDep, svc: ServicesDep
+    session_id: SessionIdPath, body: WorkingMemorySet, caller: CallerDep, svc: ServicesDep
 ) -> schemas.WorkingMemoryEntry | schemas.WorkingMemoryEntries:
     """Set one working-memory key (`{key, value}`: answers the entry) or several (`{items}`: answers them all)."""
     rows = svc.sessions.set_working(caller.lookup_scope(), session_id, body.entries())
@@ -111,7 +135,12 @@ def set_working_memory(
 
 @router.get("/{session_id}/memory")
 def get_working_memory(
-    session_id: str, caller: CallerDep, svc: ServicesDep, key: str | None = None
+    session_id: SessionIdPath,
+    caller: CallerDep,
+    svc: ServicesDep,
+    key: Annotated[
+        str | None, Query(description="One key, or several comma-separated (default: every key).")
+    ] = None,
 ) -> dict[str, Any]:
     """Working memory as `{key: value}`: every key, or only `key` (a comma-separated list for several)."""
     # The SDK sends several keys as one CSV value (`?key=a,b`).
@@ -121,7 +150,7 @@ def get_working_memory(
 
 @router.post("/{session_id}/commit", response_model=schemas.CommitResult)
 def commit(
-    session_id: str, caller: CallerDep, svc: ServicesDep, body: CommitOptions | None = None
+    session_id: SessionIdPath, caller: CallerDep, svc: ServicesDep, body: CommitOptions | None = None
 ) -> dict[str, Any]:
     """Mark the session committed and report what its working memory gave (no LLM extraction here)."""
     return svc.sessions.commit(caller.lookup_scope(), session_id, body)
@@ -129,9 +158,9 @@ def commit(
 
 @router.post("/{session_id}/checkpoints", status_code=201, response_model=schemas.Checkpoint)
 def create_checkpoint(
-    session_id: str, body: CheckpointCreate, caller: CallerDep, svc: ServicesDep
+    session_id: SessionIdPath, body: CheckpointCreate, caller: CallerDep, svc: ServicesDep
 ) -> schemas.Checkpoint:
-    """Store a transcript segment durably, then index its lines as memories (API.md §8).
+    """Store a transcript segment durably, then index its lines as memories.
 
     `content_hash` must be the sha256 of the UTF-8 segment (else 400); a segment over the size limit is a 413.
     Idempotent per `idempotency_key`: a replay answers the same checkpoint (and retries a failed indexing); the
@@ -142,7 +171,7 @@ def create_checkpoint(
 
 @router.get("/{session_id}/checkpoints/{checkpoint_id}", response_model=schemas.Checkpoint)
 def get_checkpoint(
-    session_id: str, checkpoint_id: str, caller: CallerDep, svc: ServicesDep
+    session_id: SessionIdPath, checkpoint_id: CheckpointIdPath, caller: CallerDep, svc: ServicesDep
 ) -> schemas.Checkpoint:
     """One checkpoint of the session, with its capture and index status."""
     return schemas.Checkpoint.from_row(

@@ -1,4 +1,4 @@
-"""/v1/threads (conversation threads, API.md §16) and /v1/jobs (extraction job status)."""
+"""/v1/threads (conversation threads) and /v1/jobs (extraction job status)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from fastapi import APIRouter, BackgroundTasks, Query, Response
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
+from shared.api.routes.params import JobIdPath, MessageIdPath, Offset, ThreadIdPath
 from shared.core.errors import NotFound, PayloadTooLarge
 from shared.db.threads import NewMessage
 from shared.domain.memories import serialize
@@ -28,9 +29,9 @@ def create_thread(body: ThreadCreate, caller: CallerDep, svc: ServicesDep) -> sc
 def list_threads(
     caller: CallerDep,
     svc: ServicesDep,
-    user_id: str | None = None,
-    limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    user_id: Annotated[str | None, Query(description="Only this user's threads.")] = None,
+    limit: Annotated[int, Query(ge=1, le=500, description="How many at most.")] = 50,
+    offset: Offset = 0,
 ) -> schemas.ThreadList:
     """The workspace's threads, optionally one user's."""
     rows = svc.threads.list(caller.workspace(), user_id=user_id, limit=limit, offset=offset)
@@ -39,7 +40,7 @@ def list_threads(
 
 
 @router.get("/threads/{thread_id}", response_model=schemas.ThreadEnvelope)
-def get_thread(thread_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadEnvelope:
+def get_thread(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadEnvelope:
     """One thread (without its messages: see /full or /messages)."""
     row = svc.threads.get(caller.workspace(), thread_id)
     return schemas.ThreadEnvelope.model_construct(thread=schemas.Thread.from_row(row))
@@ -47,7 +48,7 @@ def get_thread(thread_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.T
 
 @router.put("/threads/{thread_id}", response_model=schemas.ThreadEnvelope)
 def update_thread(
-    thread_id: str, body: ThreadUpdate, caller: CallerDep, svc: ServicesDep
+    thread_id: ThreadIdPath, body: ThreadUpdate, caller: CallerDep, svc: ServicesDep
 ) -> schemas.ThreadEnvelope:
     """Change a thread's title, metadata or idle action."""
     row = svc.threads.update(caller.workspace(), thread_id, body.model_dump(exclude_unset=True))
@@ -55,14 +56,14 @@ def update_thread(
 
 
 @router.delete("/threads/{thread_id}", status_code=204)
-def delete_thread(thread_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+def delete_thread(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> Response:
     """Delete a thread and its messages (memories already extracted from it stay)."""
     svc.threads.delete(caller.workspace(), thread_id)
     return Response(status_code=204)
 
 
 @router.get("/threads/{thread_id}/full", response_model=schemas.ThreadFull)
-def thread_full(thread_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadFull:
+def thread_full(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadFull:
     """A thread with all its messages."""
     ws = caller.workspace()
     thread = svc.threads.get(ws, thread_id)
@@ -76,7 +77,11 @@ def thread_full(thread_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.
 
 @router.post("/threads/{thread_id}/messages", status_code=201, response_model=schemas.MessagesAppended)
 def append_messages(
-    thread_id: str, body: MessagesAppend, caller: CallerDep, svc: ServicesDep, background: BackgroundTasks
+    thread_id: ThreadIdPath,
+    body: MessagesAppend,
+    caller: CallerDep,
+    svc: ServicesDep,
+    background: BackgroundTasks,
 ) -> schemas.MessagesAppended:
     """Append messages (idempotent per message `id`); queues an extraction job, to poll at /v1/jobs/{job_id}."""
     limit = svc.settings.max_content_bytes
@@ -105,13 +110,17 @@ def append_messages(
 
 @router.get("/threads/{thread_id}/messages", response_model=schemas.MessagePage)
 def list_messages(
-    thread_id: str,
+    thread_id: ThreadIdPath,
     caller: CallerDep,
     svc: ServicesDep,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
-    after_index: Annotated[int | None, Query(ge=-1)] = None,
-    order: Annotated[str, Query(pattern="^(asc|desc)$")] = "asc",
+    limit: Annotated[int, Query(ge=1, le=1000, description="How many at most.")] = 100,
+    offset: Offset = 0,
+    after_index: Annotated[
+        int | None, Query(ge=-1, description="Only messages after this index (-1: from the start).")
+    ] = None,
+    order: Annotated[
+        str, Query(pattern="^(asc|desc)$", description="asc (default) or desc by message index.")
+    ] = "asc",
 ) -> schemas.MessagePage:
     """A page of a thread's messages, by index."""
     rows, total = svc.threads.messages(
@@ -122,20 +131,22 @@ def list_messages(
 
 
 @router.delete("/threads/{thread_id}/messages/{message_id}", status_code=204)
-def delete_message(thread_id: str, message_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+def delete_message(
+    thread_id: ThreadIdPath, message_id: MessageIdPath, caller: CallerDep, svc: ServicesDep
+) -> Response:
     """Delete one message of a thread."""
     svc.threads.delete_message(caller.workspace(), thread_id, message_id)
     return Response(status_code=204)
 
 
 @router.post("/threads/{thread_id}/decompose")
-def decompose(thread_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+def decompose(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     """Queue extraction of the messages not yet read (what appending does on its own)."""
     return svc.threads.decompose(caller.workspace(), thread_id)
 
 
 @router.get("/jobs/{job_id}", response_model=schemas.JobEnvelope)
-def get_job(job_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.JobEnvelope:
+def get_job(job_id: JobIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.JobEnvelope:
     """An extraction job's status: wrapped, and flat too (the SDK reads the top level)."""
     row = svc.threads.job(job_id)
     if not caller.lookup_scope().allows(row["workspace_id"]):

@@ -11,6 +11,7 @@ from starlette.concurrency import run_in_threadpool
 
 from shared.api import schemas
 from shared.api.deps import Caller, CallerDep, ServicesDep, valid_workspace
+from shared.api.routes.params import ContextIdPath, Offset, WorkspaceIdPath
 from shared.core import ontology
 from shared.core.errors import InvalidInput
 from shared.core.settings import RESERVED_WORKSPACES
@@ -42,8 +43,11 @@ def create_workspace(body: WorkspaceCreate, caller: CallerDep, svc: ServicesDep)
 def list_workspaces(
     caller: CallerDep,
     svc: ServicesDep,
-    tags: Annotated[list[str] | None, Query()] = None,
-    match: Annotated[str, Query(pattern="^(all|any)$")] = "all",
+    tags: Annotated[list[str] | None, Query(description="Only workspaces with these tags.")] = None,
+    match: Annotated[
+        str,
+        Query(pattern="^(all|any)$", description="all (default): every tag must match; any: one is enough."),
+    ] = "all",
 ) -> schemas.WorkspaceList:
     """The key's workspaces (and the reserved ones, for an unscoped key), optionally by tags."""
     # The key's own workspaces; the tenant's user space is reachable but not one of them.
@@ -72,7 +76,9 @@ def list_workspaces(
 
 
 @router.get("/{workspace_id}", response_model=schemas.WorkspaceEnvelope)
-def get_workspace(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.WorkspaceEnvelope:
+def get_workspace(
+    workspace_id: WorkspaceIdPath, caller: CallerDep, svc: ServicesDep
+) -> schemas.WorkspaceEnvelope:
     """One workspace, with counts of its memories."""
     workspace_id = _mine(caller, workspace_id)
     return _wrapped(svc.workspaces.get(workspace_id), stats=svc.workspaces.stats(workspace_id))
@@ -80,34 +86,36 @@ def get_workspace(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> sch
 
 @router.put("/{workspace_id}", response_model=schemas.WorkspaceEnvelope)
 def update_workspace(
-    workspace_id: str, body: WorkspaceUpdate, caller: CallerDep, svc: ServicesDep
+    workspace_id: WorkspaceIdPath, body: WorkspaceUpdate, caller: CallerDep, svc: ServicesDep
 ) -> schemas.WorkspaceEnvelope:
     """Rename a workspace or replace its settings or tags."""
     return _wrapped(svc.workspaces.update(_mine(caller, workspace_id), body.model_dump(exclude_unset=True)))
 
 
 @router.delete("/{workspace_id}", status_code=204)
-def delete_workspace(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+def delete_workspace(workspace_id: WorkspaceIdPath, caller: CallerDep, svc: ServicesDep) -> Response:
     """Delete a workspace and everything in it."""
     svc.workspaces.delete(_mine(caller, workspace_id))
     return Response(status_code=204)
 
 
 @router.get("/{workspace_id}/schema")
-def workspace_schema(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
-    """The relationship types and subtypes this workspace accepts (API.md §7)."""
+def workspace_schema(workspace_id: WorkspaceIdPath, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
+    """The relationship types and subtypes this workspace accepts (the reference server's ontology)."""
     svc.workspaces.get(_mine(caller, workspace_id))
     return {"workspace_id": workspace_id, **ontology.schema()}
 
 
 @router.get("/{workspace_id}/export")
 def export_workspace(
-    workspace_id: str,
+    workspace_id: WorkspaceIdPath,
     caller: CallerDep,
     svc: ServicesDep,
-    offset: Annotated[int, Query(ge=0)] = 0,
-    limit: Annotated[int, Query(ge=0)] = 0,
-    include_associations: bool = True,
+    offset: Offset = 0,
+    limit: Annotated[int, Query(ge=0, description="How many memories at most (0 means all).")] = 0,
+    include_associations: Annotated[
+        bool, Query(description="Also export the associations (default true).")
+    ] = True,
 ) -> StreamingResponse:
     """The workspace as NDJSON: a header line, then one line per memory and per association."""
     lines = svc.workspaces.export_ndjson(
@@ -118,7 +126,7 @@ def export_workspace(
 
 @router.post("/{workspace_id}/import", response_model=schemas.ImportResult)
 async def import_workspace(
-    workspace_id: str, request: Request, caller: CallerDep, svc: ServicesDep
+    workspace_id: WorkspaceIdPath, request: Request, caller: CallerDep, svc: ServicesDep
 ) -> dict[str, Any]:
     """Accepts ``{"data": {...export...}}``, a bare export object, or the NDJSON export itself."""
     _mine(caller, workspace_id)
@@ -131,8 +139,8 @@ async def import_workspace(
 def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
     """The import body as ``{"memories": [...], "associations": [...]}``, or 400 before anything is written.
 
-    All or nothing for the shape: a line or item that is not a JSON object rejects the whole import (it used to
-    fail half-way, a 500 after the lines before it were committed). Items that are objects but not valid
+    All or nothing for the shape: a line or item that is not a JSON object rejects the whole import (nothing is
+    committed half-way). Items that are objects but not valid
     memories are still reported one by one in the response's ``details``, as the wire has always done.
     """
     try:
@@ -174,7 +182,7 @@ def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
 
 @router.post("/{workspace_id}/contexts", status_code=201, response_model=schemas.ContextEnvelope)
 def create_context(
-    workspace_id: str, body: ContextCreate, caller: CallerDep, svc: ServicesDep
+    workspace_id: WorkspaceIdPath, body: ContextCreate, caller: CallerDep, svc: ServicesDep
 ) -> schemas.ContextEnvelope:
     """Create a context in the workspace (a named sub-space; reserved by the reference, not a filter)."""
     row = svc.workspaces.create_context(_mine(caller, workspace_id), body.id, body.model_dump())
@@ -182,14 +190,16 @@ def create_context(
 
 
 @router.get("/{workspace_id}/contexts", response_model=schemas.ContextList)
-def list_contexts(workspace_id: str, caller: CallerDep, svc: ServicesDep) -> schemas.ContextList:
+def list_contexts(workspace_id: WorkspaceIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.ContextList:
     """The workspace's contexts."""
     rows = svc.workspaces.list_contexts(_mine(caller, workspace_id))
     return schemas.ContextList.model_construct(contexts=[schemas.Context.model_construct(**r) for r in rows])
 
 
 @router.delete("/{workspace_id}/contexts/{context_id}", status_code=204)
-def delete_context(workspace_id: str, context_id: str, caller: CallerDep, svc: ServicesDep) -> Response:
+def delete_context(
+    workspace_id: WorkspaceIdPath, context_id: ContextIdPath, caller: CallerDep, svc: ServicesDep
+) -> Response:
     """Delete a context."""
     svc.workspaces.delete_context(_mine(caller, workspace_id), context_id)
     return Response(status_code=204)

@@ -9,12 +9,13 @@
 Rows from the database are already typed, so ``from_row`` builds each model with ``model_construct`` (no second
 validation); FastAPI then serialises it straight to JSON bytes. Extra keys that old SDKs read at the top level
 (``{"session": …, **session}``) are declared as such, so the schema says what is really sent. Timestamps are ISO-8601
-UTC with ``Z``, as the reference's wire (API.md §2).
+UTC with ``Z``, as the reference server sends them.
 
-One module per route family: ``base`` (``Wire``, ``Timestamp``), ``memories`` (and batch), ``associations`` (and
-traverse), ``workspaces`` (contexts, import), ``sessions`` (working memory, checkpoints, commit), ``threads``
-(messages, jobs), ``admin`` (API keys), ``entities`` (relations), ``recall`` (answer, reflect), ``context``
-(packs and deltas), ``sandbox`` (the context environment), ``console``. Every public name is re-exported here:
+One module per route family: ``base`` (``Wire``, ``Timestamp``), ``fields`` (described field types only responses
+use), ``memories`` (and batch), ``associations`` (and traverse), ``workspaces`` (contexts, import), ``sessions``
+(working memory, checkpoints, commit), ``threads`` (messages, jobs), ``admin`` (API keys), ``entities``
+(relations), ``recall`` (answer, reflect), ``context`` (packs and deltas), ``sandbox`` (the context environment),
+``console``. Every public name is re-exported here:
 ``from shared.api import schemas; schemas.Memory`` and ``from shared.api.schemas import Memory`` both work.
 """
 

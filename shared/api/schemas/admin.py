@@ -7,23 +7,29 @@ from typing import Any, Literal
 from pydantic import Field
 
 from shared.api.schemas.base import Timestamp, Wire
+from shared.api.schemas.fields import (
+    CreatedAt,
+    ExpiresAt,
+    ObjectId,
+    TenantId,
+)
 
 
 class ApiKey(Wire):
-    id: str
+    id: ObjectId
     prefix: str = Field(
         description="The key's first characters, to recognise it; the key itself is not stored."
     )
-    tenant_id: str
-    workspaces: list[str]
-    access: Literal["read", "read_write"]
+    tenant_id: TenantId
+    workspaces: list[str] = Field(description="The workspaces.")
+    access: Literal["read", "read_write"] = Field(description="read or read_write (default).")
     shared_spaces: Literal["none", "read", "read_write"] = Field(
         default="read_write", description="What the key may do in its tenant's user space."
     )
-    name: str | None
-    expires_at: Timestamp | None
-    revoked_at: Timestamp | None
-    created_at: Timestamp
+    name: str | None = Field(description="A display name.")
+    expires_at: ExpiresAt
+    revoked_at: Timestamp | None = Field(description="When the key was revoked (null: active).")
+    created_at: CreatedAt
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> ApiKey:
@@ -35,4 +41,4 @@ class ApiKeyCreated(ApiKey):
 
 
 class ApiKeyList(Wire):
-    api_keys: list[ApiKey]
+    api_keys: list[ApiKey] = Field(description="The keys (without their secrets).")

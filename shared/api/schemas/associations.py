@@ -6,11 +6,21 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from shared.api.schemas.base import Timestamp, Wire, _wrapped_example
+from shared.api.schemas.base import Wire, _wrapped_example
+from shared.api.schemas.fields import (
+    CreatedAt,
+    InWorkspace,
+)
+from shared.core.fields import (
+    AssociationType,
+    Metadata,
+    Strength,
+    TargetMemoryId,
+)
 
 
 class Association(Wire):
-    """A directed, typed edge between two memories (API.md §7 lists the relationship types)."""
+    """A directed, typed edge between two memories (the relationship types: ``GET /v1/workspaces/{id}/schema``)."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -29,14 +39,14 @@ class Association(Wire):
         }
     )
 
-    id: str
-    workspace_id: str
-    source_id: str
-    target_id: str
-    relationship: str
-    strength: float
-    metadata: dict[str, Any]
-    created_at: Timestamp
+    id: str = Field(description="`assoc_` + 16 hex.")
+    workspace_id: InWorkspace
+    source_id: str = Field(description="The memory the edge starts from.")
+    target_id: TargetMemoryId
+    relationship: AssociationType
+    strength: Strength
+    metadata: Metadata
+    created_at: CreatedAt
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Association:
@@ -48,24 +58,24 @@ class AssociationCreated(Association):
 
     model_config = _wrapped_example(Association, "association")
 
-    association: Association
+    association: Association = Field(description="The edge.")
 
 
 class AssociationList(Wire):
-    associations: list[Association]
-    total_count: int
+    associations: list[Association] = Field(description="The associations.")
+    total_count: int = Field(description="The number of associations sent.")
 
 
 class TraversePath(Wire):
-    nodes: list[str]
-    edges: list[Association]
-    total_strength: float
-    depth: int
+    nodes: list[str] = Field(description="Memory ids along the path.")
+    edges: list[Association] = Field(description="The edges along the path.")
+    total_strength: float = Field(description="The path's score (product of strengths, decayed per hop).")
+    depth: int = Field(description="How many hops from the start memory the path takes.")
 
 
 class TraverseResponse(Wire):
-    paths: list[TraversePath]
-    total_paths: int
-    unique_nodes: int
+    paths: list[TraversePath] = Field(description="Every path from the start memory, breadth-first.")
+    total_paths: int = Field(description="How many paths were found.")
+    unique_nodes: int = Field(description="Distinct memories reached, the start included.")
     truncated: bool = Field(description="True when a node, edge or size bound stopped the walk early.")
-    query_latency_ms: float
+    query_latency_ms: float = Field(description="Time the walk took, in milliseconds.")

@@ -5,6 +5,9 @@ from __future__ import annotations
 from pydantic import Field
 
 from shared.api.schemas.base import Wire
+from shared.api.schemas.fields import (
+    InWorkspace,
+)
 from shared.api.schemas.threads import Job
 
 
@@ -20,7 +23,7 @@ class ConsoleWhoami(Wire):
 
 class ConsoleJobs(Wire):
     jobs: list[Job] = Field(description="The workspace's newest extraction jobs, newest first.")
-    workspace_id: str
+    workspace_id: InWorkspace
 
 
 class ConsoleRelationEnd(Wire):
@@ -39,16 +42,18 @@ class ConsoleRelation(Wire):
     confidence: float = Field(description="The relation's confidence: the mean over its active evidence.")
     active: bool = Field(description="The relation still has active evidence somewhere.")
     evidence_kinds: list[str] = Field(
-        description="How this memory evidences it: explicit, adapter (a profile or connector), pattern, generated."
+        description="How this memory evidences it: explicit, adapter (a profile or connector), pattern, "
+        "generated."
     )
     evidence_active: bool = Field(
-        description="This memory's evidence is active (false once the memory is deleted, superseded or edited)."
+        description="This memory's evidence is active (false once the memory is deleted, superseded or "
+        "edited)."
     )
 
 
 class ConsoleMemoryRelations(Wire):
-    memory_id: str
-    workspace_id: str
+    memory_id: str = Field(description="The memory it applies to.")
+    workspace_id: InWorkspace
     relations: list[ConsoleRelation] = Field(
         description="The relations, by source name, relationship and target name."
     )

@@ -6,17 +6,26 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from shared.api.schemas.base import Timestamp, Wire, _absent
+from shared.api.schemas.base import Wire, _absent
+from shared.api.schemas.fields import (
+    EventTimeOut,
+)
 from shared.api.schemas.recall import BudgetSummary
+from shared.core.fields import (
+    Content,
+    Importance,
+)
 
 
 class ContextItem(Wire):
     id: str = Field(description="The memory id, or `working:<key>` for working memory.")
     kind: str = Field(description="The section: directives, working_memory, topic_matches, memory_changes, …")
-    content: str
-    importance: float
-    event_time: Timestamp | None
-    match_signals: list[str]
+    content: Content
+    importance: Importance
+    event_time: EventTimeOut
+    match_signals: list[str] = Field(
+        description="How it was found: vector, keyword, context, association, recency…"
+    )
     source_references: list[str] = Field(description="Ids it came from (e.g. a checkpoint's raw memory).")
     tombstone: bool = Field(
         description="True for something deleted or superseded since (rendered `[deleted]`)."
@@ -30,9 +39,9 @@ class ContextGeneration(Wire):
     model_config = ConfigDict(extra="allow")
 
     policy: str = Field(description="`deterministic`: no LLM is called.")
-    calls: int
-    input_tokens: int
-    output_tokens: int
+    calls: int = Field(description="LLM calls made (0: deterministic).")
+    input_tokens: int = Field(description="LLM input tokens.")
+    output_tokens: int = Field(description="LLM output tokens.")
 
 
 class _ContextBase(Wire):
@@ -42,9 +51,13 @@ class _ContextBase(Wire):
     rendered: str = Field(
         description="Markdown: `## Section` headings and `- item` bullets, within the budget."
     )
-    items: list[ContextItem]
-    budget_summary: BudgetSummary
-    generation_summary: ContextGeneration
+    items: list[ContextItem] = Field(
+        description="What was rendered, item by item (`kind` names the section)."
+    )
+    budget_summary: BudgetSummary = Field(description="What the token budget did.")
+    generation_summary: ContextGeneration = Field(
+        description="LLM calls and tokens spent (null or zeros without an LLM)."
+    )
     cursor: str = Field(description="Pass to /context-delta to get what changed after this.")
     degradation_notices: list[str] = Field(
         description="Sections that could not be built, e.g. topic retrieval."
@@ -52,24 +65,25 @@ class _ContextBase(Wire):
 
 
 class ContextPack(_ContextBase):
-    """What a model should know now (API.md §8)."""
+    """What a model should know now, within a token budget."""
 
     open_threads: list[Any] = Field(
         description="Open items echoed from working memory (open_threads, next_steps…)."
     )
-    unresolved_contradictions: list[Any]
+    unresolved_contradictions: list[Any] = Field(description="Contradicting memories not yet resolved.")
 
 
 class ContextDelta(_ContextBase):
     """What changed since the cursor, in order (at least once)."""
 
-    memory_changes: list[ContextItem]
-    working_memory_changes: list[ContextItem]
-    checkpoint_changes: list[ContextItem]
+    memory_changes: list[ContextItem] = Field(description="Memories added or changed since the cursor.")
+    working_memory_changes: list[ContextItem] = Field(description="Working-memory keys set since the cursor.")
+    checkpoint_changes: list[ContextItem] = Field(description="Checkpoints captured since the cursor.")
     sandbox_changes: list[ContextItem] = Field(
         default_factory=list,
-        description="Context-environment checkpoints since the cursor: the sandbox's variables as /inspect shows "
+        description="Context-environment checkpoints since the cursor: the sandbox's variables as /inspect "
+        "shows "
         "them (a freed sandbox is a tombstone instead).",
     )
-    tombstones: list[ContextItem]
+    tombstones: list[ContextItem] = Field(description="What was deleted or superseded since the cursor.")
     has_more: bool = Field(description="More changes are waiting: ask again with the new cursor.")

@@ -1,4 +1,4 @@
-"""Entities and their typed relations (/v1/entities, issue 18)."""
+"""Entities and their typed relations (/v1/entities; docs/relations.md)."""
 
 from __future__ import annotations
 

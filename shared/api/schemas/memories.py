@@ -7,13 +7,39 @@ from typing import Any, Literal, Self
 from pydantic import ConfigDict, Field
 
 from shared.api.schemas.base import Timestamp, Wire, _absent
+from shared.api.schemas.fields import (
+    CreatedAt,
+    EmbeddingModel,
+    ErrorText,
+    EventTimeOut,
+    InWorkspace,
+    TenantId,
+    UpdatedAt,
+)
+from shared.core.fields import (
+    Content,
+    ContentHash,
+    ContextId,
+    Importance,
+    LogicalKey,
+    Metadata,
+    ObserverId,
+    Pinned,
+    RefinementMetadata,
+    SequenceKey,
+    SourceSessionId,
+    SubjectId,
+    Subtype,
+    Tags,
+    UserId,
+)
 from shared.core.wire import etag
 
 MemoryTypeOut = Literal["episodic", "semantic", "procedural", "working"]
 
 
 class Memory(Wire):
-    """One memory, as the reference's ``Memory`` (API.md §4). ``embedding`` is sent only when asked for."""
+    """One memory, as the reference server's ``Memory``. ``embedding`` is sent only when asked for."""
 
     model_config = ConfigDict(
         json_schema_extra={
@@ -64,46 +90,60 @@ class Memory(Wire):
         }
     )
 
-    id: str
-    workspace_id: str
-    tenant_id: str
-    context_id: str | None
-    user_id: str | None
-    observer_id: str | None
-    subject_id: str | None
-    session_id: str | None
-    content: str
-    content_hash: str
-    type: MemoryTypeOut
-    subtype: str | None
-    importance: float
-    tags: list[str]
-    metadata: dict[str, Any]
-    refinement_metadata: dict[str, Any]
-    logical_key: str | None
-    pinned: bool
-    status: str
-    abstract: str | None = None
-    overview: str | None = None
-    embedding_model: str | None
-    access_count: int
-    last_accessed_at: Timestamp | None
-    decay_factor: float
-    revision: int
-    etag: str
-    source_thread_id: str | None
-    source_message_ids: list[str]
-    source_memory_id: str | None
-    fact_key: str | None
-    sequence_key: str | None
-    sequence_index: int | None
-    valid_from: Timestamp | None
-    valid_to: Timestamp | None
-    superseded_by: str | None
-    event_time: Timestamp | None
-    created_at: Timestamp
-    updated_at: Timestamp
-    deleted_at: Timestamp | None
+    id: str = Field(description="`mem_` + 16 hex.")
+    workspace_id: InWorkspace
+    tenant_id: TenantId
+    context_id: ContextId
+    user_id: UserId
+    observer_id: ObserverId
+    subject_id: SubjectId
+    session_id: SourceSessionId
+    content: Content
+    content_hash: ContentHash
+    type: MemoryTypeOut = Field(
+        description="episodic, semantic, procedural or working; classified by rules when left out."
+    )
+    subtype: Subtype
+    importance: Importance
+    tags: Tags
+    metadata: Metadata
+    refinement_metadata: RefinementMetadata
+    logical_key: LogicalKey
+    pinned: Pinned
+    status: str = Field(description="active, archived or deleted.")
+    abstract: str | None = Field(default=None, description="A one-line summary (null: not generated).")
+    overview: str | None = Field(default=None, description="A short summary (null: not generated).")
+    embedding_model: EmbeddingModel
+    access_count: int = Field(
+        description="Always 0: recall does not count reads here (kept for the reference's wire)."
+    )
+    last_accessed_at: Timestamp | None = Field(
+        description="Always null: recall does not record reads here (kept for the reference's wire)."
+    )
+    decay_factor: float = Field(description="Multiplier applied by decay (1.0: never decayed).")
+    revision: int = Field(description="Increases by one on every change; see /revisions.")
+    etag: str = Field(
+        description='`"memory-<revision>-<sha256>"`: send as If-Match to update only this version.'
+    )
+    source_thread_id: str | None = Field(description="The thread it was extracted from.")
+    source_message_ids: list[str] = Field(description="The thread messages it was extracted from.")
+    source_memory_id: str | None = Field(
+        description="The memory it was derived from (e.g. a checkpoint's raw memory)."
+    )
+    fact_key: str | None = Field(
+        description="Groups the versions of one fact: a newer one supersedes the older."
+    )
+    sequence_key: SequenceKey
+    sequence_index: int | None = Field(
+        description="Position in `sequence_key`'s stream, assigned by the server."
+    )
+    valid_from: Timestamp | None = Field(description="Start of the fact's validity.")
+    valid_to: Timestamp | None = Field(description="End of the fact's validity (null: still valid).")
+    superseded_by: str | None = Field(description="The memory that replaced this one.")
+    event_time: EventTimeOut
+    created_at: CreatedAt
+    updated_at: UpdatedAt
+    deleted_at: Timestamp | None = Field(description="When it was soft-deleted (null: live).")
     embedding: list[float] | None = Field(
         default=None,
         exclude_if=_absent,  # the key is left out, not sent as null: ~3 KB nobody asked for
@@ -138,7 +178,7 @@ def floats(vector: Any) -> list[float]:
 
 
 class RelationWriteResult(Wire):
-    """What a write did with the memory's typed relations (issue 18); sent only when something was tried."""
+    """What a write did with the memory's typed relations (docs/relations.md); sent only when something was tried."""
 
     resolved: int = Field(description="Relations written with both entities resolved.")
     unresolved: int = Field(
@@ -157,7 +197,8 @@ class RememberedMemory(Memory):
 
     relation_write_result: RelationWriteResult | None = Field(
         default=None,
-        description="The typed-relation report of this write; null unless a relation was written, tried or refused.",
+        description="The typed-relation report of this write; null unless a relation was written, tried or "
+        "refused.",
     )
 
     @classmethod
@@ -170,22 +211,22 @@ class RememberedMemory(Memory):
 
 
 class MemoryEnvelope(Wire):
-    memory: Memory
+    memory: Memory = Field(description="The memory.")
 
 
 class RememberResponse(Wire):
-    memory: RememberedMemory
+    memory: RememberedMemory = Field(description="The memory.")
     replayed: bool = Field(description="True when an Idempotency-Key replay returned the stored memory.")
 
 
 class IngestedMemory(Wire):
     """201 of an ingest route: the reference's ``MemoryResponse`` (no ``replayed``)."""
 
-    memory: RememberedMemory
+    memory: RememberedMemory = Field(description="The memory.")
 
 
 class MemoryList(Wire):
-    memories: list[Memory]
+    memories: list[Memory] = Field(description="The memories, best first (or in `time_order`).")
     total_count: int = Field(description="The number of memories on this page (as the reference counts).")
 
 
@@ -195,14 +236,16 @@ class SequenceKeys(Wire):
 
 class Revision(Wire):
     memory: dict[str, Any] = Field(description="The memory as it was after this revision (wire form).")
-    revision: int
+    revision: int = Field(description="Increases by one on every change; see /revisions.")
     action: str = Field(description="What made this revision: create, update, delete, restore, decay…")
-    operation_id: str | None
-    created_at: Timestamp
+    operation_id: str | None = Field(
+        description="The write that made the revision (an idempotency key or batch id)."
+    )
+    created_at: CreatedAt
 
 
 class RevisionPage(Wire):
-    revisions: list[Revision]
+    revisions: list[Revision] = Field(description="The revisions, oldest first.")
     next_page_token: str | None = Field(
         description="Pass as `page_token` for the next page; null on the last."
     )
@@ -210,10 +253,12 @@ class RevisionPage(Wire):
 
 class BatchItemResult(Wire):
     index: int = Field(description="Position of the operation in `operations`.")
-    type: Literal["create", "update", "delete"]
-    status: Literal["success", "error"]
-    memory_id: str | None
-    error: str | None
+    type: Literal["create", "update", "delete"] = Field(
+        description="The operation: create, update or delete."
+    )
+    status: Literal["success", "error"] = Field(description="success or error.")
+    memory_id: str | None = Field(description="The memory it applies to.")
+    error: ErrorText
 
 
 class BatchErrorGroup(Wire):
@@ -244,9 +289,9 @@ class BatchResponse(Wire):
         }
     )  # fmt: skip
 
-    total_operations: int
-    successful: int
-    failed: int
+    total_operations: int = Field(description="Operations received.")
+    successful: int = Field(description="Operations that succeeded.")
+    failed: int = Field(description="Operations that failed.")
     results: list[BatchItemResult] = Field(
         description="Every success, and the first 20 failures (the rest are counted in `error_summary`)."
     )

@@ -8,7 +8,13 @@ from pydantic import ConfigDict, Field, create_model
 
 from shared.api.schemas.base import Wire, _absent
 from shared.api.schemas.entities import EntityRelationPath
+from shared.api.schemas.fields import (
+    ObjectId,
+)
 from shared.api.schemas.memories import Memory
+from shared.core.fields import (
+    Content,
+)
 
 
 class _RecalledMemory(Memory):
@@ -51,23 +57,23 @@ else:
 
 
 class FreshnessMetadata(Wire):
-    avg_freshness: float | None
-    min_freshness: float | None
-    max_freshness: float | None
-    severe_count: int
-    moderate_count: int
+    avg_freshness: float | None = Field(description="Mean freshness of the results (null: no results).")
+    min_freshness: float | None = Field(description="Lowest freshness of the results.")
+    max_freshness: float | None = Field(description="Highest freshness of the results.")
+    severe_count: int = Field(description="Results with freshness under 0.1.")
+    moderate_count: int = Field(description="Results with freshness from 0.1 to 0.5.")
 
 
 class BudgetSummary(Wire):
     requested: int | None = Field(description="`budget_tokens` as asked (null: no budget).")
     used: int = Field(description="Estimated tokens of the memories sent.")
-    estimator: str
-    truncated_items: int
-    omitted_items: int
+    estimator: str = Field(description="How tokens were estimated (`chars_div_3_conservative_v1`).")
+    truncated_items: int = Field(description="Memories cut to fit the budget.")
+    omitted_items: int = Field(description="Memories left out to fit the budget.")
 
 
 class RecallResponse(Wire):
-    """The reference's ``RecallResult`` (API.md §6), without the keys that are always null here (query_rewritten,
+    """The reference server's ``RecallResult``, without the keys that are always null here (query_rewritten,
     trajectory, …): what the SDKs read, no more."""
 
     model_config = ConfigDict(
@@ -102,29 +108,33 @@ class RecallResponse(Wire):
         }
     )  # fmt: skip
 
-    memories: list[RecalledMemory]
+    memories: list[RecalledMemory] = Field(description="The memories, best first (or in `time_order`).")
     total_count: int = Field(description="Size of the fused candidate pool before the limit.")
-    query_tokens: int
-    search_latency_ms: int
-    mode_used: str
+    query_tokens: int = Field(description="Tokens the query used (0: no LLM involved).")
+    search_latency_ms: int = Field(description="Time the server spent searching, in milliseconds.")
+    mode_used: str = Field(description="The mode that ran (rag without an LLM).")
     relation_paths: list[EntityRelationPath] = Field(
         description="How the relational arm reached its memories (empty without `include_relations` or a "
         "relation in the query)."
     )
-    freshness_metadata: FreshnessMetadata
-    query_intent: list[str]
-    retrieval_confidence: Literal["strong", "moderate", "weak"]
-    confidence_reasons: list[str]
-    budget_summary: BudgetSummary
+    freshness_metadata: FreshnessMetadata = Field(description="Summary of the results' freshness.")
+    query_intent: list[str] = Field(description="The query's intent as classified by rules (e.g. `general`).")
+    retrieval_confidence: Literal["strong", "moderate", "weak"] = Field(
+        description="strong (two independent signals), moderate (keyword or relational only) or weak."
+    )
+    confidence_reasons: list[str] = Field(
+        description="Why, e.g. `multiple_independent_retrieval_signals`, `empty_result`."
+    )
+    budget_summary: BudgetSummary = Field(description="What the token budget did.")
     generation_summary: dict[str, Any] | None = Field(
         default=None, exclude_if=_absent, description="LLM calls and tokens (left out: no LLM was used)."
     )
 
 
 class Evidence(Wire):
-    id: str
-    content: str
-    relevance_score: float
+    id: ObjectId
+    content: Content
+    relevance_score: float = Field(description="Fused relevance of the arms that found it (0–1).")
 
 
 class AnswerResponse(Wire):
@@ -132,21 +142,25 @@ class AnswerResponse(Wire):
 
     model_config = ConfigDict(extra="allow")
 
-    query: str
+    query: str = Field(description="The question, as asked.")
     answer: str | None = Field(description="Null when abstaining or when no LLM is configured.")
     citations: list[str] = Field(description="Ids of the memories the answer rests on.")
-    abstained: bool
-    llm_configured: bool
-    evidence: list[Evidence]
-    retrieval_confidence: Literal["strong", "moderate", "weak"]
-    generation_summary: dict[str, Any]
+    abstained: bool = Field(description="True when nothing relevant was found, so nothing was claimed.")
+    llm_configured: bool = Field(description="Whether this server has an LLM.")
+    evidence: list[Evidence] = Field(description="The memories recall found, with their relevance.")
+    retrieval_confidence: Literal["strong", "moderate", "weak"] = Field(
+        description="strong (two independent signals), moderate (keyword or relational only) or weak."
+    )
+    generation_summary: dict[str, Any] = Field(
+        description="LLM calls and tokens spent (null or zeros without an LLM)."
+    )
 
 
 class ReflectResponse(Wire):
-    reflection: str
-    source_memories: list[str]
-    evidence: list[Evidence]
-    confidence: float
-    tokens_processed: int
-    llm_configured: bool
-    abstained: bool
+    reflection: str = Field(description="The synthesis, or a note saying no LLM is configured.")
+    source_memories: list[str] = Field(description="Ids of the memories it rests on.")
+    evidence: list[Evidence] = Field(description="The memories recall found, with their relevance.")
+    confidence: float = Field(description="0–1 confidence of the synthesis (0 when there is none).")
+    tokens_processed: int = Field(description="LLM tokens used (input + output).")
+    llm_configured: bool = Field(description="Whether this server has an LLM.")
+    abstained: bool = Field(description="True when nothing relevant was found, so nothing was claimed.")

@@ -7,6 +7,22 @@ from typing import Any, Literal
 from pydantic import ConfigDict, Field
 
 from shared.api.schemas.base import Timestamp, Wire, _wrapped_example
+from shared.api.schemas.fields import (
+    CreatedAt,
+    ExpiresAt,
+    InWorkspace,
+    ObjectId,
+    TenantId,
+    UpdatedAt,
+)
+from shared.core.fields import (
+    AutoCommit,
+    ContextId,
+    EntryTtlSeconds,
+    Metadata,
+    UserId,
+    WorkingMemoryKey,
+)
 
 
 class Session(Wire):
@@ -29,16 +45,16 @@ class Session(Wire):
         }
     )
 
-    id: str
-    workspace_id: str
-    tenant_id: str
-    context_id: str | None
-    user_id: str | None
-    metadata: dict[str, Any]
-    auto_commit: bool
-    committed_at: Timestamp | None
-    expires_at: Timestamp | None
-    created_at: Timestamp
+    id: ObjectId
+    workspace_id: InWorkspace
+    tenant_id: TenantId
+    context_id: ContextId
+    user_id: UserId
+    metadata: Metadata
+    auto_commit: AutoCommit
+    committed_at: Timestamp | None = Field(description="When the session was committed (null: not yet).")
+    expires_at: ExpiresAt
+    created_at: CreatedAt
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Session:
@@ -50,7 +66,7 @@ class SessionEnvelope(Session):
 
     model_config = _wrapped_example(Session, "session")
 
-    session: Session
+    session: Session = Field(description="The session.")
 
 
 class SessionCreated(SessionEnvelope):
@@ -60,21 +76,21 @@ class SessionCreated(SessionEnvelope):
 
 
 class SessionList(Wire):
-    sessions: list[Session]
-    total_count: int
+    sessions: list[Session] = Field(description="The sessions.")
+    total_count: int = Field(description="The number of sessions sent.")
 
 
 class Expiry(Wire):
-    expires_at: Timestamp | None
+    expires_at: ExpiresAt
 
 
 class WorkingMemoryEntry(Wire):
-    key: str
+    key: WorkingMemoryKey
     value: Any = Field(description="Any JSON value.")
-    ttl_seconds: int | None
-    expires_at: Timestamp | None
-    created_at: Timestamp | None
-    updated_at: Timestamp | None
+    ttl_seconds: EntryTtlSeconds
+    expires_at: ExpiresAt
+    created_at: Timestamp | None = Field(description="When it was created (ISO-8601 UTC).")
+    updated_at: Timestamp | None = Field(description="When it last changed (ISO-8601 UTC).")
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> WorkingMemoryEntry:
@@ -82,12 +98,12 @@ class WorkingMemoryEntry(Wire):
 
 
 class WorkingMemoryEntries(Wire):
-    items: list[WorkingMemoryEntry]
-    total_count: int
+    items: list[WorkingMemoryEntry] = Field(description="The entries.")
+    total_count: int = Field(description="The number of entries sent.")
 
 
 class Checkpoint(Wire):
-    """A durable transcript segment of a session (API.md §8): stored as memory ``raw_memory_id``, then indexed
+    """A durable transcript segment of a session: stored as memory ``raw_memory_id``, then indexed
     line by line into searchable memories."""
 
     model_config = ConfigDict(
@@ -115,8 +131,8 @@ class Checkpoint(Wire):
     )
 
     id: str = Field(description="`chk_` + 32 hex.")
-    workspace_id: str
-    session_id: str
+    workspace_id: InWorkspace
+    session_id: str = Field(description="The session it came from.")
     raw_memory_id: str = Field(
         description="The memory holding the whole segment (`mem_chk_…`), kept after the session."
     )
@@ -131,14 +147,15 @@ class Checkpoint(Wire):
         description="`durable` once the raw memory is stored."
     )
     index_status: Literal["pending", "complete", "failed", "skipped"] = Field(
-        description="Whether the segment's lines were indexed as memories; a replay retries `pending`/`failed`."
+        description="Whether the segment's lines were indexed as memories; a replay retries "
+        "`pending`/`failed`."
     )
     enrichment_status: str = Field(description="LLM enrichment of the segment; `skipped` without an LLM.")
     idempotency_key: str = Field(
         description="The caller's key; a replay with it returns this same checkpoint."
     )
-    created_at: Timestamp
-    updated_at: Timestamp
+    created_at: CreatedAt
+    updated_at: UpdatedAt
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Checkpoint:
@@ -146,10 +163,10 @@ class Checkpoint(Wire):
 
 
 class CommitResult(Wire):
-    session_id: str
+    session_id: str = Field(description="The session it came from.")
     memories_extracted: int = Field(description="Candidate memories read from the session.")
     memories_deduplicated: int = Field(description="Candidates already known (nothing written).")
     memories_created: int = Field(description="Memories added or superseding an older version.")
     breakdown: dict[str, int] = Field(description="Counts per outcome (added, superseded, noop, …).")
-    extraction_time_ms: int
+    extraction_time_ms: int = Field(description="Time the extraction took, in milliseconds.")
     memory_ids: list[str] = Field(description="Ids of the memories written.")

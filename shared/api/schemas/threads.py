@@ -7,30 +7,51 @@ from typing import Any
 from pydantic import Field
 
 from shared.api.schemas.base import Timestamp, Wire
+from shared.api.schemas.fields import (
+    CreatedAt,
+    ErrorText,
+    ExpiresAt,
+    InWorkspace,
+    ObjectId,
+    TenantId,
+    UpdatedAt,
+)
+from shared.core.fields import (
+    ContextId,
+    IdleAction,
+    Metadata,
+    ObserverId,
+    ParentThread,
+    Role,
+    SubjectId,
+    ThreadScope,
+    Title,
+    UserId,
+)
 
 
 class Thread(Wire):
-    id: str
-    workspace_id: str
-    tenant_id: str
-    user_id: str | None
-    context_id: str | None
-    observer_id: str | None
-    subject_id: str | None
-    title: str | None
-    metadata: dict[str, Any]
-    scope: str | None
-    ownership: str | None
-    parent_thread: str | None
-    message_count: int
-    last_decomposed_index: int | None
-    idle_action: str | None
-    summary: str | None
-    last_decomposed_at: Timestamp | None
-    expires_at: Timestamp | None
-    hidden_at: Timestamp | None
-    created_at: Timestamp
-    updated_at: Timestamp
+    id: ObjectId
+    workspace_id: InWorkspace
+    tenant_id: TenantId
+    user_id: UserId
+    context_id: ContextId
+    observer_id: ObserverId
+    subject_id: SubjectId
+    title: Title
+    metadata: Metadata
+    scope: ThreadScope
+    ownership: str | None = Field(description="Who owns the thread: `user` (default) or `agent`.")
+    parent_thread: ParentThread
+    message_count: int = Field(description="Messages in the thread.")
+    last_decomposed_index: int | None = Field(description="The last message index extraction has read.")
+    idle_action: IdleAction
+    summary: str | None = Field(description="A summary of the thread (null: none yet).")
+    last_decomposed_at: Timestamp | None = Field(description="When extraction last ran.")
+    expires_at: ExpiresAt
+    hidden_at: Timestamp | None = Field(description="When the thread was hidden (null: visible).")
+    created_at: CreatedAt
+    updated_at: UpdatedAt
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Thread:
@@ -38,23 +59,23 @@ class Thread(Wire):
 
 
 class ThreadEnvelope(Wire):
-    thread: Thread
+    thread: Thread = Field(description="The thread.")
 
 
 class ThreadList(Wire):
-    threads: list[Thread]
-    total_count: int
+    threads: list[Thread] = Field(description="The threads.")
+    total_count: int = Field(description="The number of threads on this page.")
 
 
 class Message(Wire):
-    id: str
-    thread_id: str
+    id: ObjectId
+    thread_id: str = Field(description="The thread.")
     message_index: int = Field(description="0-based position in the thread.")
-    role: str
+    role: Role
     content: Any = Field(description="A string, or a list of content parts `{type, text?, data?}`.")
-    metadata: dict[str, Any]
+    metadata: Metadata
     client_message_id: str | None = Field(description="The `id` the client gave the message, if any.")
-    created_at: Timestamp
+    created_at: CreatedAt
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Message:
@@ -62,14 +83,14 @@ class Message(Wire):
 
 
 class ThreadFull(Wire):
-    thread: Thread
-    messages: list[Message]
-    total_messages: int
+    thread: Thread = Field(description="The thread.")
+    messages: list[Message] = Field(description="The messages, by index.")
+    total_messages: int = Field(description="Messages in the thread.")
 
 
 class MessagesAppended(Wire):
-    messages: list[Message]
-    thread_id: str
+    messages: list[Message] = Field(description="The messages, by index.")
+    thread_id: str = Field(description="The thread.")
     new_message_count: int = Field(description="Messages the extraction job will read.")
     job_id: str | None = Field(
         description="The extraction job to poll at /v1/jobs/{job_id}, if one was queued."
@@ -77,25 +98,25 @@ class MessagesAppended(Wire):
 
 
 class MessagePage(Wire):
-    messages: list[Message]
-    thread_id: str
-    total_count: int
+    messages: list[Message] = Field(description="The messages, by index.")
+    thread_id: str = Field(description="The thread.")
+    total_count: int = Field(description="How many messages the thread has.")
 
 
 class Job(Wire):
-    id: str
+    id: ObjectId
     job_id: str = Field(description="Same as `id` (the SDK reads `job_id`).")
-    workspace_id: str
-    thread_id: str | None
-    from_index: int | None
-    to_index: int | None
+    workspace_id: InWorkspace
+    thread_id: str | None = Field(description="The thread.")
+    from_index: int | None = Field(description="First message index the job reads.")
+    to_index: int | None = Field(description="Last message index the job reads.")
     status: str = Field(description="queued, running, succeeded or failed.")
-    attempts: int
-    error: str | None
-    result: dict[str, Any] | None
-    created_at: Timestamp
-    started_at: Timestamp | None
-    finished_at: Timestamp | None
+    attempts: int = Field(description="How many times the job ran.")
+    error: ErrorText
+    result: dict[str, Any] | None = Field(description="What the job produced (null until it finishes).")
+    created_at: CreatedAt
+    started_at: Timestamp | None = Field(description="When the job started.")
+    finished_at: Timestamp | None = Field(description="When the job finished.")
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Job:
@@ -103,4 +124,4 @@ class Job(Wire):
 
 
 class JobEnvelope(Job):
-    job: Job
+    job: Job = Field(description="The job.")

@@ -7,6 +7,17 @@ from typing import Any
 from pydantic import ConfigDict, Field
 
 from shared.api.schemas.base import Timestamp, Wire, _wrapped_example
+from shared.api.schemas.fields import (
+    CreatedAt,
+    EmbeddingModel,
+    ObjectId,
+    TenantId,
+)
+from shared.core.fields import (
+    Description,
+    DisplayName,
+    SettingsObject,
+)
 
 
 class Workspace(Wire):
@@ -27,14 +38,14 @@ class Workspace(Wire):
         }
     )
 
-    id: str
-    tenant_id: str
-    name: str
-    settings: dict[str, Any]
-    tags: list[str]
-    embedding_model: str | None
-    created_at: Timestamp | None
-    updated_at: Timestamp | None
+    id: ObjectId
+    tenant_id: TenantId
+    name: DisplayName
+    settings: SettingsObject
+    tags: list[str] = Field(description="Labels, stored as sent; `GET /v1/workspaces?tags=` filters by them.")
+    embedding_model: EmbeddingModel
+    created_at: Timestamp | None = Field(description="When it was created (ISO-8601 UTC).")
+    updated_at: Timestamp | None = Field(description="When it last changed (ISO-8601 UTC).")
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Workspace:
@@ -46,36 +57,36 @@ class WorkspaceEnvelope(Workspace):
 
     model_config = _wrapped_example(Workspace, "workspace")
 
-    workspace: Workspace
+    workspace: Workspace = Field(description="The workspace.")
     stats: dict[str, Any] | None = Field(default=None, description="Counts of memories (GET only).")
 
 
 class WorkspaceList(Wire):
-    workspaces: list[Workspace]
+    workspaces: list[Workspace] = Field(description="The workspaces.")
 
 
 class Context(Wire):
     model_config = ConfigDict(extra="allow")  # the context row's columns, whatever the migration added
 
-    id: str
-    workspace_id: str | None = None
-    name: str
-    description: str | None = None
-    settings: dict[str, Any] = Field(default_factory=dict)
-    created_at: Timestamp
+    id: ObjectId
+    workspace_id: str | None = Field(default=None, description="The workspace it belongs to.")
+    name: DisplayName
+    description: Description = None
+    settings: SettingsObject = Field(default_factory=dict)
+    created_at: CreatedAt
 
 
 class ContextEnvelope(Context):
-    context: Context
+    context: Context = Field(description="The context.")
 
 
 class ContextList(Wire):
-    contexts: list[Context]
+    contexts: list[Context] = Field(description="The contexts.")
 
 
 class ImportResult(Wire):
     imported: int = Field(description="Memories written.")
     skipped_duplicates: int = Field(description="Memories already in the workspace.")
-    associations_imported: int
+    associations_imported: int = Field(description="Associations written.")
     errors: int = Field(description="Items refused (see `details`).")
     details: list[Any] = Field(description="Why each refused item was refused.")

@@ -1,5 +1,5 @@
 -- migration: contract — reshapes the keys of sessions and threads, which the previous code's ON CONFLICT targets
--- name. Allowed as one step only because no database has been deployed yet (issue 16, before the first deploy).
+-- name. Allowed as one step only because no database had been deployed yet (it was written before the first deploy).
 --
 -- 0012: session and thread ids are unique per workspace, not across every tenant. Both are client-chosen: with
 -- one global namespace, creating an id another tenant holds answered 409 "already exists" (an oracle), and an

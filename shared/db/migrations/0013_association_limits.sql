@@ -1,4 +1,4 @@
--- 0013: association limits (issue 16). Strength is a weight in [0, 1]: the API always said so, but workspace
+-- 0013: association limits. Strength is a weight in [0, 1]: the API always said so, but workspace
 -- import wrote whatever it was given (1e30, -5). Clamp what is stored, then let the database refuse the rest.
 -- Nothing is deployed yet, so the table is small and this runs inside the migration's transaction.
 UPDATE associations SET strength = least(greatest(strength, 0), 1)

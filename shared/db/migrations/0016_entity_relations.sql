@@ -1,4 +1,4 @@
--- 0016: typed entity relations (issue 18). An entity registry per workspace (canonical name, kind, aliases),
+-- 0016: typed entity relations. An entity registry per workspace (canonical name, kind, aliases),
 -- typed directed relations between entities, and evidence rows tying each relation to the memory (and span)
 -- it came from. See shared/domain/relations/ and docs/relations.md.
 --

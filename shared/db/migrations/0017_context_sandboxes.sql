@@ -1,4 +1,4 @@
--- 0017: the context environment's per-session sandboxes (issue 19; docs/context-environment.md).
+-- 0017: the context environment's per-session sandboxes (docs/context-environment.md).
 --
 -- One row per session that has a sandbox. `state` is opaque to the API: a zlib-compressed pickle written and
 -- read only by the isolated executor (shared/domain/context_env/executor.py); the API stores and returns the bytes and never

@@ -1,8 +1,9 @@
 -- 0021: the HNSW graph is built in bulk for a large pending set, by generations (shared/db/vector_index.py).
 -- Moving a bulk-written row into the graph by an UPDATE inserts it there (and, non-HOT, into every other index
--- of the row): about 385 rows/s here, so a 1M-row import waited ~45 minutes in the exactly scanned tail. A
--- CREATE INDEX builds the graph ~9× faster. So each row carries the generation it joins the graph with, and the
--- graph of generation G is an index over ``vector_gen <= G`` (memories_embedding_<dims>_g<G>). Rows written one
+-- of the row), one row at a time, so a large import waits long in the exactly scanned tail; a CREATE INDEX
+-- builds the graph several times faster (BENCHMARKS.md, the 1M section). So each row carries the generation it
+-- joins the graph with, and the graph of generation G is an index over ``vector_gen <= G``
+-- (memories_embedding_<dims>_g<G>). Rows written one
 -- at a time get 0 (in the graph at once); bulk writes get the generation after the one published or building
 -- (pending). Recall partitions by the G it reads from vector_index_generations: ``<= G`` walks that graph,
 -- ``> G`` is scanned exactly, so any G gives exact, complete results; only the speed needs G's index. The owner

@@ -1,7 +1,7 @@
 -- 0022: after a bulk load the full-text index answers from its pending list. GIN's fast update appends new
 -- entries to an unsorted pending list (up to gin_pending_list_limit, 4 MB) that every search scans in full
--- until a vacuum merges it; measured at 10k bulk-loaded memories, a one-word lookup took 0.30 ms before the
--- merge and 0.14 ms after (recall looks up each query word). The worker already asks for fresh statistics
+-- until a vacuum merges it, so each of recall's per-word lookups slows down after a bulk load (BENCHMARKS.md,
+-- recall's per-request cost). The worker already asks for fresh statistics
 -- after moving a bulk load into the HNSW graph; the same owner's call now merges both GIN pending lists too.
 CREATE OR REPLACE FUNCTION analyze_memories() RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$

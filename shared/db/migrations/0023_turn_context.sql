@@ -1,4 +1,4 @@
--- 0023: a conversation turn's previous turn, as text-search context (issue 24; bench/locomo/EXPERIMENTS.md
+-- 0023: a conversation turn's previous turn, as text-search context (bench/locomo/EXPERIMENTS.md
 -- §11.6–11.7). An answer turn rarely repeats the question's words; the turn before it does. Recall's text arm
 -- (shared/db/recall.sql, ``listed``) also matches a query word against the previous turn's words and
 -- counts such a match at a fraction of its IDF (RecallTuning.context_text_weight, 0.25); the length used for

@@ -1,11 +1,10 @@
--- 0024: recall's full-text listing reads each matching memory once (issue 22).
+-- 0024: recall's full-text listing reads each matching memory once.
 --
 -- Recall's text arm lists every memory holding a query word (shared/db/recall.sql, ``listed``). Through
 -- memorylayer_text_matches (0015) that was a GIN lookup returning ids, then a primary-key lookup of each id in
 -- memories for its length, name fact and the request's filters: a second index descent and heap visit per
--- matching row, which the GIN lookup's own heap visit had just made. Timed on one 10k-memory workspace (8 words in
--- 300-2,000 memories each, 11k rows a pass): 106-113 ms a pass through the id join, 51-55 ms through this
--- function, 78-85 ms joining by ctid instead. At 1M a listed word's join was 16 of a slow recall's 55 ms.
+-- matching row, which the GIN lookup's own heap visit had just made. That join was about half of the listing's
+-- time, and joining by ctid instead saves less than this function does (BENCHMARKS.md, 1M run F).
 --
 -- So this returns the columns the listing uses: those recall's filters read (the ``-- filters --`` block of
 -- recall.sql, on alias m), the text, and a name fact's value. A filter on another column fails at once

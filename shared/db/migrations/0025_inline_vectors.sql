@@ -1,4 +1,4 @@
--- 0025: a memory's vector is stored in its row, not out of line in TOAST (issue 22).
+-- 0025: a memory's vector is stored in its row, not out of line in TOAST.
 --
 -- A 384-d `vector` is 1,540 bytes; with the rest of the row (~0.7 kB) a memory passes PostgreSQL's 2 kB TOAST
 -- threshold, so the vector, the largest value, was tried for compression (float noise does not compress: CPU

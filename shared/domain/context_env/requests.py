@@ -48,7 +48,7 @@ class LoadRequest(_Body):
     )
     include_embeddings: bool = Field(default=False, description="Store each memory's embedding vector too.")
     # Not in SDK 0.2.1's payload (which the reference ignores anyway): recall's own user filter. There is no
-    # context_id filter, as in recall, where context_id is reserved and filters nothing (API.md).
+    # context_id filter, as in recall, where context_id is reserved and filters nothing (in the reference server too).
     user_id: str | None = Field(
         default=None, max_length=256, description="Only memories of this user (recall's `user_id` filter)."
     )

@@ -1,7 +1,7 @@
 """The context environment: per-session sandboxes behind /v1/context/* (docs/context-environment.md).
 
     >>> svc = SandboxService(db, sessions, recaller, llm, settings)        # doctest: +SKIP
-    >>> svc.execute(caller, ExecuteRequest(code="x = 1 + 1\\nx"))["result"]
+    >>> svc.execute(caller, ExecuteRequest(code="x = 1 + 1\\nx"))["result"]  # doctest: +SKIP
     '2'
 
 It finds the caller's session, reads the sandbox row (the state's JSON, compressed, plus a summary), has

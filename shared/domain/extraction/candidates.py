@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 # One value at a time: a new value supersedes the old. Other predicates (likes, allergy, family, plan, event, …)
-# accumulate. hometown and marital_status came with the deterministic rules of issue 24 (docs/extraction.md).
+# accumulate. hometown and marital_status are single-valued too (docs/extraction.md).
 SINGLE_VALUED = frozenset(
     {"name", "lives_in", "employer", "job_title", "age", "birthday", "partner", "email", "phone", "timezone",
      "hometown", "marital_status"}

@@ -54,8 +54,8 @@ def normalise_tags(tags: list[str]) -> list[str]:
 def dedup_key(
     content: str, tags: list[str], metadata: dict, user_id: str | None, sequence_key: str | None = None
 ) -> str:
-    """Identical content, tags, metadata, user and stream make one memory; any difference keeps both (API.md
-    §9.3)."""
+    """Identical content, tags, metadata, user and stream make one memory; any difference keeps both (the
+    reference server merged them: a chat's memory answered another chat's, a repeated message was lost)."""
     payload = [content, sorted(tags), metadata, user_id]
     if sequence_key is not None:
         payload.append(sequence_key)

@@ -1,3 +1,3 @@
-"""Typed entity relations (issue 18): canonical relationship names, entity-name normalisation, the
+"""Typed entity relations: canonical relationship names, entity-name normalisation, the
 ``metadata.knowledge_work`` profile, connector envelopes, the writer and the recall intent.
 See docs/relations.md."""

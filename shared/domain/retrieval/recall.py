@@ -10,10 +10,10 @@ The statement ranks with two arms and three cues (measured on LoCoMo, bench/loco
 - the speaker: a memory whose ``metadata.speaker`` is named in the query is boosted;
 - time: for a "when" question, a memory whose text mentions a time is boosted.
 
-Two weights keep current facts first (issue 24): a query word that is someone's name by a name fact of the scope
+Two weights keep current facts first: a query word that is someone's name by a name fact of the scope
 counts for little, and a memory matching only that name ("User's name is Dana" for "where does Dana live?")
 keeps a fraction of its score; a turn that restates a superseded value (``stale_by``, set by the extraction
-writer) ranks lower than the fact that replaced it, unless the question asks about the past.
+writer) ranks lower than the fact that replaced it, unless the question asks about the past (docs/recall.md).
 
     >>> req = RecallRequest(query="redis timeout")                                # doctest: +SKIP
     >>> result = Recaller(db, embedder, settings).recall(["ws_a"], req)           # doctest: +SKIP
@@ -67,7 +67,7 @@ SCOPE_COUNT_TTL_S = 60.0
 WORD_STATS_TTL_S = 300.0
 # ...but a read that found none (the table not analysed yet: every word is then listed, the costly case) is tried
 # again after this long: a freshly loaded workspace's first recalls would otherwise list every word for minutes
-# after its ANALYZE (bench.scale's 10k baseline recalled at 2.7-3x its other runs; issue 22).
+# after its ANALYZE (BENCHMARKS.md, the 1M section).
 WORD_STATS_RETRY_S = 5.0
 # Whether the hot-shape function is installed (migrations may run after this process started), and the table's
 # estimated size, are read again after this long.

@@ -1,2 +1,2 @@
 """Sessions: working memory with enforced TTLs, checkpoints, commit into long-term memory, context packs and
-deltas (API.md §8)."""
+deltas."""

@@ -1,4 +1,4 @@
-"""Opaque, signed context cursors, bit-for-bit the reference's format (API.md §8).
+"""Opaque, signed context cursors, bit-for-bit the reference server's format.
 
     >>> token = encode(b"secret", "ws_a", "sess_1", 42)
     >>> decode(b"secret", token, "ws_a", "sess_1")

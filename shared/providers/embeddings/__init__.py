@@ -27,7 +27,7 @@ _PROVIDERS: dict[str, str] = {
 
 def create_embedder(settings: Settings) -> Embedder:
     """Build the provider that settings name; each provider class has ``from_settings(settings)``. In a traced
-    Lambda its calls are X-Ray subsegments."""
+    Lambda its calls are spans (shared/providers/tracing.py)."""
     from shared.providers.tracing import traced_embedder
 
     return traced_embedder(_create(settings))

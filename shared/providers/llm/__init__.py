@@ -13,7 +13,7 @@ from shared.providers.llm.base import LLMClient, LLMUsage
 
 
 def create_llm(settings: Settings) -> LLMClient | None:
-    """The configured client (its calls are X-Ray subsegments in a traced Lambda), or None."""
+    """The configured client (its calls are spans in a traced Lambda: shared/providers/tracing.py), or None."""
     from shared.providers.tracing import traced_llm
 
     return traced_llm(_create(settings))

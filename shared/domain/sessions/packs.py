@@ -1,4 +1,4 @@
-"""Context packs and deltas: deterministic, no LLM, under a hard token budget (API.md §8).
+"""Context packs and deltas: deterministic, no LLM, under a hard token budget.
 
     >>> items = [Item("working:goal", "working_memory", "goal: fix redis", 1.0),
     ...          Item("mem_1", "directives", "Always answer in French", 0.9)]
@@ -32,7 +32,7 @@ from shared.db.rows import Connection
 from shared.db.scope import Scope
 from shared.domain.context_env.summary import may_view, sandbox_summary, summary_content
 from shared.domain.memories import serialize
-from shared.domain.relations.context import entity_memories
+from shared.domain.relations.pack_entities import entity_memories
 from shared.domain.requests import RecallRequest
 from shared.domain.retrieval.budget import ESTIMATOR, estimate_tokens
 from shared.domain.retrieval.recall import Recaller
@@ -246,7 +246,7 @@ class ContextService:
                 rows = mem_repo.live_by_ids(conn, workspace_id, raw_ids)
                 items += [memory_item(r, "checkpoint_recovery", ["checkpoint"]) for r in rows]
         if (req.entity_ids or req.entity_names) and limits.recent_activity:
-            # Through the entity registry (shared/domain/relations/context.py); names also join the topic search.
+            # Through the entity registry (shared/domain/relations/pack_entities.py); names also join the topic search.
             rows, _resolved = entity_memories(
                 self.db, workspace_id, req.entity_ids, req.entity_names, limit=limits.recent_activity
             )

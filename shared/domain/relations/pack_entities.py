@@ -1,4 +1,4 @@
-"""Context packs resolve entities (issue 18 item 5): the memories that are live evidence of the named
+"""Context packs resolve entities: the memories that are live evidence of the named
 entities' relations.
 
     >>> rows, resolved = entity_memories(db, "ws_a", [], ["PLAT-77"], limit=10)        # doctest: +SKIP

@@ -42,8 +42,8 @@ def test_generated_sync_client_has_every_async_method_blocking_with_the_same_arg
 
 
 def test_remembers_keyword_arguments_are_written_once_in_the_source() -> None:
-    # The duplication this replaced: remember's 16 fields were written six times across three files (two
-    # signatures, two forwarding calls, a builder's signature and its body dict). Now the signature is the body.
+    # remember's signature is its body: its fields are not repeated in forwarding calls, builders or the sync
+    # client's source.
     package = GENERATOR.parent / "src" / "memorylayer"
     hand_written = {
         p.name: p.read_text() for p in package.glob("*.py") if p.name not in {"sync_client.py", "models.py"}
@@ -54,7 +54,7 @@ def test_remembers_keyword_arguments_are_written_once_in_the_source() -> None:
         for n, p in remember.items()
         if p.kind is p.KEYWORD_ONLY and n not in {"idempotency_key", "workspace_id"}
     ]
-    # the 16 of the issue (14 + the two left out), + relations (issue 18)
+    # remember's keyword fields, relations included
     assert len(fields) == 15 and "logical_key" in fields and "relations" in fields
     for name, text in hand_written.items():
         for field in ("logical_key", "sequence_key", "event_time", "observer_id", "relations"):
