@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-# The fifth pass reads a sentence as a person types it only after putting it in the words the rules know: one
-# change here reaches every rule at once (docs/extraction.md, "Normalising before matching").
+# The rules read a sentence as a person types it only after putting it in the words they know: one change
+# here reaches every rule at once (docs/extraction.md, "Normalising before matching").
 _EMOJI = re.compile(r"[\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]+")
 
 

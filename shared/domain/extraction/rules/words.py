@@ -27,7 +27,7 @@ JOB_HEADS = frozenset(["engineer", "developer", "programmer", "designer", "archi
                        "handler", "dispatcher", "courier", "porter", "janitor", "caretaker", "housekeeper",
                        "steward", "stewardess", "labourer", "laborer", "hygienist", "sonographer", "radiographer",
                        "physio",
-                       # the fifth pass: jobs said by their initials ("a primary school TA", "an RN")
+                       # jobs said by their initials ("a primary school TA", "an RN")
                        "ta", "rn", "gp", "lpn", "cna", "emt", "hca", "pa", "ot", "slp", "senco"])  # fmt: skip
 
 
@@ -71,7 +71,7 @@ RELATIVES = frozenset(["mother", "mom", "mum", "father", "dad", "parents", "twin
                        "nephews", "aunts", "uncles"])  # fmt: skip
 
 
-# The fifth pass: every kin word's plural ("my stepdaughters", "my grandsons"), by rule rather than one at a time.
+# Every kin word's plural ("my stepdaughters", "my grandsons"), by rule rather than one at a time.
 RELATIVES = RELATIVES | {w + "s" for w in RELATIVES if not w.endswith(("s", "y", "d")) and "-" not in w} | {
     "babies", "granddads", "grandads"}  # fmt: skip
 
@@ -96,7 +96,7 @@ CANONICAL = {
 }
 
 
-# The fifth pass: breeds and kinds said instead of "dog" or "cat" ("a lurcher", "our cockapoo", "a bearded dragon"),
+# Breeds and kinds said instead of "dog" or "cat" ("a lurcher", "our cockapoo", "a bearded dragon"),
 # multi-word ones first, and any "-doodle" cross (not "lab": "I have a lab meeting"; not any "-poo": shampoo).
 PETS = ("springer spaniel|cocker spaniel|king charles spaniel|jack russell|german shepherd|great dane|french bulldog|"
         "bearded dragon|corn snake|maine coon|shih tzu|"
