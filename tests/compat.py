@@ -26,15 +26,19 @@ def _python312() -> str | None:
     return None
 
 
-def official_python() -> str:
+def official_python(*, required: bool = False) -> str:
     """The compat interpreter, installing it on first use. No Python 3.12 on the machine is a skip (the dev
-    install does not provide one); a failed install of the packages is a failure, never a skip."""
+    install does not provide one), or a failure when ``required``; a failed install of the packages is a
+    failure, never a skip."""
     python = VENV / "bin" / "python"
     if MARKER.exists() and python.exists():
         return str(python)
     interpreter = _python312()
     if interpreter is None:
-        pytest.skip("no Python 3.12 interpreter (set ML_PYTHON312); the official packages need >= 3.12")
+        reason = "no Python 3.12 interpreter (set ML_PYTHON312); the official packages need >= 3.12"
+        if required:
+            pytest.fail(reason)
+        pytest.skip(reason)
     try:
         subprocess.run([interpreter, "-m", "venv", str(VENV)], check=True, capture_output=True, timeout=300)
         subprocess.run(
