@@ -27,6 +27,8 @@ from shared.domain.extraction.base import ExtractionInput, ExtractionOutput, Ext
 from shared.domain.extraction.candidates import Provenance
 from shared.domain.extraction.deterministic import DeterministicExtractor
 from shared.domain.extraction.writer import MemoryWriter
+from shared.domain.indexing.owner import rebuild_as_owner
+from shared.domain.indexing.plan import Plan, plan
 from shared.domain.retrieval.budget import estimate_tokens
 from shared.providers.embeddings.base import Embedder
 from shared.providers.llm import create_llm
@@ -127,7 +129,7 @@ class ExtractionWorker:
         return self.run(job_id, final_attempt=receive_count >= self.settings.extraction_max_attempts)
 
     def index_vectors(self, *, defer_bulk: bool = False, budget_s: float = 60.0) -> dict[str, Any]:
-        """Bring bulk-written memories into the HNSW graph: a large pending set (``vector_index.Plan``) by a
+        """Bring bulk-written memories into the HNSW graph: a large pending set (``Plan``, indexing/plan.py) by a
         bulk build of the next graph generation, when this process has the owner's credentials (locally
         ``database_owner_url``; in AWS the migrate function's, see infra/README.md); else row by row
         (``index_pending``), looking again every few thousand rows (a load may still be growing the set).
@@ -145,12 +147,12 @@ class ExtractionWorker:
         while True:
             if owner is not None:
                 with rls.visible(rls.EVERY), self.db.connection() as conn:
-                    plan = vector_index.plan(conn, dims)
-                if plan.wants_bulk:
+                    ahead = plan(conn, dims)
+                if ahead.wants_bulk:
                     if defer_bulk:
                         return {"status": "deferred", "kind": "index_vectors", "indexed": moved}
-                    return self._rebuild(owner, dims, plan, moved)
-                if plan.pending == 0:
+                    return self._rebuild(owner, dims, ahead, moved)
+                if ahead.pending == 0:
                     break
             left = deadline - time.monotonic()
             step = index_pending(
@@ -165,18 +167,15 @@ class ExtractionWorker:
                 memories_repo.analyze(conn)  # fresh statistics keep the planner on the HNSW index
         return {"status": "done", "kind": "index_vectors", "indexed": moved, "more": more}
 
-    def _rebuild(
-        self, owner: ConnectionTarget, dims: int, plan: vector_index.Plan, moved: int
-    ) -> dict[str, Any]:
-        with owner.connect(autocommit=True) as oc:
-            built = vector_index.rebuild(oc, dims, memory_mb=self.settings.vector_build_memory_mb)
+    def _rebuild(self, owner: ConnectionTarget, dims: int, ahead: Plan, moved: int) -> dict[str, Any]:
+        built = rebuild_as_owner(self.settings, dims, target=owner)
         if built is None:  # another process builds
             return {"status": "busy", "kind": "index_vectors", "indexed": moved}
         log.info("vector graph rebuilt in bulk", extra={"rebuild": built.__dict__})
         return {
             "status": "done",
             "kind": "index_vectors",
-            "indexed": moved + plan.pending,
+            "indexed": moved + ahead.pending,
             "generation": built.generation,
             "build_s": built.seconds,
         }
@@ -185,8 +184,8 @@ class ExtractionWorker:
         """In AWS: the owner's credentials are the migrate function's; ask it (asynchronously) to build the next
         graph when the pending set is large. None: small, go row by row."""
         with rls.visible(rls.EVERY), self.db.connection() as conn:
-            plan = vector_index.plan(conn, dims)
-        if not plan.wants_bulk:
+            ahead = plan(conn, dims)
+        if not ahead.wants_bulk:
             return None
         import boto3
 
