@@ -192,13 +192,12 @@ def _reembed(args: argparse.Namespace) -> int:
 
 
 def _index(args: argparse.Namespace) -> int:
-    """Bring bulk-written vectors into the HNSW graph now: the worker's choice (row by row, or a bulk build of
+    """Bring bulk-written vectors into the HNSW graph now: the indexer's choice (row by row, or a bulk build of
     the next graph generation for a large pending set), or with ``--bulk`` a build whatever the size. Builds run
     as the owner (shared/domain/indexing/)."""
     from shared.db import rls
     from shared.db.connection import owner_target
-    from shared.domain.extraction.worker import ExtractionWorker
-    from shared.domain.indexing import rebuild_as_owner
+    from shared.domain.indexing import VectorIndexer, rebuild_as_owner
     from shared.providers.embeddings import create_embedder
 
     settings = _settings(args, needs_database=True)
@@ -217,7 +216,8 @@ def _index(args: argparse.Namespace) -> int:
         )
         return 0
     with _database(settings) as db, rls.visible(rls.EVERY):
-        result = ExtractionWorker(db, create_embedder(settings), settings).index_vectors()
+        dims = create_embedder(settings).dimensions
+        result = VectorIndexer(db, settings, dims).index_vectors()
     print(json.dumps(result))
     return 0
 

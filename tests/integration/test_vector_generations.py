@@ -23,12 +23,12 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from bench.common import uniform_query, uniform_sentence
-from shared.app.services import InlineIndexer, Services
+from shared.app.services import Services
 from shared.core.settings import Settings
 from shared.db import rls, vector_index
 from shared.db.migrate import apply_migrations
 from shared.db.pool import Database
-from shared.domain.extraction.worker import index_pending
+from shared.domain.indexing import InlineIndexer, index_pending
 from shared.domain.indexing import bulk as bulk_build
 from shared.domain.indexing import plan as bulk_plan
 from shared.domain.requests import BatchCreate, BatchRequest, MemoryCreate, RecallRequest
