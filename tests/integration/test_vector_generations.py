@@ -1,6 +1,6 @@
-"""The HNSW graph built in bulk by generations (shared/domain/indexing/, shared/db/vector_index.py, migration 0021), on a database of its
-own (it publishes new generations, which other modules' recall functions would not expect), with the app role
-behind the stand-in RDS Proxy and the owner on a direct connection, as in AWS.
+"""The HNSW graph built in bulk by generations (shared/domain/indexing/, shared/db/vector_index.py, migration
+0021), on a database of its own (it publishes new generations, which other modules' recall functions would not
+expect), with the app role behind the stand-in RDS Proxy and the owner on a direct connection, as in AWS.
 
 - a bulk rebuild changes no result of a fixed query set (the pending tail is scanned exactly; the graph, at
   this size, finds the same neighbours);
