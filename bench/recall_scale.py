@@ -21,7 +21,7 @@ from bench.common import query_words, sentence, summarise
 from shared.app.services import Services
 from shared.core.settings import Settings
 from shared.db.migrate import apply_migrations
-from shared.domain.extraction.worker import index_pending
+from shared.domain.indexing import index_pending
 from shared.domain.requests import BatchCreate, BatchRequest, RecallRequest
 from shared.domain.retrieval.recall import Recaller, RecallTuning
 from shared.local.postgres import EmbeddedPostgres

@@ -5,7 +5,7 @@ throughput against a 10k baseline of the same run, and the database bytes per me
 
 A throwaway embedded Postgres (fsync off, shared_buffers --shared-buffers), migrations as the owner, and the
 API as its own process (``memorylayer serve``: the client's Python does not share the server's GIL) logged in
-as the app role, with the owner's DSN for the InlineIndexer's bulk builds (shared/db/vector_index.py). `hash`
+as the app role, with the owner's DSN for the InlineIndexer's bulk builds (shared/domain/indexing/). `hash`
 embeddings (384-d), ``bench.common`` texts, 1000 memories per request from ``--loaders`` concurrent clients.
 
 Timed separately: the load (first request to last acknowledgement), the indexing (from then until the

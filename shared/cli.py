@@ -192,12 +192,12 @@ def _reembed(args: argparse.Namespace) -> int:
 
 
 def _index(args: argparse.Namespace) -> int:
-    """Bring bulk-written vectors into the HNSW graph now: the worker's choice (row by row, or a bulk build of
+    """Bring bulk-written vectors into the HNSW graph now: the indexer's choice (row by row, or a bulk build of
     the next graph generation for a large pending set), or with ``--bulk`` a build whatever the size. Builds run
-    as the owner (shared/db/vector_index.py)."""
-    from shared.db import rls, vector_index
+    as the owner (shared/domain/indexing/)."""
+    from shared.db import rls
     from shared.db.connection import owner_target
-    from shared.domain.extraction.worker import ExtractionWorker
+    from shared.domain.indexing import VectorIndexer, rebuild_as_owner
     from shared.providers.embeddings import create_embedder
 
     settings = _settings(args, needs_database=True)
@@ -207,8 +207,7 @@ def _index(args: argparse.Namespace) -> int:
             target = owner_target(settings)
         except RuntimeError as exc:
             raise CliError(str(exc)) from None
-        with target.connect(autocommit=True) as conn:
-            built = vector_index.rebuild(conn, dims, memory_mb=settings.vector_build_memory_mb)
+        built = rebuild_as_owner(settings, dims, target=target)
         if built is None:
             raise CliError("another vector graph build is running", code=1)
         print(
@@ -217,7 +216,8 @@ def _index(args: argparse.Namespace) -> int:
         )
         return 0
     with _database(settings) as db, rls.visible(rls.EVERY):
-        result = ExtractionWorker(db, create_embedder(settings), settings).index_vectors()
+        dims = create_embedder(settings).dimensions
+        result = VectorIndexer(db, settings, dims).index_vectors()
     print(json.dumps(result))
     return 0
 
@@ -226,12 +226,10 @@ def _ensure_vector_index(settings: Settings, dims: int) -> None:
     """The HNSW index for a new embedding size, built as the owner (the app role may not run DDL)."""
     import psycopg
 
-    from shared.db.connection import owner_target
-    from shared.db.migrate import ensure_vector_index
+    from shared.domain.indexing import ensure_as_owner
 
     try:
-        with owner_target(settings).connect(autocommit=True) as conn:
-            ensure_vector_index(conn, dims)
+        ensure_as_owner(settings, dims)
     except (RuntimeError, psycopg.errors.InsufficientPrivilege, psycopg.OperationalError) as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(

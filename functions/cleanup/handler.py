@@ -15,7 +15,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 
 from shared.app.bootstrap import process_services
 from shared.domain.auth import purge_rate_windows
-from shared.domain.extraction.worker import index_pending
+from shared.domain.indexing import index_pending
 from shared.domain.threads import requeue_stale_jobs
 from shared.providers.tracing import lambda_tracer
 

@@ -2,8 +2,8 @@
 
 Create and Update (a new ``MigrationsHash``) apply pending migrations; Delete does nothing: tearing down a
 stack must never drop data (prod retains the database anyway). ``{"action": "rebuild_vector_index"}`` (the
-worker's asynchronous invoke when a large bulk-written set waits: shared/domain/extraction/worker.py) builds the next
-HNSW graph generation (shared/db/vector_index.py): DDL, so the owner's. Runs as the owner: in AWS the RDS-managed
+worker's asynchronous invoke when a large bulk-written set waits: shared/domain/indexing/indexer.py) builds the next
+HNSW graph generation (shared/domain/indexing/bulk.py): DDL, so the owner's. Runs as the owner: in AWS the RDS-managed
 master user secret (``MEMORYLAYER_DATABASE_OWNER_SECRET_ARN``, read at invocation) on the writer endpoint
 (``MEMORYLAYER_DATABASE_HOST``) with TLS verify-full.
 """
@@ -39,12 +39,10 @@ def handler(event: dict, context: object) -> dict:
 
 
 def _rebuild_vector_index() -> dict:
-    from shared.db import vector_index
+    from shared.domain.indexing import rebuild_as_owner
 
     settings = get_settings()
-    dims = settings.embedding_dimensions or 384
-    with owner_target(settings).connect(autocommit=True) as conn:
-        built = vector_index.rebuild(conn, dims, memory_mb=settings.vector_build_memory_mb)
+    built = rebuild_as_owner(settings, settings.embedding_dimensions or 384)
     result = {"status": "busy"} if built is None else {"status": "done", **built.__dict__}
     logger.info("vector graph rebuild", extra=result)
     return result

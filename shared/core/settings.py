@@ -62,7 +62,7 @@ class Settings(BaseSettings):
     database_sslrootcert: str | None = None  # default: the CA bundle shipped in shared/db/
     database_owner_secret_arn: str | None = None  # the RDS-managed master user secret: migrate only
     # In AWS: the migrate function, which the worker asks (an asynchronous invoke) to build the vector graph in
-    # bulk when a large pending set exists (only the owner may: shared/db/vector_index.py).
+    # bulk when a large pending set exists (only the owner may: shared/domain/indexing/bulk.py).
     vector_rebuild_function: str | None = None
     # The bulk graph build's maintenance_work_mem (MB). An HNSW build is fastest with the whole graph in it (~2 GB
     # for 1M 384-d memories); in AWS the stack sizes it to a quarter of the writer's memory at its maximum ACUs,

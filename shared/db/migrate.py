@@ -7,7 +7,7 @@ advisory lock, in three steps:
 2. the repeatable files in ``shared/db/functions/`` (shared/db/repeatable.py): every SQL function, and the
    workspace wall's policies, defined once as they are now, each applied when its checksum changes (recorded in
    ``schema_functions``). A function that a migration once made is replaced here by its file.
-3. what depends on the configured embedding size (``ensure_vector_index``, ``ensure_recall_function``) and the
+3. what depends on the configured embedding size (``vector_index.ensure``, ``ensure_recall_function``) and the
    indexes built CONCURRENTLY, outside any transaction (``ensure_stale_by_index``).
 
 ``shared/db/schema.sql`` is the result, for reading: ``make schema`` regenerates it after a change to either
@@ -30,10 +30,10 @@ from importlib import resources
 
 import psycopg
 
+from shared.db import vector_index
 from shared.db.connection import ConnectionTarget
 from shared.db.recall import ensure_recall_function
 from shared.db.repeatable import apply_function_files
-from shared.db.vector_index import published
 
 _LOCK_ID = 0x6D656D6C  # "meml": concurrent starters (several Lambdas, dev + tests) wait instead of racing
 
@@ -67,10 +67,10 @@ def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: in
                     conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (name,))
                 applied.append(name)
             apply_function_files(conn)
-            ensure_vector_index(conn, embedding_dimensions)
+            vector_index.ensure(conn, embedding_dimensions)
             ensure_stale_by_index(conn)
             ensure_recall_function(
-                conn, embedding_dimensions, generation=published(conn, embedding_dimensions)
+                conn, embedding_dimensions, generation=vector_index.published(conn, embedding_dimensions)
             )
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (_LOCK_ID,))
@@ -85,27 +85,3 @@ def ensure_stale_by_index(conn: psycopg.Connection) -> None:
         "CREATE INDEX CONCURRENTLY IF NOT EXISTS memories_stale_by ON memories (workspace_id, stale_by) "
         "WHERE stale_by IS NOT NULL"
     )
-
-
-def ensure_vector_index(conn: psycopg.Connection, dims: int) -> None:
-    """The graph of the published generation for ``dims`` (shared/db/vector_index.py), the lookup of the
-    pending tail, and no pre-0021 graph. Built CONCURRENTLY (``conn`` is in autocommit, outside the
-    migrations' transactions): a new embedding size on a populated table still takes the build's time."""
-    from shared.db import vector_index
-
-    dims = int(dims)
-    # Recall's exact arm finds a workspace's pending rows here (any G: ``vector_gen > G``).
-    vector_index.drop_invalid(conn, "memories_vector_gen")
-    conn.execute(
-        "CREATE INDEX CONCURRENTLY IF NOT EXISTS memories_vector_gen ON memories (workspace_id, vector_gen) "
-        "WHERE deleted_at IS NULL"
-    )
-    conn.execute("DROP INDEX CONCURRENTLY IF EXISTS memories_vector_pending")  # 0006's, on vector_indexed
-    if dims > 2000:  # pgvector's HNSW limit for `vector`; larger sizes fall back to exact search
-        return
-    conn.execute("INSERT INTO vector_index_generations (dims) VALUES (%s) ON CONFLICT DO NOTHING", (dims,))
-    generation = vector_index.published(conn, dims)
-    vector_index.drop_invalid(conn, vector_index.index_name(dims, generation))
-    conn.execute(vector_index.index_ddl(dims, generation))
-    # 0006's graph over vector_indexed: code since 0021 walks the generation's graph instead.
-    vector_index.drop_older(conn, dims, generation)

@@ -155,8 +155,8 @@ def ensure_recall_function(conn: psycopg.Connection, dims: int, *, generation: i
     """Recall's hot-shape function for ``dims`` (shared/db/recall.py, ``HotFunction``), made from the
     statement this code ships, once: its name holds a hash of its text, so a deploy that changes the statement
     makes (and calls) a new one; an older version, still running meanwhile, keeps its own. So does each vector
-    ``generation`` (literal in the statement): ``rebuild`` makes the next one's before publishing it. The app
-    role may only execute it."""
+    ``generation`` (literal in the statement): the bulk rebuild (shared/domain/indexing/bulk.py) makes the
+    next one's before publishing it. The app role may only execute it."""
     hot = hot_function(dims, generation)
     if conn.execute("SELECT to_regproc(%s) IS NOT NULL", (hot.name,)).fetchone() == (True,):
         return

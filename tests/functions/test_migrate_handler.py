@@ -29,12 +29,12 @@ def test_create_update_delete(load_handler, database_url):
 
 
 def test_the_rebuild_action_builds_the_vector_graph_as_the_owner(load_handler, monkeypatch):
-    """The worker's asynchronous ask (shared/domain/extraction/worker.py): the rebuild runs on the owner's direct
+    """The worker's asynchronous ask (shared/domain/indexing/indexer.py): the rebuild runs on the owner's direct
     connection, in autocommit (CREATE INDEX CONCURRENTLY). Faked here: a real one would publish a generation
     the rest of the session's database does not expect (tests/integration/test_vector_generations.py builds
     for real, on a database of its own)."""
     from shared.core.settings import get_settings
-    from shared.db import vector_index
+    from shared.domain.indexing import bulk
 
     # As the stack sets it (infra/functions.py).
     monkeypatch.setenv("MEMORYLAYER_VECTOR_BUILD_MEMORY_MB", "1234")
@@ -49,12 +49,12 @@ def test_the_rebuild_action_builds_the_vector_graph_as_the_owner(load_handler, m
             dims=dims,
             memory_mb=memory_mb,
         )
-        return vector_index.Rebuild(7, 10, 1.0, 1.5, "memories_embedding_384_g6")
+        return bulk.Rebuild(7, 10, 1.0, 1.5, "memories_embedding_384_g6")
 
-    monkeypatch.setattr(vector_index, "rebuild", fake)
+    monkeypatch.setattr(bulk, "rebuild", fake)
     out = module.handler({"action": "rebuild_vector_index"}, LambdaContext())
     assert out["status"] == "done" and out["generation"] == 7
     # The build's memory is the setting's, nobody else's.
     assert seen == {"user": "memorylayer_owner", "autocommit": True, "dims": 384, "memory_mb": 1234}
-    monkeypatch.setattr(vector_index, "rebuild", lambda conn, dims, **_: None)  # another build holds the lock
+    monkeypatch.setattr(bulk, "rebuild", lambda conn, dims, **_: None)  # another build holds the lock
     assert module.handler({"action": "rebuild_vector_index"}, LambdaContext()) == {"status": "busy"}

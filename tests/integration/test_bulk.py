@@ -134,7 +134,7 @@ def test_inline_indexing_runs_one_at_a_time_and_loses_no_request(services, setti
     batch of a fast load would time out fighting over the CPU), and none may be dropped."""
     import threading
 
-    from shared.app.services import InlineIndexer
+    from shared.domain.indexing import InlineIndexer
 
     worker = ExtractionWorker(services.db, services.embedder, settings)
     active, peak, runs = [0], [0], [0]
@@ -173,7 +173,7 @@ def test_inline_indexing_runs_one_at_a_time_and_loses_no_request(services, setti
 
 
 def test_a_failed_inline_indexing_run_is_not_raised_into_the_request(services, settings, ws, caplog):
-    from shared.app.services import InlineIndexer
+    from shared.domain.indexing import InlineIndexer
 
     worker = ExtractionWorker(services.db, services.embedder, settings)
     real = worker.index_vectors
@@ -196,7 +196,7 @@ def test_a_failed_inline_indexing_run_is_not_raised_into_the_request(services, s
 
 
 def test_indexing_stops_starting_batches_when_its_time_budget_is_spent(services, ws):
-    from shared.domain.extraction.worker import index_pending
+    from shared.domain.indexing import index_pending
 
     ops = [BatchCreate(op="create", content=f"budget row {i} canoe") for i in range(3)]
     services.memories.batch(ws, BatchRequest(operations=ops))
@@ -209,19 +209,19 @@ def test_indexing_stops_starting_batches_when_its_time_budget_is_spent(services,
 def test_the_inline_indexer_goes_on_when_a_run_ends_on_its_time_budget(services, settings, ws, monkeypatch):
     """A run that stops on its time budget with rows still moving says so (``more``), and the local stack's
     indexer runs again by itself: no later bulk write may come to ask (a large import would stop half-indexed)."""
-    from shared.app.services import InlineIndexer
-    from shared.domain.extraction import worker as worker_module
+    from shared.domain.indexing import InlineIndexer
+    from shared.domain.indexing import indexer as indexer_module
 
-    monkeypatch.setattr(worker_module, "ROW_BATCH", 1)
-    monkeypatch.setattr(worker_module, "ROW_BATCHES_PER_LOOK", 1)
-    real_pending = worker_module.index_pending
+    monkeypatch.setattr(indexer_module, "ROW_BATCH", 1)
+    monkeypatch.setattr(indexer_module, "ROW_BATCHES_PER_LOOK", 1)
+    real_pending = indexer_module.index_pending
 
     def one_row_then_out_of_time(db, **kwargs):
         moved = real_pending(db, **{**kwargs, "batch": 1, "max_batches": 1, "budget_s": 60.0})
         time.sleep(0.06)  # past the run's budget below
         return moved
 
-    monkeypatch.setattr(worker_module, "index_pending", one_row_then_out_of_time)
+    monkeypatch.setattr(indexer_module, "index_pending", one_row_then_out_of_time)
     worker = ExtractionWorker(services.db, services.embedder, settings)
     real, runs = worker.index_vectors, []
 

@@ -20,7 +20,7 @@ from shared.core.settings import Settings
 from shared.db import rls
 from shared.db.pool import Database
 from shared.db.scope import Scope
-from shared.domain.extraction.worker import index_pending
+from shared.domain.indexing import index_pending
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import serve_in_thread
 from tests.secured import ADMIN, secured_settings

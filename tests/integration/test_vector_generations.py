@@ -1,6 +1,6 @@
-"""The HNSW graph built in bulk by generations (shared/db/vector_index.py, migration 0021), on a database of its
-own (it publishes new generations, which other modules' recall functions would not expect), with the app role
-behind the stand-in RDS Proxy and the owner on a direct connection, as in AWS.
+"""The HNSW graph built in bulk by generations (shared/domain/indexing/, shared/db/vector_index.py, migration
+0021), on a database of its own (it publishes new generations, which other modules' recall functions would not
+expect), with the app role behind the stand-in RDS Proxy and the owner on a direct connection, as in AWS.
 
 - a bulk rebuild changes no result of a fixed query set (the pending tail is scanned exactly; the graph, at
   this size, finds the same neighbours);
@@ -23,12 +23,14 @@ import pytest
 from psycopg.conninfo import make_conninfo
 
 from bench.common import uniform_query, uniform_sentence
-from shared.app.services import InlineIndexer, Services
+from shared.app.services import Services
 from shared.core.settings import Settings
 from shared.db import rls, vector_index
 from shared.db.migrate import apply_migrations
 from shared.db.pool import Database
-from shared.domain.extraction.worker import index_pending
+from shared.domain.indexing import InlineIndexer, index_pending
+from shared.domain.indexing import bulk as bulk_build
+from shared.domain.indexing import plan as bulk_plan
 from shared.domain.requests import BatchCreate, BatchRequest, MemoryCreate, RecallRequest
 from shared.local.postgres import OWNER_ROLE
 from shared.local.rds_proxy import RdsProxyStandIn
@@ -149,7 +151,7 @@ def test_a_bulk_rebuild_changes_no_result_and_pending_rows_are_exact(stack, rds_
     before = _top(services, queries)
 
     with psycopg.connect(owner, autocommit=True) as conn:
-        built = vector_index.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
+        built = bulk_build.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
     assert built is not None and built.generation == g0 + 1
     assert _state(owner) == (g0 + 1, 0)
     with psycopg.connect(owner) as conn:
@@ -177,7 +179,7 @@ def test_a_write_during_the_build_is_not_lost_and_is_found(stack):
 
     def build() -> None:
         with psycopg.connect(owner, autocommit=True) as conn:
-            result["built"] = vector_index.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
+            result["built"] = bulk_build.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
 
     builder = threading.Thread(target=build)
     builder.start()
@@ -220,7 +222,7 @@ def test_a_build_that_died_leaves_no_row_behind(stack):
         conn.execute("UPDATE vector_index_generations SET building = published + 1 WHERE dims = %s", (DIMS,))
     _bulk(services, ["orphaned by a dead build, a pelican", "orphaned by a dead build, a heron"])
     with psycopg.connect(owner, autocommit=True) as conn:
-        built = vector_index.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
+        built = bulk_build.rebuild(conn, DIMS, memory_mb=MEMORY_MB, drop_grace_s=0)
     assert built is not None and built.generation == g0 + 2
     assert _state(owner) == (g0 + 2, 0)
     services.recaller.forget_generation()
@@ -232,7 +234,7 @@ def test_the_worker_builds_in_bulk_only_with_the_owner_and_a_large_pending_set(s
     services, owner = stack
     rng = random.Random(24)
     g0, _ = _state(owner)
-    monkeypatch.setattr(vector_index, "BULK_MIN_PENDING", 400)
+    monkeypatch.setattr(bulk_plan, "BULK_MIN_PENDING", 400)
     _bulk(services, [uniform_sentence(rng) for _ in range(200)])
     assert services.worker.index_vectors()["indexed"] == 200  # small: row by row
     assert _state(owner) == (g0, 0)
@@ -256,8 +258,8 @@ def test_in_aws_the_worker_asks_the_migrate_function_for_the_build(stack, monkey
 
     services, owner = stack
     rng = random.Random(26)
-    monkeypatch.setattr(vector_index, "BULK_MIN_PENDING", 400)
-    monkeypatch.setattr(vector_index, "BULK_MIN_SHARE", 0.0)
+    monkeypatch.setattr(bulk_plan, "BULK_MIN_PENDING", 400)
+    monkeypatch.setattr(bulk_plan, "BULK_MIN_SHARE", 0.0)
     invoked: list[dict] = []
 
     class FakeLambda:
@@ -277,16 +279,16 @@ def test_in_aws_the_worker_asks_the_migrate_function_for_the_build(stack, monkey
             "Payload": b'{"action": "rebuild_vector_index"}',
         }
     ]
-    monkeypatch.setattr(vector_index, "BULK_MIN_PENDING", 10_000)  # small again: row by row
+    monkeypatch.setattr(bulk_plan, "BULK_MIN_PENDING", 10_000)  # small again: row by row
     assert worker.index_vectors()["indexed"] == 500
     assert _state(owner)[1] == 0
 
 
 def _bulk_builds_from_400_rows(monkeypatch) -> None:
     """A pending set of 400 rows is enough for a bulk build, whatever the graph holds; the old graph goes at once."""
-    monkeypatch.setattr(vector_index, "BULK_MIN_PENDING", 400)
-    monkeypatch.setattr(vector_index, "BULK_MIN_SHARE", 0.0)
-    monkeypatch.setattr(vector_index, "DROP_GRACE_S", 0.0)
+    monkeypatch.setattr(bulk_plan, "BULK_MIN_PENDING", 400)
+    monkeypatch.setattr(bulk_plan, "BULK_MIN_SHARE", 0.0)
+    monkeypatch.setattr(bulk_build, "DROP_GRACE_S", 0.0)
 
 
 def _wait_for_state(owner: str, want: tuple[int, int], timeout_s: float = 60) -> None:

@@ -12,32 +12,23 @@ that fails marks the job failed (the queue then moves the message to the DLQ).
 from __future__ import annotations
 
 import json
-import logging
 import time
 from typing import Any
 
 from shared.core.errors import InvalidInput, NotFound
 from shared.core.settings import Settings
-from shared.db import facts, rls, vector_index
-from shared.db import memories as memories_repo
+from shared.db import facts
 from shared.db import threads as repo
-from shared.db.connection import ConnectionTarget, owner_target
 from shared.db.pool import Database
 from shared.domain.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Message
 from shared.domain.extraction.candidates import Provenance
 from shared.domain.extraction.deterministic import DeterministicExtractor
 from shared.domain.extraction.writer import MemoryWriter
+from shared.domain.indexing import VectorIndexer
 from shared.domain.retrieval.budget import estimate_tokens
 from shared.providers.embeddings.base import Embedder
 from shared.providers.llm import create_llm
 
-log = logging.getLogger(__name__)
-ANALYZE_AFTER_ROWS = (
-    100  # stale statistics after a bulk load cost far more than an ANALYZE (off the request path)
-)
-# The row-by-row path looks at the pending set again after this many batches (a bulk build may pay off by then).
-ROW_BATCH = 500
-ROW_BATCHES_PER_LOOK = 10
 ADAPTIVE_MIN_CHARS = 80  # adaptive policy: only longer user text without rule hits is worth an LLM call
 
 
@@ -56,52 +47,12 @@ def message_text(content: Any) -> str:
     return ""
 
 
-def index_pending(
-    db: Database,
-    *,
-    dims: int = 384,
-    batch: int = ROW_BATCH,
-    max_batches: int = 200,
-    budget_s: float = 60.0,
-    analyze: bool = True,
-) -> int:
-    """Move up to ``batch * max_batches`` bulk-written memories into the published HNSW graph row by row (any
-    workspace; concurrent runs skip each other's rows), starting no batch after ``budget_s`` (a Lambda has a
-    timeout); returns how many. Whatever is left is picked up by the next run. Small transactions: an HNSW
-    insert costs about a millisecond a row, more when several workers share the database, and one statement
-    must stay well inside the statement timeout. A large pending set is built in bulk instead
-    (``ExtractionWorker.index_vectors``, shared/db/vector_index.py).
-    """
-    with rls.visible(rls.EVERY):  # any workspace, also when an API request asked for the run (InlineIndexer)
-        return _index_pending(
-            db, dims=dims, batch=batch, max_batches=max_batches, budget_s=budget_s, analyze=analyze
-        )
-
-
-def _index_pending(
-    db: Database, *, dims: int, batch: int, max_batches: int, budget_s: float, analyze: bool
-) -> int:
-    moved = 0
-    deadline = time.monotonic() + budget_s
-    for _ in range(max_batches):
-        if time.monotonic() > deadline:
-            break
-        with db.transaction() as conn:
-            done = vector_index.move_rows(conn, dims, limit=batch)
-        moved += done
-        if done < batch:
-            break
-    if analyze and moved >= ANALYZE_AFTER_ROWS:
-        with db.connection() as conn:
-            memories_repo.analyze(conn)  # fresh statistics keep the planner on the HNSW index
-    return moved
-
-
 class ExtractionWorker:
     def __init__(self, db: Database, embedder: Embedder, settings: Settings) -> None:
         self.db = db
         self.settings = settings
         self.writer = MemoryWriter(db, embedder)
+        self.indexer = VectorIndexer(db, settings, embedder.dimensions)
         self.deterministic = DeterministicExtractor()
         self._llm_extractor: Extractor | None = None
         if settings.extractor != "deterministic" and settings.enrichment_policy != "deterministic":
@@ -127,81 +78,9 @@ class ExtractionWorker:
         return self.run(job_id, final_attempt=receive_count >= self.settings.extraction_max_attempts)
 
     def index_vectors(self, *, defer_bulk: bool = False, budget_s: float = 60.0) -> dict[str, Any]:
-        """Bring bulk-written memories into the HNSW graph: a large pending set (``vector_index.Plan``) by a
-        bulk build of the next graph generation, when this process has the owner's credentials (locally
-        ``database_owner_url``; in AWS the migrate function's, see infra/README.md); else row by row
-        (``index_pending``), looking again every few thousand rows (a load may still be growing the set).
-        ``defer_bulk``: bulk writes are still arriving; build later (status ``deferred``), and move nothing row
-        by row meanwhile (the build would redo it)."""
-        dims = self.writer.embedder.dimensions
-        owner = self._owner_target()
-        if owner is None and self.settings.vector_rebuild_function:
-            requested = self._ask_for_rebuild(dims)
-            if requested is not None:
-                return requested
-        deadline = time.monotonic() + budget_s
-        moved = 0
-        more = False  # stopped by the budget with rows still moving: the caller should run again
-        while True:
-            if owner is not None:
-                with rls.visible(rls.EVERY), self.db.connection() as conn:
-                    plan = vector_index.plan(conn, dims)
-                if plan.wants_bulk:
-                    if defer_bulk:
-                        return {"status": "deferred", "kind": "index_vectors", "indexed": moved}
-                    return self._rebuild(owner, dims, plan, moved)
-                if plan.pending == 0:
-                    break
-            left = deadline - time.monotonic()
-            step = index_pending(
-                self.db, dims=dims, max_batches=ROW_BATCHES_PER_LOOK, budget_s=left, analyze=False
-            )
-            moved += step
-            if step < ROW_BATCHES_PER_LOOK * ROW_BATCH or time.monotonic() > deadline:
-                more = step > 0 and time.monotonic() > deadline
-                break
-        if moved >= ANALYZE_AFTER_ROWS:
-            with rls.visible(rls.EVERY), self.db.connection() as conn:
-                memories_repo.analyze(conn)  # fresh statistics keep the planner on the HNSW index
-        return {"status": "done", "kind": "index_vectors", "indexed": moved, "more": more}
-
-    def _rebuild(
-        self, owner: ConnectionTarget, dims: int, plan: vector_index.Plan, moved: int
-    ) -> dict[str, Any]:
-        with owner.connect(autocommit=True) as oc:
-            built = vector_index.rebuild(oc, dims, memory_mb=self.settings.vector_build_memory_mb)
-        if built is None:  # another process builds
-            return {"status": "busy", "kind": "index_vectors", "indexed": moved}
-        log.info("vector graph rebuilt in bulk", extra={"rebuild": built.__dict__})
-        return {
-            "status": "done",
-            "kind": "index_vectors",
-            "indexed": moved + plan.pending,
-            "generation": built.generation,
-            "build_s": built.seconds,
-        }
-
-    def _ask_for_rebuild(self, dims: int) -> dict[str, Any] | None:
-        """In AWS: the owner's credentials are the migrate function's; ask it (asynchronously) to build the next
-        graph when the pending set is large. None: small, go row by row."""
-        with rls.visible(rls.EVERY), self.db.connection() as conn:
-            plan = vector_index.plan(conn, dims)
-        if not plan.wants_bulk:
-            return None
-        import boto3
-
-        boto3.client("lambda", region_name=self.settings.aws_region).invoke(
-            FunctionName=self.settings.vector_rebuild_function,
-            InvocationType="Event",
-            Payload=json.dumps({"action": "rebuild_vector_index"}).encode(),
-        )
-        return {"status": "requested", "kind": "index_vectors", "indexed": 0}
-
-    def _owner_target(self) -> ConnectionTarget | None:
-        """The owner's direct connection, if this process has its credentials (never the app's DSN)."""
-        if not self.settings.database_owner_url:
-            return None
-        return owner_target(self.settings)
+        """The queue's ``index_vectors`` message: bulk-written memories into the HNSW graph
+        (shared/domain/indexing/indexer.py)."""
+        return self.indexer.index_vectors(defer_bulk=defer_bulk, budget_s=budget_s)
 
     def run(self, job_id: str, *, final_attempt: bool = True) -> dict[str, Any]:
         with self.db.transaction() as conn:

@@ -21,6 +21,8 @@ from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.providers.embeddings.base import Embedder
 
+__all__ = ["ReembedReport", "reembed"]
+
 
 @dataclass
 class ReembedReport:

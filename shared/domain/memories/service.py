@@ -28,13 +28,14 @@ from shared.core.errors import (
 from shared.core.settings import Settings
 from shared.core.tenants import DEFAULT_TENANT, user_space
 from shared.db import associations as assoc_repo
-from shared.db import idempotency, vector_index
+from shared.db import idempotency
 from shared.db import memories as repo
 from shared.db import relations as relations_repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.db.rows import Connection
 from shared.db.scope import Scope
+from shared.domain.indexing import generations
 from shared.domain.memories import serialize
 from shared.domain.memories.classify import classify
 from shared.domain.memories.rows import dedup_key, memory_row, normalise_tags
@@ -456,8 +457,8 @@ class MemoryService:
         rows = [self._row(workspace_id, op, v) for (_, op), v in zip(valid, vectors, strict=True)]
         try:
             with self.db.transaction() as conn:
-                # A generation after the graph's: the rows skip the per-row HNSW insert (vector_index.py).
-                generation = vector_index.bulk_generation(conn, self.embedder.dimensions)
+                # A generation after the graph's: the rows skip the per-row HNSW insert.
+                generation = generations.for_bulk_write(conn, self.embedder.dimensions)
                 rows = [{**row, "vector_gen": generation} for row in rows]
                 ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
                 ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)

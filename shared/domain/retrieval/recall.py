@@ -40,6 +40,7 @@ from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.db.recall import BROWSE_SQL, FILTERS, hot_function, hybrid_sql, is_hot
 from shared.db.rows import Connection
+from shared.domain.indexing import PublishedGeneration
 from shared.domain.requests import RecallRequest
 from shared.domain.retrieval import relations as relations_arm
 from shared.domain.retrieval.conversation import embedding_text
@@ -147,9 +148,9 @@ class Recaller:
         self._word_stats: tuple[float, dict[str, list[tuple[str, float]]]] | None = None
         # (checked at, installed, memories' estimated rows) for this code's hot-shape function: _plan_reused.
         self._hot_installed: tuple[float, bool, float | None, str] | None = None
-        # The published vector generation (shared/db/vector_index.py): read once, then refreshed by each recall's
-        # pipeline for the next one. Any value gives exact results; a current one walks the current graph.
-        self._generation: int | None = None
+        # The published vector generation: read once, then refreshed by each recall's pipeline for the next one.
+        # Any value gives exact results; a current one walks the current graph.
+        self._generation = PublishedGeneration(db, embedder.dimensions)
 
     def recall(self, workspace_ids: list[str], req: RecallRequest) -> dict[str, Any]:
         started = time.perf_counter()
@@ -195,9 +196,7 @@ class Recaller:
                 hits = conn.execute(sql, params)
                 related = arm.execute(conn, FILTERS, params) if arm else None
                 generation = conn.execute(vector_index.GENERATION_SQL, (self.embedder.dimensions,))
-            found = generation.fetchone()
-            if found is not None:
-                self._generation = int(found["published"])
+            self._generation.seen(generation.fetchone())
             workspaces = bound.fetchall()
             self._check_models(workspaces)
             rows = hits.fetchall()
@@ -262,17 +261,11 @@ class Recaller:
 
     def generation(self, conn: Connection | None = None) -> int:
         """The vector generation recall walks the graph of (read on first use; each recall refreshes it)."""
-        if self._generation is None:
-            if conn is None:
-                with self.db.connection() as own:
-                    self._generation = vector_index.published(own, self.embedder.dimensions)
-            else:
-                self._generation = vector_index.published(conn, self.embedder.dimensions)
-        return self._generation
+        return self._generation.get(conn)
 
     def forget_generation(self) -> None:
         """Read the vector generation afresh on the next recall (after a rebuild this process ran)."""
-        self._generation = None
+        self._generation.forget()
 
     def _plan_reused(self, conn: Connection, sql: str, params: dict[str, Any]) -> str:
         """The same statement through the hot-shape function (statement.py, ``HotFunction``: its plan is made

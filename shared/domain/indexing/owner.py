@@ -1,0 +1,35 @@
+"""Graph DDL on the owner's direct connection, in autocommit (CREATE INDEX CONCURRENTLY runs in no
+transaction): the graph for an embedding size, and a bulk rebuild with the configured build memory.
+
+    >>> rebuild_as_owner(settings, 384)                           # doctest: +SKIP
+    Rebuild(generation=4, rows=1000000, seconds=212.0, total_seconds=215.3, dropped='memories_embedding_384_g3')
+
+The app role may run no DDL: the migrate function (AWS), ``memorylayer index --bulk`` and ``memorylayer reembed``
+(the CLI), and a worker that has the owner's credentials (locally) come here.
+"""
+
+from __future__ import annotations
+
+from shared.core.settings import Settings
+from shared.db import vector_index
+from shared.db.connection import ConnectionTarget, owner_target
+from shared.domain.indexing import bulk
+
+__all__ = ["ensure_as_owner", "rebuild_as_owner"]
+
+
+def ensure_as_owner(settings: Settings, dims: int) -> None:
+    """The graph for ``dims`` (a new embedding size: its build takes the build's time on a populated table).
+    Raises RuntimeError without the owner's credentials, psycopg's errors when the login may not."""
+    with owner_target(settings).connect(autocommit=True) as conn:
+        vector_index.ensure(conn, dims)
+
+
+def rebuild_as_owner(
+    settings: Settings, dims: int, *, target: ConnectionTarget | None = None
+) -> bulk.Rebuild | None:
+    """``bulk.rebuild`` with ``Settings.vector_build_memory_mb``, on ``target`` (the caller's owner target, when
+    it has one already; else ``owner_target(settings)``). None if another rebuild holds the lock."""
+    owner = target or owner_target(settings)
+    with owner.connect(autocommit=True) as conn:
+        return bulk.rebuild(conn, dims, memory_mb=settings.vector_build_memory_mb)
