@@ -138,6 +138,10 @@ def test_a_token_never_outlives_its_key(secured, admin, ws):
         assert datetime.fromisoformat(token["expires_at"]) <= ends
     # Revoking the key (the admin route) revokes its tokens.
     key_id = next(k["id"] for k in admin.get("/v1/admin/api-keys").json()["api_keys"] if k["prefix"] in key)
+    # One model: the admin's key list shows the tokens as keys, with their minting key and scopes.
+    listed = {k["id"]: k for k in admin.get("/v1/admin/api-keys").json()["api_keys"]}
+    assert (listed[made["id"]]["parent_id"], listed[made["id"]]["scopes"]) == (key_id, ["*"])
+    assert (listed[key_id]["parent_id"], listed[key_id]["scopes"]) == (None, None)
     assert admin.delete(f"/v1/admin/api-keys/{key_id}").status_code == 204
     with as_key(secured, made["token"]) as t:
         assert code(t.get("/v1/memories")) == "api_key_revoked"
