@@ -51,6 +51,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         packs,
         sessions,
         threads,
+        tokens,
         workspaces,
     )
 
@@ -63,6 +64,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         packs.router,
         context_env.router,
         admin.router,
+        tokens.router,
         entities.router,
         ingest.router,
     )

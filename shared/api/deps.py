@@ -97,6 +97,10 @@ READ_ONLY_POSTS = re.compile(
     r"^/v1/(memories/(recall|reflect|answer|[^/]+/traverse)|sessions/[^/]+/context-(pack|delta)|context/inspect)$"
 )
 
+# Minting, revoking and deleting tokens writes no workspace data: a read-only key may mint read-only tokens
+# (shared/domain/tokens.py keeps every token no wider than its key).
+TOKEN_ROUTES = re.compile(r"^/v1/tokens(/|$)")
+
 
 def principal(
     request: Request,
@@ -137,8 +141,9 @@ def principal(
     guard.remember_good(token)
     length = request.headers.get("content-length", "")
     cost = request_cost(request.method, request.url.path, int(length) if length.isdigit() else 0)
-    request.app.state.rate_limiter.take(found.key_id, cost)
-    if request.method not in ("GET", "HEAD", "OPTIONS") and not READ_ONLY_POSTS.match(request.url.path):
+    request.app.state.rate_limiter.take(found.budget_id or "", cost)
+    writes = request.method not in ("GET", "HEAD", "OPTIONS") and not READ_ONLY_POSTS.match(request.url.path)
+    if writes and not TOKEN_ROUTES.match(request.url.path):
         found.require_write()
         found = replace(found, writing=True)  # the walls then leave out a user space it may only read
     return found

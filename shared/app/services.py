@@ -25,6 +25,7 @@ from shared.domain.retrieval.recall import Recaller
 from shared.domain.sessions.packs import ContextService
 from shared.domain.sessions.service import SessionService
 from shared.domain.threads import ThreadService
+from shared.domain.tokens import Tokens
 from shared.domain.workspaces import WorkspaceService
 from shared.providers.embeddings import create_embedder
 from shared.providers.embeddings.base import Embedder
@@ -48,6 +49,7 @@ class Services:
     threads: ThreadService
     answerer: Answerer
     api_keys: ApiKeys
+    tokens: Tokens
     worker: ExtractionWorker
     inline_indexer: InlineIndexer
     sandboxes: SandboxService
@@ -69,6 +71,7 @@ class Services:
         recaller = Recaller(db, embedder, settings)
         sessions = SessionService(db, embedder, settings)
         worker = ExtractionWorker(db, embedder, settings)
+        api_keys = ApiKeys(db)
         return cls(
             settings=settings,
             db=db,
@@ -81,7 +84,8 @@ class Services:
             threads=ThreadService(db, create_queue(settings), worker),
             answerer=Answerer(recaller, create_llm(settings)),
             sandboxes=SandboxService(db, sessions, recaller, create_llm(settings), settings),
-            api_keys=ApiKeys(db),
+            api_keys=api_keys,
+            tokens=Tokens(db, api_keys),
             worker=worker,
             inline_indexer=InlineIndexer(worker.indexer),
         )

@@ -25,6 +25,10 @@ CREATE TABLE public.api_keys (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     tenant_id text DEFAULT '_default'::text NOT NULL,
     shared_spaces text DEFAULT 'read_write'::text NOT NULL,
+    parent_id text,
+    root_id text,
+    scopes text[],
+    principal_type text,
     CONSTRAINT api_keys_access_check CHECK ((access = ANY (ARRAY['read'::text, 'read_write'::text]))),
     CONSTRAINT api_keys_shared_spaces_check CHECK ((shared_spaces = ANY (ARRAY['none'::text, 'read'::text, 'read_write'::text])))
 );
@@ -34,6 +38,11 @@ ALTER TABLE ONLY public.api_keys
 
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_prefix_key UNIQUE (prefix);
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES public.api_keys(id) ON DELETE CASCADE;
+
+CREATE INDEX api_keys_parent_id ON public.api_keys USING btree (parent_id) WHERE (parent_id IS NOT NULL);
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_keys TO memorylayer_app;
 

@@ -7,7 +7,8 @@
 
 Keys look like ``mlk_<12 hex prefix>_<43 url-safe chars>``: random (``secrets``), stored as the prefix (to find
 the row) and a SHA-256 of the whole key (to check it, in constant time). The key is returned once, at
-creation. Every request checks the key against the database: a revoked key stops working at once.
+creation. Every request checks the key against the database: a revoked key stops working at once. A token
+(/v1/tokens) is such a key, minted by another key and no wider than it: the same row, the same check.
 """
 
 from __future__ import annotations
@@ -35,6 +36,18 @@ if TYPE_CHECKING:
     from shared.db.pool import Database
 
 KEY_PREFIX = "mlk_"
+MAX_TOKENS_PER_KEY = 100  # rows a key may mint (revoked and expired ones count until deleted)
+
+
+@dataclass(frozen=True)
+class TokenOrigin:
+    """What makes a key a token: who minted it (None: the admin key), the top of that chain, what it was
+    asked for."""
+
+    parent_id: str | None
+    root_id: str | None
+    scopes: list[str]
+    principal_type: str
 
 
 @dataclass(frozen=True)
@@ -54,11 +67,20 @@ class Principal:
     shared_spaces: str = "read_write"
     # Whether the request at hand writes: a key that may only read the user space does not see it then.
     writing: bool = False
+    # A token's: the key at the top of its chain (whose rate budget it draws from), and when it stops working.
+    root_id: str | None = None
+    expires_at: datetime | None = None
 
     @classmethod
     def open(cls) -> Principal:
         """Auth mode ``none``: every workspace, but not the admin routes (those always need the admin key)."""
         return cls(key_id=None, workspaces=None, admin=False)
+
+    @property
+    def budget_id(self) -> str | None:
+        """Whose per-key limits this request counts against: a token shares its root key's, so minting tokens
+        never multiplies a key's budget."""
+        return self.root_id or self.key_id
 
     @property
     def user_space(self) -> str:
@@ -110,14 +132,25 @@ class ApiKeys:
         name: str | None = None,
         tenant_id: str | None = None,
         shared_spaces: str = "read",
+        token: TokenOrigin | None = None,
     ) -> tuple[dict, str]:
         """A new key. Without ``tenant_id`` it joins the tenant that owns its workspaces, or, for new ones, a
-        tenant of its own: two customers onboarded with the defaults never share a tenant's spaces."""
+        tenant of its own: two customers onboarded with the defaults never share a tenant's spaces. ``token``:
+        a token minted by the caller (shared/domain/tokens.py), which has already narrowed what it may do."""
         if not workspaces:
             raise InvalidInput("a key needs at least one workspace", code="workspaces_required")
         prefix = secrets.token_hex(6)
         key = f"{KEY_PREFIX}{prefix}_{secrets.token_urlsafe(32)}"
         with self.db.transaction() as conn:
+            if (
+                token
+                and token.parent_id
+                and keys_repo.lock_children(conn, token.parent_id) >= MAX_TOKENS_PER_KEY
+            ):
+                raise Conflict(
+                    f"a key holds at most {MAX_TOKENS_PER_KEY} tokens; delete revoked or expired ones",
+                    code="too_many_tokens",
+                )
             tenant_id = tenant_id or self._implied_tenant(conn, workspaces)
             self._claim(conn, tenant_id, workspaces)
             row = keys_repo.insert(
@@ -131,6 +164,10 @@ class ApiKeys:
                 expires_at=expires_at,
                 tenant_id=tenant_id,
                 shared_spaces=shared_spaces,
+                parent_id=token.parent_id if token else None,
+                root_id=token.root_id if token else None,
+                scopes=token.scopes if token else None,
+                principal_type=token.principal_type if token else None,
             )
         return row, key
 
@@ -190,6 +227,8 @@ class ApiKeys:
             access=row["access"],
             tenant_id=row["tenant_id"],
             shared_spaces=row["shared_spaces"],
+            root_id=row["root_id"],
+            expires_at=row["expires_at"],
         )
 
 

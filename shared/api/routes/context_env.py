@@ -54,7 +54,8 @@ async def through_gate(
     """The routes that run the executor: wait for a slot on the event loop (bounded), then run the sync service
     call in the gate's own threads, never in FastAPI's shared pool."""
     principal = caller.principal
-    key = principal.key_id or ("admin" if principal.admin else "open")  # as the service's Target
+    # The per-key cap is the key's budget: a token counts against the key it was minted from.
+    key = principal.budget_id or ("admin" if principal.admin else "open")
     return await gate.run(caller.tenant_id, key, work, caller, *args, space=principal.user_space)
 
 

@@ -13,7 +13,7 @@ UTC with ``Z``, as the reference server sends them.
 
 One module per route family: ``base`` (``Wire``, ``Timestamp``), ``fields`` (described field types only responses
 use), ``memories`` (and batch), ``associations`` (and traverse), ``workspaces`` (contexts, import), ``sessions``
-(working memory, checkpoints, commit), ``threads`` (messages, jobs), ``admin`` (API keys), ``entities``
+(working memory, checkpoints, commit), ``threads`` (messages, jobs), ``admin`` (API keys), ``tokens``, ``entities``
 (relations), ``recall`` (answer, reflect), ``context`` (packs and deltas), ``sandbox`` (the context environment),
 ``console``. Every public name is re-exported here:
 ``from shared.api import schemas; schemas.Memory`` and ``from shared.api.schemas import Memory`` both work.
@@ -110,6 +110,7 @@ from shared.api.schemas.threads import (
     ThreadFull,
     ThreadList,
 )
+from shared.api.schemas.tokens import Token, TokenCreated, TokenList
 from shared.api.schemas.workspaces import (
     Context,
     ContextEnvelope,
@@ -199,6 +200,9 @@ __all__ = [
     "ThreadFull",
     "ThreadList",
     "Timestamp",
+    "Token",
+    "TokenCreated",
+    "TokenList",
     "TraversePath",
     "TraverseResponse",
     "Wire",

@@ -30,6 +30,10 @@ class ApiKey(Wire):
     expires_at: ExpiresAt
     revoked_at: Timestamp | None = Field(description="When the key was revoked (null: active).")
     created_at: CreatedAt
+    parent_id: str | None = Field(
+        default=None, description="A token's minting key (/v1/tokens; null: made here, or by the admin key)."
+    )
+    scopes: list[str] | None = Field(default=None, description="A token's scopes (null: not a token).")
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> ApiKey:

@@ -74,6 +74,8 @@ from memorylayer.models import (
     Session,
     Thread,
     ThreadWithMessages,
+    TokenCreateResult,
+    TokenInfo,
     TraverseResult,
     WorkingMemoryItem,
     Workspace,
@@ -1409,6 +1411,36 @@ class MemoryLayerClient(ClientBase):
 
     async def revoke_api_key(self, key_id: str) -> None:
         await self._run(self._call("DELETE", f"/v1/admin/api-keys/{key_id}", _none))
+
+    # ------------------------------------------------------------------ tokens (a key mints its own)
+    async def create_token(
+        self,
+        name: str,
+        *,
+        principal_type: str = "User",
+        workspace_patterns: Sequence[str] | None = None,
+        scopes: Sequence[str] | None = None,
+        expires_in_days: int | None = None,
+    ) -> TokenCreateResult:
+        """A token no wider than this client's key: its workspaces matching ``workspace_patterns`` (default
+        all), ``scopes`` ``*``, read, write, shared:read, shared:write. ``result.token`` is shown this once."""
+        body = fields(locals())
+        return await self._run(self._call("POST", "/v1/tokens", _model(TokenCreateResult), json=body))
+
+    async def list_tokens(self, *, include_revoked: bool = False) -> list[TokenInfo]:
+        """The tokens minted under this client's key (never the secrets)."""
+        params = {"include_revoked": str(include_revoked).lower()}
+        return await self._run(self._call("GET", "/v1/tokens", _list("tokens", TokenInfo), params=params))
+
+    async def get_token(self, token_id: str) -> TokenInfo:
+        return await self._run(self._call("GET", f"/v1/tokens/{token_id}", _model(TokenInfo)))
+
+    async def revoke_token(self, token_id: str) -> None:
+        """Refused from the next request on; still listed with ``include_revoked``."""
+        await self._run(self._call("POST", f"/v1/tokens/{token_id}/revoke", _none))
+
+    async def delete_token(self, token_id: str) -> None:
+        await self._run(self._call("DELETE", f"/v1/tokens/{token_id}", _none))
 
     # ------------------------------------------------------------------ service
     async def health(self) -> dict[str, Any]:

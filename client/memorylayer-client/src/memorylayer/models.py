@@ -658,6 +658,29 @@ class ApiKey(_Model):
     key: str | None = None
 
 
+# ---------------------------------------------------------------------- tokens
+class TokenInfo(_Model):
+    """A token: an API key a key minted for itself, never wider than it (``create_token``)."""
+
+    id: str
+    name: str = ""
+    principal_type: str = "User"
+    workspace_patterns: list[str] = Field(default_factory=list)
+    scopes: list[str] = Field(default_factory=lambda: ["*"])
+    created_at: datetime | None = None
+    expires_at: datetime | None = None
+    revoked: bool = False
+    access: str | None = None
+    shared_spaces: str | None = None
+    tenant_id: str | None = None
+
+
+class TokenCreateResult(TokenInfo):
+    """``create_token``'s answer: the record and ``token``, the secret, shown this once."""
+
+    token: str
+
+
 Session.model_rebuild()
 
 
