@@ -49,6 +49,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         ingest,
         memories,
         packs,
+        resources,
         sessions,
         threads,
         workspaces,
@@ -65,6 +66,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         admin.router,
         entities.router,
         ingest.router,
+        resources.router,
     )
 
 

@@ -24,6 +24,7 @@ from shared.domain.auth import ApiKeys
 from shared.domain.context_env.service import SandboxService
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.memories.service import MemoryService
+from shared.domain.resources.service import ResourceService
 from shared.domain.retrieval.answer import Answerer
 from shared.domain.retrieval.recall import Recaller
 from shared.domain.sessions.packs import ContextService
@@ -140,6 +141,7 @@ class Services:
     worker: ExtractionWorker
     inline_indexer: InlineIndexer
     sandboxes: SandboxService
+    resources: ResourceService
 
     @classmethod
     def build(
@@ -158,13 +160,14 @@ class Services:
         recaller = Recaller(db, embedder, settings)
         sessions = SessionService(db, embedder, settings)
         worker = ExtractionWorker(db, embedder, settings)
+        resources = ResourceService(db)
         return cls(
             settings=settings,
             db=db,
             embedder=embedder,
             memories=memories,
             recaller=recaller,
-            workspaces=WorkspaceService(db, memories),
+            workspaces=WorkspaceService(db, memories, resources),
             sessions=sessions,
             context=ContextService(db, sessions, recaller, settings),
             threads=ThreadService(db, create_queue(settings), worker),
@@ -173,6 +176,7 @@ class Services:
             api_keys=ApiKeys(db),
             worker=worker,
             inline_indexer=InlineIndexer(worker),
+            resources=resources,
         )
 
     def request_vector_indexing(self) -> None:

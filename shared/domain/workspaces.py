@@ -32,6 +32,8 @@ from shared.db.scope import Scope
 from shared.domain.memories import serialize
 from shared.domain.memories.service import MemoryService
 from shared.domain.requests import MemoryCreate
+from shared.domain.resources import transfer as resource_transfer
+from shared.domain.resources.service import ResourceService
 
 EXPORT_PAGE = 500
 EXPORT_VERSION = "1.0"
@@ -74,9 +76,12 @@ _REFERENCES = frozenset({"superseded_by", "stale_by", "source_memory_id"})
 
 
 class WorkspaceService:
-    def __init__(self, db: Database, memories: MemoryService) -> None:
+    def __init__(
+        self, db: Database, memories: MemoryService, resources: ResourceService | None = None
+    ) -> None:
         self.db = db
         self.memories = memories
+        self.resources = resources or ResourceService(db)
 
     def create(
         self,
@@ -142,7 +147,8 @@ class WorkspaceService:
     def export_ndjson(
         self, workspace_id: str, *, include_associations: bool, offset: int = 0, limit: int = 0
     ) -> Iterator[str]:
-        """Yield NDJSON lines: a header, then one line per memory, then one per association."""
+        """Yield NDJSON lines: a header, then one line per memory, one per association, one per versioned
+        resource (with its revisions)."""
         with self.db.connection() as conn:
             counts = repo.export_counts(conn, workspace_id)
         if not counts["found"]:
@@ -188,6 +194,8 @@ class WorkspaceService:
                 edges = assoc_repo.all_in_workspace(conn, workspace_id)
             for edge in edges:
                 yield json.dumps({"type": "association", "data": serialize.association(edge)}) + "\n"
+        for resource in resource_transfer.export_items(self.db, workspace_id):
+            yield json.dumps({"type": "resource", "data": resource}) + "\n"
 
     def _check_associations(self, edges: Any) -> None:
         """Refuse an import whose associations break a limit before anything is written: their number, and
@@ -218,7 +226,8 @@ class WorkspaceService:
     def import_data(
         self, workspace_id: str, data: dict[str, Any], tenant_id: str = DEFAULT_TENANT
     ) -> dict[str, Any]:
-        """Import ``{"memories": [...], "associations": [...]}``; bad items are reported, good ones kept.
+        """Import ``{"memories": [...], "associations": [...], "resources": [...]}``; bad items are reported, good
+        ones kept.
 
         Items with ``scope: "user"`` go to the importing tenant's user space, as ``remember`` does."""
         memories = data.get("memories") or []
@@ -284,10 +293,15 @@ class WorkspaceService:
             except (InvalidInput, NotFound) as exc:
                 errors += 1
                 details.append({"association": edge.get("id"), "error": str(exc)[:500]})
+        resources = resource_transfer.import_items(
+            self.db, workspace_id, data.get("resources") or [], tenant_id=tenant_id
+        )
         return {
             "imported": imported,
             "skipped_duplicates": skipped,
             "associations_imported": associations,
-            "errors": errors,
-            "details": details,
+            "resources_imported": resources["imported"],
+            "resources_skipped": resources["skipped"],
+            "errors": errors + len(resources["details"]),
+            "details": details + resources["details"],
         }
