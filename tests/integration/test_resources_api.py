@@ -564,3 +564,48 @@ def test_the_row_wall_holds_resources_to_their_workspace(settings, services: Ser
             assert conn.execute("SELECT count(*) AS n FROM resources").fetchone()["n"] == 0  # type: ignore[index]
     finally:
         db.close()
+
+
+# ------------------------------------------------------------------------------------------------------ our SDK
+def test_our_sdk_drives_every_family(base_url, ws):
+    from memorylayer import SyncMemoryLayerClient
+    from memorylayer.errors import MemoryLayerError
+
+    with SyncMemoryLayerClient(base_url, workspace_id=ws) as client:
+        note = client.create_prompt_note("tone", "Tone", "Be brief.", metadata={"a": 1})
+        assert (note.revision, note.metadata, note.workspace_id) == (1, {"a": 1}, ws)
+        v2 = client.replace_prompt_note(note.id, "Tone", "Be briefer.", if_match=note.etag)
+        with pytest.raises(MemoryLayerError) as stale:
+            client.replace_prompt_note(note.id, "Tone", "lost", if_match=note.etag)
+        assert stale.value.status_code == 412
+        gone = client.delete_prompt_note(note.id, if_match=v2.etag)
+        assert client.list_prompt_notes().items == []
+        assert client.get_prompt_note(note.id, include_deleted=True).deleted_at is not None
+        back = client.restore_prompt_note(note.id, if_match=gone.etag)
+        assert (back.revision, back.content) == (4, "Be briefer.")
+        page = client.list_prompt_notes(limit=1)
+        assert [n.id for n in page.items] == [note.id] and page.next_page_token is None
+        history = client.list_prompt_note_revisions(note.id, limit=2)
+        assert [r.action for r in history.items] == ["restore", "delete"] and history.next_page_token
+        older = client.list_prompt_note_revisions(note.id, page_token=history.next_page_token)
+        assert [(r.action, r.resource.revision) for r in older.items] == [("replace", 2), ("create", 1)]
+        assert client.get_prompt_note(note.id).etag == back.etag
+
+        spec = client.create_agent_specification("helper", "Helper", "Helps.", "Be helpful.", skills=["s1"])
+        spec2 = client.replace_agent_specification(
+            spec.id, "Helper", "Helps.", "Be kind.", if_match=spec.etag
+        )
+        assert (spec2.instructions, spec2.skills) == ("Be kind.", [])
+        assert [s.id for s in client.list_agent_specifications().items] == [spec.id]
+        deleted = client.delete_agent_specification(spec.id, if_match=spec2.etag)
+        restored = client.restore_agent_specification(spec.id, if_match=deleted.etag)
+        assert client.get_agent_specification(spec.id).etag == restored.etag
+        revisions = client.list_agent_specification_revisions(spec.id).items
+        assert [r.action for r in revisions] == ["restore", "delete", "replace", "create"]
+
+        fields = {k: v for k, v in RECORD.items() if k != "key"}
+        record = client.create_refinement_record("r1", **fields)
+        assert client.get_refinement_record(record.id) == record
+        listed = client.list_refinement_records(phase=["proposal"], search="brief")
+        assert [r.id for r in listed.items] == [] and listed.scanned_count == 1
+        assert [r.id for r in client.list_refinement_records(refinement_id="r1").items] == [record.id]
