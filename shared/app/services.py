@@ -167,7 +167,7 @@ class Services:
             embedder=embedder,
             memories=memories,
             recaller=recaller,
-            workspaces=WorkspaceService(db, memories, resources),
+            workspaces=WorkspaceService(db, memories),
             sessions=sessions,
             context=ContextService(db, sessions, recaller, settings),
             threads=ThreadService(db, create_queue(settings), worker),

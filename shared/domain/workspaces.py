@@ -33,7 +33,6 @@ from shared.domain.memories import serialize
 from shared.domain.memories.service import MemoryService
 from shared.domain.requests import MemoryCreate
 from shared.domain.resources import transfer as resource_transfer
-from shared.domain.resources.service import ResourceService
 
 EXPORT_PAGE = 500
 EXPORT_VERSION = "1.0"
@@ -76,12 +75,9 @@ _REFERENCES = frozenset({"superseded_by", "stale_by", "source_memory_id"})
 
 
 class WorkspaceService:
-    def __init__(
-        self, db: Database, memories: MemoryService, resources: ResourceService | None = None
-    ) -> None:
+    def __init__(self, db: Database, memories: MemoryService) -> None:
         self.db = db
         self.memories = memories
-        self.resources = resources or ResourceService(db)
 
     def create(
         self,
@@ -239,6 +235,13 @@ class WorkspaceService:
                 limit=most,
             )
         self._check_associations(data.get("associations"))
+        resources = data.get("resources") or []
+        if isinstance(resources, list) and len(resources) > most:
+            raise PayloadTooLarge(
+                f"import carries {len(resources)} resources; the limit is {most} (split the file)",
+                code="too_many_resources",
+                limit=most,
+            )
         imported, skipped, errors = 0, 0, 0
         details: list[dict[str, Any]] = []
         id_map: dict[str, str] = {}
@@ -293,15 +296,13 @@ class WorkspaceService:
             except (InvalidInput, NotFound) as exc:
                 errors += 1
                 details.append({"association": edge.get("id"), "error": str(exc)[:500]})
-        resources = resource_transfer.import_items(
-            self.db, workspace_id, data.get("resources") or [], tenant_id=tenant_id
-        )
+        transferred = resource_transfer.import_items(self.db, workspace_id, resources, tenant_id=tenant_id)
         return {
             "imported": imported,
             "skipped_duplicates": skipped,
             "associations_imported": associations,
-            "resources_imported": resources["imported"],
-            "resources_skipped": resources["skipped"],
-            "errors": errors + len(resources["details"]),
-            "details": details + resources["details"],
+            "resources_imported": transferred["imported"],
+            "resources_skipped": transferred["skipped"],
+            "errors": errors + len(transferred["details"]),
+            "details": details + transferred["details"],
         }

@@ -609,3 +609,12 @@ def test_our_sdk_drives_every_family(base_url, ws):
         listed = client.list_refinement_records(phase=["proposal"], search="brief")
         assert [r.id for r in listed.items] == [] and listed.scanned_count == 1
         assert [r.id for r in client.list_refinement_records(refinement_id="r1").items] == [record.id]
+
+
+def test_an_import_with_too_many_resources_is_refused_whole(http, ws, services, monkeypatch):
+    monkeypatch.setattr(services.memories.settings, "max_import_memories", 2)
+    r = http.post(
+        f"/v1/workspaces/{ws}/import", json={"memories": [{"content": "kept out"}], "resources": [{}] * 3}
+    )
+    assert r.status_code == 413 and r.json()["detail"]["code"] == "too_many_resources"
+    assert http.get("/v1/memories", headers={"X-Workspace-ID": ws}).json()["memories"] == []

@@ -151,6 +151,8 @@ def serve(family: Family, *, plain_list: bool = True) -> None:
         response_model=family.envelope,
         tags=[family.path.strip("/")],
         summary=f"Create a {label}",
+        description="Send `Idempotency-Key` and `If-None-Match: *`; the `ETag` header is revision 1's. A retry "
+        "with the same key and body answers the first result (`replayed: true`).",
         operation_id=f"create_{kind.name}",
         responses={k: v for k, v in CONDITIONAL.items() if k != 404},
     )(_with_body(create, family.create))
@@ -162,6 +164,8 @@ def serve(family: Family, *, plain_list: bool = True) -> None:
             response_model=family.listing,
             tags=[family.path.strip("/")],
             summary=f"List {label}s",
+            description="Most recently changed first; `next_page_token` continues (tombstones with "
+            "`include_deleted`).",
             operation_id=f"list_{kind.name}s",
         )
         def list_all(
@@ -186,6 +190,7 @@ def serve(family: Family, *, plain_list: bool = True) -> None:
             response_model=family.envelope,
             tags=[family.path.strip("/")],
             summary=f"Get a {label}",
+            description="One by id; the `ETag` header is its current revision's.",
             operation_id=f"get_{kind.name}",
         )
         def get_record(
@@ -204,6 +209,7 @@ def serve(family: Family, *, plain_list: bool = True) -> None:
             response_model=family.envelope,
             tags=[family.path.strip("/")],
             summary=f"Get a {label}",
+            description="One by id; the `ETag` header is its current revision's.",
             operation_id=f"get_{kind.name}",
         )
         def get(
@@ -230,6 +236,8 @@ def _serve_history(family: Family, one: str, ResourceId: Any) -> None:
         response_model=revisions,
         tags=[tag],
         summary=f"A {label}'s revisions",
+        description="Every accepted write (create, replace, delete, restore), newest first, with the resource "
+        "as it left it and the write's `Idempotency-Key`.",
         operation_id=f"list_{kind.name}_revisions",
     )
     def history(
@@ -281,6 +289,8 @@ def _serve_writes(family: Family, one: str, ResourceId: Any) -> None:
         response_model=family.envelope,
         tags=[tag],
         summary=f"Replace a {label}",
+        description="Replace its whole document: send `Idempotency-Key` and `If-Match` (its current ETag; a stale "
+        "one is a 412 and changes nothing).",
         operation_id=f"replace_{kind.name}",
         responses=CONDITIONAL,
     )(_with_body(replace, family.replace))
@@ -289,7 +299,9 @@ def _serve_writes(family: Family, one: str, ResourceId: Any) -> None:
         one,
         response_model=family.envelope,
         tags=[tag],
-        summary=f"Delete a {label} (a tombstone: `restore` revives it)",
+        summary=f"Delete a {label}",
+        description="Leave a tombstone (its id and key stay taken; `restore` revives it): send "
+        "`Idempotency-Key` and `If-Match`.",
         operation_id=f"delete_{kind.name}",
         responses=CONDITIONAL,
     )
@@ -311,6 +323,8 @@ def _serve_writes(family: Family, one: str, ResourceId: Any) -> None:
         response_model=family.envelope,
         tags=[tag],
         summary=f"Restore a deleted {label}",
+        description="Revive a tombstone with the document it had: send `Idempotency-Key` and `If-Match` (the "
+        "tombstone's ETag); a live one is a 409.",
         operation_id=f"restore_{kind.name}",
         responses=CONDITIONAL,
     )
