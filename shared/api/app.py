@@ -49,6 +49,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         ingest,
         memories,
         packs,
+        resources,
         sessions,
         threads,
         tokens,
@@ -67,6 +68,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         tokens.router,
         entities.router,
         ingest.router,
+        resources.router,
     )
 
 

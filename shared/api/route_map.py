@@ -59,6 +59,17 @@ FUNCTIONS: dict[str, ApiFunction] = {
             Part("shared.api.routes.workspaces", _any("/v1/workspaces", "/v1/workspaces/{proxy+}")),
             Part("shared.api.routes.entities", _any("/v1/entities", "/v1/entities/{proxy+}")),
             Part("shared.api.routes.ingest", _any("/v1/ingest/{proxy+}")),
+            Part(
+                "shared.api.routes.resources",
+                _any(
+                    "/v1/prompt-notes",
+                    "/v1/prompt-notes/{proxy+}",
+                    "/v1/agent-specifications",
+                    "/v1/agent-specifications/{proxy+}",
+                    "/v1/refinement-records",
+                    "/v1/refinement-records/{proxy+}",
+                ),
+            ),
             Part("shared.api.routes.admin", _any("/v1/admin/{proxy+}")),
             Part("shared.api.routes.tokens", _any("/v1/tokens", "/v1/tokens/{proxy+}")),
             Part("shared.api.routes.health", _any("/health", "/health/ready")),

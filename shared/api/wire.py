@@ -96,13 +96,15 @@ def traversal(walk: Walk, max_bytes: int) -> dict[str, Any]:
 
 
 def export_lines(header: dict[str, Any], records: Iterable[tuple[str, dict[str, Any]]]) -> Iterator[str]:
-    """The NDJSON export: the header line, then one line per memory and per association row."""
+    """The NDJSON export: the header line, then one line per memory, association and resource."""
     yield json.dumps(header) + "\n"
     for kind, row in records:
         if kind == "memory":
             data = memory(row)
             if row["stale_by"]:  # not on the wire; kept so an import ranks the turn as this one does
                 data["stale_by"] = row["stale_by"]
-        else:
+        elif kind == "association":
             data = association(row)
+        else:
+            data = row
         yield json.dumps({"type": kind, "data": data}) + "\n"

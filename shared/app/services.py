@@ -20,6 +20,7 @@ from shared.domain.context_env.service import SandboxService
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.indexing import InlineIndexer
 from shared.domain.memories.service import MemoryService
+from shared.domain.resources.service import ResourceService
 from shared.domain.retrieval.answer import Answerer
 from shared.domain.retrieval.recall import Recaller
 from shared.domain.sessions.packs import ContextService
@@ -53,6 +54,7 @@ class Services:
     worker: ExtractionWorker
     inline_indexer: InlineIndexer
     sandboxes: SandboxService
+    resources: ResourceService
 
     @classmethod
     def build(
@@ -88,6 +90,7 @@ class Services:
             tokens=Tokens(db, api_keys),
             worker=worker,
             inline_indexer=InlineIndexer(worker.indexer),
+            resources=ResourceService(db),
         )
 
     def request_vector_indexing(self) -> None:

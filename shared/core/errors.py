@@ -68,6 +68,13 @@ class PreconditionFailed(MemoryLayerError):
     code = "precondition_failed"
 
 
+class PreconditionRequired(MemoryLayerError):
+    """A conditional write sent without its precondition (``If-Match``, ``If-None-Match``, ``Idempotency-Key``)."""
+
+    status = 428
+    code = "precondition_required"
+
+
 class PayloadTooLarge(MemoryLayerError):
     status = 413
     code = "payload_too_large"

@@ -530,6 +530,87 @@ CREATE INDEX rate_limit_counters_window_start ON public.rate_limit_counters USIN
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.rate_limit_counters TO memorylayer_app;
 
+-- resource_revisions ----------------------------------------------------------------------------------------------
+CREATE TABLE public.resource_revisions (
+    workspace_id text NOT NULL,
+    kind text NOT NULL,
+    id text NOT NULL,
+    revision integer NOT NULL,
+    sequence bigint NOT NULL,
+    key text NOT NULL,
+    tenant_id text NOT NULL,
+    schema_version integer NOT NULL,
+    content jsonb NOT NULL,
+    metadata jsonb NOT NULL,
+    etag text NOT NULL,
+    created_by text,
+    updated_by text,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    deleted_at timestamp with time zone,
+    action text NOT NULL,
+    operation_id text NOT NULL,
+    request_hash text NOT NULL,
+    CONSTRAINT resource_revisions_action_check CHECK ((action = ANY (ARRAY['create'::text, 'replace'::text, 'delete'::text, 'restore'::text]))),
+    CONSTRAINT resource_revisions_revision_check CHECK ((revision >= 1))
+);
+
+ALTER TABLE ONLY public.resource_revisions
+    ADD CONSTRAINT resource_revisions_pkey PRIMARY KEY (workspace_id, kind, id, revision);
+
+ALTER TABLE ONLY public.resource_revisions
+    ADD CONSTRAINT resource_revisions_workspace_id_kind_operation_id_key UNIQUE (workspace_id, kind, operation_id);
+
+ALTER TABLE ONLY public.resource_revisions
+    ADD CONSTRAINT resource_revisions_workspace_id_kind_id_fkey FOREIGN KEY (workspace_id, kind, id) REFERENCES public.resources(workspace_id, kind, id) ON DELETE CASCADE;
+
+CREATE INDEX resource_revisions_changed ON public.resource_revisions USING btree (workspace_id, kind, id, sequence DESC);
+
+ALTER TABLE public.resource_revisions ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY workspace_wall ON public.resource_revisions TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.resource_revisions TO memorylayer_app;
+
+-- resources -------------------------------------------------------------------------------------------------------
+CREATE TABLE public.resources (
+    workspace_id text NOT NULL,
+    kind text NOT NULL,
+    id text NOT NULL,
+    key text NOT NULL,
+    tenant_id text NOT NULL,
+    schema_version integer NOT NULL,
+    content jsonb NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    revision integer NOT NULL,
+    sequence bigint NOT NULL,
+    etag text NOT NULL,
+    created_by text,
+    updated_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    CONSTRAINT resources_revision_check CHECK ((revision >= 1)),
+    CONSTRAINT resources_schema_version_check CHECK ((schema_version >= 1))
+);
+
+ALTER TABLE ONLY public.resources
+    ADD CONSTRAINT resources_pkey PRIMARY KEY (workspace_id, kind, id);
+
+ALTER TABLE ONLY public.resources
+    ADD CONSTRAINT resources_workspace_id_kind_key_key UNIQUE (workspace_id, kind, key);
+
+ALTER TABLE ONLY public.resources
+    ADD CONSTRAINT resources_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+CREATE INDEX resources_changed ON public.resources USING btree (workspace_id, kind, sequence DESC);
+
+ALTER TABLE public.resources ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY workspace_wall ON public.resources TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.resources TO memorylayer_app;
+
 -- schema_functions ------------------------------------------------------------------------------------------------
 CREATE TABLE public.schema_functions (
     name text NOT NULL,
@@ -1213,8 +1294,18 @@ END $$;
 
 GRANT ALL ON FUNCTION public.record_memory_revision() TO memorylayer_app;
 
+-- Other objects ===================================================================================================
+CREATE SEQUENCE public.resource_sequence
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
 -- Privileges ======================================================================================================
 GRANT USAGE ON SCHEMA public TO memorylayer_app;
+
+GRANT SELECT,USAGE ON SEQUENCE public.resource_sequence TO memorylayer_app;
 
 ALTER DEFAULT PRIVILEGES FOR ROLE memorylayer_owner IN SCHEMA public GRANT SELECT,USAGE ON SEQUENCES TO memorylayer_app;
 

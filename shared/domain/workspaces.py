@@ -32,6 +32,7 @@ from shared.db.scope import Scope
 from shared.domain.memories import serialize
 from shared.domain.memories.service import MemoryService
 from shared.domain.requests import MemoryCreate
+from shared.domain.resources import transfer as resource_transfer
 
 EXPORT_PAGE = 500
 EXPORT_VERSION = "1.0"
@@ -143,7 +144,8 @@ class WorkspaceService:
         self, workspace_id: str, *, include_associations: bool, offset: int = 0, limit: int = 0
     ) -> tuple[dict[str, Any], Iterator[tuple[str, dict[str, Any]]]]:
         """The export's header, and its records: ``("memory", row)`` for each memory, then
-        ``("association", row)`` for each association (read page by page as they are consumed)."""
+        ``("association", row)`` for each association (read page by page as they are consumed), then
+        ``("resource", item)`` for each versioned resource with its revisions (already in wire form)."""
         with self.db.connection() as conn:
             counts = repo.export_counts(conn, workspace_id)
         if not counts["found"]:
@@ -185,6 +187,8 @@ class WorkspaceService:
                 edges = assoc_repo.all_in_workspace(conn, workspace_id)
             for edge in edges:
                 yield "association", edge
+        for resource in resource_transfer.export_items(self.db, workspace_id):
+            yield "resource", resource
 
     def _check_associations(self, edges: Any) -> None:
         """Refuse an import whose associations break a limit before anything is written: their number, and
@@ -215,7 +219,8 @@ class WorkspaceService:
     def import_data(
         self, workspace_id: str, data: dict[str, Any], tenant_id: str = DEFAULT_TENANT
     ) -> dict[str, Any]:
-        """Import ``{"memories": [...], "associations": [...]}``; bad items are reported, good ones kept.
+        """Import ``{"memories": [...], "associations": [...], "resources": [...]}``; bad items are reported, good
+        ones kept.
 
         Items with ``scope: "user"`` go to the importing tenant's user space, as ``remember`` does."""
         memories = data.get("memories") or []
@@ -227,6 +232,13 @@ class WorkspaceService:
                 limit=most,
             )
         self._check_associations(data.get("associations"))
+        resources = data.get("resources") or []
+        if isinstance(resources, list) and len(resources) > most:
+            raise PayloadTooLarge(
+                f"import carries {len(resources)} resources; the limit is {most} (split the file)",
+                code="too_many_resources",
+                limit=most,
+            )
         imported, skipped, errors = 0, 0, 0
         details: list[dict[str, Any]] = []
         id_map: dict[str, str] = {}
@@ -281,10 +293,13 @@ class WorkspaceService:
             except (InvalidInput, NotFound) as exc:
                 errors += 1
                 details.append({"association": edge.get("id"), "error": str(exc)[:500]})
+        transferred = resource_transfer.import_items(self.db, workspace_id, resources, tenant_id=tenant_id)
         return {
             "imported": imported,
             "skipped_duplicates": skipped,
             "associations_imported": associations,
-            "errors": errors,
-            "details": details,
+            "resources_imported": transferred["imported"],
+            "resources_skipped": transferred["skipped"],
+            "errors": errors + len(transferred["details"]),
+            "details": details + transferred["details"],
         }

@@ -164,7 +164,7 @@ def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
     """
     try:
         if "ndjson" in content_type:
-            memories, associations = [], []
+            memories, associations, resources = [], [], []
             for number, line in enumerate(raw.decode().splitlines(), start=1):
                 if not line.strip():
                     continue
@@ -177,7 +177,9 @@ def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
                     memories.append(item["data"])
                 elif item.get("type") == "association":
                     associations.append(item["data"])
-            data: Any = {"memories": memories, "associations": associations}
+                elif item.get("type") == "resource":
+                    resources.append(item["data"])
+            data: Any = {"memories": memories, "associations": associations, "resources": resources}
         else:
             body = json.loads(raw or b"{}")
             if not isinstance(body, dict):
@@ -187,7 +189,7 @@ def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
         raise InvalidInput(f"import body is not valid JSON or NDJSON: {exc}", code="invalid_import") from exc
     if not isinstance(data, dict):
         raise InvalidInput("import data must be a JSON object", code="invalid_import")
-    for name in ("memories", "associations"):
+    for name in ("memories", "associations", "resources"):
         items = data.get(name) or []
         if not isinstance(items, list):
             raise InvalidInput(f"import data's {name!r} must be a list", code="invalid_import")

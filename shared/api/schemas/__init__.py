@@ -73,6 +73,22 @@ from shared.api.schemas.recall import (
     RecallResponse,
     ReflectResponse,
 )
+from shared.api.schemas.resources import (
+    AgentSpecification,
+    AgentSpecificationListResponse,
+    AgentSpecificationResponse,
+    AgentSpecificationRevision,
+    AgentSpecificationRevisionListResponse,
+    PromptNote,
+    PromptNoteListResponse,
+    PromptNoteResponse,
+    PromptNoteRevision,
+    PromptNoteRevisionListResponse,
+    RefinementRecord,
+    RefinementRecordListResponse,
+    RefinementRecordResponse,
+    ResourceHead,
+)
 from shared.api.schemas.sandbox import (
     ExecuteResult,
     InjectResult,
@@ -213,4 +229,21 @@ __all__ = [
     "WorkspaceEnvelope",
     "WorkspaceList",
     "floats",
+]
+# Versioned resources (prompt notes, agent specifications, refinement records).
+__all__ += [
+    "AgentSpecification",
+    "AgentSpecificationListResponse",
+    "AgentSpecificationResponse",
+    "AgentSpecificationRevision",
+    "AgentSpecificationRevisionListResponse",
+    "PromptNote",
+    "PromptNoteListResponse",
+    "PromptNoteResponse",
+    "PromptNoteRevision",
+    "PromptNoteRevisionListResponse",
+    "RefinementRecord",
+    "RefinementRecordListResponse",
+    "RefinementRecordResponse",
+    "ResourceHead",
 ]

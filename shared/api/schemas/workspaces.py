@@ -88,5 +88,11 @@ class ImportResult(Wire):
     imported: int = Field(description="Memories written.")
     skipped_duplicates: int = Field(description="Memories already in the workspace.")
     associations_imported: int = Field(description="Associations written.")
+    resources_imported: int = Field(
+        default=0, description="Versioned resources written, with their revisions."
+    )
+    resources_skipped: int = Field(
+        default=0, description="Versioned resources whose id or key the workspace already holds."
+    )
     errors: int = Field(description="Items refused (see `details`).")
     details: list[Any] = Field(description="Why each refused item was refused.")

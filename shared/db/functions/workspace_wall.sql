@@ -38,6 +38,8 @@ BEGIN
             ('memories', 'workspace_id'),
             ('memory_contexts', 'workspace_id'),
             ('memory_revisions', 'workspace_id'),
+            ('resource_revisions', 'workspace_id'),
+            ('resources', 'workspace_id'),
             ('session_checkpoints', 'workspace_id'),
             ('session_context_events', 'workspace_id'),
             ('session_context_horizon', 'workspace_id'),

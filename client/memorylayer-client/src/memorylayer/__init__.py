@@ -23,6 +23,7 @@ from memorylayer.errors import (
     ValidationError,
 )
 from memorylayer.models import (
+    AgentSpecification,
     Answer,
     ApiKey,
     AppendResult,
@@ -61,9 +62,13 @@ from memorylayer.models import (
     MemoryType,
     Message,
     MessagePage,
+    PromptNote,
     RecallResult,
+    RefinementRecord,
     Reflection,
     RelationWriteResult,
+    ResourcePage,
+    ResourceRevision,
     Revision,
     RevisionPage,
     Session,
@@ -81,6 +86,7 @@ from memorylayer.sync_client import SyncMemoryLayerClient
 __version__ = "0.3.0"
 
 __all__ = [
+    "AgentSpecification",
     "Answer",
     "ApiKey",
     "AppendResult",
@@ -130,8 +136,12 @@ __all__ = [
     "PayloadTooLargeError",
     "PreconditionFailedError",
     "RateLimitError",
+    "PromptNote",
     "RecallResult",
+    "RefinementRecord",
     "Reflection",
+    "ResourcePage",
+    "ResourceRevision",
     "RetryPolicy",
     "Revision",
     "RevisionPage",

@@ -11,6 +11,7 @@ import email.utils
 import json
 import os
 import time
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,9 +22,11 @@ import httpx
 from pydantic import BaseModel
 
 from memorylayer.errors import MemoryLayerError, error_for_status
-from memorylayer.models import Session, WorkspaceExport
+from memorylayer.models import ResourcePage, ResourceRevision, Session, WorkspaceExport
 
 T = TypeVar("T")
+# Reads a response into what a method returns.
+Parser = Callable[[httpx.Response], T]
 
 DEFAULT_BASE_URL = "http://localhost:61001"
 USER_AGENT = "memorylayer-client/0.3.0 (+httpx)"
@@ -161,6 +164,44 @@ def _true(_: httpx.Response) -> bool:
 
 def _none(_: httpx.Response) -> None:
     return None
+
+
+def _page(key: str, model: type[BaseModel]) -> Callable[[httpx.Response], ResourcePage]:
+    """A list of versioned resources (``{key: [...], next_page_token}``) as a ``ResourcePage`` of ``model``."""
+
+    def parse(response: httpx.Response) -> ResourcePage:
+        data = _json(response)
+        items = [model.model_validate(x) for x in data.get(key, [])]
+        return ResourcePage.model_validate({**{k: v for k, v in data.items() if k != key}, "items": items})
+
+    return parse
+
+
+def _revisions(key: str, model: type[BaseModel]) -> Callable[[httpx.Response], ResourcePage]:
+    """A resource's revisions as a ``ResourcePage`` of ``ResourceRevision`` (each ``resource`` a ``model``)."""
+
+    def parse(response: httpx.Response) -> ResourcePage:
+        data = _json(response)
+        items = [
+            ResourceRevision(
+                resource=model.model_validate(x[key]), action=x["action"], operation_id=x["operation_id"]
+            )
+            for x in data.get("revisions", [])
+        ]
+        return ResourcePage(items=items, next_page_token=data.get("next_page_token"))
+
+    return parse
+
+
+def _conditional(idempotency_key: str | None, if_match: str | None = None) -> dict[str, str]:
+    """A versioned resource's write headers: its Idempotency-Key (fresh unless given, so a retry of this call
+    replays it) and ``If-Match`` (or ``If-None-Match: *`` to create)."""
+    headers = {"Idempotency-Key": idempotency_key or uuid.uuid4().hex}
+    if if_match is None:
+        headers["If-None-Match"] = "*"
+    else:
+        headers["If-Match"] = if_match
+    return headers
 
 
 def _parse_export(response: httpx.Response) -> WorkspaceExport:

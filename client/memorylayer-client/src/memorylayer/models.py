@@ -15,6 +15,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "AgentSpecification",
+    "PromptNote",
+    "RefinementRecord",
+    "ResourcePage",
+    "ResourceRevision",
     "Answer",
     "ApiKey",
     "AppendResult",
@@ -694,3 +699,81 @@ class DecomposeResult(_Model):
     from_index: int = 0
     to_index: int = 0
     job_id: str | None = None
+
+
+# ---------------------------------------------------------------------------------------- versioned resources
+class _Versioned(_Model):
+    """What every versioned resource carries: send ``etag`` as ``if_match`` to change it."""
+
+    id: str
+    workspace_id: str
+    tenant_id: str | None = None
+    key: str
+    schema_version: int = 1
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    revision: int = 1
+    etag: str
+    created_by: str | None = None
+    updated_by: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    deleted_at: datetime | None = None
+
+
+class PromptNote(_Versioned):
+    title: str
+    content: str
+    enabled: bool = True
+
+
+class AgentSpecification(_Versioned):
+    name: str
+    description: str
+    instructions: str
+    invocation_guidance: str = ""
+    model: str = ""
+    max_turns: int = 0
+    allowed_tools: list[str] = Field(default_factory=list)
+    denied_tools: list[str] = Field(default_factory=list)
+    skills: list[str] = Field(default_factory=list)
+    mcp_servers: list[str] = Field(default_factory=list)
+    permission_mode: str = "inherit"
+    exec_policy_hint: str = ""
+    background: bool = False
+    enabled: bool = True
+
+
+class RefinementRecord(_Versioned):
+    """Append-only: written once (``revision`` 1)."""
+
+    refinement_id: str
+    phase: str
+    trigger: str
+    scope: str
+    summary: str
+    rationale: str
+    expected_outcome: str
+    evidence: list[dict[str, Any]] = Field(default_factory=list)
+    edits: list[dict[str, Any]] = Field(default_factory=list)
+    outcome: str
+    parent_record_id: str | None = None
+    rollback_of_record_id: str | None = None
+    task_ref: dict[str, Any] | None = None
+    approval_ref: dict[str, Any] | None = None
+
+
+class ResourceRevision(_Model):
+    """One accepted write: the resource as it left it (a model of its family), the action and its key."""
+
+    resource: Any
+    action: str
+    operation_id: str
+
+
+class ResourcePage(_Model):
+    """A page of resources (or of revisions); pass ``next_page_token`` as ``page_token`` for the next."""
+
+    items: list[Any] = Field(default_factory=list)
+    next_page_token: str | None = None
+    scanned_count: int | None = None
+    scan_truncated: bool | None = None

@@ -23,13 +23,17 @@ import httpx
 from memorylayer._base import (
     Call,
     ClientBase,
+    Parser,
     _batch_op,
+    _conditional,
     _json,
     _list,
     _model,
     _none,
+    _page,
     _parse_export,
     _parse_new_session,
+    _revisions,
     _true,
     _unwrap,
     _wire,
@@ -38,6 +42,7 @@ from memorylayer._base import (
 from memorylayer._pool import SyncPool, sync_sleep
 from memorylayer.errors import NotFoundError, TransportError
 from memorylayer.models import (
+    AgentSpecification,
     Answer,
     ApiKey,
     AppendResult,
@@ -68,8 +73,11 @@ from memorylayer.models import (
     Memory,
     MemoryPage,
     MessagePage,
+    PromptNote,
     RecallResult,
+    RefinementRecord,
     Reflection,
+    ResourcePage,
     RevisionPage,
     Session,
     Thread,
@@ -1372,6 +1380,396 @@ class SyncMemoryLayerClient(ClientBase):
         return self._run(
             self._call(
                 "POST", f"/v1/workspaces/{workspace_id}/import", _model(ImportResult), json={"data": payload}
+            )
+        )
+
+    # ------------------------------------------------------------------ versioned resources
+    # Prompt notes and agent specifications: every write sends an Idempotency-Key (fresh unless given) and
+    # ``if_match`` (the resource's ``etag``); a stale one raises a 412 error, the change is not made.
+    def _resource_write(
+        self,
+        method: str,
+        path: str,
+        parse: Parser[T],
+        *,
+        idempotency_key: str | None,
+        if_match: str | None = None,
+        body: dict[str, Any] | None = None,
+        workspace_id: str | None = None,
+    ) -> T:
+        return self._run(
+            self._call(
+                method,
+                path,
+                parse,
+                workspace_id=workspace_id,
+                json=self._with_ws(body, workspace_id) if body is not None else None,
+                headers=_conditional(idempotency_key, if_match),
+            )
+        )
+
+    def create_prompt_note(
+        self,
+        key: str,
+        title: str,
+        content: str,
+        *,
+        enabled: bool | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        schema_version: int | None = None,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> PromptNote:
+        """A new prompt note (``key`` unique in the workspace): ``note = client.create_prompt_note("tone",
+        "Tone", "Be brief.")``"""
+        body = fields(locals(), "idempotency_key", "workspace_id")
+        return self._resource_write(
+            "POST",
+            "/v1/prompt-notes",
+            _unwrap("note", PromptNote),
+            idempotency_key=idempotency_key,
+            body=body,
+            workspace_id=workspace_id,
+        )
+
+    def list_prompt_notes(
+        self,
+        *,
+        limit: int | None = None,
+        page_token: str | None = None,
+        include_deleted: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> ResourcePage:
+        """A page of prompt notes (``.items``), most recently changed first."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                "/v1/prompt-notes",
+                _page("notes", PromptNote),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def get_prompt_note(
+        self, note_id: str, *, include_deleted: bool | None = None, workspace_id: str | None = None
+    ) -> PromptNote:
+        params = fields(locals(), "note_id", "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/prompt-notes/{note_id}",
+                _unwrap("note", PromptNote),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def replace_prompt_note(
+        self,
+        note_id: str,
+        title: str,
+        content: str,
+        *,
+        if_match: str,
+        enabled: bool | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        schema_version: int | None = None,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> PromptNote:
+        """Replace a note's document (fields left out take their defaults); ``if_match``: its current etag."""
+        body = fields(locals(), "note_id", "if_match", "idempotency_key", "workspace_id")
+        return self._resource_write(
+            "PUT",
+            f"/v1/prompt-notes/{note_id}",
+            _unwrap("note", PromptNote),
+            idempotency_key=idempotency_key,
+            if_match=if_match,
+            body=body,
+            workspace_id=workspace_id,
+        )
+
+    def delete_prompt_note(
+        self,
+        note_id: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> PromptNote:
+        """Tombstone a note (the answer is the tombstone; ``restore_prompt_note`` revives it)."""
+        return self._resource_write(
+            "DELETE",
+            f"/v1/prompt-notes/{note_id}",
+            _unwrap("note", PromptNote),
+            idempotency_key=idempotency_key,
+            if_match=if_match,
+            workspace_id=workspace_id,
+        )
+
+    def restore_prompt_note(
+        self,
+        note_id: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> PromptNote:
+        """Revive a deleted note; ``if_match``: the tombstone's etag."""
+        return self._resource_write(
+            "POST",
+            f"/v1/prompt-notes/{note_id}/restore",
+            _unwrap("note", PromptNote),
+            idempotency_key=idempotency_key,
+            if_match=if_match,
+            workspace_id=workspace_id,
+        )
+
+    def list_prompt_note_revisions(
+        self,
+        note_id: str,
+        *,
+        limit: int | None = None,
+        page_token: str | None = None,
+        workspace_id: str | None = None,
+    ) -> ResourcePage:
+        """A note's revisions (``.items``: ``ResourceRevision``), newest first."""
+        params = fields(locals(), "note_id", "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/prompt-notes/{note_id}/revisions",
+                _revisions("note", PromptNote),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def create_agent_specification(
+        self,
+        key: str,
+        name: str,
+        description: str,
+        instructions: str,
+        *,
+        invocation_guidance: str | None = None,
+        model: str | None = None,
+        max_turns: int | None = None,
+        allowed_tools: Sequence[str] | None = None,
+        denied_tools: Sequence[str] | None = None,
+        skills: Sequence[str] | None = None,
+        mcp_servers: Sequence[str] | None = None,
+        permission_mode: str | None = None,
+        exec_policy_hint: str | None = None,
+        background: bool | None = None,
+        enabled: bool | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        schema_version: int | None = None,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> AgentSpecification:
+        """A new reusable agent definition (``key`` unique in the workspace)."""
+        body = fields(locals(), "idempotency_key", "workspace_id")
+        return self._resource_write(
+            "POST",
+            "/v1/agent-specifications",
+            _unwrap("specification", AgentSpecification),
+            idempotency_key=idempotency_key,
+            body=body,
+            workspace_id=workspace_id,
+        )
+
+    def list_agent_specifications(
+        self,
+        *,
+        limit: int | None = None,
+        page_token: str | None = None,
+        include_deleted: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> ResourcePage:
+        """A page of agent specifications (``.items``), most recently changed first."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                "/v1/agent-specifications",
+                _page("specifications", AgentSpecification),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def get_agent_specification(
+        self, specification_id: str, *, include_deleted: bool | None = None, workspace_id: str | None = None
+    ) -> AgentSpecification:
+        params = fields(locals(), "specification_id", "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/agent-specifications/{specification_id}",
+                _unwrap("specification", AgentSpecification),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def replace_agent_specification(
+        self,
+        specification_id: str,
+        name: str,
+        description: str,
+        instructions: str,
+        *,
+        if_match: str,
+        invocation_guidance: str | None = None,
+        model: str | None = None,
+        max_turns: int | None = None,
+        allowed_tools: Sequence[str] | None = None,
+        denied_tools: Sequence[str] | None = None,
+        skills: Sequence[str] | None = None,
+        mcp_servers: Sequence[str] | None = None,
+        permission_mode: str | None = None,
+        exec_policy_hint: str | None = None,
+        background: bool | None = None,
+        enabled: bool | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        schema_version: int | None = None,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> AgentSpecification:
+        """Replace a specification's document (fields left out take their defaults); ``if_match``: its etag."""
+        body = fields(locals(), "specification_id", "if_match", "idempotency_key", "workspace_id")
+        return self._resource_write(
+            "PUT",
+            f"/v1/agent-specifications/{specification_id}",
+            _unwrap("specification", AgentSpecification),
+            idempotency_key=idempotency_key,
+            if_match=if_match,
+            body=body,
+            workspace_id=workspace_id,
+        )
+
+    def delete_agent_specification(
+        self,
+        specification_id: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> AgentSpecification:
+        return self._resource_write(
+            "DELETE",
+            f"/v1/agent-specifications/{specification_id}",
+            _unwrap("specification", AgentSpecification),
+            idempotency_key=idempotency_key,
+            if_match=if_match,
+            workspace_id=workspace_id,
+        )
+
+    def restore_agent_specification(
+        self,
+        specification_id: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> AgentSpecification:
+        return self._resource_write(
+            "POST",
+            f"/v1/agent-specifications/{specification_id}/restore",
+            _unwrap("specification", AgentSpecification),
+            idempotency_key=idempotency_key,
+            if_match=if_match,
+            workspace_id=workspace_id,
+        )
+
+    def list_agent_specification_revisions(
+        self,
+        specification_id: str,
+        *,
+        limit: int | None = None,
+        page_token: str | None = None,
+        workspace_id: str | None = None,
+    ) -> ResourcePage:
+        params = fields(locals(), "specification_id", "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/agent-specifications/{specification_id}/revisions",
+                _revisions("specification", AgentSpecification),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def create_refinement_record(
+        self,
+        key: str,
+        *,
+        refinement_id: str,
+        phase: str,
+        trigger: str,
+        scope: str,
+        summary: str,
+        rationale: str,
+        expected_outcome: str,
+        evidence: Sequence[Mapping[str, Any]],
+        outcome: str,
+        edits: Sequence[Mapping[str, Any]] | None = None,
+        parent_record_id: str | None = None,
+        rollback_of_record_id: str | None = None,
+        task_ref: Mapping[str, Any] | None = None,
+        approval_ref: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        schema_version: int | None = None,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> RefinementRecord:
+        """Append a refinement record (never changed afterwards); ``phase`` and ``outcome`` must agree."""
+        body = fields(locals(), "idempotency_key", "workspace_id")
+        return self._resource_write(
+            "POST",
+            "/v1/refinement-records",
+            _unwrap("record", RefinementRecord),
+            idempotency_key=idempotency_key,
+            body=body,
+            workspace_id=workspace_id,
+        )
+
+    def list_refinement_records(
+        self,
+        *,
+        phase: Sequence[str] | None = None,
+        outcome: Sequence[str] | None = None,
+        scope: Sequence[str] | None = None,
+        resource_kind: Sequence[str] | None = None,
+        refinement_id: str | None = None,
+        search: str | None = None,
+        limit: int | None = None,
+        page_token: str | None = None,
+        workspace_id: str | None = None,
+    ) -> ResourcePage:
+        """Records, newest first; with filters ``scanned_count``/``scan_truncated`` say how far a page looked."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                "/v1/refinement-records",
+                _page("records", RefinementRecord),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def get_refinement_record(self, record_id: str, *, workspace_id: str | None = None) -> RefinementRecord:
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/refinement-records/{record_id}",
+                _unwrap("record", RefinementRecord),
+                workspace_id=workspace_id,
             )
         )
 
