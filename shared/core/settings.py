@@ -10,14 +10,23 @@ Code in ``shared/`` receives a ``Settings`` instance as an argument and never re
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
 from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import AliasChoices, BaseModel, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from shared.core.reference_env import (
+    NOT_APPLICABLE,
+    nearest,
+    profile_variables,
+    split_profile_variable,
+    start_notes,
+)
 
 ENV_PREFIX = "MEMORYLAYER_"
 # ``MEMORYLAYER_*`` names that are not settings but belong to another program of this repository, and may well
@@ -35,14 +44,35 @@ NOT_SETTINGS = frozenset(
 )
 
 EmbeddingProviderName = Literal["hash", "local", "openai", "google", "endpoint", "sagemaker"]
+LLMProviderName = Literal["none", "openai", "google", "anthropic"]
+# The reference's names for providers of ours: its embed-server speaks the same OpenAI-compatible
+# POST /v1/embeddings as our endpoint provider's container, and its mock is a deterministic hash embedder.
+EMBEDDING_PROVIDER_SYNONYMS = {"embed_server": "endpoint", "mock": "hash"}
+
+
+def env(name: str, *reference_names: str) -> Any:
+    """Read a field from ``MEMORYLAYER_<name>`` or, for an environment moved from the reference server, from its
+    name for the same setting (``Settings(field=...)`` keeps working: populate_by_name)."""
+    return AliasChoices(ENV_PREFIX + name, *(ENV_PREFIX + r for r in reference_names))
+
+
+class LLMProfile(BaseModel):
+    """One named LLM configuration (the reference's ``MEMORYLAYER_LLM_PROFILE_<NAME>_*``)."""
+
+    provider: LLMProviderName = "none"
+    model: str | None = None
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    max_tokens: int | None = Field(default=None, ge=1)
+    temperature: float = Field(default=0.0, ge=0, le=2)
 
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", populate_by_name=True)
 
     # --- service ---
-    host: str = "127.0.0.1"
-    port: int = 61001
+    host: str = Field(default="127.0.0.1", validation_alias=env("HOST", "SERVER_HOST"))
+    port: int = Field(default=61001, validation_alias=env("PORT", "SERVER_PORT"))
     # Host names the API answers to, comma-separated ("*": any). Unset: any, except that a server bound to
     # loopback (make dev, memorylayer serve) answers only to loopback names (local_server_settings).
     allowed_hosts: str | None = None
@@ -117,14 +147,21 @@ class Settings(BaseSettings):
     embedding_batch_size: int = 64
     embedding_timeout_s: float = 30.0
     embedding_max_retries: int = 3
-    openai_api_key: SecretStr | None = None
+    openai_api_key: SecretStr | None = Field(
+        default=None, validation_alias=env("OPENAI_API_KEY", "EMBEDDING_OPENAI_API_KEY")
+    )
     openai_base_url: str | None = None
-    google_api_key: SecretStr | None = None
+    google_api_key: SecretStr | None = Field(
+        default=None, validation_alias=env("GOOGLE_API_KEY", "EMBEDDING_GOOGLE_API_KEY")
+    )
     google_base_url: str | None = None
     embedding_retry_base_delay_s: float = 0.5
     embedding_retry_max_delay_s: float = 8.0
     embedding_threads: int = 2
-    embed_endpoint_url: str = "http://127.0.0.1:61051"
+    # The reference's embed-server URL is the same thing: both speak OpenAI-compatible POST /v1/embeddings.
+    embed_endpoint_url: str = Field(
+        default="http://127.0.0.1:61051", validation_alias=env("EMBED_ENDPOINT_URL", "EMBED_SERVER_URL")
+    )
     embed_endpoint_api_key: SecretStr | None = None
     sagemaker_endpoint_name: str | None = None
     sagemaker_runtime_endpoint_url: str | None = None  # tests point boto3 at a local stub
@@ -137,6 +174,12 @@ class Settings(BaseSettings):
     recall_rrf_k: int = 60
     recall_candidate_multiplier: int = 4
     recall_min_candidates: int = 50
+    # The relational arm (shared/domain/retrieval/relations.py); off: recall never asks it, relation rows stay.
+    relational_recall_enabled: bool = True
+    # Off: recall answers the compatibility confidence ("weak", no reasons) instead of computing it.
+    retrieval_confidence_enabled: bool = True
+    # The token budget of a recall that names none (0: none, count and detail decide).
+    recall_token_budget_default: int = Field(default=0, ge=0)
 
     # --- context cursors ---
     # The HMAC key of context cursors: set locally, or (in AWS) the ARN of a Secrets Manager secret read on
@@ -145,6 +188,8 @@ class Settings(BaseSettings):
     context_cursor_secret: SecretStr | None = None
     context_cursor_secret_arn: str | None = None
     context_event_retention_days: int = 30
+    # Off: /context-pack and /context-delta answer 503 (the reference's); the events are still recorded.
+    context_pack_enabled: bool = True
 
     # --- context environment: server-side sandboxes (docs/context-environment.md) ---
     # wasm: CPython-in-WebAssembly in this process (local, tests, the sandbox function itself); lambda: the
@@ -157,6 +202,8 @@ class Settings(BaseSettings):
     context_max_memory_bytes: int = Field(default=256 * 1024 * 1024, ge=64 * 1024 * 1024)
     context_max_state_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     context_max_output_chars: int = Field(default=50_000, ge=100)
+    # The reference's restricted executor's complexity cap: code with more AST nodes than this is not run.
+    context_max_operations: int = Field(default=1_000_000, ge=1)
     context_query_max_tokens: int = Field(default=4096, ge=1)
     context_rlm_max_iterations: int = Field(default=10, ge=1)
     context_rlm_max_exec_seconds: float = Field(default=120.0, gt=0)
@@ -182,7 +229,11 @@ class Settings(BaseSettings):
     session_touch_ttl_s: int = 3600
     session_cleanup_interval_s: int = 300
     session_cleanup_batch: int = 100
-    checkpoint_max_bytes: int = 1024 * 1024
+    checkpoint_max_bytes: int = Field(
+        default=1024 * 1024, validation_alias=env("CHECKPOINT_MAX_BYTES", "SESSION_CHECKPOINT_MAX_BYTES")
+    )
+    # Off: POST /v1/sessions/{id}/checkpoints answers 503 (the reference's); captures already made stay readable.
+    session_checkpoint_capture_enabled: bool = True
     # Lines indexed per checkpoint; the raw segment is always stored whole.
     checkpoint_max_segments: int = 1000
 
@@ -214,14 +265,51 @@ class Settings(BaseSettings):
     extraction_recent_messages: int = 12
     extraction_max_attempts: int = 3  # matches the queue's maxReceiveCount: the last try marks the job failed
 
+    # Under enrichment_policy=adaptive, the generation activities allowed (the reference's comma-separated
+    # names, e.g. "reflection,synthesis"; empty: none). Unset: every activity, extraction only when its rules
+    # do not suffice.
+    adaptive_generation_activities: str | None = None
+
     # --- LLM (only proposes; code decides) ---
-    llm_provider: Literal["none", "openai", "google"] = "none"
-    llm_model: str | None = None
-    llm_base_url: str | None = None
-    llm_api_key: SecretStr | None = None
+    # The default profile; the reference's MEMORYLAYER_LLM_PROFILE_DEFAULT_* are the same settings.
+    llm_provider: LLMProviderName = Field(
+        default="none", validation_alias=env("LLM_PROVIDER", "LLM_PROFILE_DEFAULT_PROVIDER")
+    )
+    llm_model: str | None = Field(
+        default=None, validation_alias=env("LLM_MODEL", "LLM_PROFILE_DEFAULT_MODEL")
+    )
+    llm_base_url: str | None = Field(
+        default=None, validation_alias=env("LLM_BASE_URL", "LLM_PROFILE_DEFAULT_BASE_URL")
+    )
+    llm_api_key: SecretStr | None = Field(
+        default=None, validation_alias=env("LLM_API_KEY", "LLM_PROFILE_DEFAULT_API_KEY")
+    )
+    # Per call: the response's token cap (unset: the provider's default) and the sampling temperature.
+    llm_max_tokens: int | None = Field(
+        default=None, ge=1, validation_alias=env("LLM_MAX_TOKENS", "LLM_PROFILE_DEFAULT_MAX_TOKENS")
+    )
+    llm_temperature: float = Field(
+        default=0.0, ge=0, le=2, validation_alias=env("LLM_TEMPERATURE", "LLM_PROFILE_DEFAULT_TEMPERATURE")
+    )
+    # The other named profiles (MEMORYLAYER_LLM_PROFILE_<NAME>_*, read from the environment): which calls use
+    # which name is shared/core/reference_env.py's PROFILE_USERS; a name not configured falls back to these above.
+    llm_profiles: dict[str, LLMProfile] = Field(default_factory=dict)
     llm_timeout_s: float = 30.0
-    llm_max_calls_per_operation: int = 4
-    llm_max_tokens_per_operation: int = 8000
+    # Per operation (one extraction job, one sandbox request, one answer): calls, estimated input tokens
+    # (characters / 4, summed over its calls) and output tokens (each call's cap reserved, then what it used).
+    llm_max_calls_per_operation: int = Field(
+        default=4, ge=0, validation_alias=env("LLM_MAX_CALLS_PER_OPERATION", "GENERATION_MAX_CALLS")
+    )
+    llm_max_tokens_per_operation: int = Field(
+        default=8000,
+        ge=0,
+        validation_alias=env("LLM_MAX_TOKENS_PER_OPERATION", "GENERATION_MAX_INPUT_TOKENS"),
+    )
+    llm_max_output_tokens_per_operation: int = Field(
+        default=16_384,
+        ge=0,
+        validation_alias=env("LLM_MAX_OUTPUT_TOKENS_PER_OPERATION", "GENERATION_MAX_OUTPUT_TOKENS"),
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -229,12 +317,39 @@ class Settings(BaseSettings):
         # A typo (MEMORYLAYER_EMBEDING_PROVIDER) would otherwise be dropped silently and the default used.
         unknown = unknown_variables(os.environ)
         if unknown:
+            named = []
+            for name in unknown:
+                guess = nearest(name, known_variables())
+                named.append(f"{name} (did you mean {guess}?)" if guess else name)
             raise ValueError(
-                f"unknown environment variable{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}: "
+                f"unknown environment variable{'s' if len(unknown) > 1 else ''} {', '.join(named)}: "
                 f"MEMORYLAYER_* names are settings (see shared/core/settings.py); unset or correct "
                 f"{'them' if len(unknown) > 1 else 'it'}"
             )
+        conflicts = alias_conflicts(os.environ)
+        if conflicts:
+            raise ValueError("; ".join(conflicts))
         return data
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_llm_profiles(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "llm_profiles" not in data:
+            named = {k: v for k, v in profile_variables(os.environ).items() if k != "default"}
+            # The reference skips a profile without a provider (a warning): so do we, at start (start_notes).
+            data = {**data, "llm_profiles": {k: v for k, v in named.items() if "provider" in v}}
+        return data
+
+    @field_validator("embedding_provider", mode="before")
+    @classmethod
+    def _reference_provider_names(cls, value: Any) -> Any:
+        return EMBEDDING_PROVIDER_SYNONYMS.get(value, value) if isinstance(value, str) else value
+
+    @field_validator("context_executor", mode="before")
+    @classmethod
+    def _reference_executors(cls, value: Any) -> Any:
+        # The reference's in-process executors: code runs in our WebAssembly sandbox instead (reported at start).
+        return "wasm" if isinstance(value, str) and value.lower() in ("smolagents", "restricted") else value
 
     @model_validator(mode="after")
     def _fill_embedding_defaults(self) -> Settings:
@@ -293,6 +408,30 @@ class Settings(BaseSettings):
             )
         return self
 
+    def llm_profile(self, name: str) -> LLMProfile:
+        """The profile a call asking for ``name`` uses: that profile if configured, else the default one."""
+        named = self.llm_profiles.get(name.lower())
+        if named is not None:
+            return named
+        return LLMProfile(
+            provider=self.llm_provider,
+            model=self.llm_model,
+            base_url=self.llm_base_url,
+            api_key=self.llm_api_key,
+            max_tokens=self.llm_max_tokens,
+            temperature=self.llm_temperature,
+        )
+
+    def generation_allowed(self, activity: str) -> bool:
+        """Whether the enrichment policy lets an LLM call for ``activity`` be made (the reference's names:
+        session_extraction, reflection, synthesis, ...)."""
+        if self.enrichment_policy == "deterministic":
+            return False
+        if self.enrichment_policy == "adaptive" and self.adaptive_generation_activities is not None:
+            allowed = {a.strip().lower() for a in self.adaptive_generation_activities.split(",") if a.strip()}
+            return activity in allowed
+        return True
+
     @property
     def has_cursor_secret(self) -> bool:
         """Whether cursors can be signed safely: a configured secret, or auth none (a per-process random one)."""
@@ -308,15 +447,53 @@ class Settings(BaseSettings):
         return f"{self.embedding_model}@{self.embedding_dimensions}"
 
 
+def field_variables() -> dict[str, list[str]]:
+    """Each field's environment names, ours first (``port``: MEMORYLAYER_PORT, MEMORYLAYER_SERVER_PORT)."""
+    names: dict[str, list[str]] = {}
+    for name, field in Settings.model_fields.items():
+        alias = field.validation_alias
+        if alias is None:
+            names[name] = [ENV_PREFIX + name.upper()]
+        elif isinstance(alias, AliasChoices):
+            names[name] = [str(c).upper() for c in alias.choices if str(c).upper().startswith(ENV_PREFIX)]
+    names.pop("llm_profiles", None)  # read by pattern (MEMORYLAYER_LLM_PROFILE_<NAME>_*), not by its name
+    return names
+
+
+@lru_cache(maxsize=1)
+def known_variables() -> frozenset[str]:
+    """Every fixed ``MEMORYLAYER_*`` name accepted: fields, their reference aliases, the not-applicable ones."""
+    return (
+        frozenset(n for names in field_variables().values() for n in names)
+        | NOT_SETTINGS
+        | frozenset(NOT_APPLICABLE)
+    )
+
+
 def unknown_variables(environ: Mapping[str, str]) -> list[str]:
     """``MEMORYLAYER_*`` names in ``environ`` that are no setting (sorted).
 
     >>> unknown_variables({"MEMORYLAYER_PORT": "1", "MEMORYLAYER_PROT": "1", "PATH": "/bin"})
     ['MEMORYLAYER_PROT']
     """
-    fields = Settings.model_fields
-    known = {ENV_PREFIX + n.upper() for n, f in fields.items() if f.validation_alias is None} | NOT_SETTINGS
-    return sorted(k for k in environ if k.upper().startswith(ENV_PREFIX) and k.upper() not in known)
+    known = known_variables()
+    return sorted(
+        k
+        for k in environ
+        if k.upper().startswith(ENV_PREFIX) and k.upper() not in known and split_profile_variable(k) is None
+    )
+
+
+def alias_conflicts(environ: Mapping[str, str]) -> list[str]:
+    """One message per setting given different values under our name and the reference's."""
+    upper = {k.upper(): v for k, v in environ.items()}
+    out = []
+    for names in field_variables().values():
+        given = [(n, upper[n]) for n in names if n in upper]
+        if len({v for _, v in given}) > 1:
+            shown = " and ".join(f"{n}={'…' if 'KEY' in n or 'SECRET' in n else v}" for n, v in given)
+            out.append(f"{shown} name the same setting with different values: set one of them")
+    return out
 
 
 def local_server_settings(settings: Settings) -> Settings:
@@ -344,8 +521,11 @@ def is_loopback(host: str) -> bool:
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings, validated at cold start."""
-    return Settings()
+    """The process-wide settings, validated at cold start; reference names that cannot apply are logged once."""
+    settings = Settings()
+    for note in start_notes(os.environ):
+        logging.getLogger("memorylayer.settings").warning(note)
+    return settings
 
 
 DEFAULT_WORKSPACE = "_default"
