@@ -21,6 +21,7 @@ from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.indexing import InlineIndexer
 from shared.domain.memories.service import MemoryService
 from shared.domain.resources.service import ResourceService
+from shared.domain.retrieval.answer import PROFILE as ANSWER_PROFILE
 from shared.domain.retrieval.answer import Answerer
 from shared.domain.retrieval.recall import Recaller
 from shared.domain.sessions.packs import ContextService
@@ -84,7 +85,7 @@ class Services:
             sessions=sessions,
             context=ContextService(db, sessions, recaller, settings),
             threads=ThreadService(db, create_queue(settings), worker),
-            answerer=Answerer(recaller, create_llm(settings)),
+            answerer=Answerer(recaller, create_llm(settings, ANSWER_PROFILE)),
             sandboxes=SandboxService(db, sessions, recaller, create_llm(settings), settings),
             api_keys=api_keys,
             tokens=Tokens(db, api_keys),

@@ -1,4 +1,5 @@
-"""The LLM paths through the real ``openai`` and ``google-genai`` SDKs, against a local stub of each wire.
+"""The LLM paths through the real ``openai`` and ``google-genai`` SDKs and our Messages API client (anthropic),
+against a local stub of each wire.
 
 The LLM only proposes: the writer still decides, and grounded answers cite only retrieved memories.
 """
@@ -20,6 +21,7 @@ from shared.domain.retrieval.answer import Answerer
 from shared.domain.retrieval.recall import Recaller
 from shared.providers.llm import create_llm
 from tests.embed.stubs import StubRequest, StubResponse, StubServer
+from tests.embed.test_anthropic_llm import messages_wire
 
 _GEMINI = re.compile(r"^/v1beta/models/([^:/]+):generateContent$")
 
@@ -63,9 +65,12 @@ def gemini_wire(stub: StubServer, request: StubRequest) -> StubResponse:
     )
 
 
-@pytest.fixture(params=["openai", "google"])
+WIRES = {"openai": openai_chat_wire, "google": gemini_wire, "anthropic": messages_wire}
+
+
+@pytest.fixture(params=sorted(WIRES))
 def llm_stub(request) -> Iterator[tuple[str, StubServer]]:
-    stub = StubServer(openai_chat_wire if request.param == "openai" else gemini_wire)
+    stub = StubServer(WIRES[request.param])
     stub.replies = []
     stub.start()
     yield request.param, stub
@@ -206,3 +211,58 @@ def test_answer_without_an_llm_returns_the_evidence(http, ws):
     assert r["citations"] == [memory["memory"]["id"]] and "no LLM" in r["reason"]
     empty = http.post("/v1/memories/answer", json={"query": "capital city of Atlantis"}, headers=h).json()
     assert empty["abstained"] is True
+
+
+def sent_cap(provider: str, request: StubRequest) -> int | None:
+    """The response cap a call was sent with, in each provider's own field."""
+    if provider == "openai":
+        return request.body.get("max_completion_tokens")
+    if provider == "google":
+        return request.body["generationConfig"].get("maxOutputTokens")
+    return request.body["max_tokens"]
+
+
+def test_adaptive_activities_without_extraction_keep_the_llm_out(services, settings, ws, llm_stub):
+    """MEMORYLAYER_ADAPTIVE_GENERATION_ACTIVITIES as the reference reads it: only the named activities generate."""
+    provider, stub = llm_stub
+    worker = ExtractionWorker(
+        services.db,
+        services.embedder,
+        llm_settings(
+            settings,
+            provider,
+            stub,
+            enrichment_policy="adaptive",
+            adaptive_generation_activities="reflection,synthesis",
+        ),
+    )
+    result = worker.run(
+        make_job(
+            services,
+            ws,
+            "We spent most of the summer moving the whole engineering team over to the new office near the river.",
+        )
+    )
+    assert result["extractor"] == "deterministic" and stub.requests == []
+
+
+def test_the_output_ceiling_caps_the_call_at_the_wire(services, settings, ws, llm_stub):
+    provider, stub = llm_stub
+    services.memories.remember(ws, MemoryCreate(content="Dana's cat is called Miso"))
+    capped = llm_settings(settings, provider, stub, llm_max_output_tokens_per_operation=77)
+    answerer = Answerer(Recaller(services.db, services.embedder, capped), create_llm(capped, "reflection"))
+    stub.replies.append({"answer": "Miso", "citations": [1], "abstain": False})
+    assert answerer.answer([ws], AnswerRequest(query="what is Dana's cat called?"))["answer"] == "Miso"
+    assert sent_cap(provider, stub.requests[0]) == 77
+
+
+def test_an_empty_adaptive_allowlist_answers_with_evidence_only(services, settings, ws, llm_stub):
+    provider, stub = llm_stub
+    services.memories.remember(ws, MemoryCreate(content="Dana's cat is called Miso"))
+    closed = llm_settings(
+        settings, provider, stub, enrichment_policy="adaptive", adaptive_generation_activities=""
+    )
+    answerer = Answerer(Recaller(services.db, services.embedder, closed), create_llm(closed, "reflection"))
+    out = answerer.answer([ws], AnswerRequest(query="what is Dana's cat called?"))
+    assert out["answer"] is None and out["evidence"] and stub.requests == []
+    assert "does not allow reflection" in out["reason"]

@@ -11,6 +11,7 @@ compare-and-set. /status and /inspect read the summary only, and never create a 
 
 from __future__ import annotations
 
+import ast
 import json
 import time
 import zlib
@@ -39,6 +40,7 @@ from shared.domain.context_env import requests as m
 from shared.domain.context_env.executors import Executor, create_executor
 from shared.domain.context_env.summary import may_view, viewer_of
 from shared.domain.requests import RecallRequest
+from shared.providers.llm.budget import OperationBudget
 
 PREVIEW_MAX = host.PREVIEW_CHARS
 
@@ -192,8 +194,13 @@ class SandboxService:
 
     # ------------------------------------------------------------------ routes
 
-    def execute(self, caller: Any, body: m.ExecuteRequest) -> dict[str, Any]:
+    def execute(
+        self, caller: Any, body: m.ExecuteRequest, budget: OperationBudget | None = None
+    ) -> dict[str, Any]:
         target = self.target(caller)
+        too_complex = self._complexity_refusal(body.code)
+        if too_complex is not None:
+            return too_complex
         request: dict[str, Any] = {
             "op": "execute",
             "code": body.code,
@@ -208,16 +215,19 @@ class SandboxService:
         calls = 0
         while not answer.get("ok") and answer.get("code") == "llm_query":
             llm = self._generation()
+            budget = budget or self._budget(llm)
             if calls >= self.settings.llm_max_calls_per_operation:
                 raise Unprocessable(
                     f"the code asked llm_query more than {calls} times", code="llm_call_ceiling", calls=calls
                 )
             prompt = str(answer.get("prompt", ""))
-            data, _ = llm.complete_json(
+            data = self._complete(
+                llm,
+                budget,
                 "Answer the request from code running in an analysis sandbox. Be concise.",
                 prompt,
                 {"type": "object", "properties": {"response": {"type": "string"}}, "required": ["response"]},
-                name="llm_query",
+                "llm_query",
             )
             calls += 1
             request["llm_answers"][prompt] = str(data.get("response", ""))
@@ -335,12 +345,47 @@ class SandboxService:
     # ------------------------------------------------------------------ LLM helpers
 
     def _generation(self) -> Any:
-        if self.llm is None or self.settings.enrichment_policy == "deterministic":
+        # The reference's activity for the context environment's LLM calls is synthesis.
+        if self.llm is None or not self.settings.generation_allowed("synthesis"):
             raise Forbidden(
-                "this needs an LLM, and generation is not allowed here (none configured, or policy deterministic)",
+                "this needs an LLM, and generation is not allowed here (none configured, or the enrichment "
+                "policy does not allow synthesis)",
                 code="generation_not_allowed",
             )
         return self.llm
+
+    def _budget(self, llm: Any) -> OperationBudget:
+        return OperationBudget(self.settings, profile_max_tokens=getattr(llm, "max_tokens", None))
+
+    def _complete(
+        self, llm: Any, budget: OperationBudget, system: str, prompt: str, schema: dict[str, Any], name: str
+    ) -> dict[str, Any]:
+        """One LLM call inside the operation's ceilings (calls, input and output tokens), else a 422."""
+        refused = budget.refusal(system, prompt)
+        if refused is not None:
+            raise Unprocessable(f"generation budget exceeded: {refused}", code="generation_budget_exceeded")
+        data, usage = llm.complete_json(
+            system, prompt, schema, name=name, max_tokens=budget.admit(system, prompt)
+        )
+        budget.record(usage)
+        return dict(data)
+
+    def _complexity_refusal(self, code: str) -> dict[str, Any] | None:
+        """The reference's operation cap (its restricted executor's): code of more AST nodes is not run."""
+        try:
+            nodes = sum(1 for _ in ast.walk(ast.parse(code)))
+        except (SyntaxError, ValueError, RecursionError):
+            return None  # the guest reports it, as before
+        if nodes <= self.settings.context_max_operations:
+            return None
+        return {
+            "output": "",
+            "result": None,
+            "error": f"Code complexity exceeds limit: {nodes} nodes > {self.settings.context_max_operations} max",
+            "error_code": "code_too_complex",
+            "variables_changed": [],
+            "not_persisted": [],
+        }
 
     def query(self, caller: Any, body: m.QueryRequest) -> dict[str, Any]:
         target = self.target(caller)
@@ -353,11 +398,13 @@ class SandboxService:
                 "max_chars": body.max_context_chars or self.settings.context_max_output_chars,
             },
         )
-        data, _ = llm.complete_json(
+        data = self._complete(
+            llm,
+            self._budget(llm),
             "Answer the user's request using only the variables below.\n\n" + rendered.get("context", ""),
             body.prompt,
             {"type": "object", "properties": {"response": {"type": "string"}}, "required": ["response"]},
-            name="context_query",
+            "context_query",
         )
         response = str(data.get("response", ""))
         if body.result_var:
@@ -374,7 +421,7 @@ class SandboxService:
         target = self.target(caller)
         llm = self._generation()
         started = time.monotonic()
-        calls_left = self.settings.llm_max_calls_per_operation
+        budget = self._budget(llm)
         trace: list[dict[str, Any]] = []
         if body.memory_query:
             self.load(
@@ -387,20 +434,28 @@ class SandboxService:
         iterations = min(body.max_iterations, self.settings.context_rlm_max_iterations)
         done = 0
         for done in range(1, iterations + 1):
-            if time.monotonic() - started > self.settings.context_rlm_max_exec_seconds or calls_left < 1:
+            if time.monotonic() - started > self.settings.context_rlm_max_exec_seconds:
                 trace.append({"iteration": done, "action": "stopped", "reason": "time or LLM call ceiling"})
                 break
             summary = self.inspect(caller, None, 500)["variables"]
-            plan, _ = llm.complete_json(
-                RLM_PLAN.format(goal=body.goal, state=json.dumps(summary)[:5000]),
+            system = RLM_PLAN.format(goal=body.goal, state=json.dumps(summary)[:5000])
+            refused = budget.refusal(system, last[:500] or "Begin.")
+            if refused:
+                trace.append(
+                    {"iteration": done, "action": "stopped", "reason": f"time or LLM call ceiling: {refused}"}
+                )
+                break
+            plan = self._complete(
+                llm,
+                budget,
+                system,
                 last[:500] or "Begin.",
                 {"type": "object", "properties": {"code": {"type": "string"}}, "required": ["code"]},
-                name="rlm_plan",
+                "rlm_plan",
             )
-            calls_left -= 1
             code = strip_fences(str(plan.get("code", "")))
             try:
-                result = self.execute(caller, m.ExecuteRequest(code=code or "None"))
+                result = self.execute(caller, m.ExecuteRequest(code=code or "None"), budget)
             except Unprocessable as exc:
                 result = {"output": "", "error": exc.message}
             step = {
@@ -421,12 +476,17 @@ class SandboxService:
                 step["verdict"] = "goal_achieved_by_code"
                 trace.append(step)
                 break
-            if calls_left < 1:
-                trace.append(step)
-                continue
-            verdict, _ = llm.complete_json(
+            judge = (
                 "Decide whether the goal is achieved. Goal: " + body.goal,
                 "Latest output:\n" + last[:2000],
+            )
+            if budget.refusal(*judge):
+                trace.append(step)
+                continue
+            verdict = self._complete(
+                llm,
+                budget,
+                *judge,
                 {
                     "type": "object",
                     "properties": {
@@ -435,9 +495,8 @@ class SandboxService:
                     },
                     "required": ["verdict"],
                 },
-                name="rlm_evaluate",
+                "rlm_evaluate",
             )
-            calls_left -= 1
             step["verdict"] = verdict.get("verdict")
             trace.append(step)
             if verdict.get("verdict") in ("ACHIEVED", "FAILED"):

@@ -115,8 +115,11 @@ class LLMExtractor(Extractor):
     def __init__(self, llm: LLMClient) -> None:
         self.llm = llm
 
-    def extract(self, data: ExtractionInput) -> ExtractionOutput:
-        raw, usage = self.llm.complete_json(SYSTEM, render_prompt(data), SCHEMA, name="memory_extraction")
+    def extract(self, data: ExtractionInput, *, max_tokens: int | None = None) -> ExtractionOutput:
+        kwargs = {"max_tokens": max_tokens} if max_tokens else {}
+        raw, usage = self.llm.complete_json(
+            SYSTEM, render_prompt(data), SCHEMA, name="memory_extraction", **kwargs
+        )
         try:
             proposal = Proposal.model_validate(raw)
         except ValidationError as exc:

@@ -25,10 +25,13 @@ from shared.domain.extraction.candidates import Provenance
 from shared.domain.extraction.deterministic import DeterministicExtractor
 from shared.domain.extraction.writer import MemoryWriter
 from shared.domain.indexing import VectorIndexer
-from shared.domain.retrieval.budget import estimate_tokens
 from shared.providers.embeddings.base import Embedder
 from shared.providers.llm import create_llm
+from shared.providers.llm.budget import OperationBudget
 
+# The reference's generation activity and LLM profile of session extraction.
+ACTIVITY = "session_extraction"
+PROFILE = "extraction"
 ADAPTIVE_MIN_CHARS = 80  # adaptive policy: only longer user text without rule hits is worth an LLM call
 
 
@@ -55,8 +58,8 @@ class ExtractionWorker:
         self.indexer = VectorIndexer(db, settings, embedder.dimensions)
         self.deterministic = DeterministicExtractor()
         self._llm_extractor: Extractor | None = None
-        if settings.extractor != "deterministic" and settings.enrichment_policy != "deterministic":
-            llm = create_llm(settings)
+        if settings.extractor != "deterministic" and settings.generation_allowed(ACTIVITY):
+            llm = create_llm(settings, PROFILE)
             if llm is not None:
                 from shared.domain.extraction.llm import LLMExtractor
 
@@ -165,17 +168,17 @@ class ExtractionWorker:
             if any(c.is_fact for c in rules.candidates) or user_chars < ADAPTIVE_MIN_CHARS:
                 generation["skipped_reason"] = "adaptive: rules sufficed"
                 return rules, generation
-        from shared.domain.extraction.llm import SYSTEM, render_prompt
+        from shared.domain.extraction.llm import SYSTEM, LLMExtractor, render_prompt
 
-        estimated = estimate_tokens(SYSTEM + render_prompt(data))
-        if (
-            estimated > self.settings.llm_max_tokens_per_operation
-            or self.settings.llm_max_calls_per_operation < 1
-        ):
-            generation["skipped_reason"] = f"ceiling: ~{estimated} input tokens"
+        assert isinstance(self._llm_extractor, LLMExtractor)
+        budget = OperationBudget(self.settings, profile_max_tokens=self._llm_extractor.llm.max_tokens)
+        prompt = render_prompt(data)
+        refused = budget.refusal(SYSTEM, prompt)
+        if refused is not None:
+            generation["skipped_reason"] = f"ceiling: {refused}"
             return rules, generation
         # A failure here is a failed attempt: the queue retries, and the last attempt marks the job failed.
-        proposed = self._llm_extractor.extract(data)
+        proposed = self._llm_extractor.extract(data, max_tokens=budget.admit(SYSTEM, prompt))
         generation.update(
             extractor="llm",
             calls=proposed.usage.calls,

@@ -19,6 +19,11 @@ from shared.core.errors import ServiceUnavailable
 from shared.domain.requests import AnswerRequest, RecallRequest
 from shared.domain.retrieval.recall import Recaller
 from shared.providers.llm.base import LLMClient
+from shared.providers.llm.budget import OperationBudget
+
+# The reference's generation activity and LLM profile of its reflect, which these answers serve.
+ACTIVITY = "reflection"
+PROFILE = "reflection"
 
 SYSTEM = (
     "Answer the question using ONLY the numbered memories. Cite the numbers of the memories you used. If the "
@@ -92,8 +97,25 @@ class Answerer:
                 "reason": "no LLM is configured: here is the evidence recall found",
             }
         numbered = "\n".join(f"[{i}] {m['content']}" for i, m in enumerate(memories, start=1))
+        prompt = f"Memories:\n{numbered}\n\nQuestion: {req.query}"
+        settings = self.recaller.settings
+        budget = OperationBudget(settings, profile_max_tokens=getattr(self.llm, "max_tokens", None))
+        refused = (
+            None
+            if settings.generation_allowed(ACTIVITY)
+            else "the enrichment policy does not allow reflection"
+        ) or budget.refusal(SYSTEM, prompt)
+        if refused is not None:
+            return {
+                **base,
+                "answer": None,
+                "citations": [m["id"] for m in memories],
+                "abstained": False,
+                "llm_configured": True,
+                "reason": f"no LLM call: {refused}; here is the evidence recall found",
+            }
         raw, usage = self.llm.complete_json(
-            SYSTEM, f"Memories:\n{numbered}\n\nQuestion: {req.query}", SCHEMA, name="grounded_answer"
+            SYSTEM, prompt, SCHEMA, name="grounded_answer", max_tokens=budget.admit(SYSTEM, prompt)
         )
         try:
             parsed = _Answer.model_validate(raw)

@@ -16,9 +16,18 @@ class LLMUsage:
 class LLMClient(ABC):
     provider: str
     model: str
+    # The profile's per-call response cap (None: the provider's default); a budget may lower it per call.
+    max_tokens: int | None = None
 
     @abstractmethod
     def complete_json(
-        self, system: str, prompt: str, schema: dict[str, Any], *, name: str = "result"
+        self,
+        system: str,
+        prompt: str,
+        schema: dict[str, Any],
+        *,
+        name: str = "result",
+        max_tokens: int | None = None,
     ) -> tuple[dict[str, Any], LLMUsage]:
-        """Return the model's JSON object (schema-constrained) and token usage; raise LLMError on failure."""
+        """Return the model's JSON object (schema-constrained) and token usage; raise LLMError on failure.
+        ``max_tokens`` caps this call's response (else the profile's cap)."""

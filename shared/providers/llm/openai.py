@@ -6,32 +6,46 @@ import json
 from typing import Any
 
 from shared.core.errors import ServiceUnavailable
-from shared.core.settings import Settings
+from shared.core.settings import LLMProfile
 from shared.providers.llm.base import LLMClient, LLMUsage
 
 
 class OpenAIChat(LLMClient):
     provider = "openai"
 
-    def __init__(self, client: Any, model: str) -> None:
+    def __init__(
+        self, client: Any, model: str, *, max_tokens: int | None = None, temperature: float = 0.0
+    ) -> None:
         self.client = client
         self.model = model
+        self.max_tokens = max_tokens
+        self.temperature = temperature
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> OpenAIChat:
+    def from_profile(cls, profile: LLMProfile, timeout_s: float) -> OpenAIChat:
         from openai import OpenAI
 
-        key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else "not-set"
-        client = OpenAI(
-            api_key=key, base_url=settings.llm_base_url, timeout=settings.llm_timeout_s, max_retries=2
+        key = profile.api_key.get_secret_value() if profile.api_key else "not-set"
+        client = OpenAI(api_key=key, base_url=profile.base_url, timeout=timeout_s, max_retries=2)
+        return cls(
+            client,
+            profile.model or "gpt-4o-mini",
+            max_tokens=profile.max_tokens,
+            temperature=profile.temperature,
         )
-        return cls(client, settings.llm_model or "gpt-4o-mini")
 
     def complete_json(
-        self, system: str, prompt: str, schema: dict[str, Any], *, name: str = "result"
+        self,
+        system: str,
+        prompt: str,
+        schema: dict[str, Any],
+        *,
+        name: str = "result",
+        max_tokens: int | None = None,
     ) -> tuple[dict[str, Any], LLMUsage]:
         import openai
 
+        cap = max_tokens or self.max_tokens
         try:
             response = self.client.chat.completions.create(
                 model=self.model,
@@ -40,7 +54,8 @@ class OpenAIChat(LLMClient):
                     "type": "json_schema",
                     "json_schema": {"name": name, "schema": schema, "strict": True},
                 },
-                temperature=0,
+                temperature=self.temperature,
+                **({"max_completion_tokens": cap} if cap else {}),
             )
         except openai.OpenAIError as exc:
             raise ServiceUnavailable(

@@ -18,10 +18,16 @@ class TracedLLM(LLMClient):
         self.model = inner.model
 
     def complete_json(
-        self, system: str, prompt: str, schema: dict[str, Any], *, name: str = "result"
+        self,
+        system: str,
+        prompt: str,
+        schema: dict[str, Any],
+        *,
+        name: str = "result",
+        max_tokens: int | None = None,
     ) -> tuple[dict[str, Any], LLMUsage]:
         with tracing.span("llm", provider=self.provider, model=self.model):
-            return self._inner.complete_json(system, prompt, schema, name=name)
+            return self._inner.complete_json(system, prompt, schema, name=name, max_tokens=max_tokens)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
