@@ -197,7 +197,9 @@ def listing(*roots: Path) -> dict[str, tuple[int, int]]:
     seen: dict[str, tuple[int, int]] = {}
     for root in roots:
         for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = [d for d in dirnames if d != ".pytest_cache"]  # pytest's own, written by this run
+            # pytest's own cache, written by this run; git's store, which no Lambda has and other checkouts of
+            # this repository may write to meanwhile.
+            dirnames[:] = [d for d in dirnames if d not in (".pytest_cache", ".git")]
             for entry in (dirpath, *(os.path.join(dirpath, f) for f in filenames)):
                 st = os.lstat(entry)
                 seen[entry] = (st.st_mtime_ns, st.st_size)
