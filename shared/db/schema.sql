@@ -42,8 +42,6 @@ ALTER TABLE ONLY public.api_keys
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_parent_id_fkey FOREIGN KEY (parent_id) REFERENCES public.api_keys(id) ON DELETE CASCADE;
 
-CREATE INDEX api_keys_parent_id ON public.api_keys USING btree (parent_id) WHERE (parent_id IS NOT NULL);
-
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_keys TO memorylayer_app;
 
 -- associations ----------------------------------------------------------------------------------------------------

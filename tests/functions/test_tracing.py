@@ -204,7 +204,7 @@ def test_worker_threads_continue_the_invocations_trace(traced):
 class EchoLLM(LLMClient):
     provider, model = "stub", "stub-1"
 
-    def complete_json(self, system, prompt, schema, *, name="result"):
+    def complete_json(self, system, prompt, schema, *, name="result", max_tokens=None):
         return {"echo": prompt}, LLMUsage(1, 1)
 
 
