@@ -51,6 +51,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         packs,
         resources,
         sessions,
+        skills,
         threads,
         tokens,
         workspaces,
@@ -69,6 +70,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         entities.router,
         ingest.router,
         resources.router,
+        skills.router,
     )
 
 

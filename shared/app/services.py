@@ -21,6 +21,7 @@ from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.indexing import InlineIndexer
 from shared.domain.memories.service import MemoryService
 from shared.domain.resources.service import ResourceService
+from shared.domain.resources.skill_service import SkillService
 from shared.domain.retrieval.answer import Answerer
 from shared.domain.retrieval.recall import Recaller
 from shared.domain.sessions.packs import ContextService
@@ -55,6 +56,7 @@ class Services:
     inline_indexer: InlineIndexer
     sandboxes: SandboxService
     resources: ResourceService
+    skills: SkillService
 
     @classmethod
     def build(
@@ -74,6 +76,7 @@ class Services:
         sessions = SessionService(db, embedder, settings)
         worker = ExtractionWorker(db, embedder, settings)
         api_keys = ApiKeys(db)
+        resources = ResourceService(db)
         return cls(
             settings=settings,
             db=db,
@@ -90,7 +93,8 @@ class Services:
             tokens=Tokens(db, api_keys),
             worker=worker,
             inline_indexer=InlineIndexer(worker.indexer),
-            resources=ResourceService(db),
+            resources=resources,
+            skills=SkillService(db, resources),
         )
 
     def request_vector_indexing(self) -> None:

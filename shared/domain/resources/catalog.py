@@ -8,6 +8,7 @@ from shared.domain.resources.agent_specifications import AGENT_SPECIFICATIONS, A
 from shared.domain.resources.prompt_notes import PROMPT_NOTES, PromptNoteCreate
 from shared.domain.resources.refinement_records import REFINEMENT_RECORDS, RefinementRecordCreate
 from shared.domain.resources.service import Kind
+from shared.domain.resources.skills import SKILLS, SkillCreate
 
 FAMILIES: dict[str, tuple[Kind, type[RequestModel]]] = {
     kind.name: (kind, model)
@@ -15,5 +16,6 @@ FAMILIES: dict[str, tuple[Kind, type[RequestModel]]] = {
         (PROMPT_NOTES, PromptNoteCreate),
         (AGENT_SPECIFICATIONS, AgentSpecificationCreate),
         (REFINEMENT_RECORDS, RefinementRecordCreate),
+        (SKILLS, SkillCreate),
     )
 }

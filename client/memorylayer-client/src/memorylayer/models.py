@@ -762,6 +762,40 @@ class RefinementRecord(_Versioned):
     approval_ref: dict[str, Any] | None = None
 
 
+class Skill(_Versioned):
+    """A skill: its SKILL.md manifest's fields; its files are summarised by ``bundle_hash``."""
+
+    user_id: str | None = None
+    name: str
+    description: str
+    version: str = "0.1.0"
+    license: str | None = None
+    compatibility: str | None = None
+    allowed_tools: str | None = None
+    body: str = ""
+    source_mode: str = "server"
+    manifest_hash: str = ""
+    bundle_hash: str = ""
+    enabled: bool = True
+
+
+class SkillFile(_Model):
+    path: str
+    kind: str
+    size_bytes: int
+    content_hash: str
+    mime_type: str | None = None
+
+
+class SkillSync(_Model):
+    """What a mirror should do: ``action`` is push, pull, conflict or in_sync."""
+
+    action: str
+    reason: str
+    server_manifest_hash: str
+    server_bundle_hash: str
+
+
 class ResourceRevision(_Model):
     """One accepted write: the resource as it left it (a model of its family), the action and its key."""
 
