@@ -47,6 +47,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         context_env,
         entities,
         ingest,
+        mcp_servers,
         memories,
         packs,
         resources,
@@ -71,6 +72,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         ingest.router,
         resources.router,
         skills.router,
+        mcp_servers.router,
     )
 
 

@@ -20,6 +20,7 @@ from shared.domain.context_env.service import SandboxService
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.indexing import InlineIndexer
 from shared.domain.memories.service import MemoryService
+from shared.domain.resources.mcp_service import McpServerService
 from shared.domain.resources.service import ResourceService
 from shared.domain.resources.skill_service import SkillService
 from shared.domain.retrieval.answer import Answerer
@@ -57,6 +58,7 @@ class Services:
     sandboxes: SandboxService
     resources: ResourceService
     skills: SkillService
+    mcp_servers: McpServerService
 
     @classmethod
     def build(
@@ -95,6 +97,7 @@ class Services:
             inline_indexer=InlineIndexer(worker.indexer),
             resources=resources,
             skills=SkillService(db, resources),
+            mcp_servers=McpServerService(resources),
         )
 
     def request_vector_indexing(self) -> None:

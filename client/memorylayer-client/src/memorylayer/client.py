@@ -71,6 +71,9 @@ from memorylayer.models import (
     EntityResolution,
     ImportResult,
     Job,
+    McpImportResult,
+    McpServer,
+    McpSync,
     Memory,
     MemoryPage,
     MessagePage,
@@ -2081,6 +2084,170 @@ class MemoryLayerClient(ClientBase):
                 "POST",
                 f"/v1/skills/{skill_id}/sync",
                 _model(SkillSync),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    # ------------------------------------------------------------------ MCP servers
+    # One record per .mcp.json entry; every write a revision, a delete final. Secrets come back as ``***``
+    # unless ``reveal_secrets``.
+    async def create_mcp_server(
+        self,
+        name: str,
+        transport: str,
+        *,
+        command: str | None = None,
+        args: Sequence[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        url: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        description: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        source_mode: str | None = None,
+        enabled: bool | None = None,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
+    ) -> McpServer:
+        """Register a server: ``await client.create_mcp_server("files", "stdio", command="npx", args=[...])``."""
+        payload = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+        return await self._run(
+            self._call(
+                "POST",
+                "/v1/mcp-servers",
+                _unwrap("mcp_server", McpServer),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def list_mcp_servers(
+        self,
+        *,
+        name: str | None = None,
+        transport: str | None = None,
+        enabled: bool | None = None,
+        user_id: str | None = None,
+        reveal_secrets: bool | None = None,
+        limit: int | None = None,
+        offset: int | None = None,
+        workspace_id: str | None = None,
+    ) -> list[McpServer]:
+        params = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                "/v1/mcp-servers",
+                _list("mcp_servers", McpServer),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def get_mcp_server(
+        self, server_id: str, *, reveal_secrets: bool | None = None, workspace_id: str | None = None
+    ) -> McpServer:
+        params = fields(locals(), "server_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                f"/v1/mcp-servers/{server_id}",
+                _unwrap("mcp_server", McpServer),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def update_mcp_server(
+        self,
+        server_id: str,
+        *,
+        description: str | None = None,
+        command: str | None = None,
+        args: Sequence[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        url: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        source_mode: str | None = None,
+        enabled: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> McpServer:
+        """Change the fields given (``metadata`` is merged)."""
+        payload = fields(locals(), "server_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "PUT",
+                f"/v1/mcp-servers/{server_id}",
+                _unwrap("mcp_server", McpServer),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def delete_mcp_server(self, server_id: str, *, workspace_id: str | None = None) -> None:
+        """Remove a server for good (its name is free again)."""
+        return await self._run(
+            self._call("DELETE", f"/v1/mcp-servers/{server_id}", _none, workspace_id=workspace_id)
+        )
+
+    async def resolve_mcp_server(
+        self,
+        name: str | None = None,
+        query: str | None = None,
+        *,
+        transport: str | None = None,
+        workspace_id: str | None = None,
+    ) -> list[McpServer]:
+        """By ``name``: that server (or nothing); by ``query``: the servers matching its words, best first."""
+        payload = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+
+        def parse(response: httpx.Response) -> list[McpServer]:
+            data = _json(response)
+            if data.get("candidates"):
+                return [McpServer.model_validate(x) for x in data["candidates"]]
+            return [McpServer.model_validate(data["mcp_server"])] if data.get("mcp_server") else []
+
+        return await self._run(
+            self._call("POST", "/v1/mcp-servers/resolve", parse, workspace_id=workspace_id, json=payload)
+        )
+
+    async def import_mcp_servers(
+        self, document: Mapping[str, Any], *, source_mode: str | None = None, workspace_id: str | None = None
+    ) -> McpImportResult:
+        """Load a ``.mcp.json`` document (``{"mcpServers": {...}}``): creates, or updates by name."""
+        payload = self._with_ws({"mcpServers": dict(document.get("mcpServers", {}))}, workspace_id)
+        if source_mode:
+            payload["source_mode"] = source_mode
+        return await self._run(
+            self._call(
+                "POST",
+                "/v1/mcp-servers/import",
+                _model(McpImportResult),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def export_mcp_servers(
+        self, *, reveal_secrets: bool | None = None, workspace_id: str | None = None
+    ) -> dict[str, Any]:
+        """The enabled servers as a ``.mcp.json`` document."""
+        params = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call("GET", "/v1/mcp-servers/export", _json, workspace_id=workspace_id, params=params)
+        )
+
+    async def sync_mcp_server(
+        self, server_id: str, *, manifest_hash: str = "", workspace_id: str | None = None
+    ) -> McpSync:
+        """Compare a local config's hash with the server's: push, pull, conflict or in_sync."""
+        payload = self._with_ws({"manifest_hash": manifest_hash}, workspace_id)
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/mcp-servers/{server_id}/sync",
+                _model(McpSync),
                 workspace_id=workspace_id,
                 json=payload,
             )

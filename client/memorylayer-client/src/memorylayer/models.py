@@ -796,6 +796,38 @@ class SkillSync(_Model):
     server_bundle_hash: str
 
 
+class McpServer(_Versioned):
+    """An MCP server record: ``env`` and ``headers`` values are ``***`` unless read with ``reveal_secrets``."""
+
+    user_id: str | None = None
+    name: str
+    description: str | None = None
+    transport: str
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    source_mode: str = "server"
+    manifest_hash: str = ""
+    enabled: bool = True
+
+
+class McpImportResult(_Model):
+    imported: int = 0
+    updated: int = 0
+    skipped: int = 0
+    errors: list[str] = Field(default_factory=list)
+
+
+class McpSync(_Model):
+    """What a mirror should do: ``action`` is push, pull, conflict or in_sync."""
+
+    action: str
+    reason: str
+    server_manifest_hash: str
+
+
 class ResourceRevision(_Model):
     """One accepted write: the resource as it left it (a model of its family), the action and its key."""
 
