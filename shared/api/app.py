@@ -45,6 +45,7 @@ def all_routers() -> tuple[APIRouter, ...]:
     from shared.api.routes import (
         admin,
         context_env,
+        data_providers,
         entities,
         ingest,
         mcp_servers,
@@ -73,6 +74,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         resources.router,
         skills.router,
         mcp_servers.router,
+        data_providers.router,
     )
 
 

@@ -20,6 +20,7 @@ from shared.domain.context_env.service import SandboxService
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.indexing import InlineIndexer
 from shared.domain.memories.service import MemoryService
+from shared.domain.resources.data_providers import DataProviderService
 from shared.domain.resources.mcp_service import McpServerService
 from shared.domain.resources.service import ResourceService
 from shared.domain.resources.skill_service import SkillService
@@ -59,6 +60,7 @@ class Services:
     resources: ResourceService
     skills: SkillService
     mcp_servers: McpServerService
+    data_providers: DataProviderService
 
     @classmethod
     def build(
@@ -98,6 +100,7 @@ class Services:
             resources=resources,
             skills=SkillService(db, resources),
             mcp_servers=McpServerService(resources),
+            data_providers=DataProviderService(resources),
         )
 
     def request_vector_indexing(self) -> None:

@@ -63,6 +63,7 @@ from memorylayer.models import (
     ContextState,
     ContextStatus,
     ContextVariable,
+    DataProvider,
     DecomposeResult,
     Entity,
     EntityDetail,
@@ -2250,6 +2251,94 @@ class MemoryLayerClient(ClientBase):
                 _model(McpSync),
                 workspace_id=workspace_id,
                 json=payload,
+            )
+        )
+
+    # ------------------------------------------------------------------ data providers
+    async def create_data_provider(
+        self,
+        name: str,
+        *,
+        provider_type: str | None = None,
+        description: str | None = None,
+        enabled: bool | None = None,
+        connection_args: Mapping[str, Any] | None = None,
+        schedule: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        workspace_id: str | None = None,
+    ) -> DataProvider:
+        """Register a document source (``provider_type`` ``local`` by default)."""
+        payload = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+        return await self._run(
+            self._call(
+                "POST",
+                "/v1/data-providers",
+                _unwrap("provider", DataProvider),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def list_data_providers(
+        self, *, limit: int | None = None, offset: int | None = None, workspace_id: str | None = None
+    ) -> list[DataProvider]:
+        params = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                "/v1/data-providers",
+                _list("providers", DataProvider),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def get_data_provider(self, provider_id: str, *, workspace_id: str | None = None) -> DataProvider:
+        return await self._run(
+            self._call(
+                "GET",
+                f"/v1/data-providers/{provider_id}",
+                _unwrap("provider", DataProvider),
+                workspace_id=workspace_id,
+            )
+        )
+
+    async def update_data_provider(
+        self,
+        provider_id: str,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        enabled: bool | None = None,
+        connection_args: Mapping[str, Any] | None = None,
+        schedule: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        workspace_id: str | None = None,
+    ) -> DataProvider:
+        payload = fields(locals(), "provider_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "PUT",
+                f"/v1/data-providers/{provider_id}",
+                _unwrap("provider", DataProvider),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def delete_data_provider(self, provider_id: str, *, workspace_id: str | None = None) -> None:
+        return await self._run(
+            self._call("DELETE", f"/v1/data-providers/{provider_id}", _none, workspace_id=workspace_id)
+        )
+
+    async def sync_data_provider(self, provider_id: str, *, workspace_id: str | None = None) -> list[Any]:
+        """What a sync fetched (a local provider: nothing); another type raises a 422 error."""
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/data-providers/{provider_id}/sync",
+                lambda r: list(_json(r).get("synced_documents", [])),
+                workspace_id=workspace_id,
             )
         )
 

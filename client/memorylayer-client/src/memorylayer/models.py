@@ -828,6 +828,26 @@ class McpSync(_Model):
     server_manifest_hash: str
 
 
+class DataProvider(_Model):
+    """A source documents are ingested from (``local``: direct upload)."""
+
+    id: str
+    workspace_id: str
+    tenant_id: str | None = None
+    name: str
+    provider_type: str = "local"
+    description: str | None = None
+    enabled: bool = True
+    connection_args: dict[str, Any] = Field(default_factory=dict)
+    schedule: str | None = None
+    last_sync_at: datetime | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    revision: int = 1
+    etag: str = ""
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
 class ResourceRevision(_Model):
     """One accepted write: the resource as it left it (a model of its family), the action and its key."""
 
