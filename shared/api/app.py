@@ -51,6 +51,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         mcp_servers,
         memories,
         packs,
+        representation,
         resources,
         sessions,
         skills,
@@ -75,6 +76,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         skills.router,
         mcp_servers.router,
         data_providers.router,
+        representation.router,
     )
 
 

@@ -61,7 +61,6 @@ NOT_YET_SERVED: dict[str, str] = {
     "POST /v1/memories/{}/restore": "versioned soft delete and semantic update",
     "PUT /v1/memories/{}/semantic": "versioned soft delete and semantic update",
     "POST /v1/representation": "procedural resources (versioned documents)",
-    "POST /v1/representation/user": "procedural resources (versioned documents)",
     "GET /v1/workspaces/{}/contradictions": "contradictions",
     "POST /v1/workspaces/{}/contradictions/scan": "contradictions",
     "GET /v1/workspaces/{}/views": "workspace views, observations and contradictions",

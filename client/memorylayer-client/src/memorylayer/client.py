@@ -2342,6 +2342,22 @@ class MemoryLayerClient(ClientBase):
             )
         )
 
+    # ------------------------------------------------------------------ representation
+    async def get_user_representation(
+        self,
+        user_id: str,
+        *,
+        limit: int | None = None,
+        include_profile: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> dict[str, Any]:
+        """What the memory holds about a user across workspaces (their ``scope: user`` memories): ``{user_id,
+        observations, profile, derived_beliefs, provenance}``."""
+        payload = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call("POST", "/v1/representation/user", _json, workspace_id=workspace_id, json=payload)
+        )
+
     # ------------------------------------------------------------------ admin (an admin key)
     async def create_api_key(
         self,
