@@ -45,12 +45,16 @@ def all_routers() -> tuple[APIRouter, ...]:
     from shared.api.routes import (
         admin,
         context_env,
+        data_providers,
         entities,
         ingest,
+        mcp_servers,
         memories,
         packs,
+        representation,
         resources,
         sessions,
+        skills,
         threads,
         tokens,
         workspaces,
@@ -69,6 +73,10 @@ def all_routers() -> tuple[APIRouter, ...]:
         entities.router,
         ingest.router,
         resources.router,
+        skills.router,
+        mcp_servers.router,
+        data_providers.router,
+        representation.router,
     )
 
 

@@ -70,6 +70,12 @@ FUNCTIONS: dict[str, ApiFunction] = {
                     "/v1/refinement-records/{proxy+}",
                 ),
             ),
+            Part("shared.api.routes.skills", _any("/v1/skills", "/v1/skills/{proxy+}")),
+            Part("shared.api.routes.mcp_servers", _any("/v1/mcp-servers", "/v1/mcp-servers/{proxy+}")),
+            Part(
+                "shared.api.routes.data_providers", _any("/v1/data-providers", "/v1/data-providers/{proxy+}")
+            ),
+            Part("shared.api.routes.representation", (("POST", "/v1/representation/user"),)),
             Part("shared.api.routes.admin", _any("/v1/admin/{proxy+}")),
             Part("shared.api.routes.tokens", _any("/v1/tokens", "/v1/tokens/{proxy+}")),
             Part("shared.api.routes.health", _any("/health", "/health/ready")),

@@ -20,7 +20,10 @@ from shared.domain.context_env.service import SandboxService
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.indexing import InlineIndexer
 from shared.domain.memories.service import MemoryService
+from shared.domain.resources.data_providers import DataProviderService
+from shared.domain.resources.mcp_service import McpServerService
 from shared.domain.resources.service import ResourceService
+from shared.domain.resources.skill_service import SkillService
 from shared.domain.retrieval.answer import PROFILE as ANSWER_PROFILE
 from shared.domain.retrieval.answer import Answerer
 from shared.domain.retrieval.recall import Recaller
@@ -56,6 +59,9 @@ class Services:
     inline_indexer: InlineIndexer
     sandboxes: SandboxService
     resources: ResourceService
+    skills: SkillService
+    mcp_servers: McpServerService
+    data_providers: DataProviderService
 
     @classmethod
     def build(
@@ -75,6 +81,7 @@ class Services:
         sessions = SessionService(db, embedder, settings)
         worker = ExtractionWorker(db, embedder, settings)
         api_keys = ApiKeys(db)
+        resources = ResourceService(db)
         return cls(
             settings=settings,
             db=db,
@@ -91,7 +98,10 @@ class Services:
             tokens=Tokens(db, api_keys),
             worker=worker,
             inline_indexer=InlineIndexer(worker.indexer),
-            resources=ResourceService(db),
+            resources=resources,
+            skills=SkillService(db, resources),
+            mcp_servers=McpServerService(resources),
+            data_providers=DataProviderService(resources),
         )
 
     def request_vector_indexing(self) -> None:

@@ -108,6 +108,15 @@ def add_revision(conn: Connection, head: dict, action: str, operation_id: str, r
         ) from exc
 
 
+def purge(conn: Connection, workspace_id: str, kind: str, resource_id: str) -> bool:
+    """Remove a head and (by cascade) its revisions: for families whose delete is final (no tombstone)."""
+    row = conn.execute(
+        "DELETE FROM resources WHERE workspace_id = %s AND kind = %s AND id = %s RETURNING id",
+        (workspace_id, kind, resource_id),
+    ).fetchone()
+    return row is not None
+
+
 def operation(conn: Connection, workspace_id: str, kind: str, operation_id: str) -> dict | None:
     """The revision an Idempotency-Key produced, if any."""
     return conn.execute(

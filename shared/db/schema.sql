@@ -752,6 +752,36 @@ CREATE POLICY workspace_wall ON public.sessions TO memorylayer_app USING ((( SEL
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.sessions TO memorylayer_app;
 
+-- skill_files -----------------------------------------------------------------------------------------------------
+CREATE TABLE public.skill_files (
+    workspace_id text NOT NULL,
+    skill_kind text DEFAULT 'skill'::text NOT NULL,
+    skill_id text NOT NULL,
+    path text NOT NULL,
+    kind text NOT NULL,
+    content bytea NOT NULL,
+    content_hash text NOT NULL,
+    size_bytes integer NOT NULL,
+    mime_type text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT skill_files_kind_check CHECK ((kind = ANY (ARRAY['script'::text, 'reference'::text, 'asset'::text, 'other'::text]))),
+    CONSTRAINT skill_files_size_bytes_check CHECK ((size_bytes >= 0)),
+    CONSTRAINT skill_files_skill_kind_check CHECK ((skill_kind = 'skill'::text))
+);
+
+ALTER TABLE ONLY public.skill_files
+    ADD CONSTRAINT skill_files_pkey PRIMARY KEY (workspace_id, skill_id, path);
+
+ALTER TABLE ONLY public.skill_files
+    ADD CONSTRAINT skill_files_workspace_id_skill_kind_skill_id_fkey FOREIGN KEY (workspace_id, skill_kind, skill_id) REFERENCES public.resources(workspace_id, kind, id) ON DELETE CASCADE;
+
+ALTER TABLE public.skill_files ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY workspace_wall ON public.skill_files TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.skill_files TO memorylayer_app;
+
 -- thread_messages -------------------------------------------------------------------------------------------------
 CREATE TABLE public.thread_messages (
     id text NOT NULL,

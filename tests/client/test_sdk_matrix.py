@@ -38,26 +38,6 @@ KNOWN_GAPS = {
     "kb.get_community": "knowledge base: route not served (404)",
     "kb.get_graph_analysis": "knowledge base: route not served (404)",
     "kb.list_articles": "knowledge base: route not served (404)",
-    # mcp servers
-    "mcp_servers.create": "mcp servers: route not served (404)",
-    "mcp_servers.delete": "mcp servers: route not served (404)",
-    "mcp_servers.get": "mcp servers: route not served (404)",
-    "mcp_servers.list": "mcp servers: route not served (404)",
-    "mcp_servers.pull_json": "mcp servers: route not served (404)",
-    "mcp_servers.push_json": "mcp servers: route not served (404)",
-    "mcp_servers.resolve": "mcp servers: route not served (404)",
-    "mcp_servers.update": "mcp servers: route not served (404)",
-    # skills
-    "skills.delete": "skills: route not served (404)",
-    "skills.get": "skills: route not served (404)",
-    "skills.get_manifest": "skills: route not served (404)",
-    "skills.list": "skills: route not served (404)",
-    "skills.list_files": "skills: route not served (404)",
-    "skills.materialize": "skills: route not served (404)",
-    "skills.pull": "skills: route not served (404)",
-    "skills.push": "skills: route not served (404)",
-    "skills.resolve": "skills: route not served (404)",
-    "skills.save": "skills: route not served (404)",
     # workspaces
     "list_workspaces": "workspaces: the SDK cannot read the answer (2 validation errors for Workspace: created_at)",
 }

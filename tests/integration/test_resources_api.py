@@ -474,7 +474,7 @@ def test_a_bad_resource_in_an_import_is_reported_and_not_written(http, ws):
     }
     revision = {**good, "action": "create", "operation_id": "op", "request_hash": "h"}
     items = [
-        {**good, "kind": "skill", "revisions": [revision]},  # no such family (yet)
+        {**good, "kind": "no_such_family", "revisions": [revision]},  # no such family
         {**good, "content": {"title": " ", "content": "c"}, "revisions": [revision]},  # not a valid note
         {**good, "revisions": []},  # no history
         {**good, "revisions": [{**revision, "id": "note_other"}]},  # someone else's history

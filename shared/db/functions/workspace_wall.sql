@@ -44,6 +44,7 @@ BEGIN
             ('session_context_events', 'workspace_id'),
             ('session_context_horizon', 'workspace_id'),
             ('sessions', 'workspace_id'),
+            ('skill_files', 'workspace_id'),
             ('thread_messages', 'workspace_id'),
             ('threads', 'workspace_id'),
             ('working_memory', 'workspace_id'),

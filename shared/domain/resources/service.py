@@ -39,7 +39,7 @@ class Kind:
 
     @property
     def not_found_code(self) -> str:
-        return f"{self.label.replace(' ', '_')}_not_found"
+        return f"{self.label.replace(' ', '_').lower()}_not_found"
 
     def not_found(self, resource_id: str) -> NotFound:
         return NotFound(f"{self.label} {resource_id} not found", code=self.not_found_code)
@@ -157,6 +157,13 @@ class ResourceService:
     def restore(self, kind: Kind, workspace_id: str, resource_id: str, pre: Precondition) -> Written:
         """Revive a tombstone with the document it had."""
         return self._write(kind, workspace_id, resource_id, "restore", pre, None)
+
+    def purge(self, kind: Kind, workspace_id: str, resource_id: str) -> None:
+        """Remove a resource and its history for good (a family without tombstones, e.g. MCP servers): its id
+        and key are free again."""
+        with self.db.transaction() as conn:
+            if not repo.purge(conn, workspace_id, kind.name, resource_id):
+                raise kind.not_found(resource_id)
 
     def _write(
         self,

@@ -5,12 +5,16 @@ its whole history; an import writes them as they were (ids, revisions, ETags, Id
     >>> import_items(db, "ws_b", [line["data"] for line in lines], tenant_id="_default")   # doctest: +SKIP
     {'imported': 3, 'skipped': 0, 'details': []}
 
+A skill's line also carries its bundle files (``files``: path, MIME type, content in base64).
+
 A resource whose id or key is taken in the target workspace is skipped (nothing of it written); one that is not
 a valid document of a served family is reported in ``details`` by its index.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any, Literal
@@ -20,9 +24,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from shared.core.errors import InvalidInput
 from shared.core.wire import iso
 from shared.db import resources as repo
+from shared.db import skill_files
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.domain.resources.catalog import FAMILIES
+from shared.domain.resources.skills import SKILLS, file_row
 
 EXPORT_PAGE = 200
 
@@ -51,8 +57,32 @@ class _Revision(_Snapshot):
     request_hash: str = Field(min_length=1, max_length=200)
 
 
+class _File(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    path: str = Field(min_length=1, max_length=512)
+    mime_type: str | None = Field(default=None, max_length=200)
+    content_b64: str
+
+
 class ExportedResource(_Snapshot):
     revisions: list[_Revision] = Field(min_length=1)
+    files: list[_File] = Field(default_factory=list, max_length=256)
+
+
+def _file_out(row: dict[str, Any]) -> dict[str, Any]:
+    content = base64.b64encode(bytes(row["content"])).decode()
+    return {"path": row["path"], "mime_type": row["mime_type"], "content_b64": content}
+
+
+def _file_rows(index: int, resource: ExportedResource) -> list[dict[str, Any]]:
+    try:
+        return [
+            file_row(f.path, base64.b64decode(f.content_b64, validate=True), f.mime_type)
+            for f in resource.files
+        ]
+    except (binascii.Error, ValueError, InvalidInput) as exc:
+        raise InvalidInput(f"resources[{index}]: a bad skill file ({exc})", code="invalid_import") from exc
 
 
 def _wire(row: dict[str, Any]) -> dict[str, Any]:
@@ -69,11 +99,19 @@ def export_items(db: Database, workspace_id: str) -> Iterator[dict[str, Any]]:
         with db.connection() as conn:
             page = repo.export_page(conn, workspace_id, after=after, limit=EXPORT_PAGE)
             histories = [repo.history(conn, workspace_id, h["kind"], h["id"]) for h in page]
+            files = {
+                h["id"]: [
+                    _file_out(f) for f in skill_files.listing(conn, workspace_id, h["id"], content=True)
+                ]
+                for h in page
+                if h["kind"] == SKILLS.name
+            }
         if not page:
             return
         after = page[-1]["sequence"]
         for head, history in zip(page, histories, strict=True):
-            yield {**_wire(head), "revisions": [_wire(r) for r in history]}
+            extra = {"files": files[head["id"]]} if head["id"] in files else {}
+            yield {**_wire(head), "revisions": [_wire(r) for r in history], **extra}
 
 
 def _validated(index: int, item: Any) -> ExportedResource:
@@ -86,6 +124,8 @@ def _validated(index: int, item: Any) -> ExportedResource:
     model.model_validate({**fields, "metadata": resource.metadata})
     if any(r.id != resource.id or r.kind != resource.kind for r in resource.revisions):
         raise InvalidInput(f"resources[{index}]: a revision of another resource", code="invalid_import")
+    if resource.files and resource.kind != SKILLS.name:
+        raise InvalidInput(f"resources[{index}]: only a skill has files", code="invalid_import")
     return resource
 
 
@@ -96,15 +136,18 @@ def import_items(db: Database, workspace_id: str, items: list[Any], *, tenant_id
     for index, item in enumerate(items):
         try:
             resource = _validated(index, item)
+            rows = _file_rows(index, resource)
         except (ValidationError, InvalidInput) as exc:
             details.append({"resource": index, "error": str(exc)[:500]})
             continue
         place = {"workspace_id": workspace_id, "tenant_id": tenant_id}
-        head = {**resource.model_dump(exclude={"revisions"}), **place}
+        head = {**resource.model_dump(exclude={"revisions", "files"}), **place}
         revisions = [{**r.model_dump(), **place} for r in resource.revisions]
         with db.transaction() as conn:
             ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
             written = repo.restore_exported(conn, head, revisions)
+            for row in rows if written is not None else []:
+                skill_files.upsert(conn, workspace_id, resource.id, row)
         if written is None:
             skipped += 1
         else:

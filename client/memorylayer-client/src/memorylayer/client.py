@@ -10,6 +10,7 @@ Arguments left out come from ``MEMORYLAYER_URL``, ``MEMORYLAYER_API_KEY`` and ``
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import time
 import uuid
@@ -62,6 +63,7 @@ from memorylayer.models import (
     ContextState,
     ContextStatus,
     ContextVariable,
+    DataProvider,
     DecomposeResult,
     Entity,
     EntityDetail,
@@ -70,6 +72,9 @@ from memorylayer.models import (
     EntityResolution,
     ImportResult,
     Job,
+    McpImportResult,
+    McpServer,
+    McpSync,
     Memory,
     MemoryPage,
     MessagePage,
@@ -80,6 +85,9 @@ from memorylayer.models import (
     ResourcePage,
     RevisionPage,
     Session,
+    Skill,
+    SkillFile,
+    SkillSync,
     Thread,
     ThreadWithMessages,
     TokenCreateResult,
@@ -1789,6 +1797,565 @@ class MemoryLayerClient(ClientBase):
                 _unwrap("record", RefinementRecord),
                 workspace_id=workspace_id,
             )
+        )
+
+    # ------------------------------------------------------------------ skills
+    # A skill is a versioned SKILL.md manifest (``create_skill`` without ``conditional``: the reference's plain
+    # create, inline ``files`` allowed) plus bundle files that do not change its etag.
+    async def create_skill(
+        self,
+        name: str,
+        description: str,
+        body: str = "",
+        *,
+        version: str | None = None,
+        license: str | None = None,
+        compatibility: str | None = None,
+        allowed_tools: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        source_mode: str | None = None,
+        user_id: str | None = None,
+        files: Mapping[str, bytes | str] | None = None,
+        conditional: bool = False,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Skill:
+        """A new skill (``name`` unique in the workspace): ``skill = await client.create_skill("pdf", "Reads
+        PDFs", "Use camelot.", files={"scripts/run.py": b"..."})``; ``conditional``: Idempotency-Key and
+        If-None-Match (no inline files)."""
+        body_ = fields(locals(), "body", "files", "conditional", "idempotency_key", "workspace_id")
+        body_["body"] = body
+        if files:
+            body_["files"] = [
+                {"path": path, "content": data.decode() if isinstance(data, bytes) else data}
+                for path, data in files.items()
+            ]
+        headers = _conditional(idempotency_key) if conditional or idempotency_key else None
+        return await self._run(
+            self._call(
+                "POST",
+                "/v1/skills",
+                _unwrap("skill", Skill),
+                workspace_id=workspace_id,
+                json=self._with_ws(body_, workspace_id),
+                headers=headers,
+            )
+        )
+
+    async def list_skills(
+        self,
+        *,
+        name: str | None = None,
+        enabled: bool | None = None,
+        limit: int | None = None,
+        offset: int | None = None,
+        workspace_id: str | None = None,
+    ) -> list[Skill]:
+        """The workspace's live skills, most recently changed first."""
+        params = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call("GET", "/v1/skills", _list("skills", Skill), workspace_id=workspace_id, params=params)
+        )
+
+    async def get_skill(
+        self, skill_id: str, *, include_deleted: bool | None = None, workspace_id: str | None = None
+    ) -> Skill:
+        params = fields(locals(), "skill_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                f"/v1/skills/{skill_id}",
+                _unwrap("skill", Skill),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def resolve_skill(
+        self, name: str | None = None, query: str | None = None, *, workspace_id: str | None = None
+    ) -> list[Skill]:
+        """By ``name``: that skill (or nothing); by ``query``: the skills matching its words, best first."""
+        payload = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+
+        def parse(response: httpx.Response) -> list[Skill]:
+            data = _json(response)
+            if data.get("candidates"):
+                return [Skill.model_validate(x) for x in data["candidates"]]
+            return [Skill.model_validate(data["skill"])] if data.get("skill") else []
+
+        return await self._run(
+            self._call("POST", "/v1/skills/resolve", parse, workspace_id=workspace_id, json=payload)
+        )
+
+    async def update_skill(
+        self,
+        skill_id: str,
+        *,
+        description: str | None = None,
+        version: str | None = None,
+        license: str | None = None,
+        compatibility: str | None = None,
+        allowed_tools: str | None = None,
+        body: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        source_mode: str | None = None,
+        enabled: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> Skill:
+        """Change the fields given (``metadata`` is merged): unconditional, still a revision."""
+        payload = fields(locals(), "skill_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "PUT",
+                f"/v1/skills/{skill_id}",
+                _unwrap("skill", Skill),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def replace_skill_manifest(
+        self,
+        skill_id: str,
+        description: str,
+        *,
+        if_match: str,
+        version: str | None = None,
+        license: str | None = None,
+        compatibility: str | None = None,
+        allowed_tools: str | None = None,
+        body: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        source_mode: str | None = None,
+        enabled: bool | None = None,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Skill:
+        """Replace its whole manifest (fields left out take their defaults); ``if_match``: its current etag."""
+        payload = fields(locals(), "skill_id", "if_match", "idempotency_key", "workspace_id")
+        return await self._run(
+            self._call(
+                "PUT",
+                f"/v1/skills/{skill_id}/manifest",
+                _unwrap("skill", Skill),
+                workspace_id=workspace_id,
+                json=payload,
+                headers=_conditional(idempotency_key, if_match),
+            )
+        )
+
+    async def delete_skill(self, skill_id: str, *, workspace_id: str | None = None) -> None:
+        """Delete a skill, unconditionally: a tombstone (its files kept) that ``restore_skill`` revives."""
+        return await self._run(
+            self._call("DELETE", f"/v1/skills/{skill_id}", _none, workspace_id=workspace_id)
+        )
+
+    async def tombstone_skill(
+        self,
+        skill_id: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Skill:
+        """The conditional delete: ``if_match`` its current etag; answers the tombstone."""
+        return await self._resource_write(
+            "POST",
+            f"/v1/skills/{skill_id}/delete",
+            _unwrap("skill", Skill),
+            idempotency_key=idempotency_key,
+            if_match=if_match,
+            workspace_id=workspace_id,
+        )
+
+    async def restore_skill(
+        self,
+        skill_id: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Skill:
+        """Revive a deleted skill; ``if_match``: the tombstone's etag."""
+        return await self._resource_write(
+            "POST",
+            f"/v1/skills/{skill_id}/restore",
+            _unwrap("skill", Skill),
+            idempotency_key=idempotency_key,
+            if_match=if_match,
+            workspace_id=workspace_id,
+        )
+
+    async def list_skill_revisions(
+        self,
+        skill_id: str,
+        *,
+        limit: int | None = None,
+        page_token: str | None = None,
+        workspace_id: str | None = None,
+    ) -> ResourcePage:
+        """Its manifest revisions (``.items``: ``ResourceRevision``), newest first."""
+        params = fields(locals(), "skill_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                f"/v1/skills/{skill_id}/revisions",
+                _revisions("skill", Skill),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def get_skill_manifest(self, skill_id: str, *, workspace_id: str | None = None) -> str:
+        """Its rendered SKILL.md text."""
+        return await self._run(
+            self._call("GET", f"/v1/skills/{skill_id}/manifest", lambda r: r.text, workspace_id=workspace_id)
+        )
+
+    async def list_skill_files(self, skill_id: str, *, workspace_id: str | None = None) -> list[SkillFile]:
+        return await self._run(
+            self._call(
+                "GET", f"/v1/skills/{skill_id}/files", _list("files", SkillFile), workspace_id=workspace_id
+            )
+        )
+
+    async def get_skill_file(self, skill_id: str, path: str, *, workspace_id: str | None = None) -> bytes:
+        """One bundle file's bytes."""
+        return await self._run(
+            self._call(
+                "GET", f"/v1/skills/{skill_id}/files/{path}", lambda r: r.content, workspace_id=workspace_id
+            )
+        )
+
+    async def put_skill_file(
+        self,
+        skill_id: str,
+        path: str,
+        content: bytes | str,
+        *,
+        mime_type: str | None = None,
+        workspace_id: str | None = None,
+    ) -> SkillFile:
+        """Write one bundle file (text is sent as UTF-8); its manifest etag does not change, its
+        ``bundle_hash`` does."""
+        data = content.encode() if isinstance(content, str) else content
+        payload = {"content_b64": base64.b64encode(data).decode(), "mime_type": mime_type}
+        return await self._run(
+            self._call(
+                "PUT",
+                f"/v1/skills/{skill_id}/files/{path}",
+                _model(SkillFile),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def delete_skill_file(self, skill_id: str, path: str, *, workspace_id: str | None = None) -> None:
+        """Remove one bundle file (one already absent is no error)."""
+        return await self._run(
+            self._call("DELETE", f"/v1/skills/{skill_id}/files/{path}", _none, workspace_id=workspace_id)
+        )
+
+    async def get_skill_bundle(
+        self, skill_id: str, *, format: str = "ndjson", workspace_id: str | None = None
+    ) -> bytes:
+        """All its files in one answer: NDJSON lines (header, one per file, footer) or a tar.gz."""
+        return await self._run(
+            self._call(
+                "GET",
+                f"/v1/skills/{skill_id}/bundle",
+                lambda r: r.content,
+                workspace_id=workspace_id,
+                params={"format": format},
+            )
+        )
+
+    async def sync_skill(
+        self,
+        skill_id: str,
+        *,
+        manifest_hash: str = "",
+        bundle_hash: str = "",
+        workspace_id: str | None = None,
+    ) -> SkillSync:
+        """Compare a local mirror's hashes with the server's: push, pull, conflict or in_sync."""
+        payload = self._with_ws({"manifest_hash": manifest_hash, "bundle_hash": bundle_hash}, workspace_id)
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/skills/{skill_id}/sync",
+                _model(SkillSync),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    # ------------------------------------------------------------------ MCP servers
+    # One record per .mcp.json entry; every write a revision, a delete final. Secrets come back as ``***``
+    # unless ``reveal_secrets``.
+    async def create_mcp_server(
+        self,
+        name: str,
+        transport: str,
+        *,
+        command: str | None = None,
+        args: Sequence[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        url: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        description: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        source_mode: str | None = None,
+        enabled: bool | None = None,
+        user_id: str | None = None,
+        workspace_id: str | None = None,
+    ) -> McpServer:
+        """Register a server: ``await client.create_mcp_server("files", "stdio", command="npx", args=[...])``."""
+        payload = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+        return await self._run(
+            self._call(
+                "POST",
+                "/v1/mcp-servers",
+                _unwrap("mcp_server", McpServer),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def list_mcp_servers(
+        self,
+        *,
+        name: str | None = None,
+        transport: str | None = None,
+        enabled: bool | None = None,
+        user_id: str | None = None,
+        reveal_secrets: bool | None = None,
+        limit: int | None = None,
+        offset: int | None = None,
+        workspace_id: str | None = None,
+    ) -> list[McpServer]:
+        params = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                "/v1/mcp-servers",
+                _list("mcp_servers", McpServer),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def get_mcp_server(
+        self, server_id: str, *, reveal_secrets: bool | None = None, workspace_id: str | None = None
+    ) -> McpServer:
+        params = fields(locals(), "server_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                f"/v1/mcp-servers/{server_id}",
+                _unwrap("mcp_server", McpServer),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def update_mcp_server(
+        self,
+        server_id: str,
+        *,
+        description: str | None = None,
+        command: str | None = None,
+        args: Sequence[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        url: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        source_mode: str | None = None,
+        enabled: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> McpServer:
+        """Change the fields given (``metadata`` is merged)."""
+        payload = fields(locals(), "server_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "PUT",
+                f"/v1/mcp-servers/{server_id}",
+                _unwrap("mcp_server", McpServer),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def delete_mcp_server(self, server_id: str, *, workspace_id: str | None = None) -> None:
+        """Remove a server for good (its name is free again)."""
+        return await self._run(
+            self._call("DELETE", f"/v1/mcp-servers/{server_id}", _none, workspace_id=workspace_id)
+        )
+
+    async def resolve_mcp_server(
+        self,
+        name: str | None = None,
+        query: str | None = None,
+        *,
+        transport: str | None = None,
+        workspace_id: str | None = None,
+    ) -> list[McpServer]:
+        """By ``name``: that server (or nothing); by ``query``: the servers matching its words, best first."""
+        payload = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+
+        def parse(response: httpx.Response) -> list[McpServer]:
+            data = _json(response)
+            if data.get("candidates"):
+                return [McpServer.model_validate(x) for x in data["candidates"]]
+            return [McpServer.model_validate(data["mcp_server"])] if data.get("mcp_server") else []
+
+        return await self._run(
+            self._call("POST", "/v1/mcp-servers/resolve", parse, workspace_id=workspace_id, json=payload)
+        )
+
+    async def import_mcp_servers(
+        self, document: Mapping[str, Any], *, source_mode: str | None = None, workspace_id: str | None = None
+    ) -> McpImportResult:
+        """Load a ``.mcp.json`` document (``{"mcpServers": {...}}``): creates, or updates by name."""
+        payload = self._with_ws({"mcpServers": dict(document.get("mcpServers", {}))}, workspace_id)
+        if source_mode:
+            payload["source_mode"] = source_mode
+        return await self._run(
+            self._call(
+                "POST",
+                "/v1/mcp-servers/import",
+                _model(McpImportResult),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def export_mcp_servers(
+        self, *, reveal_secrets: bool | None = None, workspace_id: str | None = None
+    ) -> dict[str, Any]:
+        """The enabled servers as a ``.mcp.json`` document."""
+        params = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call("GET", "/v1/mcp-servers/export", _json, workspace_id=workspace_id, params=params)
+        )
+
+    async def sync_mcp_server(
+        self, server_id: str, *, manifest_hash: str = "", workspace_id: str | None = None
+    ) -> McpSync:
+        """Compare a local config's hash with the server's: push, pull, conflict or in_sync."""
+        payload = self._with_ws({"manifest_hash": manifest_hash}, workspace_id)
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/mcp-servers/{server_id}/sync",
+                _model(McpSync),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    # ------------------------------------------------------------------ data providers
+    async def create_data_provider(
+        self,
+        name: str,
+        *,
+        provider_type: str | None = None,
+        description: str | None = None,
+        enabled: bool | None = None,
+        connection_args: Mapping[str, Any] | None = None,
+        schedule: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        workspace_id: str | None = None,
+    ) -> DataProvider:
+        """Register a document source (``provider_type`` ``local`` by default)."""
+        payload = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+        return await self._run(
+            self._call(
+                "POST",
+                "/v1/data-providers",
+                _unwrap("provider", DataProvider),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def list_data_providers(
+        self, *, limit: int | None = None, offset: int | None = None, workspace_id: str | None = None
+    ) -> list[DataProvider]:
+        params = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                "/v1/data-providers",
+                _list("providers", DataProvider),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def get_data_provider(self, provider_id: str, *, workspace_id: str | None = None) -> DataProvider:
+        return await self._run(
+            self._call(
+                "GET",
+                f"/v1/data-providers/{provider_id}",
+                _unwrap("provider", DataProvider),
+                workspace_id=workspace_id,
+            )
+        )
+
+    async def update_data_provider(
+        self,
+        provider_id: str,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        enabled: bool | None = None,
+        connection_args: Mapping[str, Any] | None = None,
+        schedule: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        workspace_id: str | None = None,
+    ) -> DataProvider:
+        payload = fields(locals(), "provider_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "PUT",
+                f"/v1/data-providers/{provider_id}",
+                _unwrap("provider", DataProvider),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    async def delete_data_provider(self, provider_id: str, *, workspace_id: str | None = None) -> None:
+        return await self._run(
+            self._call("DELETE", f"/v1/data-providers/{provider_id}", _none, workspace_id=workspace_id)
+        )
+
+    async def sync_data_provider(self, provider_id: str, *, workspace_id: str | None = None) -> list[Any]:
+        """What a sync fetched (a local provider: nothing); another type raises a 422 error."""
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/data-providers/{provider_id}/sync",
+                lambda r: list(_json(r).get("synced_documents", [])),
+                workspace_id=workspace_id,
+            )
+        )
+
+    # ------------------------------------------------------------------ representation
+    async def get_user_representation(
+        self,
+        user_id: str,
+        *,
+        limit: int | None = None,
+        include_profile: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> dict[str, Any]:
+        """What the memory holds about a user across workspaces (their ``scope: user`` memories): ``{user_id,
+        observations, profile, derived_beliefs, provenance}``."""
+        payload = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call("POST", "/v1/representation/user", _json, workspace_id=workspace_id, json=payload)
         )
 
     # ------------------------------------------------------------------ admin (an admin key)

@@ -762,6 +762,92 @@ class RefinementRecord(_Versioned):
     approval_ref: dict[str, Any] | None = None
 
 
+class Skill(_Versioned):
+    """A skill: its SKILL.md manifest's fields; its files are summarised by ``bundle_hash``."""
+
+    user_id: str | None = None
+    name: str
+    description: str
+    version: str = "0.1.0"
+    license: str | None = None
+    compatibility: str | None = None
+    allowed_tools: str | None = None
+    body: str = ""
+    source_mode: str = "server"
+    manifest_hash: str = ""
+    bundle_hash: str = ""
+    enabled: bool = True
+
+
+class SkillFile(_Model):
+    path: str
+    kind: str
+    size_bytes: int
+    content_hash: str
+    mime_type: str | None = None
+
+
+class SkillSync(_Model):
+    """What a mirror should do: ``action`` is push, pull, conflict or in_sync."""
+
+    action: str
+    reason: str
+    server_manifest_hash: str
+    server_bundle_hash: str
+
+
+class McpServer(_Versioned):
+    """An MCP server record: ``env`` and ``headers`` values are ``***`` unless read with ``reveal_secrets``."""
+
+    user_id: str | None = None
+    name: str
+    description: str | None = None
+    transport: str
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    headers: dict[str, str] = Field(default_factory=dict)
+    source_mode: str = "server"
+    manifest_hash: str = ""
+    enabled: bool = True
+
+
+class McpImportResult(_Model):
+    imported: int = 0
+    updated: int = 0
+    skipped: int = 0
+    errors: list[str] = Field(default_factory=list)
+
+
+class McpSync(_Model):
+    """What a mirror should do: ``action`` is push, pull, conflict or in_sync."""
+
+    action: str
+    reason: str
+    server_manifest_hash: str
+
+
+class DataProvider(_Model):
+    """A source documents are ingested from (``local``: direct upload)."""
+
+    id: str
+    workspace_id: str
+    tenant_id: str | None = None
+    name: str
+    provider_type: str = "local"
+    description: str | None = None
+    enabled: bool = True
+    connection_args: dict[str, Any] = Field(default_factory=dict)
+    schedule: str | None = None
+    last_sync_at: datetime | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    revision: int = 1
+    etag: str = ""
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
 class ResourceRevision(_Model):
     """One accepted write: the resource as it left it (a model of its family), the action and its key."""
 

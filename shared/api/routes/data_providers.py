@@ -1,0 +1,81 @@
+"""/v1/data-providers: the registry of document sources, on the versioned-resource mechanism, as the reference
+serves it (create, list, get, update, delete, sync). Sync: a local provider has nothing to fetch (``[]``); another
+type is refused with 422 ``provider_sync_not_supported``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Response
+
+from shared.api.deps import CallerDep, ServicesDep
+from shared.api.routes.resources import actor
+from shared.api.schemas import data_providers as wire
+from shared.domain.resources import data_providers as dp
+
+router = APIRouter(prefix="/v1/data-providers", tags=["data-providers"])
+
+ProviderId = Annotated[str, Path(description="The provider's id.", max_length=200)]
+
+
+@router.post("", status_code=201, response_model=wire.DataProviderResponse)
+def create_data_provider(
+    body: dp.DataProviderCreate, caller: CallerDep, svc: ServicesDep
+) -> wire.DataProviderResponse:
+    workspace = caller.workspace(body.workspace_id)
+    written = svc.data_providers.create(workspace, body, actor=actor(caller), tenant_id=caller.tenant_id)
+    return wire.DataProviderResponse(provider=wire.DataProvider.from_row(written.row))
+
+
+@router.get("", response_model=wire.DataProviderListResponse)
+def list_data_providers(
+    caller: CallerDep,
+    svc: ServicesDep,
+    limit: Annotated[int, Query(ge=1, le=200, description="How many at most (1-200, default 50).")] = 50,
+    offset: Annotated[int, Query(ge=0, le=1000, description="How many to skip (0-1000).")] = 0,
+) -> wire.DataProviderListResponse:
+    rows, total = svc.data_providers.listing(caller.workspace(), limit=limit, offset=offset)
+    return wire.DataProviderListResponse(
+        providers=[wire.DataProvider.from_row(r) for r in rows], total_count=total
+    )
+
+
+@router.get("/{provider_id}", response_model=wire.DataProviderResponse)
+def get_data_provider(
+    provider_id: ProviderId, caller: CallerDep, svc: ServicesDep
+) -> wire.DataProviderResponse:
+    row = svc.data_providers.get(caller.workspace(), provider_id)
+    return wire.DataProviderResponse(provider=wire.DataProvider.from_row(row))
+
+
+@router.put("/{provider_id}", response_model=wire.DataProviderResponse)
+def update_data_provider(
+    provider_id: ProviderId, body: dp.DataProviderUpdate, caller: CallerDep, svc: ServicesDep
+) -> wire.DataProviderResponse:
+    """Change the fields sent; still a revision."""
+    written = svc.data_providers.update(
+        caller.workspace(body.workspace_id), provider_id, body, actor=actor(caller)
+    )
+    return wire.DataProviderResponse(provider=wire.DataProvider.from_row(written.row))
+
+
+@router.delete("/{provider_id}", status_code=204, response_class=Response)
+def delete_data_provider(provider_id: ProviderId, caller: CallerDep, svc: ServicesDep) -> Response:
+    svc.data_providers.delete(caller.workspace(), provider_id)
+    return Response(status_code=204)
+
+
+@router.post(
+    "/{provider_id}/sync",
+    response_model=wire.DataProviderSyncResponse,
+    responses={422: {"description": "`provider_sync_not_supported`: no connector for this provider's type."}},
+)
+def sync_data_provider(
+    provider_id: ProviderId, caller: CallerDep, svc: ServicesDep
+) -> wire.DataProviderSyncResponse:
+    """A local provider's documents arrive by upload: the answer lists nothing fetched."""
+    workspace = caller.workspace()
+    synced = svc.data_providers.sync(workspace, provider_id)
+    return wire.DataProviderSyncResponse(
+        provider_id=provider_id, workspace_id=workspace, synced_documents=synced
+    )
