@@ -45,6 +45,7 @@ def all_routers() -> tuple[APIRouter, ...]:
     from shared.api.routes import (
         admin,
         context_env,
+        documents,
         entities,
         ingest,
         memories,
@@ -65,6 +66,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         admin.router,
         entities.router,
         ingest.router,
+        documents.router,
     )
 
 

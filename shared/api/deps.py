@@ -94,7 +94,8 @@ async def services(request: Request) -> Services:
 
 # POSTs that only read: a read-only key may call them.
 READ_ONLY_POSTS = re.compile(
-    r"^/v1/(memories/(recall|reflect|answer|[^/]+/traverse)|sessions/[^/]+/context-(pack|delta)|context/inspect)$"
+    r"^/v1/(memories/(recall|reflect|answer|[^/]+/traverse)|sessions/[^/]+/context-(pack|delta)|context/inspect"
+    r"|documents/search)$"
 )
 
 

@@ -59,6 +59,7 @@ FUNCTIONS: dict[str, ApiFunction] = {
             Part("shared.api.routes.workspaces", _any("/v1/workspaces", "/v1/workspaces/{proxy+}")),
             Part("shared.api.routes.entities", _any("/v1/entities", "/v1/entities/{proxy+}")),
             Part("shared.api.routes.ingest", _any("/v1/ingest/{proxy+}")),
+            Part("shared.api.routes.documents", _any("/v1/documents", "/v1/documents/{proxy+}")),
             Part("shared.api.routes.admin", _any("/v1/admin/{proxy+}")),
             Part("shared.api.routes.health", _any("/health", "/health/ready")),
             # Its page and its read-only API, behind the same key check as /v1 (in the app).

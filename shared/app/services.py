@@ -22,6 +22,7 @@ from shared.db.pool import Database, Purpose
 from shared.db.scope import Scope
 from shared.domain.auth import ApiKeys
 from shared.domain.context_env.service import SandboxService
+from shared.domain.documents.service import DocumentService
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.memories.service import MemoryService
 from shared.domain.retrieval.answer import Answerer
@@ -30,10 +31,11 @@ from shared.domain.sessions.packs import ContextService
 from shared.domain.sessions.service import SessionService
 from shared.domain.threads import ThreadService
 from shared.domain.workspaces import WorkspaceService
+from shared.providers.blobs import create_blobs
 from shared.providers.embeddings import create_embedder
 from shared.providers.embeddings.base import Embedder
 from shared.providers.llm import create_llm
-from shared.providers.queue import create_queue
+from shared.providers.queue import create_document_queue, create_queue
 from shared.providers.tracing import traced_database
 
 log = logging.getLogger("memorylayer.indexing")
@@ -140,6 +142,7 @@ class Services:
     worker: ExtractionWorker
     inline_indexer: InlineIndexer
     sandboxes: SandboxService
+    documents: DocumentService
 
     @classmethod
     def build(
@@ -173,6 +176,9 @@ class Services:
             api_keys=ApiKeys(db),
             worker=worker,
             inline_indexer=InlineIndexer(worker),
+            documents=DocumentService(
+                db, embedder, create_blobs(settings), create_document_queue(settings), settings
+            ),
         )
 
     def request_vector_indexing(self) -> None:
