@@ -216,11 +216,13 @@ def job_anywhere(conn: Connection, job_id: str) -> dict | None:
     return conn.execute(f"SELECT {JOB_COLUMNS} FROM document_jobs WHERE id = %s", (job_id,)).fetchone()
 
 
-def latest_active_job(conn: Connection, workspace_id: str, document_id: str) -> dict | None:
+def latest_job(conn: Connection, workspace_id: str, document_id: str, *, active: bool = False) -> dict | None:
+    """The document's newest job (``active``: only a queued or running one)."""
+    statuses = list(ACTIVE_JOB) if active else [*ACTIVE_JOB, "completed", "failed", "cancelled"]
     return conn.execute(
         f"SELECT {JOB_COLUMNS} FROM document_jobs WHERE workspace_id = %s AND %s = ANY(document_ids) "
         "AND status = ANY(%s) ORDER BY created_at DESC LIMIT 1",
-        (workspace_id, document_id, list(ACTIVE_JOB)),
+        (workspace_id, document_id, statuses),
     ).fetchone()
 
 

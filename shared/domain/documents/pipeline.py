@@ -43,6 +43,13 @@ class JobFailed(MemoryLayerError):
     code = "document_job_failed"
 
 
+class DocumentNotYetRecorded(MemoryLayerError):
+    """An object-created event for bytes whose document row is not committed yet (or never will be: the
+    redeliveries then end in the DLQ)."""
+
+    code = "document_not_recorded"
+
+
 def page_id(document_id: str, page_no: int) -> str:
     return "page_" + hashlib.sha256(f"{document_id}:{page_no}".encode()).hexdigest()[:20]
 
@@ -216,12 +223,16 @@ class DocumentPipeline:
         return doc, None
 
     def run_object(self, storage_key: str, *, final_attempt: bool) -> dict[str, Any]:
-        """The bucket's object-created event: the document the key names, and its waiting job."""
+        """The bucket's object-created event: the document the key names, and its newest job (a redelivery of
+        the event after that job failed must fail again, on to the DLQ)."""
         with self.db.connection() as conn:
             doc = repo.by_storage_key(conn, storage_key)
-            job = repo.latest_active_job(conn, doc["workspace_id"], doc["id"]) if doc else None
+            job = repo.latest_job(conn, doc["workspace_id"], doc["id"]) if doc else None
         if doc is None or job is None:
-            return {"status": "skipped", "reason": "no waiting job for the object", "key": storage_key}
+            if self.blobs.exists(storage_key):
+                # The upload stores its bytes before its rows commit, so the event can come first: retry it.
+                raise DocumentNotYetRecorded(f"no document for {storage_key} yet")
+            return {"status": "skipped", "reason": "the object is gone", "key": storage_key}
         return self.run(doc["workspace_id"], job["id"], final_attempt=final_attempt)
 
     def _cancelled(self, workspace_id: str, job_id: str) -> bool:

@@ -355,7 +355,7 @@ class DocumentService:
                 repo.update(conn, workspace_id, document_id, {"status": "failed", "error_message": problem})
         elif doc["status"] != "completed":
             with self.db.connection() as conn:
-                active = repo.latest_active_job(conn, workspace_id, document_id)
+                active = repo.latest_job(conn, workspace_id, document_id, active=True)
             if active is None:
                 _, job = self.reprocess(workspace_id, document_id, None)
                 job_id = job["id"]
