@@ -5,8 +5,8 @@ delete). The work itself is ``shared/domain/documents/pipeline.py``.
     >>> doc, job = svc.upload("ws_a", b"# Notes\\n\\nTea at five.", "notes.md", "text/markdown", {})  # doctest: +SKIP
 
 An upload is checked whole (size, type against its bytes, parse, page count) before anything is stored, so a
-refused upload leaves nothing behind. The bytes go to the document store first, the rows second (one
-transaction); a failure in between removes the object again. The bucket's object-created event (SQS) then
+refused upload leaves nothing behind. The rows (document and job, one transaction) come first, the bytes
+second, so the bucket's event always finds its document; a failed store removes the rows again. The bucket's object-created event (SQS) then
 starts the document function; with no queue configured the same pipeline runs in this process.
 """
 
@@ -126,26 +126,26 @@ class DocumentService:
             return existing, self._duplicate_job(workspace_id, existing)
         document_id = f"doc_{uuid.uuid4().hex[:20]}"
         key = storage_key(workspace_id, document_id, name)
-        self.blobs.put(key, data, content_type=mime_type)
-        try:
-            with self.db.transaction() as conn:
-                ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
-                doc = repo.create(conn, self._row(workspace_id, document_id, name, kind, content_hash,
-                                                  len(data), mime_type, key, options))  # fmt: skip
-                job = None
-                if doc is not None:
-                    job = repo.create_job(
-                        conn, workspace_id, f"job_{uuid.uuid4().hex[:20]}", [document_id], {}
-                    )
-        except BaseException:
-            self.blobs.delete(key)
-            raise
+        with self.db.transaction() as conn:
+            ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
+            doc = repo.create(conn, self._row(workspace_id, document_id, name, kind, content_hash,
+                                              len(data), mime_type, key, options))  # fmt: skip
+            job = None
+            if doc is not None:
+                job = repo.create_job(conn, workspace_id, f"job_{uuid.uuid4().hex[:20]}", [document_id], {})
         if doc is None or job is None:  # the same bytes arrived concurrently: that upload's document stands
-            self.blobs.delete(key)
             with self.db.connection() as conn:
                 existing = repo.by_hash(conn, workspace_id, content_hash)
             assert existing is not None
             return existing, self._duplicate_job(workspace_id, existing)
+        try:
+            # After the rows commit, so the bucket's event always finds its document.
+            self.blobs.put(key, data, content_type=mime_type)
+        except BaseException:
+            with self.db.transaction() as conn:
+                repo.delete(conn, workspace_id, document_id)
+                repo.delete_jobs_of(conn, workspace_id, document_id)
+            raise
         self._dispatch(workspace_id, job["id"], from_bucket=True)
         return doc, job
 
