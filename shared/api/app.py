@@ -46,6 +46,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         admin,
         context_env,
         data_providers,
+        documents,
         entities,
         ingest,
         mcp_servers,
@@ -77,6 +78,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         mcp_servers.router,
         data_providers.router,
         representation.router,
+        documents.router,
     )
 
 

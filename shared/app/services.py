@@ -17,6 +17,7 @@ from shared.db.pool import Database, Purpose
 from shared.db.scope import Scope
 from shared.domain.auth import ApiKeys
 from shared.domain.context_env.service import SandboxService
+from shared.domain.documents.service import DocumentService
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.indexing import InlineIndexer
 from shared.domain.memories.service import MemoryService
@@ -32,10 +33,11 @@ from shared.domain.sessions.service import SessionService
 from shared.domain.threads import ThreadService
 from shared.domain.tokens import Tokens
 from shared.domain.workspaces import WorkspaceService
+from shared.providers.blobs import create_blobs
 from shared.providers.embeddings import create_embedder
 from shared.providers.embeddings.base import Embedder
 from shared.providers.llm import create_llm
-from shared.providers.queue import create_queue
+from shared.providers.queue import create_document_queue, create_queue
 from shared.providers.tracing import traced_database
 
 
@@ -62,6 +64,7 @@ class Services:
     skills: SkillService
     mcp_servers: McpServerService
     data_providers: DataProviderService
+    documents: DocumentService
 
     @classmethod
     def build(
@@ -102,6 +105,9 @@ class Services:
             skills=SkillService(db, resources),
             mcp_servers=McpServerService(resources),
             data_providers=DataProviderService(resources),
+            documents=DocumentService(
+                db, embedder, create_blobs(settings), create_document_queue(settings), settings
+            ),
         )
 
     def request_vector_indexing(self) -> None:

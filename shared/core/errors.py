@@ -80,6 +80,11 @@ class PayloadTooLarge(MemoryLayerError):
     code = "payload_too_large"
 
 
+class UnsupportedMediaType(MemoryLayerError):
+    status = 415
+    code = "unsupported_media_type"
+
+
 class Unprocessable(MemoryLayerError):
     status = 422
     code = "unprocessable"

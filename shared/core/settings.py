@@ -269,6 +269,23 @@ class Settings(BaseSettings):
     # names, e.g. "reflection,synthesis"; empty: none). Unset: every activity, extraction only when its rules
     # do not suffice.
     adaptive_generation_activities: str | None = None
+    # --- documents (docs/documents.md) ---
+    # The bucket uploads land in (S3 in AWS, moto locally); unset: an in-process store (tests, one process).
+    document_bucket: str | None = None
+    # The queue the bucket's object-created events and reprocess requests go to; unset: processed in-process.
+    document_queue_url: str | None = None
+    s3_endpoint_url: str | None = None  # moto's server locally (the same one as SQS)
+    # Through the API: within API Gateway's 10 MB and Lambda's 6 MB payloads once base64-encoded.
+    document_max_bytes: int = 4 * 1024 * 1024
+    # Through a presigned URL (POST /v1/documents/uploads): S3 takes it, the document function parses it.
+    document_max_upload_bytes: int = 50 * 1024 * 1024
+    document_max_pages: int = 500
+    # What a DOCX may unpack to: more than this is a zip bomb, refused before it is read.
+    document_max_unpacked_bytes: int = 64 * 1024 * 1024
+    document_chunk_chars: int = (
+        1500  # a memory's size at most (the reference's 4096 is past what embedders read)
+    )
+    document_max_attempts: int = 3  # the document queue's maxReceiveCount: the last try marks the job failed
 
     # --- LLM (only proposes; code decides) ---
     # The default profile; the reference's MEMORYLAYER_LLM_PROFILE_DEFAULT_* are the same settings.

@@ -158,6 +158,103 @@ CREATE POLICY workspace_wall ON public.contexts TO memorylayer_app USING ((( SEL
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contexts TO memorylayer_app;
 
+-- document_jobs ---------------------------------------------------------------------------------------------------
+CREATE TABLE public.document_jobs (
+    id text NOT NULL,
+    workspace_id text NOT NULL,
+    document_ids text[] NOT NULL,
+    status text DEFAULT 'queued'::text NOT NULL,
+    progress_percent integer DEFAULT 0 NOT NULL,
+    documents_processed integer DEFAULT 0 NOT NULL,
+    total_memories_created integer DEFAULT 0 NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    errors jsonb DEFAULT '[]'::jsonb NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    completed_at timestamp with time zone
+);
+
+ALTER TABLE ONLY public.document_jobs
+    ADD CONSTRAINT document_jobs_pkey PRIMARY KEY (id);
+
+CREATE INDEX document_jobs_workspace_created ON public.document_jobs USING btree (workspace_id, created_at DESC);
+
+ALTER TABLE public.document_jobs ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY workspace_wall ON public.document_jobs TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.document_jobs TO memorylayer_app;
+
+-- document_pages --------------------------------------------------------------------------------------------------
+CREATE TABLE public.document_pages (
+    id text NOT NULL,
+    document_id text NOT NULL,
+    workspace_id text NOT NULL,
+    page_no integer NOT NULL,
+    transcript text NOT NULL,
+    transcript_model text,
+    embedding public.vector,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT document_pages_page_no_check CHECK ((page_no >= 0))
+);
+
+ALTER TABLE ONLY public.document_pages
+    ADD CONSTRAINT document_pages_document_id_page_no_key UNIQUE (document_id, page_no);
+
+ALTER TABLE ONLY public.document_pages
+    ADD CONSTRAINT document_pages_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.document_pages
+    ADD CONSTRAINT document_pages_document_id_fkey FOREIGN KEY (document_id) REFERENCES public.documents(id) ON DELETE CASCADE;
+
+CREATE INDEX document_pages_workspace ON public.document_pages USING btree (workspace_id, document_id);
+
+ALTER TABLE public.document_pages ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY workspace_wall ON public.document_pages TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.document_pages TO memorylayer_app;
+
+-- documents -------------------------------------------------------------------------------------------------------
+CREATE TABLE public.documents (
+    id text NOT NULL,
+    workspace_id text NOT NULL,
+    filename text NOT NULL,
+    document_type text NOT NULL,
+    content_hash text NOT NULL,
+    size_bytes bigint NOT NULL,
+    mime_type text,
+    storage_key text NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    target_context_id text DEFAULT '_default'::text NOT NULL,
+    extraction_options jsonb DEFAULT '{}'::jsonb NOT NULL,
+    page_count integer DEFAULT 0 NOT NULL,
+    chunk_count integer DEFAULT 0 NOT NULL,
+    memory_ids text[] DEFAULT '{}'::text[] NOT NULL,
+    deduplicated_count integer DEFAULT 0 NOT NULL,
+    error_message text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    processing_started_at timestamp with time zone,
+    processing_completed_at timestamp with time zone,
+    CONSTRAINT documents_size_bytes_check CHECK ((size_bytes >= 0))
+);
+
+ALTER TABLE ONLY public.documents
+    ADD CONSTRAINT documents_pkey PRIMARY KEY (id);
+
+CREATE INDEX documents_workspace_created ON public.documents USING btree (workspace_id, created_at DESC);
+
+CREATE UNIQUE INDEX documents_workspace_hash ON public.documents USING btree (workspace_id, content_hash);
+
+ALTER TABLE public.documents ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY workspace_wall ON public.documents TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.documents TO memorylayer_app;
+
 -- entities --------------------------------------------------------------------------------------------------------
 CREATE TABLE public.entities (
     id text NOT NULL,

@@ -39,7 +39,7 @@ from shared.local.processes import (
 )
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import proxy_options
-from shared.local.sqs import SqsPoller, local_sqs
+from shared.local.sqs import LocalQueues, SqsPoller, add_queue, local_sqs
 
 log = logging.getLogger("memorylayer.dev")
 APP_ROLE = "memorylayer_app"
@@ -67,7 +67,9 @@ def run(settings: Settings) -> None:
         state.database_url, state.database_owner_url = settings.database_url, settings.database_owner_url
         write_state(data_dir, state)
         if settings.extraction_queue_url is None:
-            settings = _start_queue(stack, settings, state)
+            settings, queues = _start_queue(stack, settings, state)
+            if settings.document_queue_url is None:
+                settings = _start_documents(stack, settings, queues)
         _publish(settings)
         for extra in _extras(settings):
             stack.enter_context(extra)
@@ -122,7 +124,7 @@ def _persistent_cursor_secret(settings: Settings) -> Settings:
     return settings.model_copy(update={"context_cursor_secret": SecretStr(path.read_text().strip())})
 
 
-def _start_queue(stack: ExitStack, settings: Settings, state: DevState) -> Settings:
+def _start_queue(stack: ExitStack, settings: Settings, state: DevState) -> tuple[Settings, LocalQueues]:
     """moto's SQS on ``MEMORYLAYER_SQS_PORT`` and a poller feeding the extraction Lambda handler in-process."""
     queues = stack.enter_context(local_sqs(port=settings.sqs_port, visibility_timeout_s=5))
     state.children.append(Child.of("moto", queues.server_pid))
@@ -135,6 +137,28 @@ def _start_queue(stack: ExitStack, settings: Settings, state: DevState) -> Setti
     from functions.extraction.handler import handler
 
     stack.enter_context(SqsPoller(queues, handler))
+    return settings, queues
+
+
+def _start_documents(stack: ExitStack, settings: Settings, extraction: LocalQueues) -> Settings:
+    """On the extraction queue's moto server: the document bucket, whose object-created events go to the
+    document queue (with its DLQ), and a poller feeding the documents Lambda handler in-process."""
+    from shared.local.documents import document_bucket
+
+    queues = add_queue(extraction, "documents", visibility_timeout_s=30)
+    bucket = document_bucket(queues)
+    log.info("S3 bucket %s and document queue (moto) at %s", bucket, queues.endpoint_url)
+    settings = settings.model_copy(
+        update={
+            "document_bucket": bucket,
+            "document_queue_url": queues.queue_url,
+            "s3_endpoint_url": queues.endpoint_url,
+        }
+    )
+    _publish(settings)
+    from functions.documents.handler import handler
+
+    stack.enter_context(SqsPoller(queues, handler))
     return settings
 
 
@@ -145,6 +169,9 @@ def _publish(settings: Settings) -> None:
         "database_owner_url",
         "extraction_queue_url",
         "sqs_endpoint_url",
+        "document_bucket",
+        "document_queue_url",
+        "s3_endpoint_url",
         "embedding_provider",
     ):
         value = getattr(settings, name)

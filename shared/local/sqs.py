@@ -67,25 +67,41 @@ def local_sqs(
     try:
         _wait_ready(endpoint, server)
         client = boto3.client("sqs", endpoint_url=endpoint, region_name=REGION)
-        dlq_url = client.create_queue(QueueName=f"{name}-dlq")["QueueUrl"]
-        dlq_arn = client.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"][
-            "QueueArn"
-        ]
-        redrive = json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": str(max_receive_count)})
-        queue_url = client.create_queue(
-            QueueName=name,
-            Attributes={"VisibilityTimeout": str(visibility_timeout_s), "RedrivePolicy": redrive},
-        )["QueueUrl"]
-        arn = client.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
-            "QueueArn"
-        ]
-        yield LocalQueues(endpoint, queue_url, arn, dlq_url, client, server.pid)
+        queues = _create(client, endpoint, name, visibility_timeout_s, max_receive_count, server.pid)
+        yield queues
     finally:
         server.terminate()
         try:
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+def add_queue(
+    queues: LocalQueues, name: str, *, visibility_timeout_s: int = 2, max_receive_count: int = 3
+) -> LocalQueues:
+    """Another queue with its DLQ on the same moto server (one process serves every queue and bucket)."""
+    return _create(
+        queues.client, queues.endpoint_url, name, visibility_timeout_s, max_receive_count, queues.server_pid
+    )
+
+
+def _create(
+    client: Any, endpoint: str, name: str, visibility_timeout_s: int, max_receive_count: int, pid: int
+) -> LocalQueues:
+    dlq_url = client.create_queue(QueueName=f"{name}-dlq")["QueueUrl"]
+    dlq_arn = client.get_queue_attributes(QueueUrl=dlq_url, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]
+    redrive = json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": str(max_receive_count)})
+    queue_url = client.create_queue(
+        QueueName=name,
+        Attributes={"VisibilityTimeout": str(visibility_timeout_s), "RedrivePolicy": redrive},
+    )["QueueUrl"]
+    arn = client.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]
+    return LocalQueues(endpoint, queue_url, arn, dlq_url, client, pid)
 
 
 def _wait_ready(endpoint: str, server: subprocess.Popen, timeout_s: float = 30) -> None:

@@ -53,3 +53,12 @@ def create_queue(settings: Settings) -> JobQueue:
     return SqsJobQueue(
         settings.extraction_queue_url, endpoint_url=settings.sqs_endpoint_url, region=settings.aws_region
     )
+
+
+def create_document_queue(settings: Settings) -> JobQueue:
+    """The document queue: the bucket's object-created events, and reprocess requests (no new object)."""
+    if not settings.document_queue_url:
+        return NoQueue()
+    return SqsJobQueue(
+        settings.document_queue_url, endpoint_url=settings.sqs_endpoint_url, region=settings.aws_region
+    )

@@ -22,15 +22,6 @@ pytestmark = pytest.mark.py312
 
 # Method -> "family: what ours answers". Works against the reference, not against us (yet).
 KNOWN_GAPS = {
-    # documents
-    "cancel_job": "documents: route not served (404)",
-    "delete_document": "documents: route not served (404)",
-    "get_document": "documents: route not served (404)",
-    "get_document_pages": "documents: route not served (404)",
-    "get_job": "documents: route not served (404)",
-    "list_documents": "documents: route not served (404)",
-    "list_jobs": "documents: route not served (404)",
-    "upload_document": "documents: route not served (404)",
     # knowledge base
     "async.kb.export_vault": "knowledge base: route not served (404)",
     "kb.generate": "knowledge base: route not served (404)",

@@ -50,6 +50,8 @@ def _placeholder(name: str, annotation: Any) -> Any:
         return (
             [{"op": "create", "content": "x"}] if name == "operations" else [{"role": "user", "content": "x"}]
         )
+    if "bytes" in text:
+        return b"x"
     if "Sequence" in text or "list" in text:
         return ["x"]
     if "Mapping" in text or "WorkspaceExport" in text:

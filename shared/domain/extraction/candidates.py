@@ -70,6 +70,9 @@ class Provenance:
     message_ids: list[str] = field(default_factory=list)
     session_id: str | None = None
     source: str = "extraction"
+    context_id: str | None = (
+        None  # None: the default context (a document's memories go to its target context)
+    )
 
 
 @dataclass

@@ -128,4 +128,5 @@ class MemoryWriter:
             source_message_ids=candidate.source_message_ids or provenance.message_ids,
             fact_key=fact_key,
             event_time=candidate.event_time,
+            **({"context_id": provenance.context_id} if provenance.context_id else {}),
         )

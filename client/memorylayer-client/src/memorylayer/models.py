@@ -42,6 +42,10 @@ __all__ = [
     "ContextStatus",
     "ContextVariable",
     "DecomposeResult",
+    "DocumentInfo",
+    "DocumentMemories",
+    "DocumentPage",
+    "DocumentUpload",
     "Entity",
     "EntityDetail",
     "EntityPage",
@@ -53,11 +57,13 @@ __all__ = [
     "GraphPath",
     "ImportResult",
     "Job",
+    "JobInfo",
     "Memory",
     "MemoryPage",
     "MemoryType",
     "Message",
     "MessagePage",
+    "PageSearchResult",
     "RecallResult",
     "Reflection",
     "RelationWriteResult",
@@ -863,3 +869,83 @@ class ResourcePage(_Model):
     next_page_token: str | None = None
     scanned_count: int | None = None
     scan_truncated: bool | None = None
+
+
+# ---------------------------------------------------------------------- documents
+class DocumentInfo(_Model):
+    """An uploaded document: ``pending`` → ``processing`` → ``completed`` (its chunks are memories) or ``failed``."""
+
+    id: str
+    workspace_id: str
+    filename: str
+    document_type: str
+    content_hash: str
+    size_bytes: int
+    mime_type: str | None = None
+    status: str
+    target_context_id: str = "_default"
+    page_count: int = 0
+    chunk_count: int = 0
+    memory_ids: list[str] = Field(default_factory=list)
+    deduplicated_count: int = 0
+    error_message: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime
+    processing_started_at: datetime | None = None
+    processing_completed_at: datetime | None = None
+
+
+class JobInfo(_Model):
+    """A document ingestion job: ``queued`` → ``running`` → ``completed``, ``failed`` or ``cancelled``."""
+
+    id: str
+    workspace_id: str
+    document_ids: list[str] = Field(default_factory=list)
+    status: str
+    progress_percent: int = 0
+    documents_processed: int = 0
+    total_memories_created: int = 0
+    errors: list[dict[str, Any]] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime
+    started_at: datetime | None = None
+    completed_at: datetime | None = None
+
+
+class DocumentPage(_Model):
+    """A page of a document: its text; ``relevance_score`` in search results."""
+
+    id: str
+    document_id: str
+    workspace_id: str
+    page_no: int
+    transcript: str | None = None
+    transcript_model: str | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    created_at: datetime | None = None
+    relevance_score: float | None = None
+
+
+class PageSearchResult(_Model):
+    pages: list[DocumentPage] = Field(default_factory=list)
+    total_count: int = 0
+    query: str = ""
+
+
+class DocumentMemories(_Model):
+    """The memories derived from a document; each one's ``metadata`` names its page and span."""
+
+    document_id: str
+    memories: list[dict[str, Any]] = Field(default_factory=list)
+    total: int = 0
+
+
+class DocumentUpload(_Model):
+    """``create_document_upload``: POST ``fields`` and the file (as ``file``) to ``upload_url``."""
+
+    document: DocumentInfo
+    job: JobInfo
+    upload_url: str
+    fields: dict[str, str] = Field(default_factory=dict)
+    expires_in: int = 0
+    max_bytes: int = 0

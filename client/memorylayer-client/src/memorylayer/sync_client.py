@@ -65,6 +65,10 @@ from memorylayer.models import (
     ContextVariable,
     DataProvider,
     DecomposeResult,
+    DocumentInfo,
+    DocumentMemories,
+    DocumentPage,
+    DocumentUpload,
     Entity,
     EntityDetail,
     EntityPage,
@@ -72,12 +76,14 @@ from memorylayer.models import (
     EntityResolution,
     ImportResult,
     Job,
+    JobInfo,
     McpImportResult,
     McpServer,
     McpSync,
     Memory,
     MemoryPage,
     MessagePage,
+    PageSearchResult,
     PromptNote,
     RecallResult,
     RefinementRecord,
@@ -99,6 +105,24 @@ from memorylayer.models import (
 )
 
 T = TypeVar("T")
+
+
+def _multipart(filename: str, data: bytes, content_type: str, form: Mapping[str, Any]) -> tuple[bytes, str]:
+    """A multipart/form-data body: the form fields, then the file as ``file``."""
+    boundary = uuid.uuid4().hex
+    parts = [
+        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+        for name, value in form.items()
+    ]
+    quoted = filename.replace("\\", "\\\\").replace('"', '\\"')
+    parts.append(
+        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{quoted}"\r\n'
+        f"Content-Type: {content_type}\r\n\r\n".encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
 
 __all__ = ["SyncMemoryLayerClient"]
 
@@ -2336,6 +2360,189 @@ class SyncMemoryLayerClient(ClientBase):
         payload = fields(locals(), "workspace_id")
         return self._run(
             self._call("POST", "/v1/representation/user", _json, workspace_id=workspace_id, json=payload)
+        )
+
+    # ------------------------------------------------------------------ documents
+    def upload_document(
+        self,
+        file_data: bytes,
+        filename: str,
+        *,
+        target_context_id: str | None = None,
+        chunk_size: int | None = None,
+        importance: float | None = None,
+        document_type: str | None = None,
+        content_type: str = "application/octet-stream",
+        workspace_id: str | None = None,
+    ) -> tuple[DocumentInfo, JobInfo]:
+        """Upload a small document (the server's ``document_max_bytes``); larger files go through
+        ``create_document_upload``. The same bytes again answer the earlier document."""
+        form = fields(locals(), "file_data", "filename", "content_type", "workspace_id")
+        body, multipart_type = _multipart(filename, file_data, content_type, form)
+
+        def parse(response: httpx.Response) -> tuple[DocumentInfo, JobInfo]:
+            data = _json(response)
+            return DocumentInfo.model_validate(data["document"]), JobInfo.model_validate(data["job"])
+
+        return self._run(
+            self._call(
+                "POST",
+                "/v1/documents",
+                parse,
+                workspace_id=workspace_id,
+                content=body,
+                headers={"content-type": multipart_type},
+            )  # fmt: skip
+        )
+
+    def create_document_upload(
+        self,
+        filename: str,
+        *,
+        content_type: str | None = None,
+        extraction_options: dict[str, Any] | None = None,
+        workspace_id: str | None = None,
+    ) -> DocumentUpload:
+        """A presigned URL for a large file: POST ``fields`` and the file to ``upload_url``; the job starts
+        when the bytes land."""
+        body = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "POST", "/v1/documents/uploads", _model(DocumentUpload), workspace_id=workspace_id, json=body
+            )
+        )
+
+    def list_documents(
+        self,
+        *,
+        status: str | None = None,
+        document_type: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+        workspace_id: str | None = None,
+    ) -> tuple[list[DocumentInfo], int]:
+        """(documents, total), newest first."""
+        params = fields(locals(), "workspace_id")
+
+        def parse(response: httpx.Response) -> tuple[list[DocumentInfo], int]:
+            data = _json(response)
+            return [DocumentInfo.model_validate(d) for d in data["documents"]], int(data["total"])
+
+        return self._run(self._call("GET", "/v1/documents", parse, workspace_id=workspace_id, params=params))
+
+    def get_document(self, document_id: str, *, workspace_id: str | None = None) -> DocumentInfo:
+        return self._run(
+            self._call("GET", f"/v1/documents/{document_id}", _model(DocumentInfo), workspace_id=workspace_id)
+        )
+
+    def delete_document(
+        self, document_id: str, *, delete_memories: bool = False, workspace_id: str | None = None
+    ) -> None:
+        """Remove the document, its pages and its bytes; ``delete_memories``: forget its memories too."""
+        params = {"delete_memories": str(delete_memories).lower()}
+        self._run(
+            self._call(
+                "DELETE", f"/v1/documents/{document_id}", _none, workspace_id=workspace_id, params=params
+            )
+        )
+
+    def search_document_pages(
+        self,
+        query: str,
+        *,
+        limit: int = 10,
+        doc_ids: list[str] | None = None,
+        workspace_id: str | None = None,
+    ) -> PageSearchResult:
+        """Pages ranked by text-embedding similarity to ``query``."""
+        body = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "POST", "/v1/documents/search", _model(PageSearchResult), workspace_id=workspace_id, json=body
+            )
+        )
+
+    def get_document_pages(self, document_id: str, *, workspace_id: str | None = None) -> list[DocumentPage]:
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/documents/{document_id}/pages",
+                _list("pages", DocumentPage),
+                workspace_id=workspace_id,
+            )
+        )
+
+    def get_document_page(
+        self, document_id: str, page_id: str, *, workspace_id: str | None = None
+    ) -> DocumentPage:
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/documents/{document_id}/pages/{page_id}",
+                _model(DocumentPage),
+                workspace_id=workspace_id,
+            )  # fmt: skip
+        )
+
+    def get_document_memories(self, document_id: str, *, workspace_id: str | None = None) -> DocumentMemories:
+        """The memories derived from the document, with their provenance (page, span)."""
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/documents/{document_id}/memories",
+                _model(DocumentMemories),
+                workspace_id=workspace_id,
+            )
+        )
+
+    def reprocess_document(
+        self,
+        document_id: str,
+        *,
+        target_context_id: str | None = None,
+        chunk_size: int | None = None,
+        importance: float | None = None,
+        workspace_id: str | None = None,
+    ) -> JobInfo:
+        """Derive the document again (optionally with new options); nothing is duplicated."""
+        options = fields(locals(), "document_id", "workspace_id")
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/documents/{document_id}/reprocess",
+                _model(JobInfo),
+                workspace_id=workspace_id,
+                json={"extraction_options": options},
+            )  # fmt: skip
+        )
+
+    def verify_document(self, document_id: str, *, workspace_id: str | None = None) -> dict[str, Any]:
+        """Re-check the stored bytes against the hash (``intact``), re-running a document that never completed."""
+        return self._run(
+            self._call("POST", f"/v1/documents/{document_id}/verify", _json, workspace_id=workspace_id)
+        )
+
+    def get_document_job(self, job_id: str, *, workspace_id: str | None = None) -> JobInfo:
+        """A document ingestion job (``get_job`` is the thread extraction job's)."""
+        return self._run(
+            self._call("GET", f"/v1/documents/jobs/{job_id}", _model(JobInfo), workspace_id=workspace_id)
+        )
+
+    def list_document_jobs(
+        self, *, status: str | None = None, limit: int = 50, offset: int = 0, workspace_id: str | None = None
+    ) -> list[JobInfo]:
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET", "/v1/documents/jobs", _list("jobs", JobInfo), workspace_id=workspace_id, params=params
+            )
+        )
+
+    def cancel_document_job(self, job_id: str, *, workspace_id: str | None = None) -> JobInfo:
+        return self._run(
+            self._call(
+                "POST", f"/v1/documents/jobs/{job_id}/cancel", _model(JobInfo), workspace_id=workspace_id
+            )
         )
 
     # ------------------------------------------------------------------ admin (an admin key)
