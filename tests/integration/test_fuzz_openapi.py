@@ -97,7 +97,9 @@ def test_no_generated_request_gets_a_5xx(auth: str, request: pytest.FixtureReque
         timeout=int(seconds) + 120,
     )
     summary = out.stdout[-3000:]
-    assert out.returncode == 0, summary
+    # On failure show the failures (each with its reproducing curl) too: the warnings before the summary are long.
+    failures = out.stdout.find("FAILURES")
+    assert out.returncode == 0, (out.stdout[failures : failures + 4000] if failures >= 0 else "") + summary
     assert "Server error" not in out.stdout and " passed" in summary
     if statuses is not None:
         # The key was used: most generated requests were answered past authentication, not all 401.

@@ -22,6 +22,7 @@ ProviderId = Annotated[str, Path(description="The provider's id.", max_length=20
 def create_data_provider(
     body: dp.DataProviderCreate, caller: CallerDep, svc: ServicesDep
 ) -> wire.DataProviderResponse:
+    """Register a document source (type, name, config); the first revision."""
     workspace = caller.workspace(body.workspace_id)
     written = svc.data_providers.create(workspace, body, actor=actor(caller), tenant_id=caller.tenant_id)
     return wire.DataProviderResponse(provider=wire.DataProvider.from_row(written.row))
@@ -34,6 +35,7 @@ def list_data_providers(
     limit: Annotated[int, Query(ge=1, le=200, description="How many at most (1-200, default 50).")] = 50,
     offset: Annotated[int, Query(ge=0, le=1000, description="How many to skip (0-1000).")] = 0,
 ) -> wire.DataProviderListResponse:
+    """The workspace's providers, newest first, with the total count."""
     rows, total = svc.data_providers.listing(caller.workspace(), limit=limit, offset=offset)
     return wire.DataProviderListResponse(
         providers=[wire.DataProvider.from_row(r) for r in rows], total_count=total
@@ -44,6 +46,7 @@ def list_data_providers(
 def get_data_provider(
     provider_id: ProviderId, caller: CallerDep, svc: ServicesDep
 ) -> wire.DataProviderResponse:
+    """One provider by id; 404 `not_found` if the workspace has none by that id."""
     row = svc.data_providers.get(caller.workspace(), provider_id)
     return wire.DataProviderResponse(provider=wire.DataProvider.from_row(row))
 
@@ -61,6 +64,7 @@ def update_data_provider(
 
 @router.delete("/{provider_id}", status_code=204, response_class=Response)
 def delete_data_provider(provider_id: ProviderId, caller: CallerDep, svc: ServicesDep) -> Response:
+    """Remove it for good, as the reference; documents it brought stay."""
     svc.data_providers.delete(caller.workspace(), provider_id)
     return Response(status_code=204)
 

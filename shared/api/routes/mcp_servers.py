@@ -86,7 +86,7 @@ def import_mcp_servers(body: mcp.McpServerImport, caller: CallerDep, svc: Servic
     return svc.mcp_servers.import_json(workspace, body, actor=actor(caller), tenant_id=caller.tenant_id)
 
 
-@router.get("/export", responses={200: {"content": {"application/json": {}}}})
+@router.get("/export", response_model=wire.McpJson)
 def export_mcp_servers(caller: CallerDep, svc: ServicesDep, reveal_secrets: Reveal = False) -> dict[str, Any]:
     """The enabled servers as a `.mcp.json` document (`{"mcpServers": {name: config}}`)."""
     rows = svc.mcp_servers.listing(caller.workspace(), enabled=True, limit=500)
@@ -97,6 +97,7 @@ def export_mcp_servers(caller: CallerDep, svc: ServicesDep, reveal_secrets: Reve
 def get_mcp_server(
     server_id: ServerId, caller: CallerDep, svc: ServicesDep, reveal_secrets: Reveal = False
 ) -> wire.McpServerResponse:
+    """One server by id; secrets in its config are masked unless `reveal_secrets`."""
     return wire.McpServerResponse(
         mcp_server=_server(svc.mcp_servers.get(caller.workspace(), server_id), reveal_secrets)
     )

@@ -143,7 +143,9 @@ def get_skill(
     return _answer(svc, workspace, Written(row), response)
 
 
-@router.get("/{skill_id}/manifest", responses={200: {"content": {"text/markdown": {}}}})
+@router.get(
+    "/{skill_id}/manifest", response_class=Response, responses={200: {"content": {"text/markdown": {}}}}
+)
 def get_skill_manifest(
     skill_id: SkillId,
     caller: CallerDep,
@@ -243,7 +245,9 @@ def list_skill_files(skill_id: SkillId, caller: CallerDep, svc: ServicesDep) -> 
 
 
 @router.get(
-    "/{skill_id}/bundle", responses={200: {"content": {"application/x-ndjson": {}, "application/gzip": {}}}}
+    "/{skill_id}/bundle",
+    response_class=Response,
+    responses={200: {"content": {"application/x-ndjson": {}, "application/gzip": {}}}},
 )
 def get_skill_bundle(
     skill_id: SkillId,
@@ -307,7 +311,9 @@ def get_skill_bundle(
 
 
 @router.get(
-    "/{skill_id}/files/{file_path:path}", responses={200: {"content": {"application/octet-stream": {}}}}
+    "/{skill_id}/files/{file_path:path}",
+    response_class=Response,
+    responses={200: {"content": {"application/octet-stream": {}}}},
 )
 def get_skill_file(skill_id: SkillId, file_path: FilePath, caller: CallerDep, svc: ServicesDep) -> Response:
     """One file's bytes, with the MIME type it was uploaded with."""

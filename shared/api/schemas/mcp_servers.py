@@ -48,6 +48,14 @@ class McpServerResolveResponse(Wire):
     )
 
 
+class McpJson(Wire):
+    """A `.mcp.json` document, the shape MCP clients read."""
+
+    mcpServers: dict[str, dict[str, Any]] = Field(  # noqa: N815 - the file format's key
+        description="Each server by name: `command`/`args`/`env` (stdio) or `url`/`headers`/`type`."
+    )
+
+
 class McpServerImportResponse(Wire):
     imported: int = Field(description="Servers created.")
     updated: int = Field(description="Servers of the same name updated.")
