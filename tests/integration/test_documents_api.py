@@ -226,7 +226,7 @@ def test_unknown_extraction_option_and_missing_file(http: httpx.Client, ws: str)
 
 def test_presigned_upload_needs_a_bucket(http: httpx.Client, ws: str) -> None:
     r = http.post("/v1/documents/uploads", headers=h(ws), json={"filename": "big.pdf"})
-    assert r.status_code == 503 and r.json()["detail"]["code"] == "no_document_bucket"
+    assert r.status_code == 422 and r.json()["detail"]["code"] == "presigned_upload_not_supported"
     assert _count(http, ws) == (0, 0)
 
 

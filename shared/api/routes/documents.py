@@ -73,7 +73,12 @@ async def upload_document(
     return _accepted(doc, job)
 
 
-@router.post("/uploads", status_code=201, response_model=wire.PresignedUpload)
+@router.post(
+    "/uploads",
+    status_code=201,
+    response_model=wire.PresignedUpload,
+    responses={422: {"description": "`presigned_upload_not_supported`: this server has no document bucket."}},
+)
 def presign_upload(body: UploadRequest, caller: CallerDep, svc: ServicesDep) -> wire.PresignedUpload:
     """Large files: a presigned POST straight to the bucket; its upload event starts the job."""
     doc, job, post = svc.documents.presign(

@@ -20,7 +20,7 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from shared.core.errors import InvalidInput, NotFound, PayloadTooLarge, ServiceUnavailable
+from shared.core.errors import InvalidInput, NotFound, PayloadTooLarge, Unprocessable
 from shared.core.settings import Settings
 from shared.db import documents as repo
 from shared.db import memories as memories_repo
@@ -167,8 +167,10 @@ class DocumentService:
         key = storage_key(workspace_id, document_id, name)
         post = self.blobs.presigned_put(key, max_bytes=self.settings.document_max_upload_bytes)
         if post is None or self.inline:  # no bucket, or no queue its events reach
-            raise ServiceUnavailable(
-                "presigned uploads need the document bucket and its queue", code="no_document_bucket"
+            # The server is up and will stay this way: not a 5xx; the multipart upload still works.
+            raise Unprocessable(
+                "this server has no document bucket for presigned uploads: send the file to POST /v1/documents",
+                code="presigned_upload_not_supported",
             )
         with self.db.transaction() as conn:
             ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
