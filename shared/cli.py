@@ -6,9 +6,12 @@
     memorylayer reembed --workspace demo             re-embed with the configured model (resumable)
     memorylayer export --workspace demo -o demo.ndjson
     memorylayer import --workspace demo demo.ndjson
-    memorylayer migrate | serve
+    memorylayer remember "Dana lives in Paris" --workspace demo --tag profile
+    memorylayer recall "where does Dana live?" --workspace demo
+    memorylayer migrate --database-url DSN | serve --worker
 
-Commands that use the database find the running local stack through ``<data dir>/dev.json`` (written by
+``remember`` and ``recall`` go through the HTTP API (``--url``, else ``MEMORYLAYER_URL``, else the running local
+stack's; ``--api-key``, else ``MEMORYLAYER_API_KEY``). Commands that use the database find the running local stack through ``<data dir>/dev.json`` (written by
 ``memorylayer dev``); ``--database-url`` or ``MEMORYLAYER_DATABASE_URL`` point them elsewhere. A failure is one
 line on stderr and a non-zero exit status: 1 for a refused request (an unknown workspace), 2 for bad usage or
 configuration (no database).
@@ -20,7 +23,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, cast
 
@@ -40,8 +43,10 @@ class CliError(Exception):
 
 
 # ------------------------------------------------------------------ settings and the database
-def _settings(args: argparse.Namespace, *, needs_database: bool) -> Settings:
-    overrides: dict[str, Any] = {}
+def _settings(
+    args: argparse.Namespace, *, needs_database: bool, extra: dict[str, Any] | None = None
+) -> Settings:
+    overrides: dict[str, Any] = dict(extra or {})
     if getattr(args, "data_dir", None):
         overrides["data_dir"] = args.data_dir
     if getattr(args, "database_url", None):
@@ -144,10 +149,26 @@ def _dev(args: argparse.Namespace) -> int:
     from shared.local.processes import StackAlreadyRunning
 
     try:
-        run(_settings(args, needs_database=False))
+        run(_settings(args, needs_database=False, extra=_local_secret(args)))
     except StackAlreadyRunning as exc:
         raise CliError(str(exc)) from None
     return 0
+
+
+def _local_secret(args: argparse.Namespace) -> dict[str, Any]:
+    """The local stack's own cursor secret (kept in its data dir) unless one is configured: ``api_key`` mode then
+    starts with nothing more to set."""
+    import os
+
+    from shared.local.dev import local_cursor_secret
+
+    configured = ("MEMORYLAYER_CONTEXT_CURSOR_SECRET", "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN")
+    if any(os.environ.get(name) for name in configured):
+        return {}
+    data_dir = (
+        args.data_dir or os.environ.get("MEMORYLAYER_DATA_DIR") or Settings.model_fields["data_dir"].default
+    )
+    return {"context_cursor_secret": local_cursor_secret(Path(data_dir))}
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -157,9 +178,39 @@ def _serve(args: argparse.Namespace) -> int:
     from shared.core.settings import local_server_settings
     from shared.local.server import proxy_options
 
-    settings = local_server_settings(_settings(args, needs_database=True))
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, **proxy_options(settings))
+    # A server of one: its cursor secret kept in the data dir unless configured (several servers behind one
+    # address must share MEMORYLAYER_CONTEXT_CURSOR_SECRET instead).
+    extra: dict[str, Any] = _local_secret(args)
+    if args.host:
+        extra["host"] = args.host
+    if args.port:
+        extra["port"] = args.port
+    settings = local_server_settings(_settings(args, needs_database=True, extra=extra))
+    app = create_app(settings)
+    with ExitStack() as stack:
+        if args.worker:
+            from shared.app.job_runner import database_worker
+
+            stack.enter_context(database_worker(app.state.services.get()))
+        print(_worker_notice(settings, worker=args.worker), file=sys.stderr, flush=True)
+        uvicorn.run(app, host=settings.host, port=settings.port, **proxy_options(settings))
     return 0
+
+
+def _worker_notice(settings: Settings, *, worker: bool) -> str:
+    """What runs the extraction jobs this server queues (thread extraction, decompose): said at start, since
+    without a worker they stay ``queued``."""
+    if worker:
+        return "memorylayer: extraction worker: in this process (queued jobs run from the database)"
+    if settings.extraction_queue_url:
+        return (
+            f"memorylayer: extraction jobs go to {settings.extraction_queue_url}: the extraction function (or "
+            "another `memorylayer serve --worker`) must consume them"
+        )
+    return (
+        "memorylayer: warning: no extraction worker: jobs (thread extraction, decompose) stay queued; "
+        "run `memorylayer serve --worker` to run them in this process"
+    )
 
 
 def _reembed(args: argparse.Namespace) -> int:
@@ -410,7 +461,98 @@ def _read_import(path: Path) -> dict[str, list[dict[str, Any]]]:
     return data
 
 
+def _api(args: argparse.Namespace) -> Any:
+    """An HTTP client of the API: the URL given, else ``MEMORYLAYER_URL``, else the running local stack's."""
+    import os
+
+    import httpx
+
+    from shared.local.processes import read_state
+
+    url = args.url or os.environ.get("MEMORYLAYER_URL")
+    if not url:
+        state = read_state(Path(args.data_dir or Settings.model_fields["data_dir"].default).resolve())
+        url = state.api_url if state and state.running and state.api_url else "http://127.0.0.1:61001"
+    headers = {"X-Workspace-ID": args.workspace} if args.workspace else {}
+    key = args.api_key or os.environ.get("MEMORYLAYER_API_KEY")
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    return httpx.Client(base_url=url.rstrip("/"), headers=headers, timeout=60)
+
+
+def _answer(response: Any) -> Any:
+    """The body of a 2xx; otherwise the server's message as one line (exit 1)."""
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if response.is_success:
+        return body
+    detail = body.get("detail") if isinstance(body, dict) else None
+    if isinstance(detail, dict):
+        message = f"{detail.get('message')} ({detail.get('code')})"
+    elif isinstance(detail, list) and detail:
+        message = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ())[1:]) or 'body'}: {e.get('msg')}"
+            for e in detail
+            if isinstance(e, dict)
+        )
+    else:
+        message = f"HTTP {response.status_code}"
+    raise CliError(message, code=1)
+
+
+def _call(args: argparse.Namespace, path: str, body: dict[str, Any]) -> Any:
+    import httpx
+
+    with _api(args) as client:
+        try:
+            return _answer(client.post(path, json=body))
+        except httpx.TransportError as exc:
+            raise CliError(
+                f"cannot reach the API at {client.base_url} ({type(exc).__name__}): is it running?", 1
+            ) from None
+
+
+def _remember(args: argparse.Namespace) -> int:
+    body: dict[str, Any] = {"content": args.content, "tags": args.tag or []}
+    if args.type:
+        body["type"] = args.type
+    if args.importance is not None:
+        body["importance"] = args.importance
+    memory = _call(args, "/v1/memories", body)["memory"]
+    print(json.dumps(memory) if args.json else f"{memory['id']}  {memory['type']}  {memory['content']}")
+    return 0
+
+
+def _recall(args: argparse.Namespace) -> int:
+    body: dict[str, Any] = {"query": args.query, "limit": args.limit}
+    if args.type:
+        body["types"] = args.type
+    if args.tag:
+        body["tags"] = args.tag
+    found = _call(args, "/v1/memories/recall", body)
+    if args.json:
+        print(json.dumps(found))
+        return 0
+    for memory in found["memories"]:
+        score = memory.get("relevance_score")
+        print(f"{score:.3f}  {memory['id']}  {memory['content']}" if score is not None else memory["content"])
+    if not found["memories"]:
+        print("nothing found", file=sys.stderr)
+    return 0
+
+
 # ------------------------------------------------------------------ parser
+def _api_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("API (default: the running local stack)")
+    group.add_argument("--workspace", help="the workspace (X-Workspace-ID; default: the server's _default)")
+    group.add_argument("--url", help="the API's URL (default: MEMORYLAYER_URL, else the local stack's)")
+    group.add_argument("--api-key", metavar="KEY", help="an API key (default: MEMORYLAYER_API_KEY)")
+    group.add_argument("--data-dir", type=Path, metavar="DIR", help="the local stack's data directory")
+    group.add_argument("--json", action="store_true", help="the API's JSON answer instead of lines")
+
+
 def _database_options(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("database (default: the running local stack)")
     group.add_argument(
@@ -451,9 +593,32 @@ def build_parser() -> argparse.ArgumentParser:
     )
     dev.set_defaults(run=_dev)
 
-    serve = sub.add_parser("serve", help="serve the API only, against an existing database")
+    serve = sub.add_parser("serve", help="serve the API against an existing database (`migrate` it first)")
+    serve.add_argument(
+        "--worker",
+        action="store_true",
+        help="also run queued extraction jobs in this process (a Postgres of your own, no SQS)",
+    )
+    serve.add_argument("--host", help="address to listen on (default: MEMORYLAYER_HOST, else 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port to listen on (default: MEMORYLAYER_PORT, else 61001)")
     _database_options(serve)
     serve.set_defaults(run=_serve)
+
+    remember = sub.add_parser("remember", help="store a memory through the API")
+    remember.add_argument("content", help="what to remember")
+    remember.add_argument("--tag", action="append", help="a tag; repeat for several")
+    remember.add_argument("--type", help="semantic, episodic, procedural, … (default: typed by rule)")
+    remember.add_argument("--importance", type=float, help="0 to 1 (default 0.5)")
+    _api_options(remember)
+    remember.set_defaults(run=_remember)
+
+    recall = sub.add_parser("recall", help="find memories through the API, best first")
+    recall.add_argument("query", help="what to look for")
+    recall.add_argument("--limit", type=int, default=5, help="how many at most (default 5)")
+    recall.add_argument("--type", action="append", help="only memories of this type; repeat for several")
+    recall.add_argument("--tag", action="append", help="only memories with every such tag")
+    _api_options(recall)
+    recall.set_defaults(run=_recall)
 
     re = sub.add_parser("reembed", help="re-embed a workspace with the configured model (resumable)")
     re.add_argument("--workspace", required=True, help="the workspace to re-embed")

@@ -137,7 +137,7 @@ def principal(
     except Unauthorized as exc:
         if exc.code == "invalid_api_key":
             guard.remember_bad(token)
-        guard.failed(source)
+        guard.failed(source, token)
         raise
     guard.remember_good(token)
     length = request.headers.get("content-length", "")

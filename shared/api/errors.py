@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from shared.core.errors import MemoryLayerError
 
@@ -83,9 +85,11 @@ async def _nested_validation(_: Request, exc: ValidationError) -> JSONResponse:
 VALIDATION_ERRORS_LISTED = 20
 
 
-async def _invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+async def _invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
     """FastAPI's 422 body (`{"detail": [{type, loc, msg, input, ctx}]}`, which the SDKs read), capped."""
     errors = list(exc.errors())
+    if (response := _not_json(request, errors)) is not None:
+        return response
     detail = jsonable_encoder(errors[:VALIDATION_ERRORS_LISTED])
     if len(errors) > VALIDATION_ERRORS_LISTED:
         left = errors[VALIDATION_ERRORS_LISTED:]
@@ -99,6 +103,37 @@ async def _invalid_request(_: Request, exc: RequestValidationError) -> JSONRespo
             }
         )
     return JSONResponse({"detail": detail}, status_code=422)
+
+
+def _not_json(request: Request, errors: list[Any]) -> JSONResponse | None:
+    """A body sent without ``Content-Type: application/json`` reaches the model as a string: say so (415)
+    instead of FastAPI's "Input should be a valid dictionary" about the whole body."""
+    content_type = request.headers.get("content-type", "")
+    if "json" in content_type.lower():
+        return None
+    if not any(
+        tuple(e.get("loc", ())) == ("body",) and e.get("type") == "model_attributes_type" for e in errors
+    ):
+        return None
+    sent = f"Content-Type {content_type!r}" if content_type else "no Content-Type"
+    message = f"the request body must be JSON sent with Content-Type: application/json ({sent} was sent)"
+    return JSONResponse({"detail": {"code": "unsupported_media_type", "message": message}}, status_code=415)
+
+
+# Starlette's own answers when no route matches: the same ``{code, message}`` envelope as every other error.
+_ROUTER_CODES = {404: "route_not_found", 405: "method_not_allowed"}
+
+
+async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    code = _ROUTER_CODES.get(exc.status_code)
+    if code is None or not isinstance(exc.detail, str):
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+    message = f"{exc.detail}: no route {request.method} {request.url.path}"
+    if exc.status_code == 405:
+        message = f"{exc.detail}: {request.method} is not served on {request.url.path}"
+    return JSONResponse(
+        {"detail": {"code": code, "message": message}}, status_code=exc.status_code, headers=exc.headers
+    )
 
 
 async def unexpected(_: Request, exc: Exception) -> JSONResponse:
@@ -117,3 +152,4 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(ValidationError, _nested_validation)  # type: ignore[arg-type]
     app.add_exception_handler(MemoryLayerError, _domain_error)  # type: ignore[arg-type]
     app.add_exception_handler(json.JSONDecodeError, _bad_json)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]

@@ -88,11 +88,67 @@ def build(app: FastAPI, open_paths: frozenset[str]) -> dict[str, Any]:
     _restore_examples(components.get("schemas", {}))
     components["securitySchemes"] = {"bearer": BEARER}
     spec["security"] = [{"bearer": []}]
+    components["schemas"]["Error"] = ERROR_SCHEMA
     for path, item in spec.get("paths", {}).items():
-        if path in open_paths:
-            for operation in item.values():
+        for method, operation in item.items():
+            if path in open_paths:
                 operation["security"] = []
+            _declare_errors(path, method, operation, secured=path not in open_paths)
     return spec
+
+
+# The ``{"detail": {"code", "message"}}`` envelope every refusal but a 422 carries (shared/api/errors.py).
+ERROR_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "title": "Error",
+    "description": "A refusal: a machine-readable `code` and a sentence for people.",
+    "properties": {
+        "detail": {
+            "type": "object",
+            "description": "The refusal.",
+            "properties": {
+                "code": {"type": "string", "description": "What went wrong, e.g. `memory_not_found`."},
+                "message": {"type": "string", "description": "What went wrong, for people."},
+            },
+            "required": ["code", "message"],
+        }
+    },
+    "required": ["detail"],
+}
+ERRORS = {
+    "401": "No API key, or one that is unknown, revoked or expired (`missing_api_key`, `invalid_api_key`).",
+    "403": "The key may not do this: another workspace, a read-only key writing, an admin route.",
+    "404": "What the path names does not exist, or is not visible to this key.",
+    "409": "The write conflicts with the current state (an idempotency key reused with another body, a "
+    "duplicate, a closed session).",
+    "413": "The request body is larger than the API accepts.",
+}
+# POSTs that only read (shared/api/deps.py READ_ONLY_POSTS): no conflicting write is possible.
+_READING = ("/recall", "/reflect", "/answer", "/traverse", "/context-pack", "/context-delta", "/inspect")
+
+
+def _declare_errors(path: str, method: str, operation: dict[str, Any], *, secured: bool) -> None:
+    """The 4xx an operation may answer besides its 422: auth on secured routes, 404 where the path names
+    something, 409 on writes, 413 where a body is sent. Declared ones FastAPI already lists are kept."""
+    responses = operation.setdefault("responses", {})
+    codes = []
+    if secured:
+        codes += ["401", "403"]
+    if "{" in path or path.startswith("/v1/context/"):  # an id in the path, or the X-Session-ID one
+        codes.append("404")
+    writes = method in ("post", "put", "patch", "delete") and not path.endswith(_READING)
+    if secured and writes:
+        codes.append("409")
+    if "requestBody" in operation:
+        codes.append("413")
+    for code in codes:
+        responses.setdefault(
+            code,
+            {
+                "description": ERRORS[code],
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+            },
+        )
 
 
 TAGS = [

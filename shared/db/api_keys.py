@@ -114,6 +114,12 @@ def lock_children(conn: Connection, parent_id: str) -> int:
     return int(row["n"]) if row else 0
 
 
+def live_prefixes(conn: Connection) -> set[str]:
+    """The prefixes of keys not revoked: what a blocked address may still present (shared/domain/auth.py)."""
+    rows = conn.execute("SELECT prefix FROM api_keys WHERE revoked_at IS NULL").fetchall()
+    return {row["prefix"] for row in rows}
+
+
 def by_prefix(conn: Connection, prefix: str) -> dict | None:
     """What authentication needs of the key with this prefix. Its workspaces leave out any another tenant
     owns (deleted and claimed anew since the key was made): the wall holds even for a stale list."""

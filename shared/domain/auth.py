@@ -278,6 +278,11 @@ class AuthGuard:
     keys costs no database work once it is recognised. Failures are also counted in the shared window
     (one statement per failure), so each container learns of a block the fleet has reached.
 
+    A blocked address still gets its keys looked up when they name a live key's prefix (the set of prefixes is
+    read at most every ``PREFIXES_TTL_S``): the other clients behind it (the console, an MCP server, an SDK on
+    the same laptop) keep working. Guessing the secret of one such key is then limited per address and prefix,
+    to the same budget.
+
     >>> guard = AuthGuard(lambda: None, failures_per_minute=2, negative_ttl_s=30)
     >>> guard.remember_bad("mlk_x_y"); guard.known_bad("mlk_x_y"), guard.known_bad("mlk_x_z")
     (True, False)
@@ -286,6 +291,7 @@ class AuthGuard:
     WINDOW_S = 60.0
     MAX_ENTRIES = 10_000  # bounds memory under a flood of distinct keys or addresses
     GOOD_TTL_S = 900.0  # a key that worked here lately is not locked out by its neighbours' failures
+    PREFIXES_TTL_S = 5.0  # a key made while its address is blocked works from then on within this
 
     def __init__(
         self, db: Callable[[], Database | None], failures_per_minute: int, negative_ttl_s: float
@@ -296,6 +302,8 @@ class AuthGuard:
         self._bad_keys: dict[str, float] = {}  # sha256 of the key -> monotonic expiry
         self._blocked: dict[str, float] = {}  # source address -> monotonic end of its block
         self._good_keys: dict[str, float] = {}  # sha256 of a key that authenticated -> monotonic expiry
+        self._prefixes: frozenset[str] = frozenset()  # live keys' prefixes, read while an address is blocked
+        self._prefixes_until = 0.0  # monotonic time they are read again
         self._lock = threading.Lock()
         self.clock: WindowClock | None = None  # None: the database's clock
 
@@ -307,6 +315,11 @@ class AuthGuard:
             if key and _live(self._good_keys, _hash(key)) is not None:
                 return
             until = _live(self._blocked, source)
+            prefix = _prefix(key)
+            if until is not None and prefix:
+                until = _live(self._blocked, f"{source} {prefix}")
+                if until is None and prefix not in self._live_prefixes():
+                    until = _live(self._blocked, source)
         if until is not None:
             raise RateLimited(
                 "too many failed authentications from this address",
@@ -314,15 +327,30 @@ class AuthGuard:
                 retry_after_s=max(1, math.ceil(until - time.monotonic())),
             )
 
-    def failed(self, source: str) -> None:
+    def failed(self, source: str, key: str = "") -> None:
         db = self._db()
         if db is None:
             return
-        count, resets_in_s = count_in_window(db, f"authfail:{source}", self.WINDOW_S, clock=self.clock)
+        with self._lock:
+            blocked = _live(self._blocked, source) is not None
+        # Once the address is blocked, what still reaches a lookup names a live prefix: count it by prefix too.
+        name = f"{source} {_prefix(key)}" if blocked and _prefix(key) else source
+        count, resets_in_s = count_in_window(db, f"authfail:{name}", self.WINDOW_S, clock=self.clock)
         if count >= self.failures_per_minute:
             with self._lock:
                 _bounded(self._blocked, self.MAX_ENTRIES)
-                self._blocked[source] = time.monotonic() + max(1.0, resets_in_s)
+                self._blocked[name] = time.monotonic() + max(1.0, resets_in_s)
+
+    def _live_prefixes(self) -> frozenset[str]:
+        """Called under the lock: one read per ``PREFIXES_TTL_S`` however many requests a flood sends."""
+        now = time.monotonic()
+        if now >= self._prefixes_until:
+            db = self._db()
+            if db is not None:
+                with db.connection() as conn:
+                    self._prefixes = frozenset(keys_repo.live_prefixes(conn))
+            self._prefixes_until = now + self.PREFIXES_TTL_S
+        return self._prefixes
 
     def known_bad(self, key: str) -> bool:
         with self._lock:
@@ -366,6 +394,12 @@ def request_cost(method: str, path: str, content_length: int) -> int:
         if pattern.match(path):
             return cost + (content_length // IMPORT_BYTES_PER_UNIT if by_size else 0)
     return 1
+
+
+def _prefix(key: str) -> str:
+    """The lookup prefix of a well-formed key (``mlk_<prefix>_<secret>``), else ""."""
+    parts = key.split("_")
+    return parts[1] if key.startswith(KEY_PREFIX) and len(parts) >= 3 else ""
 
 
 def _live(entries: dict[str, float], name: str) -> float | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Mapping
 from contextvars import ContextVar
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -248,12 +249,12 @@ class RequestModel(BaseModel):
             return data
         for key in unknown:
             if isinstance(key, str) and key not in REFERENCE_FIELDS:
-                near = difflib.get_close_matches(key, list(fields), n=1, cutoff=0.8)
+                near = _near_miss(key, fields)
                 if near:
                     raise PydanticCustomError(
                         "unknown_field",
                         "unknown field '{field}': did you mean '{suggestion}'?",
-                        {"field": key, "suggestion": near[0]},
+                        {"field": key, "suggestion": near},
                     )
         seen = IGNORED_FIELDS.get()
         if seen is not None:
@@ -266,6 +267,30 @@ class RequestModel(BaseModel):
 
 
 _Request = RequestModel
+
+
+def _near_miss(key: str, fields: Mapping[str, Any]) -> str | None:
+    """The field ``key`` was probably meant to be: the same name in another case (``Tags``), two letters
+    swapped (``tgas``), or a close spelling (``tag``).
+
+    >>> fields = {"tags": None, "content": None}
+    >>> _near_miss("Tags", fields), _near_miss("tgas", fields), _near_miss("tag", fields), _near_miss("x", fields)
+    ('tags', 'tags', 'tags', None)
+    """
+    folded = key.lower()
+    for name in fields:
+        if folded == name or _one_swap(folded, name):
+            return name
+    near = difflib.get_close_matches(folded, list(fields), n=1, cutoff=0.8)
+    return near[0] if near else None
+
+
+def _one_swap(a: str, b: str) -> bool:
+    """``a`` is ``b`` with two neighbouring letters swapped."""
+    if len(a) != len(b) or a == b:
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
 
 def _strip_content(value: str) -> str:

@@ -19,6 +19,7 @@ import os
 import secrets
 import signal
 from contextlib import ExitStack, closing
+from pathlib import Path
 
 import uvicorn
 from psycopg.conninfo import conninfo_to_dict
@@ -112,16 +113,23 @@ def _report_pins(proxy: RdsProxyStandIn) -> None:
 
 
 def _persistent_cursor_secret(settings: Settings) -> Settings:
-    """A random cursor secret kept under the data dir (mode 0600), so cursors survive a restart of `make dev`;
-    one configured explicitly wins."""
+    """A random cursor secret kept under the data dir, so cursors survive a restart of `make dev`; one
+    configured explicitly wins."""
     if settings.context_cursor_secret is not None or settings.context_cursor_secret_arn:
         return settings
-    path = settings.data_dir.resolve() / "context-cursor-secret"
+    secret = local_cursor_secret(settings.data_dir)
+    return settings.model_copy(update={"context_cursor_secret": SecretStr(secret)})
+
+
+def local_cursor_secret(data_dir: Path) -> str:
+    """``<data dir>/context-cursor-secret`` (mode 0600), made on first use: what lets ``api_key`` mode start
+    locally with no secret configured."""
+    path = data_dir.resolve() / "context-cursor-secret"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as f:
             f.write(secrets.token_urlsafe(32))
-    return settings.model_copy(update={"context_cursor_secret": SecretStr(path.read_text().strip())})
+    return path.read_text().strip()
 
 
 def _start_queue(stack: ExitStack, settings: Settings, state: DevState) -> tuple[Settings, LocalQueues]:

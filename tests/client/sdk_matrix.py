@@ -95,7 +95,7 @@ LOCAL_URL = re.compile(r"http://127\.0\.0\.1:\d+")
 
 def _reason(outcome: dict[str, Any]) -> str:
     lines = str(outcome.get("message", "")).splitlines() or [""]
-    if lines[0] == "Not Found" or "'404 Not Found'" in lines[0]:
+    if lines[0] == "Not Found" or "'404 Not Found'" in lines[0] or "route_not_found" in lines[0]:
         return "route not served (404)"
     if outcome["type"] == "ValidationError" and outcome.get("status") is None:  # pydantic, on the answer
         return f"the SDK cannot read the answer ({lines[0]}: {', '.join(lines[1:2])})"

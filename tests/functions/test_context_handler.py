@@ -54,4 +54,4 @@ def test_the_context_environment_is_not_served_here(load_handler, ws):
     # /v1/context/* waits on the sandbox function: API Gateway sends it to the environment function
     fn = load_handler("functions.context.handler").handler
     status, body, _ = call(fn, http_v2("GET", "/v1/context/status", headers={"X-Session-ID": "sess_x"}))
-    assert status == 404 and body == {"detail": "Not Found"}
+    assert status == 404 and body["detail"]["code"] == "route_not_found"  # no route here, not a domain 404

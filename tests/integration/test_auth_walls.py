@@ -117,6 +117,37 @@ def test_a_flood_from_an_address_does_not_lock_out_its_working_keys(guarded, cle
     assert httpx.get(f"{guarded}/v1/memories", headers=bearer(valid)).status_code == 200
 
 
+def _garbage() -> str:
+    return f"mlk_{uuid.uuid4().hex[:12]}_{uuid.uuid4().hex}"
+
+
+def test_a_flood_does_not_lock_out_a_valid_key_new_to_the_process(guarded, clean_minute, lookups, ws):
+    """The console or an MCP server started after 30 wrong keys from 127.0.0.1 presents a key this process has
+    never seen: it still works, while the flood's garbage stays blocked without lookups."""
+    fresh, later = new_key(guarded, ws), new_key(guarded, ws)
+    statuses = [
+        httpx.get(f"{guarded}/v1/memories", headers=bearer(_garbage())).status_code for _ in range(30)
+    ]
+    assert statuses[:10] == [401] * 10 and set(statuses[10:]) == {429}
+    assert len(lookups) == 10  # a blocked flood of unknown prefixes costs no lookups
+    assert httpx.get(f"{guarded}/v1/memories", headers=bearer(fresh)).status_code == 200
+    assert httpx.get(f"{guarded}/v1/memories", headers=bearer(later)).status_code == 200
+
+
+def test_guessing_one_keys_secret_from_a_blocked_address_is_still_limited(guarded, clean_minute, ws):
+    """A live key's prefix gets a blocked address its lookups back, so guessing that key's secret is limited on
+    its own: the same budget, per address and prefix."""
+    target = new_key(guarded, ws)
+    prefix = target.split("_")[1]
+    for _ in range(10):
+        httpx.get(f"{guarded}/v1/memories", headers=bearer(_garbage()))
+    guesses = [
+        httpx.get(f"{guarded}/v1/memories", headers=bearer(f"mlk_{prefix}_{uuid.uuid4().hex}")).status_code
+        for _ in range(14)
+    ]
+    assert guesses[:10] == [401] * 10 and set(guesses[10:]) == {429}
+
+
 def test_a_forwarded_for_header_does_not_rename_a_local_client(guarded, clean_minute):
     """X-Forwarded-For from 127.0.0.1 is not trusted: a client naming a new address with each request would
     never be blocked."""

@@ -17,6 +17,7 @@ from shared.cli import build_parser
 from shared.core.settings import Settings
 from shared.domain.requests import MemoryCreate
 from shared.local.processes import DevState, write_state
+from shared.local.server import free_port
 
 
 def run_cli(
@@ -158,3 +159,30 @@ def test_the_default_embedder_is_local_everywhere(monkeypatch: pytest.MonkeyPatc
         "MEMORYLAYER_EMBEDDING_PROVIDER"
         not in (Path(__file__).parents[2] / "Makefile").read_text().split("test:")[0]
     )
+
+
+def test_remember_then_recall_through_the_api(base_url: str, ws: str) -> None:
+    stored = run_cli(
+        "remember", "Dana lives in Paris", "--workspace", ws, "--url", base_url, "--tag", "profile"
+    )
+    assert stored.returncode == 0, stored.stderr
+    memory_id, memory_type, content = stored.stdout.strip().split("  ")
+    assert memory_id.startswith("mem_") and memory_type == "semantic" and content == "Dana lives in Paris"
+    found = run_cli(
+        "recall", "where does Dana live?", "--workspace", ws, "--url", base_url, "--type", "semantic"
+    )
+    assert found.returncode == 0, found.stderr
+    assert memory_id in found.stdout and "Dana lives in Paris" in found.stdout
+    as_json = run_cli("recall", "Dana", "--workspace", ws, "--url", base_url, "--json")
+    assert [m["id"] for m in json.loads(as_json.stdout)["memories"]] == [memory_id]
+    # the URL from the environment, as the SDK reads it
+    env = run_cli("recall", "Dana", "--workspace", ws, env={"MEMORYLAYER_URL": base_url})
+    assert memory_id in env.stdout
+
+
+def test_remember_and_recall_failures_are_one_line(base_url: str, ws: str) -> None:
+    refused = run_cli("remember", "x", "--workspace", ws, "--url", base_url, "--importance", "7")
+    assert refused.returncode == 1 and "importance" in one_line_error(refused)
+    closed = f"http://127.0.0.1:{free_port()}"
+    unreachable = run_cli("recall", "x", "--url", closed)
+    assert unreachable.returncode == 1 and "cannot reach the API" in one_line_error(unreachable)

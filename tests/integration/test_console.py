@@ -255,3 +255,87 @@ def test_the_api_docs_render_under_their_content_security_policy(
     # The only thing the policy refuses is what would leave this server (ReDoc's logo on its CDN).
     assert [p for p in problems if "cdn.redoc.ly" not in p] == [], problems
     page.close()
+
+
+def _fits(page: Any) -> int:
+    """How far the page is wider than its viewport (0: no horizontal scrolling)."""
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+def test_the_detail_pane_follows_forget_and_a_workspace_switch(
+    browser: Any, base_url: str, http: httpx.Client, ws: str, other_ws: str
+) -> None:
+    kept = _remember(http, ws, "Dana lives in Paris.")
+    gone = _remember(http, ws, "Dana's old phone number was 555-0100.")
+    elsewhere = _remember(http, other_ws, "Another workspace's memory.")
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.on("dialog", lambda dialog: dialog.accept())  # the Forget confirmation
+    page.goto(f"{base_url}/console?workspace={ws}")
+    page.wait_for_selector("#who.rw")
+    page.locator(f"#results li[data-id={gone}]").click()
+    expect(page.locator("#d-title")).to_have_text(gone)
+    page.click("#d-forget")
+    expect(page.locator("#detail")).to_be_hidden()  # not the forgotten memory, as if it were still there
+    expect(page.locator("#results li")).to_have_count(1)
+    expect(page.locator("#results li").first).to_have_attribute("data-id", kept)
+    expect(page.locator("#search-summary")).to_contain_text(f"forgot {gone}")
+
+    page.locator(f"#results li[data-id={kept}]").click()
+    expect(page.locator("#d-title")).to_have_text(kept)
+    page.fill("#workspace", other_ws)
+    page.click("#connect button[type=submit]")
+    expect(page.locator("#results li")).to_have_count(1)
+    expect(page.locator("#results li").first).to_have_attribute("data-id", elsewhere)
+    expect(page.locator("#detail")).to_be_hidden()  # the last workspace's memory is not left open
+    assert page.text_content("#d-content") == ""
+    assert not page.is_visible("#error")
+    page.close()
+
+
+def test_jobs_and_a_phone_sized_screen_fit_without_horizontal_scrolling(
+    browser: Any, base_url: str, http: httpx.Client, ws: str, tmp_path: Path
+) -> None:
+    headers = {"X-Workspace-ID": ws}
+    http.post(
+        "/v1/threads", json={"id": "long-1", "title": "A long chat"}, headers=headers
+    ).raise_for_status()
+    messages = [
+        {"role": "user" if i % 2 == 0 else "assistant", "content": f"I visited museum number {i} in Paris."}
+        for i in range(40)
+    ]
+    http.post("/v1/threads/long-1/messages", json={"messages": messages}, headers=headers).raise_for_status()
+    http.post("/v1/threads/long-1/decompose", headers=headers).raise_for_status()
+    jobs = http.get("/console/api/jobs", headers=headers).json()["jobs"]
+    # A result whose JSON on one line is far wider than the screen.
+    assert max(len(str(j["result"] or "")) for j in jobs) > 400
+    memory = _remember(http, ws, "A memory with a long unbroken token: " + "x" * 300, tags=["t" * 80])
+
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{base_url}/console?workspace={ws}")
+    page.wait_for_selector("#who.rw")
+    page.click("nav button[data-tab=jobs]")
+    expect(page.locator("#jobs tr")).to_have_count(len(jobs))
+    page.screenshot(path=str(tmp_path / "jobs-1280.png"), full_page=True)
+    assert _fits(page) <= 0
+    page.locator("#jobs details.job-result summary").first.click()  # the whole result, wrapped in its cell
+    expect(page.locator("#jobs details.job-result pre").first).to_contain_text('"memory_ids"')
+    assert _fits(page) <= 0
+    page.close()
+
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(f"{base_url}/console?workspace={ws}")
+    phone.wait_for_selector("#who.rw")
+    phone.locator(f"#results li[data-id={memory}]").click()
+    expect(phone.locator("#d-title")).to_have_text(memory)
+    phone.screenshot(path=str(tmp_path / "memory-390.png"), full_page=True)
+    assert _fits(phone) <= 0
+    box = phone.locator("#detail").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390  # below the list, on screen
+    phone.click("nav button[data-tab=jobs]")
+    expect(phone.locator("#jobs tr")).to_have_count(len(jobs))
+    phone.screenshot(path=str(tmp_path / "jobs-390.png"), full_page=True)
+    assert _fits(phone) <= 0
+    if SCREENSHOT:  # ML_CONSOLE_SCREENSHOT: keep the phone views beside it, to look at
+        for name in ("jobs-1280.png", "memory-390.png", "jobs-390.png"):
+            shutil.copy(tmp_path / name, Path(SCREENSHOT).with_name(name))
+    phone.close()

@@ -32,7 +32,7 @@ def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("dev-stack")
 
 
-def start_stack(data_dir: Path) -> tuple[subprocess.Popen, DevState]:
+def start_stack(data_dir: Path, auth_mode: str = "none") -> tuple[subprocess.Popen, DevState]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYLAYER_")}
     port = free_port()
     env |= {
@@ -40,7 +40,7 @@ def start_stack(data_dir: Path) -> tuple[subprocess.Popen, DevState]:
         "MEMORYLAYER_PORT": str(port),
         "MEMORYLAYER_SQS_PORT": str(free_port()),
         "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
-        "MEMORYLAYER_AUTH_MODE": "none",
+        "MEMORYLAYER_AUTH_MODE": auth_mode,
     }
     proc = subprocess.Popen(
         [sys.executable, "-m", "shared.cli", "dev"],
@@ -92,6 +92,23 @@ def test_ctrl_c_leaves_nothing_running(data_dir: Path) -> None:
     assert proc.wait(60) == 0
     assert gone(state.children, timeout_s=5) == []
     assert read_state(data_dir) is None
+
+
+def test_api_key_mode_makes_and_keeps_its_cursor_secret(tmp_path: Path) -> None:
+    # The README's `MEMORYLAYER_AUTH_MODE=api_key make dev`, with no secret configured: it starts, asks for keys
+    for run in range(2):
+        proc, state = start_stack(tmp_path, auth_mode="api_key")
+        try:
+            assert httpx.get(f"{state.api_url}/v1/memories", timeout=5).status_code == 401
+            secret = tmp_path / "context-cursor-secret"
+            assert secret.stat().st_mode & 0o777 == 0o600
+            if run == 0:
+                first = secret.read_text()
+            else:
+                assert secret.read_text() == first  # kept: cursors survive the restart
+        finally:
+            proc.send_signal(signal.SIGINT)
+            assert proc.wait(60) == 0
 
 
 @pytest.fixture

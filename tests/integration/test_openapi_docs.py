@@ -160,3 +160,24 @@ def test_every_example_is_a_valid_body(spec):
             model.model_validate(example)
             checked.append(name)
     assert {"Memory", "RecallResponse", "MemoryCreate", "RecallRequest", "Checkpoint"} <= set(checked)
+
+
+def test_refusals_are_declared_where_they_apply(spec):
+    """401/403 on every secured operation, 404 where the path names something, 409 on writes, 413 where a body
+    is sent, each with the error envelope; open routes declare no auth refusals."""
+    ops = dict(_operations(spec))
+
+    def codes(name: str) -> set[str]:
+        return set(ops[name]["responses"])
+
+    assert {"401", "403", "409", "413", "422"} <= codes("POST /v1/memories")
+    assert {"401", "403", "404"} <= codes("GET /v1/memories/{memory_id}")
+    assert {"401", "403", "404", "409"} <= codes("DELETE /v1/memories/{memory_id}")
+    assert "409" not in codes("POST /v1/memories/recall")  # reads, so nothing to conflict with
+    assert "404" not in codes("POST /v1/memories/recall") and "404" not in codes("GET /v1/memories")
+    assert "413" not in codes("GET /v1/memories")
+    assert not {"401", "403"} & codes("GET /health")
+    missing = [name for name, op in ops.items() if op.get("security") != [] and "401" not in op["responses"]]
+    assert not missing, missing
+    error = ops["GET /v1/memories/{memory_id}"]["responses"]["404"]["content"]["application/json"]["schema"]
+    assert _resolve(spec, error)["properties"]["detail"]["required"] == ["code", "message"]

@@ -4,7 +4,7 @@
 "use strict";
 
 const BASE = location.pathname.replace(/console\/.*$/, ""); // "/" locally, "/<stage>/" behind a gateway stage
-const state = { key: "", workspace: "", canWrite: false, selected: null };
+const state = { key: "", workspace: "", canWrite: false, selected: null, tab: "memories" };
 const $ = (id) => document.getElementById(id);
 
 function el(tag, attrs = {}, ...children) {
@@ -55,6 +55,7 @@ async function connect(event) {
   const keep = $("keep-key").checked;
   sessionStorage.setItem("memorylayer.console", JSON.stringify({ workspace: state.workspace, ...(keep ? { key: state.key } : {}) }));
   showError("");
+  clearPanes(); // another workspace (or key): nothing of the last one may stay on screen
   try {
     const who = await api("GET", "/console/api/whoami");
     state.canWrite = who.can_write;
@@ -64,9 +65,24 @@ async function connect(event) {
     const list = await api("GET", "/v1/workspaces").catch(() => ({ workspaces: [] }));
     $("workspaces").replaceChildren(...list.workspaces.map((w) => el("option", { value: w.id }, w.name || w.id)));
     await search();
+    if (state.tab !== "memories") await showTab(state.tab);
   } catch (error) {
     showError(error.message);
   }
+}
+
+// What belongs to one workspace and one memory: emptied on a switch, after Forget, and before a new memory opens.
+function clearPanes() {
+  state.selected = null;
+  opened++; // an answer still on its way for the last memory is dropped
+  $("detail").hidden = true;
+  for (const id of ["d-fields", "d-assoc", "d-relations", "d-history"]) $(id).replaceChildren();
+  $("d-title").textContent = "";
+  $("d-content").textContent = "";
+  $("thread").hidden = true;
+  $("t-messages").replaceChildren();
+  for (const id of ["results", "threads", "sessions", "jobs"]) $(id).replaceChildren();
+  $("search-summary").textContent = "";
 }
 
 // ---------------------------------------------------------------- memories
@@ -109,8 +125,11 @@ async function search(event) {
   }
 }
 
+let opened = 0;
+
 async function openMemory(id) {
   showError("");
+  const mine = ++opened;
   try {
     const ws = enc(state.workspace);
     const [{ memory }, assoc, related, history] = await Promise.all([
@@ -125,6 +144,7 @@ async function openMemory(id) {
       const other = edge.source_id === id ? edge.target_id : edge.source_id;
       return api("GET", `/v1/memories/${enc(other)}?workspace_id=${ws}`).then((r) => r.memory).catch(() => ({ id: other, content: "(not visible)" }));
     }));
+    if (mine !== opened) return; // another memory was opened (or the workspace switched) meanwhile
     state.selected = memory;
     for (const li of $("results").children) li.classList.toggle("selected", li.dataset.id === id);
     $("detail").hidden = false;
@@ -168,9 +188,11 @@ async function openMemory(id) {
 async function forgetSelected() {
   if (!state.selected || !confirm(`Forget ${state.selected.id}?`)) return;
   try {
-    await api("DELETE", `/v1/memories/${enc(state.selected.id)}`);
-    await openMemory(state.selected.id);
+    const id = state.selected.id;
+    await api("DELETE", `/v1/memories/${enc(id)}`);
+    clearPanes(); // the forgotten memory's pane would show it as if it were still there
     await search();
+    $("search-summary").textContent = `forgot ${id} · ${$("search-summary").textContent}`;
   } catch (error) {
     showError(error.message);
   }
@@ -212,17 +234,29 @@ async function loadSessions() {
     el("tr", {}, el("td", {}, s.id), el("td", {}, s.context_id), el("td", {}, when(s.created_at)), el("td", {}, when(s.expires_at)))));
 }
 
+// A job's result in a line (its counts), the whole JSON folded away below it: raw JSON in a cell would stretch
+// the table (and the page) to its longest line.
+function jobOutcome(job) {
+  if (job.error) return el("span", { class: "job-error" }, job.error);
+  if (!job.result) return "";
+  const counts = Object.entries(job.result).filter(([, v]) => typeof v === "number").map(([k, v]) => `${k} ${v}`);
+  return el("details", { class: "job-result" },
+    el("summary", {}, counts.join(" · ") || "result"),
+    el("pre", {}, JSON.stringify(job.result, null, 2)));
+}
+
 async function loadJobs() {
   const { jobs } = await api("GET", "/console/api/jobs");
   $("jobs").replaceChildren(...jobs.map((j) =>
     el("tr", {}, el("td", {}, j.job_id), el("td", {}, j.thread_id), el("td", {}, `${j.from_index}–${j.to_index}`),
       el("td", {}, j.status), el("td", {}, j.attempts), el("td", {}, when(j.created_at)),
-      el("td", {}, j.error || (j.result ? JSON.stringify(j.result) : "")))));
+      el("td", {}, jobOutcome(j)))));
 }
 
 const loaders = { threads: loadThreads, sessions: loadSessions, jobs: loadJobs };
 
 async function showTab(name) {
+  state.tab = name;
   for (const button of document.querySelectorAll("nav button")) button.classList.toggle("active", button.dataset.tab === name);
   for (const section of document.querySelectorAll(".tab")) section.hidden = section.id !== `tab-${name}`;
   showError("");

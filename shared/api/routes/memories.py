@@ -290,9 +290,16 @@ def revisions(
     )
     page = rows[:limit]
     return schemas.RevisionPage.model_construct(
-        revisions=[schemas.Revision.pick(r, memory=r["snapshot"]) for r in page],
+        revisions=[schemas.Revision.pick(r, memory=_wire_snapshot(r["snapshot"])) for r in page],
         next_page_token=str(page[-1]["revision"]) if len(rows) > limit else None,
     )
+
+
+def _wire_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A revision's stored row as the memory's wire fields: bookkeeping columns (dedup keys, vector
+    generations, folded tags) stay inside."""
+    fields = schemas.Memory.model_fields
+    return {name: value for name, value in snapshot.items() if name in fields}
 
 
 @router.post("/{memory_id}/decay", response_model=schemas.MemoryEnvelope)

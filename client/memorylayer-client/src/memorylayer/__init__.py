@@ -7,7 +7,7 @@ with SyncMemoryLayerClient("http://localhost:61001", workspace_id="ws_demo") as 
     print([m.content for m in client.recall("what does Alice drink?").memories])
 """
 
-from memorylayer._base import DEFAULT_BASE_URL, RetryPolicy
+from memorylayer._base import DEFAULT_BASE_URL, DEFAULT_TIMEOUT_S, RetryPolicy
 from memorylayer.client import MemoryLayerClient
 from memorylayer.errors import (
     AuthenticationError,
@@ -139,6 +139,7 @@ __all__ = [
     "ContextItem",
     "ContextPack",
     "DEFAULT_BASE_URL",
+    "DEFAULT_TIMEOUT_S",
     "DecomposeResult",
     "Evidence",
     "GraphPath",

@@ -29,6 +29,9 @@ T = TypeVar("T")
 Parser = Callable[[httpx.Response], T]
 
 DEFAULT_BASE_URL = "http://localhost:61001"
+# Longer than the server's sandbox limit (MEMORYLAYER_CONTEXT_MAX_EXEC_SECONDS, 30 s by default), so a runaway
+# cell surfaces as the server's 422 rather than as a client-side ReadTimeout.
+DEFAULT_TIMEOUT_S = 60.0
 USER_AGENT = "memorylayer-client/0.3.0 (+httpx)"
 _IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "PATCH"})
 
@@ -244,6 +247,28 @@ def _batch_op(op: Mapping[str, Any]) -> dict[str, Any]:
     return dict(op)
 
 
+def _header_safe_key(api_key: str | None) -> str | None:
+    """The key, or a clear ValueError now for one no HTTP header can carry (a pasted ``"…"`` placeholder would
+    otherwise fail on the first request as a UnicodeEncodeError deep inside httpx).
+
+    >>> _header_safe_key("mlk_abc_def")
+    'mlk_abc_def'
+    >>> _header_safe_key("…")
+    Traceback (most recent call last):
+    ...
+    ValueError: api_key must be printable ASCII (keys look like mlk_<prefix>_<secret>); character 1 is '…': is it a placeholder?
+    """
+    if api_key is None:
+        return None
+    for i, ch in enumerate(api_key, 1):
+        if not (" " <= ch <= "~"):
+            raise ValueError(
+                "api_key must be printable ASCII (keys look like mlk_<prefix>_<secret>); "
+                f"character {i} is {ch!r}: is it a placeholder?"
+            )
+    return api_key
+
+
 class ClientBase:
     """Configuration and request builders shared by the sync and async clients."""
 
@@ -253,7 +278,7 @@ class ClientBase:
         api_key: str | None = None,
         workspace_id: str | None = None,
         *,
-        timeout: float = 30.0,
+        timeout: float = DEFAULT_TIMEOUT_S,
         max_retries: int = 3,
         backoff: float = 0.5,
         max_retry_after: float = 60.0,
@@ -261,7 +286,7 @@ class ClientBase:
     ) -> None:
         # What is not passed comes from the environment, as other memory SDKs do.
         base_url = base_url or os.environ.get("MEMORYLAYER_URL") or DEFAULT_BASE_URL
-        api_key = api_key or os.environ.get("MEMORYLAYER_API_KEY") or None
+        api_key = _header_safe_key(api_key or os.environ.get("MEMORYLAYER_API_KEY") or None)
         workspace_id = workspace_id or os.environ.get("MEMORYLAYER_WORKSPACE_ID") or None
         root = base_url.rstrip("/")
         self.base_url = root[: -len("/v1")] if root.endswith("/v1") else root

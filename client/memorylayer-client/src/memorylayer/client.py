@@ -22,6 +22,7 @@ from typing import Any, Self, TypeVar
 import httpx
 
 from memorylayer._base import (
+    DEFAULT_TIMEOUT_S,
     Call,
     ClientBase,
     Parser,
@@ -141,7 +142,7 @@ class MemoryLayerClient(ClientBase):
         api_key: str | None = None,
         workspace_id: str | None = None,
         *,
-        timeout: float = 30.0,
+        timeout: float = DEFAULT_TIMEOUT_S,
         max_retries: int = 3,
         backoff: float = 0.5,
         max_retry_after: float = 60.0,

@@ -32,7 +32,7 @@ from typing import Any, Self
 from llama_index.core.bridge.pydantic import Field, PrivateAttr
 from llama_index.core.llms import ChatMessage
 from llama_index.core.storage.chat_store.base import BaseChatStore
-from memorylayer import Memory, MemoryLayerClient, NotFoundError, SyncMemoryLayerClient
+from memorylayer import DEFAULT_TIMEOUT_S, Memory, MemoryLayerClient, NotFoundError, SyncMemoryLayerClient
 
 from memorylayer_llamaindex.convert import (
     CHAT_KEY_TAG_PREFIX,
@@ -42,6 +42,7 @@ from memorylayer_llamaindex.convert import (
     memory_to_chat_message,
     message_role_to_string,
 )
+from memorylayer_llamaindex.env import env_api_key, env_url, env_workspace_id
 from memorylayer_llamaindex.threads import ThreadWriter, thread_id_for
 
 __all__ = ["MemoryLayerChatStore"]
@@ -69,8 +70,9 @@ def _delete_ops(memories: Sequence[Memory]) -> list[list[dict[str, Any]]]:
 class MemoryLayerChatStore(BaseChatStore):
     """Persistent chat history for LlamaIndex, stored as MemoryLayer memories.
 
-    Configuration: ``base_url`` (default ``http://localhost:61001``), ``api_key`` (Bearer; never serialised),
-    ``workspace_id`` (``X-Workspace-ID``; None means the server's ``_default``), ``timeout`` (seconds),
+    Configuration: ``base_url`` (default ``MEMORYLAYER_URL``, else ``http://localhost:61001``), ``api_key``
+    (Bearer; default ``MEMORYLAYER_API_KEY``; never serialised), ``workspace_id`` (``X-Workspace-ID``; default
+    ``MEMORYLAYER_WORKSPACE_ID``, else the server's ``_default``), ``timeout`` (seconds),
     ``max_retries`` (idempotent requests and appends, on 429/502/503/504/connection errors),
     ``page_size`` (messages per read request) and ``write_concurrency`` (parallel POSTs of ``aset_messages``).
 
@@ -79,10 +81,17 @@ class MemoryLayerChatStore(BaseChatStore):
             store.get_messages("alice")   # [ChatMessage(role=USER, content="Hello!")]
     """
 
-    base_url: str = Field(default="http://localhost:61001", description="MemoryLayer API URL")
-    api_key: str | None = Field(default=None, description="API key (Bearer)", exclude=True, repr=False)
-    workspace_id: str | None = Field(default=None, description="Workspace for multi-tenant isolation")
-    timeout: float = Field(default=30.0, description="Request timeout in seconds")
+    base_url: str = Field(default_factory=env_url, description="MemoryLayer API URL (MEMORYLAYER_URL)")
+    api_key: str | None = Field(
+        default_factory=env_api_key,
+        description="API key (Bearer; MEMORYLAYER_API_KEY)",
+        exclude=True,
+        repr=False,
+    )
+    workspace_id: str | None = Field(
+        default_factory=env_workspace_id, description="Workspace for isolation (MEMORYLAYER_WORKSPACE_ID)"
+    )
+    timeout: float = Field(default=DEFAULT_TIMEOUT_S, description="Request timeout in seconds")
     max_retries: int = Field(default=3, ge=0, description="Retries of idempotent requests")
     page_size: int = Field(default=1000, ge=1, le=1000, description="Messages fetched per request")
     write_concurrency: int = Field(default=8, ge=1, description="Parallel POSTs in aset_messages")
@@ -96,15 +105,15 @@ class MemoryLayerChatStore(BaseChatStore):
 
     def __init__(
         self,
-        base_url: str = "http://localhost:61001",
+        base_url: str | None = None,
         api_key: str | None = None,
         workspace_id: str | None = None,
-        timeout: float = 30.0,
+        timeout: float = DEFAULT_TIMEOUT_S,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            base_url=base_url, api_key=api_key, workspace_id=workspace_id, timeout=timeout, **kwargs
-        )
+        given = {"base_url": base_url, "api_key": api_key, "workspace_id": workspace_id}
+        # What is left out comes from the environment (the fields' default factories).
+        super().__init__(timeout=timeout, **{k: v for k, v in given.items() if v is not None}, **kwargs)
 
     @classmethod
     def class_name(cls) -> str:

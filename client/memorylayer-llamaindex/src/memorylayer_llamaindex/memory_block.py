@@ -28,9 +28,10 @@ import httpx
 from llama_index.core.bridge.pydantic import Field, PrivateAttr
 from llama_index.core.llms import ChatMessage, MessageRole
 from llama_index.core.memory.memory import BaseMemoryBlock
-from memorylayer import MemoryLayerClient
+from memorylayer import DEFAULT_TIMEOUT_S, MemoryLayerClient
 
 from memorylayer_llamaindex.convert import _text_of, message_role_to_string
+from memorylayer_llamaindex.env import env_api_key, env_url, env_workspace_id
 from memorylayer_llamaindex.threads import ThreadWriter, thread_id_for
 
 __all__ = ["MemoryLayerMemoryBlock"]
@@ -54,10 +55,17 @@ class MemoryLayerMemoryBlock(BaseMemoryBlock[str]):
         description="Shown with the block's content",
     )
     priority: int = Field(default=1, description="Truncation priority (0 = never truncate)")
-    base_url: str = Field(default="http://localhost:61001", description="MemoryLayer API URL")
-    api_key: str | None = Field(default=None, description="API key (Bearer)", exclude=True, repr=False)
-    workspace_id: str | None = Field(default=None, description="Workspace (X-Workspace-ID)")
-    timeout: float = Field(default=30.0, description="Request timeout in seconds")
+    base_url: str = Field(default_factory=env_url, description="MemoryLayer API URL (MEMORYLAYER_URL)")
+    api_key: str | None = Field(
+        default_factory=env_api_key,
+        description="API key (Bearer; MEMORYLAYER_API_KEY)",
+        exclude=True,
+        repr=False,
+    )
+    workspace_id: str | None = Field(
+        default_factory=env_workspace_id, description="Workspace (X-Workspace-ID; MEMORYLAYER_WORKSPACE_ID)"
+    )
+    timeout: float = Field(default=DEFAULT_TIMEOUT_S, description="Request timeout in seconds")
     mode: Literal["recall", "context_pack"] = Field(default="recall", description="What to inject")
     limit: int = Field(default=5, ge=1, le=100, description="Memories injected in recall mode")
     tags: list[str] = Field(default_factory=list, description="Recall only memories carrying all these tags")

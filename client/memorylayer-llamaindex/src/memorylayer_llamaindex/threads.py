@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 import httpx
+from memorylayer import DEFAULT_TIMEOUT_S
 from memorylayer.errors import error_for_status
 
 __all__ = ["ThreadWriter", "thread_id_for"]
@@ -61,7 +62,7 @@ class ThreadWriter:
         api_key: str | None = None,
         workspace_id: str | None = None,
         *,
-        timeout: float = 30.0,
+        timeout: float = DEFAULT_TIMEOUT_S,
         transport: httpx.BaseTransport | None = None,
         async_transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:

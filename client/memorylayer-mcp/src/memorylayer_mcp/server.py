@@ -28,7 +28,7 @@ from typing import Annotated, Any, Literal, ParamSpec, TypeVar
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
-from memorylayer import MemoryLayerClient
+from memorylayer import DEFAULT_TIMEOUT_S, MemoryLayerClient
 from memorylayer.errors import MemoryLayerError, NotFoundError, TransportError
 from memorylayer.models import (
     Entity,
@@ -105,7 +105,7 @@ class Config:
     api_key: str | None = None
     workspace_id: str | None = None
     session_id: str = "mcp"
-    timeout: float = 30.0
+    timeout: float = DEFAULT_TIMEOUT_S
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Config:
