@@ -1,5 +1,9 @@
 """``python -m bench.locomo [--conversations conv-26,conv-30] [--embedding local|hash|e5] [--data PATH]
-[--role app|superuser] [--filler N]``.
+[--role app|superuser] [--filler N] [--mode turns|threads|both]``.
+
+``--mode``: ``turns`` (default) stores each turn as one memory with ``remember``; ``threads`` sends the
+conversation through the thread API and the extraction worker and credits recall through provenance
+(bench/locomo/threads.py); ``both`` reports the two side by side.
 
 ``--role``: who the services log in as (bench/locomo/stack.py; ``superuser``, the default, as every earlier
 figure; ``app`` = production's role and its HNSW settings). ``--filler N``: first ingest N extra copies of
@@ -14,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -21,6 +26,7 @@ import httpx
 from bench.locomo import data
 from bench.locomo.run import ingest, run_conversation, table, write_results
 from bench.locomo.stack import EMBEDDINGS, running_stack
+from bench.locomo.threads import ask_thread, ingest_thread
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -38,6 +44,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--details", action="store_true", help="also keep every question's ranking in the JSON"
     )
+    parser.add_argument("--mode", choices=("turns", "threads", "both"), default="turns")
     args = parser.parse_args(argv)
     only = [c.strip() for c in args.conversations.split(",") if c.strip()]
     conversations = data.load(args.data, only or None)
@@ -54,12 +61,21 @@ def main(argv: list[str] | None = None) -> None:
         if args.filler:
             print(f"ingested {args.filler} filler copies")
         for conv in conversations:
-            started = time.perf_counter()
-            ws = ingest(client, conv)
-            print(
-                f"{conv.sample_id}: ingested {len(conv.turns)} turns in {time.perf_counter() - started:.1f} s"
-            )
-            runs = run_conversation(stack, client, conv, ws)
+            ws, ranker = None, None
+            if args.mode != "threads":
+                started = time.perf_counter()
+                ws = ingest(client, conv)
+                print(
+                    f"{conv.sample_id}: ingested {len(conv.turns)} turns in {time.perf_counter() - started:.1f} s"
+                )
+            if args.mode != "turns":
+                started = time.perf_counter()
+                tws, dia_of = ingest_thread(stack, client, conv)
+                print(
+                    f"{conv.sample_id}: threaded {len(conv.turns)} turns in {time.perf_counter() - started:.1f} s"
+                )
+                ranker = partial(ask_thread, client, tws, dia_of)
+            runs = run_conversation(stack, client, conv, ws, ranker)
             results[conv.sample_id] = {name: run.summary() for name, run in runs.items()}
             details[conv.sample_id] = {name: run.rows for name, run in runs.items()}
     print()
@@ -69,6 +85,7 @@ def main(argv: list[str] | None = None) -> None:
         "data": str(args.data),
         "role": args.role,
         "filler": args.filler,
+        "mode": args.mode,
         "results": results,
     }
     if args.details:

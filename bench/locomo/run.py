@@ -19,7 +19,7 @@ from bench.locomo.stack import Stack
 
 RESULTS_DIR = Path(__file__).resolve().parents[1] / "results"
 RECALL_LIMIT = 10
-SYSTEMS = ("memorylayer", "bm25", "dense")
+ALL_SYSTEMS = ("memorylayer", "memorylayer-threads", "bm25", "dense")  # -threads: bench/locomo/threads.py
 
 
 @dataclass
@@ -98,49 +98,60 @@ def evaluate(
     return runs
 
 
-def run_conversation(stack: Stack, client: httpx.Client, conv: Conversation, ws: str) -> dict[str, SystemRun]:
+def run_conversation(
+    stack: Stack,
+    client: httpx.Client,
+    conv: Conversation,
+    ws: str | None,
+    threads: Callable[[str], tuple[list[str], float]] | None = None,
+) -> dict[str, SystemRun]:
+    """The per-turn workspace ``ws`` (None: not ingested) and the threads mode's ranker, beside the baselines."""
     ids = [t.dia_id for t in conv.turns]
     texts = [t.content for t in conv.turns]
     bm25 = BM25Baseline(ids, texts)
     dense = DenseBaseline(stack.services.embedder, ids, texts)
-    return evaluate(
-        conv,
-        {
-            "memorylayer": lambda q: ask(client, ws, q),
-            "bm25": lambda q: (bm25.rank(q), None),
-            "dense": lambda q: (dense.rank(q), None),
-        },
-    )
+    rankers: dict[str, Callable[[str], tuple[list[str], float | None]]] = {}
+    if ws is not None:
+        rankers["memorylayer"] = lambda q: ask(client, ws, q)
+    if threads is not None:
+        rankers["memorylayer-threads"] = threads
+    rankers["bm25"] = lambda q: (bm25.rank(q), None)
+    rankers["dense"] = lambda q: (dense.rank(q), None)
+    return evaluate(conv, rankers)
 
 
 def table(results: dict[str, dict[str, dict]]) -> str:
     """Markdown: a row per conversation × category, the systems' Hit@5 / Recall@5 / MRR@10 side by side, and
     the macro average of the conversations' overall figures."""
+    first = next(iter(results.values()))
+    shown = tuple(s for s in ALL_SYSTEMS if s in first)  # the systems this run has
     head = (
         "| conversation | category | n | "
-        + " | ".join(f"{s} {m}" for s in SYSTEMS for m in ("H@5", "R@5", "MRR"))
+        + " | ".join(f"{s} {m}" for s in shown for m in ("H@5", "R@5", "MRR"))
         + " |"
     )
-    lines = [head, "|" + "---|" * (3 + 3 * len(SYSTEMS))]
+    lines = [head, "|" + "---|" * (3 + 3 * len(shown))]
     for conv_id, systems in results.items():
-        cats = systems["memorylayer"]["metrics"]
+        cats = systems[shown[0]]["metrics"]
         order = ["overall"] + [c for c in ("multi-hop", "temporal", "open-domain", "single-hop") if c in cats]
         for cat in order:
-            cells = [f"{systems[s]['metrics'][cat][m]:.3f}" for s in SYSTEMS for m in METRICS]
+            cells = [f"{systems[s]['metrics'][cat][m]:.3f}" for s in shown for m in METRICS]
             lines.append(f"| {conv_id} | {cat} | {cats[cat]['n']} | " + " | ".join(cells) + " |")
     if len(results) > 1:
         # Each conversation counts once (bench/locomo/protocol.py): the headline figure.
         cells = [
             f"{macro({c: r[s]['metrics']['overall'] for c, r in results.items()})[m]:.3f}"
-            for s in SYSTEMS
+            for s in shown
             for m in METRICS
         ]
         lines.append(f"| **macro** | overall | {len(results)} conv. | " + " | ".join(cells) + " |")
     lat = [
-        f"{c}: p50 {r['memorylayer']['latency_ms']['p50']} ms, p95 {r['memorylayer']['latency_ms']['p95']} ms"
+        f"{c} {s}: p50 {r[s]['latency_ms']['p50']} ms, p95 {r[s]['latency_ms']['p95']} ms"
         for c, r in results.items()
+        for s in shown
+        if "latency_ms" in r[s]
     ]
-    return "\n".join(lines) + "\n\nRecall latency over HTTP (memorylayer): " + "; ".join(lat) + "\n"
+    return "\n".join(lines) + "\n\nRecall latency over HTTP: " + "; ".join(lat) + "\n"
 
 
 def write_results(payload: dict) -> Path:

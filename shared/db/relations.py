@@ -313,15 +313,20 @@ def merge_entities(conn: Connection, workspace_id: str, source_id: str, target_i
 
 
 def evidence_memories(conn: Connection, workspace_id: str, entity_ids: list[str], limit: int) -> list[dict]:
-    """The live memories that are active evidence of a relation of one of ``entity_ids``, most confident then
-    newest first (the context pack's ``entity_matches``)."""
+    """The live memories that are active evidence of a relation of one of ``entity_ids``, or are about one of
+    them (``subject_id``: a speaker's facts), most confident then newest first (the context pack's
+    ``entity_matches``)."""
+    live = "m.workspace_id = %(ws)s AND m.deleted_at IS NULL AND m.valid_to IS NULL AND m.status = 'active'"
     return conn.execute(
-        f"SELECT * FROM (SELECT DISTINCT ON (m.id) {QUALIFIED_COLUMNS}, v.confidence AS evidence_confidence "
+        "SELECT * FROM (SELECT DISTINCT ON (id) * FROM ("
+        f"SELECT {QUALIFIED_COLUMNS}, v.confidence::float8 AS evidence_confidence "
         "FROM entity_relations r JOIN entity_relation_evidence v ON v.relation_id = r.id AND v.active "
         "JOIN memories m ON m.id = v.source_memory_id "
         "WHERE r.workspace_id = %(ws)s AND r.active AND (r.source_entity_id = ANY(%(ids)s) "
-        "OR r.target_entity_id = ANY(%(ids)s)) AND m.workspace_id = %(ws)s AND m.deleted_at IS NULL "
-        "AND m.valid_to IS NULL AND m.status = 'active' ORDER BY m.id, v.confidence DESC) x "
+        f"OR r.target_entity_id = ANY(%(ids)s)) AND {live} "
+        f"UNION ALL SELECT {QUALIFIED_COLUMNS}, 1.0::float8 FROM memories m "
+        f"WHERE m.subject_id = ANY(%(ids)s) AND {live}"
+        ") u ORDER BY id, evidence_confidence DESC) x "
         "ORDER BY evidence_confidence DESC, created_at DESC, id LIMIT %(limit)s",
         {"ws": workspace_id, "ids": sorted(entity_ids), "limit": limit},
     ).fetchall()

@@ -889,7 +889,10 @@ CREATE TABLE public.thread_messages (
     content jsonb NOT NULL,
     metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
     client_message_id text,
-    created_at timestamp with time zone DEFAULT now() NOT NULL
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    speaker_name text,
+    speaker_id text,
+    occurred_at timestamp with time zone
 );
 
 ALTER TABLE ONLY public.thread_messages
@@ -931,7 +934,8 @@ CREATE TABLE public.threads (
     idle_action text,
     hidden_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    participants jsonb DEFAULT '[]'::jsonb NOT NULL
 );
 
 ALTER TABLE ONLY public.threads

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from psycopg import sql
@@ -22,15 +23,19 @@ from shared.db.updates import assignments
 THREAD_COLUMNS = (
     "id, workspace_id, tenant_id, user_id, context_id, observer_id, subject_id, title, metadata, scope, ownership, "
     "parent_thread, message_count, last_decomposed_at, last_decomposed_index, summary, expires_at, idle_action, "
-    "hidden_at, created_at, updated_at"
+    "hidden_at, participants, created_at, updated_at"
 )
 MESSAGE_COLUMNS = (
-    "id, thread_id, workspace_id, message_index, role, content, metadata, client_message_id, created_at"
+    "id, thread_id, workspace_id, message_index, role, content, metadata, client_message_id, speaker_name, "
+    "speaker_id, occurred_at, created_at"
 )
 JOB_COLUMNS = (
     "id, workspace_id, thread_id, from_index, to_index, status, attempts, error, result, created_at, started_at, "
     "finished_at"
 )
+
+
+JSON_COLUMNS = frozenset({"metadata", "participants"})
 
 
 # A message to append, as the service hands it to the repository.
@@ -40,11 +45,14 @@ class NewMessage:
     content: Any  # a string, or a list of content parts
     metadata: dict[str, Any]
     client_message_id: str | None
+    speaker_name: str | None = None  # who said it (None: the thread's user)
+    speaker_id: str | None = None
+    occurred_at: datetime | None = None  # when it was said (None: when it was stored)
 
 
 def create(conn: Connection, workspace_id: str, thread_id: str, fields: dict[str, Any]) -> dict | None:
     columns = ["id", "workspace_id", *fields]
-    values = [thread_id, workspace_id, *(Jsonb(v) if k == "metadata" else v for k, v in fields.items())]
+    values = [thread_id, workspace_id, *(Jsonb(v) if k in JSON_COLUMNS else v for k, v in fields.items())]
     return conn.execute(
         f"INSERT INTO threads ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))}) "
         f"ON CONFLICT (workspace_id, id) DO NOTHING RETURNING {THREAD_COLUMNS}",
@@ -163,8 +171,9 @@ def append(conn: Connection, thread: dict, messages: list[NewMessage]) -> tuple[
                 continue
         row = one(
             conn.execute(
-                f"INSERT INTO thread_messages (id, thread_id, workspace_id, message_index, role, content, metadata, "
-                f"client_message_id) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {MESSAGE_COLUMNS}",
+                "INSERT INTO thread_messages (id, thread_id, workspace_id, message_index, role, content, metadata, "
+                "client_message_id, speaker_name, speaker_id, occurred_at) "
+                f"VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {MESSAGE_COLUMNS}",
                 (
                     f"msg_{uuid.uuid4().hex[:20]}",
                     thread["id"],
@@ -174,6 +183,9 @@ def append(conn: Connection, thread: dict, messages: list[NewMessage]) -> tuple[
                     Jsonb(message.content),
                     Jsonb(message.metadata),
                     message.client_message_id,
+                    message.speaker_name,
+                    message.speaker_id,
+                    message.occurred_at,
                 ),
             ).fetchone()
         )
@@ -187,6 +199,14 @@ def append(conn: Connection, thread: dict, messages: list[NewMessage]) -> tuple[
             (next_index, thread["workspace_id"], thread["id"]),
         )
     return new, existing
+
+
+def set_participants(conn: Connection, workspace_id: str, thread_id: str, participants: list[dict]) -> None:
+    """Replace the thread's participant list (the caller holds the row lock and has merged the old one)."""
+    conn.execute(
+        "UPDATE threads SET participants = %s WHERE workspace_id = %s AND id = %s",
+        (Jsonb(participants), workspace_id, thread_id),
+    )
 
 
 def mark_decomposed(

@@ -17,6 +17,7 @@ from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.db.scope import Scope
 from shared.db.threads import NewMessage, ThreadFilter
+from shared.domain.extraction.speakers import merge_participants
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.providers.queue import JobQueue
 
@@ -95,7 +96,13 @@ class ThreadService:
             thread = repo.lock(conn, workspace_id, thread_id)
             if thread is None:
                 raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+            # Before any row: a speaker past the participants cap refuses the whole append.
+            people = merge_participants(
+                thread["participants"], ((m.speaker_name, m.speaker_id) for m in messages)
+            )
             new, existing = repo.append(conn, thread, messages)
+            if people != thread["participants"]:
+                repo.set_participants(conn, workspace_id, thread_id, people)
             job = (
                 repo.create_job(
                     conn, workspace_id, thread_id, new[0]["message_index"], new[-1]["message_index"]

@@ -172,7 +172,7 @@ def append_messages(
             raise PayloadTooLarge(
                 f"a message is {size} bytes; the limit is {limit}", code="content_too_large"
             )
-        new.append(NewMessage(m.role, content, m.metadata, m.id))
+        new.append(NewMessage(m.role, content, m.metadata, m.id, m.name, m.speaker_id, m.said_at))
     stored, job = svc.threads.append(caller.workspace(), thread_id, new)
     if job is not None:
         # Durable already (the job row is the outbox): enqueue after the response is sent.

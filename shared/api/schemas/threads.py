@@ -50,6 +50,10 @@ class Thread(Wire):
     last_decomposed_at: Timestamp | None = Field(description="When extraction last ran.")
     expires_at: ExpiresAt
     hidden_at: Timestamp | None = Field(description="When the thread was hidden (null: visible).")
+    participants: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Who takes part: `{name, speaker_id?, user_id?}`, as created and as messages named them.",
+    )
     created_at: CreatedAt
     updated_at: UpdatedAt
 
@@ -82,11 +86,17 @@ class Message(Wire):
     content: Any = Field(description="A string, or a list of content parts `{type, text?, data?}`.")
     metadata: Metadata
     client_message_id: str | None = Field(description="The `id` the client gave the message, if any.")
-    created_at: CreatedAt
+    name: str | None = Field(default=None, description="Who said it (absent: the thread's user).")
+    speaker_id: str | None = Field(default=None, description="The speaker's stable id, if given.")
+    occurred_at: Timestamp | None = Field(
+        default=None, description="When it was said, if the client said so (absent: when it was stored)."
+    )
+    created_at: CreatedAt = Field(description="When it was said: `occurred_at` when given, else when stored.")
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Message:
-        return cls.pick(row)
+        said = row.get("occurred_at")
+        return cls.pick(row, name=row.get("speaker_name"), created_at=said or row["created_at"])
 
 
 class ThreadFull(Wire):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from shared.domain.extraction.candidates import Candidate
+from shared.domain.extraction.speakers import Speaker
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,11 @@ class Message:
     role: str
     text: str
     message_id: str | None = None
-    created_at: datetime | None = None
+    created_at: datetime | None = None  # when it was said (the client's time, else when it was stored)
+    speaker: Speaker | None = None  # who said it; None: the thread's user
+    index: int | None = (
+        None  # its position in the thread (an episode keeps it: a thread is an ordered stream)
+    )
 
 
 @dataclass

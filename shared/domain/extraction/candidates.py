@@ -46,6 +46,11 @@ class Candidate:
     # Typed relations the extractor proposes (shared.domain.requests.EntityRelationInput, evidence_kind
     # "generated"; spans into ``content``): written with evidence, spans checked, by the writer.
     relations: list[Any] = field(default_factory=list)
+    # Whose fact or episode this is (``speakers.Speaker``); None: the thread's user, as before speakers.
+    speaker: Any = None
+    # A named speaker's episode's place in its thread's stream (the message index): recall lends a matching
+    # turn's score to its neighbours. An unnamed user's episode holds the assistant's reply already: none.
+    sequence_index: int | None = None
 
     @property
     def is_fact(self) -> bool:

@@ -14,6 +14,8 @@ import re
 from shared.domain.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Message
 from shared.domain.extraction.candidates import Candidate
 from shared.domain.extraction.rules import facts_in
+from shared.domain.extraction.rules.when import resolve
+from shared.domain.extraction.speakers import Speaker
 from shared.domain.requests import EntityRelationInput
 
 # How each predicate reads as a memory; a predicate not listed reads "User <predicate>: <value>".
@@ -30,6 +32,7 @@ TEMPLATES = {
 }  # fmt: skip
 PREFERENCES = frozenset({"likes", "dislikes", "diet", "avoids", "hobby"})
 SUBTYPES = {"event": "event", "plan": "plan"}
+DATED = frozenset({"event", "plan"})  # predicates whose value may say when, relative to the message
 
 EPISODE_MAX_CHARS = 600
 
@@ -37,23 +40,31 @@ EPISODE_MAX_CHARS = 600
 class DeterministicExtractor(Extractor):
     name = "deterministic"
 
-    def facts(self, text: str) -> list[Candidate]:
-        """The facts about the user that ``text`` states (``shared.domain.extraction.rules``), as candidates."""
+    def facts(self, text: str, speaker: Speaker | None = None) -> list[Candidate]:
+        """The facts ``text`` states about whoever said it (``shared.domain.extraction.rules``; "I" is the
+        speaker), as candidates: the thread's user's when ``speaker`` is None, else filed under the speaker."""
         out: list[Candidate] = []
+        who = _label(speaker)
         for fact in facts_in(text):
             template = TEMPLATES.get(fact.predicate, "User " + fact.predicate.replace("_", " ") + ": {}")
             subtype = (
                 "preference" if fact.predicate in PREFERENCES else SUBTYPES.get(fact.predicate, "profile")
             )
-            out.append(Candidate(content=template.format(fact.value), subject="user", predicate=fact.predicate,
-                                 value=fact.value, subtype=subtype, importance=0.7))  # fmt: skip
+            content = who + template.format(fact.value)[len("User") :]
+            subject = "user" if speaker is None else speaker.key
+            out.append(Candidate(content=content, subject=subject, predicate=fact.predicate, value=fact.value,
+                                 subtype=subtype, importance=0.7, speaker=speaker))  # fmt: skip
         return out
 
     def extract(self, data: ExtractionInput) -> ExtractionOutput:
         candidates: list[Candidate] = []
         messages = data.messages
-        said = {i: self.facts(m.text) for i, m in enumerate(messages) if m.role == "user" and m.text.strip()}
-        speaker = _speaker_name(data, [fact for facts in said.values() for fact in facts])
+        said = {
+            i: self.facts(m.text, m.speaker)
+            for i, m in enumerate(messages)
+            if m.role == "user" and m.text.strip()
+        }
+        user_name = _speaker_name(data, [f for facts in said.values() for f in facts if f.speaker is None])
         for i, facts in said.items():
             message = messages[i]
             reply = next((m for m in messages[i + 1 :] if m.role == "assistant"), None)
@@ -61,16 +72,27 @@ class DeterministicExtractor(Extractor):
             for fact in facts:
                 fact.source_message_ids = sources[:1]
                 fact.event_time = message.created_at
+                if fact.predicate in DATED:  # "I adopted a puppy yesterday": the day before it was said
+                    fact.event_time = resolve(fact.value or "", message.created_at) or message.created_at
                 candidates.append(fact)
             episode = _episode(message, reply)
             episode.source_message_ids = sources
-            episode.relations = _episode_relations(message.text, episode.content, speaker)
+            episode.speaker = message.speaker
+            if message.speaker is not None:  # a turn among people: recall's neighbouring-turn cue reads it
+                episode.sequence_index = message.index
+            speaker = user_name if message.speaker is None else message.speaker.name
+            prefix = len(_label(message.speaker)) + 2
+            episode.relations = _episode_relations(message.text, episode.content, speaker, prefix)
             candidates.append(episode)
         return ExtractionOutput(candidates=candidates, summary=data.summary)
 
 
+def _label(speaker: Speaker | None) -> str:
+    return "User" if speaker is None else speaker.label
+
+
 def _episode(user: Message, reply: Message | None) -> Candidate:
-    content = f"User: {user.text.strip()}"
+    content = f"{_label(user.speaker)}: {user.text.strip()}"
     if reply is not None and reply.text.strip():
         content += f"\nAssistant: {reply.text.strip()}"
     if len(content) > EPISODE_MAX_CHARS:
@@ -120,13 +142,14 @@ _PRONOUNS = frozenset({
     "he", "she", "they", "it", "we", "you", "i", "this", "that", "there",
 })  # fmt: skip
 RELATION_CONFIDENCE = 0.85
-_EPISODE_PREFIX = len("User: ")
 
 
-def _episode_relations(text: str, content: str, speaker: str | None) -> list[EntityRelationInput]:
+def _episode_relations(
+    text: str, content: str, speaker: str | None, prefix: int = len("User: ")
+) -> list[EntityRelationInput]:
     """The relations of a user message, as inputs whose spans point into its episode's ``content``; a span
     the episode's truncation cut is dropped, so the writer's span check never sees a bad one."""
-    shift = _EPISODE_PREFIX - (len(text) - len(text.lstrip()))
+    shift = prefix - (len(text) - len(text.lstrip()))
     out = []
     for relationship, source, src_kind, target, dst_kind, start, end in relations_in(text, speaker):
         start, end = start + shift, end + shift

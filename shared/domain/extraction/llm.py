@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from shared.core.errors import ServiceUnavailable
 from shared.core.names import normalize_entity_type
-from shared.domain.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Usage
+from shared.domain.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Message, Usage
 from shared.domain.extraction.candidates import MULTI_VALUED, SINGLE_VALUED, Candidate
 from shared.domain.relations.canonical import canonicalize
 from shared.domain.requests import EntityRelationInput
@@ -29,7 +29,9 @@ SYSTEM = (
     + "; for facts that accumulate use one of: "
     + ", ".join(MULTI_VALUED)
     + "; otherwise use a short "
-    "snake_case predicate. Write `content` as one self-contained sentence about the user. Known memories are "
+    "snake_case predicate. Write `content` as one self-contained sentence about the user. A message prefixed "
+    "with a name in brackets was said by that person: their facts have `subject` set to that name exactly and "
+    '`content` naming them ("I" is the speaker); `subject` is `user` for unnamed messages. Known memories are '
     "listed with handles like [3]; do not repeat a known memory unless its value changed. For each fact, list "
     "the typed relations between named entities it states (relationship such as employed_by, member_of, "
     "located_in, owns, reports_to, founded, part_of, depends_on; entity types person, org, project, place, "
@@ -97,10 +99,18 @@ def _schema() -> dict:
 SCHEMA = _schema()
 
 
+def _line(m: Message) -> str:
+    """``user: text`` for the thread's user (as before speakers), ``user [Melanie, 2023-05-08]: text`` else."""
+    tags = [m.speaker.label] if m.speaker is not None else []
+    if m.speaker is not None and m.created_at is not None:
+        tags.append(m.created_at.date().isoformat())
+    return f"{m.role}{' [' + ', '.join(tags) + ']' if tags else ''}: {m.text}"
+
+
 def render_prompt(data: ExtractionInput) -> str:
     known = "\n".join(f"[{i}] {fact}" for i, fact in enumerate(data.known_facts, start=1)) or "(none)"
-    recent = "\n".join(f"{m.role}: {m.text}" for m in data.recent) or "(none)"
-    new = "\n".join(f"{m.role}: {m.text}" for m in data.messages)
+    recent = "\n".join(_line(m) for m in data.recent) or "(none)"
+    new = "\n".join(_line(m) for m in data.messages)
     return (
         f"Conversation summary so far:\n{data.summary or '(none)'}\n\n"
         f"Earlier messages (context only):\n{recent}\n\n"
@@ -128,24 +138,49 @@ class LLMExtractor(Extractor):
                 f"LLM returned output outside the schema: {json.dumps(exc.errors()[:3], default=str)[:500]}",
                 code="llm_invalid_output",
             ) from exc
-        candidates = [
-            Candidate(
-                content=f.content,
-                subject=f.subject.lower(),
-                predicate=f.predicate,
-                value=f.value,
-                type=f.type,
-                subtype="fact",
-                importance=f.importance,
-                relations=grounded_relations(f.relations, data),
+        candidates = []
+        for f in proposal.facts:
+            said = attributed(f.subject, data)
+            speaker = said.speaker if said is not None else None
+            candidates.append(
+                Candidate(
+                    content=f.content,
+                    subject=f.subject.lower() if speaker is None else speaker.key,
+                    predicate=f.predicate,
+                    value=f.value,
+                    type=f.type,
+                    subtype="fact",
+                    importance=f.importance,
+                    relations=grounded_relations(f.relations, data),
+                    speaker=speaker,
+                    event_time=said.created_at if said is not None else None,
+                    # A named speaker's fact cites their message; the thread user's, the whole batch (as before).
+                    source_message_ids=[said.message_id]
+                    if speaker is not None and said and said.message_id
+                    else [],
+                )
             )
-            for f in proposal.facts
-        ]
         return ExtractionOutput(
             candidates=candidates,
             summary=proposal.summary or data.summary,
             usage=Usage(calls=1, input_tokens=usage.input_tokens, output_tokens=usage.output_tokens),
         )
+
+
+def attributed(subject: str, data: ExtractionInput) -> Message | None:
+    """The latest new message whose speaker the model named as the fact's ``subject``; for "user" (or a name
+    no one in the new messages has) the latest unnamed message, when there is one. None: no message to date it by.
+
+    >>> from shared.domain.extraction.speakers import Speaker
+    >>> msgs = [Message("user", "I paint", "m1", speaker=Speaker("Melanie")), Message("user", "I hike", "m2")]
+    >>> [attributed(s, ExtractionInput(messages=msgs)).message_id for s in ("melanie", "user")]
+    ['m1', 'm2']
+    """
+    wanted = subject.strip().casefold()
+    named = [m for m in data.messages if m.speaker is not None and m.speaker.label.casefold() == wanted]
+    unnamed = [m for m in data.messages if m.speaker is None]
+    found = named or unnamed
+    return found[-1] if found else None
 
 
 def grounded_relations(proposed: list[ProposedRelation], data: ExtractionInput) -> list[EntityRelationInput]:

@@ -23,6 +23,7 @@ from shared.db.pool import Database
 from shared.domain.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Message
 from shared.domain.extraction.candidates import Provenance
 from shared.domain.extraction.deterministic import DeterministicExtractor
+from shared.domain.extraction.speakers import speaker_of
 from shared.domain.extraction.writer import MemoryWriter
 from shared.domain.indexing import VectorIndexer
 from shared.providers.embeddings.base import Embedder
@@ -125,9 +126,10 @@ class ExtractionWorker:
                 else []
             )
             known = facts.known(conn, ws, thread["user_id"])
+        people = thread["participants"]
         data = ExtractionInput(
-            messages=[_message(m) for m in new],
-            recent=[_message(m) for m in reversed(earlier)],
+            messages=[_message(m, people) for m in new],
+            recent=[_message(m, people) for m in reversed(earlier)],
             summary=thread["summary"],
             known_facts=known,
         )
@@ -190,10 +192,12 @@ class ExtractionWorker:
         return ExtractionOutput(proposed.candidates + episodes, proposed.summary, proposed.usage), generation
 
 
-def _message(row: dict[str, Any]) -> Message:
+def _message(row: dict[str, Any], participants: list[dict[str, Any]]) -> Message:
     return Message(
         role=row["role"],
         text=message_text(row["content"]),
         message_id=row["id"],
-        created_at=row["created_at"],
+        created_at=row["occurred_at"] or row["created_at"],  # when it was said, if the client said so
+        speaker=speaker_of(participants, row["speaker_name"], row["speaker_id"]),
+        index=row["message_index"],
     )

@@ -20,6 +20,7 @@ from typing import Any
 
 from shared.db import facts
 from shared.db import memories as repo
+from shared.db import relations as relations_repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.db.rows import Connection
@@ -45,9 +46,16 @@ class MemoryWriter:
             ws_repo.ensure_workspace(conn, workspace_id)
             ws_repo.bind_embedding_model(conn, workspace_id, self.embedder.model_id)
             # Serialises writers of one user's facts: two jobs superseding the same key must not both win.
-            facts.lock_writer(conn, workspace_id, user_id)
+            owners = {_owner(c, user_id) for c in candidates}
+            for owner in sorted(owners, key=lambda u: u or ""):  # one order: two jobs never lock crosswise
+                facts.lock_writer(conn, workspace_id, owner)
+            people: dict[Any, str] = {}
             for candidate, vector in zip(candidates, vectors, strict=True):
-                self._write_one(conn, workspace_id, user_id, candidate, vector, provenance, report)
+                if candidate.speaker is not None and candidate.speaker not in people:
+                    people[candidate.speaker] = _person(conn, workspace_id, candidate.speaker)
+                subject_id = people.get(candidate.speaker) if candidate.speaker is not None else None
+                owner = _owner(candidate, user_id)
+                self._write_one(conn, workspace_id, owner, candidate, vector, provenance, report, subject_id)
         return report
 
     def _write_one(
@@ -59,6 +67,7 @@ class MemoryWriter:
         vector: Any,
         provenance: Provenance,
         report: WriteReport,
+        subject_id: str | None = None,
     ) -> None:
         fact_key = candidate.fact_key(user_id)
         current = None
@@ -69,7 +78,7 @@ class MemoryWriter:
             ):
                 report.unchanged.append(current["id"])
                 return
-        row = self._row(workspace_id, user_id, candidate, vector, provenance, fact_key)
+        row = self._row(workspace_id, user_id, candidate, vector, provenance, fact_key, subject_id)
         stored, created = repo.insert(conn, row)
         if not created:
             report.unchanged.append(stored["id"])
@@ -101,8 +110,11 @@ class MemoryWriter:
         vector: Any,
         provenance: Provenance,
         fact_key: str | None,
+        subject_id: str | None = None,
     ) -> dict[str, Any]:
         metadata = dict(candidate.metadata)
+        if candidate.speaker is not None and candidate.speaker.name:
+            metadata["speaker"] = candidate.speaker.name
         if candidate.is_fact:
             metadata.update(
                 fact_subject=candidate.subject,
@@ -128,5 +140,29 @@ class MemoryWriter:
             source_message_ids=candidate.source_message_ids or provenance.message_ids,
             fact_key=fact_key,
             event_time=candidate.event_time,
+            subject_id=subject_id,
             **({"context_id": provenance.context_id} if provenance.context_id else {}),
+            **_stream(candidate, provenance),
         )
+
+
+def _stream(candidate: Candidate, provenance: Provenance) -> dict[str, Any]:
+    """An episode of a thread's message is a turn of the thread's ordered stream, as a chat client's
+    ``remember`` with a ``sequence_key`` is: recall lends a matching turn's score to its neighbours."""
+    if candidate.sequence_index is None or not provenance.thread_id:
+        return {}
+    return {"sequence_key": f"thread:{provenance.thread_id}", "sequence_index": candidate.sequence_index}
+
+
+def _owner(candidate: Candidate, thread_user: str | None) -> str | None:
+    """Whose memory a candidate becomes: its speaker's own user id when known, else the thread's user."""
+    speaker = candidate.speaker
+    return speaker.user_id if speaker is not None and speaker.user_id else thread_user
+
+
+def _person(conn: Connection, workspace_id: str, speaker: Any) -> str:
+    """The subject id of a speaker's memories: their stable speaker id when given, else their user id, else
+    the id of a person entity of their name (created once; ``GET /v1/entities`` lists it)."""
+    if speaker.speaker_id or speaker.user_id:
+        return str(speaker.speaker_id or speaker.user_id)
+    return str(relations_repo.upsert_entity(conn, workspace_id, speaker.label, "person")["id"])
