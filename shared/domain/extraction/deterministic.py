@@ -35,6 +35,18 @@ SUBTYPES = {"event": "event", "plan": "plan"}
 DATED = frozenset({"event", "plan"})  # predicates whose value may say when, relative to the message
 
 EPISODE_MAX_CHARS = 600
+# The memory reads in the third person: "User plans to visit my mom" would read as the reader's mother.
+_FIRST_PERSON = {"my": "their", "mine": "theirs", "myself": "themselves", "me": "them"}
+_FIRST_PERSON_RE = re.compile(r"\b(my|mine|myself|me)\b", re.IGNORECASE)
+
+
+def third_person(value: str) -> str:
+    """``value`` with the speaker's first-person words in the third person.
+
+    >>> third_person("take my dog to see me play")
+    'take their dog to see them play'
+    """
+    return _FIRST_PERSON_RE.sub(lambda m: _FIRST_PERSON[m.group(1).lower()], value)
 
 
 class DeterministicExtractor(Extractor):
@@ -50,7 +62,7 @@ class DeterministicExtractor(Extractor):
             subtype = (
                 "preference" if fact.predicate in PREFERENCES else SUBTYPES.get(fact.predicate, "profile")
             )
-            content = who + template.format(fact.value)[len("User") :]
+            content = who + template.format(third_person(fact.value))[len("User") :]
             subject = "user" if speaker is None else speaker.key
             out.append(Candidate(content=content, subject=subject, predicate=fact.predicate, value=fact.value,
                                  subtype=subtype, importance=0.7, speaker=speaker))  # fmt: skip
