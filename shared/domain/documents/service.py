@@ -24,6 +24,7 @@ from shared.core.errors import InvalidInput, NotFound, PayloadTooLarge, Unproces
 from shared.core.settings import Settings
 from shared.db import documents as repo
 from shared.db import memories as memories_repo
+from shared.db import rls
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.db.scope import Scope
@@ -230,8 +231,10 @@ class DocumentService:
             self.queue.send({"kind": "document", "workspace_id": workspace_id, "job_id": job_id})
 
     def _run_inline(self, workspace_id: str, job_id: str) -> None:
+        # A new thread starts from an empty context: an API process's pool would show it nothing.
         try:
-            self.pipeline.run(workspace_id, job_id, final_attempt=True)
+            with rls.visible((workspace_id,)):
+                self.pipeline.run(workspace_id, job_id, final_attempt=True)
         except Exception:
             log.exception("document job %s failed", job_id)
 
