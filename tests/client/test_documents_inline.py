@@ -12,7 +12,9 @@ from tests.helpers.http import h
 
 def test_an_upload_without_a_bucket_is_ingested_by_the_api_process(stack_url: str, ws: str) -> None:
     with httpx.Client(base_url=stack_url, timeout=30) as http:
-        r = upload(http, ws, "notes.md", b"# Notes\n\nThe tomatoes need water every morning.\n", "text/markdown")
+        r = upload(
+            http, ws, "notes.md", b"# Notes\n\nThe tomatoes need water every morning.\n", "text/markdown"
+        )
         assert r.status_code == 202, r.text
         doc = wait_document(http, ws, r.json()["document"]["id"])
         assert doc["status"] == "completed", doc
