@@ -359,6 +359,23 @@ export class MemoryLayerClient extends BaseClient {
     return answer.entity;
   }
 
+  /** The entity's aliases (NotFoundError if there is no such entity). */
+  async entityAliases(entityId: string, options: CallOptions = {}): Promise<string[]> {
+    const path = { entity_id: entityId };
+    return (await this.request("GET /v1/entities/{entity_id}/aliases", { ...options, path })).aliases;
+  }
+
+  /** Fold `sourceId` into `targetId` (relations rewired, names kept as aliases); returns the target. */
+  async mergeEntities(
+    sourceId: string,
+    targetId: string,
+    { reason }: { reason?: string } = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/entities/merge">["entity"]> {
+    const body = { source_id: sourceId, target_id: targetId, reason };
+    return (await this.request("POST /v1/entities/merge", { ...options, body })).entity;
+  }
+
   /** Store one email as a memory, with the relations its envelope declares. */
   async ingestEmail(
     sender: string,
@@ -913,6 +930,87 @@ export class MemoryLayerClient extends BaseClient {
   /** A document ingestion job (`getJob` is the thread extraction job's). */
   async getDocumentJob(jobId: string, options: CallOptions = {}): Promise<Answer<"GET /v1/documents/jobs/{job_id}">> {
     return this.request("GET /v1/documents/jobs/{job_id}", { ...options, path: { job_id: jobId } });
+  }
+
+  /** A presigned URL for a large file: POST `fields` and the file to `upload_url`; the job starts then. */
+  async createDocumentUpload(
+    filename: string,
+    fields: Omit<Body<"POST /v1/documents/uploads">, "filename"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/documents/uploads">> {
+    return this.request("POST /v1/documents/uploads", { ...options, body: { ...fields, filename } });
+  }
+
+  /** Pages ranked by text-embedding similarity to `query`. */
+  async searchDocumentPages(
+    query: string,
+    fields: Omit<Body<"POST /v1/documents/search">, "query"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/documents/search">> {
+    return this.request("POST /v1/documents/search", { ...options, body: { limit: 10, ...fields, query } });
+  }
+
+  async getDocumentPages(
+    documentId: string,
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/documents/{document_id}/pages">["pages"]> {
+    const path = { document_id: documentId };
+    return (await this.request("GET /v1/documents/{document_id}/pages", { ...options, path })).pages;
+  }
+
+  async getDocumentPage(
+    documentId: string,
+    pageId: string,
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/documents/{document_id}/pages/{page_id}">> {
+    const path = { document_id: documentId, page_id: pageId };
+    return this.request("GET /v1/documents/{document_id}/pages/{page_id}", { ...options, path });
+  }
+
+  /** The memories derived from the document, with their provenance (page, span). */
+  async getDocumentMemories(
+    documentId: string,
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/documents/{document_id}/memories">> {
+    const path = { document_id: documentId };
+    return this.request("GET /v1/documents/{document_id}/memories", { ...options, path });
+  }
+
+  /** Derive the document again (optionally with new options); nothing is duplicated. */
+  async reprocessDocument(
+    documentId: string,
+    extractionOptions: NonNullable<Body<"POST /v1/documents/{document_id}/reprocess">>["extraction_options"] = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/documents/{document_id}/reprocess">> {
+    return this.request("POST /v1/documents/{document_id}/reprocess", {
+      ...options,
+      path: { document_id: documentId },
+      body: { extraction_options: extractionOptions },
+    });
+  }
+
+  /** Re-check the stored bytes against the hash (`intact`), re-running a document that never completed. */
+  async verifyDocument(
+    documentId: string,
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/documents/{document_id}/verify">> {
+    const path = { document_id: documentId };
+    return this.request("POST /v1/documents/{document_id}/verify", { ...options, path });
+  }
+
+  async listDocumentJobs(
+    query: Filters<"GET /v1/documents/jobs"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/documents/jobs">["jobs"]> {
+    const page = await this.request("GET /v1/documents/jobs", { ...options, query: { limit: 50, offset: 0, ...query } });
+    return page.jobs;
+  }
+
+  async cancelDocumentJob(
+    jobId: string,
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/documents/jobs/{job_id}/cancel">> {
+    return this.request("POST /v1/documents/jobs/{job_id}/cancel", { ...options, path: { job_id: jobId } });
   }
 
   // ------------------------------------------------------------------ service
