@@ -14,7 +14,8 @@ console.log("context pack mentions the goal:", pack.rendered.includes("plan the 
 
 // A conversation: its messages are extracted into memories by a background job.
 const thread = await client.createThread({ user_id: "dana" });
-const added = await client.appendMessages(thread.id, [{ role: "user", content: "My name is Dana and I live in Lyon." }]);
+const said = { role: "user", content: "My name is Dana and I live in Lyon." };
+const added = await client.appendMessages(thread.id, [said]);
 const job = await client.waitForJob(added.job_id, { timeoutMs: 30_000 });
 const facts = await client.recall("where does the user live?", { min_relevance: 0 });
 console.log(`job ${job.status}:`, facts.memories.map((m) => m.content).find((c) => c.includes("Lyon")));

@@ -841,7 +841,9 @@ export class MemoryLayerClient extends BaseClient {
     return answer.context;
   }
 
-  async listContexts(options: CallOptions = {}): Promise<Answer<"GET /v1/workspaces/{workspace_id}/contexts">["contexts"]> {
+  async listContexts(
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/workspaces/{workspace_id}/contexts">["contexts"]> {
     const path = { workspace_id: this.needWorkspace(options) };
     return (await this.request("GET /v1/workspaces/{workspace_id}/contexts", { ...options, path })).contexts;
   }
@@ -1002,8 +1004,8 @@ export class MemoryLayerClient extends BaseClient {
     query: Filters<"GET /v1/documents/jobs"> = {},
     options: CallOptions = {},
   ): Promise<Answer<"GET /v1/documents/jobs">["jobs"]> {
-    const page = await this.request("GET /v1/documents/jobs", { ...options, query: { limit: 50, offset: 0, ...query } });
-    return page.jobs;
+    const paged = { limit: 50, offset: 0, ...query };
+    return (await this.request("GET /v1/documents/jobs", { ...options, query: paged })).jobs;
   }
 
   async cancelDocumentJob(

@@ -247,7 +247,11 @@ describe("workspace isolation", { skip }, () => {
 describe("sessions", { skip }, () => {
   test("working memory, touch, briefing, commit, delete", async () => {
     const ml = client();
-    const session = await ml.createSession({ ttl_seconds: 600, working_memory: { goal: "fix the redis timeout" }, briefing: true });
+    const session = await ml.createSession({
+      ttl_seconds: 600,
+      working_memory: { goal: "fix the redis timeout" },
+      briefing: true,
+    });
     assert.match(session.id, /^sess_/);
     assert.equal(session.workspace_id, ml.workspaceId);
     assert.ok(session.briefing && "workspace_summary" in session.briefing);
@@ -381,10 +385,12 @@ describe("threads and jobs", { skip }, () => {
   test("append, wait for the extraction job, recall the facts", async () => {
     const ml = client(fresh(), STACK_URL);
     const thread = await ml.createThread({ user_id: "dana" });
-    const added = await ml.appendMessages(thread.id, [{ role: "user", content: "Hi! My name is Dana and I live in Paris." }]);
+    const said = "Hi! My name is Dana and I live in Paris.";
+    const added = await ml.appendMessages(thread.id, [{ role: "user", content: said }]);
     const job = await ml.waitForJob(added.job_id, { timeoutMs: 30_000, pollIntervalMs: 100 });
     assert.equal(job.status, "done");
-    const facts = (await ml.recall("Dana Paris name live", { min_relevance: 0, limit: 50 })).memories.map((m) => m.content);
+    const recalled = await ml.recall("Dana Paris name live", { min_relevance: 0, limit: 50 });
+    const facts = recalled.memories.map((m) => m.content);
     assert.ok(facts.includes("User lives in Paris"), JSON.stringify(facts));
   });
 });

@@ -194,7 +194,8 @@ describe("errors", () => {
   });
 
   test("FastAPI's field errors become the message; there is no code", async () => {
-    const detail = [{ type: "string_too_short", loc: ["body", "content"], msg: "String should have at least 1 character" }];
+    const msg = "String should have at least 1 character";
+    const detail = [{ type: "string_too_short", loc: ["body", "content"], msg }];
     script({ status: 422, body: { detail } });
     const error = await client().remember("").catch((e) => e);
     assert.ok(error instanceof ValidationError);
