@@ -27,6 +27,12 @@ node_modules/.installed: package.json
 	npm install --no-audit --no-fund --silent
 	touch $@
 
+# The TypeScript SDK's pinned compiler and Node types, from its lock file (tests/client/test_js_sdk.py builds it).
+JS_SDK := client/memorylayer-js
+$(JS_SDK)/node_modules/.installed: $(JS_SDK)/package.json $(JS_SDK)/package-lock.json
+	cd $(JS_SDK) && npm ci --no-audit --no-fund --silent
+	touch $@
+
 help:  ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/^([a-z-]+):.*## /  \1\t/; s/\$$\$$/$$/g' | expand -t 20
 
@@ -42,13 +48,13 @@ embed: $(VENV)/.installed-local  ## the embedding container as a CPU process on 
 UNIT_TESTS := tests/unit tests/embed
 INTEGRATION_TESTS := tests/integration tests/functions tests/client tests/infra
 
-test: $(VENV)/.installed-dev node_modules/.installed  ## every test, both tiers, against a throwaway embedded Postgres (CI)
+test: $(VENV)/.installed-dev node_modules/.installed $(JS_SDK)/node_modules/.installed  ## every test, both tiers, against a throwaway embedded Postgres (CI)
 	MEMORYLAYER_EMBEDDING_PROVIDER=hash $(PY) -m pytest -q $(PYTEST_ARGS)
 
 test-unit: $(VENV)/.installed-dev  ## the edit-run loop: no Postgres, no servers but in-process ones (under a minute)
 	MEMORYLAYER_EMBEDDING_PROVIDER=hash $(PY) -m pytest -q $(UNIT_TESTS) $(PYTEST_ARGS)
 
-test-integration: $(VENV)/.installed-dev node_modules/.installed  ## the rest: Postgres, moto, HTTP, processes, CDK
+test-integration: $(VENV)/.installed-dev node_modules/.installed $(JS_SDK)/node_modules/.installed  ## the rest: Postgres, moto, HTTP, processes, CDK
 	MEMORYLAYER_EMBEDDING_PROVIDER=hash $(PY) -m pytest -q $(INTEGRATION_TESTS) $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev  ## ruff, the layers contract (import-linter), then mypy (`make typecheck`)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from importlib.metadata import version
@@ -32,3 +33,10 @@ def test_every_client_carries_the_one_version() -> None:
 
 def test_the_changelog_names_the_version() -> None:
     assert f"## {__version__}" in (ROOT / "CHANGELOG.md").read_text()
+
+
+def test_the_typescript_sdk_carries_the_one_version() -> None:
+    package = ROOT / "client" / "memorylayer-js"
+    assert json.loads((package / "package.json").read_text())["version"] == __version__
+    found = re.search(r'^export const VERSION = "([^"]+)";', (package / "src" / "http.ts").read_text(), re.M)
+    assert found and found.group(1) == __version__
