@@ -1985,7 +1985,13 @@ export interface Message {
   };
   /** The `id` the client gave the message, if any. */
   client_message_id: string | null;
-  /** When it was created (ISO-8601 UTC). */
+  /** Who said it (absent: the thread's user). */
+  name?: string | null;
+  /** The speaker's stable id, if given. */
+  speaker_id?: string | null;
+  /** When it was said, if the client said so (absent: when it was stored). */
+  occurred_at?: string | null;
+  /** When it was said: `occurred_at` when given, else when stored. */
   created_at: string;
 }
 
@@ -2000,6 +2006,14 @@ export interface MessageCreate {
   metadata?: {
     [key: string]: unknown;
   };
+  /** Who said it, as OpenAI's message `name` (1–128 characters; none: the thread's user). */
+  name?: string | null;
+  /** A stable id for the speaker (names change; the id keeps their facts together). */
+  speaker_id?: string | null;
+  /** When it was said (ISO-8601; naive is UTC; at most 5 minutes ahead). Default: now. */
+  created_at?: string | null;
+  /** Same as `created_at` (either may be sent). */
+  occurred_at?: string | null;
 }
 
 export interface MessagePage {
@@ -2058,6 +2072,15 @@ export interface PageSearchResult {
   total_count: number;
   /** The query, as sent. */
   query: string;
+}
+
+export interface Participant {
+  /** The person's name. */
+  name: string;
+  /** A stable id for the speaker (names change; the id keeps their facts together). */
+  speaker_id?: string | null;
+  /** The end user this belongs to; with `scope: user` the memory goes to the `_global_user` space. */
+  user_id?: string | null;
 }
 
 export interface PresignedUpload {
@@ -3342,6 +3365,10 @@ export interface Thread {
   expires_at: string | null;
   /** When the thread was hidden (null: visible). */
   hidden_at: string | null;
+  /** Who takes part: `{name, speaker_id?, user_id?}`, as created and as messages named them. */
+  participants?: {
+    [key: string]: unknown;
+  }[];
   /** When it was created (ISO-8601 UTC). */
   created_at: string;
   /** When it last changed (ISO-8601 UTC). */
@@ -3377,6 +3404,8 @@ export interface ThreadCreate {
   ownership?: string;
   /** The thread this one continues. */
   parent_thread?: string | null;
+  /** Who takes part: `{name, speaker_id?, user_id?}`; a message naming one of them is theirs. */
+  participants?: Participant[];
 }
 
 /** The thread wrapped, as the reference, and flat too: SDK 0.2.1 builds ``ChatThread(**data)``. */
@@ -3421,6 +3450,10 @@ export interface ThreadEnvelope {
   expires_at: string | null;
   /** When the thread was hidden (null: visible). */
   hidden_at: string | null;
+  /** Who takes part: `{name, speaker_id?, user_id?}`, as created and as messages named them. */
+  participants?: {
+    [key: string]: unknown;
+  }[];
   /** When it was created (ISO-8601 UTC). */
   created_at: string;
   /** When it last changed (ISO-8601 UTC). */
@@ -3792,6 +3825,17 @@ export interface WorkspaceExportData {
 export interface WorkspaceImportRequest {
   /** The export to import. */
   data: WorkspaceExportData;
+}
+
+/** A refusal: a machine-readable `code` and a sentence for people. */
+export interface Error {
+  /** The refusal. */
+  detail: {
+    /** What went wrong, e.g. `memory_not_found`. */
+    code: string;
+    /** What went wrong, for people. */
+    message: string;
+  };
 }
 
 /** Every operation, by "METHOD /path": its path and query parameters, JSON body and success answer. */
