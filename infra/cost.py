@@ -62,6 +62,8 @@ PRICES: dict[str, float] = {
     "lambda_gb_second:x86_64": 0.0000166667,  # per GB-second of Lambda duration, x86_64
     "http_api_request": 1.00 / 1e6,  # per API Gateway HTTP API request (512 KB metering units)
     "sqs_request": 0.40 / 1e6,  # per SQS standard-queue request (an empty receive counts as one)
+    "s3_put_request": 0.005 / 1000,  # per S3 Standard PUT, COPY, POST or LIST request
+    "s3_get_request": 0.0004 / 1000,  # per S3 Standard GET or SELECT request
     "logs_ingest_gb": 0.50,  # per GB ingested into CloudWatch Logs (usage)
 }
 

@@ -8,7 +8,7 @@ completes leaves no parts behind (aborted after a day), and idle it costs nothin
 
 from __future__ import annotations
 
-from aws_cdk import Duration, RemovalPolicy
+from aws_cdk import Duration, RemovalPolicy, Stack
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_iam as iam
@@ -20,6 +20,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from infra.config import StageConfig
+from infra.nag import acknowledge
 from infra.queue import MAX_RECEIVE_COUNT
 
 PREFIX = "documents/"  # shared.domain.documents.service.storage_key
@@ -47,8 +48,16 @@ class DocumentStore(Construct):
             enforce_ssl=True,
             object_ownership=s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
             lifecycle_rules=[s3.LifecycleRule(abort_incomplete_multipart_upload_after=Duration.days(1))],
-            removal_policy=RemovalPolicy.RETAIN if retain else RemovalPolicy.DESTROY,
+            # Kept in prod on a delete, removed when the deploy that created it rolls back (it is empty then).
+            removal_policy=config.removal_policy,
             auto_delete_objects=not retain,
+        )
+        acknowledge(
+            self.bucket,
+            "AwsSolutions-S1",
+            "Uploads reach the bucket only through the API role and presigned POSTs it signs; every document's "
+            "upload, processing and deletion is recorded in its rows and job states, and object-level access "
+            "can be audited with CloudTrail data events where the account enables them.",
         )
         # The extraction queue's shape (3 receives, then the DLQ), encrypted by SQS (SSE-SQS): the messages hold
         # object keys, never document bytes, and S3 can send to such a queue without a grant on the stack's key
@@ -78,6 +87,18 @@ class DocumentStore(Construct):
             s3n.SqsDestination(self.queue),
             s3.NotificationKeyFilter(prefix=PREFIX),
         )
+        # aws-cdk-lib's singleton function that writes the bucket's notification configuration at deploy time.
+        handler = next(
+            child
+            for child in Stack.of(self).node.children
+            if child.node.id.startswith("BucketNotificationsHandler")
+        )
+        acknowledge(
+            handler,
+            "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]",
+            "aws-cdk-lib generates the bucket-notifications handler with this managed policy; it only writes its "
+            "own logs and puts this bucket's notification configuration during a deploy.",
+        )
 
     def grant_api(self, role: iam.IGrantable, key: kms.IKey) -> None:
         """The API: store uploads, hand out presigned POSTs (signed with its own rights), read for verify,
@@ -96,6 +117,15 @@ class DocumentStore(Construct):
         role.grant_principal.add_to_principal_policy(
             iam.PolicyStatement(actions=actions, resources=[self.bucket.arn_for_objects(f"{PREFIX}*")])
         )
+        principal = role.grant_principal
+        if isinstance(principal, Construct):
+            bucket_id = Stack.of(self).get_logical_id(self.bucket.node.default_child)  # type: ignore[arg-type]
+            acknowledge(
+                principal,
+                f"AwsSolutions-IAM5[Resource::<{bucket_id}.Arn>/{PREFIX}*]",
+                "Object keys are made per document at upload (documents/<workspace>/<document>/...); the "
+                "document prefix of this one bucket is the narrowest resource the grant can name.",
+            )
         kms_actions = ["kms:Decrypt", "kms:GenerateDataKey"] if encrypt else ["kms:Decrypt"]
         role.grant_principal.add_to_principal_policy(
             iam.PolicyStatement(actions=kms_actions, resources=[key.key_arn])

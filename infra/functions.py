@@ -1,4 +1,4 @@
-"""The seven Lambda functions: Python 3.12 on arm64, in the VPC's egress subnets, each with its own role."""
+"""The eight Lambda functions: Python 3.12 on arm64, in the VPC's egress subnets, each with its own role."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from constructs import Construct
 from infra.bundle import LAMBDA_PACKAGES, BuiltAsset
 from infra.config import StageConfig
 from infra.database import APP_USER, Database
+from infra.documents import DocumentStore
 from infra.embeddings import EmbeddingEndpoint
 from infra.logs import log_group
 from infra.nag import acknowledge
@@ -78,6 +79,10 @@ SPECS: dict[str, FunctionSpec] = {
     "cleanup": FunctionSpec(
         "Expire idle sessions (on a schedule)", Duration.minutes(2), 512, embeds=True, sends_jobs=True
     ),
+    # One document a record (parse, chunk, embed every chunk, write): a 500-page PDF must fit one attempt.
+    "documents": FunctionSpec(
+        "Document pipeline (bucket events on SQS)", Duration.minutes(5), 2048, embeds=True
+    ),
 }
 assert set(SPECS) == set(LAMBDA_PACKAGES)
 
@@ -110,6 +115,7 @@ class Functions(Construct):
         network: Network,
         database: Database,
         queue: ExtractionQueue,
+        documents: DocumentStore,
         embeddings: EmbeddingEndpoint | None,
         secrets: AppSecrets,
         key: kms.IKey,
@@ -153,9 +159,16 @@ class Functions(Construct):
             "MEMORYLAYER_DB_POOL_MIN": "1",
             "MEMORYLAYER_DB_POOL_MAX": "2",
         }
+        # The memory function serves /v1/documents (shared/api/route_map.py): uploads land in the bucket, a
+        # reprocess is a message on the document queue; the documents function consumes that queue.
+        document_env = {
+            "MEMORYLAYER_DOCUMENT_BUCKET": documents.bucket.bucket_name,
+            "MEMORYLAYER_DOCUMENT_QUEUE_URL": documents.queue.queue_url,
+        }
         function_env: dict[str, dict[str, str]] = {
             "memory": {
                 **app_env,
+                **document_env,
                 "MEMORYLAYER_AUTH_MODE": "api_key",
                 "MEMORYLAYER_ADMIN_KEY_SECRET_ARN": secrets.admin_key.secret_arn,
                 "MEMORYLAYER_CONTEXT_CURSOR_SECRET_ARN": secrets.context_cursor.secret_arn,
@@ -179,6 +192,7 @@ class Functions(Construct):
             # The worker asks migrate (the owner) to build the vector graph in bulk (shared/db/vector_index.py).
             "extraction": {**app_env, "MEMORYLAYER_VECTOR_REBUILD_FUNCTION": f"{config.prefix}-migrate"},
             "cleanup": app_env,
+            "documents": {**app_env, **document_env},
             "migrate": {
                 "MEMORYLAYER_DATABASE_HOST": database.writer_host,
                 "MEMORYLAYER_DATABASE_OWNER_SECRET_ARN": database.owner_secret_arn,
@@ -294,6 +308,20 @@ class Functions(Construct):
             ),
         )
         extraction.add_event_source(self.event_source)
+
+        documents.grant_api(self.functions["memory"], key)
+        documents.grant_worker(self.functions["documents"], key)
+        # One document a batch: a slow PDF never holds other documents past their visibility timeout, and a
+        # failure retries only its own record.
+        self.document_source = event_sources.SqsEventSource(
+            documents.queue,
+            batch_size=1,
+            report_batch_item_failures=True,
+            max_concurrency=max(
+                2, min(config.extraction_max_concurrency, config.reserved_concurrency.get("documents", 1000))
+            ),
+        )
+        self.functions["documents"].add_event_source(self.document_source)
 
         acknowledge(
             self,

@@ -11,6 +11,7 @@ from infra.api import Api
 from infra.bundle import BuiltAsset
 from infra.config import PROJECT, StageConfig
 from infra.database import Database
+from infra.documents import DocumentStore
 from infra.embeddings import EmbeddingEndpoint
 from infra.encryption import Encryption
 from infra.functions import SPECS, Functions
@@ -49,6 +50,9 @@ class MemoryLayerStack(Stack):
         self.queue = ExtractionQueue(
             self, "ExtractionQueue", config=config, key=key, consumer_timeout=SPECS["extraction"].timeout
         )
+        self.documents = DocumentStore(
+            self, "Documents", config=config, key=key, consumer_timeout=SPECS["documents"].timeout
+        )
         self.secrets = AppSecrets(self, "Secrets", config=config, key=key)
         self.embeddings = (
             EmbeddingEndpoint(self, "Embeddings", config=config, key=key)
@@ -63,6 +67,7 @@ class MemoryLayerStack(Stack):
             network=network,
             database=self.database,
             queue=self.queue,
+            documents=self.documents,
             embeddings=self.embeddings,
             secrets=self.secrets,
             key=key,
@@ -105,6 +110,7 @@ class MemoryLayerStack(Stack):
         )
         sandbox.allow_invoke(self.functions["environment"])
         sandbox.add_alarms(observability.topic)
+        self.documents.add_alarms(observability.topic)
 
         CfnOutput(self, "ApiUrl", value=self.api.url, description="Base URL of the HTTP API")
         CfnOutput(
@@ -124,6 +130,8 @@ class MemoryLayerStack(Stack):
         )
         CfnOutput(self, "ExtractionQueueUrl", value=self.queue.queue.queue_url)
         CfnOutput(self, "ExtractionDlqUrl", value=self.queue.dead_letter_queue.queue_url)
+        CfnOutput(self, "DocumentBucketName", value=self.documents.bucket.bucket_name)
+        CfnOutput(self, "DocumentDlqUrl", value=self.documents.dead_letter_queue.queue_url)
         if self.embeddings is not None:
             CfnOutput(self, "EmbeddingEndpointName", value=self.embeddings.endpoint_name)
         CfnOutput(self, "AlarmTopicArn", value=observability.topic.topic_arn)

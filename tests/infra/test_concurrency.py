@@ -37,9 +37,11 @@ def test_nothing_is_reserved_unless_asked(synth: Synth, variant: str) -> None:
         for n, p in functions.items()
         if "ReservedConcurrentExecutions" in p
     } == {}
-    # The worker's poller still caps it, reserving nothing
-    (mapping,) = synth.resources(variant, "AWS::Lambda::EventSourceMapping").values()
-    assert mapping["Properties"]["ScalingConfig"]["MaximumConcurrency"] == {"dev": 2, "prod": 10}[stage]
+    # The workers' pollers (extraction, documents) still cap them, reserving nothing
+    mappings = synth.resources(variant, "AWS::Lambda::EventSourceMapping").values()
+    assert [m["Properties"]["ScalingConfig"]["MaximumConcurrency"] for m in mappings] == 2 * [
+        {"dev": 2, "prod": 10}[stage]
+    ]
 
 
 def test_asked_for_reservations_are_set_and_watched(tmp_path: Path) -> None:
@@ -56,10 +58,10 @@ def test_asked_for_reservations_are_set_and_watched(tmp_path: Path) -> None:
     template = Template.from_stack(stack).to_json()
     reserved = {n: p.get("ReservedConcurrentExecutions") for n, p in _functions(template, "prod").items()}
     assert reserved == SUGGESTED_RESERVATIONS["prod"]
-    assert sum(reserved.values()) == 312 <= 1000 - 100
-    # The poller never outruns the worker's reservation
-    (mapping,) = [r for r in template["Resources"].values() if r["Type"] == "AWS::Lambda::EventSourceMapping"]
-    assert mapping["Properties"]["ScalingConfig"]["MaximumConcurrency"] == 10
+    assert sum(reserved.values()) == 322 <= 1000 - 100
+    # The pollers never outrun their worker's reservation (extraction and documents: 10 each)
+    mappings = [r for r in template["Resources"].values() if r["Type"] == "AWS::Lambda::EventSourceMapping"]
+    assert [m["Properties"]["ScalingConfig"]["MaximumConcurrency"] for m in mappings] == [10, 10]
     # A function reserved above 1 gets an alarm near its reservation
     watched = [
         r["Properties"]
@@ -85,7 +87,7 @@ def test_a_total_that_leaves_less_than_100_unreserved_is_refused_before_bundling
             },
         )
     message = str(refused.value)
-    assert "adds up to 312" in message and "quota of 400" in message and "leaves 88 unreserved" in message
+    assert "adds up to 322" in message and "quota of 400" in message and "leaves 78 unreserved" in message
     assert "at most 300" in message
     assert not (tmp_path / "MemoryLayer-prod").exists(), "refused before any asset was built"
 
@@ -93,7 +95,7 @@ def test_a_total_that_leaves_less_than_100_unreserved_is_refused_before_bundling
 def test_the_boundary_and_a_missing_quota() -> None:
     dev = SUGGESTED_RESERVATIONS["dev"]
     total = sum(dev.values())
-    assert total == 34
+    assert total == 36
     # Exactly 100 left is allowed, 99 is not
     StageConfig.for_stage(
         "dev", {"reserved_concurrency": "suggested", "account_concurrency": str(total + 100)}

@@ -415,7 +415,9 @@ def test_outputs_name_the_api_and_the_admin_secret(synth: Synth, variant: str) -
 def test_extraction_event_source_reports_batch_item_failures(synth: Synth, stage: str) -> None:
     extraction = function_ids(synth, stage)["extraction"]
     queues = synth.resources(stage, "AWS::SQS::Queue")
-    (main_queue,) = [k for k, q in queues.items() if "RedrivePolicy" in q["Properties"]]
+    (main_queue,) = [
+        k for k, q in queues.items() if "RedrivePolicy" in q["Properties"] and not k.startswith("Documents")
+    ]
     synth.template(stage).has_resource_properties(
         "AWS::Lambda::EventSourceMapping",
         {
@@ -429,13 +431,66 @@ def test_extraction_event_source_reports_batch_item_failures(synth: Synth, stage
 
 def test_queue_redrives_to_the_dlq_after_three_receives(synth: Synth) -> None:
     queues = synth.resources("dev", "AWS::SQS::Queue")
-    main = next(q for q in queues.values() if "RedrivePolicy" in q["Properties"])
+    main = next(
+        q for k, q in queues.items() if "RedrivePolicy" in q["Properties"] and not k.startswith("Documents")
+    )
     policy = main["Properties"]["RedrivePolicy"]
     assert policy["maxReceiveCount"] == MAX_RECEIVE_COUNT == 3
     assert ref_id(policy["deadLetterTargetArn"]) in queues
     # Visibility must outlast the worker, or a job still running would be handed to a second worker.
     extraction = synth.templates["dev"]["Resources"][function_ids(synth, "dev")["extraction"]]
     assert main["Properties"]["VisibilityTimeout"] > extraction["Properties"]["Timeout"]
+
+
+# --- documents ---------------------------------------------------------------------------------------------
+
+
+def _document_queue(synth: Synth, stage: str) -> str:
+    """The queue the bucket's object-created events go to."""
+    (bucket_config,) = [
+        r["Properties"]["NotificationConfiguration"]
+        for r in synth.resources(stage, "Custom::S3BucketNotifications").values()
+    ]
+    (target,) = bucket_config["QueueConfigurations"]
+    return ref_id(target["QueueArn"])
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_document_events_drive_the_documents_function_one_document_at_a_time(
+    synth: Synth, stage: str
+) -> None:
+    queue = _document_queue(synth, stage)
+    synth.template(stage).has_resource_properties(
+        "AWS::Lambda::EventSourceMapping",
+        {
+            "FunctionName": {"Ref": function_ids(synth, stage)["documents"]},
+            "FunctionResponseTypes": ["ReportBatchItemFailures"],
+            "BatchSize": 1,
+            "EventSourceArn": {"Fn::GetAtt": [queue, "Arn"]},
+        },
+    )
+    queues = synth.resources(stage, "AWS::SQS::Queue")
+    assert queues[queue]["Properties"]["RedrivePolicy"]["maxReceiveCount"] == MAX_RECEIVE_COUNT
+    documents = synth.templates[stage]["Resources"][function_ids(synth, stage)["documents"]]
+    # Visibility outlasts one attempt, or a document still being parsed would be handed to a second worker.
+    assert queues[queue]["Properties"]["VisibilityTimeout"] > documents["Properties"]["Timeout"]
+
+
+@pytest.mark.parametrize("variant", ["dev", "prod"])
+def test_only_the_api_and_the_documents_function_know_the_bucket(synth: Synth, variant: str) -> None:
+    bucket_env = {"MEMORYLAYER_DOCUMENT_BUCKET", "MEMORYLAYER_DOCUMENT_QUEUE_URL"}
+    for name in LAMBDA_PACKAGES:
+        assert (bucket_env <= set(env_of(synth, variant, name))) == (name in ("memory", "documents")), name
+        s3 = {a for a in actions(synth, variant, name) if a.startswith("s3:")}
+        expected = {
+            "memory": {"s3:PutObject", "s3:GetObject", "s3:DeleteObject"},
+            "documents": {"s3:GetObject", "s3:DeleteObject"},
+        }.get(name, set())
+        assert s3 == expected, name
+    # The API sends reprocess messages to the document queue; the documents function only consumes it.
+    assert "sqs:ReceiveMessage" in actions(synth, variant, "documents")
+    assert "sqs:SendMessage" not in actions(synth, variant, "documents")
+    assert "s3:PutObject" not in actions(synth, variant, "documents")
 
 
 # --- encryption --------------------------------------------------------------------------------------------
@@ -450,8 +505,17 @@ def test_encryption_at_rest_with_one_key(synth: Synth, variant: str) -> None:
         "AWS::RDS::DBCluster", {"StorageEncrypted": True, "KmsKeyId": Match.any_value()}
     )
     template.has_resource_properties("AWS::SecretsManager::Secret", {"KmsKeyId": Match.any_value()})
-    for queue in synth.resources(variant, "AWS::SQS::Queue").values():
-        assert "KmsMasterKeyId" in queue["Properties"]
+    for logical_id, queue in synth.resources(variant, "AWS::SQS::Queue").items():
+        # The document queues hold object keys, never bytes, and use SSE-SQS: S3 cannot send to a queue under
+        # the stack key without a grant conditioned on the bucket the key encrypts (a cycle).
+        if logical_id.startswith("Documents"):
+            assert queue["Properties"]["SqsManagedSseEnabled"] is True
+        else:
+            assert "KmsMasterKeyId" in queue["Properties"]
+    for bucket in synth.resources(variant, "AWS::S3::Bucket").values():
+        (rule,) = bucket["Properties"]["BucketEncryption"]["ServerSideEncryptionConfiguration"]
+        assert rule["ServerSideEncryptionByDefault"]["SSEAlgorithm"] == "aws:kms"
+        assert "KMSMasterKeyID" in rule["ServerSideEncryptionByDefault"]
     for topic in synth.resources(variant, "AWS::SNS::Topic").values():
         assert "KmsMasterKeyId" in topic["Properties"]
     for log_group in synth.resources(variant, "AWS::Logs::LogGroup").values():
@@ -518,6 +582,7 @@ NAME_PROPERTIES = (
 )
 RETAINED_IN_PROD = {
     "AWS::KMS::Key",
+    "AWS::S3::Bucket",
     "AWS::RDS::DBCluster",
     "AWS::RDS::DBInstance",
     "AWS::RDS::DBSubnetGroup",
