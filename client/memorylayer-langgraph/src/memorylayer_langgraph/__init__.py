@@ -9,6 +9,6 @@ graph = builder.compile(store=store)
 from memorylayer_langgraph.filters import matches
 from memorylayer_langgraph.store import MemoryLayerStore
 
-__version__ = "0.1.0"
+__version__ = "0.3.0"
 
 __all__ = ["MemoryLayerStore", "__version__", "matches"]

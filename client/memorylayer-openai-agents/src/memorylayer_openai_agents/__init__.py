@@ -9,6 +9,6 @@ result = await Runner.run(agent, "Hi!", session=MemoryLayerSession("user-42", wo
 from memorylayer_openai_agents.items import from_thread_message, thread_id_for, to_thread_message
 from memorylayer_openai_agents.session import MemoryLayerSession
 
-__version__ = "0.1.0"
+__version__ = "0.3.0"
 
 __all__ = ["MemoryLayerSession", "__version__", "from_thread_message", "thread_id_for", "to_thread_message"]
