@@ -120,6 +120,8 @@ def test_search_with_query_ranks_by_meaning(store: MemoryLayerStore) -> None:
     ]
     assert {h.key for h in store.search(("memories",), query="green tea")} >= {"tea"}
     assert "secret" in {i.key for i in store.search(ns)}  # listed without a query
+    store.put(ns, "cat", {"text": "Alice has a cat called Miso", "kind": "pet"}, index=False)  # un-indexed
+    assert {h.key for h in store.search(ns, query="green tea", limit=10)} == {"tea", "car"}
 
     # index names the fields to embed: an item indexed on "title" is found by its title only
     store.put(("docs",), "a", {"title": "quarterly budget", "body": "pizza recipes"}, index=["title"])

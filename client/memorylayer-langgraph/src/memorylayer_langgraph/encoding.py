@@ -81,6 +81,7 @@ class ItemRecord:
 
     __slots__ = (
         "body",
+        "content",
         "created_at",
         "expires_at",
         "key",
@@ -93,6 +94,7 @@ class ItemRecord:
 
     def __init__(self, memory: Memory, body: dict[str, Any]) -> None:
         self.memory_id = memory.id
+        self.content = memory.content
         self.body = body
         self.namespace = tuple(body["namespace"])
         self.key = str(body["key"])

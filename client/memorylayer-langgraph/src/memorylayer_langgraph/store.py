@@ -175,6 +175,8 @@ class MemoryLayerStore(BaseStore):
             ),
         }
         if existing is not None:
+            if write["content"] == existing.content:
+                del write["content"]  # unchanged text: the server need not embed it again
             self.client.update_memory(existing.memory_id, **write)
             return
         try:
