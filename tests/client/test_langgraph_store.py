@@ -168,6 +168,10 @@ def test_list_namespaces(store: MemoryLayerStore) -> None:
         {"limit": 3, "offset": 2},
         {"prefix": ("users",), "limit": 1, "offset": 1},
         {"prefix": ("nope",)},
+        {"prefix": ("a", "b"), "max_depth": 3},
+        {"prefix": ("a", "*", "f")},
+        {"suffix": ("*", "f")},
+        {"prefix": ("*", "users"), "suffix": ("*", "settings")},
     ]
     for case in cases:
         assert store.list_namespaces(**case) == mirror.list_namespaces(**case), case
