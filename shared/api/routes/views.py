@@ -274,16 +274,16 @@ def put_workspace_view_observation(
         raise PreconditionRequired(
             "exactly one of If-None-Match or If-Match is required", code="if_match_or_if_none_match_required"
         )
-    header = "If-None-Match" if (if_none_match or "").strip() else "If-Match"
+    create = bool((if_none_match or "").strip())
     pre = Precondition(
         required(idempotency_key, "Idempotency-Key"),
-        required(if_none_match if header == "If-None-Match" else if_match, header),
+        required(if_none_match, "If-None-Match") if create else required(if_match, "If-Match"),
         actor(caller),
     )
     written = svc.views.put_observation(
-        workspace, view_id, observer_id, body, pre, tenant_id=caller.tenant_id
+        workspace, view_id, observer_id, body, pre, create=create, tenant_id=caller.tenant_id
     )
-    if header == "If-None-Match" and not written.replayed:
+    if create and not written.replayed:
         response.status_code = 201
     return _observation(written, view_id, response)
 

@@ -65,12 +65,13 @@ class ViewService:
         body: wv.ObservationReplace,
         pre: Precondition,
         *,
+        create: bool,
         tenant_id: str,
     ) -> Written:
-        """Publish: a create with ``If-None-Match: *``, else a replace whose sequence must advance."""
+        """Publish: a create (``If-None-Match: *``), or a replace whose sequence must advance."""
         kind = self._observations(workspace_id, view_id)
         doc = body.document(view_id, observer_id)
-        if pre.expected_etag == "*":
+        if create:
             return self.resources.create(kind, workspace_id, observer_id, doc, pre, tenant_id=tenant_id)
         head = self.resources.get_by_key(kind, workspace_id, observer_id)
         return self.resources.replace(
