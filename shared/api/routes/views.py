@@ -270,11 +270,11 @@ def put_workspace_view_observation(
     """Publish an observer's state for a live view: `If-None-Match: *` creates it (201), `If-Match: <etag>`
     replaces it (200; within one `generation` the `sequence` must advance, else 400); exactly one of the two."""
     workspace = _workspace(caller, workspace_id)
-    if bool((if_none_match or "").strip()) == bool((if_match or "").strip()):
+    create = bool((if_none_match or "").strip())
+    if create == bool((if_match or "").strip()):
         raise PreconditionRequired(
             "exactly one of If-None-Match or If-Match is required", code="if_match_or_if_none_match_required"
         )
-    create = bool((if_none_match or "").strip())
     pre = Precondition(
         required(idempotency_key, "Idempotency-Key"),
         required(if_none_match, "If-None-Match") if create else required(if_match, "If-Match"),
