@@ -57,6 +57,12 @@ FUNCTIONS: dict[str, ApiFunction] = {
                 "shared.api.routes.threads", _any("/v1/threads", "/v1/threads/{proxy+}", "/v1/jobs/{proxy+}")
             ),
             Part("shared.api.routes.workspaces", _any("/v1/workspaces", "/v1/workspaces/{proxy+}")),
+            # More specific than /v1/workspaces/{proxy+}: observers publish often, so not under its throttle
+            # share (which is sized for imports and exports).
+            Part(
+                "shared.api.routes.views",
+                _any("/v1/workspaces/{workspace_id}/views", "/v1/workspaces/{workspace_id}/views/{proxy+}"),
+            ),
             Part("shared.api.routes.entities", _any("/v1/entities", "/v1/entities/{proxy+}")),
             Part("shared.api.routes.ingest", _any("/v1/ingest/{proxy+}")),
             Part(

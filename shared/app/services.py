@@ -25,6 +25,7 @@ from shared.domain.resources.data_providers import DataProviderService
 from shared.domain.resources.mcp_service import McpServerService
 from shared.domain.resources.service import ResourceService
 from shared.domain.resources.skill_service import SkillService
+from shared.domain.resources.view_service import ViewService
 from shared.domain.retrieval.answer import PROFILE as ANSWER_PROFILE
 from shared.domain.retrieval.answer import Answerer
 from shared.domain.retrieval.recall import Recaller
@@ -64,6 +65,7 @@ class Services:
     skills: SkillService
     mcp_servers: McpServerService
     data_providers: DataProviderService
+    views: ViewService
     documents: DocumentService
 
     @classmethod
@@ -105,6 +107,7 @@ class Services:
             skills=SkillService(db, resources),
             mcp_servers=McpServerService(resources),
             data_providers=DataProviderService(resources),
+            views=ViewService(resources),
             documents=DocumentService(
                 db, embedder, create_blobs(settings), create_document_queue(settings), settings
             ),

@@ -50,19 +50,6 @@ NOT_YET_SERVED: dict[str, str] = {
     "POST /v1/representation": "procedural resources (versioned documents)",
     "GET /v1/workspaces/{}/contradictions": "contradictions",
     "POST /v1/workspaces/{}/contradictions/scan": "contradictions",
-    "GET /v1/workspaces/{}/views": "workspace views, observations and contradictions",
-    "POST /v1/workspaces/{}/views": "workspace views, observations and contradictions",
-    "DELETE /v1/workspaces/{}/views/{}": "workspace views, observations and contradictions",
-    "GET /v1/workspaces/{}/views/{}": "workspace views, observations and contradictions",
-    "PUT /v1/workspaces/{}/views/{}": "workspace views, observations and contradictions",
-    "GET /v1/workspaces/{}/views/{}/observations": "workspace views, observations and contradictions",
-    "DELETE /v1/workspaces/{}/views/{}/observations/{}": "workspace views, observations and contradictions",
-    "GET /v1/workspaces/{}/views/{}/observations/{}": "workspace views, observations and contradictions",
-    "PUT /v1/workspaces/{}/views/{}/observations/{}": "workspace views, observations and contradictions",
-    "POST /v1/workspaces/{}/views/{}/observations/{}/restore": "workspace views, observations and contradictions",
-    "GET /v1/workspaces/{}/views/{}/observations/{}/revisions": "workspace views, observations and contradictions",
-    "POST /v1/workspaces/{}/views/{}/restore": "workspace views, observations and contradictions",
-    "GET /v1/workspaces/{}/views/{}/revisions": "workspace views, observations and contradictions",
 }
 
 # Operations both serve where a client of the reference would still trip over ours.

@@ -47,11 +47,14 @@ class Kind:
 
 @dataclass(frozen=True)
 class Document:
-    """What a write stores: the family's fields (``content``), their schema version and free metadata."""
+    """What a write stores: the family's fields (``content``), their schema version and free metadata.
+    ``sent``: the content as the client sent it, when the server fills in values (a default timestamp): the
+    request hash is taken over it, so a retry still matches its first attempt."""
 
     schema_version: int
     content: dict[str, Any]
     metadata: dict[str, Any]
+    sent: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,8 @@ def _state(kind: Kind, key: str, doc: Document, deleted: bool) -> dict[str, Any]
 def _request_hash(action: str, kind: Kind, target: str, pre: Precondition, doc: Document | None) -> str:
     parts: dict[str, Any] = {"action": action, "kind": kind.name, "target": target, "etag": pre.expected_etag}
     if doc is not None:
-        parts |= {"schema_version": doc.schema_version, "content": doc.content, "metadata": doc.metadata}
+        content = doc.content if doc.sent is None else doc.sent
+        parts |= {"schema_version": doc.schema_version, "content": content, "metadata": doc.metadata}
     return tokens.canonical_hash(parts)
 
 

@@ -8,7 +8,8 @@ its whole history; an import writes them as they were (ids, revisions, ETags, Id
 A skill's line also carries its bundle files (``files``: path, MIME type, content in base64).
 
 A resource whose id or key is taken in the target workspace is skipped (nothing of it written); one that is not
-a valid document of a served family is reported in ``details`` by its index.
+a valid document of a served family, or whose parent (an observation's view) is not in the workspace, is reported
+in ``details`` by its index. Parents are imported before their children, whatever the order of the lines.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ from shared.db import resources as repo
 from shared.db import skill_files
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
-from shared.domain.resources.catalog import FAMILIES
+from shared.db.rows import Connection
+from shared.domain.resources.catalog import family
 from shared.domain.resources.skills import SKILLS, file_row
 
 EXPORT_PAGE = 200
@@ -116,10 +118,10 @@ def export_items(db: Database, workspace_id: str) -> Iterator[dict[str, Any]]:
 
 def _validated(index: int, item: Any) -> ExportedResource:
     resource = ExportedResource.model_validate(item)
-    family = FAMILIES.get(resource.kind)
-    if family is None:
+    found = family(resource.kind)
+    if found is None:
         raise InvalidInput(f"resources[{index}]: no resource family {resource.kind!r}", code="invalid_import")
-    _, model = family
+    model = found[0]
     fields = {**resource.content, "key": resource.key, "schema_version": resource.schema_version}
     model.model_validate({**fields, "metadata": resource.metadata})
     if any(r.id != resource.id or r.kind != resource.kind for r in resource.revisions):
@@ -133,9 +135,9 @@ def import_items(db: Database, workspace_id: str, items: list[Any], *, tenant_id
     """Write each exported resource into ``workspace_id``; counts and the refused ones (by index)."""
     imported, skipped = 0, 0
     details: list[dict[str, Any]] = []
-    for index, item in enumerate(items):
+    for index in sorted(range(len(items)), key=lambda i: _is_child(items[i])):
         try:
-            resource = _validated(index, item)
+            resource = _validated(index, items[index])
             rows = _file_rows(index, resource)
         except (ValidationError, InvalidInput) as exc:
             details.append({"resource": index, "error": str(exc)[:500]})
@@ -145,6 +147,10 @@ def import_items(db: Database, workspace_id: str, items: list[Any], *, tenant_id
         revisions = [{**r.model_dump(), **place} for r in resource.revisions]
         with db.transaction() as conn:
             ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
+            if missing := _missing_parent(conn, workspace_id, resource.kind):
+                error = f"resources[{index}]: its parent {missing} is not in the workspace"
+                details.append({"resource": index, "error": error})
+                continue
             written = repo.restore_exported(conn, head, revisions)
             for row in rows if written is not None else []:
                 skill_files.upsert(conn, workspace_id, resource.id, row)
@@ -152,4 +158,21 @@ def import_items(db: Database, workspace_id: str, items: list[Any], *, tenant_id
             skipped += 1
         else:
             imported += 1
+    details.sort(key=lambda detail: detail["resource"])
     return {"imported": imported, "skipped": skipped, "details": details}
+
+
+def _is_child(item: Any) -> bool:
+    """Whether an import line is a child resource (imported after every parent)."""
+    found = family(str(item.get("kind", ""))) if isinstance(item, dict) else None
+    return found is not None and found[1] is not None
+
+
+def _missing_parent(conn: Connection, workspace_id: str, kind_name: str) -> str | None:
+    """The id of a child's parent when the workspace does not hold it (deleted or not); None otherwise, and for
+    a kind without a parent."""
+    found = family(kind_name)
+    if found is None or found[1] is None or found[2] is None:
+        return None
+    present = repo.get(conn, workspace_id, found[1].name, found[2], include_deleted=True)
+    return None if present is not None else found[2]

@@ -90,9 +90,11 @@ from memorylayer.models import (
     TokenCreateResult,
     TokenInfo,
     TraverseResult,
+    ViewObservation,
     WorkingMemoryItem,
     Workspace,
     WorkspaceExport,
+    WorkspaceView,
 )
 from memorylayer.sync_client import SyncMemoryLayerClient
 
@@ -185,5 +187,7 @@ __all__ = [
     "WorkingMemoryItem",
     "Workspace",
     "WorkspaceExport",
+    "WorkspaceView",
+    "ViewObservation",
     "__version__",
 ]

@@ -100,9 +100,11 @@ from memorylayer.models import (
     TokenCreateResult,
     TokenInfo,
     TraverseResult,
+    ViewObservation,
     WorkingMemoryItem,
     Workspace,
     WorkspaceExport,
+    WorkspaceView,
 )
 
 T = TypeVar("T")
@@ -2364,6 +2366,293 @@ class MemoryLayerClient(ClientBase):
                 f"/v1/data-providers/{provider_id}/sync",
                 lambda r: list(_json(r).get("synced_documents", [])),
                 workspace_id=workspace_id,
+            )
+        )
+
+    # ------------------------------------------------------------------ workspace views
+    # Views of a workspace (checkouts, worktrees, snapshots) and what observers publish about each; versioned
+    # like prompt notes: ``if_match`` is the current etag, a stale one raises a 412 error.
+    def _views(self, workspace_id: str | None) -> str:
+        return f"/v1/workspaces/{self._need_ws(workspace_id)}/views"
+
+    async def create_workspace_view(
+        self,
+        view_id: str,
+        kind: str,
+        *,
+        display_name: str | None = None,
+        memory_context_id: str | None = None,
+        capabilities: Sequence[str] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        schema_version: int | None = None,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> WorkspaceView:
+        """A new view (``kind``: directory, git_worktree, checkout, snapshot or overlay):
+        ``view = await client.create_workspace_view("main", "git_worktree")``"""
+        body = fields(locals(), "idempotency_key", "workspace_id")
+        return await self._run(
+            self._call(
+                "POST",
+                self._views(workspace_id),
+                _unwrap("view", WorkspaceView),
+                workspace_id=workspace_id,
+                json=body,
+                headers=_conditional(idempotency_key),
+            )
+        )
+
+    async def list_workspace_views(
+        self,
+        *,
+        limit: int | None = None,
+        page_token: str | None = None,
+        include_deleted: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> ResourcePage:
+        """A page of views (``.items``), most recently changed first."""
+        params = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                self._views(workspace_id),
+                _page("views", WorkspaceView),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def get_workspace_view(
+        self, view_id: str, *, include_deleted: bool | None = None, workspace_id: str | None = None
+    ) -> WorkspaceView:
+        params = fields(locals(), "view_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                f"{self._views(workspace_id)}/{view_id}",
+                _unwrap("view", WorkspaceView),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def replace_workspace_view(
+        self,
+        view_id: str,
+        kind: str,
+        *,
+        if_match: str,
+        display_name: str | None = None,
+        memory_context_id: str | None = None,
+        capabilities: Sequence[str] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        schema_version: int | None = None,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> WorkspaceView:
+        """Replace a view's description (fields left out take their defaults); ``if_match``: its etag."""
+        body = fields(locals(), "view_id", "if_match", "idempotency_key", "workspace_id")
+        return await self._run(
+            self._call(
+                "PUT",
+                f"{self._views(workspace_id)}/{view_id}",
+                _unwrap("view", WorkspaceView),
+                workspace_id=workspace_id,
+                json=body,
+                headers=_conditional(idempotency_key, if_match),
+            )
+        )
+
+    async def delete_workspace_view(
+        self,
+        view_id: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> WorkspaceView:
+        """Tombstone a view (its observations are hidden until ``restore_workspace_view``)."""
+        return await self._run(
+            self._call(
+                "DELETE",
+                f"{self._views(workspace_id)}/{view_id}",
+                _unwrap("view", WorkspaceView),
+                workspace_id=workspace_id,
+                headers=_conditional(idempotency_key, if_match),
+            )
+        )
+
+    async def restore_workspace_view(
+        self,
+        view_id: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> WorkspaceView:
+        """Revive a deleted view; ``if_match``: the tombstone's etag."""
+        return await self._run(
+            self._call(
+                "POST",
+                f"{self._views(workspace_id)}/{view_id}/restore",
+                _unwrap("view", WorkspaceView),
+                workspace_id=workspace_id,
+                headers=_conditional(idempotency_key, if_match),
+            )
+        )
+
+    async def list_workspace_view_revisions(
+        self,
+        view_id: str,
+        *,
+        limit: int | None = None,
+        page_token: str | None = None,
+        workspace_id: str | None = None,
+    ) -> ResourcePage:
+        """A view's revisions (``.items``: ``ResourceRevision``), newest first."""
+        params = fields(locals(), "view_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                f"{self._views(workspace_id)}/{view_id}/revisions",
+                _revisions("view", WorkspaceView),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def publish_view_observation(
+        self,
+        view_id: str,
+        observer: str,
+        generation: str,
+        sequence: int,
+        *,
+        if_match: str | None = None,
+        tool_host_id: str | None = None,
+        execution_site: str | None = None,
+        root_ref: str | None = None,
+        capabilities: Sequence[str] | None = None,
+        vcs: Mapping[str, Any] | None = None,
+        observed_at: datetime | None = None,
+        expires_at: datetime | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        schema_version: int | None = None,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> ViewObservation:
+        """Publish ``observer``'s state for a view (``observer``: its ``observer_id``): without ``if_match`` the
+        first publish (taken: a 409 error), with it a replace (within one ``generation`` the ``sequence`` must
+        advance, else a 400 error)."""
+        body = fields(locals(), "view_id", "observer", "if_match", "idempotency_key", "workspace_id")
+        return await self._run(
+            self._call(
+                "PUT",
+                f"{self._views(workspace_id)}/{view_id}/observations/{observer}",
+                _unwrap("observation", ViewObservation),
+                workspace_id=workspace_id,
+                json=body,
+                headers=_conditional(idempotency_key, if_match),
+            )
+        )
+
+    async def list_view_observations(
+        self,
+        view_id: str,
+        *,
+        limit: int | None = None,
+        page_token: str | None = None,
+        workspace_id: str | None = None,
+    ) -> ResourcePage:
+        """A page of a view's observations (``.items``), most recently changed first."""
+        params = fields(locals(), "view_id", "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                f"{self._views(workspace_id)}/{view_id}/observations",
+                _page("observations", ViewObservation),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def get_view_observation(
+        self,
+        view_id: str,
+        observer: str,
+        *,
+        include_deleted: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> ViewObservation:
+        params = fields(locals(), "view_id", "observer", "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                f"{self._views(workspace_id)}/{view_id}/observations/{observer}",
+                _unwrap("observation", ViewObservation),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    async def delete_view_observation(
+        self,
+        view_id: str,
+        observer: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> ViewObservation:
+        """Tombstone an observation (``restore_view_observation`` revives it)."""
+        return await self._run(
+            self._call(
+                "DELETE",
+                f"{self._views(workspace_id)}/{view_id}/observations/{observer}",
+                _unwrap("observation", ViewObservation),
+                workspace_id=workspace_id,
+                headers=_conditional(idempotency_key, if_match),
+            )
+        )
+
+    async def restore_view_observation(
+        self,
+        view_id: str,
+        observer: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> ViewObservation:
+        """Revive a deleted observation; ``if_match``: the tombstone's etag."""
+        return await self._run(
+            self._call(
+                "POST",
+                f"{self._views(workspace_id)}/{view_id}/observations/{observer}/restore",
+                _unwrap("observation", ViewObservation),
+                workspace_id=workspace_id,
+                headers=_conditional(idempotency_key, if_match),
+            )
+        )
+
+    async def list_view_observation_revisions(
+        self,
+        view_id: str,
+        observer: str,
+        *,
+        limit: int | None = None,
+        page_token: str | None = None,
+        workspace_id: str | None = None,
+    ) -> ResourcePage:
+        """An observation's revisions (``.items``: ``ResourceRevision``), newest first."""
+        params = fields(locals(), "view_id", "observer", "workspace_id")
+        return await self._run(
+            self._call(
+                "GET",
+                f"{self._views(workspace_id)}/{view_id}/observations/{observer}/revisions",
+                _revisions("observation", ViewObservation),
+                workspace_id=workspace_id,
+                params=params,
             )
         )
 

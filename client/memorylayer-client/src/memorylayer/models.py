@@ -854,6 +854,60 @@ class DataProvider(_Model):
     updated_at: datetime | None = None
 
 
+class WorkspaceView(_Model):
+    """A durable checkout, worktree or snapshot of a workspace, addressed by ``view_id``; send ``etag`` as
+    ``if_match`` to change it."""
+
+    id: str
+    workspace_id: str
+    tenant_id: str | None = None
+    view_id: str
+    kind: str
+    display_name: str | None = None
+    memory_context_id: str | None = None
+    capabilities: list[str] = Field(default_factory=list)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    schema_version: int = 1
+    revision: int = 1
+    sequence: int = 0
+    etag: str
+    created_by: str | None = None
+    updated_by: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    deleted_at: datetime | None = None
+
+
+class ViewObservation(_Model):
+    """The latest state one observer published about one view: ``sequence`` is the observer's cursor within
+    ``generation``; the resource's own are ``resource_revision`` and ``resource_sequence``."""
+
+    id: str
+    workspace_id: str
+    tenant_id: str | None = None
+    view_id: str
+    observer_id: str
+    generation: str
+    sequence: int
+    tool_host_id: str | None = None
+    execution_site: str | None = None
+    root_ref: str | None = None
+    capabilities: list[str] = Field(default_factory=list)
+    vcs: dict[str, Any] | None = None
+    observed_at: datetime
+    expires_at: datetime | None = None
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    schema_version: int = 1
+    resource_revision: int = 1
+    resource_sequence: int = 0
+    etag: str
+    created_by: str | None = None
+    updated_by: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    deleted_at: datetime | None = None
+
+
 class ResourceRevision(_Model):
     """One accepted write: the resource as it left it (a model of its family), the action and its key."""
 
