@@ -18,6 +18,8 @@ from shared.db.scope import Scope
 from shared.domain.auth import ApiKeys
 from shared.domain.context_env.service import SandboxService
 from shared.domain.documents.service import DocumentService
+from shared.domain.extraction.derive import PROFILE as INSIGHTS_PROFILE
+from shared.domain.extraction.derive import EntityDeriver
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.indexing import InlineIndexer
 from shared.domain.memories.service import MemoryService
@@ -65,6 +67,7 @@ class Services:
     mcp_servers: McpServerService
     data_providers: DataProviderService
     documents: DocumentService
+    entity_insights: EntityDeriver
 
     @classmethod
     def build(
@@ -108,6 +111,7 @@ class Services:
             documents=DocumentService(
                 db, embedder, create_blobs(settings), create_document_queue(settings), settings
             ),
+            entity_insights=EntityDeriver(db, memories, create_llm(settings, INSIGHTS_PROFILE), settings),
         )
 
     def request_vector_indexing(self) -> None:
