@@ -9,6 +9,7 @@ import httpx
 import psycopg
 import pytest
 
+from tests.embed.stubs import StubServer
 from tests.helpers.http import remember
 from tests.secured import admin_client, serve_secured
 
@@ -379,3 +380,61 @@ def test_another_workspaces_key_sees_and_changes_nothing(secured, ws, other_ws, 
         seed = theirs.post("/v1/entities/seed", json={"workspace_id": ws, "entities": [{"name": "Mallory"}]})
         assert seed.status_code == 403
         assert state(database_url, ws) == before
+
+
+# ------------------------------------------------------------------ derive with an LLM
+@pytest.fixture()
+def openai_stub() -> Iterator[StubServer]:
+    from tests.integration.test_llm_paths import openai_chat_wire
+
+    stub = StubServer(openai_chat_wire)
+    stub.replies = []
+    stub.start()
+    yield stub
+    stub.stop()
+
+
+def test_derive_stores_the_grounded_insights_as_inference_memories(http, services, settings, ws, openai_stub):
+    """Through the real openai SDK against a stub: an insight citing a memory it was shown is stored (once), one
+    citing nothing it was shown is dropped; the policy can still refuse before any call."""
+    from shared.domain.extraction.derive import EntityDeriver
+    from shared.providers.llm import create_llm
+    from tests.integration.test_llm_paths import llm_settings
+
+    first = ticket(http, ws)
+    second = ticket(http, ws, "Logout fails too")
+    bob = resolve(http, ws, "Bob Stone")
+    configured = llm_settings(settings, "openai", openai_stub, enrichment_policy="generative")
+    deriver = EntityDeriver(services.db, services.memories, create_llm(configured, "inference"), configured)
+    reply = {"insights": [
+        {"content": "Bob reviews the SSO work", "citations": [1, 2, 2], "confidence": 0.8},
+        {"content": "Bob likes cats", "citations": [9], "confidence": 0.9},
+    ]}  # fmt: skip
+    openai_stub.replies.append(reply)
+    done = deriver.derive(ws, bob["id"], observer_id=None, tenant_id="_default")
+    assert (done["insights_created"], done["insights_updated"], done["source_memory_count"]) == (1, 0, 2)
+    [stored] = done["insights"]
+    assert (stored["subtype"], stored["subject_id"], stored["content"]) == (
+        "inference",
+        bob["id"],
+        reply["insights"][0]["content"],
+    )
+    assert set(stored["metadata"]["derived_from"]) == {first["id"], second["id"]}
+    prompt = openai_stub.requests[-1].body["messages"][-1]["content"]
+    assert "Bob Stone (person)" in prompt and "Logout fails too" in prompt
+    listed = http.get(f"/v1/entities/{bob['id']}/insights", headers=h(ws)).json()
+    assert [m["id"] for m in listed["insights"]] == [stored["id"]]
+    # The same insight again is found, not stored twice; the insight itself is not a source.
+    openai_stub.replies.append(reply)
+    again = deriver.derive(ws, bob["id"], observer_id=None, tenant_id="_default")
+    assert (again["insights_created"], again["insights_updated"], again["source_memory_count"]) == (0, 1, 2)
+    # Under the deterministic policy nothing is asked.
+    calls = len(openai_stub.requests)
+    strict = configured.model_copy(update={"enrichment_policy": "deterministic"})
+    refusing = EntityDeriver(services.db, services.memories, create_llm(strict, "inference"), strict)
+    with pytest.raises(Exception) as refused:
+        refusing.derive(ws, bob["id"], observer_id=None, tenant_id="_default")
+    assert (
+        getattr(refused.value, "code", None) == "generation_not_allowed"
+        and len(openai_stub.requests) == calls
+    )
