@@ -7,7 +7,8 @@ semantic ``inference`` memory about the entity (``subject_id``), citing its sour
 
 It needs an LLM the enrichment policy allows for synthesis (the reference's activity for inference); without
 one it is a 403 ``generation_not_allowed`` before anything is read. An insight citing no memory it was shown is
-dropped; an insight already stored (same text) is counted as updated, not stored twice.
+dropped; an insight already stored (same text, entity and sources: the memory's dedup key) is counted as
+updated, not stored twice.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ class EntityDeriver:
             body = MemoryCreate(
                 content=insight.content.strip(), type="semantic", subtype="inference",
                 importance=min(1.0, max(0.0, insight.confidence)), subject_id=entity_id, observer_id=observer_id,
-                metadata={"derived_from": cited, "derived_by": "entity_insights"},
+                metadata={"derived_from": sorted(cited), "derived_by": "entity_insights", "entity_id": entity_id},
             )  # fmt: skip
             row, created, _ = self.memories.remember(workspace_id, body, tenant_id=tenant_id)
             result["insights_created" if created else "insights_updated"] += 1
