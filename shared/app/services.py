@@ -18,6 +18,8 @@ from shared.db.scope import Scope
 from shared.domain.auth import ApiKeys
 from shared.domain.context_env.service import SandboxService
 from shared.domain.documents.service import DocumentService
+from shared.domain.extraction.derive import PROFILE as INSIGHTS_PROFILE
+from shared.domain.extraction.derive import EntityDeriver
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.indexing import InlineIndexer
 from shared.domain.memories.service import MemoryService
@@ -67,6 +69,7 @@ class Services:
     data_providers: DataProviderService
     views: ViewService
     documents: DocumentService
+    entity_insights: EntityDeriver
 
     @classmethod
     def build(
@@ -111,6 +114,7 @@ class Services:
             documents=DocumentService(
                 db, embedder, create_blobs(settings), create_document_queue(settings), settings
             ),
+            entity_insights=EntityDeriver(db, memories, create_llm(settings, INSIGHTS_PROFILE), settings),
         )
 
     def request_vector_indexing(self) -> None:

@@ -25,6 +25,7 @@ PROFILE_USERS = {
     "default": "context environment (query, llm_query, rlm)",
     "extraction": "session extraction (the worker)",
     "reflection": "grounded answers (/v1/memories/answer, /reflect)",
+    "inference": "entity insights (POST /v1/entities/{id}/derive)",
 }
 
 NOT_APPLICABLE = {

@@ -376,6 +376,9 @@ ROUTE_COSTS: tuple[tuple[re.Pattern[str], int, bool], ...] = (  # (path, units, 
     (re.compile(r"^/v1/memories/[^/]+/traverse$"), 3, False),
     (re.compile(r"^/v1/memories/batch$"), 5, True),
     (re.compile(r"^/v1/workspaces/[^/]+/import$"), 5, True),
+    (re.compile(r"^/v1/entities/[^/]+/derive$"), 10, False),
+    (re.compile(r"^/v1/entities/(backfill|dedupe)$"), 5, False),
+    (re.compile(r"^/v1/entities/seed$"), 1, True),
 )
 IMPORT_BYTES_PER_UNIT = 64 * 1024
 

@@ -47,6 +47,23 @@ from shared.api.schemas.entities import (
     EntityRelationPath,
     EntityResolution,
 )
+from shared.api.schemas.entity_ops import (
+    CardRelation,
+    EntityBackfillResponse,
+    EntityCardResponse,
+    EntityCounts,
+    EntityDedupeResponse,
+    EntityDeriveResponse,
+    EntityEnrichResponse,
+    EntityInsightsResponse,
+    EntityMergeGroup,
+    EntityProvenance,
+    EvidenceRow,
+    GenerationSummary,
+    RelatedEntitiesResponse,
+    RelatedEntity,
+    SeedEntitiesResponse,
+)
 from shared.api.schemas.memories import (
     BatchErrorGroup,
     BatchItemResult,
@@ -246,4 +263,22 @@ __all__ += [
     "RefinementRecordListResponse",
     "RefinementRecordResponse",
     "ResourceHead",
+]
+# Entity operations beyond the registry (card, provenance, related, insights, derive, backfill, seed, …).
+__all__ += [
+    "CardRelation",
+    "EntityBackfillResponse",
+    "EntityCardResponse",
+    "EntityCounts",
+    "EntityDedupeResponse",
+    "EntityDeriveResponse",
+    "EntityEnrichResponse",
+    "EntityInsightsResponse",
+    "EntityMergeGroup",
+    "EntityProvenance",
+    "EvidenceRow",
+    "GenerationSummary",
+    "RelatedEntitiesResponse",
+    "RelatedEntity",
+    "SeedEntitiesResponse",
 ]

@@ -240,6 +240,159 @@ class EntityResolution(_Model):
     score: float = 1.0
 
 
+class EntityCounts(_Model):
+    """How much the store holds about an entity."""
+
+    aliases: int = 0
+    relations: int = 0
+    memories: int = 0
+    evidence: int = 0
+    insights: int = 0
+
+
+class CardRelation(EntityRelation):
+    """A relation on an entity card, with both ends' names and kinds."""
+
+    source_name: str = ""
+    source_type: str = ""
+    target_name: str = ""
+    target_type: str = ""
+
+
+class EntityCard(_Model):
+    """``entity_card``: the entity, its relations, top evidence, insights and a summary written from them."""
+
+    entity_id: str
+    workspace_id: str
+    reflection: str = ""
+    insights: list[Memory] = Field(default_factory=list)
+    source_memories: list[str] = Field(default_factory=list)
+    confidence: float = 0.0
+    cached: bool = False
+    generated_at: datetime | None = None
+    entity: Entity | None = None
+    relations: list[CardRelation] = Field(default_factory=list)
+    evidence: list[Memory] = Field(default_factory=list)
+    counts: EntityCounts | None = None
+
+
+class EvidenceRow(_Model):
+    """One memory stating one of an entity's relations, and the thread and messages it came from."""
+
+    evidence_id: str
+    relation_id: str
+    relationship: str
+    source_entity_id: str
+    target_entity_id: str
+    memory_id: str
+    thread_id: str | None = None
+    message_ids: list[str] = Field(default_factory=list)
+    evidence_kind: str | None = None
+    extraction_method: str | None = None
+    confidence: float = 1.0
+    source_span_start: int | None = None
+    source_span_end: int | None = None
+    excerpt: str = ""
+    created_at: datetime | None = None
+
+
+class EntityProvenance(_Model):
+    """``entity_provenance``: where an entity came from and the evidence that keeps it."""
+
+    entity_id: str
+    origin: str = "unknown"
+    activity: str | None = None
+    agent: str | None = None
+    description: str | None = None
+    external_links: dict[str, Any] = Field(default_factory=dict)
+    source_memory_ids: list[str] = Field(default_factory=list)
+    generated_at: datetime | None = None
+    raw: dict[str, Any] = Field(default_factory=dict)
+    source: str | None = None
+    evidence_memory_ids: list[str] = Field(default_factory=list)
+    evidence: list[EvidenceRow] = Field(default_factory=list)
+
+
+class RelatedEntity(_Model):
+    """An entity found in the same memories as another: how many, that share, and their direct relations."""
+
+    entity: Entity
+    shared_memories: int = 0
+    score: float = 0.0
+    relationships: list[str] = Field(default_factory=list)
+
+
+class EntityInsights(_Model):
+    """``entity_insights``: the ``inference`` memories about an entity, with counts and its recent facts."""
+
+    entity_id: str
+    workspace_id: str
+    insights: list[Memory] = Field(default_factory=list)
+    total_count: int = 0
+    counts: EntityCounts | None = None
+    recent_facts: list[Memory] = Field(default_factory=list)
+
+
+class EntityDerivation(_Model):
+    """``derive_entity_insights``: what the LLM's grounded insights became."""
+
+    subject_id: str
+    workspace_id: str
+    insights_created: int = 0
+    insights_updated: int = 0
+    source_memory_count: int = 0
+    insights: list[Memory] = Field(default_factory=list)
+    generation_summary: dict[str, int] | None = None
+
+
+class EntitySeedResult(_Model):
+    """``seed_entities``: how many were created or updated, and which names were not stored."""
+
+    workspace_id: str
+    seeded: int = 0
+    created: int = 0
+    failed: list[str] = Field(default_factory=list)
+    skipped_invalid_type: list[str] = Field(default_factory=list)
+    entity_ids: list[str] = Field(default_factory=list)
+
+
+class EntityBackfillResult(_Model):
+    """``backfill_entities``: memories read and what they added; ``next_after`` continues a capped run."""
+
+    workspace_id: str
+    cleared: int = 0
+    scanned: int = 0
+    accreted: int = 0
+    relations_written: int = 0
+    entities_created: int = 0
+    complete: bool = True
+    next_after: str | None = None
+
+
+class EntityMergeGroup(_Model):
+    target_id: str
+    merged_ids: list[str] = Field(default_factory=list)
+
+
+class EntityDedupeResult(_Model):
+    """``dedupe_entities``: each group of colliding entities and the one they merged into."""
+
+    workspace_id: str
+    clusters: int = 0
+    merged: int = 0
+    considered: int = 0
+    merges: list[EntityMergeGroup] = Field(default_factory=list)
+
+
+class EntityEnrichResult(_Model):
+    workspace_id: str
+    source: str = "wikidata"
+    checked: int = 0
+    enriched: int = 0
+    skipped: int = 0
+    linker_configured: bool = False
+
+
 class MemoryPage(_Model):
     """One page of ``list_memories``; ``total_count`` is the page's length (as the reference server)."""
 

@@ -71,10 +71,18 @@ from memorylayer.models import (
     DocumentPage,
     DocumentUpload,
     Entity,
+    EntityBackfillResult,
+    EntityCard,
+    EntityDedupeResult,
+    EntityDerivation,
     EntityDetail,
+    EntityEnrichResult,
+    EntityInsights,
     EntityPage,
+    EntityProvenance,
     EntityRelationInput,
     EntityResolution,
+    EntitySeedResult,
     ImportResult,
     Job,
     JobInfo,
@@ -89,6 +97,7 @@ from memorylayer.models import (
     RecallResult,
     RefinementRecord,
     Reflection,
+    RelatedEntity,
     ResourcePage,
     RevisionPage,
     Session,
@@ -677,6 +686,141 @@ class SyncMemoryLayerClient(ClientBase):
         return self._run(
             self._call(
                 "POST", "/v1/entities/merge", _unwrap("entity", Entity), workspace_id=workspace_id, json=body
+            )
+        )
+
+    def entity_card(self, entity_id: str, *, workspace_id: str | None = None) -> EntityCard:
+        """The entity's card: the entity, its named relations, top evidence, insights and a summary."""
+        return self._run(
+            self._call("GET", f"/v1/entities/{entity_id}/card", _model(EntityCard), workspace_id=workspace_id)
+        )
+
+    def entity_provenance(self, entity_id: str, *, workspace_id: str | None = None) -> EntityProvenance:
+        """Where the entity came from and each memory (thread, messages) that is evidence of its relations."""
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/entities/{entity_id}/provenance",
+                _model(EntityProvenance),
+                workspace_id=workspace_id,
+            )
+        )
+
+    def related_entities(
+        self, entity_id: str, *, limit: int = 10, min_shared: int = 1, workspace_id: str | None = None
+    ) -> list[RelatedEntity]:
+        """Entities found in the same memories as this one, most shared first."""
+        params = fields(locals(), "workspace_id", "entity_id")
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/entities/{entity_id}/related",
+                lambda r: [RelatedEntity.model_validate(x) for x in _json(r).get("related", [])],
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def entity_insights(
+        self,
+        entity_id: str,
+        *,
+        observer_id: str | None = None,
+        limit: int = 20,
+        workspace_id: str | None = None,
+    ) -> EntityInsights:
+        """The ``inference`` memories about the entity, with counts and its recent facts."""
+        params = fields(locals(), "workspace_id", "entity_id")
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/entities/{entity_id}/insights",
+                _model(EntityInsights),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def derive_entity_insights(
+        self, entity_id: str, *, observer_id: str | None = None, workspace_id: str | None = None
+    ) -> EntityDerivation:
+        """Let the server's LLM derive insights from the entity's memories (stored as ``inference`` memories);
+        ForbiddenError ``generation_not_allowed`` when it has none."""
+        body = fields(locals(), "workspace_id", "entity_id")
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/entities/{entity_id}/derive",
+                _model(EntityDerivation),
+                workspace_id=workspace_id,
+                json=body,
+            )
+        )
+
+    def seed_entities(
+        self, entities: Sequence[Mapping[str, Any]], *, workspace_id: str | None = None
+    ) -> EntitySeedResult:
+        """Create or update a catalog of entities: ``[{"name": "Acme", "entity_type": "org", "aliases": […]}]``."""
+        return self._run(
+            self._call(
+                "POST",
+                "/v1/entities/seed",
+                _model(EntitySeedResult),
+                workspace_id=workspace_id,
+                json={"entities": [dict(e) for e in entities]},
+            )
+        )
+
+    def backfill_entities(
+        self,
+        *,
+        batch_size: int = 200,
+        max_memories: int | None = None,
+        after: str | None = None,
+        workspace_id: str | None = None,
+    ) -> EntityBackfillResult:
+        """Run the deterministic entity extraction over the workspace's stored memories (idempotent); a capped
+        run continues with ``after=result.next_after``."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "POST",
+                "/v1/entities/backfill",
+                _model(EntityBackfillResult),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def dedupe_entities(self, *, limit: int = 1000, workspace_id: str | None = None) -> EntityDedupeResult:
+        """Merge entities of one kind whose names or aliases collide into the most established of them."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "POST",
+                "/v1/entities/dedupe",
+                _model(EntityDedupeResult),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def enrich_entities(
+        self,
+        *,
+        types: Sequence[str] = ("org", "person", "place"),
+        limit: int = 500,
+        workspace_id: str | None = None,
+    ) -> EntityEnrichResult:
+        """The reference's external-KB linking: counted and skipped here (no knowledge base is configured)."""
+        params = {"types": ",".join(types), "limit": limit}
+        return self._run(
+            self._call(
+                "POST",
+                "/v1/entities/enrich",
+                _model(EntityEnrichResult),
+                workspace_id=workspace_id,
+                params=params,
             )
         )
 
