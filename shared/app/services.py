@@ -17,8 +17,10 @@ from shared.db.pool import Database, Purpose
 from shared.db.scope import Scope
 from shared.domain.auth import ApiKeys
 from shared.domain.context_env.service import SandboxService
+from shared.domain.contradictions.service import ContradictionService
 from shared.domain.documents.service import DocumentService
 from shared.domain.extraction.worker import ExtractionWorker
+from shared.domain.graph.service import GraphService
 from shared.domain.indexing import InlineIndexer
 from shared.domain.memories.service import MemoryService
 from shared.domain.resources.data_providers import DataProviderService
@@ -65,6 +67,8 @@ class Services:
     mcp_servers: McpServerService
     data_providers: DataProviderService
     documents: DocumentService
+    contradictions: ContradictionService
+    graph: GraphService
 
     @classmethod
     def build(
@@ -108,6 +112,8 @@ class Services:
             documents=DocumentService(
                 db, embedder, create_blobs(settings), create_document_queue(settings), settings
             ),
+            contradictions=ContradictionService(db, memories, settings),
+            graph=GraphService(db, settings),
         )
 
     def request_vector_indexing(self) -> None:

@@ -374,6 +374,8 @@ ROUTE_COSTS: tuple[tuple[re.Pattern[str], int, bool], ...] = (  # (path, units, 
     (re.compile(r"^/v1/context/(load|inject)$"), 3, False),
     (re.compile(r"^/v1/memories/(recall|reflect|answer)$"), 3, False),
     (re.compile(r"^/v1/memories/[^/]+/traverse$"), 3, False),
+    (re.compile(r"^/v1/graph/(analyze|densify-preview)$"), 3, False),
+    (re.compile(r"^/v1/workspaces/[^/]+/contradictions/scan$"), 5, False),
     (re.compile(r"^/v1/memories/batch$"), 5, True),
     (re.compile(r"^/v1/workspaces/[^/]+/import$"), 5, True),
 )
