@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from shared.api import schemas
 from shared.api.deps import Caller, CallerDep, ServicesDep, valid_workspace
 from shared.api.routes.params import WorkspaceIdPath
+from shared.domain.contradictions.service import RESOLUTIONS
 
 router = APIRouter(tags=["contradictions"])
 
@@ -31,6 +32,9 @@ class ContradictionResolveRequest(BaseModel):
 
     resolution: str = Field(
         max_length=32,
+        # Documented as the enum it is; checked by the service, which answers another value with the reference's
+        # 400 (invalid_resolution) rather than a validation 422.
+        json_schema_extra={"enum": list(RESOLUTIONS)},
         description="`keep_a` (B is superseded by A), `keep_b` (A by B), `keep_both` (only the record closes) or "
         "`merge` (A is rewritten to `merged_content`, B superseded by it).",
     )

@@ -44,7 +44,9 @@ class DensifyPreviewRequest(BaseModel):
     cosine_k: int = Field(default=8, ge=1, le=50, description="Nearest neighbours per memory (1–50).")
     cosine_weight: float = Field(default=1.0, ge=0.0, le=10.0, description="The signal's weight.")
     maxsim_enabled: bool = Field(default=True, description="Accepted; no memory has page multivectors here.")
-    maxsim_threshold: float = Field(default=0.0, description="Accepted; see `maxsim_enabled`.")
+    maxsim_threshold: float = Field(
+        default=0.0, allow_inf_nan=False, description="Accepted; see `maxsim_enabled`."
+    )
     maxsim_k: int = Field(default=8, ge=1, le=50, description="Accepted; see `maxsim_enabled`.")
     maxsim_weight: float = Field(default=1.5, ge=0.0, le=10.0, description="Accepted; see `maxsim_enabled`.")
     entity_enabled: bool = Field(
