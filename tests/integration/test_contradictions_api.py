@@ -149,6 +149,34 @@ def test_merge_rewrites_a_and_supersedes_b(http, ws, seeded):
     assert memory(http, ws, b)["superseded_by"] == a
 
 
+def briefed(http: httpx.Client, ws: str) -> list[tuple[str, str]]:
+    r = http.get("/v1/sessions/briefing", params={"limit": 20}, headers=h(ws))
+    assert r.status_code == 200, r.text
+    return [
+        (c["id"], frozenset((c["memory_a"], c["memory_b"])))
+        for c in r.json()["briefing"]["contradictions_detected"]
+    ]
+
+
+def test_the_briefing_lists_what_is_still_open(http, ws, seeded):
+    stated = frozenset((seeded["tea"], seeded["coffee"]))
+    # Before a scan the briefing knows the stated contradiction by its association
+    (before,) = briefed(http, ws)
+    assert before[1] == stated and before[0].startswith("assoc_")
+    found = scan(http, ws)["contradictions"]
+    # After it, by the records: each pair once
+    assert sorted(briefed(http, ws)) == sorted(
+        (c["id"], frozenset((c["memory_a_id"], c["memory_b_id"]))) for c in found
+    )
+    record = pair(found, seeded["tea"], seeded["coffee"])
+    http.post(f"/v1/contradictions/{record['id']}/resolve", json={"resolution": "keep_both"}, headers=h(ws))
+    value = pair(found, seeded["paris"], seeded["berlin"])
+    http.post(f"/v1/contradictions/{value['id']}/resolve", json={"resolution": "keep_a"}, headers=h(ws))
+    # Settled pairs leave it: kept both (the association stays, the record settles it) or one superseded
+    left = pair(found, seeded["enabled"], seeded["disabled"])
+    assert briefed(http, ws) == [(left["id"], frozenset((left["memory_a_id"], left["memory_b_id"])))]
+
+
 def test_bad_input_is_refused_and_changes_nothing(http, ws, seeded):
     record = pair(scan(http, ws)["contradictions"], seeded["paris"], seeded["berlin"])
     path = f"/v1/contradictions/{record['id']}/resolve"
