@@ -38,6 +38,20 @@ def live_memories(conn: Connection, workspace_id: str, *, context_id: str | None
     ).fetchall()
 
 
+def entity_evidence(conn: Connection, workspace_id: str, *, context_id: str | None, limit: int) -> list[dict]:
+    """(entity_id, memory_id) for live memories that are active evidence about an entity (either end of an
+    active relation), grouped by entity, at most ``limit`` + 1."""
+    return conn.execute(
+        "SELECT DISTINCT e.entity_id, m.id AS memory_id "
+        "FROM entity_relation_evidence v JOIN entity_relations r ON r.id = v.relation_id AND r.active "
+        "JOIN memories m ON m.id = v.source_memory_id "
+        "CROSS JOIN LATERAL (VALUES (r.source_entity_id), (r.target_entity_id)) AS e(entity_id) "
+        f"WHERE v.workspace_id = %(ws)s AND v.active AND {_NODE.format(m='m')} "
+        "ORDER BY 1, 2 LIMIT %(limit)s + 1",
+        {"ws": workspace_id, "ctx": context_id, "limit": limit},
+    ).fetchall()
+
+
 def labels(conn: Connection, workspace_id: str, memory_ids: list[str]) -> dict[str, str]:
     """The first 200 characters of each memory's content (a node's label is made from them)."""
     rows = conn.execute(

@@ -171,6 +171,24 @@ def test_the_densify_preview_adds_shared_entities_and_near_embeddings(http, ws):
     assert off["densify"] == {"base_edges": 0, "cosine": 0, "maxsim": 0, "entity": 0, "total_edges": 0}
 
 
+def test_relations_join_memories_about_one_entity_when_asked(http, ws):
+    kw = {"subject": {"name": "PLAT-88", "type": "work_item"}, "assignee": "Ann Lee"}
+    first = remember(http, ws, "Search is slow after the index change", metadata={"knowledge_work": kw})["id"]
+    second = remember(http, ws, "Reindex planned for the search cluster", metadata={"knowledge_work": kw})[
+        "id"
+    ]
+    remember(http, ws, "An unrelated note about lunch")
+    # The reference's graph: associations only
+    assert get(http, ws, "stats")["stats"]["edge_count"] == 0
+    # Ours on request: one `shares_entity` edge between the two memories about PLAT-88 (and Ann Lee)
+    stats = get(http, ws, "stats", include_relations=True)["stats"]
+    assert (stats["node_count"], stats["edge_count"], stats["community_count"]) == (3, 1, 2)
+    r = http.post("/v1/graph/analyze", json={"include_relations": True}, headers=h(ws))
+    (community, lone) = r.json()["communities"]
+    assert sorted(community["memory_ids"]) == sorted((first, second)) and lone["size"] == 1
+    assert get(http, ws, "bridges", include_relations=True)["bridges"] == []
+
+
 def test_an_empty_workspace_has_an_empty_graph(http, ws):
     assert get(http, ws, "stats")["stats"]["node_count"] == 0
     analysis = http.post("/v1/graph/analyze", json={}, headers=h(ws)).json()
@@ -234,3 +252,4 @@ def test_our_sdk_reads_every_part_of_the_analysis(base_url, ws, triangles):
         preview = client.graph_densify_preview(signals={"cosine_enabled": False, "entity_enabled": False})
         assert preview["densify"]["total_edges"] == preview["baseline"]["edge_count"] == 7
         assert client.graph_stats(context_id="ctx_none").node_count == 0
+        assert client.graph_stats(include_relations=True) == analysis.stats  # no relations here: the same

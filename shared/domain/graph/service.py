@@ -38,6 +38,14 @@ class DensifyConfig:
     entity_max_group: int = 50
 
 
+# With ``include_relations``: memories that are evidence about one entity (a typed relation's end) are joined
+# by a ``shares_entity`` edge of this strength (an association between them, if stronger, wins); an entity with
+# more memories than the cap joins none (it would join everything).
+SHARES_ENTITY = "shares_entity"
+RELATION_STRENGTH = 0.5
+RELATION_GROUP_CAP = 50
+
+
 @dataclass
 class Built:
     graph: alg.Graph
@@ -51,20 +59,36 @@ class GraphService:
         self.settings = settings
 
     # ------------------------------------------------------------------ building
-    def build(self, workspace_id: str, *, context_id: str | None, with_labels: bool = False) -> Built:
+    def build(
+        self,
+        workspace_id: str,
+        *,
+        context_id: str | None,
+        include_relations: bool = False,
+        with_labels: bool = False,
+    ) -> Built:
         max_nodes = self.settings.graph_analysis_max_nodes
         max_edges = self.settings.graph_analysis_max_edges
         g = alg.Graph()
+        truncated = False
+
+        def admit(a: str, b: str, strength: float, relationship: str) -> None:
+            nonlocal truncated
+            if g.node_count + len({a, b} - set(g.adjacency)) > max_nodes:
+                truncated = True
+            else:
+                g.add_edge(a, b, strength, relationship)
+
         with self.db.connection() as conn:
             rows = repo.edges(conn, workspace_id, context_id=context_id, limit=max_edges)
             truncated = len(rows) > max_edges
             for row in rows[:max_edges]:
-                a, b = row["source_id"], row["target_id"]
-                new = {a, b} - set(g.adjacency)
-                if g.node_count + len(new) > max_nodes:
-                    truncated = True
-                    continue
-                g.add_edge(a, b, float(row["strength"]), row["relationship"])
+                admit(row["source_id"], row["target_id"], float(row["strength"]), row["relationship"])
+            if include_relations:
+                evidence = repo.entity_evidence(conn, workspace_id, context_id=context_id, limit=max_edges)
+                truncated = truncated or len(evidence) > max_edges
+                for a, b in _shared_entity_pairs(evidence[:max_edges], RELATION_GROUP_CAP):
+                    admit(a, b, RELATION_STRENGTH, SHARES_ENTITY)
             live = repo.live_memories(conn, workspace_id, context_id=context_id, limit=max_nodes)
             truncated = truncated or len(live) > max_nodes
             for row in live:
@@ -79,38 +103,60 @@ class GraphService:
 
     # ------------------------------------------------------------------ the parts
     def snapshot(
-        self, workspace_id: str, *, context_id: str | None, include_rpg: bool = False
+        self,
+        workspace_id: str,
+        *,
+        context_id: str | None,
+        include_rpg: bool = False,
+        include_relations: bool = False,
     ) -> dict[str, Any]:
-        built = self.build(workspace_id, context_id=context_id)
+        built = self.build(workspace_id, context_id=context_id, include_relations=include_relations)
         return {
             "snapshot": _snapshot(built, workspace_id, context_id, include_rpg),
             "truncated": built.truncated,
         }
 
-    def communities(self, workspace_id: str, *, context_id: str | None) -> dict[str, Any]:
-        built = self.build(workspace_id, context_id=context_id)
+    def communities(
+        self, workspace_id: str, *, context_id: str | None, include_relations: bool = False
+    ) -> dict[str, Any]:
+        built = self.build(workspace_id, context_id=context_id, include_relations=include_relations)
         found = _communities(built.graph, _groups(built.graph))
         return {"communities": found, "total_count": len(found), "truncated": built.truncated}
 
-    def centrality(self, workspace_id: str, *, context_id: str | None) -> dict[str, Any]:
-        built = self.build(workspace_id, context_id=context_id, with_labels=True)
+    def centrality(
+        self, workspace_id: str, *, context_id: str | None, include_relations: bool = False
+    ) -> dict[str, Any]:
+        built = self.build(
+            workspace_id, context_id=context_id, include_relations=include_relations, with_labels=True
+        )
         nodes = self._central_nodes(built, _groups(built.graph))
         return {"central_nodes": nodes, "total_count": len(nodes), "truncated": built.truncated}
 
-    def bridges(self, workspace_id: str, *, context_id: str | None) -> dict[str, Any]:
-        built = self.build(workspace_id, context_id=context_id)
+    def bridges(
+        self, workspace_id: str, *, context_id: str | None, include_relations: bool = False
+    ) -> dict[str, Any]:
+        built = self.build(workspace_id, context_id=context_id, include_relations=include_relations)
         found = _bridges(built.graph, _groups(built.graph))
         return {"bridges": found, "total_count": len(found), "truncated": built.truncated}
 
-    def stats(self, workspace_id: str, *, context_id: str | None) -> dict[str, Any]:
-        built = self.build(workspace_id, context_id=context_id)
+    def stats(
+        self, workspace_id: str, *, context_id: str | None, include_relations: bool = False
+    ) -> dict[str, Any]:
+        built = self.build(workspace_id, context_id=context_id, include_relations=include_relations)
         return {"stats": _stats(built.graph, _groups(built.graph)), "truncated": built.truncated}
 
     def analyze(
-        self, workspace_id: str, *, context_id: str | None, include_rpg: bool = False
+        self,
+        workspace_id: str,
+        *,
+        context_id: str | None,
+        include_rpg: bool = False,
+        include_relations: bool = False,
     ) -> dict[str, Any]:
         """Everything at once: the graph built once, communities found once."""
-        built = self.build(workspace_id, context_id=context_id, with_labels=True)
+        built = self.build(
+            workspace_id, context_id=context_id, include_relations=include_relations, with_labels=True
+        )
         groups = _groups(built.graph)
         return {
             "snapshot": _snapshot(built, workspace_id, context_id, include_rpg),
@@ -158,9 +204,7 @@ class GraphService:
                 signal = _strongest((r["a"], r["b"], float(r["similarity"])) for r in rows)
                 added["cosine"] = _merge(g, weight, _normalised(signal, config.cosine_weight), "cosine")
             if config.entity_enabled and nodes:
-                groups: dict[str, list[str]] = {}
-                for r in repo.entity_members(conn, workspace_id, nodes):
-                    groups.setdefault(r["entity_id"], []).append(r["memory_id"])
+                groups = _by_entity(repo.entity_members(conn, workspace_id, nodes))
                 signal = _shared_entities(groups, config.entity_max_group)
                 added["entity"] = _merge(g, weight, _normalised(signal, config.entity_weight), "entity")
         return {
@@ -293,6 +337,18 @@ def _strongest(edges: Any) -> Signal:
         key = alg.pair(a, b)
         out[key] = max(out.get(key, w), w)
     return out
+
+
+def _by_entity(rows: list[dict]) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {}
+    for r in rows:
+        groups.setdefault(r["entity_id"], []).append(r["memory_id"])
+    return groups
+
+
+def _shared_entity_pairs(rows: list[dict], max_group: int) -> list[tuple[str, str]]:
+    """The pairs of memories that are evidence about one entity, each once, in id order."""
+    return sorted(_shared_entities(_by_entity(rows), max_group))
 
 
 def _shared_entities(groups: dict[str, list[str]], max_group: int) -> Signal:

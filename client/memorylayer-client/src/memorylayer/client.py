@@ -666,9 +666,15 @@ class MemoryLayerClient(ClientBase):
 
     # ------------------------------------------------------------------ graph analysis
     async def analyze_graph(
-        self, *, context_id: str | None = None, include_rpg: bool = False, workspace_id: str | None = None
+        self,
+        *,
+        context_id: str | None = None,
+        include_rpg: bool = False,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
     ) -> GraphAnalysis:
-        """Communities, centrality, bridges and statistics of the workspace's association graph."""
+        """Communities, centrality, bridges and statistics of the workspace's association graph
+        (``include_relations``: memories about one entity joined too)."""
         body = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
         return await self._run(
             self._call(
@@ -677,7 +683,12 @@ class MemoryLayerClient(ClientBase):
         )
 
     async def graph_snapshot(
-        self, *, context_id: str | None = None, include_rpg: bool = False, workspace_id: str | None = None
+        self,
+        *,
+        context_id: str | None = None,
+        include_rpg: bool = False,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
     ) -> GraphSnapshot:
         """The size of the workspace's association graph."""
         params = fields(locals(), "workspace_id")
@@ -692,7 +703,11 @@ class MemoryLayerClient(ClientBase):
         )
 
     async def graph_communities(
-        self, *, context_id: str | None = None, workspace_id: str | None = None
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
     ) -> list[Community]:
         """Communities of memories, largest first."""
         params = fields(locals(), "workspace_id")
@@ -707,7 +722,11 @@ class MemoryLayerClient(ClientBase):
         )
 
     async def graph_centrality(
-        self, *, context_id: str | None = None, workspace_id: str | None = None
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
     ) -> list[CentralNode]:
         """Each memory's degree and betweenness, most between first."""
         params = fields(locals(), "workspace_id")
@@ -722,7 +741,11 @@ class MemoryLayerClient(ClientBase):
         )
 
     async def graph_bridges(
-        self, *, context_id: str | None = None, workspace_id: str | None = None
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
     ) -> list[Bridge]:
         """The associations joining two communities, strongest first."""
         params = fields(locals(), "workspace_id")
@@ -733,7 +756,11 @@ class MemoryLayerClient(ClientBase):
         )
 
     async def graph_stats(
-        self, *, context_id: str | None = None, workspace_id: str | None = None
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
     ) -> GraphStats:
         """Nodes, edges, communities, density and degrees of the association graph."""
         params = fields(locals(), "workspace_id")

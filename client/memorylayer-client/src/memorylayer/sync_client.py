@@ -662,9 +662,15 @@ class SyncMemoryLayerClient(ClientBase):
 
     # ------------------------------------------------------------------ graph analysis
     def analyze_graph(
-        self, *, context_id: str | None = None, include_rpg: bool = False, workspace_id: str | None = None
+        self,
+        *,
+        context_id: str | None = None,
+        include_rpg: bool = False,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
     ) -> GraphAnalysis:
-        """Communities, centrality, bridges and statistics of the workspace's association graph."""
+        """Communities, centrality, bridges and statistics of the workspace's association graph
+        (``include_relations``: memories about one entity joined too)."""
         body = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
         return self._run(
             self._call(
@@ -673,7 +679,12 @@ class SyncMemoryLayerClient(ClientBase):
         )
 
     def graph_snapshot(
-        self, *, context_id: str | None = None, include_rpg: bool = False, workspace_id: str | None = None
+        self,
+        *,
+        context_id: str | None = None,
+        include_rpg: bool = False,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
     ) -> GraphSnapshot:
         """The size of the workspace's association graph."""
         params = fields(locals(), "workspace_id")
@@ -688,7 +699,11 @@ class SyncMemoryLayerClient(ClientBase):
         )
 
     def graph_communities(
-        self, *, context_id: str | None = None, workspace_id: str | None = None
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
     ) -> list[Community]:
         """Communities of memories, largest first."""
         params = fields(locals(), "workspace_id")
@@ -703,7 +718,11 @@ class SyncMemoryLayerClient(ClientBase):
         )
 
     def graph_centrality(
-        self, *, context_id: str | None = None, workspace_id: str | None = None
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
     ) -> list[CentralNode]:
         """Each memory's degree and betweenness, most between first."""
         params = fields(locals(), "workspace_id")
@@ -718,7 +737,11 @@ class SyncMemoryLayerClient(ClientBase):
         )
 
     def graph_bridges(
-        self, *, context_id: str | None = None, workspace_id: str | None = None
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
     ) -> list[Bridge]:
         """The associations joining two communities, strongest first."""
         params = fields(locals(), "workspace_id")
@@ -728,7 +751,13 @@ class SyncMemoryLayerClient(ClientBase):
             )
         )
 
-    def graph_stats(self, *, context_id: str | None = None, workspace_id: str | None = None) -> GraphStats:
+    def graph_stats(
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
+    ) -> GraphStats:
         """Nodes, edges, communities, density and degrees of the association graph."""
         params = fields(locals(), "workspace_id")
         return self._run(
