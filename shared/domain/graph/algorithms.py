@@ -27,6 +27,7 @@ class Graph:
     """An undirected simple graph: one edge per pair of nodes (the strongest association between them)."""
 
     adjacency: dict[str, dict[str, Edge]] = field(default_factory=dict)
+    _edges: int = 0
 
     def add_node(self, node: str) -> None:
         self.adjacency.setdefault(node, {})
@@ -38,6 +39,8 @@ class Graph:
         self.add_node(a)
         self.add_node(b)
         current = self.adjacency[a].get(b)
+        if current is None:
+            self._edges += 1
         if current is None or strength > current.strength:
             edge = Edge(strength, relationship)
             self.adjacency[a][b] = edge
@@ -60,7 +63,7 @@ class Graph:
 
     @property
     def edge_count(self) -> int:
-        return sum(len(n) for n in self.adjacency.values()) // 2
+        return self._edges
 
     def degree(self, node: str) -> int:
         return len(self.adjacency[node])

@@ -2,8 +2,9 @@
 communities, statistics, and the densify preview. Read only.
 
 The graph is bounded before anything is computed: the strongest associations between live memories first (at
-most ``graph_analysis_max_edges``), then the workspace's other live memories, newest first, as nodes without
-edges, up to ``graph_analysis_max_nodes`` nodes in all. ``truncated`` says a cap left something out.
+most ``graph_analysis_max_edges``), with ``include_relations`` then the pairs of memories about one entity, then
+the workspace's other live memories, newest first, as nodes without edges, up to ``graph_analysis_max_nodes``
+nodes in all. ``truncated`` says a cap left something out.
 
     >>> GraphService(db, settings).analyze("ws_a", context_id=None)["stats"]["community_count"]   # doctest: +SKIP
     3
@@ -74,7 +75,8 @@ class GraphService:
 
         def admit(a: str, b: str, strength: float, relationship: str) -> None:
             nonlocal truncated
-            if g.node_count + len({a, b} - set(g.adjacency)) > max_nodes:
+            new = len({n for n in (a, b) if not g.has(n)})
+            if g.node_count + new > max_nodes or g.edge_count >= max_edges:
                 truncated = True
             else:
                 g.add_edge(a, b, strength, relationship)
