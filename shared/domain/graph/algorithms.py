@@ -126,38 +126,40 @@ def betweenness(g: Graph, *, pivots: int) -> dict[str, float]:
     the graph has no more nodes than pivots, an estimate above (the cost is pivots × (V + E), not V × (V + E))."""
     nodes = g.nodes
     n = len(nodes)
-    score = dict.fromkeys(nodes, 0.0)
     if n < 3:
-        return score
+        return dict.fromkeys(nodes, 0.0)
+    index = {node: i for i, node in enumerate(nodes)}
+    neighbours = [[index[other] for other in g.adjacency[node]] for node in nodes]
+    score = [0.0] * n
     k = min(pivots, n)
-    sources = [nodes[(i * n) // k] for i in range(k)]
-    for s in sources:
-        order: list[str] = []
-        preds: dict[str, list[str]] = {v: [] for v in nodes}
-        sigma = dict.fromkeys(nodes, 0.0)
-        dist = dict.fromkeys(nodes, -1)
+    for s in ((i * n) // k for i in range(k)):
+        order: list[int] = []
+        preds: list[list[int]] = [[] for _ in range(n)]
+        sigma = [0.0] * n
+        dist = [-1] * n
         sigma[s], dist[s] = 1.0, 0
         queue = deque([s])
         while queue:
             v = queue.popleft()
             order.append(v)
-            for w in g.adjacency[v]:
+            for w in neighbours[v]:
                 if dist[w] < 0:
                     dist[w] = dist[v] + 1
                     queue.append(w)
                 if dist[w] == dist[v] + 1:
                     sigma[w] += sigma[v]
                     preds[w].append(v)
-        delta = dict.fromkeys(nodes, 0.0)
+        delta = [0.0] * n
         for w in reversed(order):
+            coefficient = (1.0 + delta[w]) / sigma[w]
             for v in preds[w]:
-                delta[v] += sigma[v] / sigma[w] * (1.0 + delta[w])
+                delta[v] += sigma[v] * coefficient
             if w != s:
                 score[w] += delta[w]
     # Every pair is counted from both ends in an undirected graph: normalising by (n-1)(n-2) ordered pairs
     # gives networkx's value; sampled sources are scaled up to all n.
     scale = 1.0 / ((n - 1) * (n - 2)) * (n / k)
-    return {v: s * scale for v, s in score.items()}
+    return {node: score[i] * scale for i, node in enumerate(nodes)}
 
 
 def god_nodes(degrees: list[int]) -> int:
