@@ -12,6 +12,7 @@ import pytest
 
 from tests.helpers.http import h, remember
 from tests.integration.test_resources_api import key_client, secured  # noqa: F401
+from tests.secured import ADMIN
 
 GETS = ("snapshot", "communities", "centrality", "bridges", "stats")
 
@@ -231,6 +232,17 @@ def test_another_workspace_sees_nothing_of_the_graph(keys, ws, other_ws):
     assert b.post("/v1/graph/densify-preview", json={"workspace_id": ws}).status_code == 403
     own = b.post("/v1/graph/analyze", json={}).json()
     assert own["snapshot"]["workspace_id"] == other_ws and own["snapshot"]["node_count"] == 0
+
+
+def test_a_read_only_key_may_analyse_but_not_scan(secured, ws):  # noqa: F811
+    with httpx.Client(base_url=secured, headers={"Authorization": f"Bearer {ADMIN}"}) as admin:
+        key = admin.post("/v1/admin/api-keys", json={"workspaces": [ws], "access": "read"}).json()["key"]
+    with httpx.Client(base_url=secured, headers={"Authorization": f"Bearer {key}"}) as reader:
+        assert reader.post("/v1/graph/analyze", json={"workspace_id": ws}).status_code == 200
+        assert reader.post("/v1/graph/densify-preview", json={"workspace_id": ws}).status_code == 200
+        assert reader.get("/v1/graph/stats", params={"workspace_id": ws}).status_code == 200
+        assert reader.get(f"/v1/workspaces/{ws}/contradictions").status_code == 200
+        assert reader.post(f"/v1/workspaces/{ws}/contradictions/scan").status_code == 403
 
 
 # ------------------------------------------------------------------------------------------------------ our SDK
