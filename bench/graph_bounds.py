@@ -1,6 +1,7 @@
 """Dense association graphs (a security audit's worst case): traverse and recall expansion latency and response size.
 
     python -m bench.graph_bounds            # the audit's 4×10 traverse and 6×10 recall at depth 3, then 20×20 at 5
+                                            # (and /v1/graph/analyze over the 20×20 graph)
     python -m bench.graph_bounds --json
 
 n memories, every ordered pair linked once per relationship type (10 types): n·(n-1)·10 edges. Before the
@@ -108,6 +109,8 @@ def main() -> None:
             "bench_wide",
             args.runs,
         )
+        # Graph analysis reads the whole (capped) association graph: 20 nodes, 380 pairs × 20 relationships
+        results["graph_analyze_20x20"] = timed(http, "/v1/graph/analyze", {}, "bench_wide", args.runs)
     if args.json:
         print(json.dumps(results, indent=2))
     else:

@@ -45,9 +45,11 @@ def all_routers() -> tuple[APIRouter, ...]:
     from shared.api.routes import (
         admin,
         context_env,
+        contradictions,
         data_providers,
         documents,
         entities,
+        graph,
         ingest,
         mcp_servers,
         memories,
@@ -81,6 +83,8 @@ def all_routers() -> tuple[APIRouter, ...]:
         data_providers.router,
         representation.router,
         documents.router,
+        contradictions.router,
+        graph.router,
     )
 
 

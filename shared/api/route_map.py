@@ -64,6 +64,10 @@ FUNCTIONS: dict[str, ApiFunction] = {
                 _any("/v1/workspaces/{workspace_id}/views", "/v1/workspaces/{workspace_id}/views/{proxy+}"),
             ),
             Part("shared.api.routes.entities", _any("/v1/entities", "/v1/entities/{proxy+}")),
+            # Reads of the association graph, like traverse; the workspace-scoped contradiction routes come in
+            # through /v1/workspaces/{proxy+}.
+            Part("shared.api.routes.graph", _any("/v1/graph/{proxy+}")),
+            Part("shared.api.routes.contradictions", _any("/v1/contradictions/{proxy+}")),
             Part("shared.api.routes.ingest", _any("/v1/ingest/{proxy+}")),
             Part(
                 "shared.api.routes.resources",

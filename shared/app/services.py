@@ -17,10 +17,12 @@ from shared.db.pool import Database, Purpose
 from shared.db.scope import Scope
 from shared.domain.auth import ApiKeys
 from shared.domain.context_env.service import SandboxService
+from shared.domain.contradictions.service import ContradictionService
 from shared.domain.documents.service import DocumentService
 from shared.domain.extraction.derive import PROFILE as INSIGHTS_PROFILE
 from shared.domain.extraction.derive import EntityDeriver
 from shared.domain.extraction.worker import ExtractionWorker
+from shared.domain.graph.service import GraphService
 from shared.domain.indexing import InlineIndexer
 from shared.domain.memories.service import MemoryService
 from shared.domain.resources.data_providers import DataProviderService
@@ -70,6 +72,8 @@ class Services:
     views: ViewService
     documents: DocumentService
     entity_insights: EntityDeriver
+    contradictions: ContradictionService
+    graph: GraphService
 
     @classmethod
     def build(
@@ -115,6 +119,8 @@ class Services:
                 db, embedder, create_blobs(settings), create_document_queue(settings), settings
             ),
             entity_insights=EntityDeriver(db, memories, create_llm(settings, INSIGHTS_PROFILE), settings),
+            contradictions=ContradictionService(db, memories, settings),
+            graph=GraphService(db, settings),
         )
 
     def request_vector_indexing(self) -> None:

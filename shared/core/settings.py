@@ -137,6 +137,16 @@ class Settings(BaseSettings):
     graph_max_nodes: int = Field(default=500, ge=1, le=100_000)
     # Paths (with their edges' metadata) stop being added once the traverse response would pass this.
     traverse_max_response_bytes: int = Field(default=1024 * 1024, ge=1024)
+    # Graph analysis (/v1/graph/*) reads at most this many associations (strongest first) and nodes (their
+    # endpoints, then other live memories), and estimates betweenness from this many sources when there are more
+    # nodes: each request's work is bounded whatever the workspace's size; ``truncated`` says a cap cut it.
+    graph_analysis_max_edges: int = Field(default=5000, ge=1, le=100_000)
+    graph_analysis_max_nodes: int = Field(default=2000, ge=1, le=100_000)
+    graph_betweenness_pivots: int = Field(default=64, ge=1, le=10_000)
+
+    # --- contradictions ---
+    # The scan compares at most this many live memories (newest first) in one request.
+    contradiction_scan_max_memories: int = Field(default=2000, ge=2, le=100_000)
 
     # --- embeddings ---
     # `local` (all-MiniLM-L6-v2 on ONNX, in process) everywhere: the Makefile, the CLI and a bare `Settings()`

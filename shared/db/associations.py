@@ -218,12 +218,22 @@ def all_in_workspace(conn: Connection, workspace_id: str) -> list[dict]:
 
 
 def unresolved_contradictions(conn: Connection, workspace_id: str, limit: int) -> list[dict]:
-    """``contradicts`` edges between two live memories (nothing has resolved them yet), newest first."""
+    """What is still contradicted between two live memories, newest first: the open contradiction records (the
+    scan's, migration 0041) and the ``contradicts`` edges no record covers (a pair once resolved with
+    ``keep_both`` is settled, whichever way round it was stated)."""
     return conn.execute(
-        "SELECT a.id, a.source_id, a.target_id, a.created_at FROM associations a "
-        "JOIN memories s ON s.id = a.source_id AND s.deleted_at IS NULL AND s.valid_to IS NULL "
-        "JOIN memories t ON t.id = a.target_id AND t.deleted_at IS NULL AND t.valid_to IS NULL "
-        "WHERE a.workspace_id = %s AND a.relationship = 'contradicts' ORDER BY a.created_at DESC, a.id "
-        "LIMIT %s",
-        (workspace_id, limit),
+        "SELECT x.id, x.source_id, x.target_id, x.created_at FROM ("
+        "    SELECT c.id, c.memory_a_id AS source_id, c.memory_b_id AS target_id, c.detected_at AS created_at "
+        "    FROM contradictions c WHERE c.workspace_id = %(ws)s AND c.resolved_at IS NULL "
+        "    UNION ALL "
+        "    SELECT a.id, a.source_id, a.target_id, a.created_at FROM associations a "
+        "    WHERE a.workspace_id = %(ws)s AND a.relationship = 'contradicts' AND NOT EXISTS ("
+        "        SELECT 1 FROM contradictions c WHERE c.workspace_id = a.workspace_id "
+        "        AND least(c.memory_a_id, c.memory_b_id) = least(a.source_id, a.target_id) "
+        "        AND greatest(c.memory_a_id, c.memory_b_id) = greatest(a.source_id, a.target_id))"
+        ") x "
+        "JOIN memories s ON s.id = x.source_id AND s.deleted_at IS NULL AND s.valid_to IS NULL "
+        "JOIN memories t ON t.id = x.target_id AND t.deleted_at IS NULL AND t.valid_to IS NULL "
+        "ORDER BY x.created_at DESC, x.id LIMIT %(limit)s",
+        {"ws": workspace_id, "limit": limit},
     ).fetchall()

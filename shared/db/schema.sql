@@ -158,6 +158,52 @@ CREATE POLICY workspace_wall ON public.contexts TO memorylayer_app USING ((( SEL
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contexts TO memorylayer_app;
 
+-- contradictions --------------------------------------------------------------------------------------------------
+CREATE TABLE public.contradictions (
+    id text NOT NULL,
+    workspace_id text NOT NULL,
+    memory_a_id text NOT NULL,
+    memory_b_id text NOT NULL,
+    contradiction_type text NOT NULL,
+    confidence real NOT NULL,
+    detection_method text NOT NULL,
+    newer_memory_id text,
+    detected_at timestamp with time zone DEFAULT now() NOT NULL,
+    resolved_at timestamp with time zone,
+    resolution text,
+    merged_content text,
+    CONSTRAINT contradictions_check CHECK ((memory_a_id <> memory_b_id)),
+    CONSTRAINT contradictions_check1 CHECK (((resolved_at IS NULL) = (resolution IS NULL))),
+    CONSTRAINT contradictions_confidence_check CHECK (((confidence >= (0)::double precision) AND (confidence <= (1)::double precision))),
+    CONSTRAINT contradictions_resolution_check CHECK ((resolution = ANY (ARRAY['keep_a'::text, 'keep_b'::text, 'keep_both'::text, 'merge'::text])))
+);
+
+ALTER TABLE ONLY public.contradictions
+    ADD CONSTRAINT contradictions_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY public.contradictions
+    ADD CONSTRAINT contradictions_memory_a_id_fkey FOREIGN KEY (memory_a_id) REFERENCES public.memories(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.contradictions
+    ADD CONSTRAINT contradictions_memory_b_id_fkey FOREIGN KEY (memory_b_id) REFERENCES public.memories(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY public.contradictions
+    ADD CONSTRAINT contradictions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+CREATE INDEX contradictions_memory_a ON public.contradictions USING btree (memory_a_id);
+
+CREATE INDEX contradictions_memory_b ON public.contradictions USING btree (memory_b_id);
+
+CREATE INDEX contradictions_open ON public.contradictions USING btree (workspace_id, detected_at DESC, id) WHERE (resolved_at IS NULL);
+
+CREATE UNIQUE INDEX contradictions_pair ON public.contradictions USING btree (workspace_id, LEAST(memory_a_id, memory_b_id), GREATEST(memory_a_id, memory_b_id));
+
+ALTER TABLE public.contradictions ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY workspace_wall ON public.contradictions TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contradictions TO memorylayer_app;
+
 -- document_jobs ---------------------------------------------------------------------------------------------------
 CREATE TABLE public.document_jobs (
     id text NOT NULL,

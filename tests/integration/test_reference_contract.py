@@ -20,14 +20,6 @@ NOT_YET_SERVED: dict[str, str] = {
     "GET /kb/{}": "the knowledgebase viewer pages",
     "GET /v1/audit/events": "audit events",
     "GET /v1/audit/events/summary": "audit events",
-    "POST /v1/contradictions/{}/resolve": "contradictions",
-    "POST /v1/graph/analyze": "graph analysis",
-    "GET /v1/graph/bridges": "graph analysis",
-    "GET /v1/graph/centrality": "graph analysis",
-    "GET /v1/graph/communities": "graph analysis",
-    "POST /v1/graph/densify-preview": "graph analysis",
-    "GET /v1/graph/snapshot": "graph analysis",
-    "GET /v1/graph/stats": "graph analysis",
     "GET /v1/knowledgebase": "the knowledgebase",
     "GET /v1/knowledgebase/articles": "the knowledgebase",
     "GET /v1/knowledgebase/articles/{}": "the knowledgebase",
@@ -39,8 +31,6 @@ NOT_YET_SERVED: dict[str, str] = {
     "POST /v1/memories/{}/restore": "versioned soft delete and semantic update",
     "PUT /v1/memories/{}/semantic": "versioned soft delete and semantic update",
     "POST /v1/representation": "procedural resources (versioned documents)",
-    "GET /v1/workspaces/{}/contradictions": "contradictions",
-    "POST /v1/workspaces/{}/contradictions/scan": "contradictions",
 }
 
 # Operations both serve where a client of the reference would still trip over ours.

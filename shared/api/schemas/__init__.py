@@ -36,6 +36,7 @@ from shared.api.schemas.console import (
     ConsoleWhoami,
 )
 from shared.api.schemas.context import ContextDelta, ContextGeneration, ContextItem, ContextPack
+from shared.api.schemas.contradictions import Contradiction, ContradictionList, ContradictionScan
 from shared.api.schemas.entities import (
     Entity,
     EntityAliases,
@@ -63,6 +64,20 @@ from shared.api.schemas.entity_ops import (
     RelatedEntitiesResponse,
     RelatedEntity,
     SeedEntitiesResponse,
+)
+from shared.api.schemas.graph import (
+    Bridge,
+    BridgesResponse,
+    CentralityResponse,
+    CentralNode,
+    CommunitiesResponse,
+    Community,
+    DensifyPreview,
+    GraphAnalysis,
+    GraphSnapshot,
+    GraphSnapshotResponse,
+    GraphStats,
+    GraphStatsResponse,
 )
 from shared.api.schemas.memories import (
     BatchErrorGroup,
@@ -281,4 +296,23 @@ __all__ += [
     "RelatedEntitiesResponse",
     "RelatedEntity",
     "SeedEntitiesResponse",
+]
+
+# Contradictions and graph analysis.
+__all__ += [
+    "Bridge",
+    "BridgesResponse",
+    "CentralNode",
+    "CentralityResponse",
+    "CommunitiesResponse",
+    "Community",
+    "Contradiction",
+    "ContradictionList",
+    "ContradictionScan",
+    "DensifyPreview",
+    "GraphAnalysis",
+    "GraphSnapshot",
+    "GraphSnapshotResponse",
+    "GraphStats",
+    "GraphStatsResponse",
 ]

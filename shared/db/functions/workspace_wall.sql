@@ -29,6 +29,7 @@ BEGIN
             ('context_sandbox_leases', 'workspace_id'),
             ('context_sandboxes', 'workspace_id'),
             ('contexts', 'workspace_id'),
+            ('contradictions', 'workspace_id'),
             ('document_jobs', 'workspace_id'),
             ('document_pages', 'workspace_id'),
             ('documents', 'workspace_id'),

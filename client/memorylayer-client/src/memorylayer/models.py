@@ -438,6 +438,87 @@ class TraverseResult(_Model):
     query_latency_ms: float | None = None
 
 
+class Contradiction(_Model):
+    """Two memories that cannot both be true (``list_contradictions``, ``resolve_contradiction``)."""
+
+    id: str
+    workspace_id: str
+    memory_a_id: str
+    memory_b_id: str
+    contradiction_type: str | None = None
+    confidence: float | None = None
+    detection_method: str | None = None
+    detected_at: datetime | None = None
+    resolved_at: datetime | None = None
+    resolution: str | None = None
+
+
+class ContradictionScan(_Model):
+    """``scan_contradictions``: the contradictions this scan recorded (a pair recorded before is not)."""
+
+    workspace_id: str
+    contradictions_found: int = 0
+    contradictions: list[Contradiction] = Field(default_factory=list)
+    memories_scanned: int = 0
+    truncated: bool = False
+
+
+class GraphSnapshot(_Model):
+    workspace_id: str
+    context_id: str | None = None
+    node_count: int = 0
+    edge_count: int = 0
+    includes_rpg: bool = False
+
+
+class Community(_Model):
+    id: int
+    memory_ids: list[str] = Field(default_factory=list)
+    size: int = 0
+    cohesion_score: float = 0.0
+    central_node_ids: list[str] = Field(default_factory=list)
+    label: str | None = None
+
+
+class CentralNode(_Model):
+    memory_id: str
+    label: str | None = None
+    degree: int = 0
+    betweenness: float = 0.0
+    community_id: int = -1
+
+
+class Bridge(_Model):
+    source_community_id: int
+    target_community_id: int
+    memory_id_source: str
+    memory_id_target: str
+    relationship_type: str
+    strength: float = 0.0
+
+
+class GraphStats(_Model):
+    node_count: int = 0
+    edge_count: int = 0
+    community_count: int = 0
+    density: float = 0.0
+    avg_degree: float = 0.0
+    max_degree: int = 0
+    god_node_count: int = 0
+
+
+class GraphAnalysis(_Model):
+    """``analyze_graph``: every part of the analysis from one build of the graph; ``truncated``: a server cap
+    left associations or memories out."""
+
+    snapshot: GraphSnapshot
+    communities: list[Community] = Field(default_factory=list)
+    central_nodes: list[CentralNode] = Field(default_factory=list)
+    bridges: list[Bridge] = Field(default_factory=list)
+    stats: GraphStats = Field(default_factory=GraphStats)
+    truncated: bool = False
+
+
 class Revision(_Model):
     memory: dict[str, Any]
     revision: int | None = None

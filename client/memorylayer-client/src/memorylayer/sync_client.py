@@ -50,9 +50,12 @@ from memorylayer.models import (
     AppendResult,
     Association,
     BatchResult,
+    Bridge,
     Briefing,
+    CentralNode,
     Checkpoint,
     CommitResult,
+    Community,
     Context,
     ContextDelta,
     ContextExecResult,
@@ -64,6 +67,8 @@ from memorylayer.models import (
     ContextState,
     ContextStatus,
     ContextVariable,
+    Contradiction,
+    ContradictionScan,
     DataProvider,
     DecomposeResult,
     DocumentInfo,
@@ -83,6 +88,9 @@ from memorylayer.models import (
     EntityRelationInput,
     EntityResolution,
     EntitySeedResult,
+    GraphAnalysis,
+    GraphSnapshot,
+    GraphStats,
     ImportResult,
     Job,
     JobInfo,
@@ -614,6 +622,177 @@ class SyncMemoryLayerClient(ClientBase):
                 workspace_id=workspace_id,
                 json=body,
             )
+        )
+
+    # ------------------------------------------------------------------ contradictions
+    def scan_contradictions(
+        self, *, batch_size: int | None = None, workspace_id: str | None = None
+    ) -> ContradictionScan:
+        """Compare the workspace's live memories and record the contradictions not recorded before."""
+        body = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/workspaces/{self._need_ws(workspace_id)}/contradictions/scan",
+                _model(ContradictionScan),
+                json=body,
+            )
+        )
+
+    def list_contradictions(self, *, limit: int = 10, workspace_id: str | None = None) -> list[Contradiction]:
+        """The open contradictions (both memories still live), newest first."""
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/workspaces/{self._need_ws(workspace_id)}/contradictions",
+                _list("contradictions", Contradiction),
+                params={"limit": limit},
+            )
+        )
+
+    def resolve_contradiction(
+        self,
+        contradiction_id: str,
+        resolution: str,
+        *,
+        merged_content: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Contradiction:
+        """``keep_a`` / ``keep_b`` (the other memory is superseded, its history kept), ``keep_both``, or
+        ``merge`` (memory A becomes ``merged_content``, B is superseded by it)."""
+        body = fields(locals(), "contradiction_id", "workspace_id")
+        return self._run(
+            self._call(
+                "POST",
+                f"/v1/contradictions/{contradiction_id}/resolve",
+                _model(Contradiction),
+                workspace_id=workspace_id,
+                json=body,
+            )
+        )
+
+    # ------------------------------------------------------------------ graph analysis
+    def analyze_graph(
+        self,
+        *,
+        context_id: str | None = None,
+        include_rpg: bool = False,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
+    ) -> GraphAnalysis:
+        """Communities, centrality, bridges and statistics of the workspace's association graph
+        (``include_relations``: memories about one entity joined too)."""
+        body = self._with_ws(fields(locals(), "workspace_id"), workspace_id)
+        return self._run(
+            self._call(
+                "POST", "/v1/graph/analyze", _model(GraphAnalysis), workspace_id=workspace_id, json=body
+            )
+        )
+
+    def graph_snapshot(
+        self,
+        *,
+        context_id: str | None = None,
+        include_rpg: bool = False,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
+    ) -> GraphSnapshot:
+        """The size of the workspace's association graph."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                "/v1/graph/snapshot",
+                _unwrap("snapshot", GraphSnapshot),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def graph_communities(
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
+    ) -> list[Community]:
+        """Communities of memories, largest first."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                "/v1/graph/communities",
+                _list("communities", Community),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def graph_centrality(
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
+    ) -> list[CentralNode]:
+        """Each memory's degree and betweenness, most between first."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                "/v1/graph/centrality",
+                _list("central_nodes", CentralNode),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def graph_bridges(
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
+    ) -> list[Bridge]:
+        """The associations joining two communities, strongest first."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET", "/v1/graph/bridges", _list("bridges", Bridge), workspace_id=workspace_id, params=params
+            )
+        )
+
+    def graph_stats(
+        self,
+        *,
+        context_id: str | None = None,
+        include_relations: bool = False,
+        workspace_id: str | None = None,
+    ) -> GraphStats:
+        """Nodes, edges, communities, density and degrees of the association graph."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                "/v1/graph/stats",
+                _unwrap("stats", GraphStats),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def graph_densify_preview(
+        self,
+        *,
+        signals: Mapping[str, Any] | None = None,
+        context_id: str | None = None,
+        workspace_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Communities before and after adding edges from the extra signals (``signals={"cosine_threshold":
+        0.9, "entity_enabled": False}``, the reference's names); nothing is stored."""
+        body = self._with_ws({**(signals or {}), **fields({"context_id": context_id})}, workspace_id)
+        return self._run(
+            self._call("POST", "/v1/graph/densify-preview", _json, workspace_id=workspace_id, json=body)
         )
 
     # ------------------------------------------------------------------ entities and ingest

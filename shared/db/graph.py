@@ -1,0 +1,92 @@
+"""SQL for graph analysis: a workspace's association graph between live memories, read with its caps in the
+statements (strongest edges first, at most ``limit`` + 1 rows: the extra one only says a cap cut something), and
+the extra signals the densify preview adds (shared entities, nearest embeddings).
+
+>>> with db.connection() as conn:                                              # doctest: +SKIP
+...     rows = edges(conn, "ws_a", context_id=None, limit=5000)
+"""
+
+from __future__ import annotations
+
+from shared.db.rows import Connection
+
+# A memory is a node while it is live; a context filter keeps the nodes of that context only.
+_NODE = (
+    "{m}.workspace_id = %(ws)s AND {m}.deleted_at IS NULL AND {m}.valid_to IS NULL "
+    "AND (%(ctx)s::text IS NULL OR {m}.context_id = %(ctx)s)"
+)
+
+
+def edges(conn: Connection, workspace_id: str, *, context_id: str | None, limit: int) -> list[dict]:
+    """Associations between two live memories, strongest first, at most ``limit`` + 1."""
+    return conn.execute(
+        "SELECT a.source_id, a.target_id, a.relationship, a.strength FROM associations a "
+        "JOIN memories s ON s.id = a.source_id "
+        "JOIN memories t ON t.id = a.target_id "
+        f"WHERE a.workspace_id = %(ws)s AND {_NODE.format(m='s')} AND {_NODE.format(m='t')} "
+        "ORDER BY a.strength DESC, a.id LIMIT %(limit)s + 1",
+        {"ws": workspace_id, "ctx": context_id, "limit": limit},
+    ).fetchall()
+
+
+def live_memories(conn: Connection, workspace_id: str, *, context_id: str | None, limit: int) -> list[dict]:
+    """Live memories newest first, at most ``limit`` + 1: the nodes an edge did not bring in."""
+    return conn.execute(
+        f"SELECT m.id FROM memories m WHERE {_NODE.format(m='m')} ORDER BY m.created_at DESC, m.id "
+        "LIMIT %(limit)s + 1",
+        {"ws": workspace_id, "ctx": context_id, "limit": limit},
+    ).fetchall()
+
+
+def entity_evidence(conn: Connection, workspace_id: str, *, context_id: str | None, limit: int) -> list[dict]:
+    """(entity_id, memory_id) for live memories that are active evidence about an entity (either end of an
+    active relation), grouped by entity, at most ``limit`` + 1."""
+    return conn.execute(
+        "SELECT DISTINCT e.entity_id, m.id AS memory_id "
+        "FROM entity_relation_evidence v JOIN entity_relations r ON r.id = v.relation_id AND r.active "
+        "JOIN memories m ON m.id = v.source_memory_id "
+        "CROSS JOIN LATERAL (VALUES (r.source_entity_id), (r.target_entity_id)) AS e(entity_id) "
+        f"WHERE v.workspace_id = %(ws)s AND v.active AND {_NODE.format(m='m')} "
+        "ORDER BY 1, 2 LIMIT %(limit)s + 1",
+        {"ws": workspace_id, "ctx": context_id, "limit": limit},
+    ).fetchall()
+
+
+def labels(conn: Connection, workspace_id: str, memory_ids: list[str]) -> dict[str, str]:
+    """The first 200 characters of each memory's content (a node's label is made from them)."""
+    rows = conn.execute(
+        "SELECT id, left(content, 200) AS text FROM memories WHERE workspace_id = %s AND id = ANY(%s)",
+        (workspace_id, memory_ids),
+    ).fetchall()
+    return {r["id"]: r["text"] for r in rows}
+
+
+def entity_members(conn: Connection, workspace_id: str, memory_ids: list[str]) -> list[dict]:
+    """(entity_id, memory_id): the entities each memory is active evidence about (either end of a relation)."""
+    return conn.execute(
+        "SELECT DISTINCT e.entity_id, v.source_memory_id AS memory_id "
+        "FROM entity_relation_evidence v JOIN entity_relations r ON r.id = v.relation_id "
+        "CROSS JOIN LATERAL (VALUES (r.source_entity_id), (r.target_entity_id)) AS e(entity_id) "
+        "WHERE v.workspace_id = %s AND v.active AND r.active AND v.source_memory_id = ANY(%s) "
+        "ORDER BY 1, 2",
+        (workspace_id, memory_ids),
+    ).fetchall()
+
+
+def nearest(
+    conn: Connection, workspace_id: str, memory_ids: list[str], *, k: int, threshold: float
+) -> list[dict]:
+    """Each memory's ``k`` nearest among ``memory_ids`` by cosine similarity, those at least ``threshold``:
+    (a, b, similarity). Exact distances over the given (capped) set, never the whole workspace."""
+    return conn.execute(
+        "SELECT a.id AS a, n.id AS b, n.similarity FROM memories a "
+        "CROSS JOIN LATERAL ("
+        "    SELECT b.id, 1 - (a.embedding <=> b.embedding) AS similarity FROM memories b "
+        "    WHERE b.workspace_id = %(ws)s AND b.id = ANY(%(ids)s) AND b.id <> a.id AND b.embedding IS NOT NULL "
+        "      AND vector_dims(b.embedding) = vector_dims(a.embedding) "
+        "    ORDER BY a.embedding <=> b.embedding, b.id LIMIT %(k)s"
+        ") n "
+        "WHERE a.workspace_id = %(ws)s AND a.id = ANY(%(ids)s) AND a.embedding IS NOT NULL "
+        "AND n.similarity >= %(threshold)s ORDER BY 1, 2",
+        {"ws": workspace_id, "ids": memory_ids, "k": k, "threshold": threshold},
+    ).fetchall()

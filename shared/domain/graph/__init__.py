@@ -1,0 +1,1 @@
+"""Graph analysis of a workspace's association graph: small pure-Python algorithms over a bounded graph."""
