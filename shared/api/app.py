@@ -44,6 +44,7 @@ def all_routers() -> tuple[APIRouter, ...]:
     """Every router, for the local server; each Lambda imports only its own routers (faster cold starts)."""
     from shared.api.routes import (
         admin,
+        audit,
         context_env,
         data_providers,
         documents,
@@ -79,6 +80,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         data_providers.router,
         representation.router,
         documents.router,
+        audit.router,
     )
 
 

@@ -22,7 +22,7 @@ from fastapi import Depends, Header, Query, Request
 
 from shared.core.errors import Forbidden, InvalidInput, Unauthorized
 from shared.core.settings import DEFAULT_WORKSPACE
-from shared.db import rls
+from shared.db import audit, rls
 from shared.db.scope import Scope
 from shared.domain.auth import Principal, request_cost
 from shared.providers import secrets
@@ -159,6 +159,7 @@ async def row_wall(who: PrincipalDep) -> None:
     context, so a wall set there would not reach the endpoint; set here, it stays in the request's task and
     every later dependency and the endpoint's threadpool call inherit it."""
     rls.set_for_request(who.visible_workspaces())
+    audit.set_for_request(audit.Actor(who.key_id, who.tenant_id))  # who the request's audit events name
 
 
 def caller(
