@@ -97,7 +97,10 @@ def test_preconditions_refuse_and_change_nothing(http, ws):
     missing_match = http.post(f"{path}/delete", headers={"Idempotency-Key": op()})
     stale = http.post(f"{path}/delete", headers=conditional('"memory-1-stale"'))
     not_deleted = http.post(f"{path}/restore", headers=conditional(memory["etag"]))
-    assert (missing_key.status_code, missing_key.json()["detail"]["code"]) == (428, "idempotency_key_required")
+    assert (missing_key.status_code, missing_key.json()["detail"]["code"]) == (
+        428,
+        "idempotency_key_required",
+    )
     assert (missing_match.status_code, missing_match.json()["detail"]["code"]) == (428, "if_match_required")
     assert stale.status_code == 412
     assert (not_deleted.status_code, not_deleted.json()["detail"]["code"]) == (409, "memory_not_deleted")
