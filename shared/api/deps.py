@@ -95,7 +95,7 @@ async def services(request: Request) -> Services:
 # POSTs that only read: a read-only key may call them.
 READ_ONLY_POSTS = re.compile(
     r"^/v1/(memories/(recall|reflect|answer|[^/]+/traverse)|sessions/[^/]+/context-(pack|delta)|context/inspect"
-    r"|(skills|mcp-servers)/(resolve|[^/]+/sync)|representation/user|documents/search)$"
+    r"|(skills|mcp-servers)/(resolve|[^/]+/sync)|representation(/user)?|documents/search)$"
 )
 
 # Minting, revoking and deleting tokens writes no workspace data: a read-only key may mint read-only tokens

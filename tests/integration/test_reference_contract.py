@@ -42,7 +42,6 @@ NOT_YET_SERVED: dict[str, str] = {
     "POST /v1/knowledgebase/generate": "the knowledgebase",
     "GET /v1/knowledgebase/graph": "the knowledgebase",
     "GET /v1/knowledgebase/graph/communities/{}": "the knowledgebase",
-    "POST /v1/representation": "procedural resources (versioned documents)",
     "GET /v1/workspaces/{}/contradictions": "contradictions",
     "POST /v1/workspaces/{}/contradictions/scan": "contradictions",
     "GET /v1/workspaces/{}/views": "workspace views, observations and contradictions",
