@@ -271,10 +271,14 @@ def restore(conn: Connection, workspace_id: str, memory_id: str) -> dict | None:
     ).fetchone()
 
 
-def tag_operation(conn: Connection, operation_id: str) -> None:
+def tag_operation(conn: Connection, operation_id: str, action: str | None = None) -> None:
     """Name the transaction's writes: the revisions it records carry ``operation_id`` (the client's
-    Idempotency-Key; trigger ``memories_revision``), so a retry finds the revision its first try made."""
-    conn.execute("SELECT set_config('memorylayer.operation_id', %s, true)", (operation_id,))
+    Idempotency-Key; trigger ``memories_revision``), so a retry finds the revision its first try made, and
+    ``action`` when given (else the trigger reads it off the row: update, delete, restore, …)."""
+    conn.execute(
+        "SELECT set_config('memorylayer.operation_id', %s, true), set_config('memorylayer.revision_action', %s, true)",
+        (operation_id, action or ""),
+    )
 
 
 def operation_snapshot(conn: Connection, workspace_id: str, memory_id: str, operation_id: str) -> dict | None:

@@ -172,3 +172,24 @@ def test_key_admin_is_audited(admin, ws):
     assert admin.delete(f"/v1/workspaces/{ws}_new").status_code == 204
     trail = [e["action"] for e in events(admin, workspace_id=f"{ws}_new", event_type="workspace")]
     assert trail == ["delete", "create"]
+
+
+def test_tokens_minted_revoked_and_deleted_are_audited_for_their_key(admin, ws):
+    key_id, client = key_for(admin, ws)
+    with client:
+        minted = [client.post("/v1/tokens", json={"name": f"t{i}"}) for i in range(2)]
+        assert [m.status_code for m in minted] == [201, 201]
+        first, second = (m.json()["id"] for m in minted)
+        assert client.post(f"/v1/tokens/{first}/revoke").status_code == 204
+        assert client.delete(f"/v1/tokens/{second}").status_code == 204
+        trail = [
+            (e["action"], e["resource_type"], e["resource_id"], e["user_id"])
+            for e in events(client, event_type="api_key")
+        ]
+    assert trail == [
+        ("delete", "token", second, key_id),
+        ("revoke", "token", first, key_id),
+        ("create", "token", second, key_id),
+        ("create", "token", first, key_id),
+        ("create", "api_key", key_id, "admin"),
+    ]

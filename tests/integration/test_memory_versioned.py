@@ -158,6 +158,7 @@ def test_semantic_replace_embeds_the_new_content_and_records_a_revision(http, ws
     assert memory["id"] in recalled(http, ws, "standup room green")
     history = http.get(f"/v1/memories/{memory['id']}/revisions").json()["revisions"]
     assert [r["memory"]["content"] for r in history] == [memory["content"], new["content"]]
+    assert [r["action"] for r in history] == ["create", "replace"]
 
 
 def test_semantic_replace_refuses_bad_input_and_deleted_memories(http, ws):

@@ -144,7 +144,7 @@ def _mutate(
             if replay is not None:
                 return Mutation(replay, replayed=True)
             _check(current, action, condition)
-            repo.tag_operation(conn, condition.operation_id)
+            repo.tag_operation(conn, condition.operation_id, action)
             row = apply(conn, current)
             assert row is not None, "the memory is locked in the state just checked"
             idempotency.record(conn, workspace_id, condition.operation_id, request_hash, memory_id)
