@@ -44,6 +44,7 @@ def all_routers() -> tuple[APIRouter, ...]:
     """Every router, for the local server; each Lambda imports only its own routers (faster cold starts)."""
     from shared.api.routes import (
         admin,
+        audit,
         context_env,
         contradictions,
         data_providers,
@@ -85,6 +86,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         documents.router,
         contradictions.router,
         graph.router,
+        audit.router,
     )
 
 

@@ -22,7 +22,7 @@ from fastapi import Depends, Header, Query, Request
 
 from shared.core.errors import Forbidden, InvalidInput, Unauthorized
 from shared.core.settings import DEFAULT_WORKSPACE
-from shared.db import rls
+from shared.db import audit, rls
 from shared.db.scope import Scope
 from shared.domain.auth import Principal, request_cost
 from shared.providers import secrets
@@ -95,7 +95,7 @@ async def services(request: Request) -> Services:
 # POSTs that only read: a read-only key may call them.
 READ_ONLY_POSTS = re.compile(
     r"^/v1/(memories/(recall|reflect|answer|[^/]+/traverse)|sessions/[^/]+/context-(pack|delta)|context/inspect"
-    r"|(skills|mcp-servers)/(resolve|[^/]+/sync)|representation/user|documents/search|graph/(analyze|densify-preview))$"
+    r"|(skills|mcp-servers)/(resolve|[^/]+/sync)|representation(/user)?|documents/search|graph/(analyze|densify-preview))$"
 )
 
 # Minting, revoking and deleting tokens writes no workspace data: a read-only key may mint read-only tokens
@@ -159,6 +159,7 @@ async def row_wall(who: PrincipalDep) -> None:
     context, so a wall set there would not reach the endpoint; set here, it stays in the request's task and
     every later dependency and the endpoint's threadpool call inherit it."""
     rls.set_for_request(who.visible_workspaces())
+    audit.set_for_request(audit.Actor(who.key_id, who.tenant_id))  # who the request's audit events name
 
 
 def caller(

@@ -85,9 +85,13 @@ FUNCTIONS: dict[str, ApiFunction] = {
             Part(
                 "shared.api.routes.data_providers", _any("/v1/data-providers", "/v1/data-providers/{proxy+}")
             ),
-            Part("shared.api.routes.representation", (("POST", "/v1/representation/user"),)),
+            Part(
+                "shared.api.routes.representation",
+                (("POST", "/v1/representation"), ("POST", "/v1/representation/user")),
+            ),
             Part("shared.api.routes.documents", _any("/v1/documents", "/v1/documents/{proxy+}")),
             Part("shared.api.routes.admin", _any("/v1/admin/{proxy+}")),
+            Part("shared.api.routes.audit", _any("/v1/audit/{proxy+}")),
             Part("shared.api.routes.tokens", _any("/v1/tokens", "/v1/tokens/{proxy+}")),
             Part("shared.api.routes.health", _any("/health", "/health/ready")),
             # Its page and its read-only API, behind the same key check as /v1 (in the app).

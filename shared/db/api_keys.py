@@ -96,15 +96,16 @@ _TREE = (
 )
 
 
-def revoke(conn: Connection, key_id: str) -> bool:
+def revoke(conn: Connection, key_id: str) -> dict | None:
     """Revoke a live key now, and every live token minted under it (a token never outlives its key's
-    authority); False when there is no such unrevoked key."""
+    authority). Returns the key (``id``, ``workspaces``, ``tenant_id``); None when there is no such unrevoked
+    key."""
     rows = conn.execute(
         _TREE + "UPDATE api_keys SET revoked_at = now() WHERE id IN (SELECT id FROM tree) "
-        "AND revoked_at IS NULL RETURNING id",
+        "AND revoked_at IS NULL RETURNING id, workspaces, tenant_id",
         {"id": key_id},
     ).fetchall()
-    return any(r["id"] == key_id for r in rows)
+    return next((r for r in rows if r["id"] == key_id), None)
 
 
 def lock_children(conn: Connection, parent_id: str) -> int:

@@ -217,10 +217,13 @@ def get(
     ).fetchone()
 
 
-def get_for_update(conn: Connection, scope: Scope, memory_id: str) -> dict | None:
+def get_for_update(
+    conn: Connection, scope: Scope, memory_id: str, *, include_deleted: bool = False
+) -> dict | None:
     where, params = scope.clause()
+    deleted = "" if include_deleted else "AND deleted_at IS NULL"
     return conn.execute(
-        f"SELECT {COLUMNS}, dedup_key FROM memories WHERE id = %s AND {where} AND deleted_at IS NULL FOR UPDATE",
+        f"SELECT {COLUMNS}, dedup_key FROM memories WHERE id = %s AND {where} {deleted} FOR UPDATE",
         [memory_id, *params],
     ).fetchone()
 
@@ -257,6 +260,35 @@ def soft_delete(conn: Connection, scope: Scope, memory_id: str) -> dict | None:
         f"WHERE id = %s AND {where} AND deleted_at IS NULL RETURNING {COLUMNS}",
         [memory_id, *params],
     ).fetchone()
+
+
+def restore(conn: Connection, workspace_id: str, memory_id: str) -> dict | None:
+    """Bring a soft-deleted memory back (a new revision); None when it is not deleted."""
+    return conn.execute(
+        f"UPDATE memories SET deleted_at = NULL, status = 'active', revision = revision + 1, updated_at = now() "
+        f"WHERE id = %s AND workspace_id = %s AND deleted_at IS NOT NULL RETURNING {COLUMNS}",
+        (memory_id, workspace_id),
+    ).fetchone()
+
+
+def tag_operation(conn: Connection, operation_id: str, action: str | None = None) -> None:
+    """Name the transaction's writes: the revisions it records carry ``operation_id`` (the client's
+    Idempotency-Key; trigger ``memories_revision``), so a retry finds the revision its first try made, and
+    ``action`` when given (else the trigger reads it off the row: update, delete, restore, …)."""
+    conn.execute(
+        "SELECT set_config('memorylayer.operation_id', %s, true), set_config('memorylayer.revision_action', %s, true)",
+        (operation_id, action or ""),
+    )
+
+
+def operation_snapshot(conn: Connection, workspace_id: str, memory_id: str, operation_id: str) -> dict | None:
+    """The memory as the write tagged ``operation_id`` left it (its revision's snapshot), if there is one."""
+    row = conn.execute(
+        "SELECT snapshot FROM memory_revisions WHERE workspace_id = %s AND memory_id = %s AND operation_id = %s "
+        "ORDER BY revision DESC LIMIT 1",
+        (workspace_id, memory_id, operation_id),
+    ).fetchone()
+    return row["snapshot"] if row else None
 
 
 def hard_delete(conn: Connection, scope: Scope, memory_id: str) -> dict | None:

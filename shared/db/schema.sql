@@ -88,6 +88,33 @@ CREATE POLICY workspace_wall ON public.associations TO memorylayer_app USING (((
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.associations TO memorylayer_app;
 
+-- audit_events ----------------------------------------------------------------------------------------------------
+CREATE TABLE public.audit_events (
+    id bigint NOT NULL,
+    tenant_id text NOT NULL,
+    workspace_id text,
+    actor_key_id text,
+    event_type text NOT NULL,
+    action text NOT NULL,
+    resource_type text,
+    resource_id text,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.audit_events
+    ADD CONSTRAINT audit_events_pkey PRIMARY KEY (id);
+
+CREATE INDEX audit_events_tenant ON public.audit_events USING btree (tenant_id, id DESC);
+
+CREATE INDEX audit_events_workspace ON public.audit_events USING btree (workspace_id, id DESC);
+
+ALTER TABLE public.audit_events ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY workspace_wall ON public.audit_events TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
+
+GRANT SELECT,INSERT ON TABLE public.audit_events TO memorylayer_app;
+
 -- context_sandbox_leases ------------------------------------------------------------------------------------------
 CREATE TABLE public.context_sandbox_leases (
     workspace_id text NOT NULL,
@@ -1454,12 +1481,13 @@ BEGIN
     INSERT INTO memory_revisions (memory_id, workspace_id, revision, action, operation_id, snapshot)
     VALUES (
         NEW.id, NEW.workspace_id, NEW.revision,
-        CASE
+        -- A write may name its action (a semantic replace: memorylayer.revision_action), else it is read off the row.
+        coalesce(nullif(current_setting('memorylayer.revision_action', true), ''), CASE
             WHEN NEW.deleted_at IS NOT NULL AND OLD.deleted_at IS NULL THEN 'delete'
             WHEN NEW.deleted_at IS NULL AND OLD.deleted_at IS NOT NULL THEN 'restore'
             WHEN NEW.valid_to IS NOT NULL AND OLD.valid_to IS NULL THEN 'supersede'
             ELSE 'update'
-        END,
+        END),
         nullif(current_setting('memorylayer.operation_id', true), ''),
         to_jsonb(NEW) - 'embedding' - 'tsv'
     )
@@ -1470,6 +1498,15 @@ END $$;
 GRANT ALL ON FUNCTION public.record_memory_revision() TO memorylayer_app;
 
 -- Other objects ===================================================================================================
+ALTER TABLE public.audit_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.audit_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
 CREATE SEQUENCE public.resource_sequence
     START WITH 1
     INCREMENT BY 1
@@ -1479,6 +1516,8 @@ CREATE SEQUENCE public.resource_sequence
 
 -- Privileges ======================================================================================================
 GRANT USAGE ON SCHEMA public TO memorylayer_app;
+
+GRANT SELECT,USAGE ON SEQUENCE public.audit_events_id_seq TO memorylayer_app;
 
 GRANT SELECT,USAGE ON SEQUENCE public.resource_sequence TO memorylayer_app;
 

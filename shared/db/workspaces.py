@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from psycopg import Cursor
@@ -83,6 +84,12 @@ def list_all(conn: Connection, tags: list[str], match_all: bool, only: list[str]
     return conn.execute(
         f"SELECT {_COLUMNS} FROM workspaces {where} ORDER BY created_at, id", params
     ).fetchall()
+
+
+def installed_at(conn: Connection) -> datetime:
+    """When this database was set up (its first migration): the reserved workspaces' creation time before
+    their first use."""
+    return one(conn.execute("SELECT min(applied_at) AS at FROM schema_migrations").fetchone())["at"]
 
 
 def update(conn: Connection, workspace_id: str, changes: dict[str, Any]) -> dict | None:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from shared.core.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
 from shared.core.tenants import DEFAULT_TENANT, global_space, space_owner, user_space
 from shared.db import api_keys as keys_repo
-from shared.db import rate_limits
+from shared.db import audit, rate_limits
 from shared.db.rows import Connection
 
 if TYPE_CHECKING:
@@ -169,6 +169,18 @@ class ApiKeys:
                 scopes=token.scopes if token else None,
                 principal_type=token.principal_type if token else None,
             )
+            # Listed under the key's first workspace: the tenant's keys see it, and a token minted behind a
+            # key's wall can write it.
+            audit.record(
+                conn,
+                workspaces[0],
+                "api_key",
+                "create",
+                resource_type="token" if token else "api_key",
+                resource_id=row["id"],
+                metadata={"workspaces": workspaces, "access": access},
+                tenant_id=tenant_id,
+            )
         return row, key
 
     @staticmethod
@@ -203,9 +215,18 @@ class ApiKeys:
 
     def revoke(self, key_id: str) -> None:
         with self.db.transaction() as conn:
-            done = keys_repo.revoke(conn, key_id)
-        if not done:
-            raise NotFound(f"api key {key_id} not found", code="api_key_not_found")
+            found = keys_repo.revoke(conn, key_id)
+            if found is None:
+                raise NotFound(f"api key {key_id} not found", code="api_key_not_found")
+            audit.record(
+                conn,
+                found["workspaces"][0],
+                "api_key",
+                "revoke",
+                resource_type="api_key",
+                resource_id=key_id,
+                tenant_id=found["tenant_id"],
+            )
 
     def authenticate(self, key: str) -> Principal:
         parts = key.split("_")

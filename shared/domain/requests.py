@@ -358,6 +358,23 @@ class MemoryUpdate(_Request):
         return None if value is None else _strip_content(value)
 
 
+class MemoryReplace(_Request):
+    """A memory's whole semantic document (``PUT /v1/memories/{id}/semantic``), as the reference replaces it:
+    a field left out goes back to its default; importance, metadata, event time and ownership are kept."""
+
+    content: Content = Field(min_length=1)
+    type: MemoryType = Field(description="episodic, semantic, procedural or working (required).")
+    subtype: Subtype = None
+    tags: Tags = Field(default_factory=list)
+    refinement_metadata: RefinementMetadata = Field(default_factory=dict)
+    pinned: Pinned = False
+
+    @field_validator("content")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        return _strip_content(value)
+
+
 class ContextTurn(_Request):
     role: str | None = Field(default=None, max_length=64, description="Who said it: user, assistant, …")
     content: str = Field(max_length=20_000, description="What was said.")

@@ -22,8 +22,10 @@ from fnmatch import fnmatchcase
 
 from shared.core.errors import Forbidden, InvalidInput, NotFound
 from shared.db import api_keys as keys_repo
+from shared.db import audit
 from shared.db import tokens as repo
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.domain.auth import ApiKeys, Principal, TokenOrigin
 
 # The scopes a token may ask for. ``*``: everything the minting key may do.
@@ -144,14 +146,31 @@ class Tokens:
     def revoke(self, who: Principal, token_id: str) -> None:
         """Revoke the token and those minted under it; revoking a revoked token is a no-op."""
         with self.db.transaction() as conn:
-            if repo.get(conn, token_id, **_owner(who)) is None:
+            token = repo.get(conn, token_id, **_owner(who))
+            if token is None:
                 raise _not_found(token_id)
-            keys_repo.revoke(conn, token_id)
+            if keys_repo.revoke(conn, token_id) is not None:
+                _audit(conn, token, "revoke")
 
     def delete(self, who: Principal, token_id: str) -> None:
         with self.db.transaction() as conn:
-            if not repo.delete(conn, token_id, **_owner(who)):
+            token = repo.get(conn, token_id, **_owner(who))
+            if token is None or not repo.delete(conn, token_id, **_owner(who)):
                 raise _not_found(token_id)
+            _audit(conn, token, "delete")
+
+
+def _audit(conn: Connection, token: dict, action: str) -> None:
+    """Listed under the token's first workspace, like the key's creation (shared/domain/auth.py)."""
+    audit.record(
+        conn,
+        token["workspaces"][0],
+        "api_key",
+        action,
+        resource_type="token",
+        resource_id=token["id"],
+        tenant_id=token["tenant_id"],
+    )
 
 
 def _owner(who: Principal) -> dict[str, str | None]:

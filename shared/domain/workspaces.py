@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from shared.core.errors import Conflict, InvalidInput, MemoryLayerError, NotFound, PayloadTooLarge
 from shared.core.tenants import DEFAULT_TENANT, is_reserved
 from shared.db import associations as assoc_repo
+from shared.db import audit
 from shared.db import memories as mem_repo
 from shared.db import workspaces as repo
 from shared.db.pool import Database
@@ -90,8 +91,11 @@ class WorkspaceService:
         workspace_id = workspace_id or f"ws_{uuid.uuid4().hex[:16]}"
         with self.db.transaction() as conn:
             row = repo.create(conn, workspace_id, name, settings, tags, tenant_id)
-        if row is None:
-            raise Conflict(f"workspace {workspace_id} already exists", code="workspace_exists")
+            if row is None:
+                raise Conflict(f"workspace {workspace_id} already exists", code="workspace_exists")
+            audit.record(
+                conn, workspace_id, "workspace", "create", resource_type="workspace", resource_id=workspace_id
+            )
         return row
 
     def get(self, workspace_id: str) -> dict:
@@ -110,17 +114,34 @@ class WorkspaceService:
         with self.db.connection() as conn:
             return repo.list_all(conn, tags, match_all, only)
 
+    def installed_at(self) -> datetime:
+        with self.db.connection() as conn:
+            return repo.installed_at(conn)
+
     def update(self, workspace_id: str, changes: dict[str, Any]) -> dict:
         with self.db.transaction() as conn:
             row = repo.update(conn, workspace_id, changes)
-        if row is None:
-            raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
+            if row is None:
+                raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
+            audit.record(
+                conn,
+                workspace_id,
+                "workspace",
+                "update",
+                resource_type="workspace",
+                resource_id=workspace_id,
+                metadata={"fields": sorted(k for k, v in changes.items() if v is not None)},
+            )
         return row
 
     def delete(self, workspace_id: str) -> None:
         if is_reserved(workspace_id):
             raise InvalidInput(f"workspace {workspace_id} is reserved", code="reserved_workspace")
         with self.db.transaction() as conn:
+            # Recorded first: the event takes its tenant from the workspace, and the trail outlives it.
+            audit.record(
+                conn, workspace_id, "workspace", "delete", resource_type="workspace", resource_id=workspace_id
+            )
             if not repo.delete(conn, workspace_id):
                 raise NotFound(f"workspace {workspace_id} not found", code="workspace_not_found")
 
@@ -294,7 +315,7 @@ class WorkspaceService:
                 errors += 1
                 details.append({"association": edge.get("id"), "error": str(exc)[:500]})
         transferred = resource_transfer.import_items(self.db, workspace_id, resources, tenant_id=tenant_id)
-        return {
+        result = {
             "imported": imported,
             "skipped_duplicates": skipped,
             "associations_imported": associations,
@@ -303,3 +324,15 @@ class WorkspaceService:
             "errors": errors + len(transferred["details"]),
             "details": details + transferred["details"],
         }
+        # The import is item by item (each memory's own event); this one says that it ran and what it did.
+        with self.db.transaction() as conn:
+            audit.record(
+                conn,
+                workspace_id,
+                "workspace",
+                "import",
+                resource_type="workspace",
+                resource_id=workspace_id,
+                metadata={k: v for k, v in result.items() if k != "details"},
+            )
+        return result

@@ -250,6 +250,56 @@ def test_append_then_wait_for_job_then_recall(stack_sdk: Any) -> None:
 
 
 # ---------------------------------------------------------------------- workspaces' contexts and schema
+# ---------------------------------------------------------------------- conditional memory writes, audit
+def test_versioned_delete_restore_and_semantic_replace(sdk: Any, ws: str) -> None:
+    memory = sdk.remember("the release train leaves on Tuesdays")
+    deleted = sdk.delete_memory_versioned(memory.id, if_match=memory.etag, idempotency_key=f"op-{memory.id}")
+    assert deleted.deleted_at is not None and deleted.revision == 2
+    assert (
+        sdk.delete_memory_versioned(memory.id, if_match=memory.etag, idempotency_key=f"op-{memory.id}")
+        == deleted
+    )
+    with pytest.raises(NotFoundError):
+        sdk.get_memory(memory.id)
+    restored = sdk.restore_memory(memory.id, if_match=deleted.etag)
+    assert restored.deleted_at is None and restored.revision == 3
+    replaced = sdk.replace_memory_semantic(
+        memory.id,
+        "the release train leaves on Wednesdays",
+        "procedural",
+        if_match=restored.etag,
+        tags=["release"],
+    )
+    assert (replaced.content, replaced.type, replaced.tags, replaced.revision) == (
+        "the release train leaves on Wednesdays",
+        "procedural",
+        ["release"],
+        4,
+    )
+    actions = [e["action"] for e in sdk.audit_events(workspace_id=ws, event_type="memory")["events"]]
+    assert actions == ["replace", "restore", "delete", "create"]
+    assert sdk.audit_summary(workspace_id=ws) == {"summary": {"memory": 4}, "total": 4}
+
+
+def test_perspective_representation(sdk: Any, ws: str) -> None:
+    sdk.remember(
+        "Hana and Ivo pair on the parser",
+        relations=[
+            {
+                "source_entity_name": "Hana",
+                "source_entity_type": "person",
+                "target_entity_name": "Ivo",
+                "target_entity_type": "person",
+                "relationship": "collaborates_with",
+            }
+        ],
+    )
+    said = sdk.remember("Ivo prefers code review in the morning", observer_id="Hana", subject_id="Ivo")
+    rep = sdk.get_representation("Hana", "Ivo")
+    assert [o["memory_id"] for o in rep["observations"]] == [said.id]
+    assert rep["subject"]["canonical_name"] == "Ivo" and rep["is_self"] is False
+
+
 def test_contexts_and_schema(sdk: Any, ws: str) -> None:
     sdk.create_workspace("contexts", workspace_id=ws)
     context = sdk.create_context("support", context_id="ctx_support", description="tickets")

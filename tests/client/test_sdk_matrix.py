@@ -29,8 +29,6 @@ KNOWN_GAPS = {
     "kb.get_community": "knowledge base: route not served (404)",
     "kb.get_graph_analysis": "knowledge base: route not served (404)",
     "kb.list_articles": "knowledge base: route not served (404)",
-    # workspaces
-    "list_workspaces": "workspaces: the SDK cannot read the answer (2 validation errors for Workspace: created_at)",
 }
 
 

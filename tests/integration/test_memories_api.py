@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 
@@ -395,8 +396,11 @@ class TestWorkspaces:
         )
         tagged = http.get("/v1/workspaces", params={"tags": ["knowledge"]}).json()["workspaces"]
         assert ws in [w["id"] for w in tagged]
-        everything = [w["id"] for w in http.get("/v1/workspaces").json()["workspaces"]]
-        assert {"_default", "_global", "_global_user"} <= set(everything)
+        listing = http.get("/v1/workspaces").json()["workspaces"]
+        assert {"_default", "_global", "_global_user"} <= {w["id"] for w in listing}
+        # Every one dated, the reserved ones too before their first use (the official SDK requires it).
+        assert all(datetime.fromisoformat(w["created_at"]) <= datetime.now(UTC) for w in listing)
+        assert all(w["updated_at"] for w in listing)
         schema = http.get(f"/v1/workspaces/{ws}/schema").json()
         assert len(schema["relationship_types"]) == 85
         assert http.delete(f"/v1/workspaces/{ws}").status_code == 204

@@ -1,4 +1,5 @@
-"""/v1/memories: remember, get, update, forget, list, recall, batch, decay, revisions, associations, traverse."""
+"""/v1/memories: remember, get, update, forget, list, recall, batch, decay, revisions, associations, traverse, and
+the conditional writes (versioned delete, restore, semantic replace)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from fastapi import APIRouter, BackgroundTasks, Depends, Header, Query, Response
 from shared.api import schemas, wire
 from shared.api.deps import CallerDep, ServicesDep
 from shared.api.routes.params import AssociationIdPath, MemoryIdPath, Offset
+from shared.api.routes.resources import CONDITIONAL, IdempotencyKey, IfMatch, required
+from shared.api.schemas.memories import MemoryMutation
 from shared.db.scope import Scope
-from shared.domain.memories import serialize
+from shared.domain.memories import serialize, versioned
 from shared.domain.requests import (
     AnswerRequest,
     AssociationCreate,
@@ -21,6 +24,7 @@ from shared.domain.requests import (
     BatchRequest,
     DecayRequest,
     MemoryCreate,
+    MemoryReplace,
     MemoryUpdate,
     RecallRequest,
     ReflectRequest,
@@ -272,6 +276,70 @@ def forget(
     """Delete a memory: soft (kept, hidden, `deleted_at` set) unless `hard=true`."""
     svc.memories.forget(caller.lookup_scope(), memory_id, hard=hard)
     return Response(status_code=204)
+
+
+def _condition(idempotency_key: str | None, if_match: str | None) -> versioned.Condition:
+    return versioned.Condition(required(idempotency_key, "Idempotency-Key"), required(if_match, "If-Match"))
+
+
+def _mutated(mutation: versioned.Mutation, response: Response) -> MemoryMutation:
+    response.headers["ETag"] = serialize.etag(mutation.row)
+    return MemoryMutation.model_construct(
+        memory=schemas.Memory.from_row(mutation.row), replayed=mutation.replayed
+    )
+
+
+@router.post("/{memory_id}/delete", response_model=MemoryMutation, responses=CONDITIONAL)
+def delete_versioned(
+    memory_id: MemoryIdPath,
+    caller: CallerDep,
+    svc: ServicesDep,
+    response: Response,
+    idempotency_key: IdempotencyKey = None,
+    if_match: IfMatch = None,
+) -> MemoryMutation:
+    """Soft-delete a memory as a new revision: send `Idempotency-Key` and `If-Match` (its current ETag; a stale
+    one is a 412). It leaves recall and listings until restored; a retry answers the first result."""
+    mutation = versioned.delete(
+        svc.memories, caller.lookup_scope(), memory_id, _condition(idempotency_key, if_match)
+    )
+    return _mutated(mutation, response)
+
+
+@router.post("/{memory_id}/restore", response_model=MemoryMutation, responses=CONDITIONAL)
+def restore_versioned(
+    memory_id: MemoryIdPath,
+    caller: CallerDep,
+    svc: ServicesDep,
+    response: Response,
+    idempotency_key: IdempotencyKey = None,
+    if_match: IfMatch = None,
+) -> MemoryMutation:
+    """Bring a soft-deleted memory back as a new revision: send `Idempotency-Key` and `If-Match` (the ETag of
+    the deleted memory). 409 when it is not deleted; a hard-deleted memory is gone (404)."""
+    mutation = versioned.restore(
+        svc.memories, caller.lookup_scope(), memory_id, _condition(idempotency_key, if_match)
+    )
+    return _mutated(mutation, response)
+
+
+@router.put("/{memory_id}/semantic", response_model=MemoryMutation, responses=CONDITIONAL)
+def replace_semantic(
+    memory_id: MemoryIdPath,
+    body: MemoryReplace,
+    caller: CallerDep,
+    svc: ServicesDep,
+    response: Response,
+    idempotency_key: IdempotencyKey = None,
+    if_match: IfMatch = None,
+) -> MemoryMutation:
+    """Replace a live memory's semantic document (content, type, subtype, tags, refinement metadata, pin) as a
+    new revision; the content is embedded again and its relations derived again. Send `Idempotency-Key` and
+    `If-Match`."""
+    mutation = versioned.replace(
+        svc.memories, caller.lookup_scope(), memory_id, body, _condition(idempotency_key, if_match)
+    )
+    return _mutated(mutation, response)
 
 
 @router.get("/{memory_id}/revisions", response_model=schemas.RevisionPage)

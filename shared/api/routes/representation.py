@@ -1,15 +1,34 @@
-"""/v1/representation/user: what the memory holds about one user across workspaces (their memories in the
-tenant's user space), assembled deterministically as the reference's open-source path does."""
+"""/v1/representation: what an observer holds about a subject in a workspace; /v1/representation/user: what
+the memory holds about one user across workspaces (their memories in the tenant's user space). Both assembled
+deterministically, as the reference's open-source path does."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter
 
 from shared.api.deps import CallerDep, ServicesDep
-from shared.api.schemas.representation import UserRepresentation
+from shared.api.schemas.entities import Entity
+from shared.api.schemas.representation import Representation, UserRepresentation
 from shared.domain import representation as rep
 
 router = APIRouter(prefix="/v1", tags=["representation"])
+
+
+@router.post("/representation", response_model=Representation)
+def get_representation(
+    body: rep.RepresentationRequest, caller: CallerDep, svc: ServicesDep
+) -> Representation:
+    """What `observer` holds about `subject` in the workspace: both resolved in the entity registry (never
+    created); the observer's memories (`observer_id`) about the subject (`subject_id`, or evidence of one of its
+    relations), newest first. An unknown name answers an empty representation (`provenance.unresolved`)."""
+    found = rep.perspective(svc.db, caller.workspace(body.workspace_id), body)
+    return Representation.model_validate(
+        {
+            **found,
+            "observer": Entity.from_row(found["observer"]),
+            "subject": Entity.from_row(found["subject"]),
+        }
+    )
 
 
 @router.post("/representation/user", response_model=UserRepresentation)

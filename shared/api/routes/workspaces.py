@@ -57,22 +57,24 @@ def list_workspaces(
     rows = svc.workspaces.list(tags or [], match == "all", only)
     listed = [schemas.Workspace.from_row(r) for r in rows]
     known = {w.id for w in listed}
-    if not tags and only is None:
-        # The reserved workspaces always exist, as the reference lists them, even before first use.
-        for reserved in RESERVED_WORKSPACES:
-            if reserved not in known:
-                listed.append(
-                    schemas.Workspace.model_construct(
-                        id=reserved,
-                        tenant_id="_default",
-                        name=reserved,
-                        settings={},
-                        tags=[],
-                        embedding_model=None,
-                        created_at=None,
-                        updated_at=None,
-                    )
-                )
+    missing = [r for r in RESERVED_WORKSPACES if r not in known] if not tags and only is None else []
+    if missing:
+        # The reserved workspaces always exist, as the reference lists them, even before first use: dated from
+        # when the database was set up (the official SDK refuses a workspace without its timestamps).
+        since = svc.workspaces.installed_at()
+        listed += [
+            schemas.Workspace.model_construct(
+                id=reserved,
+                tenant_id="_default",
+                name=reserved,
+                settings={},
+                tags=[],
+                embedding_model=None,
+                created_at=since,
+                updated_at=since,
+            )
+            for reserved in missing
+        ]
     return schemas.WorkspaceList.model_construct(workspaces=listed)
 
 

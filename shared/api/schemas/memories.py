@@ -220,6 +220,11 @@ class RememberResponse(Wire):
     replayed: bool = Field(description="True when an Idempotency-Key replay returned the stored memory.")
 
 
+class MemoryMutation(Wire):
+    memory: Memory = Field(description="The memory after the write (a retry: as the first write left it).")
+    replayed: bool = Field(description="True when this answers a retry of the same Idempotency-Key.")
+
+
 class IngestedMemory(Wire):
     """201 of an ingest route: the reference's ``MemoryResponse`` (no ``replayed``)."""
 

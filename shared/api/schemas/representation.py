@@ -1,4 +1,5 @@
-"""The user representation on the wire (POST /v1/representation/user), in the reference's shape."""
+"""Representations on the wire (POST /v1/representation and /v1/representation/user), in the reference's
+shape."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from shared.api.schemas.base import Timestamp, Wire
+from shared.api.schemas.entities import Entity
 
 
 class Observation(Wire):
@@ -34,3 +36,18 @@ class UserRepresentation(Wire):
     profile: RepresentationProfile | None = Field(default=None, description="A compact profile (null: none).")
     derived_beliefs: list[dict[str, Any]] = Field(default_factory=list, description="Always empty: no LLM.")
     provenance: dict[str, Any] = Field(default_factory=dict, description="How it was assembled, with counts.")
+
+
+class Representation(Wire):
+    observer: Entity = Field(description="Who holds the view (unresolved: no id, `provenance.unresolved`).")
+    subject: Entity = Field(description="Whom it is about.")
+    is_self: bool = Field(description="Observer and subject are one entity (a self view).")
+    observations: list[Observation] = Field(
+        description="The observer's memories about the subject in the workspace, newest first."
+    )
+    profile: RepresentationProfile | None = Field(default=None, description="A compact profile (null: none).")
+    derived_beliefs: list[dict[str, Any]] = Field(default_factory=list, description="Always empty: no LLM.")
+    provenance: dict[str, Any] = Field(
+        default_factory=dict,
+        description="How it was resolved and scoped (self or intersection), with counts.",
+    )

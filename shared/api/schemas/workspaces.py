@@ -44,8 +44,11 @@ class Workspace(Wire):
     settings: SettingsObject
     tags: list[str] = Field(description="Labels, stored as sent; `GET /v1/workspaces?tags=` filters by them.")
     embedding_model: EmbeddingModel
-    created_at: Timestamp | None = Field(description="When it was created (ISO-8601 UTC).")
-    updated_at: Timestamp | None = Field(description="When it last changed (ISO-8601 UTC).")
+    created_at: Timestamp = Field(
+        description="When it was created (ISO-8601 UTC); a reserved workspace not used yet: when the database "
+        "was set up."
+    )
+    updated_at: Timestamp = Field(description="When it last changed (ISO-8601 UTC).")
 
     @classmethod
     def from_row(cls, row: dict[str, Any]) -> Workspace:

@@ -16,12 +16,13 @@ BEGIN
     INSERT INTO memory_revisions (memory_id, workspace_id, revision, action, operation_id, snapshot)
     VALUES (
         NEW.id, NEW.workspace_id, NEW.revision,
-        CASE
+        -- A write may name its action (a semantic replace: memorylayer.revision_action), else it is read off the row.
+        coalesce(nullif(current_setting('memorylayer.revision_action', true), ''), CASE
             WHEN NEW.deleted_at IS NOT NULL AND OLD.deleted_at IS NULL THEN 'delete'
             WHEN NEW.deleted_at IS NULL AND OLD.deleted_at IS NOT NULL THEN 'restore'
             WHEN NEW.valid_to IS NOT NULL AND OLD.valid_to IS NULL THEN 'supersede'
             ELSE 'update'
-        END,
+        END),
         nullif(current_setting('memorylayer.operation_id', true), ''),
         to_jsonb(NEW) - 'embedding' - 'tsv'
     )

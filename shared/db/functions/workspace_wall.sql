@@ -26,6 +26,7 @@ BEGIN
     FOR t IN
         SELECT * FROM (VALUES
             ('associations', 'workspace_id'),
+            ('audit_events', 'workspace_id'),
             ('context_sandbox_leases', 'workspace_id'),
             ('context_sandboxes', 'workspace_id'),
             ('contexts', 'workspace_id'),

@@ -28,7 +28,7 @@ from shared.core.errors import (
 from shared.core.settings import Settings
 from shared.core.tenants import DEFAULT_TENANT, user_space
 from shared.db import associations as assoc_repo
-from shared.db import idempotency
+from shared.db import audit, idempotency
 from shared.db import memories as repo
 from shared.db import relations as relations_repo
 from shared.db import workspaces as ws_repo
@@ -224,6 +224,10 @@ class MemoryService:
                     f"index {row['sequence_index']} of sequence {body.sequence_key!r} is taken",
                     code="sequence_index_taken",
                 ) from exc
+            if created:
+                audit.record(
+                    conn, workspace_id, "memory", "create", resource_type="memory", resource_id=stored["id"]
+                )
             if created and body.associations:
                 self._link_all(conn, workspace_id, stored["id"], body.associations)
             # Also for an exact duplicate: its relations merge into the existing memory's.
@@ -328,10 +332,18 @@ class MemoryService:
                 raise Conflict(
                     "an identical memory already exists in this workspace", code="duplicate_memory"
                 ) from exc
-            self._rederive_relations(conn, updated, changes)
+            self.rederive_relations(conn, updated, changes)
+            audit.record(
+                conn,
+                updated["workspace_id"],
+                "memory",
+                "update",
+                resource_type="memory",
+                resource_id=memory_id,
+            )
             return updated
 
-    def _rederive_relations(self, conn: Connection, memory: dict, changes: dict[str, Any]) -> None:
+    def rederive_relations(self, conn: Connection, memory: dict, changes: dict[str, Any]) -> None:
         """New content retired the old evidence (migration 0016's trigger: its excerpts no longer read the
         same); new metadata retires the profile's. Either way the memory's relations are derived again, where
         the reference silently dropped them."""
@@ -368,8 +380,17 @@ class MemoryService:
             row = (
                 repo.hard_delete(conn, scope, memory_id) if hard else repo.soft_delete(conn, scope, memory_id)
             )
-        if row is None:
-            raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
+            if row is None:
+                raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
+            audit.record(
+                conn,
+                row["workspace_id"],
+                "memory",
+                "delete",
+                resource_type="memory",
+                resource_id=memory_id,
+                metadata={"hard": hard},
+            )
         return row
 
     def decay(self, scope: Scope, memory_id: str, rate: float) -> dict:
@@ -380,6 +401,14 @@ class MemoryService:
             if current["pinned"]:
                 return current
             new = max(0.0, round(float(current["importance"]) - rate, 6))
+            audit.record(
+                conn,
+                current["workspace_id"],
+                "memory",
+                "decay",
+                resource_type="memory",
+                resource_id=memory_id,
+            )
             return repo.update(
                 conn,
                 current["workspace_id"],
@@ -471,6 +500,15 @@ class MemoryService:
                 for row, (memory_id, _created) in zip(rows, stored, strict=True):
                     if relations.needs_write(row, []):
                         relations.write_for_memory(conn, {**row, "id": memory_id}, [])
+                # One event for the batch's creates (each update or delete in it records its own).
+                audit.record(
+                    conn,
+                    workspace_id,
+                    "memory",
+                    "batch_create",
+                    resource_type="memory",
+                    metadata={"created": sum(1 for _, created in stored if created), "requested": len(rows)},
+                )
         except psycopg.errors.UniqueViolation:
             for index, _ in valid:
                 results[index] = _result(index, "create", error="a sequence index in this batch is taken")

@@ -527,6 +527,73 @@ class MemoryLayerClient(ClientBase):
             )
         )
 
+    # ------------------------------------------------------------------ conditional memory writes
+    async def delete_memory_versioned(
+        self,
+        memory_id: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Memory:
+        """Soft-delete a memory as a new revision (``if_match``: its current etag; 412 if stale). It leaves
+        recall and listings until ``restore_memory``; a retry with the same ``idempotency_key`` replays."""
+        return await self._resource_write(
+            "POST",
+            f"/v1/memories/{memory_id}/delete",
+            _unwrap("memory", Memory),
+            idempotency_key=idempotency_key,
+            if_match=if_match,
+            workspace_id=workspace_id,
+        )
+
+    async def restore_memory(
+        self,
+        memory_id: str,
+        *,
+        if_match: str,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Memory:
+        """Bring a soft-deleted memory back (``if_match``: the deleted memory's etag); ConflictError if it is
+        not deleted, NotFoundError if it was hard-deleted."""
+        return await self._resource_write(
+            "POST",
+            f"/v1/memories/{memory_id}/restore",
+            _unwrap("memory", Memory),
+            idempotency_key=idempotency_key,
+            if_match=if_match,
+            workspace_id=workspace_id,
+        )
+
+    async def replace_memory_semantic(
+        self,
+        memory_id: str,
+        content: str,
+        type: str,
+        *,
+        if_match: str,
+        subtype: str | None = None,
+        tags: Sequence[str] | None = None,
+        refinement_metadata: Mapping[str, Any] | None = None,
+        pinned: bool | None = None,
+        idempotency_key: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Memory:
+        """Replace a memory's semantic document (fields left out take their defaults) as a new revision; the
+        content is embedded again. ``if_match``: its current etag."""
+        body = fields(locals(), "memory_id", "if_match", "idempotency_key", "workspace_id")
+        return await self._run(
+            self._call(
+                "PUT",
+                f"/v1/memories/{memory_id}/semantic",
+                _unwrap("memory", Memory),
+                workspace_id=workspace_id,
+                json=body,
+                headers=_conditional(idempotency_key, if_match),
+            )
+        )
+
     # ------------------------------------------------------------------ associations
     async def associate(
         self,
@@ -2998,6 +3065,46 @@ class MemoryLayerClient(ClientBase):
         return await self._run(
             self._call("POST", "/v1/representation/user", _json, workspace_id=workspace_id, json=payload)
         )
+
+    async def get_representation(
+        self,
+        observer: str,
+        subject: str,
+        *,
+        observer_type: str | None = None,
+        subject_type: str | None = None,
+        limit: int | None = None,
+        include_profile: bool | None = None,
+        workspace_id: str | None = None,
+    ) -> dict[str, Any]:
+        """What ``observer`` holds about ``subject`` in the workspace (both entity names, resolved, never
+        created): ``{observer, subject, is_self, observations, profile, derived_beliefs, provenance}``."""
+        payload = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call("POST", "/v1/representation", _json, workspace_id=workspace_id, json=payload)
+        )
+
+    # ------------------------------------------------------------------ audit
+    async def audit_events(
+        self,
+        *,
+        workspace_id: str | None = None,
+        event_type: str | None = None,
+        since: datetime | str | None = None,
+        limit: int = 100,
+        page_token: str | None = None,
+    ) -> dict[str, Any]:
+        """Who did what, newest first: ``{events, count, next_page_token}`` (a key: its own workspaces'
+        events; the admin key: all). ``workspace_id`` filters; it does not choose the caller's workspace."""
+        params = fields(locals())
+        return await self._run(self._call("GET", "/v1/audit/events", _json, params=params))
+
+    async def audit_summary(
+        self, *, workspace_id: str | None = None, since: datetime | str | None = None
+    ) -> dict[str, Any]:
+        """How many audit events of each type: ``{summary: {event_type: count}, total}``."""
+        params = fields(locals())
+        return await self._run(self._call("GET", "/v1/audit/events/summary", _json, params=params))
 
     # ------------------------------------------------------------------ documents
     async def upload_document(
