@@ -49,6 +49,8 @@ def all_routers() -> tuple[APIRouter, ...]:
         documents,
         entities,
         ingest,
+        kb_viewer,
+        knowledgebase,
         mcp_servers,
         memories,
         packs,
@@ -79,6 +81,8 @@ def all_routers() -> tuple[APIRouter, ...]:
         data_providers.router,
         representation.router,
         documents.router,
+        knowledgebase.router,
+        kb_viewer.router,
     )
 
 
