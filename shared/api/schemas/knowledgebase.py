@@ -65,7 +65,7 @@ class KbCentralNode(Wire):
     degree: int = Field(default=0, description="Its links.")
     betweenness: float = Field(
         default=0.0,
-        description="Normalised betweenness (sampled from 100 sources in graphs larger than that).",
+        description="Normalised betweenness: exact up to 100 memories, estimated from sampled sources above.",
     )
     community_id: int = Field(default=-1, description="Its community.")
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -26,6 +26,7 @@ MEMBERS_SHOWN = 50
 FACTS_SHOWN = 50
 MEMORIES_SHOWN = 20
 TEXT_SHOWN = 240
+MEMORIES_PER_ENTITY = 100  # an entity's memories a generation looks at (as the graph links)
 
 
 def slugify(text: str) -> str:
@@ -86,7 +87,8 @@ class Sources:
     relations: Sequence[Mapping]
 
     def entity_memories(self) -> dict[str, list[str]]:
-        """Entity id -> the memories that are evidence of its relations or are about it."""
+        """Entity id -> the memories that are evidence of its relations or are about it (the first
+        ``MEMORIES_PER_ENTITY`` by id)."""
         found: dict[str, set[str]] = {e: set() for e in self.entities}
         for rel in self.relations:
             for end in (rel["source_entity_id"], rel["target_entity_id"]):
@@ -95,22 +97,25 @@ class Sources:
         for memory in self.memories.values():
             if memory.get("subject_id") in found:
                 found[memory["subject_id"]].add(memory["id"])
-        return {e: sorted(ids) for e, ids in found.items()}
+        return {e: sorted(ids)[:MEMORIES_PER_ENTITY] for e, ids in found.items()}
 
 
 def _name(entity: Mapping) -> str:
     return str(entity.get("canonical_name") or entity["id"])
 
 
-def community_title(community: Community, sources: Sources, entity_memories: Mapping[str, list[str]]) -> str:
+def entities_of(
+    community: Community, memory_entities: Mapping[str, Iterable[str]], sources: Sources
+) -> list[str]:
+    """The entities a community's memories are about, the most of its memories first (then by name)."""
+    weight = Counter(e for m in community.memory_ids for e in memory_entities.get(m, ()))
+    return sorted(weight, key=lambda e: (-weight[e], _name(sources.entities[e]).lower(), e))
+
+
+def community_title(community: Community, sources: Sources, about: Sequence[str]) -> str:
     """The names of the entities most of its memories are about, else its most central memory's first line."""
-    members = set(community.memory_ids)
-    weight = Counter(
-        {e: len(members.intersection(ids)) for e, ids in entity_memories.items() if members.intersection(ids)}
-    )
-    named = sorted(weight.items(), key=lambda kv: (-kv[1], _name(sources.entities[kv[0]]), kv[0]))[:2]
-    if named:
-        return ", ".join(_name(sources.entities[e]) for e, _ in named)
+    if about:
+        return ", ".join(_name(sources.entities[e]) for e in about[:2])
     for memory_id in community.central_node_ids:
         text = inline(sources.memories.get(memory_id, {}).get("content"), 60)
         if text:
@@ -137,16 +142,17 @@ def _memory_line(memory: Mapping) -> str:
 def entity_article(
     entity: Mapping,
     sources: Sources,
+    relations: tuple[Sequence[Mapping], Sequence[Mapping]],
     memory_ids: Sequence[str],
     analysis: Analysis,
     links: Links,
     article_id: str,
     now: datetime,
 ) -> dict:
+    """``relations``: the entity's outgoing and incoming relations."""
     entity_id, name = entity["id"], _name(entity)
     kind = str(entity.get("entity_type") or "entity")
-    outgoing = [r for r in sources.relations if r["source_entity_id"] == entity_id]
-    incoming = [r for r in sources.relations if r["target_entity_id"] == entity_id]
+    outgoing, incoming = relations
 
     def other(rel: Mapping, side: str) -> str:
         found = sources.entities.get(rel[side])
@@ -223,17 +229,13 @@ def entity_article(
 def community_article(
     community: Community,
     sources: Sources,
-    entity_memories: Mapping[str, list[str]],
+    about: Sequence[str],
     analysis: Analysis,
     links: Links,
     now: datetime,
 ) -> dict:
+    """``about``: the entities its memories are about (``entities_of``)."""
     article_id, title = links.communities[community.id]
-    members = set(community.memory_ids)
-    about = sorted(
-        (e for e, ids in entity_memories.items() if members.intersection(ids)),
-        key=lambda e: (-len(members.intersection(entity_memories[e])), _name(sources.entities[e]).lower(), e),
-    )
     lines = [
         f"# {inline(title, 200)}",
         "",
@@ -289,7 +291,7 @@ def community_article(
             "size": community.size,
             "cohesion": community.cohesion_score,
             "member_ids": community.memory_ids[:MEMBERS_SHOWN],
-            "entity_ids": about[:20],
+            "entity_ids": list(about[:20]),
         },
         "generated_at": now,
     }
@@ -361,8 +363,13 @@ def write(
     entity_memories = sources.entity_memories()
     eligible = [c for c in analysis.communities if c.size >= MIN_COMMUNITY_SIZE]
     chosen = eligible[:max_communities]
+    memory_entities: dict[str, list[str]] = defaultdict(list)
+    for entity_id, memory_ids in entity_memories.items():
+        for memory_id in memory_ids:
+            memory_entities[memory_id].append(entity_id)
+    about = {c.id: entities_of(c, memory_entities, sources) for c in chosen}
     for community in chosen:
-        community.label = community_title(community, sources, entity_memories)
+        community.label = community_title(community, sources, about[community.id])
     ranked = rank_entities(sources, entity_memories)[:max_entities]
     links = Links(
         entities={
@@ -382,13 +389,18 @@ def write(
         "coverage_dropped_small_communities": len(analysis.communities) - len(eligible),
         "coverage_dropped_capped_communities": len(eligible) - len(chosen),
     }
-    community_articles = [
-        community_article(c, sources, entity_memories, analysis, links, now) for c in chosen
-    ]
+    community_articles = [community_article(c, sources, about[c.id], analysis, links, now) for c in chosen]
+    relations: dict[str, tuple[list[Mapping], list[Mapping]]] = {e: ([], []) for e in ranked}
+    for rel in sources.relations:
+        if rel["source_entity_id"] in relations:
+            relations[rel["source_entity_id"]][0].append(rel)
+        if rel["target_entity_id"] in relations:
+            relations[rel["target_entity_id"]][1].append(rel)
     entity_articles = [
         entity_article(
             sources.entities[e],
             sources,
+            relations[e],
             entity_memories.get(e, []),
             analysis,
             links,

@@ -25,7 +25,8 @@ SHARES_ENTITY = "shares_entity"
 SHARED_ENTITY_STRENGTH = 0.5
 MAX_PER_ENTITY = 100  # memories of one entity linked into the graph
 ROUNDS = 30  # label propagation stops after this many sweeps even if labels still move
-PIVOTS = 100  # betweenness is exact up to this many nodes, sampled from this many sources above it
+PIVOTS = 100  # betweenness is exact up to this many nodes, sampled from at most this many sources above it
+PATH_BUDGET = 400_000  # node and edge visits the sampled sources may take together (a dense graph: fewer)
 MAX_CENTRAL = 100  # central nodes reported, most central first
 MAX_BRIDGES = 100
 
@@ -140,15 +141,17 @@ def propagate(graph: Graph) -> dict[str, str]:
 
 
 def betweenness(graph: Graph) -> dict[str, float]:
-    """Normalised betweenness (Brandes); from every node up to ``PIVOTS`` nodes, above that from ``PIVOTS``
-    evenly spaced sources, scaled up (an estimate)."""
+    """Normalised betweenness (Brandes); from every node up to ``PIVOTS`` nodes, above that an estimate from
+    evenly spaced sources, as many as ``PATH_BUDGET`` allows (at most ``PIVOTS``, at least one), scaled up."""
     nodes = graph.nodes
     n = len(nodes)
     result = dict.fromkeys(nodes, 0.0)
     if n <= 2:
         return result
-    step = max(1, n // PIVOTS)
-    sources = nodes[::step][:PIVOTS]
+    per_source = n + 2 * len(graph.edges)
+    wanted = n if n <= PIVOTS else max(1, min(PIVOTS, PATH_BUDGET // per_source))
+    step = max(1, n // wanted)
+    sources = nodes[::step][:wanted]
     for s in sources:
         order: list[str] = []
         preds: dict[str, list[str]] = defaultdict(list)
