@@ -22,13 +22,6 @@ pytestmark = pytest.mark.py312
 
 # Method -> "family: what ours answers". Works against the reference, not against us (yet).
 KNOWN_GAPS = {
-    # knowledge base
-    "async.kb.export_vault": "knowledge base: route not served (404)",
-    "kb.generate": "knowledge base: route not served (404)",
-    "kb.get": "knowledge base: route not served (404)",
-    "kb.get_community": "knowledge base: route not served (404)",
-    "kb.get_graph_analysis": "knowledge base: route not served (404)",
-    "kb.list_articles": "knowledge base: route not served (404)",
     # workspaces
     "list_workspaces": "workspaces: the SDK cannot read the answer (2 validation errors for Workspace: created_at)",
 }
