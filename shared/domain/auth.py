@@ -376,6 +376,7 @@ ROUTE_COSTS: tuple[tuple[re.Pattern[str], int, bool], ...] = (  # (path, units, 
     (re.compile(r"^/v1/memories/[^/]+/traverse$"), 3, False),
     (re.compile(r"^/v1/memories/batch$"), 5, True),
     (re.compile(r"^/v1/workspaces/[^/]+/import$"), 5, True),
+    (re.compile(r"^/v1/knowledgebase/generate$"), 10, False),  # reads and rewrites a whole workspace
 )
 IMPORT_BYTES_PER_UNIT = 64 * 1024
 

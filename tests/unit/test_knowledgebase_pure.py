@@ -102,3 +102,10 @@ def test_the_viewer_renders_markdown_with_every_text_escaped():
     assert "<svg" not in page and "&lt;svg onload=x&gt;" in page and "ws&lt;1&gt;" in page
     assert '<a href="?article=a%22b" class="active">' in page
     assert "<script" not in page
+
+
+def test_generation_is_charged_as_heavy_work():
+    from shared.domain.auth import request_cost
+
+    assert request_cost("POST", "/v1/knowledgebase/generate", 40) == 10
+    assert request_cost("GET", "/v1/knowledgebase/articles", 0) == 1
