@@ -63,6 +63,17 @@ def active_relations(conn: Connection, workspace_id: str, limit: int) -> list[di
     ).fetchall()
 
 
+def memory_contents(conn: Connection, workspace_id: str, memory_ids: list[str]) -> dict[str, str]:
+    """The text of those of ``memory_ids`` that are not forgotten (an article's placeholders, filled in)."""
+    if not memory_ids:
+        return {}
+    rows = conn.execute(
+        "SELECT id, content FROM memories WHERE workspace_id = %s AND id = ANY(%s) AND deleted_at IS NULL",
+        (workspace_id, memory_ids),
+    ).fetchall()
+    return {r["id"]: r["content"] for r in rows}
+
+
 def workspace_name(conn: Connection, workspace_id: str) -> str | None:
     row = conn.execute("SELECT name FROM workspaces WHERE id = %s", (workspace_id,)).fetchone()
     return row["name"] if row else None

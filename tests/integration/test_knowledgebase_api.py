@@ -117,8 +117,15 @@ def test_generation_is_deterministic_and_replaces_the_last_one(http, ws, seeded)
     generate(http, ws, regenerate=True)
     assert [stable(a) for a in articles(http, ws)] == first
 
-    # Forgotten memories leave the next generation; caps bound the articles.
+    # A forgotten memory's text leaves every stored article at once, before any new generation.
     assert http.delete(f"/v1/memories/{seeded['cup']}", headers=h(ws)).status_code == 204
+    stale = articles(http, ws)
+    assert [a["id"] for a in stale] == [a["id"] for a in first]
+    assert not any("blue cup" in a["content_md"] or "blue cup" in a["title"] for a in stale)
+    assert f"- (forgotten) (`{seeded['cup']}`)" in "".join(a["content_md"] for a in stale)
+    vault = zipfile.ZipFile(io.BytesIO(http.get(f"{KB}/export", headers=h(ws)).content))
+    assert not any(b"blue cup" in vault.read(name) for name in vault.namelist())
+    # The next generation leaves it out; caps bound the articles.
     summary = generate(http, ws, max_communities=1, max_god_nodes=1)
     listed = articles(http, ws)
     assert summary["article_count"] == len(listed) == 3

@@ -78,6 +78,7 @@ def test_an_empty_workspace_has_an_empty_analysis():
 
 def test_written_text_cannot_link_or_break_lines():
     assert articles.inline("a [[index|x]]\n# b") == "a [ [index|x] ] # b"
+    assert articles.inline("{{memory:mem_2:80}}") == "{ {memory:mem_2:80} }"  # nor a placeholder
     assert articles.slugify("Ünïcode!!") == "n-code" and articles.slugify("!!!") == "unknown"
     links = articles.Links(entities={"ent_1": ("entity-bob-ent_1", "Bob")}, communities={})
     assert links.entity("ent_1", "?") == "[[entities/bob-ent_1|Bob]]"
@@ -109,3 +110,15 @@ def test_generation_is_charged_as_heavy_work():
 
     assert request_cost("POST", "/v1/knowledgebase/generate", 40) == 10
     assert request_cost("GET", "/v1/knowledgebase/articles", 0) == 1
+
+
+def test_memory_text_is_filled_in_on_read_and_a_forgotten_one_shows_as_such():
+    line = articles.memory_text("mem_1", 12)
+    assert articles.referenced(f"- {line} and {articles.memory_text('mem_2')}") == {"mem_1", "mem_2"}
+    assert articles.resolve(line, {"mem_1": "Alice likes\n[[tea]] a lot"}) == "Alice likes…"
+    assert articles.resolve(f"title: {line.replace('memory:', 'memory-json:')}", {}) == 'title: "(forgotten)"'
+    # Filled-in text is not read again: a memory quoting another's placeholder stays text.
+    assert (
+        articles.resolve(articles.memory_text("mem_1"), {"mem_1": "{{memory:mem_9:80}}"})
+        == "{ {memory:mem_9:80} }"
+    )

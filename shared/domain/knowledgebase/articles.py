@@ -44,18 +44,61 @@ def vault_path(article_type: str, article_id: str) -> str:
 
 
 def inline(text: str | None, limit: int = TEXT_SHOWN) -> str:
-    """Stored text made one safe line of Markdown: no line breaks, no wikilink of its own, shortened."""
-    flat = " ".join((text or "").split()).replace("[[", "[ [").replace("]]", "] ]")
+    """Stored text made one safe line of Markdown: no line breaks, no wikilink or placeholder of its own,
+    shortened."""
+    flat = " ".join((text or "").split())
+    for pair in ("[[", "]]", "{{", "}}"):
+        flat = flat.replace(pair, " ".join(pair))
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
+# A memory's text is not written into an article: a placeholder is, filled in when the article is read, so a
+# memory forgotten after the generation is gone from every article at once (``resolve``).
+_PLACEHOLDER = re.compile(r"\{\{memory(-json)?:([A-Za-z0-9_.-]+):(\d+)\}\}")
+FORGOTTEN = "(forgotten)"
+
+
+def memory_text(memory_id: str, limit: int = TEXT_SHOWN) -> str:
+    """The placeholder of a memory's text, shortened to ``limit`` when it is filled in."""
+    return f"{{{{memory:{memory_id}:{limit}}}}}"
+
+
+def referenced(text: str) -> set[str]:
+    """The memories whose text ``text`` holds a placeholder of."""
+    return {m.group(2) for m in _PLACEHOLDER.finditer(text)}
+
+
+def resolve(text: str, contents: Mapping[str, str]) -> str:
+    """``text`` with each placeholder filled in from ``contents`` (memory id -> its text; one absent, i.e.
+    forgotten, shows as ``FORGOTTEN``), made safe as ``inline`` makes it (JSON-quoted in front matter).
+
+    >>> resolve("- {{memory:mem_1:5}} / {{memory:mem_2:80}}", {"mem_1": "Alice likes tea"})
+    '- Alic… / (forgotten)'
+    """
+
+    def fill(m: re.Match[str]) -> str:
+        found = contents.get(m.group(2))
+        shown = inline(found, int(m.group(3))) if found is not None else FORGOTTEN
+        return json.dumps(shown, ensure_ascii=False) if m.group(1) else shown
+
+    return _PLACEHOLDER.sub(fill, text)
+
+
+def _display(title: str, limit: int) -> str:
+    """A title as Markdown text: a placeholder stays one (it is filled in on read), anything else is inlined."""
+    return title if _PLACEHOLDER.fullmatch(title) else inline(title, limit)
+
+
+def _yaml(value: Any) -> str:
+    # JSON scalars and lists are valid YAML flow values, and quote whatever a name holds; a placeholder is
+    # filled in JSON-quoted.
+    if isinstance(value, str) and _PLACEHOLDER.fullmatch(value):
+        return value.replace("{{memory:", "{{memory-json:", 1)
+    return json.dumps(value, ensure_ascii=False)
+
+
 def _frontmatter(fields: Mapping[str, Any]) -> str:
-    # JSON scalars and lists are valid YAML flow values, and quote whatever a name holds.
-    return (
-        "---\n"
-        + "".join(f"{k}: {json.dumps(v, ensure_ascii=False)}\n" for k, v in fields.items())
-        + "---\n\n"
-    )
+    return "---\n" + "".join(f"{k}: {_yaml(v)}\n" for k, v in fields.items()) + "---\n\n"
 
 
 @dataclass
@@ -75,7 +118,7 @@ class Links:
         found = self.communities.get(community_id)
         if not found:
             return inline(fallback, 80)
-        return f"[[{vault_path('community', found[0])}|{inline(found[1], 80)}]]"
+        return f"[[{vault_path('community', found[0])}|{_display(found[1], 80)}]]"
 
 
 @dataclass
@@ -117,9 +160,8 @@ def community_title(community: Community, sources: Sources, about: Sequence[str]
     if about:
         return ", ".join(_name(sources.entities[e]) for e in about[:2])
     for memory_id in community.central_node_ids:
-        text = inline(sources.memories.get(memory_id, {}).get("content"), 60)
-        if text:
-            return text
+        if inline(sources.memories.get(memory_id, {}).get("content")):
+            return memory_text(memory_id, 60)
     return f"Community {community.id}"
 
 
@@ -136,7 +178,7 @@ def rank_entities(sources: Sources, entity_memories: Mapping[str, list[str]]) ->
 
 
 def _memory_line(memory: Mapping) -> str:
-    return f"- {inline(memory.get('content'))} (`{memory['id']}`)"
+    return f"- {memory_text(memory['id'])} (`{memory['id']}`)"
 
 
 def entity_article(
@@ -237,7 +279,7 @@ def community_article(
     """``about``: the entities its memories are about (``entities_of``)."""
     article_id, title = links.communities[community.id]
     lines = [
-        f"# {inline(title, 200)}",
+        f"# {_display(title, 200)}",
         "",
         f"A community of {community.size} memories (cohesion {community.cohesion_score:.2f}).",
         "",

@@ -20,6 +20,7 @@ from typing import Any
 from shared.core.errors import InvalidInput, NotFound
 from shared.db import knowledgebase as repo
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.db.workspaces import ensure_workspace
 from shared.domain.knowledgebase import articles as writer
 from shared.domain.knowledgebase.graph import Analysis, Community, Graph, analyze, build
@@ -31,6 +32,20 @@ MAX_ENTITIES = 5000
 MAX_RELATIONS = 20_000
 MAX_ARTICLES = 1000  # listed by a viewer, written to a vault
 ARTICLE_TYPES = ("index", "community", "entity")
+
+
+def _filled(conn: Connection, workspace_id: str, rows: list[dict]) -> list[dict]:
+    """Articles as stored, their memory placeholders filled in with the memories' text now (a memory forgotten
+    since the generation shows as forgotten)."""
+    wanted: set[str] = set()
+    for row in rows:
+        wanted |= writer.referenced(row["title"]) | writer.referenced(row.get("content_md", ""))
+    contents = repo.memory_contents(conn, workspace_id, sorted(wanted))
+    filled = [dict(row, title=writer.resolve(row["title"], contents)) for row in rows]
+    for row in filled:
+        if "content_md" in row:
+            row["content_md"] = writer.resolve(row["content_md"], contents)
+    return filled
 
 
 class KnowledgebaseService:
@@ -113,14 +128,15 @@ class KnowledgebaseService:
                 f"article_type must be one of {', '.join(ARTICLE_TYPES)}", code="invalid_article_type"
             )
         with self.db.connection() as conn:
-            return repo.list_articles(conn, workspace_id, article_type, limit, offset)
+            rows = repo.list_articles(conn, workspace_id, article_type, limit, offset)
+            return _filled(conn, workspace_id, rows)
 
     def article(self, workspace_id: str, article_id: str) -> dict[str, Any]:
         with self.db.connection() as conn:
             found = repo.get_article(conn, workspace_id, article_id)
-        if found is None:
-            raise NotFound(f"article {article_id[:200]} not found", code="kb_article_not_found")
-        return found
+            if found is None:
+                raise NotFound(f"article {article_id[:200]} not found", code="kb_article_not_found")
+            return _filled(conn, workspace_id, [found])[0]
 
     def community(self, workspace_id: str, community_id: int) -> Community:
         """A community of the live graph, titled as its stored article when the last generation wrote one."""
@@ -131,17 +147,19 @@ class KnowledgebaseService:
             raise NotFound(f"community {community_id} not found", code="kb_community_not_found")
         with self.db.connection() as conn:
             stored = repo.get_article(conn, workspace_id, f"community-{community_id}")
-        if (
-            stored is not None
-            and stored["metadata"].get("member_ids") == found.memory_ids[: writer.MEMBERS_SHOWN]
-        ):
-            found.label = stored["title"]
+            if (
+                stored is not None
+                and stored["metadata"].get("member_ids") == found.memory_ids[: writer.MEMBERS_SHOWN]
+            ):
+                found.label = _filled(conn, workspace_id, [stored])[0]["title"]
         return found
 
     def vault(self, workspace_id: str) -> bytes:
         """The stored articles as an Obsidian vault: ``index.md``, ``communities/…``, ``entities/…``."""
         with self.db.connection() as conn:
-            stored = repo.list_articles(conn, workspace_id, None, MAX_ARTICLES, 0)
+            stored = _filled(
+                conn, workspace_id, repo.list_articles(conn, workspace_id, None, MAX_ARTICLES, 0)
+            )
         if not stored:
             raise NotFound(
                 "no knowledgebase articles: POST /v1/knowledgebase/generate first",
@@ -171,7 +189,10 @@ class KnowledgebaseService:
                 wanted = article_id
             elif "index" in known:
                 wanted = "index"
-            return titles, repo.get_article(conn, workspace_id, wanted)
+            shown = repo.get_article(conn, workspace_id, wanted)
+            return _filled(conn, workspace_id, titles), _filled(conn, workspace_id, [shown])[
+                0
+            ] if shown else None
 
     def article_counts(self, workspace_ids: list[str]) -> dict[str, int]:
         with self.db.connection() as conn:
