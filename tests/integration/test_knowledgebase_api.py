@@ -12,6 +12,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from shared.db import rls
+from shared.db.pool import Database
 from tests.helpers.http import h, remember
 from tests.integration.test_resources_api import key_client, secured  # noqa: F401
 
@@ -295,3 +297,19 @@ def test_without_a_key_the_viewer_shows_nothing(secured, ws):  # noqa: F811
     with httpx.Client(base_url=secured) as anonymous:
         for path in ("/kb", f"/kb/{ws}", KB):
             assert anonymous.get(path).status_code == 401, path
+
+
+def test_the_row_wall_holds_the_stored_knowledgebase_to_its_workspace(settings, http, ws, other_ws):
+    for workspace in (ws, other_ws):
+        remember(http, workspace, f"a memory of {workspace}")
+        generate(http, workspace)
+    db = Database.from_settings(settings, purpose="api")
+    try:
+        with rls.visible((ws,)), db.connection() as conn:
+            for table in ("kb_articles", "knowledgebases"):
+                rows = conn.execute(f"SELECT DISTINCT workspace_id FROM {table}").fetchall()
+                assert {r["workspace_id"] for r in rows} == {ws}, table
+        with rls.visible(rls.NOTHING), db.connection() as conn:
+            assert conn.execute("SELECT count(*) AS n FROM kb_articles").fetchone()["n"] == 0  # type: ignore[index]
+    finally:
+        db.close()
