@@ -81,11 +81,13 @@ def workspace_name(conn: Connection, workspace_id: str) -> str | None:
 
 # ------------------------------------------------------------------ the stored knowledgebase
 def replace(conn: Connection, workspace_id: str, summary: dict[str, Any], articles: Iterable[dict]) -> None:
-    """Put this generation in place of the workspace's previous one (its articles go with it)."""
-    conn.execute("DELETE FROM knowledgebases WHERE workspace_id = %s", (workspace_id,))
+    """Put this generation in place of the workspace's previous one. The summary row is written first: its lock
+    makes a concurrent generation of the same workspace wait, then replace this one whole."""
     conn.execute(
         "INSERT INTO knowledgebases (workspace_id, article_count, community_count, stats, coverage, generated_at) "
-        "VALUES (%s, %s, %s, %s, %s, %s)",
+        "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (workspace_id) DO UPDATE SET "
+        "article_count = excluded.article_count, community_count = excluded.community_count, "
+        "stats = excluded.stats, coverage = excluded.coverage, generated_at = excluded.generated_at",
         (
             workspace_id,
             summary["article_count"],
@@ -95,6 +97,7 @@ def replace(conn: Connection, workspace_id: str, summary: dict[str, Any], articl
             summary["generated_at"],
         ),
     )
+    conn.execute("DELETE FROM kb_articles WHERE workspace_id = %s", (workspace_id,))
     rows = [
         (
             workspace_id,

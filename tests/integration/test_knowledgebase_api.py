@@ -8,10 +8,15 @@ import io
 import uuid
 import zipfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 
 import httpx
+import psycopg
 import pytest
+from psycopg.rows import dict_row
 
+from shared.db import knowledgebase as kb_repo
 from shared.db import rls
 from shared.db.pool import Database
 from tests.helpers.http import h, remember
@@ -134,6 +139,55 @@ def test_generation_is_deterministic_and_replaces_the_last_one(http, ws, seeded)
     assert [a["article_type"] for a in listed] == ["index", "community", "entity"]
     assert not any("blue cup" in a["content_md"] for a in listed)
     assert listed[0]["metadata"]["coverage_dropped_capped_communities"] == 0  # tea lost its partner
+
+
+def blocked_on_the_first(database_url: str) -> None:
+    """Until another session waits on a lock to write a knowledgebase summary (a condition, not a time)."""
+    with psycopg.connect(database_url, autocommit=True) as watcher:
+        for _ in range(3000):
+            row = watcher.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND query LIKE 'INSERT INTO knowledgebases%%'"
+            ).fetchone()
+            if row and row[0]:
+                return
+            watcher.execute("SELECT pg_sleep(0.01)")
+    raise AssertionError("the second generation never waited on the first")
+
+
+def test_a_concurrent_generation_waits_and_then_replaces_the_other_whole(database_url, http, ws):
+    """Two generations of a workspace that had none: the second waits on the first's summary row, then
+    replaces it and its articles (it never fails on the row the first inserted)."""
+    remember(http, ws, "a memory")  # the workspace exists
+
+    def summary(count: int) -> dict:
+        stats = {"node_count": 0}
+        return {
+            "article_count": count,
+            "community_count": 0,
+            "stats": stats,
+            "coverage": {},
+            "generated_at": datetime.now(UTC),
+        }
+
+    def article(article_id: str) -> dict:
+        return {"id": article_id, "article_type": "index", "title": "t", "content_md": "", "metadata": {},
+                "generated_at": datetime.now(UTC)}  # fmt: skip
+
+    with psycopg.connect(database_url, row_factory=dict_row) as first:
+        kb_repo.replace(first, ws, summary(1), [article("index")])  # not committed yet
+
+        def second() -> None:
+            with psycopg.connect(database_url, row_factory=dict_row) as conn:
+                kb_repo.replace(conn, ws, summary(2), [article("index"), article("other")])
+
+        with ThreadPoolExecutor(1) as pool:
+            waiting = pool.submit(second)
+            blocked_on_the_first(database_url)
+            first.commit()
+            waiting.result(timeout=30)
+    assert http.get(KB, headers=h(ws)).json()["article_count"] == 2
+    assert [a["id"] for a in articles(http, ws)] == ["index", "other"]
 
 
 def test_the_vault_holds_every_article_where_its_links_point(http, ws, seeded):
