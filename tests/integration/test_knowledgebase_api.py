@@ -261,6 +261,7 @@ def test_the_viewer_escapes_stored_text_and_sends_the_html_headers(http, ws):
     assert "script-src 'self'" in page.headers["content-security-policy"]
     assert page.headers["x-frame-options"] == "DENY"
     assert page.headers["x-content-type-options"] == "nosniff"
+    assert page.headers["cache-control"] == "no-store"
     assert "<script" not in page.text and "<img" not in page.text
     assert "&lt;script&gt;alert(&#x27;kb&#x27;)&lt;/script&gt;" in page.text
     # Its wikilink was neutralised when the article was written: text, not a link to the index.
@@ -273,7 +274,7 @@ def test_the_viewer_escapes_stored_text_and_sends_the_html_headers(http, ws):
 
     listing = http.get("/kb")
     assert listing.status_code == 200 and f'href="kb/{ws}"' in listing.text
-    assert "x-frame-options" in listing.headers
+    assert listing.headers["x-frame-options"] == "DENY" and listing.headers["cache-control"] == "no-store"
 
 
 # ------------------------------------------------------------------ bad input

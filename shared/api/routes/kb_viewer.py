@@ -18,6 +18,8 @@ from shared.domain.knowledgebase.articles import vault_path
 from shared.domain.knowledgebase.service import KnowledgebaseService
 
 router = APIRouter(tags=["knowledgebase-viewer"])
+# The pages carry a workspace's data: never kept by a browser or a proxy.
+_PRIVATE = {"Cache-Control": "no-store"}
 
 
 @router.get("/kb", response_class=HTMLResponse)
@@ -26,7 +28,7 @@ def kb_workspaces(caller: CallerDep, svc: ServicesDep) -> HTMLResponse:
     named = caller.principal.workspaces
     rows: list[dict[str, Any]] = svc.workspaces.list([], True, list(named) if named is not None else None)
     counts = KnowledgebaseService(svc.db).article_counts([r["id"] for r in rows])
-    return HTMLResponse(kb_html.workspaces_page(rows, counts))
+    return HTMLResponse(kb_html.workspaces_page(rows, counts), headers=_PRIVATE)
 
 
 @router.get("/kb/{workspace_id}", response_class=HTMLResponse)
@@ -43,4 +45,4 @@ def kb_viewer(
     workspace = caller.principal.require_workspace(valid_workspace(workspace_id))
     titles, shown = KnowledgebaseService(svc.db).viewer(workspace, article)
     links = {vault_path(t["article_type"], t["id"]): t["id"] for t in titles}
-    return HTMLResponse(kb_html.article_page(workspace, titles, shown, links))
+    return HTMLResponse(kb_html.article_page(workspace, titles, shown, links), headers=_PRIVATE)
