@@ -52,6 +52,8 @@ def all_routers() -> tuple[APIRouter, ...]:
         entities,
         graph,
         ingest,
+        kb_viewer,
+        knowledgebase,
         mcp_servers,
         memories,
         packs,
@@ -87,6 +89,8 @@ def all_routers() -> tuple[APIRouter, ...]:
         contradictions.router,
         graph.router,
         audit.router,
+        knowledgebase.router,
+        kb_viewer.router,
     )
 
 

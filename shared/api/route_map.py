@@ -90,6 +90,9 @@ FUNCTIONS: dict[str, ApiFunction] = {
                 (("POST", "/v1/representation"), ("POST", "/v1/representation/user")),
             ),
             Part("shared.api.routes.documents", _any("/v1/documents", "/v1/documents/{proxy+}")),
+            Part("shared.api.routes.knowledgebase", _any("/v1/knowledgebase", "/v1/knowledgebase/{proxy+}")),
+            # The knowledgebase viewer's pages, behind the same key check as /v1.
+            Part("shared.api.routes.kb_viewer", (("GET", "/kb"), ("GET", "/kb/{proxy+}"))),
             Part("shared.api.routes.admin", _any("/v1/admin/{proxy+}")),
             Part("shared.api.routes.audit", _any("/v1/audit/{proxy+}")),
             Part("shared.api.routes.tokens", _any("/v1/tokens", "/v1/tokens/{proxy+}")),

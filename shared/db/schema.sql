@@ -533,6 +533,57 @@ CREATE POLICY workspace_wall ON public.idempotency_records TO memorylayer_app US
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.idempotency_records TO memorylayer_app;
 
+-- kb_articles -----------------------------------------------------------------------------------------------------
+CREATE TABLE public.kb_articles (
+    workspace_id text NOT NULL,
+    id text NOT NULL,
+    article_type text NOT NULL,
+    "position" integer NOT NULL,
+    title text NOT NULL,
+    content_md text NOT NULL,
+    metadata jsonb DEFAULT '{}'::jsonb NOT NULL,
+    generated_at timestamp with time zone NOT NULL,
+    CONSTRAINT kb_articles_article_type_check CHECK ((article_type = ANY (ARRAY['index'::text, 'community'::text, 'entity'::text])))
+);
+
+ALTER TABLE ONLY public.kb_articles
+    ADD CONSTRAINT kb_articles_pkey PRIMARY KEY (workspace_id, id);
+
+ALTER TABLE ONLY public.kb_articles
+    ADD CONSTRAINT kb_articles_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.knowledgebases(workspace_id) ON DELETE CASCADE;
+
+CREATE INDEX kb_articles_order ON public.kb_articles USING btree (workspace_id, "position");
+
+ALTER TABLE public.kb_articles ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY workspace_wall ON public.kb_articles TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.kb_articles TO memorylayer_app;
+
+-- knowledgebases --------------------------------------------------------------------------------------------------
+CREATE TABLE public.knowledgebases (
+    workspace_id text NOT NULL,
+    article_count integer NOT NULL,
+    community_count integer NOT NULL,
+    stats jsonb NOT NULL,
+    coverage jsonb NOT NULL,
+    generated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT knowledgebases_article_count_check CHECK ((article_count >= 0)),
+    CONSTRAINT knowledgebases_community_count_check CHECK ((community_count >= 0))
+);
+
+ALTER TABLE ONLY public.knowledgebases
+    ADD CONSTRAINT knowledgebases_pkey PRIMARY KEY (workspace_id);
+
+ALTER TABLE ONLY public.knowledgebases
+    ADD CONSTRAINT knowledgebases_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+ALTER TABLE public.knowledgebases ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY workspace_wall ON public.knowledgebases TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.knowledgebases TO memorylayer_app;
+
 -- memories --------------------------------------------------------------------------------------------------------
 CREATE TABLE public.memories (
     id text NOT NULL,

@@ -402,6 +402,7 @@ ROUTE_COSTS: tuple[tuple[re.Pattern[str], int, bool], ...] = (  # (path, units, 
     (re.compile(r"^/v1/entities/[^/]+/derive$"), 10, False),
     (re.compile(r"^/v1/entities/(backfill|dedupe)$"), 5, False),
     (re.compile(r"^/v1/entities/seed$"), 1, True),
+    (re.compile(r"^/v1/knowledgebase/generate$"), 10, False),  # reads and rewrites a whole workspace
 )
 IMPORT_BYTES_PER_UNIT = 64 * 1024
 

@@ -1,10 +1,9 @@
 """Every public method of the official SDK, memorylayer-client 0.2.1 (found by introspection: the client and its
 sub-clients), called against the reference server (memorylayer-server 0.2.0) and against our app, each on fresh
-data. A method that works against the reference must work against us, except the ones in ``KNOWN_GAPS``; that
-list is exact, so it can only shrink: a new gap fails, and so does a listed one that closed.
+data. A method that works against the reference must work against us: there is no list of exceptions.
 
-Regenerate the list with ``PYTHONPATH=. python -m tests.client.sdk_matrix``. A missing Python 3.12 or a failed
-install of either virtualenv fails these tests; it never skips them.
+``PYTHONPATH=. python -m tests.client.sdk_matrix`` prints the matrix. A missing Python 3.12 or a failed install of
+either virtualenv fails these tests; it never skips them.
 """
 
 from __future__ import annotations
@@ -19,17 +18,6 @@ from tests.client.sdk_matrix import Run, family, gaps, run_driver, summary
 from tests.compat import official_python
 
 pytestmark = pytest.mark.py312
-
-# Method -> "family: what ours answers". Works against the reference, not against us (yet).
-KNOWN_GAPS = {
-    # knowledge base
-    "async.kb.export_vault": "knowledge base: route not served (404)",
-    "kb.generate": "knowledge base: route not served (404)",
-    "kb.get": "knowledge base: route not served (404)",
-    "kb.get_community": "knowledge base: route not served (404)",
-    "kb.get_graph_analysis": "knowledge base: route not served (404)",
-    "kb.list_articles": "knowledge base: route not served (404)",
-}
 
 
 @pytest.fixture(scope="module")
@@ -63,15 +51,6 @@ def test_every_public_method_is_called_on_both(ref_run: Run, our_run: Run) -> No
 
 def test_what_works_on_the_reference_works_on_ours(ref_run: Run, our_run: Run) -> None:
     print("\n" + summary(ref_run, our_run))
-    found = gaps(ref_run, our_run)
-    new = sorted(found - set(KNOWN_GAPS), key=lambda n: (family(n), n))
-    closed = sorted(set(KNOWN_GAPS) - found)
-    details = [f"{n} ({family(n)}): {our_run.methods[n]}" for n in new]
-    assert not new, "work on the reference, not on ours:\n" + "\n".join(details)
-    assert not closed, f"work on ours now (or no longer on the reference): take them off KNOWN_GAPS: {closed}"
-
-
-def test_known_gaps_are_labelled_with_their_family() -> None:
-    assert {name: reason.split(":")[0] for name, reason in KNOWN_GAPS.items()} == {
-        name: family(name) for name in KNOWN_GAPS
-    }
+    found = sorted(gaps(ref_run, our_run), key=lambda n: (family(n), n))
+    details = [f"{n} ({family(n)}): {our_run.methods[n]}" for n in found]
+    assert not found, "work on the reference, not on ours:\n" + "\n".join(details)

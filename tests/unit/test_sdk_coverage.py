@@ -29,6 +29,8 @@ NOT_IN_SDK: dict[tuple[str, str], str] = {
         "GET",
         "/console/api/memories/{memory_id}/relations",
     ): "the memory console's relations panel; an SDK reads an entity's relations with get_entity",
+    ("GET", "/kb"): "the knowledgebase viewer's HTML page, for a browser; an SDK reads list_kb_articles",
+    ("GET", "/kb/{workspace_id}"): "the knowledgebase viewer's HTML page; an SDK reads get_kb_article",
 }
 
 

@@ -40,6 +40,8 @@ BEGIN
             ('entity_relations', 'workspace_id'),
             ('extraction_jobs', 'workspace_id'),
             ('idempotency_records', 'workspace_id'),
+            ('kb_articles', 'workspace_id'),
+            ('knowledgebases', 'workspace_id'),
             ('memories', 'workspace_id'),
             ('memory_contexts', 'workspace_id'),
             ('memory_revisions', 'workspace_id'),

@@ -38,6 +38,13 @@ __all__ = [
     "ContextPack",
     "ContextQueryResult",
     "ContextRlmResult",
+    "KbArticle",
+    "KbBridge",
+    "KbCentralNode",
+    "KbCommunity",
+    "KbGraphAnalysis",
+    "KbGraphStats",
+    "Knowledgebase",
     "ContextState",
     "ContextStatus",
     "ContextVariable",
@@ -1237,3 +1244,73 @@ class DocumentUpload(_Model):
     fields: dict[str, str] = Field(default_factory=dict)
     expires_in: int = 0
     max_bytes: int = 0
+
+
+class KbGraphStats(_Model):
+    node_count: int = 0
+    edge_count: int = 0
+    community_count: int = 0
+    density: float = 0.0
+    avg_degree: float = 0.0
+    max_degree: int = 0
+    god_node_count: int = 0
+
+
+class Knowledgebase(_Model):
+    """The last generation of a workspace's knowledgebase: its counts, when, and the graph it was cut from."""
+
+    workspace_id: str
+    article_count: int = 0
+    community_count: int = 0
+    generated_at: datetime
+    stats: KbGraphStats | None = None
+    coverage: dict[str, Any] | None = None
+
+
+class KbArticle(_Model):
+    """One article (``index``, ``community-{n}``, ``entity-{slug}-{suffix}``): Markdown with wikilinks."""
+
+    id: str
+    article_type: str
+    title: str
+    content_md: str = ""
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    generated_at: datetime
+
+
+class KbCommunity(_Model):
+    """A community of linked memories (0 is the largest)."""
+
+    id: int
+    memory_ids: list[str] = Field(default_factory=list)
+    size: int = 0
+    cohesion_score: float = 0.0
+    central_node_ids: list[str] = Field(default_factory=list)
+    label: str | None = None
+
+
+class KbCentralNode(_Model):
+    memory_id: str
+    label: str | None = None
+    degree: int = 0
+    betweenness: float = 0.0
+    community_id: int = -1
+
+
+class KbBridge(_Model):
+    source_community_id: int
+    target_community_id: int
+    memory_id_source: str
+    memory_id_target: str
+    relationship_type: str
+    strength: float = 0.0
+
+
+class KbGraphAnalysis(_Model):
+    """A fresh analysis of the workspace's memory graph."""
+
+    snapshot: dict[str, Any] = Field(default_factory=dict)
+    communities: list[KbCommunity] = Field(default_factory=list)
+    central_nodes: list[KbCentralNode] = Field(default_factory=list)
+    bridges: list[KbBridge] = Field(default_factory=list)
+    stats: KbGraphStats = Field(default_factory=KbGraphStats)

@@ -94,6 +94,10 @@ from memorylayer.models import (
     ImportResult,
     Job,
     JobInfo,
+    KbArticle,
+    KbCommunity,
+    KbGraphAnalysis,
+    Knowledgebase,
     McpImportResult,
     McpServer,
     McpSync,
@@ -3262,6 +3266,100 @@ class SyncMemoryLayerClient(ClientBase):
         return self._run(
             self._call(
                 "POST", f"/v1/documents/jobs/{job_id}/cancel", _model(JobInfo), workspace_id=workspace_id
+            )
+        )
+
+    # ------------------------------------------------------------------ knowledgebase
+    def generate_knowledgebase(
+        self,
+        *,
+        max_communities: int | None = None,
+        max_god_nodes: int | None = None,
+        context_id: str | None = None,
+        workspace_id: str | None = None,
+    ) -> Knowledgebase:
+        """Write the workspace's articles afresh (an index, one per community of linked memories, one per
+        entity, the best-connected first), in place of the last set. Deterministic: no LLM is asked."""
+        payload = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "POST",
+                "/v1/knowledgebase/generate",
+                _model(Knowledgebase),
+                workspace_id=workspace_id,
+                json=payload,
+            )
+        )
+
+    def get_knowledgebase(self, *, workspace_id: str | None = None) -> Knowledgebase:
+        """The last generation's summary (a ``NotFoundError`` before the first)."""
+        return self._run(
+            self._call("GET", "/v1/knowledgebase", _model(Knowledgebase), workspace_id=workspace_id)
+        )
+
+    def list_kb_articles(
+        self,
+        *,
+        article_type: str | None = None,
+        limit: int | None = None,
+        offset: int | None = None,
+        workspace_id: str | None = None,
+    ) -> list[KbArticle]:
+        """The stored articles: the index, communities (largest first), entities; ``article_type`` picks one kind."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                "/v1/knowledgebase/articles",
+                _list("articles", KbArticle),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def get_kb_article(self, article_id: str, *, workspace_id: str | None = None) -> KbArticle:
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/knowledgebase/articles/{article_id}",
+                _model(KbArticle),
+                workspace_id=workspace_id,
+            )
+        )
+
+    def export_kb_vault(self, *, workspace_id: str | None = None) -> bytes:
+        """The stored articles as an Obsidian vault (zip bytes): ``index.md``, ``communities/``, ``entities/``."""
+        return self._run(
+            self._call("GET", "/v1/knowledgebase/export", lambda r: r.content, workspace_id=workspace_id)
+        )
+
+    def get_kb_graph(
+        self,
+        *,
+        include_central_nodes: bool | None = None,
+        context_id: str | None = None,
+        workspace_id: str | None = None,
+    ) -> KbGraphAnalysis:
+        """A fresh analysis of the workspace's memory graph: communities, central memories, bridges, stats."""
+        params = fields(locals(), "workspace_id")
+        return self._run(
+            self._call(
+                "GET",
+                "/v1/knowledgebase/graph",
+                _unwrap("analysis", KbGraphAnalysis),
+                workspace_id=workspace_id,
+                params=params,
+            )
+        )
+
+    def get_kb_community(self, community_id: int, *, workspace_id: str | None = None) -> KbCommunity:
+        """One community of the live graph, titled as its article when the last generation wrote one."""
+        return self._run(
+            self._call(
+                "GET",
+                f"/v1/knowledgebase/graph/communities/{community_id}",
+                _model(KbCommunity),
+                workspace_id=workspace_id,
             )
         )
 

@@ -1,0 +1,1 @@
+"""The knowledgebase: articles generated from a workspace's graph (``graph``, ``articles``, ``service``)."""
