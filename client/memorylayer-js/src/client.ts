@@ -23,6 +23,8 @@ import type {
   Session,
   Thread,
   Workspace,
+  WorkspaceView,
+  WorkspaceViewObservation,
 } from "./openapi.js";
 import { sleep } from "./retry.js";
 
@@ -39,8 +41,19 @@ export interface WriteOptions extends CallOptions {
   idempotencyKey?: string | boolean;
 }
 
+/**
+ * Options of a versioned write (memory revisions, views, observations): `ifMatch` is the ETag of the revision it
+ * replaces (a stale one is a PreconditionFailedError, 412); an Idempotency-Key is always sent (fresh unless given).
+ */
+export interface ConditionalOptions extends WriteOptions {
+  ifMatch: string;
+}
+
 /** A create that a new session answers with: the session, and its briefing when asked for. */
 export type NewSession = Session & { briefing: Answer<"POST /v1/sessions">["briefing"] };
+
+/** What an observer publishes about a view. */
+type ViewObservationBody = Body<"PUT /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}">;
 
 /** One batch operation: the wire's `{op: ...}` form, or the official SDK's `{type, data}`. */
 export type BatchOperation =
@@ -64,6 +77,18 @@ function newKey(): string {
 function idempotencyHeaders(key: string | boolean | undefined): Record<string, string> {
   if (key === true) return { "Idempotency-Key": newKey() };
   return typeof key === "string" && key ? { "Idempotency-Key": key } : {};
+}
+
+/**
+ * A versioned write's headers: its Idempotency-Key (always sent, fresh unless given, so the call's retries
+ * replay it) and `If-Match`, or `If-None-Match: *` to create; the call's own `headers` last.
+ */
+function versionedHeaders(options: WriteOptions & { ifMatch?: string }): Record<string, string> {
+  const { idempotencyKey, ifMatch, headers } = options;
+  const own = idempotencyHeaders(typeof idempotencyKey === "string" && idempotencyKey ? idempotencyKey : true);
+  if (ifMatch === undefined) own["If-None-Match"] = "*";
+  else own["If-Match"] = ifMatch;
+  return { ...own, ...headers };
 }
 
 async function sha256Hex(text: string): Promise<string> {
@@ -249,6 +274,49 @@ export class MemoryLayerClient extends BaseClient {
     });
   }
 
+  /**
+   * Soft-delete a memory as a new revision (`ifMatch`: its current etag): it leaves recall and listings until
+   * `restoreMemory`; a retry with the same `idempotencyKey` answers the first result.
+   */
+  async deleteMemoryVersioned(memoryId: string, options: ConditionalOptions): Promise<Memory> {
+    const answer = await this.request("POST /v1/memories/{memory_id}/delete", {
+      ...options,
+      path: { memory_id: memoryId },
+      headers: versionedHeaders(options),
+    });
+    return answer.memory;
+  }
+
+  /** Bring a soft-deleted memory back (`ifMatch`: the deleted memory's etag); ConflictError if it is live. */
+  async restoreMemory(memoryId: string, options: ConditionalOptions): Promise<Memory> {
+    const answer = await this.request("POST /v1/memories/{memory_id}/restore", {
+      ...options,
+      path: { memory_id: memoryId },
+      headers: versionedHeaders(options),
+    });
+    return answer.memory;
+  }
+
+  /**
+   * Replace a memory's semantic document (fields left out take their defaults) as a new revision; the content
+   * is embedded again. `ifMatch`: its current etag.
+   */
+  async replaceMemorySemantic(
+    memoryId: string,
+    content: string,
+    type: Body<"PUT /v1/memories/{memory_id}/semantic">["type"],
+    fields: Omit<Body<"PUT /v1/memories/{memory_id}/semantic">, "content" | "type">,
+    options: ConditionalOptions,
+  ): Promise<Memory> {
+    const answer = await this.request("PUT /v1/memories/{memory_id}/semantic", {
+      ...options,
+      path: { memory_id: memoryId },
+      body: { ...fields, content, type },
+      headers: versionedHeaders(options),
+    });
+    return answer.memory;
+  }
+
   // ------------------------------------------------------------------ associations
   /** Link two memories: `await client.associate(a.id, b.id, "solves", { strength: 0.9 })`. */
   async associate(
@@ -316,6 +384,49 @@ export class MemoryLayerClient extends BaseClient {
     });
   }
 
+  // ------------------------------------------------------------------ contradictions
+  /** Compare the workspace's live memories and record the contradictions not recorded before. */
+  async scanContradictions(
+    fields: NonNullable<Body<"POST /v1/workspaces/{workspace_id}/contradictions/scan">> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/workspaces/{workspace_id}/contradictions/scan">> {
+    return this.request("POST /v1/workspaces/{workspace_id}/contradictions/scan", {
+      ...options,
+      path: { workspace_id: this.needWorkspace(options) },
+      body: fields,
+    });
+  }
+
+  /** The open contradictions (both memories still live), newest first. */
+  async listContradictions(
+    query: Filters<"GET /v1/workspaces/{workspace_id}/contradictions"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/workspaces/{workspace_id}/contradictions">["contradictions"]> {
+    const answer = await this.request("GET /v1/workspaces/{workspace_id}/contradictions", {
+      ...options,
+      path: { workspace_id: this.needWorkspace(options) },
+      query: { limit: 10, ...query },
+    });
+    return answer.contradictions;
+  }
+
+  /**
+   * `keep_a` / `keep_b` (the other memory is superseded, its history kept), `keep_both`, or `merge` (memory A
+   * becomes `merged_content`, B is superseded by it); ConflictError once resolved.
+   */
+  async resolveContradiction(
+    contradictionId: string,
+    resolution: Body<"POST /v1/contradictions/{contradiction_id}/resolve">["resolution"],
+    { merged_content }: { merged_content?: string } = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/contradictions/{contradiction_id}/resolve">> {
+    return this.request("POST /v1/contradictions/{contradiction_id}/resolve", {
+      ...options,
+      path: { contradiction_id: contradictionId },
+      body: merged_content === undefined ? { resolution } : { resolution, merged_content },
+    });
+  }
+
   // ------------------------------------------------------------------ entities and ingest
   /** The workspace's entities (`status: "merged"`: the merged-away tombstones), by id. */
   async listEntities(
@@ -374,6 +485,104 @@ export class MemoryLayerClient extends BaseClient {
   ): Promise<Answer<"POST /v1/entities/merge">["entity"]> {
     const body = { source_id: sourceId, target_id: targetId, reason };
     return (await this.request("POST /v1/entities/merge", { ...options, body })).entity;
+  }
+
+  /** The entity's card: the entity, its named relations, top evidence, insights and a summary (no LLM). */
+  async entityCard(
+    entityId: string,
+    query: Filters<"GET /v1/entities/{entity_id}/card"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/entities/{entity_id}/card">> {
+    return this.request("GET /v1/entities/{entity_id}/card", { ...options, path: { entity_id: entityId }, query });
+  }
+
+  /** Where the entity came from and each memory (thread, messages) that is evidence of its relations. */
+  async entityProvenance(
+    entityId: string,
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/entities/{entity_id}/provenance">> {
+    return this.request("GET /v1/entities/{entity_id}/provenance", { ...options, path: { entity_id: entityId } });
+  }
+
+  /** Entities found in the same memories as this one, most shared first. */
+  async relatedEntities(
+    entityId: string,
+    query: Filters<"GET /v1/entities/{entity_id}/related"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/entities/{entity_id}/related">["related"]> {
+    const answer = await this.request("GET /v1/entities/{entity_id}/related", {
+      ...options,
+      path: { entity_id: entityId },
+      query: { limit: 10, min_shared: 1, ...query },
+    });
+    return answer.related;
+  }
+
+  /** The `inference` memories about the entity, with counts and its recent facts (derives nothing). */
+  async entityInsights(
+    entityId: string,
+    query: Filters<"GET /v1/entities/{entity_id}/insights"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/entities/{entity_id}/insights">> {
+    return this.request("GET /v1/entities/{entity_id}/insights", {
+      ...options,
+      path: { entity_id: entityId },
+      query: { limit: 20, ...query },
+    });
+  }
+
+  /**
+   * Let the server's LLM derive insights from the entity's memories (stored as `inference` memories);
+   * AuthorizationError `generation_not_allowed` when it has none.
+   */
+  async deriveEntityInsights(
+    entityId: string,
+    fields: Fields<"POST /v1/entities/{entity_id}/derive"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/entities/{entity_id}/derive">> {
+    return this.request("POST /v1/entities/{entity_id}/derive", {
+      ...options,
+      path: { entity_id: entityId },
+      body: this.withWorkspace(fields, options),
+    });
+  }
+
+  /** Create or update a catalog of entities: `[{ name: "Acme", entity_type: "org", aliases: ["ACME"] }]`. */
+  async seedEntities(
+    entities: Body<"POST /v1/entities/seed">["entities"],
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/entities/seed">> {
+    return this.request("POST /v1/entities/seed", { ...options, body: this.withWorkspace({ entities }, options) });
+  }
+
+  /**
+   * Run the deterministic entity extraction over the workspace's stored memories (idempotent); a capped run
+   * (`max_memories`) continues with `after: result.next_after`.
+   */
+  async backfillEntities(
+    query: Filters<"POST /v1/entities/backfill"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/entities/backfill">> {
+    return this.request("POST /v1/entities/backfill", { ...options, query: { batch_size: 200, ...query } });
+  }
+
+  /** Merge entities of one kind whose names or aliases collide into the most established of them. */
+  async dedupeEntities(
+    query: Filters<"POST /v1/entities/dedupe"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/entities/dedupe">> {
+    return this.request("POST /v1/entities/dedupe", { ...options, query });
+  }
+
+  /** The reference's external-KB linking: eligible entities are counted and skipped (no knowledge base here). */
+  async enrichEntities(
+    { types, ...query }: Omit<Filters<"POST /v1/entities/enrich">, "types"> & { types?: string[] } = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"POST /v1/entities/enrich">> {
+    return this.request("POST /v1/entities/enrich", {
+      ...options,
+      query: { ...query, types: types?.length ? types.join(",") : undefined },
+    });
   }
 
   /** Store one email as a memory, with the relations its envelope declares. */
@@ -880,6 +1089,196 @@ export class MemoryLayerClient extends BaseClient {
       ...options,
       path: { workspace_id: workspaceId },
       body: { data: data as Body<"POST /v1/workspaces/{workspace_id}/import">["data"] },
+    });
+  }
+
+  // ------------------------------------------------------------------ workspace views and observations
+  // Views of the workspace (checkouts, worktrees, snapshots) and what observers publish about each: versioned
+  // documents, written with an Idempotency-Key and `ifMatch` (the current etag; a stale one is a 412).
+  private views(options: CallOptions): { workspace_id: string } {
+    return { workspace_id: this.needWorkspace(options) };
+  }
+
+  /** A new view (`kind`: directory, git_worktree, checkout, snapshot or overlay); ConflictError if the id is taken. */
+  async createWorkspaceView(
+    viewId: string,
+    kind: Body<"POST /v1/workspaces/{workspace_id}/views">["kind"],
+    fields: Omit<Body<"POST /v1/workspaces/{workspace_id}/views">, "view_id" | "kind"> = {},
+    options: WriteOptions = {},
+  ): Promise<WorkspaceView> {
+    const answer = await this.request("POST /v1/workspaces/{workspace_id}/views", {
+      ...options,
+      path: this.views(options),
+      body: { ...fields, view_id: viewId, kind },
+      headers: versionedHeaders(options),
+    });
+    return answer.view;
+  }
+
+  /** A page of views, most recently changed first; pass `next_page_token` back as `page_token`. */
+  async listWorkspaceViews(
+    query: Filters<"GET /v1/workspaces/{workspace_id}/views"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/workspaces/{workspace_id}/views">> {
+    return this.request("GET /v1/workspaces/{workspace_id}/views", { ...options, path: this.views(options), query });
+  }
+
+  /** One view (`include_deleted`: its tombstone too, whose etag a restore sends). */
+  async getWorkspaceView(
+    viewId: string,
+    query: Filters<"GET /v1/workspaces/{workspace_id}/views/{view_id}"> = {},
+    options: CallOptions = {},
+  ): Promise<WorkspaceView> {
+    const answer = await this.request("GET /v1/workspaces/{workspace_id}/views/{view_id}", {
+      ...options,
+      path: { ...this.views(options), view_id: viewId },
+      query,
+    });
+    return answer.view;
+  }
+
+  /** Replace a view's description (fields left out take their defaults); `ifMatch`: its etag. */
+  async replaceWorkspaceView(
+    viewId: string,
+    kind: Body<"PUT /v1/workspaces/{workspace_id}/views/{view_id}">["kind"],
+    fields: Omit<Body<"PUT /v1/workspaces/{workspace_id}/views/{view_id}">, "kind">,
+    options: ConditionalOptions,
+  ): Promise<WorkspaceView> {
+    const answer = await this.request("PUT /v1/workspaces/{workspace_id}/views/{view_id}", {
+      ...options,
+      path: { ...this.views(options), view_id: viewId },
+      body: { ...fields, kind },
+      headers: versionedHeaders(options),
+    });
+    return answer.view;
+  }
+
+  /** Tombstone a view (its observations are hidden until `restoreWorkspaceView`). */
+  async deleteWorkspaceView(viewId: string, options: ConditionalOptions): Promise<WorkspaceView> {
+    const answer = await this.request("DELETE /v1/workspaces/{workspace_id}/views/{view_id}", {
+      ...options,
+      path: { ...this.views(options), view_id: viewId },
+      headers: versionedHeaders(options),
+    });
+    return answer.view;
+  }
+
+  /** Revive a deleted view; `ifMatch`: the tombstone's etag (ConflictError if it is live). */
+  async restoreWorkspaceView(viewId: string, options: ConditionalOptions): Promise<WorkspaceView> {
+    const answer = await this.request("POST /v1/workspaces/{workspace_id}/views/{view_id}/restore", {
+      ...options,
+      path: { ...this.views(options), view_id: viewId },
+      headers: versionedHeaders(options),
+    });
+    return answer.view;
+  }
+
+  /** A view's revisions (deletes and restores too), newest first, each with the view as it left it. */
+  async listWorkspaceViewRevisions(
+    viewId: string,
+    query: Filters<"GET /v1/workspaces/{workspace_id}/views/{view_id}/revisions"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/workspaces/{workspace_id}/views/{view_id}/revisions">> {
+    return this.request("GET /v1/workspaces/{workspace_id}/views/{view_id}/revisions", {
+      ...options,
+      path: { ...this.views(options), view_id: viewId },
+      query,
+    });
+  }
+
+  /**
+   * Publish an observer's state for a view: without `ifMatch` the first publish (ConflictError if taken), with
+   * it a replace (within one `generation` the `sequence` must advance, else a ValidationError).
+   */
+  async publishViewObservation(
+    viewId: string,
+    observerId: string,
+    generation: string,
+    sequence: number,
+    fields: Omit<ViewObservationBody, "generation" | "sequence"> = {},
+    options: WriteOptions & { ifMatch?: string } = {},
+  ): Promise<WorkspaceViewObservation> {
+    const answer = await this.request("PUT /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}", {
+      ...options,
+      path: { ...this.views(options), view_id: viewId, observer_id: observerId },
+      body: { ...fields, generation, sequence },
+      headers: versionedHeaders(options),
+    });
+    return answer.observation;
+  }
+
+  /** A page of a live view's observations, most recently changed first. */
+  async listViewObservations(
+    viewId: string,
+    query: Filters<"GET /v1/workspaces/{workspace_id}/views/{view_id}/observations"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/workspaces/{workspace_id}/views/{view_id}/observations">> {
+    return this.request("GET /v1/workspaces/{workspace_id}/views/{view_id}/observations", {
+      ...options,
+      path: { ...this.views(options), view_id: viewId },
+      query,
+    });
+  }
+
+  /** One observer's observation of a live view (`include_deleted`: its tombstone too). */
+  async getViewObservation(
+    viewId: string,
+    observerId: string,
+    query: Filters<"GET /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}"> = {},
+    options: CallOptions = {},
+  ): Promise<WorkspaceViewObservation> {
+    const answer = await this.request("GET /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}", {
+      ...options,
+      path: { ...this.views(options), view_id: viewId, observer_id: observerId },
+      query,
+    });
+    return answer.observation;
+  }
+
+  /** Tombstone an observation (`restoreViewObservation` revives it). */
+  async deleteViewObservation(
+    viewId: string,
+    observerId: string,
+    options: ConditionalOptions,
+  ): Promise<WorkspaceViewObservation> {
+    const path = { ...this.views(options), view_id: viewId, observer_id: observerId };
+    const headers = versionedHeaders(options);
+    const op = this.request("DELETE /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}", {
+      ...options,
+      path,
+      headers,
+    });
+    return (await op).observation;
+  }
+
+  /** Revive a deleted observation; `ifMatch`: the tombstone's etag. */
+  async restoreViewObservation(
+    viewId: string,
+    observerId: string,
+    options: ConditionalOptions,
+  ): Promise<WorkspaceViewObservation> {
+    const path = { ...this.views(options), view_id: viewId, observer_id: observerId };
+    const headers = versionedHeaders(options);
+    const op = this.request("POST /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}/restore", {
+      ...options,
+      path,
+      headers,
+    });
+    return (await op).observation;
+  }
+
+  /** An observation's revisions (publishes, deletes, restores), newest first. */
+  async listViewObservationRevisions(
+    viewId: string,
+    observerId: string,
+    query: Filters<"GET /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}/revisions"> = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}/revisions">> {
+    const path = { ...this.views(options), view_id: viewId, observer_id: observerId };
+    return this.request("GET /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}/revisions", {
+      ...options,
+      path,
+      query,
     });
   }
 

@@ -13,6 +13,7 @@ export type {
   Association,
   Checkpoint,
   ContextPack,
+  Contradiction,
   Job,
   Memory,
   MessageCreate,
@@ -23,4 +24,6 @@ export type {
   Session,
   Thread,
   Workspace,
+  WorkspaceView,
+  WorkspaceViewObservation,
 } from "./openapi.js";

@@ -351,6 +351,49 @@ export interface AssociationUpdate {
   } | null;
 }
 
+export interface AuditEvent {
+  /** The event's id (increasing: newer events have larger ids). */
+  id: string;
+  /** What kind of thing was written: memory, workspace, api_key. */
+  event_type: string;
+  /** What was done: create, update, delete, restore, replace, decay, batch_create, import, revoke. */
+  action: string;
+  /** The tenant whose data it touched. */
+  tenant_id: string;
+  /** The workspace it happened in. */
+  workspace_id: string | null;
+  /** Who did it: the id of the API key (`admin` for the admin key; null: auth off or the system). */
+  user_id: string | null;
+  /** What it was done to: memory, workspace, api_key, token. */
+  resource_type: string | null;
+  /** Its id (null: several, e.g. a batch). */
+  resource_id: string | null;
+  /** Details of the write (a revision, counts, fields). */
+  metadata: {
+    [key: string]: unknown;
+  };
+  /** When (ISO-8601 UTC). */
+  timestamp: string;
+}
+
+export interface AuditEventList {
+  /** The events, newest first. */
+  events: AuditEvent[];
+  /** How many are on this page. */
+  count: number;
+  /** Pass as `page_token` for the next (older) page; null: this is the last. */
+  next_page_token?: string | null;
+}
+
+export interface AuditSummary {
+  /** Events per `event_type`. */
+  summary: {
+    [key: string]: number;
+  };
+  /** All events counted. */
+  total: number;
+}
+
 export interface BatchCreate {
   /** Which operation: create, update or delete. */
   op: "create";
@@ -483,6 +526,30 @@ export interface Body_upload_document_v1_documents_post {
   chunk_overlap?: number | null;
 }
 
+export interface Bridge {
+  /** One side's community. */
+  source_community_id: number;
+  /** The other side's community. */
+  target_community_id: number;
+  /** The memory on the first side. */
+  memory_id_source: string;
+  /** The memory on the other side. */
+  memory_id_target: string;
+  /** The association's relationship (the strongest of the pair). */
+  relationship_type: string;
+  /** The association's strength. */
+  strength?: number;
+}
+
+export interface BridgesResponse {
+  /** Edges joining two communities, strongest first. */
+  bridges: Bridge[];
+  /** How many. */
+  total_count: number;
+  /** A cap (`MEMORYLAYER_GRAPH_ANALYSIS_MAX_EDGES`, `…_MAX_NODES`) left edges or memories out of the graph. */
+  truncated: boolean;
+}
+
 export interface Briefing {
   /** Totals, the last day's activity and the lookback's most used tags (`active_topics`). */
   workspace_summary: {
@@ -543,6 +610,59 @@ export interface BudgetSummary {
   truncated_items: number;
   /** Memories left out to fit the budget. */
   omitted_items: number;
+}
+
+export interface CardRelation {
+  /** `erel_` + 16 hex. */
+  id: string;
+  /** The workspace the relation belongs to. */
+  workspace_id: string;
+  /** The entity the relation goes from. */
+  source_entity_id: string;
+  /** The entity the relation goes to. */
+  target_entity_id: string;
+  /** The canonical relationship, e.g. `reviewed`, `works_at`. */
+  relationship: string;
+  /** Always `outgoing`: relations are stored in their canonical direction. */
+  direction: string;
+  /** The highest confidence of its active evidence (0–1). */
+  confidence: number;
+  /** False once no active evidence (no live memory) supports it. */
+  active: boolean;
+  /** When it was created. */
+  created_at: string;
+  /** When it last changed. */
+  updated_at: string;
+  /** The source entity's canonical name. */
+  source_name: string;
+  /** The source entity's kind. */
+  source_type: string;
+  /** The target entity's canonical name. */
+  target_name: string;
+  /** The target entity's kind. */
+  target_type: string;
+}
+
+export interface CentralNode {
+  /** The memory. */
+  memory_id: string;
+  /** The first line of its content, shortened. */
+  label?: string | null;
+  /** How many memories it is joined to. */
+  degree?: number;
+  /** Normalised betweenness centrality; estimated from a sample of sources on large graphs. */
+  betweenness?: number;
+  /** The community it belongs to. */
+  community_id?: number;
+}
+
+export interface CentralityResponse {
+  /** Every memory of the graph, most between first. */
+  central_nodes: CentralNode[];
+  /** How many. */
+  total_count: number;
+  /** A cap (`MEMORYLAYER_GRAPH_ANALYSIS_MAX_EDGES`, `…_MAX_NODES`) left edges or memories out of the graph. */
+  truncated: boolean;
 }
 
 /**
@@ -625,6 +745,30 @@ export interface CommitResult {
   extraction_time_ms: number;
   /** Ids of the memories written. */
   memory_ids: string[];
+}
+
+export interface CommunitiesResponse {
+  /** Communities by label propagation, largest first. */
+  communities: Community[];
+  /** How many. */
+  total_count: number;
+  /** A cap (`MEMORYLAYER_GRAPH_ANALYSIS_MAX_EDGES`, `…_MAX_NODES`) left edges or memories out of the graph. */
+  truncated: boolean;
+}
+
+export interface Community {
+  /** 0-based, largest community first. */
+  id: number;
+  /** Its memories. */
+  memory_ids?: string[];
+  /** How many memories. */
+  size?: number;
+  /** Edge density inside the community (0–1). */
+  cohesion_score?: number;
+  /** Its three best-connected memories inside it. */
+  central_node_ids?: string[];
+  /** A topic label (none is generated here). */
+  label?: string | null;
 }
 
 export interface ConsoleJobs {
@@ -875,6 +1019,62 @@ export interface ContextTurn {
   content: string;
 }
 
+/** Two memories that cannot both be true (the reference's ``ContradictionResponse``). */
+export interface Contradiction {
+  /** `contra_` + 16 hex. */
+  id: string;
+  /** The workspace both memories belong to. */
+  workspace_id: string;
+  /** The first memory. */
+  memory_a_id: string;
+  /** The second memory. */
+  memory_b_id: string;
+  /** `negation` (one says what the other denies), `semantic_value_conflict` (one subject and predicate, two values) or `asserted` (a `contradicts` association said so). */
+  contradiction_type: string | null;
+  /** How alike the two statements are (0–1). */
+  confidence: number | null;
+  /** The rule that found it: `negation_pattern`, `entity_value_extraction`, `fact_key`, `association`. */
+  detection_method: string | null;
+  /** When the scan found it. */
+  detected_at: string | null;
+  /** When it was resolved; null while open. */
+  resolved_at: string | null;
+  /** `keep_a`, `keep_b`, `keep_both` or `merge`; null while open. */
+  resolution: string | null;
+}
+
+export interface ContradictionList {
+  /** Open contradictions, newest first. */
+  contradictions: Contradiction[];
+  /** How many are listed. */
+  count: number;
+}
+
+export interface ContradictionResolveRequest {
+  /** `keep_a` (B is superseded by A), `keep_b` (A by B), `keep_both` (only the record closes) or `merge` (A is rewritten to `merged_content`, B superseded by it). */
+  resolution: "keep_a" | "keep_b" | "keep_both" | "merge";
+  /** The merged text; required when `resolution` is `merge`. */
+  merged_content?: string | null;
+}
+
+export interface ContradictionScan {
+  /** The workspace scanned. */
+  workspace_id: string;
+  /** How many new contradictions the scan recorded. */
+  contradictions_found: number;
+  /** The new ones (a pair recorded before is not). */
+  contradictions: Contradiction[];
+  /** How many live memories were compared (newest first). */
+  memories_scanned: number;
+  /** The workspace has more live memories than one scan compares (`MEMORYLAYER_CONTRADICTION_SCAN_MAX_MEMORIES`). */
+  truncated: boolean;
+}
+
+export interface ContradictionScanRequest {
+  /** Accepted for the reference's clients (1–500); the scan compares the newest live memories in one pass, up to the server's cap. */
+  batch_size?: number | null;
+}
+
 export interface DataProvider {
   /** The object's id. */
   id: string;
@@ -999,6 +1199,58 @@ export interface Decomposed {
   to_index: number;
   /** The extraction job that ran (null when nothing was left to read). */
   job_id: string | null;
+}
+
+export interface DensifyPreview {
+  /** The workspace analysed. */
+  workspace_id: string;
+  /** Communities of the association graph: `node_count`, `edge_count`, `community_count`, `size_histogram`, `top_sizes`, `modularity`. */
+  baseline: {
+    [key: string]: unknown;
+  };
+  /** The same, with the enabled signals' edges added. */
+  densified: {
+    [key: string]: unknown;
+  };
+  /** Edges: `base_edges`, new ones per signal (`cosine`, `maxsim`, `entity`), `total_edges`. */
+  densify: {
+    [key: string]: unknown;
+  };
+  /** The signals' settings used. */
+  config: {
+    [key: string]: unknown;
+  };
+  /** A cap (`MEMORYLAYER_GRAPH_ANALYSIS_MAX_EDGES`, `…_MAX_NODES`) left edges or memories out of the graph. */
+  truncated: boolean;
+}
+
+export interface DensifyPreviewRequest {
+  /** The workspace; when not named here: `?workspace_id`, the `X-Workspace-ID` header, the `X-Session-ID` session's workspace, the key's only workspace, then `_default`. */
+  workspace_id?: string | null;
+  /** Only the memories of this context. */
+  context_id?: string | null;
+  /** Join each memory to its nearest embeddings. */
+  cosine_enabled?: boolean;
+  /** The least cosine similarity. */
+  cosine_threshold?: number;
+  /** Nearest neighbours per memory (1–50). */
+  cosine_k?: number;
+  /** The signal's weight. */
+  cosine_weight?: number;
+  /** Accepted; no memory has page multivectors here. */
+  maxsim_enabled?: boolean;
+  /** Accepted; see `maxsim_enabled`. */
+  maxsim_threshold?: number;
+  /** Accepted; see `maxsim_enabled`. */
+  maxsim_k?: number;
+  /** Accepted; see `maxsim_enabled`. */
+  maxsim_weight?: number;
+  /** Join memories that are evidence about one entity (typed relations). */
+  entity_enabled?: boolean;
+  /** The signal's weight. */
+  entity_weight?: number;
+  /** Skip an entity with more memories than this (2–1000). */
+  entity_max_group?: number;
 }
 
 export interface Document {
@@ -1218,6 +1470,104 @@ export interface EntityAliases {
   aliases: string[];
 }
 
+export interface EntityBackfillResponse {
+  /** The workspace backfilled. */
+  workspace_id: string;
+  /** Entities wiped first: always 0 (`reset` is refused here). */
+  cleared: number;
+  /** Live memories read. */
+  scanned: number;
+  /** Memories that stated at least one relation (new or already stored). */
+  accreted: number;
+  /** Evidence rows stored by this call (0 on a rerun). */
+  relations_written: number;
+  /** Active entities the workspace gained. */
+  entities_created: number;
+  /** True when every live memory after `after` was read. */
+  complete: boolean;
+  /** Pass as `after` to continue (null when complete): `max_memories` stopped the call. */
+  next_after: string | null;
+}
+
+export interface EntityCardResponse {
+  /** The entity. */
+  entity_id: string;
+  /** The workspace. */
+  workspace_id: string;
+  /** A summary written from the store (name, kind, aliases, strongest relations); no LLM. */
+  reflection: string;
+  /** `inference` memories about it, newest first (up to 20). */
+  insights: Memory[];
+  /** The ids of `evidence`. */
+  source_memories: string[];
+  /** The entity's confidence (0-1). */
+  confidence: number;
+  /** Always false: the card is built on each call. */
+  cached: boolean;
+  /** When this card was built. */
+  generated_at: string;
+  /** The entity, with its aliases. */
+  entity: Entity;
+  /** Its active relations with both ends' names (up to 50). */
+  relations: CardRelation[];
+  /** Its top evidence: live memories stating its relations or about it, most confident first. */
+  evidence: Memory[];
+  /** How much the store holds about it. */
+  counts: EntityCounts;
+}
+
+export interface EntityCounts {
+  /** Its aliases. */
+  aliases: number;
+  /** Its active relations, either direction. */
+  relations: number;
+  /** Live memories it is found in (evidence of its relations, or about it). */
+  memories: number;
+  /** Active evidence rows of its relations. */
+  evidence: number;
+  /** Live `inference` memories about it. */
+  insights: number;
+}
+
+export interface EntityDedupeResponse {
+  /** The workspace deduplicated. */
+  workspace_id: string;
+  /** Groups of colliding entities found and merged. */
+  clusters: number;
+  /** Entities merged into a group's survivor. */
+  merged: number;
+  /** Active entities read (at most `limit`, oldest first). */
+  considered: number;
+  /** Each group: its survivor and what merged into it. */
+  merges: EntityMergeGroup[];
+}
+
+export interface EntityDeriveRequest {
+  /** The workspace; when not named here: `?workspace_id`, the `X-Workspace-ID` header, the `X-Session-ID` session's workspace, the key's only workspace, then `_default`. */
+  workspace_id?: string | null;
+  /** Who observed it (e.g. the agent), for multi-agent memories. */
+  observer_id?: string | null;
+  /** Accepted for the reference's clients; nothing is cached here. */
+  force?: boolean;
+}
+
+export interface EntityDeriveResponse {
+  /** The entity analysed. */
+  subject_id: string;
+  /** The workspace. */
+  workspace_id: string;
+  /** New `inference` memories stored. */
+  insights_created: number;
+  /** Insights already stored with the same text. */
+  insights_updated: number;
+  /** Memories the LLM was shown. */
+  source_memory_count: number;
+  /** The insights stored or found, as memories. */
+  insights: Memory[];
+  /** The LLM's usage (null: no call). */
+  generation_summary: GenerationSummary | null;
+}
+
 export interface EntityDetail {
   /** The entity. */
   entity: Entity;
@@ -1225,9 +1575,39 @@ export interface EntityDetail {
   relations: EntityRelation[];
 }
 
+export interface EntityEnrichResponse {
+  /** The workspace. */
+  workspace_id: string;
+  /** The external knowledge base asked for: `wikidata`. */
+  source: string;
+  /** Eligible entities considered. */
+  checked: number;
+  /** Entities linked: 0, no knowledge base is configured. */
+  enriched: number;
+  /** Entities left as they were. */
+  skipped: number;
+  /** False: this server makes no outbound knowledge-base lookups. */
+  linker_configured: boolean;
+}
+
 export interface EntityEnvelope {
   /** The entity (after the change, for writes). */
   entity: Entity;
+}
+
+export interface EntityInsightsResponse {
+  /** The entity. */
+  entity_id: string;
+  /** The workspace. */
+  workspace_id: string;
+  /** Live `inference` memories about it, newest first. */
+  insights: Memory[];
+  /** How many there are in all (before `limit`). */
+  total_count: number;
+  /** How much the store holds about it. */
+  counts: EntityCounts;
+  /** Its newest member memories (up to 10). */
+  recent_facts: Memory[];
 }
 
 export interface EntityList {
@@ -1244,6 +1624,44 @@ export interface EntityMatch {
   matched_via: "exact" | "alias";
   /** 1.0: resolution is exact, never fuzzy. */
   score: number;
+}
+
+export interface EntityMergeGroup {
+  /** The survivor: the most established entity of the group. */
+  target_id: string;
+  /** The entities merged into it (now `merged` tombstones). */
+  merged_ids: string[];
+}
+
+export interface EntityProvenance {
+  /** The entity. */
+  entity_id: string;
+  /** `seeded` (POST /v1/entities/seed), `created` (a write named it) or `unknown`. */
+  origin: string;
+  /** What produced it: `entity.seed` or `entity.create`. */
+  activity: string | null;
+  /** Who recorded it: `memorylayer`. */
+  agent: string | null;
+  /** The seed's description, if any. */
+  description: string | null;
+  /** Ids in outside systems, e.g. `{"github": {"id": "achen"}}`. */
+  external_links: {
+    [key: string]: unknown;
+  };
+  /** The memories that first named it. */
+  source_memory_ids: string[];
+  /** When it was created. */
+  generated_at: string | null;
+  /** The stored provenance as written. */
+  raw: {
+    [key: string]: unknown;
+  };
+  /** The write that created it (e.g. `knowledge_work_metadata`, `seed`). */
+  source: string | null;
+  /** The memories holding `evidence`, newest first. */
+  evidence_memory_ids: string[];
+  /** Its relations' active evidence, newest first (up to 100). */
+  evidence: EvidenceRow[];
 }
 
 /** A typed, directed relation between two entities (the reference's ``EntityRelation``). */
@@ -1325,6 +1743,39 @@ export interface Evidence {
   relevance_score: number;
 }
 
+export interface EvidenceRow {
+  /** The evidence row. */
+  evidence_id: string;
+  /** The relation it supports. */
+  relation_id: string;
+  /** That relation's relationship. */
+  relationship: string;
+  /** That relation's source. */
+  source_entity_id: string;
+  /** That relation's target. */
+  target_entity_id: string;
+  /** The memory that states it. */
+  memory_id: string;
+  /** The thread the memory was extracted from (null: not extracted). */
+  thread_id: string | null;
+  /** The thread messages it was extracted from. */
+  message_ids: string[];
+  /** explicit, adapter (a profile or connector), pattern or generated. */
+  evidence_kind: string;
+  /** How it was found, e.g. `deterministic_extraction`. */
+  extraction_method: string | null;
+  /** The evidence's confidence (0-1). */
+  confidence: number;
+  /** Where the excerpt starts in the memory's content. */
+  source_span_start: number | null;
+  /** Where it ends. */
+  source_span_end: number | null;
+  /** The span's text, or the content's first 280 characters without a span. */
+  excerpt: string;
+  /** When the evidence was stored. */
+  created_at: string;
+}
+
 export interface ExecuteRequest {
   /** Python to run in the session's sandbox; the last expression is the result. Imports outside an allow-list are refused (422 `code_rejected`). */
   code: string;
@@ -1368,6 +1819,85 @@ export interface FreshnessMetadata {
   severe_count: number;
   /** Results with freshness from 0.1 to 0.5. */
   moderate_count: number;
+}
+
+export interface GenerationSummary {
+  /** LLM calls made. */
+  calls: number;
+  /** Input tokens they used. */
+  input_tokens: number;
+  /** Output tokens they used. */
+  output_tokens: number;
+}
+
+export interface GraphAnalysis {
+  /** The graph's size. */
+  snapshot: GraphSnapshot;
+  /** As GET /v1/graph/communities. */
+  communities?: Community[];
+  /** As GET /v1/graph/centrality. */
+  central_nodes?: CentralNode[];
+  /** As GET /v1/graph/bridges. */
+  bridges?: Bridge[];
+  /** As GET /v1/graph/stats. */
+  stats: GraphStats;
+  /** A cap (`MEMORYLAYER_GRAPH_ANALYSIS_MAX_EDGES`, `…_MAX_NODES`) left edges or memories out of the graph. */
+  truncated: boolean;
+}
+
+export interface GraphAnalysisRequest {
+  /** The workspace; when not named here: `?workspace_id`, the `X-Workspace-ID` header, the `X-Session-ID` session's workspace, the key's only workspace, then `_default`. */
+  workspace_id?: string | null;
+  /** Only the memories of this context. */
+  context_id?: string | null;
+  /** Accepted for the reference's clients: every live memory is a node here. */
+  include_rpg?: boolean;
+  /** Also join memories that are evidence about one entity (typed relations) by a `shares_entity` edge (our extension). */
+  include_relations?: boolean;
+}
+
+export interface GraphSnapshot {
+  /** The workspace analysed. */
+  workspace_id: string;
+  /** The context filter, if one was given. */
+  context_id?: string | null;
+  /** Memories in the graph. */
+  node_count?: number;
+  /** Edges: pairs of memories joined by an association. */
+  edge_count?: number;
+  /** Echoes `include_rpg`; every live memory is a node. */
+  includes_rpg?: boolean;
+}
+
+export interface GraphSnapshotResponse {
+  /** The graph's size. */
+  snapshot: GraphSnapshot;
+  /** A cap (`MEMORYLAYER_GRAPH_ANALYSIS_MAX_EDGES`, `…_MAX_NODES`) left edges or memories out of the graph. */
+  truncated: boolean;
+}
+
+export interface GraphStats {
+  /** Memories in the graph. */
+  node_count?: number;
+  /** Edges in the graph. */
+  edge_count?: number;
+  /** Communities found. */
+  community_count?: number;
+  /** Edges present over edges possible (0–1). */
+  density?: number;
+  /** Mean edges per memory. */
+  avg_degree?: number;
+  /** The most edges any memory has. */
+  max_degree?: number;
+  /** Memories with more than twice the median degree. */
+  god_node_count?: number;
+}
+
+export interface GraphStatsResponse {
+  /** The graph's aggregate statistics. */
+  stats: GraphStats;
+  /** A cap (`MEMORYLAYER_GRAPH_ANALYSIS_MAX_EDGES`, `…_MAX_NODES`) left edges or memories out of the graph. */
+  truncated: boolean;
 }
 
 export interface HTTPValidationError {
@@ -1932,6 +2462,34 @@ export interface MemoryList {
   total_count: number;
 }
 
+export interface MemoryMutation {
+  /** The memory after the write (a retry: as the first write left it). */
+  memory: Memory;
+  /** True when this answers a retry of the same Idempotency-Key. */
+  replayed: boolean;
+}
+
+/**
+ * A memory's whole semantic document (``PUT /v1/memories/{id}/semantic``), as the reference replaces it:
+ * a field left out goes back to its default; importance, metadata, event time and ownership are kept.
+ */
+export interface MemoryReplace {
+  /** The text. Leading and trailing whitespace is stripped; empty text is refused. */
+  content: string;
+  /** episodic, semantic, procedural or working (required). */
+  type: "episodic" | "semantic" | "procedural" | "working";
+  /** A finer kind: preference, decision, fact, directive, profile, event, … */
+  subtype?: string | null;
+  /** Labels for filtering (matched case-insensitively); stored stripped, case kept, exact duplicates removed. */
+  tags?: string[];
+  /** Any JSON object about how the memory was refined; covered by the ETag. */
+  refinement_metadata?: {
+    [key: string]: unknown;
+  };
+  /** Exempt from decay and archival. */
+  pinned?: boolean;
+}
+
 export interface MemoryUpdate {
   /** The text. Leading and trailing whitespace is stripped; empty text is refused. */
   content?: string | null;
@@ -2054,6 +2612,34 @@ export interface Observation {
   event_time?: string | null;
   /** Always null: nothing is searched. */
   match_signals?: string[] | null;
+}
+
+/** What one observer publishes about one view (PUT); the observer is named by the path. */
+export interface ObservationReplace {
+  /** The observer process's generation (opaque, not blank). */
+  generation: string;
+  /** Its cursor within the generation: a replace in the same generation must raise it. */
+  sequence: number;
+  /** The tool host last bound to it (with `execution_site`). */
+  tool_host_id?: string | null;
+  /** client, worker or remote (with `tool_host_id`). */
+  execution_site?: "client" | "worker" | "remote" | null;
+  /** An opaque root binding only its tool host interprets. */
+  root_ref?: string | null;
+  /** What it can do (a set: blanks dropped, sorted, up to 256). */
+  capabilities?: string[];
+  /** Version-control facts. */
+  vcs?: VcsObservation | null;
+  /** When it was observed, with a timezone (default: when the server got it). */
+  observed_at?: string | null;
+  /** When it stops being current (after `observed_at`). */
+  expires_at?: string | null;
+  /** Any JSON object, stored and returned as given (not part of `content`). */
+  metadata?: {
+    [key: string]: unknown;
+  };
+  /** The document's schema version (1, the only one). */
+  schema_version?: number;
 }
 
 export interface PageSearch {
@@ -2670,6 +3256,24 @@ export interface ReflectResponse {
   abstained: boolean;
 }
 
+export interface RelatedEntitiesResponse {
+  /** The entity asked about. */
+  entity_id: string;
+  /** Related entities, most shared memories first. */
+  related: RelatedEntity[];
+}
+
+export interface RelatedEntity {
+  /** The related entity. */
+  entity: Entity;
+  /** Live memories both are found in. */
+  shared_memories: number;
+  /** `shared_memories` over the entity's own memory count (0-1). */
+  score: number;
+  /** Direct active relations between the two, if any. */
+  relationships: string[];
+}
+
 /** What a write did with the memory's typed relations (docs/relations.md); sent only when something was tried. */
 export interface RelationWriteResult {
   /** Relations written with both entities resolved. */
@@ -2785,6 +3389,27 @@ export interface RememberedMemory {
   relation_write_result?: RelationWriteResult | null;
 }
 
+export interface Representation {
+  /** Who holds the view (unresolved: no id, `provenance.unresolved`). */
+  observer: Entity;
+  /** Whom it is about. */
+  subject: Entity;
+  /** Observer and subject are one entity (a self view). */
+  is_self: boolean;
+  /** The observer's memories about the subject in the workspace, newest first. */
+  observations: Observation[];
+  /** A compact profile (null: none). */
+  profile?: RepresentationProfile | null;
+  /** Always empty: no LLM. */
+  derived_beliefs?: {
+    [key: string]: unknown;
+  }[];
+  /** How it was resolved and scoped (self or intersection), with counts. */
+  provenance?: {
+    [key: string]: unknown;
+  };
+}
+
 export interface RepresentationProfile {
   /** A profile memory's content, else the top three joined. */
   summary?: string | null;
@@ -2792,6 +3417,23 @@ export interface RepresentationProfile {
   source_memory_ids?: string[];
   /** Always false: no LLM. */
   derived?: boolean;
+}
+
+export interface RepresentationRequest {
+  /** Who holds the view (an entity's name). */
+  observer: string;
+  /** Whom it is about (an entity's name). */
+  subject: string;
+  /** The workspace; when not named here: `?workspace_id`, the `X-Workspace-ID` header, the `X-Session-ID` session's workspace, the key's only workspace, then `_default`. */
+  workspace_id?: string | null;
+  /** Resolve this side only as an entity of this type (person, organization, …). */
+  observer_type?: string | null;
+  /** Resolve this side only as an entity of this type (person, organization, …). */
+  subject_type?: string | null;
+  /** Observations at most (1-200, default 20). */
+  limit?: number;
+  /** Attach the profile (default true). */
+  include_profile?: boolean;
 }
 
 /** The reference's body (``extraction_options``), or the options at the top level as SDK 0.2.1 sends them. */
@@ -2957,6 +3599,45 @@ export interface SectionLimits {
   contradictions?: number;
   /** At most this many checkpoint items (0–100, default 8). */
   checkpoints?: number;
+}
+
+export interface SeedEntitiesRequest {
+  /** The entities to create or update (1–1000). */
+  entities: SeedEntity[];
+  /** The workspace; when not named here: `?workspace_id`, the `X-Workspace-ID` header, the `X-Session-ID` session's workspace, the key's only workspace, then `_default`. */
+  workspace_id?: string | null;
+}
+
+export interface SeedEntitiesResponse {
+  /** The workspace seeded. */
+  workspace_id: string;
+  /** Entities created or updated. */
+  seeded: number;
+  /** Names with no letter or digit, so not stored. */
+  failed: string[];
+  /** Names whose entity_type is not a kind (`[a-z][a-z0-9_]{0,63}` after case folding). */
+  skipped_invalid_type: string[];
+  /** How many of `seeded` are new entities. */
+  created: number;
+  /** The seeded entities' ids, in request order. */
+  entity_ids: string[];
+}
+
+export interface SeedEntity {
+  /** The canonical name. */
+  name: string;
+  /** Its kind (`person`, `org`, …); folded to `[a-z0-9_]`. */
+  entity_type?: string;
+  /** Other names it resolves by (up to 100). */
+  aliases?: string[];
+  /** Kept in its provenance. */
+  description?: string | null;
+  /** Ids in outside systems, e.g. `{"wikidata": "Q95"}`. */
+  external_ids?: {
+    [key: string]: string | number;
+  };
+  /** Its confidence (an update only raises it). */
+  confidence?: number;
 }
 
 export interface SequenceKeys {
@@ -3650,6 +4331,61 @@ export interface ValidationError {
   };
 }
 
+/** Portable version-control facts about a view (never a host-local path). */
+export interface VcsObservation {
+  /** The VCS: git. */
+  kind?: "git";
+  /** An opaque repository id. */
+  repository_id?: string | null;
+  /** An opaque worktree id. */
+  worktree_id?: string | null;
+  /** The checked-out revision. */
+  head_revision?: string | null;
+  /** The branch. */
+  branch?: string | null;
+  /** Whether there are uncommitted changes. */
+  dirty?: boolean | null;
+  /** Whether HEAD is detached. */
+  detached?: boolean | null;
+}
+
+export interface ViewCreate {
+  /** directory, git_worktree, checkout, snapshot or overlay. */
+  kind: "directory" | "git_worktree" | "checkout" | "snapshot" | "overlay";
+  /** A name to show. */
+  display_name?: string | null;
+  /** The memory context it works in. */
+  memory_context_id?: string | null;
+  /** What it can do (a set: blanks dropped, sorted, up to 256). */
+  capabilities?: string[];
+  /** Any JSON object, stored and returned as given (not part of `content`). */
+  metadata?: {
+    [key: string]: unknown;
+  };
+  /** The document's schema version (1, the only one). */
+  schema_version?: number;
+  /** The view's stable id in the workspace (its key, fixed once created; a tombstone keeps it): starts with a letter or digit, then letters, digits and `. _ : @ + = ~ -`; at most 200. */
+  view_id: string;
+}
+
+/** A view's whole description (PUT): what a conditional replace writes. */
+export interface ViewReplace {
+  /** directory, git_worktree, checkout, snapshot or overlay. */
+  kind: "directory" | "git_worktree" | "checkout" | "snapshot" | "overlay";
+  /** A name to show. */
+  display_name?: string | null;
+  /** The memory context it works in. */
+  memory_context_id?: string | null;
+  /** What it can do (a set: blanks dropped, sorted, up to 256). */
+  capabilities?: string[];
+  /** Any JSON object, stored and returned as given (not part of `content`). */
+  metadata?: {
+    [key: string]: unknown;
+  };
+  /** The document's schema version (1, the only one). */
+  schema_version?: number;
+}
+
 export interface WorkingMemoryEntry {
   /** A working-memory key (1–256 characters). */
   key: string;
@@ -3729,10 +4465,10 @@ export interface Workspace {
   tags: string[];
   /** The model (and dimensions) that embedded it, e.g. `local-minilm@384`. */
   embedding_model: string | null;
-  /** When it was created (ISO-8601 UTC). */
-  created_at: string | null;
+  /** When it was created (ISO-8601 UTC); a reserved workspace not used yet: when the database was set up. */
+  created_at: string;
   /** When it last changed (ISO-8601 UTC). */
-  updated_at: string | null;
+  updated_at: string;
 }
 
 export interface WorkspaceCreate {
@@ -3764,10 +4500,10 @@ export interface WorkspaceEnvelope {
   tags: string[];
   /** The model (and dimensions) that embedded it, e.g. `local-minilm@384`. */
   embedding_model: string | null;
-  /** When it was created (ISO-8601 UTC). */
-  created_at: string | null;
+  /** When it was created (ISO-8601 UTC); a reserved workspace not used yet: when the database was set up. */
+  created_at: string;
   /** When it last changed (ISO-8601 UTC). */
-  updated_at: string | null;
+  updated_at: string;
   /** The workspace. */
   workspace: Workspace;
   /** Counts of memories (GET only). */
@@ -3790,6 +4526,177 @@ export interface WorkspaceUpdate {
   } | null;
   /** Labels, stored as sent; `GET /v1/workspaces?tags=` filters by them. */
   tags?: string[] | null;
+}
+
+export interface WorkspaceVcsObservation {
+  /** The VCS: git. */
+  kind: string;
+  /** An opaque repository id. */
+  repository_id?: string | null;
+  /** An opaque worktree id. */
+  worktree_id?: string | null;
+  /** The checked-out revision. */
+  head_revision?: string | null;
+  /** The branch. */
+  branch?: string | null;
+  /** Whether there are uncommitted changes. */
+  dirty?: boolean | null;
+  /** Whether HEAD is detached. */
+  detached?: boolean | null;
+}
+
+export interface WorkspaceView {
+  /** The object's id. */
+  id: string;
+  /** The tenant owning the workspace (`_default` unless keys say otherwise). */
+  tenant_id: string;
+  /** The workspace it belongs to. */
+  workspace_id: string;
+  /** Its stable id in the workspace (how it is addressed). */
+  view_id: string;
+  /** directory, git_worktree, checkout, snapshot or overlay. */
+  kind: "directory" | "git_worktree" | "checkout" | "snapshot" | "overlay";
+  /** A name to show. */
+  display_name?: string | null;
+  /** The memory context it works in. */
+  memory_context_id?: string | null;
+  /** What it can do (sorted, unique). */
+  capabilities: string[];
+  /** Any JSON object, as written. */
+  metadata: {
+    [key: string]: unknown;
+  };
+  /** The document's schema version. */
+  schema_version: number;
+  /** Its revision: 1 at creation, one more for each accepted write. */
+  revision: number;
+  /** Where its last change sits in the database's order of changes. */
+  sequence: number;
+  /** The revision's ETag (also the `ETag` header): send it as `If-Match`. */
+  etag: string;
+  /** Who created it (`key:<id>`; null: auth off). */
+  created_by?: string | null;
+  /** Who wrote this revision. */
+  updated_by?: string | null;
+  /** When it was created (ISO-8601 UTC). */
+  created_at: string;
+  /** When it last changed (ISO-8601 UTC). */
+  updated_at: string;
+  /** When it was deleted (null: live). */
+  deleted_at?: string | null;
+}
+
+export interface WorkspaceViewListResponse {
+  /** The views, most recently changed first. */
+  views: WorkspaceView[];
+  /** Pass as `page_token` for the next page (null: the last page). */
+  next_page_token?: string | null;
+}
+
+export interface WorkspaceViewObservation {
+  /** The object's id. */
+  id: string;
+  /** The tenant owning the workspace (`_default` unless keys say otherwise). */
+  tenant_id: string;
+  /** The workspace it belongs to. */
+  workspace_id: string;
+  /** The view it is about. */
+  view_id: string;
+  /** Who published it (how it is addressed under the view). */
+  observer_id: string;
+  /** The observer process's generation. */
+  generation: string;
+  /** The observer's cursor within the generation. */
+  sequence: number;
+  /** The tool host last bound to it. */
+  tool_host_id?: string | null;
+  /** client, worker or remote. */
+  execution_site?: "client" | "worker" | "remote" | null;
+  /** An opaque root binding for the tool host. */
+  root_ref?: string | null;
+  /** What it can do (sorted, unique). */
+  capabilities: string[];
+  /** Version-control facts. */
+  vcs?: WorkspaceVcsObservation | null;
+  /** When it was observed. */
+  observed_at: string;
+  /** When it stops being current. */
+  expires_at?: string | null;
+  /** Any JSON object, as written. */
+  metadata: {
+    [key: string]: unknown;
+  };
+  /** The document's schema version. */
+  schema_version: number;
+  /** Its revision: 1 at creation, one more per accepted write. */
+  resource_revision: number;
+  /** Where its last change sits in the database's order of changes. */
+  resource_sequence: number;
+  /** The revision's ETag (also the `ETag` header): send it as `If-Match`. */
+  etag: string;
+  /** Who created it (`key:<id>`; null: auth off). */
+  created_by?: string | null;
+  /** Who wrote this revision. */
+  updated_by?: string | null;
+  /** When it was created (ISO-8601 UTC). */
+  created_at: string;
+  /** When it last changed (ISO-8601 UTC). */
+  updated_at: string;
+  /** When it was deleted (null: live). */
+  deleted_at?: string | null;
+}
+
+export interface WorkspaceViewObservationListResponse {
+  /** The view's live observations, most recently changed first. */
+  observations: WorkspaceViewObservation[];
+  /** Pass as `page_token` for the next page (null: the last page). */
+  next_page_token?: string | null;
+}
+
+export interface WorkspaceViewObservationResponse {
+  /** The observation. */
+  observation: WorkspaceViewObservation;
+  /** True when this answers a retry of an earlier write (same key). */
+  replayed?: boolean;
+}
+
+export interface WorkspaceViewObservationRevision {
+  /** The observation as this revision left it. */
+  observation: WorkspaceViewObservation;
+  /** The write that made this revision: create, replace, delete or restore. */
+  action: string;
+  /** The `Idempotency-Key` of that write. */
+  operation_id: string;
+}
+
+export interface WorkspaceViewObservationRevisionListResponse {
+  /** Its revisions, newest first. */
+  revisions: WorkspaceViewObservationRevision[];
+  /** Pass as `page_token` for the next page (null: the last page). */
+  next_page_token?: string | null;
+}
+
+export interface WorkspaceViewResponse {
+  /** The view. */
+  view: WorkspaceView;
+  /** True when this answers a retry of an earlier write (same key). */
+  replayed?: boolean;
+}
+
+export interface WorkspaceViewRevision {
+  /** The view as this revision left it. */
+  view: WorkspaceView;
+  /** The write that made this revision: create, replace, delete or restore. */
+  action: string;
+  /** The `Idempotency-Key` of that write. */
+  operation_id: string;
+}
+
+export interface WorkspaceViewRevisionListResponse {
+  /** Its revisions, newest first. */
+  revisions: WorkspaceViewRevision[];
+  /** Pass as `page_token` for the next page (null: the last page). */
+  next_page_token?: string | null;
 }
 
 /** An export as one JSON object (the reference's shape; our NDJSON export's lines, gathered). */
@@ -4027,6 +4934,58 @@ export interface Operations {
     body: never;
     bodyRequired: false;
     response: void;
+  };
+  /**
+   * Soft-delete a memory as a new revision: send `Idempotency-Key` and `If-Match` (its current ETag; a stale
+   * one is a 412). It leaves recall and listings until restored; a retry answers the first result.
+   */
+  "POST /v1/memories/{memory_id}/delete": {
+    path: {
+      /** The memory's id. */
+      memory_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: MemoryMutation;
+  };
+  /**
+   * Bring a soft-deleted memory back as a new revision: send `Idempotency-Key` and `If-Match` (the ETag of
+   * the deleted memory). 409 when it is not deleted; a hard-deleted memory is gone (404).
+   */
+  "POST /v1/memories/{memory_id}/restore": {
+    path: {
+      /** The memory's id. */
+      memory_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: MemoryMutation;
+  };
+  /**
+   * Replace a live memory's semantic document (content, type, subtype, tags, refinement metadata, pin) as a
+   * new revision; the content is embedded again and its relations derived again. Send `Idempotency-Key` and
+   * `If-Match`.
+   */
+  "PUT /v1/memories/{memory_id}/semantic": {
+    path: {
+      /** The memory's id. */
+      memory_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: MemoryReplace;
+    bodyRequired: true;
+    response: MemoryMutation;
   };
   /** The memory's history, oldest first: a snapshot per create, update, decay and delete. */
   "GET /v1/memories/{memory_id}/revisions": {
@@ -4299,6 +5258,248 @@ export interface Operations {
     body: never;
     bodyRequired: false;
     response: void;
+  };
+  /** The workspace's views, most recently changed first; `next_page_token` continues. */
+  "GET /v1/workspaces/{workspace_id}/views": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+    };
+    query: {
+      /** How many at most (1-500, default 100). */
+      limit?: number;
+      /** The `next_page_token` of the previous page. */
+      page_token?: string | null;
+      /** Also deleted ones (tombstones, which `restore` revives). */
+      include_deleted?: boolean;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: WorkspaceViewListResponse;
+  };
+  /**
+   * Create a view: send `Idempotency-Key` and `If-None-Match: *`; a taken `view_id` is a 409 (a deleted
+   * view keeps its id: restore it).
+   */
+  "POST /v1/workspaces/{workspace_id}/views": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: ViewCreate;
+    bodyRequired: true;
+    response: WorkspaceViewResponse;
+  };
+  /** Every accepted write of a view (deleted ones too), newest first, with the view as it left it. */
+  "GET /v1/workspaces/{workspace_id}/views/{view_id}/revisions": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+      /** The view's `view_id`. */
+      view_id: string;
+    };
+    query: {
+      /** How many at most (1-500, default 100). */
+      limit?: number;
+      /** The `next_page_token` of the previous page. */
+      page_token?: string | null;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: WorkspaceViewRevisionListResponse;
+  };
+  /** One view by its `view_id`; the `ETag` header is its current revision's. */
+  "GET /v1/workspaces/{workspace_id}/views/{view_id}": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+      /** The view's `view_id`. */
+      view_id: string;
+    };
+    query: {
+      /** Also deleted ones (tombstones, which `restore` revives). */
+      include_deleted?: boolean;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: WorkspaceViewResponse;
+  };
+  /** Replace a live view's description: send `Idempotency-Key` and `If-Match` (a stale ETag is a 412). */
+  "PUT /v1/workspaces/{workspace_id}/views/{view_id}": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+      /** The view's `view_id`. */
+      view_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: ViewReplace;
+    bodyRequired: true;
+    response: WorkspaceViewResponse;
+  };
+  /** Leave a tombstone (its `view_id` stays taken; its observations are hidden until a restore). */
+  "DELETE /v1/workspaces/{workspace_id}/views/{view_id}": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+      /** The view's `view_id`. */
+      view_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: WorkspaceViewResponse;
+  };
+  /** Revive a deleted view (and so its observations): `If-Match` is the tombstone's ETag; a live one is 409. */
+  "POST /v1/workspaces/{workspace_id}/views/{view_id}/restore": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+      /** The view's `view_id`. */
+      view_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: WorkspaceViewResponse;
+  };
+  /** A live view's live observations, most recently changed first. */
+  "GET /v1/workspaces/{workspace_id}/views/{view_id}/observations": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+      /** The view's `view_id`. */
+      view_id: string;
+    };
+    query: {
+      /** How many at most (1-500, default 100). */
+      limit?: number;
+      /** The `next_page_token` of the previous page. */
+      page_token?: string | null;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: WorkspaceViewObservationListResponse;
+  };
+  /** Every accepted publish, delete and restore of one observer's observation, newest first. */
+  "GET /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}/revisions": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+      /** The view's `view_id`. */
+      view_id: string;
+      /** The observer's `observer_id`. */
+      observer_id: string;
+    };
+    query: {
+      /** How many at most (1-500, default 100). */
+      limit?: number;
+      /** The `next_page_token` of the previous page. */
+      page_token?: string | null;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: WorkspaceViewObservationRevisionListResponse;
+  };
+  /** One observer's observation of a live view; the `ETag` header is its current revision's. */
+  "GET /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+      /** The view's `view_id`. */
+      view_id: string;
+      /** The observer's `observer_id`. */
+      observer_id: string;
+    };
+    query: {
+      /** Also a deleted one (its tombstone's ETag is what a restore sends). */
+      include_deleted?: boolean;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: WorkspaceViewObservationResponse;
+  };
+  /**
+   * Publish an observer's state for a live view: `If-None-Match: *` creates it (201), `If-Match: <etag>`
+   * replaces it (200; within one `generation` the `sequence` must advance, else 400); exactly one of the two.
+   */
+  "PUT /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+      /** The view's `view_id`. */
+      view_id: string;
+      /** The observer's `observer_id`. */
+      observer_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: ObservationReplace;
+    bodyRequired: true;
+    response: WorkspaceViewObservationResponse;
+  };
+  /** Leave a tombstone of an observation (`restore` revives it). */
+  "DELETE /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+      /** The view's `view_id`. */
+      view_id: string;
+      /** The observer's `observer_id`. */
+      observer_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: WorkspaceViewObservationResponse;
+  };
+  /** Revive a deleted observation: `If-Match` is the tombstone's ETag; a live one is a 409. */
+  "POST /v1/workspaces/{workspace_id}/views/{view_id}/observations/{observer_id}/restore": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+      /** The view's `view_id`. */
+      view_id: string;
+      /** The observer's `observer_id`. */
+      observer_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: WorkspaceViewObservationResponse;
   };
   /** The workspace's top-level, unarchived threads (or one thread's sub-threads), optionally filtered. */
   "GET /v1/threads": {
@@ -5047,6 +6248,176 @@ export interface Operations {
     body: AliasesAdd;
     bodyRequired: true;
     response: EntityEnvelope;
+  };
+  /**
+   * Run the deterministic entity extraction over the workspace's live memories: profiles, the relations
+   * their text states plainly, the resolve-only patterns. Idempotent: a rerun writes nothing new.
+   */
+  "POST /v1/entities/backfill": {
+    path: never;
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+      /** Memories read per transaction. */
+      batch_size?: number;
+      /** Stop after this many (continue with `after`); none: all. */
+      max_memories?: number | null;
+      /** The reference's wipe-first rebuild: refused here (422), see docs/wire.md. */
+      reset?: boolean;
+      /** Start after this memory id (a previous answer's `next_after`). */
+      after?: string;
+    };
+    body: never;
+    bodyRequired: false;
+    response: EntityBackfillResponse;
+  };
+  /**
+   * Create or update a catalog of entities (typed upsert: an existing one gains the aliases, external ids
+   * and description it lacks). Idempotent. A kind that cannot be one is skipped and named.
+   */
+  "POST /v1/entities/seed": {
+    path: never;
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: SeedEntitiesRequest;
+    bodyRequired: true;
+    response: SeedEntitiesResponse;
+  };
+  /**
+   * Merge entities of the same kind whose normalised names or aliases collide into the most established
+   * one (relations and evidence moved, names kept as aliases). Deterministic, no embeddings.
+   */
+  "POST /v1/entities/dedupe": {
+    path: never;
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+      /** Accepted for the reference's clients: names collide exactly (1.0). */
+      threshold?: number | null;
+      /** Active entities read (oldest first). */
+      limit?: number;
+    };
+    body: never;
+    bodyRequired: false;
+    response: EntityDedupeResponse;
+  };
+  /**
+   * The reference's external-KB (Wikidata) linking. No knowledge base is configured here, so eligible
+   * entities are counted and skipped, as the reference's default no-op linker does; nothing changes.
+   */
+  "POST /v1/entities/enrich": {
+    path: never;
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+      /** Comma-separated kinds eligible for linking. */
+      types?: string;
+      /** Entities considered at most. */
+      limit?: number;
+      /** Re-link entities already linked (nothing is linked here). */
+      overwrite?: boolean;
+    };
+    body: never;
+    bodyRequired: false;
+    response: EntityEnrichResponse;
+  };
+  /**
+   * The entity's profile card: the entity with its aliases, its relations (with names), its top evidence,
+   * its insights and a summary written from them. Deterministic; no LLM.
+   */
+  "GET /v1/entities/{entity_id}/card": {
+    path: {
+      /** The entity's id. */
+      entity_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+      /** Accepted: the card is built on every call. */
+      force_refresh?: boolean;
+    };
+    body: never;
+    bodyRequired: false;
+    response: EntityCardResponse;
+  };
+  /**
+   * Where the entity came from (origin, first memories, external ids) and the evidence that keeps it: each
+   * memory stating one of its relations, with the thread and messages it was extracted from.
+   */
+  "GET /v1/entities/{entity_id}/provenance": {
+    path: {
+      /** The entity's id. */
+      entity_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: EntityProvenance;
+  };
+  /**
+   * Entities found in the same live memories as this one (evidence of relations, or about them), most
+   * shared first, with their direct relations to it. Reads at most the entity's 5,000 newest memories.
+   */
+  "GET /v1/entities/{entity_id}/related": {
+    path: {
+      /** The entity's id. */
+      entity_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+      /** How many at most. */
+      limit?: number;
+      /** Fewest shared memories to count. */
+      min_shared?: number;
+    };
+    body: never;
+    bodyRequired: false;
+    response: RelatedEntitiesResponse;
+  };
+  /**
+   * The `inference` memories about the entity (POST …/derive writes them), newest first, with counts of
+   * what the store holds about it and its most recent facts. Derives nothing.
+   */
+  "GET /v1/entities/{entity_id}/insights": {
+    path: {
+      /** The entity's id. */
+      entity_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+      /** Only insights of this observer. */
+      observer_id?: string | null;
+      /** How many insights at most. */
+      limit?: number;
+    };
+    body: never;
+    bodyRequired: false;
+    response: EntityInsightsResponse;
+  };
+  /**
+   * Let the LLM propose insights from the entity's memories; the grounded ones (citing memories it was
+   * shown) are stored as `inference` memories about it. 403 `generation_not_allowed` without an LLM the
+   * enrichment policy allows.
+   */
+  "POST /v1/entities/{entity_id}/derive": {
+    path: {
+      /** The entity's id. */
+      entity_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: EntityDeriveRequest;
+    bodyRequired: true;
+    response: EntityDeriveResponse;
   };
   /**
    * Store one email as a memory (sender, recipients, subject and date in its text) and write the
@@ -5819,6 +7190,21 @@ export interface Operations {
     response: DataProviderSyncResponse;
   };
   /**
+   * What `observer` holds about `subject` in the workspace: both resolved in the entity registry (never
+   * created); the observer's memories (`observer_id`) about the subject (`subject_id`, or evidence of one of its
+   * relations), newest first. An unknown name answers an empty representation (`provenance.unresolved`).
+   */
+  "POST /v1/representation": {
+    path: never;
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: RepresentationRequest;
+    bodyRequired: true;
+    response: Representation;
+  };
+  /**
    * The user's memories in the tenant's user space (`scope: user`), newest first, and a profile; no
    * `user_id` answers an empty representation (`provenance.error: no_user_id`), as the reference.
    */
@@ -6030,6 +7416,190 @@ export interface Operations {
     body: never;
     bodyRequired: false;
     response: DocumentVerify;
+  };
+  /**
+   * Compare the workspace's live memories and record the contradictions not recorded before (no LLM:
+   * negations of the same statement, one subject and predicate with two values, `contradicts` associations).
+   */
+  "POST /v1/workspaces/{workspace_id}/contradictions/scan": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: ContradictionScanRequest | null;
+    bodyRequired: false;
+    response: ContradictionScan;
+  };
+  /** The workspace's unresolved contradictions whose two memories are both still live, newest first. */
+  "GET /v1/workspaces/{workspace_id}/contradictions": {
+    path: {
+      /** The workspace's id. */
+      workspace_id: string;
+    };
+    query: {
+      /** How many at most (default 10). */
+      limit?: number;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: ContradictionList;
+  };
+  /**
+   * Resolve an open contradiction: keep one memory and supersede the other (its history stays), merge them
+   * into A, or keep both. A resolved one, or one whose memory is gone, is a 409 and changes nothing.
+   */
+  "POST /v1/contradictions/{contradiction_id}/resolve": {
+    path: {
+      /** The contradiction's id. */
+      contradiction_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: ContradictionResolveRequest;
+    bodyRequired: true;
+    response: Contradiction;
+  };
+  /** The size of the workspace's graph: its live memories are the nodes, associations the edges. */
+  "GET /v1/graph/snapshot": {
+    path: never;
+    query: {
+      /** Only the memories of this context. */
+      context_id?: string | null;
+      /** Accepted for the reference's clients: every live memory is a node here. */
+      include_rpg?: boolean;
+      /** Also join memories that are evidence about one entity (typed relations) by a `shares_entity` edge (our extension; the reference's graph is associations only). */
+      include_relations?: boolean;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: GraphSnapshotResponse;
+  };
+  /** Communities of memories (label propagation, weighted by strength), largest first. */
+  "GET /v1/graph/communities": {
+    path: never;
+    query: {
+      /** Only the memories of this context. */
+      context_id?: string | null;
+      /** Also join memories that are evidence about one entity (typed relations) by a `shares_entity` edge (our extension; the reference's graph is associations only). */
+      include_relations?: boolean;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: CommunitiesResponse;
+  };
+  /** Each memory's degree and betweenness centrality, most between first. */
+  "GET /v1/graph/centrality": {
+    path: never;
+    query: {
+      /** Only the memories of this context. */
+      context_id?: string | null;
+      /** Also join memories that are evidence about one entity (typed relations) by a `shares_entity` edge (our extension; the reference's graph is associations only). */
+      include_relations?: boolean;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: CentralityResponse;
+  };
+  /** The associations that join two communities, strongest first. */
+  "GET /v1/graph/bridges": {
+    path: never;
+    query: {
+      /** Only the memories of this context. */
+      context_id?: string | null;
+      /** Also join memories that are evidence about one entity (typed relations) by a `shares_entity` edge (our extension; the reference's graph is associations only). */
+      include_relations?: boolean;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: BridgesResponse;
+  };
+  /** Aggregate statistics: nodes, edges, communities, density, degrees. */
+  "GET /v1/graph/stats": {
+    path: never;
+    query: {
+      /** Only the memories of this context. */
+      context_id?: string | null;
+      /** Also join memories that are evidence about one entity (typed relations) by a `shares_entity` edge (our extension; the reference's graph is associations only). */
+      include_relations?: boolean;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: GraphStatsResponse;
+  };
+  /** Snapshot, communities, centrality, bridges and statistics from one build of the graph. */
+  "POST /v1/graph/analyze": {
+    path: never;
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: GraphAnalysisRequest;
+    bodyRequired: true;
+    response: GraphAnalysis;
+  };
+  /**
+   * Communities before and after adding edges between memories about one entity and between nearest
+   * embeddings, over the same graph. Nothing is stored.
+   */
+  "POST /v1/graph/densify-preview": {
+    path: never;
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: DensifyPreviewRequest;
+    bodyRequired: true;
+    response: DensifyPreview;
+  };
+  /** Who did what: the events the caller may read, newest first, a page at a time. */
+  "GET /v1/audit/events": {
+    path: never;
+    query: {
+      /** Only this workspace's events (one of the key's). */
+      workspace_id?: string | null;
+      /** Only this type: memory, workspace, api_key. */
+      event_type?: string | null;
+      /** Only events at or after this time (ISO-8601; no offset: UTC). */
+      since?: string | null;
+      /** How many at most (1-1000). */
+      limit?: number;
+      /** The `next_page_token` of the previous page. */
+      page_token?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: AuditEventList;
+  };
+  /** How many events of each type the caller may read (optionally one workspace's, or since a time). */
+  "GET /v1/audit/events/summary": {
+    path: never;
+    query: {
+      /** Only this workspace's events (one of the key's). */
+      workspace_id?: string | null;
+      /** Only events at or after this time (ISO-8601; no offset: UTC). */
+      since?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: AuditSummary;
   };
   /**
    * What the calling key may do, for the console page: whether it may write (the page hides its write

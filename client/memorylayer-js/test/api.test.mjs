@@ -162,6 +162,66 @@ describe("memories", { skip }, () => {
     assert.equal(await ml.resolveEntity("nobody at all"), null);
   });
 
+  test("versioned delete, restore and semantic replace: If-Match and Idempotency-Key", async () => {
+    const ml = client();
+    const memo = await ml.remember("The quarterly report goes to finance on Fridays");
+    const stale = await failure(ml.deleteMemoryVersioned(memo.id, { ifMatch: '"memory-1-stale"' }));
+    assert.ok(stale instanceof PreconditionFailedError, String(stale));
+    const live = await failure(ml.restoreMemory(memo.id, { ifMatch: memo.etag }));
+    assert.deepEqual([live.status, live.code], [409, "memory_not_deleted"]);
+    assert.equal((await ml.getMemory(memo.id)).revision, 1);
+
+    const deleted = await ml.deleteMemoryVersioned(memo.id, { ifMatch: memo.etag, idempotencyKey: "op-js-delete" });
+    assert.ok(deleted.deleted_at);
+    assert.notEqual(deleted.etag, memo.etag);
+    // The same key again answers the first result instead of deleting twice.
+    const replayed = await ml.deleteMemoryVersioned(memo.id, { ifMatch: memo.etag, idempotencyKey: "op-js-delete" });
+    assert.deepEqual([replayed.revision, replayed.etag], [deleted.revision, deleted.etag]);
+    assert.ok((await failure(ml.getMemory(memo.id))) instanceof NotFoundError);
+
+    const restored = await ml.restoreMemory(memo.id, { ifMatch: deleted.etag });
+    assert.deepEqual([restored.deleted_at, restored.revision], [null, 3]);
+    const replaced = await ml.replaceMemorySemantic(
+      memo.id,
+      "The quarterly report goes to legal on Mondays",
+      "semantic",
+      { tags: ["reports"] },
+      { ifMatch: restored.etag },
+    );
+    assert.deepEqual([replaced.content, replaced.type, replaced.tags, replaced.revision], [
+      "The quarterly report goes to legal on Mondays",
+      "semantic",
+      ["reports"],
+      4,
+    ]);
+    const behind = await failure(ml.replaceMemorySemantic(memo.id, "x", "semantic", {}, { ifMatch: restored.etag }));
+    assert.equal(behind.status, 412);
+    assert.deepEqual(
+      (await ml.revisions(memo.id)).revisions.map((r) => r.action),
+      ["create", "delete", "restore", "replace"],
+    );
+  });
+
+  test("contradictions: scan, list, resolve", async () => {
+    const ml = client();
+    const kept = await ml.remember("The nightly backup is enabled");
+    const dropped = await ml.remember("The nightly backup is disabled");
+    const scan = await ml.scanContradictions({ batch_size: 10 });
+    assert.deepEqual([scan.contradictions_found, scan.memories_scanned, scan.truncated], [1, 2, false]);
+    assert.equal((await ml.scanContradictions()).contradictions_found, 0);
+    const [found, ...rest] = await ml.listContradictions({ limit: 5 });
+    assert.deepEqual([found.id, found.contradiction_type, rest], [scan.contradictions[0].id, "negation", []]);
+    const keep = found.memory_a_id === kept.id ? "keep_a" : "keep_b";
+    const resolved = await ml.resolveContradiction(found.id, keep);
+    assert.equal(resolved.resolution, keep);
+    assert.equal((await ml.getMemory(dropped.id)).superseded_by, kept.id);
+    assert.deepEqual(await ml.listContradictions(), []);
+    const again = await failure(ml.resolveContradiction(found.id, "keep_both"));
+    assert.ok(again instanceof ConflictError, String(again));
+    // Another workspace's client finds none of them.
+    assert.deepEqual(await client().listContradictions(), []);
+  });
+
   test("answer and reflect without a server LLM still ground themselves in memories", async () => {
     const ml = client();
     await ml.remember("Alice drinks green tea every morning");
@@ -426,6 +486,130 @@ describe("workspaces", { skip }, () => {
 
     await ml.deleteWorkspace(id);
     assert.ok((await failure(ml.getWorkspace())) instanceof NotFoundError);
+  });
+});
+
+describe("entities", { skip }, () => {
+  test("seed, card, provenance, related, insights, backfill, dedupe, enrich; derive needs a server LLM", async () => {
+    const ml = client();
+    const seeded = await ml.seedEntities([
+      { name: "Acme Corp", entity_type: "org", aliases: ["Acme"] },
+      { name: "Paris", entity_type: "place" },
+      { name: "???" },
+    ]);
+    assert.deepEqual([seeded.seeded, seeded.created, seeded.failed], [2, 2, ["???"]]);
+    assert.equal((await ml.resolveEntity("acme"))?.entity.id, seeded.entity_ids[0]);
+
+    const written = await ml.remember("Bob reviewed PR-12", {
+      relations: [
+        {
+          source_entity_name: "Bob",
+          source_entity_type: "person",
+          target_entity_name: "PR-12",
+          target_entity_type: "pull_request",
+          relationship: "reviewed",
+        },
+      ],
+    });
+    const bob = (await ml.resolveEntity("bob"))?.entity;
+    assert.ok(bob);
+    const card = await ml.entityCard(bob.id);
+    assert.deepEqual([card.entity_id, card.entity.canonical_name], [bob.id, "Bob"]);
+    assert.deepEqual(
+      card.relations.map((r) => [r.source_name, r.relationship, r.target_name]),
+      [["Bob", "reviewed", "PR-12"]],
+    );
+    assert.deepEqual((await ml.entityProvenance(bob.id)).evidence_memory_ids, [written.id]);
+    assert.deepEqual(
+      (await ml.relatedEntities(bob.id)).map((r) => [r.entity.canonical_name, r.relationships]),
+      [["PR-12", ["reviewed"]]],
+    );
+    const insights = await ml.entityInsights(bob.id, { limit: 5 });
+    assert.deepEqual([insights.entity_id, insights.total_count, insights.insights], [bob.id, 0, []]);
+    const noLlm = await failure(ml.deriveEntityInsights(bob.id, { force: true }));
+    assert.ok(noLlm instanceof AuthorizationError, String(noLlm));
+    assert.equal(noLlm.code, "generation_not_allowed");
+    assert.equal((await ml.entityInsights(bob.id)).total_count, 0);
+
+    const filled = await ml.backfillEntities({ batch_size: 50 });
+    assert.deepEqual([filled.workspace_id, filled.complete, filled.scanned], [ml.workspaceId, true, 1]);
+    const deduped = await ml.dedupeEntities();
+    assert.deepEqual([deduped.workspace_id, deduped.merged], [ml.workspaceId, 0]);
+    const enriched = await ml.enrichEntities({ types: ["org", "place"] });
+    assert.deepEqual([enriched.checked, enriched.enriched, enriched.linker_configured], [2, 0, false]);
+    assert.equal((await ml.enrichEntities({ types: ["place"] })).checked, 1);
+    const badKind = await failure(ml.enrichEntities({ types: ["org", "!!"] }));
+    assert.ok(badKind instanceof ValidationError, String(badKind));
+
+    for (const call of [() => ml.entityCard("ent_0000000000000000"), () => client().entityCard(bob.id)]) {
+      assert.ok((await failure(call())) instanceof NotFoundError);
+    }
+  });
+});
+
+describe("workspace views and observations", { skip }, () => {
+  test("create, replace, publish, delete and restore with ETags; revisions; another workspace sees none", async () => {
+    const ml = client();
+    const view = await ml.createWorkspaceView("main", "git_worktree", { capabilities: ["write", "read"] });
+    assert.deepEqual([view.view_id, view.capabilities, view.revision, view.workspace_id], [
+      "main",
+      ["read", "write"],
+      1,
+      ml.workspaceId,
+    ]);
+    const taken = await failure(ml.createWorkspaceView("main", "snapshot"));
+    assert.ok(taken instanceof ConflictError, String(taken));
+    assert.deepEqual(
+      (await ml.listWorkspaceViews()).views.map((v) => v.view_id),
+      ["main"],
+    );
+    const v2 = await ml.replaceWorkspaceView("main", "snapshot", { display_name: "Snap" }, { ifMatch: view.etag });
+    const current = await ml.getWorkspaceView("main");
+    assert.deepEqual([v2.kind, v2.display_name, current.etag], ["snapshot", "Snap", v2.etag]);
+    const stale = await failure(ml.replaceWorkspaceView("main", "overlay", {}, { ifMatch: view.etag }));
+    assert.ok(stale instanceof PreconditionFailedError, String(stale));
+
+    const obs = await ml.publishViewObservation("main", "obs-1", "gen-1", 1, {
+      vcs: { branch: "main" },
+      tool_host_id: "host-1",
+      execution_site: "worker",
+    });
+    assert.deepEqual([obs.observer_id, obs.sequence, obs.vcs?.branch], ["obs-1", 1, "main"]);
+    const o2 = await ml.publishViewObservation("main", "obs-1", "gen-1", 2, {}, { ifMatch: obs.etag });
+    assert.deepEqual([o2.sequence, o2.resource_revision], [2, 2]);
+    const behind = await failure(ml.publishViewObservation("main", "obs-1", "gen-1", 2, {}, { ifMatch: o2.etag }));
+    assert.deepEqual([behind.status, behind.code], [400, "observation_sequence_not_advanced"]);
+    assert.deepEqual(
+      (await ml.listViewObservations("main")).observations.map((o) => o.observer_id),
+      ["obs-1"],
+    );
+    const tomb = await ml.deleteViewObservation("main", "obs-1", { ifMatch: o2.etag });
+    assert.ok((await failure(ml.getViewObservation("main", "obs-1"))) instanceof NotFoundError);
+    assert.equal((await ml.getViewObservation("main", "obs-1", { include_deleted: true })).etag, tomb.etag);
+    await ml.restoreViewObservation("main", "obs-1", { ifMatch: tomb.etag });
+    assert.equal((await ml.getViewObservation("main", "obs-1")).sequence, 2);
+    assert.deepEqual(
+      (await ml.listViewObservationRevisions("main", "obs-1")).revisions.map((r) => r.action),
+      ["restore", "delete", "replace", "create"],
+    );
+
+    const gone = await ml.deleteWorkspaceView("main", { ifMatch: v2.etag });
+    assert.deepEqual((await ml.listWorkspaceViews()).views, []);
+    const back = await ml.restoreWorkspaceView("main", { ifMatch: gone.etag });
+    assert.equal(back.deleted_at, null);
+    const revisions = (await ml.listWorkspaceViewRevisions("main")).revisions;
+    assert.deepEqual(
+      revisions.map((r) => r.action),
+      ["restore", "delete", "replace", "create"],
+    );
+    assert.equal(revisions.at(-1)?.view.etag, view.etag);
+
+    const other = client();
+    assert.deepEqual((await other.listWorkspaceViews()).views, []);
+    assert.ok((await failure(other.getWorkspaceView("main"))) instanceof NotFoundError);
+    const foreign = await failure(other.deleteWorkspaceView("main", { ifMatch: back.etag }));
+    assert.ok(foreign instanceof NotFoundError, String(foreign));
+    assert.equal((await ml.getWorkspaceView("main")).etag, back.etag);
   });
 });
 

@@ -134,6 +134,28 @@ describe("retries", () => {
     assert.ok(keys[0] && keys[0] === keys[1], "the retry replays the same key");
   });
 
+  test("a versioned write always carries a key (replayed by its retry) and its precondition", async () => {
+    const busy = { status: 503, body: { detail: { code: "busy" } } };
+    script(busy, { body: { memory: { id: "mem_1", revision: 2 }, replayed: false } });
+    const deleted = await client().deleteMemoryVersioned("mem_1", { ifMatch: '"memory-1-a"' });
+    assert.equal(deleted.revision, 2);
+    const [first, retry] = state.seen;
+    assert.deepEqual([first.method, first.url, retry.url], ["POST", "/v1/memories/mem_1/delete", first.url]);
+    assert.equal(first.headers["if-match"], '"memory-1-a"');
+    assert.equal(first.headers["if-none-match"], undefined);
+    const key = first.headers["idempotency-key"];
+    assert.ok(key && key === retry.headers["idempotency-key"], "the retry replays the same key");
+
+    script({ status: 201, body: { view: { view_id: "main" }, replayed: false } });
+    await client().createWorkspaceView("main", "snapshot", {}, { idempotencyKey: "op-1", workspaceId: "ws_v" });
+    const [create] = state.seen;
+    assert.deepEqual(
+      [create.url, create.headers["idempotency-key"], create.headers["if-none-match"], create.headers["if-match"]],
+      ["/v1/workspaces/ws_v/views", "op-1", "*", undefined],
+    );
+    assert.deepEqual(JSON.parse(create.body), { view_id: "main", kind: "snapshot" });
+  });
+
   test("a Retry-After beyond maxRetryAfter is not waited for: RateLimitError carries it", async () => {
     script({ status: 429, headers: { "retry-after": "120" }, body: { detail: { code: "rate_limited" } } });
     const error = await client({ maxRetryAfter: 60 }).health().catch((e) => e);
