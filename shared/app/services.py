@@ -28,6 +28,7 @@ from shared.domain.resources.skill_service import SkillService
 from shared.domain.retrieval.answer import PROFILE as ANSWER_PROFILE
 from shared.domain.retrieval.answer import Answerer
 from shared.domain.retrieval.recall import Recaller
+from shared.domain.roundtrip import RoundTrip
 from shared.domain.sessions.packs import ContextService
 from shared.domain.sessions.service import SessionService
 from shared.domain.threads import ThreadService
@@ -51,6 +52,7 @@ class Services:
     memories: MemoryService
     recaller: Recaller
     workspaces: WorkspaceService
+    roundtrip: RoundTrip
     sessions: SessionService
     context: ContextService
     threads: ThreadService
@@ -92,6 +94,7 @@ class Services:
             memories=memories,
             recaller=recaller,
             workspaces=WorkspaceService(db, memories),
+            roundtrip=RoundTrip(db, memories),
             sessions=sessions,
             context=ContextService(db, sessions, recaller, settings),
             threads=ThreadService(db, create_queue(settings), worker),

@@ -27,6 +27,7 @@ from shared.db import resources as repo
 from shared.db import skill_files
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.domain.resources.catalog import FAMILIES
 from shared.domain.resources.skills import SKILLS, file_row
 
@@ -140,16 +141,37 @@ def import_items(db: Database, workspace_id: str, items: list[Any], *, tenant_id
         except (ValidationError, InvalidInput) as exc:
             details.append({"resource": index, "error": str(exc)[:500]})
             continue
-        place = {"workspace_id": workspace_id, "tenant_id": tenant_id}
-        head = {**resource.model_dump(exclude={"revisions", "files"}), **place}
-        revisions = [{**r.model_dump(), **place} for r in resource.revisions]
         with db.transaction() as conn:
             ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
-            written = repo.restore_exported(conn, head, revisions)
-            for row in rows if written is not None else []:
-                skill_files.upsert(conn, workspace_id, resource.id, row)
-        if written is None:
-            skipped += 1
-        else:
+            written = _restore(conn, workspace_id, resource, rows, tenant_id)
+        if written:
             imported += 1
+        else:
+            skipped += 1
     return {"imported": imported, "skipped": skipped, "details": details}
+
+
+def restore_one(conn: Connection, workspace_id: str, item: Any, *, tenant_id: str) -> bool:
+    """Write one exported resource in the caller's transaction; False if its id or key is taken there. A
+    resource that is not valid raises ``InvalidInput`` (the caller's import then writes nothing)."""
+    try:
+        resource = _validated(0, item)
+    except ValidationError as exc:
+        raise InvalidInput(f"a resource that is not valid: {str(exc)[:300]}", code="invalid_import") from exc
+    return _restore(conn, workspace_id, resource, _file_rows(0, resource), tenant_id)
+
+
+def _restore(
+    conn: Connection,
+    workspace_id: str,
+    resource: ExportedResource,
+    rows: list[dict[str, Any]],
+    tenant_id: str,
+) -> bool:
+    place = {"workspace_id": workspace_id, "tenant_id": tenant_id}
+    head = {**resource.model_dump(exclude={"revisions", "files"}), **place}
+    revisions = [{**r.model_dump(), **place} for r in resource.revisions]
+    written = repo.restore_exported(conn, head, revisions)
+    for row in rows if written is not None else []:
+        skill_files.upsert(conn, workspace_id, resource.id, row)
+    return written is not None
