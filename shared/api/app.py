@@ -58,6 +58,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         skills,
         threads,
         tokens,
+        users,
         workspaces,
     )
 
@@ -65,6 +66,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         health.router,
         memories.router,
         workspaces.router,
+        users.router,
         threads.router,
         sessions.router,
         packs.router,

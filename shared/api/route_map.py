@@ -58,6 +58,7 @@ FUNCTIONS: dict[str, ApiFunction] = {
             ),
             Part("shared.api.routes.workspaces", _any("/v1/workspaces", "/v1/workspaces/{proxy+}")),
             Part("shared.api.routes.entities", _any("/v1/entities", "/v1/entities/{proxy+}")),
+            Part("shared.api.routes.users", _any("/v1/users", "/v1/users/{proxy+}")),
             Part("shared.api.routes.ingest", _any("/v1/ingest/{proxy+}")),
             Part(
                 "shared.api.routes.resources",

@@ -33,6 +33,7 @@ from shared.domain.sessions.packs import ContextService
 from shared.domain.sessions.service import SessionService
 from shared.domain.threads import ThreadService
 from shared.domain.tokens import Tokens
+from shared.domain.users import UserService
 from shared.domain.workspaces import WorkspaceService
 from shared.providers.blobs import create_blobs
 from shared.providers.embeddings import create_embedder
@@ -53,6 +54,7 @@ class Services:
     recaller: Recaller
     workspaces: WorkspaceService
     roundtrip: RoundTrip
+    users: UserService
     sessions: SessionService
     context: ContextService
     threads: ThreadService
@@ -95,6 +97,7 @@ class Services:
             recaller=recaller,
             workspaces=WorkspaceService(db, memories),
             roundtrip=RoundTrip(db, memories),
+            users=UserService(db),
             sessions=sessions,
             context=ContextService(db, sessions, recaller, settings),
             threads=ThreadService(db, create_queue(settings), worker),

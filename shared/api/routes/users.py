@@ -1,0 +1,69 @@
+"""/v1/users: the users of a workspace with counts, and erasing one user's data for good."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query
+from pydantic import BaseModel, Field
+
+from shared.api.deps import CallerDep, ServicesDep
+from shared.core.fields import WorkspaceId
+
+router = APIRouter(prefix="/v1/users", tags=["users"])
+
+USER_ID = r"^[A-Za-z0-9_][A-Za-z0-9._:@-]{0,255}$"
+
+
+class EraseRequest(BaseModel):
+    dry_run: bool = Field(default=False, description="Count what would be erased; delete nothing.")
+
+
+class UserCounts(BaseModel):
+    user_id: str
+    memories: int = Field(description="Live memories carrying this user_id.")
+    threads: int
+    sessions: int
+
+
+class UserList(BaseModel):
+    workspace_id: str
+    users: list[UserCounts]
+    next_after: str | None = Field(description="Pass as `after` for the next page (null: the last page).")
+
+
+class EraseResult(BaseModel):
+    user_id: str
+    dry_run: bool
+    workspaces: int = Field(description="How many of the caller's workspaces were searched.")
+    counts: dict[str, int] = Field(
+        description="Rows erased (or, dry run, that would be), by kind: memories, derived_memories, revisions, "
+        "associations, evidence, relations, threads, messages, sessions, working_memory, sandboxes."
+    )
+
+
+@router.get("", response_model=UserList)
+def list_users(
+    caller: CallerDep,
+    svc: ServicesDep,
+    workspace_id: WorkspaceId = None,
+    limit: Annotated[int, Query(ge=1, le=1000, description="How many at most.")] = 100,
+    after: Annotated[str | None, Query(max_length=256, description="Users after this id.")] = None,
+) -> dict[str, Any]:
+    """The users of the workspace (every `user_id` its memories, threads or sessions carry), by id, with counts."""
+    return svc.users.list(caller.workspace(workspace_id), limit=limit, after=after)
+
+
+@router.post("/{user_id}/erase", response_model=EraseResult)
+def erase_user(
+    user_id: Annotated[str, Path(pattern=USER_ID, description="The user_id to erase.")],
+    caller: CallerDep,
+    svc: ServicesDep,
+    body: EraseRequest | None = None,
+) -> dict[str, Any]:
+    """Erase everything of one user in the caller's workspaces of its tenant, for good: memories and their
+    revisions, memories derived from them, relation evidence (and relations left with none), threads and their
+    messages, sessions with working memory and sandbox state. `dry_run` answers the same counts and deletes
+    nothing. A read-only key gets 403."""
+    only = list(caller.allowed) if caller.allowed is not None else None
+    return svc.users.erase(caller.tenant_id, only, user_id, dry_run=bool(body and body.dry_run))
