@@ -21,7 +21,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NoReturn
 
 import psycopg
 
@@ -204,7 +204,7 @@ class _Import:
                 self._check_counts(item.get("counts"))
                 ended = True
                 continue
-            if kind not in KINDS:
+            if not isinstance(kind, str) or kind not in KINDS:
                 self._bad(f"unknown line type {kind!r}")
             position = KINDS.index(kind)
             if position < order:
@@ -245,7 +245,7 @@ class _Import:
             self._bad("not a JSON object")
         return item
 
-    def _bad(self, why: str) -> Any:
+    def _bad(self, why: str) -> NoReturn:
         raise InvalidInput(f"import line {self.line}: {why}", code="invalid_import", line=self.line)
 
     def _check_counts(self, counts: Any) -> None:
@@ -300,7 +300,7 @@ class _Import:
         if kind == "memory":
             if not isinstance(row.get("content"), str) or not isinstance(row.get("dedup_key"), str):
                 self._bad("a memory without its content or dedup key")
-            self.pending.append((self.line, old_id, row))
+            self.pending.append((self.line, str(old_id), row))  # checked above: a memory has an id
             if len(self.pending) >= max(1, self.memories.settings.embedding_batch_size):
                 self._flush()
             return

@@ -134,3 +134,23 @@ def test_read_only_keys_get_403_and_walls_hold(secured, ws, other_ws):
     r = writer.post(f"/v1/users/{victim}/erase")
     assert r.status_code == 200 and r.json()["counts"]["memories"] == 1
     assert victim not in users(writer, ws)
+
+
+def test_the_sdk_lists_erases_and_round_trips(base_url, ws):
+    from memorylayer import SyncMemoryLayerClient
+
+    victim = f"u_victim_{uuid.uuid4().hex[:8]}"
+    with SyncMemoryLayerClient(base_url, workspace_id=ws) as client:
+        client.remember(f"{SECRET} notes", user_id=victim)
+        client.remember("shared notes", user_id="u_other")
+        page = client.list_users()
+        assert {u.user_id: u.memories for u in page.users} == {victim: 1, "u_other": 1}
+        ndjson = client.export_workspace_ndjson()
+        copy = f"ws_sdk_{uuid.uuid4().hex[:8]}"
+        result = client.import_workspace_ndjson(copy, ndjson)
+        assert result.ids == "remapped" and result.imported_by_kind["memory"] == 2
+        assert client.erase_user(victim, dry_run=True).counts["memories"] == 2  # here and in the copy
+        erased = client.erase_user(victim)
+        assert erased.counts["memories"] == 2 and not erased.dry_run
+        assert [u.user_id for u in client.list_users().users] == ["u_other"]
+        assert [u.user_id for u in client.list_users(workspace_id=copy).users] == ["u_other"]

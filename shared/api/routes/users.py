@@ -5,44 +5,18 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
-from pydantic import BaseModel, Field
 
+from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
 from shared.core.fields import WorkspaceId
+from shared.domain.requests import UserErase
 
 router = APIRouter(prefix="/v1/users", tags=["users"])
 
 USER_ID = r"^[A-Za-z0-9_][A-Za-z0-9._:@-]{0,255}$"
 
 
-class EraseRequest(BaseModel):
-    dry_run: bool = Field(default=False, description="Count what would be erased; delete nothing.")
-
-
-class UserCounts(BaseModel):
-    user_id: str
-    memories: int = Field(description="Live memories carrying this user_id.")
-    threads: int
-    sessions: int
-
-
-class UserList(BaseModel):
-    workspace_id: str
-    users: list[UserCounts]
-    next_after: str | None = Field(description="Pass as `after` for the next page (null: the last page).")
-
-
-class EraseResult(BaseModel):
-    user_id: str
-    dry_run: bool
-    workspaces: int = Field(description="How many of the caller's workspaces were searched.")
-    counts: dict[str, int] = Field(
-        description="Rows erased (or, dry run, that would be), by kind: memories, derived_memories, revisions, "
-        "associations, evidence, relations, threads, messages, sessions, working_memory, sandboxes."
-    )
-
-
-@router.get("", response_model=UserList)
+@router.get("", response_model=schemas.UserList)
 def list_users(
     caller: CallerDep,
     svc: ServicesDep,
@@ -54,12 +28,12 @@ def list_users(
     return svc.users.list(caller.workspace(workspace_id), limit=limit, after=after)
 
 
-@router.post("/{user_id}/erase", response_model=EraseResult)
+@router.post("/{user_id}/erase", response_model=schemas.EraseResult)
 def erase_user(
     user_id: Annotated[str, Path(pattern=USER_ID, description="The user_id to erase.")],
     caller: CallerDep,
     svc: ServicesDep,
-    body: EraseRequest | None = None,
+    body: UserErase | None = None,
 ) -> dict[str, Any]:
     """Erase everything of one user in the caller's workspaces of its tenant, for good: memories and their
     revisions, memories derived from them, relation evidence (and relations left with none), threads and their
