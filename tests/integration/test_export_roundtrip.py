@@ -59,6 +59,9 @@ def seed(http: httpx.Client, ws: str) -> dict:
     sid = r.json()["session"]["id"]
     r = http.post(f"/v1/sessions/{sid}/memory", json={"key": "goal", "value": {"x": 1}}, headers=h(ws))
     assert r.status_code in (200, 201), r.text
+    note = {"key": "style/tone", "title": "Tone", "content": "Be brief."}
+    r = http.post("/v1/prompt-notes", json=note, headers=h(ws, **{"Idempotency-Key": uuid.uuid4().hex, "If-None-Match": "*"}))
+    assert r.status_code == 201, r.text
     return pr
 
 
@@ -68,7 +71,7 @@ def test_round_trip_keeps_every_row_and_answers_the_relation_question(http, ws, 
     assert before[0]["version"] == "2.0" and before[-1]["type"] == "end"
     kinds = counts(before)
     assert {"entity", "alias", "relation", "evidence", "revision", "association", "thread", "message",
-            "session", "working_memory", "memory"} <= set(kinds), kinds  # fmt: skip
+            "session", "working_memory", "memory", "resource"} <= set(kinds), kinds  # fmt: skip
     assert kinds["entity"] == 4
 
     # The source still holds its ids: the copy gets derived ones, and says so.
