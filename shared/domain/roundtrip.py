@@ -25,7 +25,7 @@ from typing import Any, NoReturn
 
 import psycopg
 
-from shared.core.errors import InvalidInput, NotFound
+from shared.core.errors import InvalidInput, NotFound, PayloadTooLarge
 from shared.core.wire import iso
 from shared.db import memories as mem_repo
 from shared.db import transfer as repo
@@ -135,9 +135,13 @@ class RoundTrip:
                     break
                 after = page[-1]["key"]
                 for item in page:
-                    counts[kind] += 1
                     row = item["row"]
-                    yield kind, ({"raw": row, "row": shaped[row["id"]]} if kind == "memory" else row)
+                    if kind == "memory":
+                        if row["id"] not in shaped:
+                            continue  # deleted between the two reads: it does not leave, nor is it counted
+                        row = {"raw": row, "row": shaped[row["id"]]}
+                    counts[kind] += 1
+                    yield kind, row
         for resource in resource_transfer.export_items(self.db, workspace_id):
             counts["resource"] += 1
             yield "resource", resource
@@ -213,6 +217,7 @@ class _Import:
                 self._flush()
                 order = position
             self.seen[kind] += 1
+            self._check_caps(kind)
             data = item.get("data")
             if not isinstance(data, dict):
                 self._bad("its 'data' is not an object")
@@ -256,6 +261,17 @@ class _Import:
             raise InvalidInput(
                 f"the file's lines ({dict(self.seen)}) are not the ones its end line counts ({expected})",
                 code="truncated_export",
+            )
+
+    def _check_caps(self, kind: str) -> None:
+        """The per-request caps of format 1.0 hold here too: a file over them is refused whole (split it)."""
+        settings = self.memories.settings
+        caps = {"memory": settings.max_import_memories, "association": settings.max_import_associations}
+        if kind in caps and self.seen[kind] > caps[kind]:
+            raise PayloadTooLarge(
+                f"import carries more than {caps[kind]} {kind} lines; split the file",
+                code="too_many_memories" if kind == "memory" else "too_many_associations",
+                limit=caps[kind],
             )
 
     # -------------------------------------------------------------- ids

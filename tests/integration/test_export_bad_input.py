@@ -103,3 +103,12 @@ def test_an_import_into_another_tenants_workspace_is_forbidden(secured, http, ex
     assert r.status_code == 403, r.text
     after = owner.get(f"/v1/workspaces/{theirs}/export")
     assert counts([json.loads(x) for x in after.text.splitlines()])["memory"] == 1
+
+
+def test_a_file_over_the_memory_cap_is_refused_whole(http, services, exported, monkeypatch):
+    capped = services.roundtrip.memories.settings.model_copy(update={"max_import_memories": 2})
+    monkeypatch.setattr(services.roundtrip.memories, "settings", capped)
+    target = f"ws_t_{uuid.uuid4().hex[:10]}"
+    r = import_(http, target, exported)
+    assert r.status_code == 413 and r.json()["detail"]["code"] == "too_many_memories", r.text
+    unchanged(http, target)

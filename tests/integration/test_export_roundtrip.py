@@ -60,7 +60,11 @@ def seed(http: httpx.Client, ws: str) -> dict:
     r = http.post(f"/v1/sessions/{sid}/memory", json={"key": "goal", "value": {"x": 1}}, headers=h(ws))
     assert r.status_code in (200, 201), r.text
     note = {"key": "style/tone", "title": "Tone", "content": "Be brief."}
-    r = http.post("/v1/prompt-notes", json=note, headers=h(ws, **{"Idempotency-Key": uuid.uuid4().hex, "If-None-Match": "*"}))
+    r = http.post(
+        "/v1/prompt-notes",
+        json=note,
+        headers=h(ws, **{"Idempotency-Key": uuid.uuid4().hex, "If-None-Match": "*"}),
+    )
     assert r.status_code == 201, r.text
     return pr
 
