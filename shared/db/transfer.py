@@ -137,6 +137,12 @@ def insert_row(conn: Connection, table: str, row: dict[str, Any], *, vector: Any
     return conn.execute(query, params).rowcount > 0
 
 
+def held(conn: Connection, table: str, workspace_id: str, row_id: str) -> bool:
+    """Whether ``workspace_id`` holds the row ``row_id`` of ``table``."""
+    query = sql.SQL("SELECT 1 FROM {} WHERE workspace_id = %s AND id = %s").format(sql.Identifier(table))
+    return conn.execute(query, (workspace_id, row_id)).fetchone() is not None
+
+
 def existing_memory(conn: Connection, workspace_id: str, memory_id: str, dedup_key: str) -> str | None:
     """The target's row a refused memory is: the same id (imported before) or its live duplicate."""
     row = conn.execute(

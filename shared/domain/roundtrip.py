@@ -8,9 +8,9 @@ Every table of a workspace's content leaves row by row (``shared/db/transfer.py`
 comes after the rows it names; the last line counts the lines of each kind, so a cut file is refused.
 
 An import reads its lines one at a time inside one transaction: all of it is written, or nothing. Ids are kept
-when the target holds nothing and no id is taken anywhere; otherwise every id is replaced by one derived from
-the target workspace and the old id (``remapped_id``), so a client can compute the new ids, and importing the
-same file twice into one workspace writes nothing the second time. A row that duplicates one the target already
+when the target holds nothing and no id is taken anywhere; otherwise every database-wide id is replaced by one
+derived from the target workspace and the old id (``remapped_id``), so a client can compute the new ids, and
+importing the same file twice into one workspace writes nothing the second time. A row that duplicates one the target already
 has (the same live memory, an active entity of the same type and name, the same relation) resolves to that row.
 """
 
@@ -43,7 +43,9 @@ KINDS = (*repo.TABLES, "resource")
 _GLOBAL_IDS = frozenset(
     {"message", "memory", "association", "entity", "alias", "relation", "evidence", "checkpoint"}
 )
-_REMAPPED = _GLOBAL_IDS | {"session", "thread"}
+# Sessions and threads keep their ids (unique within a workspace, often the client's own): one the target holds
+# already is the same conversation, and its messages or items the target has are skipped as duplicates.
+_REMAPPED = _GLOBAL_IDS
 # column → the kind it names; ``[]``: an array of ids. Required ones skip their row when the named row is absent.
 _REFS: dict[str, dict[str, str]] = {
     "working_memory": {"session_id": "session"},
@@ -353,6 +355,11 @@ class _Import:
 
     def _write(self, kind: str, row: dict[str, Any], old_id: Any, *, vector: Any = None) -> None:
         table = repo.TABLES[kind].name
+        if self.remap and kind in _REMAPPED and repo.held(self.conn, table, self.ws, old_id):
+            # The target holds this very row (its own export, or a copy restored into it): it is that row.
+            self.resolved[kind][old_id] = old_id
+            self.skipped[kind] += 1
+            return
         try:
             with self.conn.transaction():
                 written = repo.insert_row(self.conn, table, row, vector=vector)
@@ -389,8 +396,6 @@ class _Import:
                 str(row.get("target_entity_id")),
                 str(row.get("relationship")),
             )
-        if kind in ("session", "thread"):
-            return row["id"]  # the same id again: this file was imported here before
         return None
 
     def _resource(self, data: dict[str, Any]) -> None:
