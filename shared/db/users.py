@@ -23,7 +23,22 @@ WITH RECURSIVE mine AS (
                                               WHERE workspace_id = ANY(%(ws)s) AND user_id = %(u)s))
     UNION
     SELECT m.id FROM memories m JOIN mine ON m.source_memory_id = mine.id WHERE m.workspace_id = ANY(%(ws)s)
+), orphaned AS (  -- relations whose every piece of evidence is the user's: they stand on nothing once it goes
+    SELECT r.id FROM entity_relations r WHERE r.workspace_id = ANY(%(ws)s)
+      AND EXISTS (SELECT 1 FROM entity_relation_evidence e WHERE e.relation_id = r.id
+                  AND e.source_memory_id IN (SELECT id FROM mine))
+      AND NOT EXISTS (SELECT 1 FROM entity_relation_evidence e WHERE e.relation_id = r.id
+                      AND e.source_memory_id NOT IN (SELECT id FROM mine))
 )
+"""
+
+# Entities first known from the user's memories that keep no relation once the orphaned ones go (a name the
+# user brought, their own among them); one still related through someone else's evidence stays.
+_LONE_ENTITIES = """
+SELECT e.id FROM entities e WHERE e.workspace_id = ANY(%(ws)s)
+  AND (e.provenance->>'source_memory_id' IN (SELECT id FROM mine) OR e.representative_memory_id IN (SELECT id FROM mine))
+  AND NOT EXISTS (SELECT 1 FROM entity_relations r WHERE (r.source_entity_id = e.id OR r.target_entity_id = e.id)
+                  AND r.id NOT IN (SELECT id FROM orphaned))
 """
 
 _COUNTS = (
@@ -38,11 +53,10 @@ SELECT
   (SELECT count(*) FROM associations WHERE source_id IN (SELECT id FROM mine) OR target_id IN (SELECT id FROM mine))
       AS associations,
   (SELECT count(*) FROM entity_relation_evidence WHERE source_memory_id IN (SELECT id FROM mine)) AS evidence,
-  (SELECT count(*) FROM entity_relations r WHERE r.workspace_id = ANY(%(ws)s)
-      AND EXISTS (SELECT 1 FROM entity_relation_evidence e WHERE e.relation_id = r.id
-                  AND e.source_memory_id IN (SELECT id FROM mine))
-      AND NOT EXISTS (SELECT 1 FROM entity_relation_evidence e WHERE e.relation_id = r.id
-                      AND e.source_memory_id NOT IN (SELECT id FROM mine))) AS relations,
+  (SELECT count(*) FROM orphaned) AS relations,
+  (SELECT count(*) FROM ("""
+    + _LONE_ENTITIES
+    + """) lone) AS entities,
   (SELECT count(*) FROM threads WHERE workspace_id = ANY(%(ws)s) AND user_id = %(u)s) AS threads,
   (SELECT count(*) FROM thread_messages t WHERE (t.thread_id, t.workspace_id) IN
       (SELECT id, workspace_id FROM threads WHERE workspace_id = ANY(%(ws)s) AND user_id = %(u)s)) AS messages,
@@ -56,17 +70,11 @@ SELECT
 )
 
 # In this order, each its own statement (a memory's delete trigger updates evidence a relation's delete would
-# cascade to): relations whose every piece of evidence goes with the user go too (a relation stands on its
-# evidence), then the memories, then threads (their extraction jobs first) and sessions.
+# cascade to): the user's lone entities (their relations and aliases go by foreign key), the relations left
+# with no evidence, then the memories, then threads (their extraction jobs first) and sessions.
 _DELETES = (
-    _USER_MEMORIES
-    + """
-DELETE FROM entity_relations r WHERE r.workspace_id = ANY(%(ws)s)
-  AND EXISTS (SELECT 1 FROM entity_relation_evidence e WHERE e.relation_id = r.id
-              AND e.source_memory_id IN (SELECT id FROM mine))
-  AND NOT EXISTS (SELECT 1 FROM entity_relation_evidence e WHERE e.relation_id = r.id
-                  AND e.source_memory_id NOT IN (SELECT id FROM mine))
-""",
+    _USER_MEMORIES + "DELETE FROM entities WHERE id IN (" + _LONE_ENTITIES + ")",
+    _USER_MEMORIES + "DELETE FROM entity_relations WHERE id IN (SELECT id FROM orphaned)",
     _USER_MEMORIES + "DELETE FROM memories WHERE id IN (SELECT id FROM mine)",
     """DELETE FROM extraction_jobs j WHERE (j.thread_id, j.workspace_id) IN
         (SELECT id, workspace_id FROM threads WHERE workspace_id = ANY(%(ws)s) AND user_id = %(u)s)""",

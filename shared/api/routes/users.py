@@ -36,8 +36,8 @@ def erase_user(
     body: UserErase | None = None,
 ) -> dict[str, Any]:
     """Erase everything of one user in the caller's workspaces of its tenant, for good: memories and their
-    revisions, memories derived from them, relation evidence (and relations left with none), threads and their
-    messages, sessions with working memory and sandbox state. `dry_run` answers the same counts and deletes
-    nothing. A read-only key gets 403."""
+    revisions, memories derived from them, relation evidence (and relations left with none, and the entities
+    only they brought), threads and their messages, sessions with working memory and sandbox state. `dry_run`
+    answers the same counts and deletes nothing. A read-only key gets 403."""
     only = list(caller.allowed) if caller.allowed is not None else None
     return svc.users.erase(caller.tenant_id, only, user_id, dry_run=bool(body and body.dry_run))

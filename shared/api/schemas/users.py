@@ -26,5 +26,5 @@ class EraseResult(Wire):
     workspaces: int = Field(description="How many of the caller's workspaces (in its tenant) were searched.")
     counts: dict[str, int] = Field(
         description="Rows erased (or, in a dry run, that would be), by kind: memories, derived_memories, "
-        "revisions, associations, evidence, relations, threads, messages, sessions, working_memory, sandboxes."
+        "revisions, associations, evidence, relations, entities, threads, messages, sessions, working_memory, sandboxes."
     )
