@@ -148,7 +148,8 @@ IMPORT_BODY = {
             "application/x-ndjson": {
                 "schema": {
                     "type": "string",
-                    "description": "The NDJSON export: a header line, then one line per memory and association.",
+                    "description": "The NDJSON export: a header line, then one line per row, and (format 2, "
+                    "docs/export-format.md) an end line with the counts.",
                 }
             },
         },
