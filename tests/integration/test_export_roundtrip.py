@@ -116,3 +116,20 @@ def test_round_trip_keeps_every_row_and_answers_the_relation_question(http, ws, 
     with psycopg.connect(database_url) as conn:
         stale = conn.execute("SELECT count(*) FROM memories WHERE workspace_id = %s", (copy,)).fetchone()
     assert stale[0] == kinds["memory"]
+
+
+def test_more_rows_than_a_page_round_trip(http, ws):
+    """Past one export page (500 rows) and many embedding batches: keyset paging and batching lose nothing."""
+    for start in range(0, 620, 100):
+        ops = [
+            {"op": "create", "content": f"paged note {i} of the ledger"}
+            for i in range(start, min(start + 100, 620))
+        ]
+        r = http.post("/v1/memories/batch", json={"operations": ops}, headers=h(ws))
+        assert r.status_code == 200 and r.json()["successful"] == len(ops), r.text
+    before = export(http, ws)
+    assert counts(before)["memory"] == 620
+    copy = f"ws_copy_{uuid.uuid4().hex[:10]}"
+    r = import_(http, copy, before)
+    assert r.status_code == 200 and r.json()["imported"] == 620, r.text
+    assert canonical(export(http, copy), copy, ids=remap_table(before, copy)) == canonical(before, ws)
