@@ -133,3 +133,32 @@ def test_more_rows_than_a_page_round_trip(http, ws):
     r = import_(http, copy, before)
     assert r.status_code == 200 and r.json()["imported"] == 620, r.text
     assert canonical(export(http, copy), copy, ids=remap_table(before, copy)) == canonical(before, ws)
+
+
+def test_extracted_facts_keep_their_history_and_provenance_and_erase_follows_them(api):
+    """Facts extracted from a thread (a move supersedes the old address) round-trip with their provenance and
+    history; erasing the thread's user removes them from the copy too, derived facts included."""
+    from tests.helpers.threads import append, new_thread, wait_job
+
+    user = f"u_{uuid.uuid4().hex[:8]}"
+    thread = new_thread(api, user_id=user)
+    wait_job(api, append(api, thread, ("user", "My name is Dana and I live in Paris"))["job_id"])
+    wait_job(api, append(api, thread, ("user", "Big news: I moved to Berlin last month"))["job_id"])
+    ws = api.headers["X-Workspace-ID"]
+    before = export(api, ws)
+    memories = [line["data"] | line["row"] for line in before if line["type"] == "memory"]
+    paris = next(m for m in memories if m["content"] == "User lives in Paris")
+    assert paris["valid_to"] and paris["superseded_by"] and paris["source_thread_id"] == thread
+
+    copy = f"ws_copy_{uuid.uuid4().hex[:10]}"
+    r = import_(api, copy, before)
+    assert r.status_code == 200, r.text
+    assert canonical(export(api, copy), copy, ids=remap_table(before, copy)) == canonical(before, ws)
+
+    erased = api.post(f"/v1/users/{user}/erase").json()
+    assert erased["counts"]["memories"] >= 2 * 2 and erased["counts"]["threads"] == 2, (
+        erased
+    )  # source and copy
+    for workspace in (ws, copy):
+        left = counts(export(api, workspace))
+        assert "memory" not in left and "thread" not in left and "message" not in left, left
