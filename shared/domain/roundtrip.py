@@ -347,11 +347,13 @@ class _Import:
             return
         batch, self.pending = self.pending, []
         vectors = self.memories.embedder.embed([row["content"] for _, _, row in batch])
+        current = self.line
         for (line, old_id, row), vector in zip(batch, vectors, strict=True):
-            self.line = line
+            self.line = line  # an error names the memory's own line
             row["embedding_model"] = self.memories.embedder.model_id
             self._point("memory", row)
             self._write("memory", row, old_id, vector=vector)
+        self.line = current
 
     def _write(self, kind: str, row: dict[str, Any], old_id: Any, *, vector: Any = None) -> None:
         table = repo.TABLES[kind].name
@@ -360,9 +362,8 @@ class _Import:
             self.resolved[kind][old_id] = old_id
             self.skipped[kind] += 1
             return
-        try:
-            with self.conn.transaction():
-                written = repo.insert_row(self.conn, table, row, vector=vector)
+        try:  # a refused row ends the import: no savepoint of its own, the whole transaction rolls back
+            written = repo.insert_row(self.conn, table, row, vector=vector)
         except (psycopg.errors.IntegrityError, psycopg.errors.DataError) as exc:
             why = exc.diag.message_primary or type(exc).__name__
             raise InvalidInput(

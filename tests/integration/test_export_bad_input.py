@@ -112,3 +112,16 @@ def test_a_file_over_the_memory_cap_is_refused_whole(http, services, exported, m
     r = import_(http, target, exported)
     assert r.status_code == 413 and r.json()["detail"]["code"] == "too_many_memories", r.text
     unchanged(http, target)
+
+
+def test_a_row_naming_a_missing_parent_is_refused_whole(http, exported):
+    alias = {
+        "type": "alias",
+        "data": {"id": "al_x", "entity_id": "ent_nobody", "alias": "X", "normalized_alias": "x"},
+    }
+    end = dict(exported[-1], counts={**exported[-1]["counts"], "alias": 1})
+    target = f"ws_t_{uuid.uuid4().hex[:10]}"
+    r = import_(http, target, [*exported[:-1], alias, end])
+    assert r.status_code == 400, r.text
+    assert r.json()["detail"]["code"] == "invalid_import" and r.json()["detail"]["line"] == len(exported)
+    unchanged(http, target)
