@@ -17,22 +17,18 @@ from psycopg.types.json import Jsonb
 
 from shared.db.rows import Connection
 
-# A memory another row names is exported only while it is live (a forgotten memory does not leave).
-_LIVE = "SELECT id FROM memories WHERE workspace_id = %(ws)s AND deleted_at IS NULL"
-
 
 @dataclass(frozen=True)
 class Table:
-    """How one table leaves a workspace: its order (also the keyset), the columns that stay behind, the rows it
-    skips (``where``: they name a memory that does not leave) and the memory ids it blanks (nullable ones)."""
+    """How one table leaves a workspace: its order (also the keyset) and the columns that stay behind."""
 
     name: str
     order: tuple[str, ...]
     drop: tuple[str, ...] = ("workspace_id",)
-    where: str = ""
-    blank_memory_refs: tuple[str, ...] = ()
 
 
+# Every row leaves, soft-deleted memories too (with their ``deleted_at``: they can still be restored, and their
+# revisions, associations and evidence name them).
 TABLES: dict[str, Table] = {
     "context": Table("contexts", ("created_at", "id")),
     "session": Table("sessions", ("created_at", "id"), drop=("workspace_id", "tenant_id")),
@@ -52,20 +48,14 @@ TABLES: dict[str, Table] = {
             "vector_gen",
             "vector_indexed",
         ),
-        where="deleted_at IS NULL",
-        blank_memory_refs=("superseded_by", "stale_by", "source_memory_id"),
     ),
-    "revision": Table("memory_revisions", ("memory_id", "revision"), where=f"memory_id IN ({_LIVE})"),
-    "association": Table(
-        "associations", ("created_at", "id"), where=f"source_id IN ({_LIVE}) AND target_id IN ({_LIVE})"
-    ),
-    "entity": Table("entities", ("created_at", "id"), blank_memory_refs=("representative_memory_id",)),
+    "revision": Table("memory_revisions", ("memory_id", "revision")),
+    "association": Table("associations", ("created_at", "id")),
+    "entity": Table("entities", ("created_at", "id")),
     "alias": Table("entity_aliases", ("created_at", "id")),
     "relation": Table("entity_relations", ("created_at", "id")),
-    "evidence": Table(
-        "entity_relation_evidence", ("created_at", "id"), where=f"source_memory_id IN ({_LIVE})"
-    ),
-    "checkpoint": Table("session_checkpoints", ("created_at", "id"), where=f"raw_memory_id IN ({_LIVE})"),
+    "evidence": Table("entity_relation_evidence", ("created_at", "id")),
+    "checkpoint": Table("session_checkpoints", ("created_at", "id")),
 }
 
 _columns: dict[str, tuple[str, ...]] = {}
@@ -89,14 +79,7 @@ def export_page(
     """One page of ``table``'s rows in ``workspace_id``: ``{"key": (order values), "row": {...}}``."""
     order = sql.SQL(", ").join(sql.Identifier(c) for c in table.order)
     row = sql.SQL("to_jsonb(t) - {drop}::text[]").format(drop=sql.Literal(list(table.drop)))
-    for ref in table.blank_memory_refs:
-        row = sql.SQL("{row} || jsonb_build_object({name}, (SELECT m.id FROM memories m WHERE m.id = t.{col} "
-                      "AND m.workspace_id = %(ws)s AND m.deleted_at IS NULL))").format(
-            row=row, name=sql.Literal(ref), col=sql.Identifier(ref)
-        )  # fmt: skip
     conditions: list[sql.Composable] = [sql.SQL("workspace_id = %(ws)s")]
-    if table.where:
-        conditions.append(sql.SQL(table.where))  # a constant of this module, not input
     params: dict[str, Any] = {"ws": workspace_id, "n": limit}
     if after is not None:
         conditions.append(

@@ -162,3 +162,21 @@ def test_extracted_facts_keep_their_history_and_provenance_and_erase_follows_the
     for workspace in (ws, copy):
         left = counts(export(api, workspace))
         assert "memory" not in left and "thread" not in left and "message" not in left, left
+
+
+def test_a_forgotten_memory_leaves_forgotten(http, ws):
+    """A soft-deleted memory is exported with its deletion (it can still be restored) and stays out of the copy's
+    recall and listings."""
+    kept = remember(http, ws, "The kettle is in the second cupboard")
+    gone = remember(http, ws, "The old kettle was thrown away")
+    assert http.delete(f"/v1/memories/{gone['id']}", headers=h(ws)).status_code in (200, 204)
+    before = export(http, ws)
+    [line] = [line for line in before if line["type"] == "memory" and line["data"]["id"] == gone["id"]]
+    assert (line["data"] | line["row"])["deleted_at"]
+    http.delete(f"/v1/workspaces/{ws}")
+    restored = f"ws_restore_{uuid.uuid4().hex[:10]}"
+    assert import_(http, restored, before).json()["ids"] == "kept"
+    assert http.get(f"/v1/memories/{gone['id']}", headers=h(restored)).status_code == 404
+    assert http.get(f"/v1/memories/{kept['id']}", headers=h(restored)).status_code == 200
+    listed = http.get("/v1/memories", headers=h(restored)).json()["memories"]
+    assert [m["id"] for m in listed] == [kept["id"]]
