@@ -4,8 +4,9 @@
     memorylayer keys create --workspace demo         a workspace-scoped API key, printed once
     memorylayer keys list | keys revoke KEY_ID
     memorylayer reembed --workspace demo             re-embed with the configured model (resumable)
-    memorylayer export --workspace demo -o demo.ndjson
-    memorylayer import --workspace demo demo.ndjson
+    memorylayer export --workspace demo -o demo.ndjson   every row (format 2: docs/export-format.md)
+    memorylayer import --workspace demo demo.ndjson      all of it or nothing (format 2), line by line
+    memorylayer users list --workspace demo | users erase USER_ID [--dry-run]
     memorylayer remember "Dana lives in Paris" --workspace demo --tag profile
     memorylayer recall "where does Dana live?" --workspace demo
     memorylayer migrate --database-url DSN | serve --worker
@@ -389,13 +390,16 @@ def _export(args: argparse.Namespace) -> int:
     settings = _settings(args, needs_database=True)
     with _database(settings) as db:
         # The header comes first and says whether the workspace exists: no file is created for one that does not.
-        from shared.api.wire import export_lines
+        from shared.api.wire import export_lines, export_lines_v2
 
-        lines = export_lines(
-            *_workspaces(db, settings).export_rows(
-                args.workspace, include_associations=not args.no_associations
+        if args.format == "2.0" and not args.no_associations:
+            lines = export_lines_v2(*_roundtrip(db, settings).export(args.workspace))
+        else:
+            lines = export_lines(
+                *_workspaces(db, settings).export_rows(
+                    args.workspace, include_associations=not args.no_associations
+                )
             )
-        )
         header_line = next(lines)
         header = json.loads(header_line)
         total = header["total_memories"] + header["total_associations"]
@@ -405,7 +409,8 @@ def _export(args: argparse.Namespace) -> int:
             with _progress(f"exporting {args.workspace}", total, "item") as bar:
                 for line in lines:
                     out.write(line)
-                    bar.update(1)
+                    if line.startswith(_COUNTED):
+                        bar.update(1)
         finally:
             if out is not sys.stdout:
                 out.close()
@@ -415,10 +420,50 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+# The lines the export's progress bar counts (the header's totals): format 2 has others (entities, threads, …).
+_COUNTED = ('{"type": "memory"', '{"type": "association"')
+
+
+def _roundtrip(db: Any, settings: Settings) -> Any:
+    from shared.domain.memories.service import MemoryService
+    from shared.domain.roundtrip import RoundTrip
+    from shared.providers.embeddings import create_embedder
+
+    return RoundTrip(db, MemoryService(db, create_embedder(settings), settings))
+
+
+def _version_of(path: Path) -> str:
+    """The export version a file's header names ("1.0" for a file with none, or one JSON object)."""
+    try:
+        with path.open(encoding="utf-8") as file:
+            first = next((line for line in file if line.strip()), "")
+        header = json.loads(first)
+    except (OSError, ValueError, UnicodeDecodeError):
+        return "1.0"
+    return (
+        str(header.get("version", "1.0"))
+        if isinstance(header, dict) and header.get("type") == "header"
+        else "1.0"
+    )
+
+
 def _import(args: argparse.Namespace) -> int:
     from shared.core.tenants import valid_tenant
 
-    data = _read_import(Path(args.file))
+    path = Path(args.file)
+    if _version_of(path) != "1.0":
+        settings = _settings(args, needs_database=True)
+        with _database(settings) as db:
+            # Read line by line (twice if the ids must be remapped), never whole.
+            report = _roundtrip(db, settings).import_lines(
+                args.workspace, lambda: path.open(encoding="utf-8"), tenant_id=valid_tenant(args.tenant)
+            )
+        kinds = ", ".join(f"{n} {kind}" for kind, n in report["imported_by_kind"].items()) or "nothing"
+        print(
+            f"imported {kinds} (ids {report['ids']}); {sum(report['skipped_by_kind'].values())} already there"
+        )
+        return 0
+    data = _read_import(path)
     settings = _settings(args, needs_database=True)
     desc = f"importing into {args.workspace}"
     with _database(settings) as db, _progress(desc, len(data["memories"]), "memory") as bar:
@@ -431,6 +476,34 @@ def _import(args: argparse.Namespace) -> int:
     for detail in report["details"][:20]:
         print(f"  {json.dumps(detail)}", file=sys.stderr)
     return 1 if report["errors"] else 0
+
+
+def _users_list(args: argparse.Namespace) -> int:
+    from shared.domain.users import UserService
+
+    with _database(_settings(args, needs_database=True)) as db:
+        page = UserService(db).list(args.workspace, limit=args.limit, after=None)
+    if args.json:
+        print(json.dumps(page["users"]))
+        return 0
+    print(f"{'USER':<40} {'MEMORIES':>8} {'THREADS':>8} {'SESSIONS':>8}")
+    for user in page["users"]:
+        print(f"{user['user_id']:<40} {user['memories']:>8} {user['threads']:>8} {user['sessions']:>8}")
+    return 0
+
+
+def _users_erase(args: argparse.Namespace) -> int:
+    from shared.core.tenants import valid_tenant
+    from shared.domain.users import UserService
+
+    with _database(_settings(args, needs_database=True)) as db:
+        result = UserService(db).erase(
+            valid_tenant(args.tenant), args.workspace or None, args.user_id, dry_run=args.dry_run
+        )
+    verb = "would erase" if args.dry_run else "erased"
+    counts = ", ".join(f"{n} {kind}" for kind, n in result["counts"].items() if n) or "nothing"
+    print(f"{verb} {counts} of {args.user_id} in {result['workspaces']} workspaces")
+    return 0
 
 
 def _read_import(path: Path) -> dict[str, list[dict[str, Any]]]:
@@ -642,6 +715,12 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--workspace", required=True, help="the workspace to export")
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     export.add_argument("--no-associations", action="store_true", help="memories only, no associations")
+    export.add_argument(
+        "--format",
+        choices=["1.0", "2.0"],
+        default="2.0",
+        help="2.0 (default): every row of the workspace (docs/export-format.md); 1.0: memories and associations",
+    )
     _database_options(export)
     export.set_defaults(run=_export)
 
@@ -651,6 +730,26 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--tenant", default=DEFAULT_TENANT, help="the tenant importing (default: _default)")
     _database_options(imp)
     imp.set_defaults(run=_import)
+
+    users = sub.add_parser("users", help="list a workspace's users, or erase one user's data for good")
+    users_sub = users.add_subparsers(dest="users_command", required=True, metavar="ACTION")
+    ulist = users_sub.add_parser("list", help="the users of a workspace with their counts")
+    ulist.add_argument("--workspace", required=True, help="the workspace")
+    ulist.add_argument("--limit", type=int, default=1000, help="how many at most (default 1000)")
+    ulist.add_argument("--json", action="store_true", help="one JSON list instead of a table")
+    _database_options(ulist)
+    ulist.set_defaults(run=_users_list)
+    erase = users_sub.add_parser("erase", help="hard-delete everything of one user_id in a tenant")
+    erase.add_argument("user_id", help="the user_id to erase")
+    erase.add_argument("--tenant", default=DEFAULT_TENANT, help="the tenant (default: _default)")
+    erase.add_argument(
+        "--workspace",
+        action="append",
+        help="only this workspace of the tenant; repeat for several (default: all)",
+    )
+    erase.add_argument("--dry-run", action="store_true", help="count what would be erased; delete nothing")
+    _database_options(erase)
+    erase.set_defaults(run=_users_erase)
 
     keys = sub.add_parser("keys", help="create, list and revoke API keys")
     keys_sub = keys.add_subparsers(dest="keys_command", required=True, metavar="ACTION")

@@ -63,6 +63,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         skills,
         threads,
         tokens,
+        users,
         views,
         workspaces,
     )
@@ -72,6 +73,7 @@ def all_routers() -> tuple[APIRouter, ...]:
         memories.router,
         workspaces.router,
         views.router,
+        users.router,
         threads.router,
         sessions.router,
         packs.router,

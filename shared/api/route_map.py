@@ -68,6 +68,7 @@ FUNCTIONS: dict[str, ApiFunction] = {
             # through /v1/workspaces/{proxy+}.
             Part("shared.api.routes.graph", _any("/v1/graph/{proxy+}")),
             Part("shared.api.routes.contradictions", _any("/v1/contradictions/{proxy+}")),
+            Part("shared.api.routes.users", _any("/v1/users", "/v1/users/{proxy+}")),
             Part("shared.api.routes.ingest", _any("/v1/ingest/{proxy+}")),
             Part(
                 "shared.api.routes.resources",

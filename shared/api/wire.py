@@ -95,6 +95,21 @@ def traversal(walk: Walk, max_bytes: int) -> dict[str, Any]:
     return {"paths": paths, "total_paths": len(paths), "unique_nodes": len(unique), "truncated": truncated}
 
 
+def export_lines_v2(header: dict[str, Any], records: Iterable[tuple[str, dict[str, Any]]]) -> Iterator[str]:
+    """Export format 2 (docs/export-format.md): a memory's ``data`` is the wire model (what version-1 readers and
+    SDK 0.2.1 parse) and its ``row`` the stored columns that ``data`` does not already carry as they are."""
+    yield json.dumps(header) + "\n"
+    for kind, row in records:
+        if kind == "end":
+            yield json.dumps({"type": "end", **row}) + "\n"
+        elif kind == "memory":
+            data = memory(row["row"])
+            extra = {k: v for k, v in row["raw"].items() if k not in data or data[k] != v}
+            yield json.dumps({"type": kind, "data": data, "row": extra}) + "\n"
+        else:
+            yield json.dumps({"type": kind, "data": row}) + "\n"
+
+
 def export_lines(header: dict[str, Any], records: Iterable[tuple[str, dict[str, Any]]]) -> Iterator[str]:
     """The NDJSON export: the header line, then one line per memory, association and resource."""
     yield json.dumps(header) + "\n"

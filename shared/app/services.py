@@ -33,10 +33,12 @@ from shared.domain.resources.view_service import ViewService
 from shared.domain.retrieval.answer import PROFILE as ANSWER_PROFILE
 from shared.domain.retrieval.answer import Answerer
 from shared.domain.retrieval.recall import Recaller
+from shared.domain.roundtrip import RoundTrip
 from shared.domain.sessions.packs import ContextService
 from shared.domain.sessions.service import SessionService
 from shared.domain.threads import ThreadService
 from shared.domain.tokens import Tokens
+from shared.domain.users import UserService
 from shared.domain.workspaces import WorkspaceService
 from shared.providers.blobs import create_blobs
 from shared.providers.embeddings import create_embedder
@@ -56,6 +58,8 @@ class Services:
     memories: MemoryService
     recaller: Recaller
     workspaces: WorkspaceService
+    roundtrip: RoundTrip
+    users: UserService
     sessions: SessionService
     context: ContextService
     threads: ThreadService
@@ -101,6 +105,8 @@ class Services:
             memories=memories,
             recaller=recaller,
             workspaces=WorkspaceService(db, memories),
+            roundtrip=RoundTrip(db, memories),
+            users=UserService(db),
             sessions=sessions,
             context=ContextService(db, sessions, recaller, settings),
             threads=ThreadService(db, create_queue(settings), worker),

@@ -456,6 +456,15 @@ def export_page(
     ).fetchall()
 
 
+def export_rows(conn: Connection, workspace_id: str, ids: list[str]) -> dict[str, dict]:
+    """The memories ``ids`` as the wire model reads them (export format 2's ``data``), by id."""
+    rows = conn.execute(
+        f"SELECT {COLUMNS}, stale_by FROM memories WHERE workspace_id = %s AND id = ANY(%s)",
+        (workspace_id, ids),
+    ).fetchall()
+    return {row["id"]: row for row in rows}
+
+
 # What an import restores on a row it has just created (shared/domain/workspaces.py ImportedHistory): no revision is
 # recorded for it, the row is as it was exported.
 RESTORABLE_COLUMNS = frozenset(

@@ -727,6 +727,9 @@ CREATE TABLE public.memory_revisions (
 ALTER TABLE ONLY public.memory_revisions
     ADD CONSTRAINT memory_revisions_pkey PRIMARY KEY (memory_id, revision);
 
+ALTER TABLE ONLY public.memory_revisions
+    ADD CONSTRAINT memory_revisions_memory_id_fkey FOREIGN KEY (memory_id) REFERENCES public.memories(id) ON DELETE CASCADE;
+
 CREATE INDEX memory_revisions_ws ON public.memory_revisions USING btree (workspace_id, memory_id);
 
 ALTER TABLE public.memory_revisions ENABLE ROW LEVEL SECURITY;

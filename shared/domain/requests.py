@@ -780,3 +780,7 @@ class WorkspaceImportRequest(_Request):
     itself (`Content-Type: application/x-ndjson`)."""
 
     data: WorkspaceExportData = Field(description="The export to import.")
+
+
+class UserErase(_Request):
+    dry_run: bool = Field(default=False, description="Count what would be erased; delete nothing.")

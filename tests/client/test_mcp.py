@@ -31,6 +31,8 @@ EXPECTED_TOOLS = {
     "relate",
     "entity",
     "list_entities",
+    "list_users",
+    "erase_user",
     "context_execute",
     "context_load",
     "context_inspect",
@@ -365,6 +367,22 @@ async def test_an_injected_sdk_client_in_process(base_url: str, http: httpx.Clie
             await tools.forget("mem_0000000000000000")
     finally:
         await tools.aclose()
+
+
+async def test_users_are_listed_and_erased(base_url: str, http: httpx.Client, ws: str) -> None:
+    sdk = MemoryLayerClient(base_url, workspace_id=ws)
+    async with Client(build_server(Config(), client=sdk)) as mcp_client:
+        r = http.post("/v1/memories", json={"content": "Gil collects stamps.", "user_id": "u_gil"},
+                      headers={"X-Workspace-ID": ws})  # fmt: skip
+        assert r.status_code == 201, r.text
+        listed = _payload(await mcp_client.call_tool("list_users", {}))
+        assert listed["users"] == [{"user_id": "u_gil", "memories": 1, "threads": 0, "sessions": 0}]
+        dry = _payload(await mcp_client.call_tool("erase_user", {"user_id": "u_gil", "dry_run": True}))
+        assert dry["dry_run"] is True and dry["counts"]["memories"] == 1
+        done = _payload(await mcp_client.call_tool("erase_user", {"user_id": "u_gil"}))
+        assert done["counts"]["memories"] == 1
+        assert _payload(await mcp_client.call_tool("list_users", {}))["users"] == []
+    assert "stamps" not in http.get(f"/v1/workspaces/{ws}/export").text
 
 
 async def test_api_key_and_its_refusals_reach_the_model(settings: Any, services: Any, ws: str) -> None:

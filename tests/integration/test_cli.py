@@ -129,16 +129,57 @@ def test_export_then_import_with_progress(db_env, services, ws: str, other_ws: s
     assert "exported 7 memories" in out.stdout
     assert "exporting" in out.stderr and "7/7" in out.stderr  # tqdm's bar, on stderr
     lines = [json.loads(line) for line in path.read_text().splitlines()]
-    assert [line["type"] for line in lines] == ["header"] + ["memory"] * 7
+    assert [line["type"] for line in lines if line["type"] != "context"] == ["header"] + ["memory"] * 7 + [
+        "end"
+    ]
+    assert lines[0]["version"] == "2.0"
 
     imported = run_cli("import", "--workspace", other_ws, str(path), env=db_env)
     assert imported.returncode == 0, imported.stderr
-    assert "imported 7 memories" in imported.stdout and "7/7" in imported.stderr
+    assert "imported 7 memory (ids remapped)" in imported.stdout
     with services.db.connection() as conn:
         contents = conn.execute(
             "SELECT content FROM memories WHERE workspace_id = %s ORDER BY content", (other_ws,)
         ).fetchall()
     assert [r["content"] for r in contents] == [f"exported note {i}" for i in range(7)]
+
+
+def test_a_version_1_export_still_imports(db_env, services, ws: str, other_ws: str, tmp_path: Path) -> None:
+    for i in range(3):
+        services.memories.remember(ws, MemoryCreate(content=f"old format note {i}"))
+    path = tmp_path / "v1.ndjson"
+    out = run_cli("export", "--workspace", ws, "--format", "1.0", "-o", str(path), env=db_env)
+    assert out.returncode == 0, out.stderr
+    imported = run_cli("import", "--workspace", other_ws, str(path), env=db_env)
+    assert imported.returncode == 0 and "imported 3 memories" in imported.stdout, imported.stderr
+
+
+def test_a_cut_version_2_file_imports_nothing(
+    db_env, services, ws: str, other_ws: str, tmp_path: Path
+) -> None:
+    services.memories.remember(ws, MemoryCreate(content="a note that is cut off"))
+    path = tmp_path / "cut.ndjson"
+    assert run_cli("export", "--workspace", ws, "-o", str(path), env=db_env).returncode == 0
+    path.write_text("".join(path.read_text().splitlines(keepends=True)[:-1]))  # no end line
+    out = run_cli("import", "--workspace", other_ws, str(path), env=db_env)
+    assert out.returncode == 1 and "cut short" in one_line_error(out)
+    with services.db.connection() as conn:
+        n = conn.execute("SELECT count(*) AS n FROM memories WHERE workspace_id = %s", (other_ws,)).fetchone()
+    assert n["n"] == 0
+
+
+def test_users_list_and_erase(db_env, services, ws: str) -> None:
+    services.memories.remember(ws, MemoryCreate(content="Uma likes kites", user_id="u_uma"))
+    services.memories.remember(ws, MemoryCreate(content="Ola likes boats", user_id="u_ola"))
+    table = run_cli("users", "list", "--workspace", ws, env=db_env)
+    assert table.returncode == 0, table.stderr
+    assert [line.split()[:2] for line in table.stdout.splitlines()[1:]] == [["u_ola", "1"], ["u_uma", "1"]]
+    dry = run_cli("users", "erase", "u_uma", "--workspace", ws, "--dry-run", env=db_env)
+    assert dry.returncode == 0 and "would erase 1 memories of u_uma in 1 workspaces" in dry.stdout, dry.stdout
+    done = run_cli("users", "erase", "u_uma", "--workspace", ws, env=db_env)
+    assert done.returncode == 0 and "erased 1 memories" in done.stdout, done.stdout
+    listed = json.loads(run_cli("users", "list", "--workspace", ws, "--json", env=db_env).stdout)
+    assert [u["user_id"] for u in listed] == ["u_ola"]
 
 
 def test_an_unreadable_import_changes_nothing(db_env, services, other_ws: str, tmp_path: Path) -> None:

@@ -435,7 +435,7 @@ class TestWorkspaces:
         lines = [line for line in r.text.splitlines() if line]
         parsed = [json.loads(line) for line in lines]
         assert parsed[0]["type"] == "header" and parsed[0]["total_memories"] == 2
-        assert [p["type"] for p in parsed[1:]] == ["memory", "memory", "association"]
+        assert [p["type"] for p in parsed[1:]] == ["memory", "memory", "association", "end"]  # format 2
         data = {
             "memories": [p["data"] for p in parsed if p["type"] == "memory"],
             "associations": [p["data"] for p in parsed if p["type"] == "association"],

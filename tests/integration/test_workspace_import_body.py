@@ -12,8 +12,9 @@ from tests.helpers.http import h, remember
 
 
 def exported(http, ws: str) -> tuple[bytes, dict]:
-    """The NDJSON export, and the same as the reference's one JSON object."""
-    r = http.get(f"/v1/workspaces/{ws}/export")
+    """The NDJSON export (version 1.0, the one the reference's JSON can carry), and the same as the reference's
+    one JSON object."""
+    r = http.get(f"/v1/workspaces/{ws}/export", params={"version": "1.0"})
     assert r.status_code == 200, r.text
     lines = [json.loads(line) for line in r.text.splitlines() if line]
     header = lines[0]

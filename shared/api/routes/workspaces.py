@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+import tempfile
+from collections.abc import Iterator
+from typing import IO, Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import StreamingResponse
@@ -119,12 +121,23 @@ def export_workspace(
     include_associations: Annotated[
         bool, Query(description="Also export the associations (default true).")
     ] = True,
+    version: Annotated[
+        Literal["1.0", "2.0"],
+        Query(
+            description="2.0 (default): the whole workspace, row for row (docs/export-format.md); 1.0: memories "
+            "and associations only. A slice (offset, limit) or include_associations=false is always 1.0."
+        ),
+    ] = "2.0",
 ) -> StreamingResponse:
-    """The workspace as NDJSON: a header line, then one line per memory and per association."""
-    header, records = svc.workspaces.export_rows(
-        _mine(caller, workspace_id), include_associations=include_associations, offset=offset, limit=limit
-    )
-    lines = wire.export_lines(header, records)
+    """The workspace as NDJSON: a header line, then one line per row, then (2.0) an end line with the counts."""
+    workspace_id = _mine(caller, workspace_id)
+    if version == "2.0" and not offset and not limit and include_associations:
+        lines = wire.export_lines_v2(*svc.roundtrip.export(workspace_id))
+    else:
+        header, records = svc.workspaces.export_rows(
+            workspace_id, include_associations=include_associations, offset=offset, limit=limit
+        )
+        lines = wire.export_lines(header, records)
     return StreamingResponse(lines, media_type="application/x-ndjson")
 
 
@@ -137,7 +150,8 @@ IMPORT_BODY = {
             "application/x-ndjson": {
                 "schema": {
                     "type": "string",
-                    "description": "The NDJSON export: a header line, then one line per memory and association.",
+                    "description": "The NDJSON export: a header line, then one line per row, and (format 2, "
+                    "docs/export-format.md) an end line with the counts.",
                 }
             },
         },
@@ -149,12 +163,57 @@ IMPORT_BODY = {
 async def import_workspace(
     workspace_id: WorkspaceIdPath, request: Request, caller: CallerDep, svc: ServicesDep
 ) -> dict[str, Any]:
-    """Accepts ``{"data": {...export...}}``, a bare export object, or the NDJSON export itself."""
+    """Accepts ``{"data": {...export...}}``, a bare export object, or the NDJSON export itself (a version-2
+    file is read line by line, all of it written or nothing)."""
     _mine(caller, workspace_id)
-    data = _parse_import(await request.body(), request.headers.get("content-type", ""))
+    with tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY) as spool:
+        async for chunk in request.stream():
+            spool.write(chunk)
+        spool.seek(0)
+        if "ndjson" in request.headers.get("content-type", "") and _is_version_2(spool):
+            return await run_in_threadpool(
+                svc.roundtrip.import_lines, workspace_id, lambda: _lines(spool), tenant_id=caller.tenant_id
+            )
+        raw = spool.read()
+    data = _parse_import(raw, request.headers.get("content-type", ""))
     if any(isinstance(m, dict) and m.get("scope") == "user" for m in data.get("memories") or []):
         caller.require_shared_write()  # before anything is written, not at the first such item
     return await run_in_threadpool(svc.workspaces.import_data, workspace_id, data, caller.tenant_id)
+
+
+# Up to this much of an import body stays in memory; past it the body waits on disk (/tmp on Lambda).
+SPOOL_IN_MEMORY = 1 << 20
+
+
+def _is_version_2(spool: IO[bytes]) -> bool:
+    """Whether the first non-blank line is a header of a version other than 1.0 (version 2, or one this server
+    refuses with a 400 naming it); the file is left at its start."""
+    try:
+        for line in _lines(spool):
+            if line.strip():
+                header = json.loads(line)
+                return (
+                    isinstance(header, dict)
+                    and header.get("type") == "header"
+                    and header.get("version", "1.0") != "1.0"
+                )
+        return False
+    except ValueError:
+        return False  # the version-1 parser names the bad line
+    finally:
+        spool.seek(0)
+
+
+def _lines(spool: IO[bytes]) -> Iterator[str]:
+    """The spooled body's lines, one at a time, from its start."""
+    spool.seek(0)
+    for number, raw in enumerate(spool, start=1):
+        try:
+            yield raw.decode()
+        except UnicodeDecodeError as exc:
+            raise InvalidInput(
+                f"import line {number} is not UTF-8", code="invalid_import", line=number
+            ) from exc
 
 
 def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:

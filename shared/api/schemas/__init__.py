@@ -159,6 +159,7 @@ from shared.api.schemas.threads import (
     ThreadList,
 )
 from shared.api.schemas.tokens import Token, TokenCreated, TokenList
+from shared.api.schemas.users import EraseResult, UserCounts, UserList
 from shared.api.schemas.workspaces import (
     Context,
     ContextEnvelope,
@@ -170,6 +171,9 @@ from shared.api.schemas.workspaces import (
 )
 
 __all__ = [
+    "EraseResult",
+    "UserCounts",
+    "UserList",
     "AnswerResponse",
     "ApiKey",
     "ApiKeyCreated",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ConfigDict, Field
 
@@ -99,3 +99,15 @@ class ImportResult(Wire):
     )
     errors: int = Field(description="Items refused (see `details`).")
     details: list[Any] = Field(description="Why each refused item was refused.")
+    ids: Literal["kept", "remapped"] | None = Field(
+        default=None,
+        description="Export format 2: whether the rows kept their ids (an empty target, no id taken) or were all "
+        "given derived ones (docs/export-format.md).",
+    )
+    imported_by_kind: dict[str, int] = Field(
+        default_factory=dict, description="Export format 2: rows written, by line type."
+    )
+    skipped_by_kind: dict[str, int] = Field(
+        default_factory=dict,
+        description="Export format 2: rows the workspace already held (or that name one left out), by line type.",
+    )

@@ -142,24 +142,46 @@ def import_items(db: Database, workspace_id: str, items: list[Any], *, tenant_id
         except (ValidationError, InvalidInput) as exc:
             details.append({"resource": index, "error": str(exc)[:500]})
             continue
-        place = {"workspace_id": workspace_id, "tenant_id": tenant_id}
-        head = {**resource.model_dump(exclude={"revisions", "files"}), **place}
-        revisions = [{**r.model_dump(), **place} for r in resource.revisions]
         with db.transaction() as conn:
             ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
             if missing := _missing_parent(conn, workspace_id, resource.kind):
                 error = f"resources[{index}]: its parent {missing} is not in the workspace"
                 details.append({"resource": index, "error": error})
                 continue
-            written = repo.restore_exported(conn, head, revisions)
-            for row in rows if written is not None else []:
-                skill_files.upsert(conn, workspace_id, resource.id, row)
-        if written is None:
-            skipped += 1
-        else:
+            written = _restore(conn, workspace_id, resource, rows, tenant_id)
+        if written:
             imported += 1
+        else:
+            skipped += 1
     details.sort(key=lambda detail: detail["resource"])
     return {"imported": imported, "skipped": skipped, "details": details}
+
+
+def restore_one(conn: Connection, workspace_id: str, item: Any, *, tenant_id: str) -> bool:
+    """Write one exported resource in the caller's transaction; False if its id or key is taken there. A
+    resource that is not valid raises ``InvalidInput`` (the caller's import then writes nothing). A whole
+    workspace's file brings every parent in the same transaction, so no parent is looked up here."""
+    try:
+        resource = _validated(0, item)
+    except ValidationError as exc:
+        raise InvalidInput(f"a resource that is not valid: {str(exc)[:300]}", code="invalid_import") from exc
+    return _restore(conn, workspace_id, resource, _file_rows(0, resource), tenant_id)
+
+
+def _restore(
+    conn: Connection,
+    workspace_id: str,
+    resource: ExportedResource,
+    rows: list[dict[str, Any]],
+    tenant_id: str,
+) -> bool:
+    place = {"workspace_id": workspace_id, "tenant_id": tenant_id}
+    head = {**resource.model_dump(exclude={"revisions", "files"}), **place}
+    revisions = [{**r.model_dump(), **place} for r in resource.revisions]
+    written = repo.restore_exported(conn, head, revisions)
+    for row in rows if written is not None else []:
+        skill_files.upsert(conn, workspace_id, resource.id, row)
+    return written is not None
 
 
 def _is_child(item: Any) -> bool:

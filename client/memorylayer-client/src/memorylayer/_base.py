@@ -169,6 +169,10 @@ def _none(_: httpx.Response) -> None:
     return None
 
 
+def _bytes(response: httpx.Response) -> bytes:
+    return response.content
+
+
 def _page(key: str, model: type[BaseModel]) -> Callable[[httpx.Response], ResourcePage]:
     """A list of versioned resources (``{key: [...], next_page_token}``) as a ``ResourcePage`` of ``model``."""
 

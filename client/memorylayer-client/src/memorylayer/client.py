@@ -27,6 +27,7 @@ from memorylayer._base import (
     ClientBase,
     Parser,
     _batch_op,
+    _bytes,
     _conditional,
     _json,
     _list,
@@ -88,6 +89,7 @@ from memorylayer.models import (
     EntityRelationInput,
     EntityResolution,
     EntitySeedResult,
+    EraseResult,
     GraphAnalysis,
     GraphSnapshot,
     GraphStats,
@@ -121,6 +123,7 @@ from memorylayer.models import (
     TokenCreateResult,
     TokenInfo,
     TraverseResult,
+    UserPage,
     ViewObservation,
     WorkingMemoryItem,
     Workspace,
@@ -1830,6 +1833,47 @@ class MemoryLayerClient(ClientBase):
             self._call(
                 "POST", f"/v1/workspaces/{workspace_id}/import", _model(ImportResult), json={"data": payload}
             )
+        )
+
+    async def export_workspace_ndjson(self, workspace_id: str | None = None) -> bytes:
+        """The whole workspace in export format 2 (NDJSON, row for row: docs/export-format.md), as bytes to
+        keep or hand to :meth:`import_workspace_ndjson`."""
+        return await self._run(
+            self._call(
+                "GET",
+                f"/v1/workspaces/{self._need_ws(workspace_id)}/export",
+                _bytes,
+                headers={"Accept": "application/x-ndjson"},
+            )
+        )
+
+    async def import_workspace_ndjson(self, workspace_id: str, ndjson: bytes) -> ImportResult:
+        """Load an NDJSON export (format 2 or 1.0) into a workspace: all of it, or nothing (a 400 names the bad
+        line). Ids are kept when the target is empty and they are free, else derived (``result.ids``)."""
+        return await self._run(
+            self._call(
+                "POST",
+                f"/v1/workspaces/{workspace_id}/import",
+                _model(ImportResult),
+                content=ndjson,
+                headers={"Content-Type": "application/x-ndjson"},
+            )
+        )
+
+    # ------------------------------------------------------------------ users
+    async def list_users(
+        self, *, limit: int = 100, after: str | None = None, workspace_id: str | None = None
+    ) -> UserPage:
+        """The workspace's users (each ``user_id`` its memories, threads or sessions carry) with counts."""
+        params = fields(locals(), "workspace_id")
+        return await self._run(
+            self._call("GET", "/v1/users", _model(UserPage), workspace_id=workspace_id, params=params)
+        )
+
+    async def erase_user(self, user_id: str, *, dry_run: bool = False) -> EraseResult:
+        """Erase everything of ``user_id`` in this key's workspaces, for good (``dry_run``: count only)."""
+        return await self._run(
+            self._call("POST", f"/v1/users/{user_id}/erase", _model(EraseResult), json={"dry_run": dry_run})
         )
 
     # ------------------------------------------------------------------ versioned resources

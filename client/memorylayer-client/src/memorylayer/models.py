@@ -582,6 +582,34 @@ class ImportResult(_Model):
     skipped_duplicates: int = 0
     errors: int = 0
     details: list[dict[str, Any]] = Field(default_factory=list)
+    # Export format 2: "kept" or "remapped" ids, and the rows written / already held, by line type.
+    ids: str | None = None
+    imported_by_kind: dict[str, int] = Field(default_factory=dict)
+    skipped_by_kind: dict[str, int] = Field(default_factory=dict)
+
+
+class UserCounts(_Model):
+    """One user of a workspace: how many memories, threads and sessions carry its ``user_id``."""
+
+    user_id: str
+    memories: int = 0
+    threads: int = 0
+    sessions: int = 0
+
+
+class UserPage(_Model):
+    workspace_id: str | None = None
+    users: list[UserCounts] = Field(default_factory=list)
+    next_after: str | None = None
+
+
+class EraseResult(_Model):
+    """What ``erase_user`` deleted (or, ``dry_run``, would delete), by kind."""
+
+    user_id: str
+    dry_run: bool = False
+    workspaces: int = 0
+    counts: dict[str, int] = Field(default_factory=dict)
 
 
 class Context(_Model):

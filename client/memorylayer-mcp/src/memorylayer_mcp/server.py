@@ -455,6 +455,30 @@ class MemoryLayerTools:
         listed = await self.client.list_entities(limit=limit)
         return {"entities": [_entity_brief(e) for e in listed.entities], "total_count": listed.total_count}
 
+    @tool("List users", READ)
+    async def list_users(
+        self,
+        limit: Annotated[int, Field(ge=1, le=1000, description="How many users at most.")] = 100,
+    ) -> dict[str, Any]:
+        """The users this workspace holds data of (each user_id its memories, threads or sessions carry), with
+        how many memories, threads and sessions each has."""
+        page = await self.client.list_users(limit=limit)
+        return {"users": [u.model_dump() for u in page.users]}
+
+    @tool("Erase user", DESTRUCTIVE)
+    async def erase_user(
+        self,
+        user_id: Annotated[str, Field(min_length=1, description="The user_id whose data is erased.")],
+        dry_run: Annotated[
+            bool, Field(description="Only count what would be erased; delete nothing.")
+        ] = False,
+    ) -> dict[str, Any]:
+        """Erase everything of one user for good (memories and their history, facts derived from them, relation
+        evidence, threads, sessions) when the user asks to be forgotten entirely. It cannot be undone: call it
+        with dry_run first to see the counts."""
+        result = await self.client.erase_user(user_id, dry_run=dry_run)
+        return {"user_id": result.user_id, "dry_run": result.dry_run, "counts": result.counts}
+
     @tool("Context: execute", WRITE)
     async def context_execute(
         self,
