@@ -56,6 +56,11 @@ TABLES: dict[str, Table] = {
     "relation": Table("entity_relations", ("created_at", "id")),
     "evidence": Table("entity_relation_evidence", ("created_at", "id")),
     "checkpoint": Table("session_checkpoints", ("created_at", "id")),
+    "contradiction": Table("contradictions", ("detected_at", "id")),
+    # A document's metadata and pages; its bytes stay in the source's bucket (docs/export-format.md). Page
+    # vectors are this server's to compute, as memories' are: a reprocess in the target makes them.
+    "document": Table("documents", ("created_at", "id")),
+    "document_page": Table("document_pages", ("document_id", "page_no"), drop=("workspace_id", "embedding")),
 }
 
 _columns: dict[str, tuple[str, ...]] = {}

@@ -32,6 +32,7 @@ from shared.db import transfer as repo
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.db.rows import Connection
+from shared.domain.documents.service import storage_key
 from shared.domain.memories.service import MemoryService
 from shared.domain.resources import transfer as resource_transfer
 
@@ -41,7 +42,19 @@ PAGE = 500
 KINDS = (*repo.TABLES, "resource")
 # Kinds whose ids are unique across the database (the others are unique within their workspace).
 _GLOBAL_IDS = frozenset(
-    {"message", "memory", "association", "entity", "alias", "relation", "evidence", "checkpoint"}
+    {
+        "message",
+        "memory",
+        "association",
+        "entity",
+        "alias",
+        "relation",
+        "evidence",
+        "checkpoint",
+        "contradiction",
+        "document",
+        "document_page",
+    }
 )
 # Sessions and threads keep their ids (unique within a workspace, often the client's own): one the target holds
 # already is the same conversation, and its messages or items the target has are skipped as duplicates.
@@ -66,6 +79,9 @@ _REFS: dict[str, dict[str, str]] = {
     "relation": {"source_entity_id": "entity", "target_entity_id": "entity"},
     "evidence": {"relation_id": "relation", "source_memory_id": "memory"},
     "checkpoint": {"session_id": "session", "raw_memory_id": "memory"},
+    "contradiction": {"memory_a_id": "memory", "memory_b_id": "memory", "newer_memory_id": "memory"},
+    "document": {"memory_ids[]": "memory"},
+    "document_page": {"document_id": "document"},
 }
 _REQUIRED = {
     "working_memory": {"session_id"},
@@ -76,6 +92,8 @@ _REQUIRED = {
     "relation": {"source_entity_id", "target_entity_id"},
     "evidence": {"relation_id", "source_memory_id"},
     "checkpoint": {"session_id", "raw_memory_id"},
+    "contradiction": {"memory_a_id", "memory_b_id"},
+    "document_page": {"document_id"},
 }
 # A memory's self-references: resolved once every memory is in (a fact names the later one that replaced it).
 _MEMORY_SELF = ("superseded_by", "stale_by", "source_memory_id")
@@ -324,6 +342,9 @@ class _Import:
             return
         if kind == "revision":
             self._revision(row)
+        if kind == "document" and isinstance(row.get("filename"), str):
+            # Where this deployment keeps the bytes when they are uploaded again (the file does not carry them).
+            row["storage_key"] = storage_key(self.ws, row["id"], row["filename"])
         if kind == "entity" and isinstance(row.get("merged_into"), str):
             self.merges.append((row["id"], row["merged_into"]))
             row["merged_into"] = None

@@ -10,6 +10,7 @@ import httpx
 import psycopg
 
 from shared.domain.roundtrip import remapped_id
+from tests.helpers.documents import upload, wait_document
 from tests.helpers.http import h, recall, remember
 from tests.helpers.roundtrip import canonical, counts, export, import_, remap_table
 
@@ -180,3 +181,42 @@ def test_a_forgotten_memory_leaves_forgotten(http, ws):
     assert http.get(f"/v1/memories/{kept['id']}", headers=h(restored)).status_code == 200
     listed = http.get("/v1/memories", headers=h(restored)).json()["memories"]
     assert [m["id"] for m in listed] == [kept["id"]]
+
+
+def test_documents_and_contradictions_round_trip(http, ws):
+    """A document's metadata and pages, the memories derived from it, and a resolved and an open contradiction
+    arrive in the copy naming the copy's memories."""
+    r = upload(http, ws, "notes.md", b"# Notes\n\nThe tomatoes need water every morning.\n", "text/markdown")
+    assert r.status_code == 202, r.text
+    doc = wait_document(http, ws, r.json()["document"]["id"])
+    assert doc["status"] == "completed" and doc["memory_ids"], doc
+    for text in (
+        "Dana lives in Paris",
+        "Dana does not live in Paris",
+        "Ravi works at Acme",
+        "Ravi works at Initech",
+    ):
+        remember(http, ws, text, user_id="u_dana")
+    r = http.post(f"/v1/workspaces/{ws}/contradictions/scan", json={}, headers=h(ws))
+    assert r.status_code == 200, r.text
+    found = http.get(f"/v1/workspaces/{ws}/contradictions", headers=h(ws)).json()["contradictions"]
+    assert len(found) >= 2, found
+    r = http.post(
+        f"/v1/contradictions/{found[0]['id']}/resolve", json={"resolution": "keep_both"}, headers=h(ws)
+    )
+    assert r.status_code == 200, r.text
+
+    before = export(http, ws)
+    kinds = counts(before)
+    assert kinds["document"] == 1 and kinds["document_page"] == 1 and kinds["contradiction"] == len(found)
+    copy = f"ws_copy_{uuid.uuid4().hex[:10]}"
+    r = import_(http, copy, before)
+    assert r.status_code == 200, r.text
+    assert r.json()["ids"] == "remapped" and r.json()["errors"] == 0
+    after = export(http, copy)
+    assert counts(after) == kinds
+    assert canonical(after, copy, ids=remap_table(before, copy)) == canonical(before, ws)
+    copied = http.get(f"/v1/documents/{remapped_id(copy, doc['id'])}", headers=h(copy)).json()
+    assert copied["memory_ids"] == [remapped_id(copy, m) for m in doc["memory_ids"]]
+    still_open = http.get(f"/v1/workspaces/{copy}/contradictions", headers=h(copy)).json()["contradictions"]
+    assert len(still_open) == len(found) - 1
