@@ -1734,6 +1734,19 @@ export interface EntityResolution {
   resolution: EntityMatch;
 }
 
+export interface EraseResult {
+  /** The user erased. */
+  user_id: string;
+  /** True: nothing was deleted, the counts say what would be. */
+  dry_run: boolean;
+  /** How many of the caller's workspaces (in its tenant) were searched. */
+  workspaces: number;
+  /** Rows erased (or, in a dry run, that would be), by kind: memories, derived_memories, revisions, associations, evidence, relations, entities, threads, messages, sessions, working_memory, sandboxes. */
+  counts: {
+    [key: string]: number;
+  };
+}
+
 export interface Evidence {
   /** The object's id. */
   id: string;
@@ -1925,6 +1938,16 @@ export interface ImportResult {
   errors: number;
   /** Why each refused item was refused. */
   details: unknown[];
+  /** Export format 2: whether the rows kept their ids (an empty target, no id taken) or were all given derived ones (docs/export-format.md). */
+  ids?: "kept" | "remapped" | null;
+  /** Export format 2: rows written, by line type. */
+  imported_by_kind?: {
+    [key: string]: number;
+  };
+  /** Export format 2: rows the workspace already held (or that name one left out), by line type. */
+  skipped_by_kind?: {
+    [key: string]: number;
+  };
 }
 
 export interface Info {
@@ -2068,6 +2091,140 @@ export interface JobEnvelope {
   job: Job;
 }
 
+export interface KbArticle {
+  /** `index`, `community-{n}` or `entity-{slug}-{suffix}`. */
+  id: string;
+  /** index, community or entity. */
+  article_type: string;
+  /** Its title. */
+  title: string;
+  /** Its body: Obsidian-flavoured Markdown with front matter and wikilinks. */
+  content_md: string;
+  /** What it was written from (ids, sizes). */
+  metadata?: {
+    [key: string]: unknown;
+  };
+  /** When it was generated (ISO-8601 UTC). */
+  generated_at: string;
+}
+
+export interface KbArticleList {
+  /** The articles: the index, communities by size, entities. */
+  articles: KbArticle[];
+  /** How many are in this answer. */
+  total: number;
+}
+
+export interface KbBridge {
+  /** The community of one end. */
+  source_community_id: number;
+  /** The community of the other end. */
+  target_community_id: number;
+  /** One end's memory. */
+  memory_id_source: string;
+  /** The other end's memory. */
+  memory_id_target: string;
+  /** The association's relationship, or `shares_entity`. */
+  relationship_type: string;
+  /** The link's strength (0–1). */
+  strength?: number;
+}
+
+export interface KbCentralNode {
+  /** The memory. */
+  memory_id: string;
+  /** Its first line, shortened. */
+  label?: string | null;
+  /** Its links. */
+  degree?: number;
+  /** Normalised betweenness: exact up to 100 memories, estimated from sampled sources above. */
+  betweenness?: number;
+  /** Its community. */
+  community_id?: number;
+}
+
+export interface KbCommunity {
+  /** Its number: 0 is the largest. */
+  id: number;
+  /** Its memories, by id. */
+  memory_ids?: string[];
+  /** How many memories. */
+  size?: number;
+  /** Links inside it over possible links (0–1). */
+  cohesion_score?: number;
+  /** Its three best-linked memories. */
+  central_node_ids?: string[];
+  /** Its article's title, when one was generated. */
+  label?: string | null;
+}
+
+export interface KbGenerateRequest {
+  /** The workspace; when not named here: `?workspace_id`, the `X-Workspace-ID` header, the `X-Session-ID` session's workspace, the key's only workspace, then `_default`. */
+  workspace_id?: string | null;
+  /** A named sub-space of the workspace (`_default`); reserved by the reference, not a filter. */
+  context_id?: string | null;
+  /** Accepted for the reference's SDK; there are no RPG nodes. */
+  include_rpg?: boolean;
+  /** The most community articles (1–500). */
+  max_communities?: number;
+  /** The most entity articles (0–200), the best-connected entities first. */
+  max_god_nodes?: number;
+  /** Accepted for the reference's SDK: every call writes the articles afresh. */
+  regenerate?: boolean;
+  /** Accepted for the reference's SDK: generation always runs in the call. */
+  background?: boolean;
+}
+
+export interface KbGraphAnalysis {
+  /** What was analysed. */
+  snapshot: KbGraphSnapshot;
+  /** Its communities, largest first. */
+  communities?: KbCommunity[];
+  /** The 100 most central memories, most central first. */
+  central_nodes?: KbCentralNode[];
+  /** Links between communities, strongest first. */
+  bridges?: KbBridge[];
+  /** Its statistics. */
+  stats?: KbGraphStats;
+}
+
+export interface KbGraphResponse {
+  /** The analysis. */
+  analysis?: KbGraphAnalysis | null;
+  /** Always false: every call analyses the live graph. */
+  cached?: boolean;
+}
+
+export interface KbGraphSnapshot {
+  /** The workspace analysed. */
+  workspace_id: string;
+  /** The context it was limited to (null: all). */
+  context_id?: string | null;
+  /** Memories in the graph. */
+  node_count?: number;
+  /** Links between them. */
+  edge_count?: number;
+  /** Always false: there are no RPG nodes here. */
+  includes_rpg?: boolean;
+}
+
+export interface KbGraphStats {
+  /** Memories in the graph. */
+  node_count?: number;
+  /** Links between them (associations and shared entities). */
+  edge_count?: number;
+  /** Communities found (singletons included). */
+  community_count?: number;
+  /** Edges over possible edges (0–1). */
+  density?: number;
+  /** Average links per memory. */
+  avg_degree?: number;
+  /** The most links any memory has. */
+  max_degree?: number;
+  /** Memories with more than twice the median links. */
+  god_node_count?: number;
+}
+
 export interface KeyCreate {
   /** The workspaces the key may use (1–100). */
   workspaces: string[];
@@ -2081,6 +2238,23 @@ export interface KeyCreate {
   shared_spaces?: "none" | "read" | "read_write";
   /** The tenant that owns the key; its workspaces become the tenant's (409 if another tenant owns one). Omitted: the tenant that owns the workspaces, or for new ones a tenant of its own. */
   tenant_id?: string | null;
+}
+
+export interface Knowledgebase {
+  /** The workspace it was generated for. */
+  workspace_id: string;
+  /** Articles stored (index, communities, entities). */
+  article_count?: number;
+  /** Community articles among them. */
+  community_count?: number;
+  /** When it was generated (ISO-8601 UTC). */
+  generated_at: string;
+  /** The graph it was cut from. */
+  stats?: KbGraphStats | null;
+  /** How much of the graph reached an article (`coverage_ratio`, `coverage_covered`, …). */
+  coverage?: {
+    [key: string]: unknown;
+  } | null;
 }
 
 export interface LoadRequest {
@@ -4288,6 +4462,31 @@ export interface UploadRequest {
   } | null;
 }
 
+export interface UserCounts {
+  /** The `user_id` the workspace's rows carry. */
+  user_id: string;
+  /** Live memories carrying this user_id. */
+  memories: number;
+  /** Threads of this user. */
+  threads: number;
+  /** Sessions of this user (live or not yet expired). */
+  sessions: number;
+}
+
+export interface UserErase {
+  /** Count what would be erased; delete nothing. */
+  dry_run?: boolean;
+}
+
+export interface UserList {
+  /** The workspace listed. */
+  workspace_id: string;
+  /** Its users, by id. */
+  users: UserCounts[];
+  /** Pass as `after` for the next page (null: the last page). */
+  next_after: string | null;
+}
+
 export interface UserRepresentation {
   /** The user. */
   user_id: string;
@@ -5181,7 +5380,7 @@ export interface Operations {
       [key: string]: unknown;
     };
   };
-  /** The workspace as NDJSON: a header line, then one line per memory and per association. */
+  /** The workspace as NDJSON: a header line, then one line per row, then (2.0) an end line with the counts. */
   "GET /v1/workspaces/{workspace_id}/export": {
     path: {
       /** The workspace's id. */
@@ -5194,6 +5393,8 @@ export interface Operations {
       limit?: number;
       /** Also export the associations (default true). */
       include_associations?: boolean;
+      /** 2.0 (default): the whole workspace, row for row (docs/export-format.md); 1.0: memories and associations only. A slice (offset, limit) or include_associations=false is always 1.0. */
+      version?: "1.0" | "2.0";
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
     };
@@ -5201,7 +5402,10 @@ export interface Operations {
     bodyRequired: false;
     response: unknown;
   };
-  /** Accepts ``{"data": {...export...}}``, a bare export object, or the NDJSON export itself. */
+  /**
+   * Accepts ``{"data": {...export...}}``, a bare export object, or the NDJSON export itself (a version-2
+   * file is read line by line, all of it written or nothing).
+   */
   "POST /v1/workspaces/{workspace_id}/import": {
     path: {
       /** The workspace's id. */
@@ -5500,6 +5704,40 @@ export interface Operations {
     body: never;
     bodyRequired: false;
     response: WorkspaceViewObservationResponse;
+  };
+  /** The users of the workspace (every `user_id` its memories, threads or sessions carry), by id, with counts. */
+  "GET /v1/users": {
+    path: never;
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+      /** How many at most. */
+      limit?: number;
+      /** Users after this id. */
+      after?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: UserList;
+  };
+  /**
+   * Erase everything of one user in the caller's workspaces of its tenant, for good: memories and their
+   * revisions, memories derived from them, relation evidence (and relations left with none, and the entities
+   * only they brought), threads and their messages, sessions with working memory and sandbox state. `dry_run`
+   * answers the same counts and deletes nothing. A read-only key gets 403.
+   */
+  "POST /v1/users/{user_id}/erase": {
+    path: {
+      /** The user_id to erase. */
+      user_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: UserErase | null;
+    bodyRequired: false;
+    response: EraseResult;
   };
   /** The workspace's top-level, unarchived threads (or one thread's sub-threads), optionally filtered. */
   "GET /v1/threads": {
@@ -7600,6 +7838,144 @@ export interface Operations {
     body: never;
     bodyRequired: false;
     response: AuditSummary;
+  };
+  /**
+   * Write the workspace's knowledgebase, in place of the last one: an index, one article per community of
+   * linked memories (up to `max_communities`) and one per entity (up to `max_god_nodes`, the best-connected
+   * first), each in Markdown with wikilinks between them. Deterministic: no LLM is asked.
+   */
+  "POST /v1/knowledgebase/generate": {
+    path: never;
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: KbGenerateRequest;
+    bodyRequired: true;
+    response: Knowledgebase;
+  };
+  /** The last generation's summary: its article and community counts, when, and the graph's statistics. */
+  "GET /v1/knowledgebase": {
+    path: never;
+    query: {
+      /** Accepted for the reference's SDK. */
+      context_id?: string | null;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: Knowledgebase;
+  };
+  /**
+   * The stored articles: the index, then communities (largest first), then entities. Empty before the first
+   * generation.
+   */
+  "GET /v1/knowledgebase/articles": {
+    path: never;
+    query: {
+      /** Only `index`, `community` or `entity` articles. */
+      article_type?: string | null;
+      /** How many at most (1–1000). */
+      limit?: number;
+      /** How many to skip (paging). */
+      offset?: number;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: KbArticleList;
+  };
+  /** One stored article. */
+  "GET /v1/knowledgebase/articles/{article_id}": {
+    path: {
+      /** `index`, `community-{n}` or `entity-{slug}-{suffix}`. */
+      article_id: string;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: KbArticle;
+  };
+  /**
+   * The stored articles as an Obsidian vault: `index.md`, `communities/community-{n}.md` and
+   * `entities/{slug}-{suffix}.md`, linked by the wikilinks in their text.
+   */
+  "GET /v1/knowledgebase/export": {
+    path: never;
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: ArrayBuffer;
+  };
+  /**
+   * A fresh analysis of the workspace's memory graph (memories linked by associations and by the entities
+   * they are evidence about): communities, central memories, bridges between communities, statistics.
+   */
+  "GET /v1/knowledgebase/graph": {
+    path: never;
+    query: {
+      /** false: communities, bridges and statistics only (no betweenness). */
+      include_central_nodes?: boolean;
+      /** Only the memories of this context. */
+      context_id?: string | null;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: KbGraphResponse;
+  };
+  /** One community of the live graph, with its article's title when the last generation wrote one. */
+  "GET /v1/knowledgebase/graph/communities/{community_id}": {
+    path: {
+      /** The community's number (0: the largest). */
+      community_id: number;
+    };
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: KbCommunity;
+  };
+  /** A page listing the workspaces this key may see, each linking to its knowledgebase. */
+  "GET /kb": {
+    path: never;
+    query: {
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: string;
+  };
+  /**
+   * A workspace's knowledgebase as a page: its articles in the side bar, one rendered (`?article=`, else
+   * the index), wikilinks made links between them.
+   */
+  "GET /kb/{workspace_id}": {
+    path: {
+      /** The workspace whose knowledgebase to show. */
+      workspace_id: string;
+    };
+    query: {
+      /** The article to show (default: the index). */
+      article?: string | null;
+      /** The workspace to use when the body does not name one. */
+      workspace_id?: string | null;
+    };
+    body: never;
+    bodyRequired: false;
+    response: string;
   };
   /**
    * What the calling key may do, for the console page: whether it may write (the page hides its write
