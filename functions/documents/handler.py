@@ -21,7 +21,9 @@ from shared.providers.tracing import lambda_tracer
 logger = Logger(service="memorylayer-documents")
 tracer = lambda_tracer("memorylayer-documents")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
 metrics = Metrics(namespace="MemoryLayer", service="documents")
-processor = BatchProcessor(event_type=EventType.SQS)
+# One record a batch (infra/functions.py): by default Powertools raises when every record failed, which would
+# make each refused file an invocation error (the Errors alarm) instead of a reported record.
+processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
 
 def record_handler(record: SQSRecord) -> list[dict]:

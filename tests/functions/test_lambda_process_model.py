@@ -2,7 +2,9 @@
 only a fresh /tmp directory writable (HOME and TMPDIR), and the environment the synthesized dev template sets
 for that function. Local stand-ins take the place of what the template names by reference: the stand-in RDS
 Proxy (IAM tokens, TLS verify-full) for the database endpoint, the writer behind a TLS stand-in for migrate,
-moto for SQS and Secrets Manager. Real event shapes: API Gateway HTTP v2, SQS, EventBridge, CloudFormation.
+moto for SQS, S3 (the document bucket, its object-created events on the document queue) and Secrets Manager.
+Real event shapes: API Gateway HTTP v2, SQS (S3's own events inside for the document queue), EventBridge,
+CloudFormation.
 
 Each run goes through tests/lambda_process.py in its own process. As root it runs first as root (which also
 lists the standard-library modules it needed: this interpreter's lives under /root, unreadable to the
@@ -12,6 +14,7 @@ run may change anything under the code directory or the installed packages.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -24,13 +27,16 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote_plus
 
+import httpx
 import psycopg
 import pytest
 
 from shared.local.api_gateway import http_v2
+from shared.local.documents import document_bucket
 from shared.local.rds_proxy import RdsProxyStandIn
-from shared.local.sqs import LocalQueues, lambda_event, local_sqs
+from shared.local.sqs import LocalQueues, add_queue, lambda_event, local_sqs
 from tests.otlp import AgentStandIn, decode
 
 NOBODY = 65534
@@ -76,11 +82,33 @@ def function_of(template: dict[str, Any], name: str) -> dict[str, Any]:
     raise AssertionError(f"no function {name} in the template")
 
 
+def event_source(template: dict[str, Any], name: str) -> dict[str, Any]:
+    """The properties of the SQS event source mapping that invokes function ``name``."""
+    for resource in template["Resources"].values():
+        if resource["Type"] == "AWS::Lambda::EventSourceMapping":
+            ref = resource["Properties"]["FunctionName"]["Ref"]
+            if template["Resources"][ref]["Properties"].get("FunctionName") == f"memorylayer-dev-{name}":
+                return dict(resource["Properties"])
+    raise AssertionError(f"no event source for {name} in the template")
+
+
+def notified_queues(template: dict[str, Any]) -> set[str]:
+    """Logical ids of the queues a bucket's event notifications reach (the document queue)."""
+    return {
+        config["QueueArn"]["Fn::GetAtt"][0]
+        for resource in template["Resources"].values()
+        if resource["Type"] == "Custom::S3BucketNotifications"
+        for config in resource["Properties"]["NotificationConfiguration"].get("QueueConfigurations", [])
+    }
+
+
 @dataclass
 class LocalAws:
     """What the template refers to, standing in on loopback."""
 
-    queues: LocalQueues
+    queues: LocalQueues  # the extraction queue
+    documents: LocalQueues  # the document queue, on the same moto server
+    bucket: str  # the document bucket, its object-created events sent to ``documents``
     app_proxy: RdsProxyStandIn
     writer: RdsProxyStandIn
     dbname: str
@@ -97,7 +125,10 @@ class LocalAws:
         if set(value) == {"Ref"}:
             kind = resources[value["Ref"]]["Type"]
             if kind == "AWS::SQS::Queue":
-                return self.queues.queue_url
+                notified = value["Ref"] in notified_queues(template)
+                return self.documents.queue_url if notified else self.queues.queue_url
+            if kind == "AWS::S3::Bucket":
+                return self.bucket
             if kind == "AWS::SecretsManager::Secret":
                 return self.secrets[value["Ref"]]
             if kind == "AWS::Lambda::Function":  # Ref of a function is its name
@@ -122,7 +153,9 @@ def local_aws(template, superuser_url, owner_url) -> Iterator[LocalAws]:
         # The writer endpoint, as the migrate function reaches it: TLS verify-full, the owner's password.
         RdsProxyStandIn(superuser_url, tls=True) as writer,
     ):
-        aws = LocalAws(queues, app_proxy, writer, dbname)
+        # The template's shape: three receives, then the DLQ; a visibility timeout the test never reaches.
+        documents = add_queue(queues, "documents", visibility_timeout_s=600, max_receive_count=3)
+        aws = LocalAws(queues, documents, document_bucket(documents), app_proxy, writer, dbname)
         import boto3
 
         sm = boto3.client(
@@ -186,6 +219,7 @@ def lambda_environment(template: dict[str, Any], name: str, aws: LocalAws, run_d
             "TMPDIR": str(run_dir),
             # Local endpoints for the AWS SDK (boto3's own variables, so no MEMORYLAYER_* value changes).
             "AWS_ENDPOINT_URL_SQS": aws.queues.endpoint_url,
+            "AWS_ENDPOINT_URL_S3": aws.queues.endpoint_url,
             "AWS_ENDPOINT_URL_SECRETS_MANAGER": aws.queues.endpoint_url,
         }
     )
@@ -356,24 +390,178 @@ def test_extraction_worker_turns_the_queued_jobs_into_memories(
 ):
     """The jobs the memory runs sent to SQS, delivered as Lambda's SQS event source delivers them."""
     queues = local_aws.queues
-    delivered: list[str] = []
+    delivered: list[dict[str, Any]] = []
 
     def build() -> list[dict[str, Any]]:
         received = queues.client.receive_message(
             QueueUrl=queues.queue_url, MaxNumberOfMessages=1, AttributeNames=["All"], WaitTimeSeconds=5
         )["Messages"]
-        delivered.extend(m["MessageId"] for m in received)
+        delivered.extend(received)
         return [{"event": lambda_event(queues, received), "env": trace_header()}]
 
     for mode, run in in_every_mode(template, local_aws, "extraction", build):
         assert run.results[0]["value"] == {"batchItemFailures": []}, (mode, run.log)
-    assert len(delivered) == len(MODES)
+        # The event source deletes what succeeded: a run slower than the visibility timeout must not hand the
+        # next one the same message again.
+        queues.client.delete_message(QueueUrl=queues.queue_url, ReceiptHandle=delivered[-1]["ReceiptHandle"])
+    assert len({m["MessageId"] for m in delivered}) == len(MODES)
     workspaces = [ws for ws, _ in memory_runs.values()]
     with psycopg.connect(superuser_url) as conn:
         statuses = conn.execute(
             "SELECT status FROM extraction_jobs WHERE workspace_id = ANY(%s)", (workspaces,)
         ).fetchall()
     assert statuses == [("done",)] * len(MODES)
+
+
+# The documents runs come after the tracing test above: their memory-function uploads add handler spans that
+# test does not count.
+DOCUMENT_TEXT = b"The lighthouse keeper logs the weather at dawn.\n\nStorms come from the west in autumn.\n"
+CORRUPT_PDF = b"%PDF-1.4\n1 0 obj <<< not a pdf at all"
+
+
+@dataclass
+class DocumentUploads:
+    """What one memory-function run left in the bucket: a document uploaded through the API and a presigned
+    upload the client filled with a corrupt PDF, each with its job."""
+
+    workspace: str
+    document: str
+    job: str
+    refused: str
+    refused_job: str
+
+
+def document_upload(ws: str, filename: str, data: bytes) -> dict[str, Any]:
+    """POST /v1/documents as the SDK sends it (multipart) and API Gateway hands it on (base64-encoded)."""
+    request = httpx.Request(
+        "POST", "https://api.invalid/v1/documents", files={"file": (filename, data, "text/plain")}
+    )
+    headers = {
+        "Authorization": f"Bearer {ADMIN_KEY}",
+        "X-Workspace-ID": ws,
+        "Content-Type": request.headers["content-type"],
+    }
+    event = http_v2("POST", "/v1/documents", headers=headers)
+    event.update(body=base64.b64encode(request.read()).decode(), isBase64Encoded=True)
+    return {"event": event, "env": trace_header()}
+
+
+@pytest.fixture(scope="module")
+def document_uploads(template, local_aws) -> dict[str, DocumentUploads]:
+    """The memory function in every mode takes a document and grants a presigned upload, which the client then
+    fills with a corrupt PDF; the bucket's events for both wait on the document queue. mode -> what it left."""
+    out: dict[str, DocumentUploads] = {}
+    workspaces: list[str] = []
+
+    def build() -> list[dict[str, Any]]:
+        workspaces.append(fresh_ws())
+        return [
+            document_upload(workspaces[-1], "lighthouse log.txt", DOCUMENT_TEXT),
+            api("POST", "/v1/documents/uploads", workspaces[-1], {"filename": "broken.pdf"}),
+        ]
+
+    for mode, run in in_every_mode(template, local_aws, "memory", build):
+        (accepted, uploaded), (granted, grant) = answers(run)
+        assert (accepted, granted) == (202, 201), (mode, run.log)
+        assert grant["upload_url"].startswith(local_aws.queues.endpoint_url), grant["upload_url"]
+        sent = httpx.post(
+            grant["upload_url"], data=grant["fields"], files={"file": ("broken.pdf", CORRUPT_PDF)}
+        )
+        assert sent.status_code in (200, 201, 204), sent.text
+        out[mode] = DocumentUploads(
+            workspaces[-1],
+            uploaded["document"]["id"],
+            uploaded["job"]["id"],
+            grant["document"]["id"],
+            grant["job"]["id"],
+        )
+    return out
+
+
+def bucket_events(queues: LocalQueues, count: int) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """``count`` object-created events from the document queue, as S3 sent them (document id -> message), and
+    the test events S3 sends when a notification is set up."""
+    tests: list[dict[str, Any]] = []
+    received: dict[str, dict[str, Any]] = {}
+    for _ in range(30):  # moto sends the events as the objects land; a few polls collect them
+        if len(received) == count:
+            break
+        got = queues.client.receive_message(
+            QueueUrl=queues.queue_url, MaxNumberOfMessages=10, AttributeNames=["All"], WaitTimeSeconds=1
+        )
+        for message in got.get("Messages", []):
+            body = json.loads(message["Body"])
+            if body.get("Event") == "s3:TestEvent":
+                tests.append(message)
+                continue
+            [record] = body["Records"]
+            assert record["eventSource"] == "aws:s3" and record["eventName"].startswith("ObjectCreated:")
+            key = unquote_plus(record["s3"]["object"]["key"])  # S3 URL-encodes keys in its events
+            received[key.split("/")[2]] = message  # documents/<workspace>/<document>/<filename>
+    assert len(received) == count, sorted(received)
+    return tests, received
+
+
+def test_documents_function_turns_bucket_events_into_memories(
+    template, local_aws, document_uploads, superuser_url
+):
+    """The bucket's events, delivered as the template's event source delivers them (its batch size, partial
+    batch failure): the uploaded document completes with its memories; the corrupt PDF fails its job with the
+    reason at once, and its record is reported failed (SQS redelivers it, then parks it in the DLQ)."""
+    from psycopg.rows import dict_row
+
+    queues = local_aws.documents
+    source = event_source(template, "documents")
+    assert source["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    size = int(source["BatchSize"])
+    tests, events = bucket_events(queues, 2 * len(document_uploads))
+    pending = iter(document_uploads.values())
+    delivered: list[list[dict[str, Any]]] = []
+
+    def build() -> list[dict[str, Any]]:
+        uploads = next(pending)
+        # S3's test event goes to the first container: it is taken and changes nothing.
+        earlier = [] if delivered else tests
+        delivered.append([*earlier, events[uploads.document], events[uploads.refused]])
+        batches = [delivered[-1][i : i + size] for i in range(0, len(delivered[-1]), size)]
+        return [{"event": lambda_event(queues, batch), "env": trace_header()} for batch in batches]
+
+    for mode, run in in_every_mode(template, local_aws, "documents", build):
+        *succeeded, refused = delivered[-1]
+        failed = [f["itemIdentifier"] for r in run.results for f in r["value"]["batchItemFailures"]]
+        assert failed == [refused["MessageId"]], (mode, run.log)
+        # The event source deletes what succeeded; the refused record stays for SQS's redrive.
+        for message in succeeded:
+            queues.client.delete_message(QueueUrl=queues.queue_url, ReceiptHandle=message["ReceiptHandle"])
+
+    with psycopg.connect(superuser_url, row_factory=dict_row) as conn:
+
+        def row(query: str, *params: Any) -> dict[str, Any]:
+            found = conn.execute(query, params).fetchone()
+            assert found is not None, (query, params)
+            return found
+
+        for uploads in document_uploads.values():
+            doc = row("SELECT status, page_count, memory_ids FROM documents WHERE id = %s", uploads.document)
+            assert doc["status"] == "completed" and doc["page_count"] == 1, doc
+            memories = conn.execute(
+                "SELECT content FROM memories WHERE id = ANY(%s) AND workspace_id = %s AND deleted_at IS NULL "
+                "AND metadata->>'source_document_id' = %s",
+                (doc["memory_ids"], uploads.workspace, uploads.document),
+            ).fetchall()
+            assert memories and len(memories) == len(doc["memory_ids"]), doc
+            assert "lighthouse keeper" in " ".join(m["content"] for m in memories)
+            job = row("SELECT * FROM document_jobs WHERE id = %s", uploads.job)
+            assert job["status"] == "completed" and job["total_memories_created"] == len(memories), job
+
+            bad = row(
+                "SELECT status, error_message, memory_ids FROM documents WHERE id = %s", uploads.refused
+            )
+            assert bad["status"] == "failed" and "cannot be read" in bad["error_message"], bad
+            assert bad["memory_ids"] == []
+            job = row("SELECT * FROM document_jobs WHERE id = %s", uploads.refused_job)
+            assert job["status"] == "failed", job
+            assert job["errors"][-1]["code"] == "corrupt_document" and job["errors"][-1]["final"] is True
 
 
 @pytest.fixture(scope="module")
@@ -481,7 +669,7 @@ def test_migrate_function_applies_migrations_as_the_owner(template, local_aws):
 
 def test_the_environment_is_the_templates(template, local_aws, tmp_path):
     """Every variable the template sets reaches the function unchanged, except where a stand-in listens."""
-    for name in ("memory", "sessions", "context", "extraction", "cleanup", "migrate"):
+    for name in ("memory", "sessions", "context", "extraction", "cleanup", "documents", "migrate"):
         env = lambda_environment(template, name, local_aws, tmp_path)
         declared = function_of(template, name)["Environment"]["Variables"]
         differs = {k for k, v in declared.items() if env[k] != v}
