@@ -29,6 +29,7 @@ import json
 import math
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -282,10 +283,9 @@ def run(count: int, scale: float, queries_n: int, seconds: float, rounds: int) -
 
 def table(r: dict[str, Any]) -> str:
     def med(side: list[dict[str, Any]], key: str) -> float:
-        values = sorted(
+        return statistics.median(
             x["sequential"][key] if key != "rps" else x["clients_8"]["requests_per_s"] for x in side
         )
-        return values[len(values) // 2]
 
     lines = [
         f"{r['workspaces']:,} workspaces, {r['rows']:,} memories (scale {r['scale']}), hash embeddings; load average "
@@ -309,7 +309,7 @@ def table(r: dict[str, Any]) -> str:
         rps, rpa = med(shared, "rps"), med(alone, "rps")
         lines.append(
             f"| {label} ({m['memories']:,}) | {p50s:.1f} / {p95s:.1f} | {p50a:.1f} / {p95a:.1f} | "
-            f"**{p50s / p50a:.2f}×** | {p95s / p95a:.2f}× | {rps} / {rpa} | {rps / rpa:.2f}× | "
+            f"**{p50s / p50a:.2f}×** | {p95s / p95a:.2f}× | {rps:.1f} / {rpa:.1f} | {rps / rpa:.2f}× | "
             f"{fs['vector']['p50_ms']:.1f} + {fs['text']['p50_ms']:.1f} "
             f"({fa['vector']['p50_ms']:.1f} + {fa['text']['p50_ms']:.1f}) | "
             f"{p50s / fs['both']['p50_ms']:.1f}× / {p50a / fa['both']['p50_ms']:.1f}× |"
