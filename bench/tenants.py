@@ -3,6 +3,7 @@ tenants, each against the same workspace loaded alone in its own database in the
 recall's two arms as bare SQL on the same data.
 
     python -m bench.tenants [--workspaces 1000] [--scale 1.0] [--queries 200] [--seconds 10] [--rounds 1]
+                            [--index-ab]
 
 Sizes: most workspaces hold 100–2,000 memories (log-uniform), one in a hundred 5k–50k (geometric from the
 largest down), about 1M rows in all at ``--scale 1``; ``--scale`` multiplies every size (0.1: the same shape,
@@ -18,8 +19,11 @@ over HTTP (after 20 warm-ups) and 8-client throughput for ``--seconds``.
 
 The floor, per query on the same databases as the owner (no wall, no fusion): one vector top-k (recall's graph
 walk: the published generation's partial index, ef_search 100, iterative scan) and one full-text top-k
-(``tsv @@`` the query's words ORed, ``ts_rank`` order); k = 50, recall's candidates for a page of 10. Prints
-markdown; writes bench/results/tenants_<scale>.json.
+(``tsv @@`` the query's words ORed, ``ts_rank`` order); k = 50, recall's candidates for a page of 10.
+
+``--index-ab``: then the shared table alone, without the per-workspace text index (``memories_ws_tsv``, migration
+0046: dropped, so the table-wide ``memories_tsv`` answers as before it) and with it again, alternated ``--rounds``
+times: the lever on the same data in the same run. Prints markdown; writes bench/results/tenants_<scale>.json.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
@@ -160,33 +165,41 @@ def new_database(superuser_dsn: str, name: str) -> str:
 
 
 @contextmanager
-def serve(superuser_dsn: str, owner_dsn: str, dbname: str) -> Iterator[str]:
-    """The API as its own process on ``dbname``, logged in as the app role; yields its base URL."""
-    port = free_port()
-    base_url = f"http://127.0.0.1:{port}"
-    log_path = Path(tempfile.mkdtemp(prefix="ml-tenants-log-")) / "server.log"
-    env = {
-        **{k: v for k, v in os.environ.items() if not k.startswith("MEMORYLAYER_")},
-        "MEMORYLAYER_DATABASE_URL": make_conninfo(superuser_dsn, user="memorylayer_app", dbname=dbname),
-        "MEMORYLAYER_DATABASE_OWNER_URL": owner_dsn,
-        "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
-        "MEMORYLAYER_AUTH_MODE": "none",
-        "MEMORYLAYER_DB_POOL_MAX": "16",
-        "MEMORYLAYER_PORT": str(port),
-    }
-    with log_path.open("wb") as log:
-        server = subprocess.Popen(
-            [sys.executable, "-c", "from shared.cli import main; main()", "serve"],
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+def serving(superuser_dsn: str, databases: dict[str, tuple[str, str]]) -> Iterator[dict[str, str]]:
+    """The API as its own process on each database (name -> (database, owner's DSN)), logged in as the app role,
+    all started at once; yields name -> base URL."""
+    started: dict[str, tuple[str, subprocess.Popen[bytes], Path]] = {}
     try:
-        wait_healthy(base_url, server, 120, log_path)
-        yield base_url
+        for name, (dbname, owner_dsn) in databases.items():
+            port = free_port()
+            log_path = Path(tempfile.mkdtemp(prefix="ml-tenants-log-")) / "server.log"
+            env = {
+                **{k: v for k, v in os.environ.items() if not k.startswith("MEMORYLAYER_")},
+                "MEMORYLAYER_DATABASE_URL": make_conninfo(
+                    superuser_dsn, user="memorylayer_app", dbname=dbname
+                ),
+                "MEMORYLAYER_DATABASE_OWNER_URL": owner_dsn,
+                "MEMORYLAYER_EMBEDDING_PROVIDER": "hash",
+                "MEMORYLAYER_AUTH_MODE": "none",
+                "MEMORYLAYER_DB_POOL_MAX": "16",
+                "MEMORYLAYER_PORT": str(port),
+            }
+            with log_path.open("wb") as log:
+                server = subprocess.Popen(
+                    [sys.executable, "-c", "from shared.cli import main; main()", "serve"],
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            started[name] = (f"http://127.0.0.1:{port}", server, log_path)
+        for url, server, log_path in started.values():
+            wait_healthy(url, server, 120, log_path)
+        yield {name: url for name, (url, _, _) in started.items()}
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        for _, server, _ in started.values():
+            server.terminate()
+        for _, server, _ in started.values():
+            server.wait(timeout=30)
 
 
 def floor(owner_dsn: str, ws: str, queries: list[str]) -> dict[str, Any]:
@@ -209,21 +222,37 @@ def floor(owner_dsn: str, ws: str, queries: list[str]) -> dict[str, Any]:
             f"AND m.deleted_at IS NULL AND m.tsv @@ q ORDER BY ts_rank(m.tsv, q) DESC LIMIT {K}"
         )
         vectors = embedder.embed(queries)
-        vec_ms, text_ms, both_ms = [], [], []
-        for i, (q, v) in enumerate(zip(queries, vectors, strict=True)):
+        vec_ms: list[float] = []
+        text_ms: list[float] = []
+        both_ms: list[float] = []
+        pairs = list(zip(queries, vectors, strict=True))
+        for i, (q, v) in enumerate(pairs[:5] + pairs):  # the first five twice: warm-ups, not counted
             began = time.perf_counter()
             conn.execute(vector_sql, (ws, v)).fetchall()
             middle = time.perf_counter()
             conn.execute(text_sql, (to_tsquery_text(q), ws)).fetchall()
             ended = time.perf_counter()
-            if i >= 5:
+            if i >= min(5, len(pairs)):
                 vec_ms.append((middle - began) * 1000)
                 text_ms.append((ended - middle) * 1000)
                 both_ms.append((ended - began) * 1000)
     return {"vector": summarise(vec_ms), "text": summarise(text_ms), "both": summarise(both_ms)}
 
 
-def run(count: int, scale: float, queries_n: int, seconds: float, rounds: int) -> dict[str, Any]:
+def run(
+    count: int,
+    scale: float,
+    queries_n: int,
+    seconds: float,
+    rounds: int,
+    *,
+    superuser_dsn: str | None = None,
+    index_ab: bool = False,
+) -> dict[str, Any]:
+    """Load, measure, and return the figures. ``superuser_dsn``: use that server (its databases made here are
+    dropped at the end) instead of a throwaway one tuned for the run. ``index_ab``: then, on the shared table
+    only, recall without the per-workspace text index and with it again, ``rounds`` times (the lever alone, same
+    data, same run)."""
     from shared.local.postgres import EmbeddedPostgres
 
     sizes = workspace_sizes(count, scale)
@@ -238,15 +267,31 @@ def run(count: int, scale: float, queries_n: int, seconds: float, rounds: int) -
         "measured": {label: {"id": w.id, "memories": w.size} for label, w in chosen.items()},
         "load_1m": os.getloadavg()[0],
     }
-    pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-tenants-")) / "pg", ephemeral=True)
-    try:
-        with psycopg.connect(pg.dsn, autocommit=True) as conn:
-            conn.execute("ALTER SYSTEM SET shared_buffers = '1GB'")
-        pg.restart()
+    with ExitStack() as stack:
+        if superuser_dsn is None:
+            pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-tenants-")) / "pg", ephemeral=True)
+            stack.callback(pg.stop)
+            with psycopg.connect(pg.dsn, autocommit=True) as conn:
+                conn.execute("ALTER SYSTEM SET shared_buffers = '1GB'")
+            pg.restart()
+            superuser_dsn = pg.dsn
+        prefix = f"tenants_{uuid.uuid4().hex[:6]}"
         # name -> (its workspaces, its database, the owner's DSN)
-        databases = {"shared": (workspaces, "tenants_shared", new_database(pg.dsn, "tenants_shared"))}
-        for label, w in chosen.items():
-            databases[label] = ([w], f"tenants_{label}", new_database(pg.dsn, f"tenants_{label}"))
+        databases: dict[str, tuple[list[Workspace], str, str]] = {}
+        dsn = superuser_dsn
+        stack.callback(lambda: drop_databases(dsn, [dbname for _, dbname, _ in databases.values()]))
+        for name, held in [("shared", workspaces), *((label, [w]) for label, w in chosen.items())]:
+            dbname = f"{prefix}_{name}"
+            databases[name] = (held, dbname, new_database(superuser_dsn, dbname))
+        with psycopg.connect(databases["shared"][2]) as conn:
+            results["text_indexes"] = [
+                r[0]
+                for r in conn.execute(
+                    "SELECT indexrelid::regclass::text FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+                    "WHERE indrelid = 'memories'::regclass AND c.relam = (SELECT oid FROM pg_am WHERE amname = 'gin') "
+                    "AND pg_get_indexdef(indexrelid) LIKE '%%tsv%%' ORDER BY 1"
+                )
+            ]
         for name, (held, _, owner) in databases.items():
             load_s = copy_workspaces(owner, held)
             build_s = build_graph(owner)
@@ -259,26 +304,61 @@ def run(count: int, scale: float, queries_n: int, seconds: float, rounds: int) -
                 f"{name}: {sum(w.size for w in held):,} rows, COPY {load_s:.1f} s, graph {build_s:.1f} s",
                 flush=True,
             )
-        with ExitStack() as stack:
-            urls = {
-                name: stack.enter_context(serve(pg.dsn, owner, dbname))
-                for name, (_, dbname, owner) in databases.items()
+        urls = stack.enter_context(
+            serving(superuser_dsn, {name: (dbname, owner) for name, (_, dbname, owner) in databases.items()})
+        )
+        for label, w in chosen.items():
+            figures: dict[str, list[dict[str, Any]]] = {"shared": [], "alone": []}
+            for _ in range(rounds):
+                for side, db in (("shared", "shared"), ("alone", label)):
+                    figures[side].append(recall_figures(urls[db], w.id, queries[label], seconds))
+            floors = {
+                side: floor(databases[db][2], w.id, queries[label])
+                for side, db in (("shared", "shared"), ("alone", label))
             }
-            for label, w in chosen.items():
-                figures: dict[str, list[dict[str, Any]]] = {"shared": [], "alone": []}
-                for _ in range(rounds):
-                    for side, db in (("shared", "shared"), ("alone", label)):
-                        figures[side].append(recall_figures(urls[db], w.id, queries[label], seconds))
-                floors = {
-                    side: floor(databases[db][2], w.id, queries[label])
-                    for side, db in (("shared", "shared"), ("alone", label))
-                }
-                results[label] = {"recall": figures, "floor": floors}
-                print(json.dumps({label: results[label]}), flush=True)
-    finally:
-        pg.stop()
+            results[label] = {"recall": figures, "floor": floors}
+            print(json.dumps({label: results[label]}), flush=True)
+        if index_ab:
+            results["index_ab"] = measure_index_ab(
+                databases["shared"][2], urls["shared"], chosen, queries, seconds, rounds
+            )
     results["load_1m_end"] = os.getloadavg()[0]
     return results
+
+
+def measure_index_ab(
+    owner_dsn: str,
+    url: str,
+    chosen: dict[str, Workspace],
+    queries: dict[str, list[str]],
+    seconds: float,
+    rounds: int,
+) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Each measured workspace's recall in the shared table without ``memories_ws_tsv`` (dropped: the table-wide
+    ``memories_tsv`` answers, as before migration 0046), then with it (built again as migrate builds it)."""
+    from shared.db.migrate import WORKSPACE_TEXT_INDEX, ensure_workspace_text_index
+
+    figures: dict[str, dict[str, list[dict[str, Any]]]] = {
+        label: {"without": [], "with": []} for label in chosen
+    }
+    with psycopg.connect(owner_dsn, autocommit=True) as conn:
+        for _ in range(rounds):
+            for phase in ("without", "with"):
+                if phase == "without":
+                    conn.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {WORKSPACE_TEXT_INDEX}")
+                else:
+                    ensure_workspace_text_index(conn)
+                conn.execute("ANALYZE memories")
+                for label, w in chosen.items():
+                    figures[label][phase].append(recall_figures(url, w.id, queries[label], seconds))
+                print(phase, json.dumps({k: v[phase][-1] for k, v in figures.items()}), flush=True)
+    return figures
+
+
+def drop_databases(superuser_dsn: str, names: list[str]) -> None:
+    with psycopg.connect(superuser_dsn, autocommit=True) as conn:
+        for name in names:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 def table(r: dict[str, Any]) -> str:
@@ -309,11 +389,32 @@ def table(r: dict[str, Any]) -> str:
         rps, rpa = med(shared, "rps"), med(alone, "rps")
         lines.append(
             f"| {label} ({m['memories']:,}) | {p50s:.1f} / {p95s:.1f} | {p50a:.1f} / {p95a:.1f} | "
-            f"**{p50s / p50a:.2f}×** | {p95s / p95a:.2f}× | {rps:.1f} / {rpa:.1f} | {rps / rpa:.2f}× | "
+            f"**{p50s / p50a:.2f}×** | {p95s / p95a:.2f}× | {rps:.1f} / {rpa:.1f} | {rps / max(rpa, 1e-9):.2f}× | "
             f"{fs['vector']['p50_ms']:.1f} + {fs['text']['p50_ms']:.1f} "
             f"({fa['vector']['p50_ms']:.1f} + {fa['text']['p50_ms']:.1f}) | "
             f"{p50s / fs['both']['p50_ms']:.1f}× / {p50a / fa['both']['p50_ms']:.1f}× |"
         )
+    if "index_ab" in r:
+        lines += [
+            "",
+            "The lever alone, shared table (`--index-ab`): without `memories_ws_tsv`, then with it, alternated:",
+            "",
+            "| workspace (memories) | recall p50 / p95 ms without | with | p50 with ÷ without | "
+            "8-client req/s without / with |",
+            "|---|---|---|---|---|",
+        ]
+        for label, m in r["measured"].items():
+            ab = r["index_ab"][label]
+            p50o, p95o, p50w, p95w = (
+                med(ab["without"], "p50_ms"),
+                med(ab["without"], "p95_ms"),
+                med(ab["with"], "p50_ms"),
+                med(ab["with"], "p95_ms"),
+            )
+            lines.append(
+                f"| {label} ({m['memories']:,}) | {p50o:.1f} / {p95o:.1f} | {p50w:.1f} / {p95w:.1f} | "
+                f"**{p50w / p50o:.2f}×** | {med(ab['without'], 'rps'):.1f} / {med(ab['with'], 'rps'):.1f} |"
+            )
     return "\n".join(lines)
 
 
@@ -324,9 +425,16 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=10.0, help="of 8-client throughput per measurement")
     parser.add_argument("--rounds", type=int, default=1, help="shared and alone alternated this many times")
+    parser.add_argument(
+        "--index-ab",
+        action="store_true",
+        help="then recall in the shared table without the per-workspace text index and with it, --rounds times",
+    )
     parser.add_argument("--out", default=None, help="results file name (default tenants_<scale>.json)")
     args = parser.parse_args()
-    results = run(args.workspaces, args.scale, args.queries, args.seconds, args.rounds)
+    results = run(
+        args.workspaces, args.scale, args.queries, args.seconds, args.rounds, index_ab=args.index_ab
+    )
     save_result(args.out or f"tenants_{args.scale}.json", results)
     print(table(results))
 
