@@ -58,6 +58,9 @@ from shared.providers.embeddings.hash import HashEmbedder
 DIMS = 384
 K = 50  # recall's candidates per arm for a page of 10
 COPY_CHUNK = 50_000  # rows per COPY transaction (the statement triggers' transition tables stay moderate)
+BUILD_MEMORY_MB = (
+    2560  # maintenance_work_mem of the graph builds: an 850k-row graph fits (bench.scale: 1M needs ~2.5 GB)
+)
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,7 @@ def build_graph(owner_dsn: str) -> float:
 
     started = time.perf_counter()
     with psycopg.connect(owner_dsn, autocommit=True) as conn:
-        bulk.rebuild(conn, DIMS, memory_mb=1024, drop_grace_s=0)
+        bulk.rebuild(conn, DIMS, memory_mb=BUILD_MEMORY_MB, drop_grace_s=0)
         conn.execute("SELECT analyze_memories()")
     return time.perf_counter() - started
 
