@@ -8,7 +8,8 @@ advisory lock, in three steps:
    workspace wall's policies, defined once as they are now, each applied when its checksum changes (recorded in
    ``schema_functions``). A function that a migration once made is replaced here by its file.
 3. what depends on the configured embedding size (``vector_index.ensure``, ``ensure_recall_function``) and the
-   indexes built CONCURRENTLY, outside any transaction (``ensure_stale_by_index``).
+   indexes built CONCURRENTLY, outside any transaction (``ensure_stale_by_index``,
+   ``ensure_workspace_text_index``).
 
 ``shared/db/schema.sql`` is the result, for reading: ``make schema`` regenerates it after a change to either
 folder (shared/local/schema.py), and tests/integration/test_schema.py fails until it does.
@@ -69,6 +70,7 @@ def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: in
             apply_function_files(conn)
             vector_index.ensure(conn, embedding_dimensions)
             ensure_stale_by_index(conn)
+            ensure_workspace_text_index(conn)
             ensure_recall_function(
                 conn, embedding_dimensions, generation=vector_index.published(conn, embedding_dimensions)
             )
@@ -84,4 +86,20 @@ def ensure_stale_by_index(conn: psycopg.Connection) -> None:
     conn.execute(
         "CREATE INDEX CONCURRENTLY IF NOT EXISTS memories_stale_by ON memories (workspace_id, stale_by) "
         "WHERE stale_by IS NOT NULL"
+    )
+
+
+WORKSPACE_TEXT_INDEX = "memories_ws_tsv"
+
+
+def ensure_workspace_text_index(conn: psycopg.Connection) -> None:
+    """The full-text index per workspace (btree_gin, migration 0046): recall's text functions ask one workspace at
+    a time, so a word's lookup reads that workspace's matches, not every workspace's (``memories_tsv``). Built
+    CONCURRENTLY here, outside the files' transactions; on a large populated database build it out of band first
+    (infra/README.md, "No long index build in the custom resource"), and this is a no-op. An invalid one a failed
+    build left is dropped and built again; until it is valid the planner keeps ``memories_tsv`` (same rows)."""
+    vector_index.drop_invalid(conn, WORKSPACE_TEXT_INDEX)
+    conn.execute(
+        f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {WORKSPACE_TEXT_INDEX} ON memories "
+        "USING gin (workspace_id, tsv) WHERE deleted_at IS NULL"
     )

@@ -7,6 +7,8 @@
 -- Built for 384 dimensions: another embedding size gets its own HNSW graph (shared/db/vector_index.py).
 
 -- Extensions ======================================================================================================
+CREATE EXTENSION IF NOT EXISTS btree_gin WITH SCHEMA public;
+COMMENT ON EXTENSION btree_gin IS 'support for indexing common datatypes in GIN';
 CREATE EXTENSION IF NOT EXISTS vector WITH SCHEMA public;
 COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access methods';
 
@@ -662,6 +664,8 @@ CREATE INDEX memories_vector_gen ON public.memories USING btree (workspace_id, v
 
 CREATE INDEX memories_ws_created ON public.memories USING btree (workspace_id, created_at DESC) WHERE (deleted_at IS NULL);
 
+CREATE INDEX memories_ws_tsv ON public.memories USING gin (workspace_id, tsv) WHERE (deleted_at IS NULL);
+
 CREATE TRIGGER memories_context_delete AFTER DELETE ON public.memories FOR EACH ROW EXECUTE FUNCTION public.record_memory_context_event();
 
 CREATE TRIGGER memories_context_update AFTER UPDATE ON public.memories FOR EACH ROW WHEN (((old.revision IS DISTINCT FROM new.revision) OR (old.deleted_at IS DISTINCT FROM new.deleted_at) OR (old.valid_to IS DISTINCT FROM new.valid_to))) EXECUTE FUNCTION public.record_memory_context_event();
@@ -1153,7 +1157,11 @@ CREATE FUNCTION public.analyze_memories() RETURNS void
 BEGIN
     ANALYZE public.memories;
     ANALYZE public.memory_contexts;
-    PERFORM gin_clean_pending_list('public.memories_tsv'::regclass);
+    -- The full-text indexes that exist: the per-workspace one is built after the migrations (0046), and the
+    -- table-wide one goes in a later contract step.
+    PERFORM gin_clean_pending_list(i) FROM unnest(ARRAY[to_regclass('public.memories_tsv'),
+                                                         to_regclass('public.memories_ws_tsv')]) AS i
+    WHERE i IS NOT NULL;
     PERFORM gin_clean_pending_list('public.memories_tags'::regclass);
     PERFORM gin_clean_pending_list('public.memory_contexts_tsv'::regclass);
 END $$;

@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 # Settings that trade crash safety for speed: only for throwaway test clusters.
 _EPHEMERAL_TUNING = ("fsync = off", "synchronous_commit = off", "full_page_writes = off")
 OWNER_ROLE = "memorylayer_owner"
+# What only the superuser may create here (the owner has no CREATE on the database), created at bootstrap so that
+# the migrations' CREATE EXTENSION IF NOT EXISTS are no-ops: as on Aurora, where the master user creates them.
+BOOTSTRAP_EXTENSIONS = ("vector", "btree_gin")
 
 
 @dataclass
@@ -125,9 +128,12 @@ _OWNED_OBJECTS = (
 
 
 def bootstrap_owner(conn: psycopg.Connection, owner: str = OWNER_ROLE) -> None:
-    """As the superuser: create the owner role and give it the public schema and every object in it that the
-    superuser owns (a ``.data`` directory from before the role split holds postgres-owned tables). Extension
-    members stay with the superuser, which created the extension. Idempotent."""
+    """As the superuser: create the extensions the migrations need (BOOTSTRAP_EXTENSIONS), the owner role, and
+    give it the public schema and every object in it that the superuser owns (a ``.data`` directory from before
+    the role split holds postgres-owned tables). Extension members stay with the superuser, which created the
+    extension. Idempotent."""
+    for extension in BOOTSTRAP_EXTENSIONS:
+        conn.execute(f"CREATE EXTENSION IF NOT EXISTS {extension}")
     if conn.execute("SELECT FROM pg_roles WHERE rolname = %s", (owner,)).fetchone() is None:
         conn.execute(f"CREATE ROLE {owner} LOGIN NOSUPERUSER CREATEROLE")
     conn.execute(f"ALTER SCHEMA public OWNER TO {owner}")

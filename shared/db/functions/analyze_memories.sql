@@ -1,5 +1,5 @@
 -- The worker's refresh of the planner's statistics after it moves a bulk load into the HNSW graph (migration
--- 0010; 0022 and 0023 widened it): ANALYZE needs ownership (PostgreSQL 17's MAINTAIN privilege would also allow
+-- 0010; 0022, 0023 and 0046 widened it): ANALYZE needs ownership (PostgreSQL 17's MAINTAIN privilege would also allow
 -- VACUUM, REINDEX, CLUSTER and LOCK TABLE), so this runs those statements with the owner's rights, and is all
 -- the app role gets. It also merges the GIN pending lists: after a bulk load fast update leaves new entries in
 -- an unsorted list (up to gin_pending_list_limit) that every full-text search scans until a vacuum merges it.
@@ -8,7 +8,11 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
 BEGIN
     ANALYZE public.memories;
     ANALYZE public.memory_contexts;
-    PERFORM gin_clean_pending_list('public.memories_tsv'::regclass);
+    -- The full-text indexes that exist: the per-workspace one is built after the migrations (0046), and the
+    -- table-wide one goes in a later contract step.
+    PERFORM gin_clean_pending_list(i) FROM unnest(ARRAY[to_regclass('public.memories_tsv'),
+                                                         to_regclass('public.memories_ws_tsv')]) AS i
+    WHERE i IS NOT NULL;
     PERFORM gin_clean_pending_list('public.memories_tags'::regclass);
     PERFORM gin_clean_pending_list('public.memory_contexts_tsv'::regclass);
 END $$;

@@ -8,6 +8,11 @@
 -- recall.sql, on alias m), the text, and a name fact's value. A filter on another column fails at once
 -- ("column m.x does not exist") in every recall test, so the two cannot drift apart silently.
 --
+-- Per workspace (migration 0046): ``memories_ws_tsv (workspace_id, tsv)`` answers ``workspace_id = ANY (ids) AND
+-- tsv @@ q`` with one bitmap index search per asked workspace, reading only that workspace's matches; through
+-- the table-wide ``memories_tsv`` a word visited its matches in every workspace of the table (BENCHMARKS.md, "A
+-- thousand tenants in one table"). The planner picks whichever is cheaper; both return the same rows.
+--
 -- Same wall as memorylayer_text_matches: it runs as the owner (behind row-level security the planner will not use
 -- the GIN index for a plain ``@@``), so it filters for the app role itself; EXECUTE is the app role's alone.
 CREATE OR REPLACE FUNCTION memorylayer_text_rows(workspace_ids text[], q tsquery)

@@ -1,0 +1,24 @@
+"""``python -m bench.tenants`` at a tiny scale: every workspace loaded, served and measured, to its table."""
+
+from __future__ import annotations
+
+from bench import tenants
+
+
+def test_the_tenants_bench_runs_to_its_table(database_url: str) -> None:
+    results = tenants.run(6, 0.002, 3, 0.5, 1, superuser_dsn=database_url, index_ab=True)
+    assert set(results["measured"]) == {"small", "median", "largest"}
+    assert "memories_ws_tsv" in results["text_indexes"]
+    for label in results["measured"]:
+        for side in ("shared", "alone"):
+            (figures,) = results[label]["recall"][side]
+            # Every sequential recall answered 200 (recall_figures asserts it), and the clients saw no error.
+            assert figures["sequential"]["n"] == 3 and figures["clients_8"]["errors"] == 0
+            assert results[label]["floor"][side]["both"]["n"] == 3
+    assert all(
+        len(results["index_ab"][label][phase]) == 1
+        for label in results["measured"]
+        for phase in ("with", "without")
+    )
+    table = tenants.table(results)
+    assert table.count("\n| ") == 8  # two headers and three workspaces in each table
