@@ -54,6 +54,8 @@ def _placeholder(name: str, annotation: Any) -> Any:
         )
     if "bytes" in text:
         return b"x"
+    if "Sequence[typing.Mapping" in text or "Sequence[collections.abc.Mapping" in text:
+        return [{}]
     if "Sequence" in text or "list" in text:
         return ["x"]
     if "Mapping" in text or "WorkspaceExport" in text:
