@@ -4,7 +4,7 @@ of the same rows in the same run.
     python -m bench.transfer [--sizes 10000,100000]
 
 One throwaway stack (``bench.common.local_stack``: embedded Postgres, migrations, the app under uvicorn in this
-process), ``hash`` embeddings. Each size gets a workspace loaded through the batch API (``bench.common``
+process, connected as the superuser: row-level security is not in the figures), ``hash`` embeddings. Each size gets a workspace loaded through the batch API (``bench.common``
 sentences, 1000 a request): 1 memory in 50 carries a ``knowledge_work`` profile (entities, relations, evidence),
 1 in 20 is edited once (a revision), 1 in 100 is associated with its neighbour, 1 in 200 is soft-deleted.
 
