@@ -31,3 +31,21 @@ def etag(row: dict[str, Any]) -> str:
     payload["importance"] = round(float(row.get("importance") or 0), 6)
     digest = hashlib.sha256(canonical_json(payload).encode()).hexdigest()
     return f'"memory-{row["revision"]}-{digest}"'
+
+
+def strict_json(text: str | bytes) -> Any:
+    """``json.loads`` that refuses ``NaN`` and ``Infinity`` (not JSON numbers, RFC 8259) with a ValueError: the
+    edge checks JSON bodies whole, and readers of line-by-line bodies check each line with this.
+
+    >>> strict_json('{"a": 1.5}')
+    {'a': 1.5}
+    >>> strict_json('{"a": NaN}')
+    Traceback (most recent call last):
+    ...
+    ValueError: NaN is not a JSON number
+    """
+    return json.loads(text, parse_constant=_not_a_number)
+
+
+def _not_a_number(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")

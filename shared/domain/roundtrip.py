@@ -17,7 +17,6 @@ has (the same live memory, an active entity of the same type and name, the same 
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
@@ -26,7 +25,7 @@ from typing import Any, NoReturn
 import psycopg
 
 from shared.core.errors import InvalidInput, NotFound, PayloadTooLarge
-from shared.core.wire import iso
+from shared.core.wire import iso, strict_json
 from shared.db import memories as mem_repo
 from shared.db import transfer as repo
 from shared.db import workspaces as ws_repo
@@ -263,9 +262,9 @@ class _Import:
     # -------------------------------------------------------------- lines
     def _parse(self, text: str) -> dict[str, Any]:
         try:
-            item = json.loads(text)
-        except ValueError:
-            self._bad("not JSON (a cut or damaged file?)")
+            item = strict_json(text)
+        except ValueError as exc:
+            self._bad(f"not JSON (a cut or damaged file?): {exc}"[:200])
         if not isinstance(item, dict):
             self._bad("not a JSON object")
         return item

@@ -4,6 +4,7 @@ workspace: a clear 4xx, and the target unchanged (one transaction: nothing is wr
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Iterator
 
@@ -44,8 +45,10 @@ def body(lines: list[dict]) -> str:
         (lambda text: text.replace('"type": "thread"', '"type": "threads"'), "invalid_import"),
         (lambda text: text.replace('"version": "2.0"', '"version": "9.0"'), "unsupported_export_version"),
         (lambda text: text.replace("\n", "\n{not json\n", 3), "invalid_import"),
+        # NDJSON passes the edge's whole-body check (it is streamed): each line refuses NaN itself
+        (lambda text: re.sub(r'"importance": [0-9.]+', '"importance": NaN', text, count=1), "invalid_import"),
     ],
-    ids=["cut-mid-line", "cut-at-line", "unknown-type", "wrong-version", "corrupt-line"],
+    ids=["cut-mid-line", "cut-at-line", "unknown-type", "wrong-version", "corrupt-line", "nan-in-a-line"],
 )
 def test_a_damaged_export_is_refused_whole(http, exported, damage, code):
     target = f"ws_t_{uuid.uuid4().hex[:10]}"

@@ -18,6 +18,7 @@ from shared.api.routes.params import ContextIdPath, Offset, WorkspaceIdPath
 from shared.core import ontology
 from shared.core.errors import InvalidInput
 from shared.core.settings import RESERVED_WORKSPACES
+from shared.core.wire import strict_json
 from shared.domain.requests import ContextCreate, WorkspaceCreate, WorkspaceImportRequest, WorkspaceUpdate
 
 router = APIRouter(prefix="/v1/workspaces", tags=["workspaces"])
@@ -191,7 +192,7 @@ def _is_version_2(spool: IO[bytes]) -> bool:
     try:
         for line in _lines(spool):
             if line.strip():
-                header = json.loads(line)
+                header = strict_json(line)
                 return (
                     isinstance(header, dict)
                     and header.get("type") == "header"
@@ -229,7 +230,7 @@ def _parse_import(raw: bytes, content_type: str) -> dict[str, Any]:
             for number, line in enumerate(raw.decode().splitlines(), start=1):
                 if not line.strip():
                     continue
-                item = json.loads(line)
+                item = strict_json(line)
                 if not isinstance(item, dict) or ("data" in item and not isinstance(item["data"], dict)):
                     raise InvalidInput(
                         f"import line {number} is not an export object", code="invalid_import", line=number
