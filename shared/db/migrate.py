@@ -9,7 +9,7 @@ advisory lock, in three steps:
    ``schema_functions``). A function that a migration once made is replaced here by its file.
 3. what depends on the configured embedding size (``vector_index.ensure``, ``ensure_recall_function``) and the
    indexes built CONCURRENTLY, outside any transaction (``ensure_stale_by_index``,
-   ``ensure_workspace_text_index``).
+   ``ensure_workspace_text_index``, ``ensure_export_order_index``).
 
 ``shared/db/schema.sql`` is the result, for reading: ``make schema`` regenerates it after a change to either
 folder (shared/local/schema.py), and tests/integration/test_schema.py fails until it does.
@@ -71,6 +71,7 @@ def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: in
             vector_index.ensure(conn, embedding_dimensions)
             ensure_stale_by_index(conn)
             ensure_workspace_text_index(conn)
+            ensure_export_order_index(conn)
             ensure_recall_function(
                 conn, embedding_dimensions, generation=vector_index.published(conn, embedding_dimensions)
             )
@@ -86,6 +87,19 @@ def ensure_stale_by_index(conn: psycopg.Connection) -> None:
     conn.execute(
         "CREATE INDEX CONCURRENTLY IF NOT EXISTS memories_stale_by ON memories (workspace_id, stale_by) "
         "WHERE stale_by IS NOT NULL"
+    )
+
+
+EXPORT_ORDER_INDEX = "memories_ws_export"
+
+
+def ensure_export_order_index(conn: psycopg.Connection) -> None:
+    """An export pages a workspace's memories, soft-deleted ones too, by ``(created_at, id)``
+    (shared/db/transfer.py): without this each page read the whole table, every tenant's rows. Built CONCURRENTLY
+    here like the other late indexes; an invalid leftover is dropped and built again."""
+    vector_index.drop_invalid(conn, EXPORT_ORDER_INDEX)
+    conn.execute(
+        f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {EXPORT_ORDER_INDEX} ON memories (workspace_id, created_at, id)"
     )
 
 

@@ -664,6 +664,8 @@ CREATE INDEX memories_vector_gen ON public.memories USING btree (workspace_id, v
 
 CREATE INDEX memories_ws_created ON public.memories USING btree (workspace_id, created_at DESC) WHERE (deleted_at IS NULL);
 
+CREATE INDEX memories_ws_export ON public.memories USING btree (workspace_id, created_at, id);
+
 CREATE INDEX memories_ws_tsv ON public.memories USING gin (workspace_id, tsv) WHERE (deleted_at IS NULL);
 
 CREATE TRIGGER memories_context_delete AFTER DELETE ON public.memories FOR EACH ROW EXECUTE FUNCTION public.record_memory_context_event();
