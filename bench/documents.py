@@ -26,11 +26,11 @@ from datetime import datetime
 import httpx
 
 from bench.common import local_stack, save_result, sentence, summarise
+from bench.request_cost import AURORA_ACU_PER_REQUEST
 from infra.cost import PRICES
 from shared.core.settings import get_settings
 from tests.helpers.documents import pdf
 
-AURORA_ACU_PER_REQUEST = 0.5  # as bench.request_cost: an upper bound, concurrent work shares the capacity
 SQS_REQUESTS_PER_DOCUMENT = 3  # S3's send, the event source's receive, its delete
 
 

@@ -303,9 +303,7 @@ class Functions(Construct):
             report_batch_item_failures=True,
             # Poll no faster than the worker may run (its reservation, when it has one), or the poller's extra
             # batches are throttled and burn receive counts; the cap also bounds its share of the database.
-            max_concurrency=max(
-                2, min(config.extraction_max_concurrency, config.reserved_concurrency.get("extraction", 1000))
-            ),
+            max_concurrency=poller_cap(config, "extraction"),
         )
         extraction.add_event_source(self.event_source)
 
@@ -317,9 +315,7 @@ class Functions(Construct):
             documents.queue,
             batch_size=1,
             report_batch_item_failures=True,
-            max_concurrency=max(
-                2, min(config.extraction_max_concurrency, config.reserved_concurrency.get("documents", 1000))
-            ),
+            max_concurrency=poller_cap(config, "documents"),
         )
         self.functions["documents"].add_event_source(self.document_source)
 
@@ -352,6 +348,12 @@ class Functions(Construct):
         role.add_to_principal_policy(
             iam.PolicyStatement(actions=["kms:GenerateDataKey", "kms:Decrypt"], resources=[key.key_arn])
         )
+
+
+def poller_cap(config: StageConfig, name: str) -> int:
+    """An SQS event source's MaximumConcurrency for the worker ``name``: the stage's cap, or the worker's
+    reservation when it has a smaller one (Lambda's floor is 2)."""
+    return max(2, min(config.extraction_max_concurrency, config.reserved_concurrency.get(name, 1000)))
 
 
 def function_role(
