@@ -17,6 +17,7 @@ import httpx
 from bench.locomo.data import Conversation
 from bench.locomo.run import RECALL_LIMIT, workspace_for
 from bench.locomo.stack import Stack
+from shared.db import rls
 
 
 def ingest_thread(stack: Stack, client: httpx.Client, conv: Conversation) -> tuple[str, dict[str, str]]:
@@ -48,7 +49,8 @@ def ingest_thread(stack: Stack, client: httpx.Client, conv: Conversation) -> tup
         body = r.json()
         dia_of.update({m["id"]: m["client_message_id"] for m in body["messages"]})
         if body.get("job_id"):
-            stack.services.threads.worker.run(body["job_id"])  # as the queue's consumer would
+            with rls.visible(rls.EVERY):  # as the queue's consumer runs it: the job names its workspace
+                stack.services.threads.worker.run(body["job_id"])
     return ws, dia_of
 
 
