@@ -6,11 +6,18 @@ worker's asynchronous invoke when a large bulk-written set waits: shared/domain/
 HNSW graph generation (shared/domain/indexing/bulk.py): DDL, so the owner's. Runs as the owner: in AWS the RDS-managed
 master user secret (``MEMORYLAYER_DATABASE_OWNER_SECRET_ARN``, read at invocation) on the writer endpoint
 (``MEMORYLAYER_DATABASE_HOST``) with TLS verify-full.
+
+The build is bounded by the invocation's time left (less ``REBUILD_MARGIN_MS`` for publishing), so one too long
+for Lambda is cancelled by PostgreSQL and abandoned cleanly (status ``timed_out``; recall keeps the published
+generation) instead of being killed mid-statement with its connection; such a graph is built by
+``memorylayer index --bulk`` elsewhere (infra/README.md, "Bulk vector graph builds").
 """
 
 from __future__ import annotations
 
+import psycopg
 from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shared.core.settings import get_settings
 from shared.db.connection import owner_target
@@ -20,13 +27,17 @@ from shared.providers.tracing import lambda_tracer
 logger = Logger(service="memorylayer-migrate")
 tracer = lambda_tracer("memorylayer-migrate")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
 PHYSICAL_ID = "memorylayer-schema"
+# Of the invocation's time, what the build leaves for what follows it: ANALYZE, the recall function, publishing,
+# the pause before the old graph is dropped (bulk.DROP_GRACE_S) and the drop; or, cut off, abandoning the build
+# and dropping its invalid index.
+REBUILD_MARGIN_MS = 60_000
 
 
 @logger.inject_lambda_context
 @tracer.invocation  # a span per invocation, flushed before it returns; no bodies in traces
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict, context: LambdaContext) -> dict:
     if event.get("action") == "rebuild_vector_index":
-        return _rebuild_vector_index()
+        return _rebuild_vector_index(context.get_remaining_time_in_millis())
     request = event.get("RequestType", "Create")
     if request == "Delete":
         return {"PhysicalResourceId": event.get("PhysicalResourceId", PHYSICAL_ID)}
@@ -38,11 +49,21 @@ def handler(event: dict, context: object) -> dict:
     return {"PhysicalResourceId": PHYSICAL_ID, "Data": {"Applied": ",".join(applied) or "none"}}
 
 
-def _rebuild_vector_index() -> dict:
+def _rebuild_vector_index(remaining_ms: int) -> dict:
     from shared.domain.indexing import rebuild_as_owner
 
     settings = get_settings()
-    built = rebuild_as_owner(settings, settings.embedding_dimensions or 384)
+    timeout_ms = max(1, remaining_ms - REBUILD_MARGIN_MS)
+    try:
+        built = rebuild_as_owner(settings, settings.embedding_dimensions or 384, timeout_ms=timeout_ms)
+    except psycopg.errors.QueryCanceled:
+        result: dict = {"status": "timed_out", "timeout_ms": timeout_ms}
+        logger.warning(
+            "vector graph build cancelled at the function's time limit: build it with `memorylayer index --bulk` "
+            "as the owner (infra/README.md)",
+            extra=result,
+        )
+        return result
     result = {"status": "busy"} if built is None else {"status": "done", **built.__dict__}
     logger.info("vector graph rebuild", extra=result)
     return result

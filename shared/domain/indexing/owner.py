@@ -26,10 +26,11 @@ def ensure_as_owner(settings: Settings, dims: int) -> None:
 
 
 def rebuild_as_owner(
-    settings: Settings, dims: int, *, target: ConnectionTarget | None = None
+    settings: Settings, dims: int, *, target: ConnectionTarget | None = None, timeout_ms: int | None = None
 ) -> bulk.Rebuild | None:
     """``bulk.rebuild`` with ``Settings.vector_build_memory_mb``, on ``target`` (the caller's owner target, when
-    it has one already; else ``owner_target(settings)``). None if another rebuild holds the lock."""
+    it has one already; else ``owner_target(settings)``). None if another rebuild holds the lock. ``timeout_ms``:
+    the build is cancelled after that long (psycopg's QueryCanceled; nothing published)."""
     owner = target or owner_target(settings)
     with owner.connect(autocommit=True) as conn:
-        return bulk.rebuild(conn, dims, memory_mb=settings.vector_build_memory_mb)
+        return bulk.rebuild(conn, dims, memory_mb=settings.vector_build_memory_mb, timeout_ms=timeout_ms)
