@@ -42,19 +42,29 @@ def test_the_rebuild_action_builds_the_vector_graph_as_the_owner(load_handler, m
     module = load_handler("functions.migrate.handler")
     seen = {}
 
-    def fake(conn, dims, *, memory_mb, **_):
+    def fake(conn, dims, *, memory_mb, timeout_ms, **_):
         seen.update(
             user=conn.execute("SELECT current_user").fetchone()[0],
             autocommit=conn.autocommit,
             dims=dims,
             memory_mb=memory_mb,
+            timeout_ms=timeout_ms,
         )
         return bulk.Rebuild(7, 10, 1.0, 1.5, "memories_embedding_384_g6")
 
     monkeypatch.setattr(bulk, "rebuild", fake)
-    out = module.handler({"action": "rebuild_vector_index"}, LambdaContext())
+    # Invoked with Lambda's full 15 minutes (the function's timeout, infra/functions.py).
+    context = LambdaContext.for_function("memorylayer-migrate", timeout_ms=900_000)
+    out = module.handler({"action": "rebuild_vector_index"}, context)
     assert out["status"] == "done" and out["generation"] == 7
-    # The build's memory is the setting's, nobody else's.
-    assert seen == {"user": "memorylayer_owner", "autocommit": True, "dims": 384, "memory_mb": 1234}
+    # The build's memory is the setting's, nobody else's; its time is the invocation's, less the margin for
+    # publishing (a build too long for it: tests/integration/test_vector_build_asks.py).
+    assert seen == {
+        "user": "memorylayer_owner",
+        "autocommit": True,
+        "dims": 384,
+        "memory_mb": 1234,
+        "timeout_ms": 900_000 - module.REBUILD_MARGIN_MS,
+    }
     monkeypatch.setattr(bulk, "rebuild", lambda conn, dims, **_: None)  # another build holds the lock
     assert module.handler({"action": "rebuild_vector_index"}, LambdaContext()) == {"status": "busy"}
