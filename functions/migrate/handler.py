@@ -7,10 +7,12 @@ HNSW graph generation (shared/domain/indexing/bulk.py): DDL, so the owner's. Run
 master user secret (``MEMORYLAYER_DATABASE_OWNER_SECRET_ARN``, read at invocation) on the writer endpoint
 (``MEMORYLAYER_DATABASE_HOST``) with TLS verify-full.
 
-The build is bounded by the invocation's time left (less ``REBUILD_MARGIN_MS`` for publishing), so one too long
-for Lambda is cancelled by PostgreSQL and abandoned cleanly (status ``timed_out``; recall keeps the published
-generation) instead of being killed mid-statement with its connection; such a graph is built by
-``memorylayer index --bulk`` elsewhere (infra/README.md, "Bulk vector graph builds").
+An ask the owner's own count no longer backs (it waited in Lambda's queue behind the build it asked for, or a
+build here ran out of time since) builds nothing: ``not_needed``, ``too_large``. The build is bounded by the
+invocation's time left (less ``REBUILD_MARGIN_MS`` for publishing), so one too long for Lambda is cancelled by
+PostgreSQL and abandoned cleanly (status ``timed_out``; recall keeps the published generation) instead of being
+killed mid-statement with its connection; such a graph is built by ``memorylayer index --bulk`` elsewhere
+(infra/README.md, "A graph too large for Lambda's 15 minutes").
 """
 
 from __future__ import annotations
@@ -50,14 +52,22 @@ def handler(event: dict, context: LambdaContext) -> dict:
 
 
 def _rebuild_vector_index(remaining_ms: int) -> dict:
-    from shared.domain.indexing import rebuild_as_owner
+    from shared.domain.indexing import owner
 
     settings = get_settings()
+    dims = settings.embedding_dimensions or 384
+    # An ask that waited behind the build it asked for (Lambda queues asynchronous invokes past the function's
+    # concurrency), or one from before a build here ran out of time: nothing to build here.
+    ahead = owner.plan_as_owner(settings, dims)
+    if not ahead.wants_bulk or ahead.timed_out:
+        result: dict = {"status": "too_large" if ahead.timed_out else "not_needed"}
+        logger.info("vector graph rebuild not started", extra=result)
+        return result
     timeout_ms = max(1, remaining_ms - REBUILD_MARGIN_MS)
     try:
-        built = rebuild_as_owner(settings, settings.embedding_dimensions or 384, timeout_ms=timeout_ms)
+        built = owner.rebuild_as_owner(settings, dims, timeout_ms=timeout_ms)
     except psycopg.errors.QueryCanceled:
-        result: dict = {"status": "timed_out", "timeout_ms": timeout_ms}
+        result = {"status": "timed_out", "timeout_ms": timeout_ms}
         logger.warning(
             "vector graph build cancelled at the function's time limit: build it with `memorylayer index --bulk` "
             "as the owner (infra/README.md)",

@@ -32,9 +32,9 @@ def test_the_rebuild_action_builds_the_vector_graph_as_the_owner(load_handler, m
     """The worker's asynchronous ask (shared/domain/indexing/indexer.py): the rebuild runs on the owner's direct
     connection, in autocommit (CREATE INDEX CONCURRENTLY). Faked here: a real one would publish a generation
     the rest of the session's database does not expect (tests/integration/test_vector_generations.py builds
-    for real, on a database of its own)."""
+    for real, on a database of its own, and tests/integration/test_vector_build_asks.py the asks' rules)."""
     from shared.core.settings import get_settings
-    from shared.domain.indexing import bulk
+    from shared.domain.indexing import Plan, bulk, owner
 
     # As the stack sets it (infra/functions.py).
     monkeypatch.setenv("MEMORYLAYER_VECTOR_BUILD_MEMORY_MB", "1234")
@@ -53,6 +53,8 @@ def test_the_rebuild_action_builds_the_vector_graph_as_the_owner(load_handler, m
         return bulk.Rebuild(7, 10, 1.0, 1.5, "memories_embedding_384_g6")
 
     monkeypatch.setattr(bulk, "rebuild", fake)
+    # The owner's own count still wants the build (one pending row, a threshold of one).
+    monkeypatch.setattr(owner, "plan_as_owner", lambda settings, dims: Plan(0, 1, 0, 1))
     # Invoked with Lambda's full 15 minutes (the function's timeout, infra/functions.py).
     context = LambdaContext.for_function("memorylayer-migrate", timeout_ms=900_000)
     out = module.handler({"action": "rebuild_vector_index"}, context)

@@ -1,8 +1,9 @@
 """The AWS bulk-build chain (shared/domain/indexing/indexer.py → functions/migrate/handler.py): the worker, with
 only the app role's credentials, asks the migrate function for a graph build once, not while one is in flight
-(migration 0047: ``building_since``, or the build lock held), and again once a mark is stale or cleared; the
-function bounds the build by its invocation's time left, and a build cut off there is abandoned cleanly, after
-which the worker moves rows row by row until the owner builds elsewhere (``memorylayer index --bulk``).
+(migration 0047: ``building_since``, or the build lock held), and again once a mark is stale or cleared; an ask
+that waited behind the build it asked for builds nothing; the function bounds the build by its invocation's time
+left, and a build cut off there is abandoned cleanly, after which neither the worker nor the function tries again
+(rows move row by row) until the owner builds elsewhere (``memorylayer index --bulk``).
 
 On a database of its own (builds publish generations), the app role behind the stand-in RDS Proxy, the owner
 direct; the Lambda API stubbed at the wire (botocore's Stubber: an ask nobody expected fails the test).
@@ -119,6 +120,22 @@ def _marks(owner: str) -> dict[str, Any]:
     return row
 
 
+def _migrate(owner: str, *, timeout_ms: int) -> dict[str, Any]:
+    """The migrate function's answer to the worker's ask, invoked with ``timeout_ms`` left, as the owner of the
+    test's database (its environment as the stack sets it, but the owner's DSN for the secret)."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("MEMORYLAYER_DATABASE_OWNER_URL", owner)
+        env.setenv("MEMORYLAYER_EMBEDDING_PROVIDER", "hash")
+        get_settings.cache_clear()
+        try:
+            from functions.migrate import handler as migrate
+
+            context = LambdaContext.for_function(FUNCTION, timeout_ms=timeout_ms)
+            return migrate.handler({"action": "rebuild_vector_index"}, cast(Any, context))
+        finally:
+            get_settings.cache_clear()
+
+
 def _pending(owner: str) -> int:
     with psycopg.connect(owner) as conn:
         g = vector_index.published(conn, DIMS)
@@ -178,6 +195,9 @@ def test_the_worker_asks_once_per_build_in_flight(stack, lambda_api, monkeypatch
     assert _marks(owner) == {"published": g0 + 1, "building": None, "since": False, "timed_out": False}
     assert worker.index_vectors()["status"] == "done"
     assert _pending(owner) == 0
+    # An ask that waited in Lambda's queue behind that build finds nothing to build, and builds nothing.
+    assert _migrate(owner, timeout_ms=900_000) == {"status": "not_needed"}
+    assert _marks(owner)["published"] == g0 + 1
 
 
 def test_a_build_too_long_for_the_function_is_cancelled_and_left_to_the_owner(
@@ -189,24 +209,19 @@ def test_a_build_too_long_for_the_function_is_cancelled_and_left_to_the_owner(
     services, owner = stack
     _bulk(services, 500, seed=42)
     g0 = _marks(owner)["published"]
-    monkeypatch.setenv("MEMORYLAYER_DATABASE_OWNER_URL", owner)
-    monkeypatch.setenv("MEMORYLAYER_EMBEDDING_PROVIDER", "hash")
-    get_settings.cache_clear()
-    try:
-        from functions.migrate import handler as migrate
+    _bulk_builds_from_400_rows(monkeypatch)
+    from functions.migrate.handler import REBUILD_MARGIN_MS
 
-        context = LambdaContext.for_function(FUNCTION, timeout_ms=migrate.REBUILD_MARGIN_MS + 1)
-        out = migrate.handler({"action": "rebuild_vector_index"}, cast(Any, context))
-    finally:
-        get_settings.cache_clear()
-    assert out == {"status": "timed_out", "timeout_ms": 1}
+    assert _migrate(owner, timeout_ms=REBUILD_MARGIN_MS + 1) == {"status": "timed_out", "timeout_ms": 1}
     assert _marks(owner) == {"published": g0, "building": None, "since": False, "timed_out": True}
     with psycopg.connect(owner) as conn:
         left = conn.execute("SELECT to_regclass(%s)", (vector_index.index_name(DIMS, g0 + 1),)).fetchone()
     assert left == (None,)  # the invalid graph the cancelled build left is dropped at once
 
+    # An ask from before the cut-off does not try again: the function's time is too short for this graph.
+    assert _migrate(owner, timeout_ms=900_000) == {"status": "too_large"}
+    assert _marks(owner)["published"] == g0
     # Large enough for a build, but the function cannot build it: row by row, no invoke.
-    _bulk_builds_from_400_rows(monkeypatch)
     assert services.worker.index_vectors()["indexed"] == 500
     assert _pending(owner) == 0
 

@@ -10,12 +10,15 @@ The app role may run no DDL: the migrate function (AWS), ``memorylayer index --b
 
 from __future__ import annotations
 
+from psycopg.rows import dict_row
+
 from shared.core.settings import Settings
 from shared.db import vector_index
 from shared.db.connection import ConnectionTarget, owner_target
 from shared.domain.indexing import bulk
+from shared.domain.indexing import plan as planning
 
-__all__ = ["ensure_as_owner", "rebuild_as_owner"]
+__all__ = ["ensure_as_owner", "plan_as_owner", "rebuild_as_owner"]
 
 
 def ensure_as_owner(settings: Settings, dims: int) -> None:
@@ -23,6 +26,13 @@ def ensure_as_owner(settings: Settings, dims: int) -> None:
     Raises RuntimeError without the owner's credentials, psycopg's errors when the login may not."""
     with owner_target(settings).connect(autocommit=True) as conn:
         vector_index.ensure(conn, dims)
+
+
+def plan_as_owner(settings: Settings, dims: int) -> planning.Plan:
+    """``plan.plan`` on the owner's connection: whether an ask for a build, which may have waited in Lambda's queue
+    behind the build it asked for, still wants one."""
+    with owner_target(settings).connect(autocommit=True, row_factory=dict_row) as conn:
+        return planning.plan(conn, dims)
 
 
 def rebuild_as_owner(
