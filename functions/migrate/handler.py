@@ -66,7 +66,9 @@ def _rebuild_vector_index(remaining_ms: int) -> dict:
     timeout_ms = max(1, remaining_ms - REBUILD_MARGIN_MS)
     try:
         built = owner.rebuild_as_owner(settings, dims, timeout_ms=timeout_ms)
-    except psycopg.errors.QueryCanceled:
+    except psycopg.errors.QueryCanceled as exc:
+        if "statement timeout" not in (exc.diag.message_primary or ""):
+            raise  # cancelled by hand: a failure like any other
         result = {"status": "timed_out", "timeout_ms": timeout_ms}
         logger.warning(
             "vector graph build cancelled at the function's time limit: build it with `memorylayer index --bulk` "

@@ -69,8 +69,9 @@ def rebuild(
             built_at = time.monotonic()
             try:
                 vector_index.create_graph(owner, dims, new, timeout_ms=timeout_ms)
-            except psycopg.errors.QueryCanceled:
-                vector_index.abandon_build(owner, dims, timed_out=True)
+            except psycopg.errors.QueryCanceled as exc:  # out of time, or cancelled by hand
+                timed_out = "statement timeout" in (exc.diag.message_primary or "")
+                vector_index.abandon_build(owner, dims, timed_out=timed_out)
                 vector_index.drop_invalid(owner, vector_index.index_name(dims, new))
                 raise
             except BaseException:
