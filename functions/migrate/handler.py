@@ -6,11 +6,20 @@ worker's asynchronous invoke when a large bulk-written set waits: shared/domain/
 HNSW graph generation (shared/domain/indexing/bulk.py): DDL, so the owner's. Runs as the owner: in AWS the RDS-managed
 master user secret (``MEMORYLAYER_DATABASE_OWNER_SECRET_ARN``, read at invocation) on the writer endpoint
 (``MEMORYLAYER_DATABASE_HOST``) with TLS verify-full.
+
+An ask the owner's own count no longer backs (it waited in Lambda's queue behind the build it asked for, or a
+build here ran out of time since) builds nothing: ``not_needed``, ``too_large``. The build is bounded by the
+invocation's time left (less ``REBUILD_MARGIN_MS`` for publishing), so one too long for Lambda is cancelled by
+PostgreSQL and abandoned cleanly (status ``timed_out``; recall keeps the published generation) instead of being
+killed mid-statement with its connection; such a graph is built by ``memorylayer index --bulk`` elsewhere
+(infra/README.md, "A graph too large for Lambda's 15 minutes").
 """
 
 from __future__ import annotations
 
+import psycopg
 from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shared.core.settings import get_settings
 from shared.db.connection import owner_target
@@ -20,13 +29,17 @@ from shared.providers.tracing import lambda_tracer
 logger = Logger(service="memorylayer-migrate")
 tracer = lambda_tracer("memorylayer-migrate")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
 PHYSICAL_ID = "memorylayer-schema"
+# Of the invocation's time, what the build leaves for what follows it: ANALYZE, the recall function, publishing,
+# the pause before the old graph is dropped (bulk.DROP_GRACE_S) and the drop; or, cut off, abandoning the build
+# and dropping its invalid index.
+REBUILD_MARGIN_MS = 60_000
 
 
 @logger.inject_lambda_context
 @tracer.invocation  # a span per invocation, flushed before it returns; no bodies in traces
-def handler(event: dict, context: object) -> dict:
+def handler(event: dict, context: LambdaContext) -> dict:
     if event.get("action") == "rebuild_vector_index":
-        return _rebuild_vector_index()
+        return _rebuild_vector_index(context.get_remaining_time_in_millis())
     request = event.get("RequestType", "Create")
     if request == "Delete":
         return {"PhysicalResourceId": event.get("PhysicalResourceId", PHYSICAL_ID)}
@@ -38,11 +51,31 @@ def handler(event: dict, context: object) -> dict:
     return {"PhysicalResourceId": PHYSICAL_ID, "Data": {"Applied": ",".join(applied) or "none"}}
 
 
-def _rebuild_vector_index() -> dict:
-    from shared.domain.indexing import rebuild_as_owner
+def _rebuild_vector_index(remaining_ms: int) -> dict:
+    from shared.domain.indexing import owner
 
     settings = get_settings()
-    built = rebuild_as_owner(settings, settings.embedding_dimensions or 384)
+    dims = settings.embedding_dimensions or 384
+    # An ask that waited behind the build it asked for (Lambda queues asynchronous invokes past the function's
+    # concurrency), or one from before a build here ran out of time: nothing to build here.
+    ahead = owner.plan_as_owner(settings, dims)
+    if not ahead.wants_bulk or ahead.timed_out:
+        result: dict = {"status": "too_large" if ahead.timed_out else "not_needed"}
+        logger.info("vector graph rebuild not started", extra=result)
+        return result
+    timeout_ms = max(1, remaining_ms - REBUILD_MARGIN_MS)
+    try:
+        built = owner.rebuild_as_owner(settings, dims, timeout_ms=timeout_ms)
+    except psycopg.errors.QueryCanceled as exc:
+        if "statement timeout" not in (exc.diag.message_primary or ""):
+            raise  # cancelled by hand: a failure like any other
+        result = {"status": "timed_out", "timeout_ms": timeout_ms}
+        logger.warning(
+            "vector graph build cancelled at the function's time limit: build it with `memorylayer index --bulk` "
+            "as the owner (infra/README.md)",
+            extra=result,
+        )
+        return result
     result = {"status": "busy"} if built is None else {"status": "done", **built.__dict__}
     logger.info("vector graph rebuild", extra=result)
     return result

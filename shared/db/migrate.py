@@ -9,7 +9,9 @@ advisory lock, in three steps:
    ``schema_functions``). A function that a migration once made is replaced here by its file.
 3. what depends on the configured embedding size (``vector_index.ensure``, ``ensure_recall_function``) and the
    indexes built CONCURRENTLY, outside any transaction (``ensure_stale_by_index``,
-   ``ensure_workspace_text_index``, ``ensure_export_order_index``).
+   ``ensure_workspace_text_index``, ``ensure_context_text_index``, ``ensure_export_order_index``), with the
+   contract steps that drop an index only once its replacement is valid (a migration file runs before the
+   replacement is built, so it cannot).
 
 ``shared/db/schema.sql`` is the result, for reading: ``make schema`` regenerates it after a change to either
 folder (shared/local/schema.py), and tests/integration/test_schema.py fails until it does.
@@ -71,6 +73,7 @@ def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: in
             vector_index.ensure(conn, embedding_dimensions)
             ensure_stale_by_index(conn)
             ensure_workspace_text_index(conn)
+            ensure_context_text_index(conn)
             ensure_export_order_index(conn)
             ensure_recall_function(
                 conn, embedding_dimensions, generation=vector_index.published(conn, embedding_dimensions)
@@ -104,6 +107,10 @@ def ensure_export_order_index(conn: psycopg.Connection) -> None:
 
 
 WORKSPACE_TEXT_INDEX = "memories_ws_tsv"
+# 0001's table-wide full-text index: the per-workspace one answers everything it did
+# (tests/integration/test_workspace_text_index.py), so it goes once that one is valid.
+TABLE_TEXT_INDEX = "memories_tsv"
+CONTEXT_TEXT_INDEX = "memory_contexts_ws_tsv"
 
 
 def ensure_workspace_text_index(conn: psycopg.Connection) -> None:
@@ -111,9 +118,29 @@ def ensure_workspace_text_index(conn: psycopg.Connection) -> None:
     a time, so a word's lookup reads that workspace's matches, not every workspace's (``memories_tsv``). Built
     CONCURRENTLY here, outside the files' transactions; on a large populated database build it out of band first
     (infra/README.md, "No long index build in the custom resource"), and this is a no-op. An invalid one a failed
-    build left is dropped and built again; until it is valid the planner keeps ``memories_tsv`` (same rows)."""
-    vector_index.drop_invalid(conn, WORKSPACE_TEXT_INDEX)
-    conn.execute(
-        f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {WORKSPACE_TEXT_INDEX} ON memories "
-        "USING gin (workspace_id, tsv) WHERE deleted_at IS NULL"
+    build left is dropped and built again. The contract step: ``memories_tsv`` is dropped once this one is valid,
+    never before (until then the planner keeps it; same rows)."""
+    _text_index(
+        conn,
+        WORKSPACE_TEXT_INDEX,
+        "memories USING gin (workspace_id, tsv) WHERE deleted_at IS NULL",
+        replaces=TABLE_TEXT_INDEX,
     )
+
+
+def ensure_context_text_index(conn: psycopg.Connection) -> None:
+    """The same per workspace for the previous turn's words (``memory_contexts``, migration 0023), which recall
+    looks up one workspace at a time too (memorylayer_context_matches). Its table-wide ``memory_contexts_tsv``
+    stays one more release: the previous release's ``analyze_memories`` names it (infra/README.md, "Contract
+    step pending")."""
+    _text_index(conn, CONTEXT_TEXT_INDEX, "memory_contexts USING gin (workspace_id, tsv)", replaces=None)
+
+
+def _text_index(conn: psycopg.Connection, name: str, definition: str, *, replaces: str | None) -> None:
+    vector_index.drop_invalid(conn, name)
+    conn.execute(f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {name} ON {definition}")
+    valid = conn.execute(
+        "SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(%s)", (name,)
+    ).fetchone()
+    if replaces is not None and valid == (True,):
+        conn.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {replaces}")

@@ -656,8 +656,6 @@ CREATE INDEX memories_stale_by ON public.memories USING btree (workspace_id, sta
 
 CREATE INDEX memories_tags ON public.memories USING gin (tags_lower) WHERE (deleted_at IS NULL);
 
-CREATE INDEX memories_tsv ON public.memories USING gin (tsv) WHERE (deleted_at IS NULL);
-
 CREATE INDEX memories_user ON public.memories USING btree (workspace_id, user_id) WHERE (deleted_at IS NULL);
 
 CREATE INDEX memories_vector_gen ON public.memories USING btree (workspace_id, vector_gen) WHERE (deleted_at IS NULL);
@@ -712,6 +710,8 @@ ALTER TABLE ONLY public.memory_contexts
     ADD CONSTRAINT memory_contexts_memory_id_fkey FOREIGN KEY (memory_id) REFERENCES public.memories(id) ON UPDATE CASCADE ON DELETE CASCADE;
 
 CREATE INDEX memory_contexts_tsv ON public.memory_contexts USING gin (tsv);
+
+CREATE INDEX memory_contexts_ws_tsv ON public.memory_contexts USING gin (workspace_id, tsv);
 
 ALTER TABLE public.memory_contexts ENABLE ROW LEVEL SECURITY;
 
@@ -1092,7 +1092,9 @@ CREATE TABLE public.vector_index_generations (
     dims integer NOT NULL,
     published bigint DEFAULT 0 NOT NULL,
     building bigint,
-    published_at timestamp with time zone DEFAULT now() NOT NULL
+    published_at timestamp with time zone DEFAULT now() NOT NULL,
+    building_since timestamp with time zone,
+    build_timed_out_at timestamp with time zone
 );
 
 ALTER TABLE ONLY public.vector_index_generations
@@ -1159,13 +1161,14 @@ CREATE FUNCTION public.analyze_memories() RETURNS void
 BEGIN
     ANALYZE public.memories;
     ANALYZE public.memory_contexts;
-    -- The full-text indexes that exist: the per-workspace one is built after the migrations (0046), and the
-    -- table-wide one goes in a later contract step.
+    -- The full-text indexes that exist: the per-workspace ones are built after the migrations (0046,
+    -- shared/db/migrate.py), and the table-wide ones go in contract steps once those are valid.
     PERFORM gin_clean_pending_list(i) FROM unnest(ARRAY[to_regclass('public.memories_tsv'),
-                                                         to_regclass('public.memories_ws_tsv')]) AS i
+                                                         to_regclass('public.memories_ws_tsv'),
+                                                         to_regclass('public.memory_contexts_tsv'),
+                                                         to_regclass('public.memory_contexts_ws_tsv')]) AS i
     WHERE i IS NOT NULL;
     PERFORM gin_clean_pending_list('public.memories_tags'::regclass);
-    PERFORM gin_clean_pending_list('public.memory_contexts_tsv'::regclass);
 END $$;
 
 REVOKE ALL ON FUNCTION public.analyze_memories() FROM PUBLIC;

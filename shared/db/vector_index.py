@@ -118,6 +118,26 @@ def build_lock(owner: psycopg.Connection[Any]) -> Iterator[bool]:
         owner.execute("SELECT pg_advisory_unlock(%s)", (_BUILD_LOCK,))
 
 
+# Whether a build is in flight (a ``building`` mark younger than ``fresh_s``, or ``build_lock`` held by any
+# session: a build by ``memorylayer index --bulk`` may outlast the mark) and whether one ran out of its time since
+# the last publish (migration 0047). Readable by the app role (pg_locks is public).
+BUILD_STATE_SQL = f"""
+SELECT coalesce(g.building IS NOT NULL AND g.building_since > now() - make_interval(secs => %(fresh_s)s), false)
+       OR EXISTS (SELECT FROM pg_locks l
+                  WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = {_BUILD_LOCK}
+                    AND l.objsubid = 1
+                    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS in_flight,
+       g.build_timed_out_at IS NOT NULL AS timed_out
+FROM (SELECT) one LEFT JOIN vector_index_generations g ON g.dims = %(dims)s
+"""
+
+
+def build_state(conn: Connection, dims: int, *, fresh_s: float) -> tuple[bool, bool]:
+    """``(in_flight, timed_out)`` for ``dims`` (``BUILD_STATE_SQL``)."""
+    row = conn.execute(BUILD_STATE_SQL, {"dims": int(dims), "fresh_s": float(fresh_s)}).fetchone()
+    return (bool(row["in_flight"]), bool(row["timed_out"])) if row else (False, False)
+
+
 def begin_build(owner: psycopg.Connection[Any], dims: int) -> int:
     """Mark the next generation as being built (bulk writes then get the one after it) and return it. After a
     build that died (its ``building`` left set, bulk rows written with building + 1): past it, so those rows are
@@ -128,13 +148,21 @@ def begin_build(owner: psycopg.Connection[Any], dims: int) -> int:
         "SELECT coalesce(building, published) FROM vector_index_generations WHERE dims = %s", (dims,)
     ).fetchone()
     new = (int(row[0]) if row else 0) + 1
-    owner.execute("UPDATE vector_index_generations SET building = %s WHERE dims = %s", (new, dims))
+    owner.execute(
+        "UPDATE vector_index_generations SET building = %s, building_since = now() WHERE dims = %s",
+        (new, dims),
+    )
     return new
 
 
-def abandon_build(owner: psycopg.Connection[Any], dims: int) -> None:
-    """A failed build: nothing is being built any more (recall keeps the published generation)."""
-    owner.execute("UPDATE vector_index_generations SET building = NULL WHERE dims = %s", (int(dims),))
+def abandon_build(owner: psycopg.Connection[Any], dims: int, *, timed_out: bool = False) -> None:
+    """A failed build: nothing is being built any more (recall keeps the published generation). ``timed_out``:
+    it ran out of its caller's time (``create_graph``'s ``timeout_ms``), remembered until a build publishes."""
+    owner.execute(
+        "UPDATE vector_index_generations SET building = NULL, building_since = NULL, "
+        "build_timed_out_at = CASE WHEN %s THEN now() ELSE build_timed_out_at END WHERE dims = %s",
+        (timed_out, int(dims)),
+    )
 
 
 @contextmanager
@@ -150,9 +178,20 @@ def build_memory(owner: psycopg.Connection[Any], *, memory_mb: int, parallel_wor
         owner.execute("RESET max_parallel_maintenance_workers")
 
 
-def create_graph(owner: psycopg.Connection[Any], dims: int, generation: int) -> None:
-    """CREATE INDEX CONCURRENTLY of generation ``generation``'s graph (in autocommit: no transaction)."""
-    owner.execute(index_ddl(dims, generation))
+def create_graph(
+    owner: psycopg.Connection[Any], dims: int, generation: int, *, timeout_ms: int | None = None
+) -> None:
+    """CREATE INDEX CONCURRENTLY of generation ``generation``'s graph (in autocommit: no transaction).
+    ``timeout_ms``: cancelled after that long (QueryCanceled; an invalid index stays behind), the session's own
+    statement_timeout afterwards."""
+    if timeout_ms is None:
+        owner.execute(index_ddl(dims, generation))
+        return
+    owner.execute(f"SET statement_timeout = {max(1, int(timeout_ms))}")
+    try:
+        owner.execute(index_ddl(dims, generation))
+    finally:
+        owner.execute("RESET statement_timeout")
 
 
 def analyze(owner: psycopg.Connection[Any]) -> None:
@@ -163,8 +202,8 @@ def analyze(owner: psycopg.Connection[Any]) -> None:
 def publish(owner: psycopg.Connection[Any], dims: int, generation: int) -> None:
     """Recall reads ``generation`` from now on; nothing is being built any more."""
     owner.execute(
-        "UPDATE vector_index_generations SET published = %s, building = NULL, published_at = now() "
-        "WHERE dims = %s",
+        "UPDATE vector_index_generations SET published = %s, building = NULL, building_since = NULL, "
+        "build_timed_out_at = NULL, published_at = now() WHERE dims = %s",
         (int(generation), int(dims)),
     )
 

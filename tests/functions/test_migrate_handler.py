@@ -32,9 +32,9 @@ def test_the_rebuild_action_builds_the_vector_graph_as_the_owner(load_handler, m
     """The worker's asynchronous ask (shared/domain/indexing/indexer.py): the rebuild runs on the owner's direct
     connection, in autocommit (CREATE INDEX CONCURRENTLY). Faked here: a real one would publish a generation
     the rest of the session's database does not expect (tests/integration/test_vector_generations.py builds
-    for real, on a database of its own)."""
+    for real, on a database of its own, and tests/integration/test_vector_build_asks.py the asks' rules)."""
     from shared.core.settings import get_settings
-    from shared.domain.indexing import bulk
+    from shared.domain.indexing import Plan, bulk, owner
 
     # As the stack sets it (infra/functions.py).
     monkeypatch.setenv("MEMORYLAYER_VECTOR_BUILD_MEMORY_MB", "1234")
@@ -42,19 +42,31 @@ def test_the_rebuild_action_builds_the_vector_graph_as_the_owner(load_handler, m
     module = load_handler("functions.migrate.handler")
     seen = {}
 
-    def fake(conn, dims, *, memory_mb, **_):
+    def fake(conn, dims, *, memory_mb, timeout_ms, **_):
         seen.update(
             user=conn.execute("SELECT current_user").fetchone()[0],
             autocommit=conn.autocommit,
             dims=dims,
             memory_mb=memory_mb,
+            timeout_ms=timeout_ms,
         )
         return bulk.Rebuild(7, 10, 1.0, 1.5, "memories_embedding_384_g6")
 
     monkeypatch.setattr(bulk, "rebuild", fake)
-    out = module.handler({"action": "rebuild_vector_index"}, LambdaContext())
+    # The owner's own count still wants the build (one pending row, a threshold of one).
+    monkeypatch.setattr(owner, "plan_as_owner", lambda settings, dims: Plan(0, 1, 0, 1))
+    # Invoked with Lambda's full 15 minutes (the function's timeout, infra/functions.py).
+    context = LambdaContext.for_function("memorylayer-migrate", timeout_ms=900_000)
+    out = module.handler({"action": "rebuild_vector_index"}, context)
     assert out["status"] == "done" and out["generation"] == 7
-    # The build's memory is the setting's, nobody else's.
-    assert seen == {"user": "memorylayer_owner", "autocommit": True, "dims": 384, "memory_mb": 1234}
+    # The build's memory is the setting's, nobody else's; its time is the invocation's, less the margin for
+    # publishing (a build too long for it: tests/integration/test_vector_build_asks.py).
+    assert seen == {
+        "user": "memorylayer_owner",
+        "autocommit": True,
+        "dims": 384,
+        "memory_mb": 1234,
+        "timeout_ms": 900_000 - module.REBUILD_MARGIN_MS,
+    }
     monkeypatch.setattr(bulk, "rebuild", lambda conn, dims, **_: None)  # another build holds the lock
     assert module.handler({"action": "rebuild_vector_index"}, LambdaContext()) == {"status": "busy"}

@@ -116,7 +116,7 @@ def test_the_statistics_refresh_also_merges_the_full_text_pending_lists(app_url,
 
     def merge_now() -> int:  # pages merged by the superuser's own call: what was still pending
         with psycopg.connect(superuser_url, autocommit=True) as su:
-            return su.execute("SELECT gin_clean_pending_list('memories_tsv'::regclass)").fetchone()[0]
+            return su.execute("SELECT gin_clean_pending_list('memories_ws_tsv'::regclass)").fetchone()[0]
 
     bulk(50)  # under ANALYZE_AFTER_ROWS: the inline indexer does not refresh (and merge) by itself
     assert merge_now() > 0  # a bulk load does go to the pending list (the check below can fail)

@@ -1,6 +1,8 @@
-"""The full-text index per workspace (migration 0046, ``ensure_workspace_text_index`` in shared/db/migrate.py):
-a word's lookup reads the asked workspace's matches instead of every workspace's. Built after the migrations,
-built again when a failed build left it invalid, and answering the same rows as before."""
+"""The full-text indexes per workspace (migration 0046, ``ensure_workspace_text_index`` and
+``ensure_context_text_index`` in shared/db/migrate.py): a word's lookup reads the asked workspace's matches instead
+of every workspace's, in memories and in the previous turns' words (memory_contexts). Built after the migrations,
+built again when a failed build left them invalid, answering the same rows as before; the table-wide
+``memories_tsv`` is dropped by the same step, and only once its replacement is valid."""
 
 from __future__ import annotations
 
@@ -11,7 +13,13 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from shared.db.migrate import WORKSPACE_TEXT_INDEX, apply_migrations
+from shared.db.migrate import (
+    CONTEXT_TEXT_INDEX,
+    TABLE_TEXT_INDEX,
+    WORKSPACE_TEXT_INDEX,
+    apply_migrations,
+    ensure_workspace_text_index,
+)
 from shared.local.postgres import OWNER_ROLE, bootstrap_owner
 
 VALID = (
@@ -29,8 +37,18 @@ FROM unnest(ARRAY['ws_a', 'ws_b']) AS ws, generate_series(1, CASE WHEN ws = 'ws_
 ORDER BY md5(ws || i);
 ANALYZE memories;
 """
+# Each live memory's words as a turn's context (what 0023's triggers keep for the next turn of a stream).
+CONTEXTS = """
+INSERT INTO memory_contexts (memory_id, workspace_id, tsv)
+SELECT id, workspace_id, tsv FROM memories WHERE deleted_at IS NULL;
+ANALYZE memory_contexts;
+"""
 LOOKUP = "SELECT id FROM memorylayer_text_rows(ARRAY['ws_a'], to_tsquery('english', 'zebra')) ORDER BY id"
+CONTEXT_LOOKUP = (
+    "SELECT id FROM memorylayer_context_matches(ARRAY['ws_a'], to_tsquery('english', 'zebra')) ORDER BY id"
+)
 EXPECTED = [f"ws_a_{i}" for i in (1, 2, 3, 4, 5)]
+TABLE_WIDE_DDL = f"CREATE INDEX {TABLE_TEXT_INDEX} ON memories USING gin (tsv) WHERE deleted_at IS NULL"
 
 
 @pytest.fixture()
@@ -55,8 +73,43 @@ def test_migrations_build_a_valid_index_of_workspace_and_words(own_database: tup
     _, owner = own_database
     with psycopg.connect(owner) as conn:
         valid, definition = conn.execute(VALID, (WORKSPACE_TEXT_INDEX,)).fetchone()  # type: ignore[misc]
+        context_valid, context_definition = conn.execute(VALID, (CONTEXT_TEXT_INDEX,)).fetchone()  # type: ignore[misc]
+        table_wide = conn.execute("SELECT to_regclass(%s)", (TABLE_TEXT_INDEX,)).fetchone()
     assert valid
     assert "USING gin (workspace_id, tsv) WHERE (deleted_at IS NULL)" in definition
+    assert context_valid
+    assert "ON public.memory_contexts USING gin (workspace_id, tsv)" in context_definition
+    assert table_wide == (None,)  # the contract step ran: the per-workspace index replaces it
+
+
+def test_the_table_wide_index_stays_until_its_replacement_is_valid(own_database: tuple[str, str]) -> None:
+    """A database of the release before (both indexes) whose per-workspace build fails midway, as a build that
+    outlives a deploy's patience does: ``memories_tsv`` stays, recall keeps its index; the next run builds the
+    replacement and only then drops it."""
+    _, owner = own_database
+    with psycopg.connect(owner, autocommit=True) as conn:
+        conn.execute(ROWS)
+        conn.execute(TABLE_WIDE_DDL)
+        conn.execute(f"DROP INDEX {WORKSPACE_TEXT_INDEX}")
+    with (
+        psycopg.connect(owner) as writer,  # a write in flight: the concurrent build must wait for it to end
+        psycopg.connect(owner, autocommit=True) as conn,
+    ):
+        writer.execute("UPDATE memories SET content = content WHERE id = 'ws_b_1'")
+        conn.execute("SET lock_timeout = '200ms'")  # the build gives up waiting, leaving an invalid index
+        with pytest.raises(psycopg.errors.LockNotAvailable):
+            ensure_workspace_text_index(conn)
+        assert conn.execute(VALID, (WORKSPACE_TEXT_INDEX,)).fetchone()[0] is False  # type: ignore[index]
+        assert conn.execute("SELECT to_regclass(%s)::text", (TABLE_TEXT_INDEX,)).fetchone() == (
+            TABLE_TEXT_INDEX,
+        )
+        assert [r[0] for r in conn.execute(LOOKUP)] == EXPECTED
+        writer.rollback()
+    apply_migrations(owner)
+    with psycopg.connect(owner) as conn:
+        assert conn.execute(VALID, (WORKSPACE_TEXT_INDEX,)).fetchone()[0]  # type: ignore[index]
+        assert conn.execute("SELECT to_regclass(%s)", (TABLE_TEXT_INDEX,)).fetchone() == (None,)
+        assert [r[0] for r in conn.execute(LOOKUP)] == EXPECTED
 
 
 def test_a_failed_build_is_built_again_by_the_next_migration_run(own_database: tuple[str, str]) -> None:
@@ -90,16 +143,44 @@ def test_a_workspace_lookup_reads_that_workspace_through_it(own_database: tuple[
     assert "Index Cond: ((workspace_id = ANY" in plan
 
 
-def test_the_table_wide_index_can_go(own_database: tuple[str, str]) -> None:
-    """The later contract step: without ``memories_tsv`` the statistics refresh still runs and the lookups find
-    the same rows (a condition on the words alone is answered by the per-workspace index too)."""
+def test_without_the_table_wide_indexes_lookups_find_the_same_rows(own_database: tuple[str, str]) -> None:
+    """The contract steps: without ``memories_tsv`` (dropped by the migrations) and ``memory_contexts_tsv`` (its
+    step is a release later) the statistics refresh still runs and the lookups find the same rows (a condition on
+    the words alone is answered by the per-workspace index too)."""
     _, owner = own_database
     with psycopg.connect(owner, autocommit=True) as conn:
         conn.execute(ROWS)
-        conn.execute("DROP INDEX memories_tsv")
+        conn.execute(CONTEXTS)
+        conn.execute("DROP INDEX memory_contexts_tsv")
         conn.execute("SELECT analyze_memories()")
+        assert [r[0] for r in conn.execute(CONTEXT_LOOKUP)] == EXPECTED
         assert [r[0] for r in conn.execute(LOOKUP)] == EXPECTED
         found = conn.execute(
             "SELECT count(*) FROM memorylayer_text_matches(ARRAY['ws_a', 'ws_b'], to_tsquery('english', 'zebra'))"
         ).fetchone()
     assert found == (2005,)
+
+
+def test_a_workspace_context_lookup_reads_that_workspace_through_its_index(
+    own_database: tuple[str, str],
+) -> None:
+    """The previous turn's words (memorylayer_context_matches, recall's ``listed``), called as the app role: the
+    plan of the function's own statement (auto_explain, sent to this session) searches the per-workspace index
+    with the workspace as an index condition, beside the table-wide one the planner could still choose."""
+    superuser, owner = own_database
+    with psycopg.connect(owner, autocommit=True) as conn:
+        conn.execute(ROWS)
+        conn.execute(CONTEXTS)
+        conn.execute("VACUUM ANALYZE memory_contexts")
+    plans: list[str] = []
+    with psycopg.connect(superuser, autocommit=True) as conn:
+        conn.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
+        conn.execute("LOAD 'auto_explain'")
+        for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
+            conn.execute(f"SET auto_explain.{setting}")
+        conn.execute("SET SESSION AUTHORIZATION memorylayer_app")  # session_user: the function's wall applies
+        conn.execute("SET memorylayer.workspaces = 'ws_a'")
+        assert [r[0] for r in conn.execute(CONTEXT_LOOKUP)] == EXPECTED
+    inner = "\n".join(p for p in plans if "memory_contexts" in p)
+    assert f"Bitmap Index Scan on {CONTEXT_TEXT_INDEX}" in inner, plans
+    assert "Index Cond: ((workspace_id = ANY" in inner

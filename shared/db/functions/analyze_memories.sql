@@ -8,13 +8,14 @@ LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public AS $$
 BEGIN
     ANALYZE public.memories;
     ANALYZE public.memory_contexts;
-    -- The full-text indexes that exist: the per-workspace one is built after the migrations (0046), and the
-    -- table-wide one goes in a later contract step.
+    -- The full-text indexes that exist: the per-workspace ones are built after the migrations (0046,
+    -- shared/db/migrate.py), and the table-wide ones go in contract steps once those are valid.
     PERFORM gin_clean_pending_list(i) FROM unnest(ARRAY[to_regclass('public.memories_tsv'),
-                                                         to_regclass('public.memories_ws_tsv')]) AS i
+                                                         to_regclass('public.memories_ws_tsv'),
+                                                         to_regclass('public.memory_contexts_tsv'),
+                                                         to_regclass('public.memory_contexts_ws_tsv')]) AS i
     WHERE i IS NOT NULL;
     PERFORM gin_clean_pending_list('public.memories_tags'::regclass);
-    PERFORM gin_clean_pending_list('public.memory_contexts_tsv'::regclass);
 END $$;
 REVOKE ALL ON FUNCTION analyze_memories() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION analyze_memories() TO memorylayer_app;

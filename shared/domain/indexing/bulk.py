@@ -45,6 +45,7 @@ def rebuild(
     memory_mb: int,
     parallel_workers: int = BUILD_PARALLEL_WORKERS,
     drop_grace_s: float | None = None,
+    timeout_ms: int | None = None,
 ) -> Rebuild | None:
     """Build generation G+1's graph over every row, publish it, drop G's. On the owner's direct connection, in
     autocommit (CREATE INDEX CONCURRENTLY runs in no transaction), with ``memory_mb`` of maintenance_work_mem
@@ -52,7 +53,9 @@ def rebuild(
 
     Writes go on meanwhile: bulk writes that read ``building`` get G+2 and stay pending; any that read G before
     get G+1 and are in the new graph (CONCURRENTLY takes in rows written during the build). A failed build
-    leaves an invalid index, dropped by the next attempt; recall keeps G meanwhile."""
+    leaves an invalid index, dropped by the next attempt; recall keeps G meanwhile. ``timeout_ms`` bounds the
+    build (the caller's time left: the migrate function's): one cut off is abandoned as timed out and its invalid
+    index dropped at once (no write maintains it meanwhile)."""
     dims = int(dims)
     if not owner.autocommit:
         raise ValueError("rebuild needs an autocommit connection (CREATE INDEX CONCURRENTLY)")
@@ -65,7 +68,12 @@ def rebuild(
         with vector_index.build_memory(owner, memory_mb=memory_mb, parallel_workers=parallel_workers):
             built_at = time.monotonic()
             try:
-                vector_index.create_graph(owner, dims, new)
+                vector_index.create_graph(owner, dims, new, timeout_ms=timeout_ms)
+            except psycopg.errors.QueryCanceled as exc:  # out of time, or cancelled by hand
+                timed_out = "statement timeout" in (exc.diag.message_primary or "")
+                vector_index.abandon_build(owner, dims, timed_out=timed_out)
+                vector_index.drop_invalid(owner, vector_index.index_name(dims, new))
+                raise
             except BaseException:
                 vector_index.abandon_build(owner, dims)
                 raise

@@ -93,10 +93,22 @@ class VectorIndexer:
 
     def _ask_for_rebuild(self, dims: int) -> dict[str, Any] | None:
         """In AWS: the owner's credentials are the migrate function's; ask it (asynchronously) to build the next
-        graph when the pending set is large. None: small, go row by row."""
+        graph when the pending set is large, once: not while a build is in flight (status ``in_flight``; it takes
+        in the rows pending when it began, so none move row by row meanwhile). None: go row by row, because the
+        set is small, or because a build ran out of the function's time (too large for it: the owner builds it
+        with ``memorylayer index --bulk``, infra/README.md)."""
         with rls.visible(rls.EVERY), self.db.connection() as conn:
             ahead = plan(conn, dims)
         if not ahead.wants_bulk:
+            return None
+        if ahead.in_flight:
+            return {"status": "in_flight", "kind": "index_vectors", "indexed": 0}
+        if ahead.timed_out:
+            log.warning(
+                "a vector graph build ran out of the migrate function's time: rows move row by row until "
+                "`memorylayer index --bulk` builds it as the owner (infra/README.md)",
+                extra={"pending_at_least": ahead.pending, "in_graph": ahead.in_graph},
+            )
             return None
         import boto3
 

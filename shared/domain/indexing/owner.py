@@ -10,12 +10,15 @@ The app role may run no DDL: the migrate function (AWS), ``memorylayer index --b
 
 from __future__ import annotations
 
+from psycopg.rows import dict_row
+
 from shared.core.settings import Settings
 from shared.db import vector_index
 from shared.db.connection import ConnectionTarget, owner_target
 from shared.domain.indexing import bulk
+from shared.domain.indexing import plan as planning
 
-__all__ = ["ensure_as_owner", "rebuild_as_owner"]
+__all__ = ["ensure_as_owner", "plan_as_owner", "rebuild_as_owner"]
 
 
 def ensure_as_owner(settings: Settings, dims: int) -> None:
@@ -25,11 +28,19 @@ def ensure_as_owner(settings: Settings, dims: int) -> None:
         vector_index.ensure(conn, dims)
 
 
+def plan_as_owner(settings: Settings, dims: int) -> planning.Plan:
+    """``plan.plan`` on the owner's connection: whether an ask for a build, which may have waited in Lambda's queue
+    behind the build it asked for, still wants one."""
+    with owner_target(settings).connect(autocommit=True, row_factory=dict_row) as conn:
+        return planning.plan(conn, dims)
+
+
 def rebuild_as_owner(
-    settings: Settings, dims: int, *, target: ConnectionTarget | None = None
+    settings: Settings, dims: int, *, target: ConnectionTarget | None = None, timeout_ms: int | None = None
 ) -> bulk.Rebuild | None:
     """``bulk.rebuild`` with ``Settings.vector_build_memory_mb``, on ``target`` (the caller's owner target, when
-    it has one already; else ``owner_target(settings)``). None if another rebuild holds the lock."""
+    it has one already; else ``owner_target(settings)``). None if another rebuild holds the lock. ``timeout_ms``:
+    the build is cancelled after that long (psycopg's QueryCanceled; nothing published)."""
     owner = target or owner_target(settings)
     with owner.connect(autocommit=True) as conn:
-        return bulk.rebuild(conn, dims, memory_mb=settings.vector_build_memory_mb)
+        return bulk.rebuild(conn, dims, memory_mb=settings.vector_build_memory_mb, timeout_ms=timeout_ms)

@@ -1,0 +1,233 @@
+"""The AWS bulk-build chain (shared/domain/indexing/indexer.py → functions/migrate/handler.py): the worker, with
+only the app role's credentials, asks the migrate function for a graph build once, not while one is in flight
+(migration 0047: ``building_since``, or the build lock held), and again once a mark is stale or cleared; an ask
+that waited behind the build it asked for builds nothing; the function bounds the build by its invocation's time
+left, and a build cut off there is abandoned cleanly, after which neither the worker nor the function tries again
+(rows move row by row) until the owner builds elsewhere (``memorylayer index --bulk``).
+
+On a database of its own (builds publish generations), the app role behind the stand-in RDS Proxy, the owner
+direct; the Lambda API stubbed at the wire (botocore's Stubber: an ask nobody expected fails the test).
+"""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Iterator
+from typing import Any, cast
+
+import psycopg
+import pytest
+from botocore.stub import Stubber
+from psycopg.conninfo import make_conninfo
+
+from bench.common import uniform_sentence
+from shared.app.services import Services
+from shared.core.settings import Settings, get_settings
+from shared.db import rls, vector_index
+from shared.db.migrate import apply_migrations
+from shared.db.pool import Database
+from shared.domain.indexing import bulk as bulk_build
+from shared.domain.indexing import plan as bulk_plan
+from shared.domain.requests import BatchCreate, BatchRequest
+from shared.local.lambda_context import LambdaContext
+from shared.local.postgres import OWNER_ROLE
+from shared.local.rds_proxy import RdsProxyStandIn
+
+DIMS = 384
+WS = "ws_asks"
+FUNCTION = "ml-test-migrate"
+ASK = {
+    "FunctionName": FUNCTION,
+    "InvocationType": "Event",
+    "Payload": b'{"action": "rebuild_vector_index"}',
+}
+IN_FLIGHT = {"status": "in_flight", "kind": "index_vectors", "indexed": 0}
+MARKS = (
+    "SELECT published, building, building_since IS NOT NULL AS since, build_timed_out_at IS NOT NULL AS timed_out "
+    "FROM vector_index_generations WHERE dims = %s"
+)
+
+
+@pytest.fixture()
+def stack(superuser_url: str, rds_proxy: RdsProxyStandIn) -> Iterator[tuple[Services, str]]:
+    """(services as the worker in AWS: the app role through the proxy, no owner DSN, the migrate function to ask;
+    the owner's DSN)."""
+    name = f"asks_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(superuser_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name} OWNER {OWNER_ROLE}")
+    try:
+        with psycopg.connect(make_conninfo(superuser_url, dbname=name), autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            conn.execute("CREATE EXTENSION IF NOT EXISTS btree_gin")
+            conn.execute(f"ALTER SCHEMA public OWNER TO {OWNER_ROLE}")
+        owner = make_conninfo(superuser_url, user=OWNER_ROLE, dbname=name)
+        apply_migrations(owner)
+        settings = Settings(
+            database_url=rds_proxy.dsn("memorylayer_app", name),
+            embedding_provider="hash",
+            db_pool_max=4,
+            auth_mode="none",
+            vector_rebuild_function=FUNCTION,
+            aws_region="us-east-1",
+        )
+        db = Database.from_settings(settings, purpose="api")
+        db.default_visible = rls.EVERY  # trusted in-process caller, as the worker
+        services = Services.build(settings, db=db)
+        try:
+            yield services, owner
+        finally:
+            services.close()
+    finally:
+        with psycopg.connect(superuser_url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture()
+def lambda_api(monkeypatch: pytest.MonkeyPatch) -> Iterator[Stubber]:
+    """The worker's boto3 Lambda client, answering only the invokes a test expects (``_expect_ask``)."""
+    import boto3
+
+    client = boto3.client("lambda", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x")
+    monkeypatch.setattr(boto3, "client", lambda service, **_: client)
+    with Stubber(client) as stub:
+        yield stub
+        stub.assert_no_pending_responses()
+
+
+def _expect_ask(stub: Stubber) -> None:
+    stub.add_response("invoke", {"StatusCode": 202}, ASK)
+
+
+def _bulk(services: Services, n: int, seed: int) -> None:
+    rng = random.Random(seed)
+    services.memories.batch(
+        WS,
+        BatchRequest(operations=[BatchCreate(op="create", content=uniform_sentence(rng)) for _ in range(n)]),
+    )
+
+
+def _bulk_builds_from_400_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bulk_plan, "BULK_MIN_PENDING", 400)
+    monkeypatch.setattr(bulk_plan, "BULK_MIN_SHARE", 0.0)
+    monkeypatch.setattr(bulk_build, "DROP_GRACE_S", 0.0)
+
+
+def _marks(owner: str) -> dict[str, Any]:
+    with psycopg.connect(owner, row_factory=psycopg.rows.dict_row) as conn:
+        row = conn.execute(MARKS, (DIMS,)).fetchone()
+    assert row is not None
+    return row
+
+
+def _migrate(owner: str, *, timeout_ms: int) -> dict[str, Any]:
+    """The migrate function's answer to the worker's ask, invoked with ``timeout_ms`` left, as the owner of the
+    test's database (its environment as the stack sets it, but the owner's DSN for the secret)."""
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("MEMORYLAYER_DATABASE_OWNER_URL", owner)
+        env.setenv("MEMORYLAYER_EMBEDDING_PROVIDER", "hash")
+        get_settings.cache_clear()
+        try:
+            from functions.migrate import handler as migrate
+
+            context = LambdaContext.for_function(FUNCTION, timeout_ms=timeout_ms)
+            return migrate.handler({"action": "rebuild_vector_index"}, cast(Any, context))
+        finally:
+            get_settings.cache_clear()
+
+
+def _pending(owner: str) -> int:
+    with psycopg.connect(owner) as conn:
+        g = vector_index.published(conn, DIMS)
+        row = conn.execute(
+            "SELECT count(*) FROM memories WHERE vector_gen > %s AND deleted_at IS NULL", (g,)
+        ).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
+def test_the_worker_asks_once_per_build_in_flight(stack, lambda_api, monkeypatch):
+    services, owner = stack
+    worker = services.worker
+    _bulk_builds_from_400_rows(monkeypatch)
+    _bulk(services, 500, seed=41)
+    g0 = _marks(owner)["published"]
+
+    _expect_ask(lambda_api)
+    assert worker.index_vectors()["status"] == "requested"
+    # The migrate function began the build (bulk.rebuild's mark, under the build lock, which it has let go of
+    # here: the mark alone keeps the worker from asking).
+    with psycopg.connect(owner, autocommit=True) as conn:
+        vector_index.begin_build(conn, DIMS)
+    assert _marks(owner) == {"published": g0, "building": g0 + 1, "since": True, "timed_out": False}
+    for _ in range(3):  # an import's further messages: no invoke (the stub has no answer for one)
+        assert worker.index_vectors() == IN_FLIGHT
+    assert _pending(owner) == 500  # and nothing moved row by row under the build
+
+    # A mark older than the function's longest run is a build that died without clearing it: ask again.
+    with psycopg.connect(owner, autocommit=True) as conn:
+        conn.execute(
+            "UPDATE vector_index_generations SET building_since = now() - make_interval(secs => %s) "
+            "WHERE dims = %s",
+            (bulk_plan.BUILD_IN_FLIGHT_S + 60, DIMS),
+        )
+    _expect_ask(lambda_api)
+    assert worker.index_vectors()["status"] == "requested"
+
+    # That build (begun past the dead one) is abandoned: the mark goes, and the next message asks again.
+    with psycopg.connect(owner, autocommit=True) as conn:
+        assert vector_index.begin_build(conn, DIMS) == g0 + 2
+        assert worker.index_vectors() == IN_FLIGHT
+        vector_index.abandon_build(conn, DIMS)
+    assert _marks(owner) == {"published": g0, "building": None, "since": False, "timed_out": False}
+    _expect_ask(lambda_api)
+    assert worker.index_vectors()["status"] == "requested"
+
+    # A build whose mark is stale but which still runs (the CLI's, longer than any Lambda) holds the build lock.
+    with psycopg.connect(owner, autocommit=True) as conn, vector_index.build_lock(conn) as locked:
+        assert locked
+        assert worker.index_vectors() == IN_FLIGHT
+
+    # A finished build publishes and clears the mark; nothing pending is left to ask for.
+    with psycopg.connect(owner, autocommit=True) as conn:
+        built = bulk_build.rebuild(conn, DIMS, memory_mb=Settings().vector_build_memory_mb, drop_grace_s=0)
+    assert built is not None and built.generation == g0 + 1  # the abandoned ones left no generation behind
+    assert _marks(owner) == {"published": g0 + 1, "building": None, "since": False, "timed_out": False}
+    assert worker.index_vectors()["status"] == "done"
+    assert _pending(owner) == 0
+    # An ask that waited in Lambda's queue behind that build finds nothing to build, and builds nothing.
+    assert _migrate(owner, timeout_ms=900_000) == {"status": "not_needed"}
+    assert _marks(owner)["published"] == g0 + 1
+
+
+def test_a_build_too_long_for_the_function_is_cancelled_and_left_to_the_owner(
+    stack, lambda_api, monkeypatch, tmp_path
+):
+    """The migrate function with little time left: PostgreSQL cancels the build at the function's remaining time
+    less its margin; nothing is published, nothing is marked in flight, no invalid graph stays behind. The worker
+    then moves rows row by row instead of asking again, until the owner's build elsewhere publishes."""
+    services, owner = stack
+    _bulk(services, 500, seed=42)
+    g0 = _marks(owner)["published"]
+    _bulk_builds_from_400_rows(monkeypatch)
+    from functions.migrate.handler import REBUILD_MARGIN_MS
+
+    assert _migrate(owner, timeout_ms=REBUILD_MARGIN_MS + 1) == {"status": "timed_out", "timeout_ms": 1}
+    assert _marks(owner) == {"published": g0, "building": None, "since": False, "timed_out": True}
+    with psycopg.connect(owner) as conn:
+        left = conn.execute("SELECT to_regclass(%s)", (vector_index.index_name(DIMS, g0 + 1),)).fetchone()
+    assert left == (None,)  # the invalid graph the cancelled build left is dropped at once
+
+    # An ask from before the cut-off does not try again: the function's time is too short for this graph.
+    assert _migrate(owner, timeout_ms=900_000) == {"status": "too_large"}
+    assert _marks(owner)["published"] == g0
+    # Large enough for a build, but the function cannot build it: row by row, no invoke.
+    assert services.worker.index_vectors()["indexed"] == 500
+    assert _pending(owner) == 0
+
+    # The documented way out, as the owner from elsewhere: publishes, and clears the mark.
+    from shared.cli import main as cli
+
+    app = services.settings.database_url
+    assert cli(["index", "--bulk", "--database-url", app, "--database-owner-url", owner]) == 0
+    assert _marks(owner) == {"published": g0 + 1, "building": None, "since": False, "timed_out": False}
