@@ -14,7 +14,16 @@
 -- generation (literal for the same reason: the graph's predicate is vector_gen <= G), and {memory_columns}, the
 -- memory row's columns (shared/db/memories.py). {filters} is the block below the marker: the one WHERE that
 -- both arms, the final join and association expansion share, on alias m.
-WITH vec_all AS MATERIALIZED (
+WITH depth AS MATERIALIZED (
+    -- How many rows the vector arm takes: k, or 2k where the scope holds extracted facts (fact_key). A fact is
+    -- short and names its person, so it lies near every question about them: among only k nearest, facts took
+    -- the places of the turns they came from and of the turn that answers (bench/locomo's threads mode). So
+    -- facts come on top of k other memories (``vec``). One lookup of the partial index memories_fact_key.
+    SELECT CASE WHEN EXISTS (SELECT FROM memories f
+                             WHERE f.workspace_id = ANY(%(ws)s) AND f.fact_key IS NOT NULL AND f.valid_to IS NULL)
+                THEN 2 ELSE 1 END AS n
+),
+vec_all AS MATERIALIZED (
     -- The HNSW graph of generation {gen} holds the rows of generation {gen} or before; bulk-written rows of later
     -- generations wait in a pending tail that an exact scan covers until the owner builds the next graph (or the
     -- indexer moves them in row by row): shared/db/vector_index.py, migration 0021. Both arms split the rows by
@@ -32,40 +41,57 @@ WITH vec_all AS MATERIALIZED (
     -- Short means short of what a walk can return: k with pgvector's iterative scan (the app role's default,
     -- migration 0010), at most hnsw.ef_search without it (pgvector's default for other logins, e.g. a
     -- superuser: 40 < k = 50, and every walk of such a login would otherwise be sorted again).
+    -- Two walks, of which ``depth`` runs one (the other's condition is false before it starts): each LIMIT stays
+    -- a constant the planner sees.
     WITH walked AS MATERIALIZED (
-        SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
-        FROM memories m
-        WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
-          AND m.vector_gen <= {gen}
-        ORDER BY (m.embedding::vector({dims})) <=> %(q)s
-        LIMIT %(k)s
+        (SELECT m.id, m.fact_key IS NOT NULL AS fact, (m.embedding::vector({dims})) <=> %(q)s AS dist
+         FROM memories m
+         WHERE (SELECT n FROM depth) = 1
+           AND {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
+           AND m.vector_gen <= {gen}
+         ORDER BY (m.embedding::vector({dims})) <=> %(q)s
+         LIMIT %(k)s)
+        UNION ALL
+        (SELECT m.id, m.fact_key IS NOT NULL AS fact, (m.embedding::vector({dims})) <=> %(q)s AS dist
+         FROM memories m
+         WHERE (SELECT n FROM depth) = 2
+           AND {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
+           AND m.vector_gen <= {gen}
+         ORDER BY (m.embedding::vector({dims})) <=> %(q)s
+         LIMIT %(k)s * 2)
     ),
     short AS MATERIALIZED (
         SELECT (SELECT count(*) FROM walked) < CASE
             WHEN coalesce(current_setting('hnsw.iterative_scan', true), 'off') IN ('', 'off') THEN
-                least(%(k)s, coalesce(nullif(current_setting('hnsw.ef_search', true), '')::int, 40))
-            ELSE %(k)s END AS yes
+                least(%(k)s * (SELECT n FROM depth),
+                      coalesce(nullif(current_setting('hnsw.ef_search', true), '')::int, 40))
+            ELSE %(k)s * (SELECT n FROM depth) END AS yes
     )
-    SELECT id, dist FROM walked WHERE NOT (SELECT yes FROM short)
+    SELECT id, fact, dist FROM walked WHERE NOT (SELECT yes FROM short)
     UNION ALL
-    (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
+    (SELECT m.id, m.fact_key IS NOT NULL, (m.embedding::vector({dims})) <=> %(q)s AS dist
      FROM memories m
      WHERE (SELECT yes FROM short)
        AND {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
        AND m.vector_gen <= {gen}
      ORDER BY ((m.embedding::vector({dims})) <=> %(q)s) + 0, m.id
-     LIMIT %(k)s)
+     LIMIT %(k)s * (SELECT n FROM depth))
     UNION ALL
-    (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
+    (SELECT m.id, m.fact_key IS NOT NULL, (m.embedding::vector({dims})) <=> %(q)s AS dist
      FROM memories m
      WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
        AND m.vector_gen > {gen}
      -- Ties broken by id: the rows arrive in whatever order the plan reads them, and hash embeddings tie often.
-     ORDER BY 2, m.id
-     LIMIT %(k)s)
+     ORDER BY 3, m.id
+     LIMIT %(k)s * (SELECT n FROM depth))
 ),
 vec AS (
-    SELECT id, dist FROM vec_all ORDER BY dist LIMIT %(k)s
+    -- The k nearest memories that are not facts, and the facts nearer than the last of them (``depth``); a scope
+    -- without facts: the k nearest.
+    SELECT id, dist FROM (
+        SELECT id, fact, dist, count(*) FILTER (WHERE NOT fact) OVER (ORDER BY dist, id) AS others
+        FROM vec_all) v
+    WHERE others < %(k)s OR (others = %(k)s AND NOT fact)
 ),
 vec_ranked AS (
     SELECT id, 1 - dist AS cosine, row_number() OVER (ORDER BY dist, id) AS rnk

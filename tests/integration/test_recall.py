@@ -388,3 +388,69 @@ def test_a_filtered_recall_finds_its_rows_whatever_plan_the_statistics_choose(da
             sql, params = services.recaller.statement(["ws_mine"], tagged, conn)
             plan = "\n".join(r["QUERY PLAN"] for r in conn.execute("EXPLAIN " + sql, params))
         assert "Index Scan using memories_embedding_384" in plan  # it did walk the graph
+
+
+def test_facts_come_on_top_of_the_vector_arms_k_other_memories(own_services):
+    """An extracted fact is short and names its person, so it lies near every question about them: among only
+    the k nearest, facts took the places of the turns. Where the scope holds facts, the vector arm reads the 2k
+    nearest and keeps up to k others among them, with the facts nearer than the last; a scope without facts
+    keeps its k nearest, as before."""
+    import psycopg
+    import numpy as np
+
+    from shared.domain.requests import BatchCreate, BatchRequest, RecallRequest
+    from shared.domain.retrieval.recall import Recaller
+
+    services, settings = own_services
+    k = 4
+    small_k = settings.model_copy(update={"recall_min_candidates": k, "recall_candidate_multiplier": 1})
+    recaller = Recaller(services.db, services.embedder, small_k)
+    # Each one word further than the one before (no ties): the facts nearest the query, then the turns.
+    facts = ["Dana alpha beta gamma" + "".join(f" f{j}" for j in range(i)) for i in range(5)]
+    turns = ["Dana: alpha" + "".join(f" t{j}" for j in range(i + 2)) for i in range(8)]
+    query = "Dana alpha beta gamma"
+
+    def vector_arm(ws: str, query: str = query) -> list[str]:
+        sql, params = recaller.statement([ws], RecallRequest(query=query, limit=k))
+        with_ = "WITH " + sql.split("WITH", 1)[1]
+        with services.db.connection() as conn:
+            return [
+                r["content"]
+                for r in conn.execute(
+                    with_.split("vec_ranked AS")[0].rstrip().rstrip(",")
+                    + " SELECT m.content FROM vec JOIN memories m USING (id) ORDER BY vec.dist, vec.id",
+                    params,
+                )
+            ]
+
+    for ws in ("ws_with_facts", "ws_without_facts"):
+        created = services.memories.batch(
+            ws, BatchRequest(operations=[BatchCreate(op="create", content=c) for c in facts + turns])
+        )
+        assert not created["failed"]
+    # Given the same memories in two workspaces, in one the first six are the extraction writer's facts
+    with psycopg.connect(settings.database_url, autocommit=True) as conn:
+        conn.execute(
+            "UPDATE memories SET fact_key = 'user|dana|note|' || content "
+            "WHERE workspace_id = 'ws_with_facts' AND content = ANY(%s)",
+            (facts,),
+        )
+        conn.execute("ANALYZE memories")
+        rows = conn.execute(
+            "SELECT content, embedding::real[] AS e FROM memories WHERE workspace_id = 'ws_with_facts'"
+        ).fetchall()
+    q = np.array(services.embedder.embed_query(query), dtype=np.float64)
+    order = sorted(
+        rows, key=lambda r: (1 - float(np.dot(q, r[1]) / (np.linalg.norm(q) * np.linalg.norm(r[1]))), r[0])
+    )
+    nearest = [r[0] for r in order]
+    assert set(nearest[: len(facts)]) == set(facts)  # the embedder agrees: every fact is nearer than any turn
+
+    # Then without facts the arm keeps the k nearest; with them, the turns among the 2k nearest too
+    without = vector_arm("ws_without_facts")
+    assert without == nearest[:k] and not set(without) & set(turns)  # only the facts' twins: no turn
+    with_facts = vector_arm("ws_with_facts")
+    assert with_facts == nearest[: 2 * k]  # five facts, three turns: fewer than k others, so every one stays
+    assert [c for c in with_facts if c in turns] == [c for c in nearest if c in turns][:3]
+    # And a question nearer the turns keeps k of them, no more
+    assert sum(c in turns for c in vector_arm("ws_with_facts", "alpha t0 t1 t2 t3 t4 t5")) == k

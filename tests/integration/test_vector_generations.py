@@ -145,8 +145,8 @@ def test_a_bulk_rebuild_changes_no_result_and_pending_rows_are_exact(stack, rds_
     services.recaller.forget_generation()
     with services.db.connection() as conn:
         sql, params = services.recaller.statement([WS], RecallRequest(query=q, limit=10), conn)
-        cut = sql.split("vec AS (")[0].replace("WITH vec_all AS MATERIALIZED (", "SELECT id FROM (", 1)
-        arm = [r["id"] for r in conn.execute(cut.rstrip().rstrip(",") + " x ORDER BY dist, id", params)]
+        cut = sql.split("vec AS (")[0].rstrip().rstrip(",")  # the statement up to the vector arm's rows
+        arm = [r["id"] for r in conn.execute(cut + " SELECT id FROM vec_all ORDER BY dist, id", params)]
     assert arm[:10] == exact
     before = _top(services, queries)
 
