@@ -395,8 +395,8 @@ def test_facts_come_on_top_of_the_vector_arms_k_other_memories(own_services):
     the k nearest, facts took the places of the turns. Where the scope holds facts, the vector arm reads the 2k
     nearest and keeps up to k others among them, with the facts nearer than the last; a scope without facts
     keeps its k nearest, as before."""
-    import psycopg
     import numpy as np
+    import psycopg
 
     from shared.domain.requests import BatchCreate, BatchRequest, RecallRequest
     from shared.domain.retrieval.recall import Recaller
