@@ -56,7 +56,7 @@ def postgres_cpu_s(data_dir: Path) -> float:
     return total / TICKS
 
 
-def measured(data_dir: Path, n: int, op: Callable[[int], None]) -> dict[str, float]:
+def measured(data_dir: Path, n: int, op: Callable[[int], None]) -> dict[str, float | None]:
     """Postgres CPU ms and wall ms per call of ``op`` over ``n`` calls."""
     before, started = postgres_cpu_s(data_dir), time.perf_counter()
     for i in range(n):
@@ -131,7 +131,8 @@ def run(scale: float, writes: int, batches: int, recalls: int, *, count: int = 1
             }
         base = figures["read (baseline)"]["db_cpu_ms"]
         for f in figures.values():
-            f["x_baseline"] = round(f["db_cpu_ms"] / base, 1) if base else None
+            cpu = f["db_cpu_ms"]
+            f["x_baseline"] = round(cpu / base, 1) if base and cpu is not None else None
         return {
             "scale": scale,
             "workspaces": count,
