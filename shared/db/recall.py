@@ -19,6 +19,7 @@ from typing import Any
 
 import psycopg
 
+from shared.db import vector_index
 from shared.db.memories import QUALIFIED_COLUMNS
 
 _FILTERS_MARK = "-- filters --"
@@ -47,14 +48,21 @@ LIMIT %(limit)s OFFSET %(offset)s
 
 
 @cache
-def hybrid_sql(dims: int, generation: int = 0) -> str:
+def hybrid_sql(dims: int, generation: int = 0, own_graph: str | None = None) -> str:
     """The ranking statement for embeddings of ``dims`` dimensions, walking the graph of vector
-    ``generation`` (shared/db/vector_index.py; literal, as the graph's predicate is)."""
+    ``generation`` (shared/db/vector_index.py; literal, as the graph's predicate is), or the own graph of
+    workspace ``own_graph`` at that generation (its id literal too, for the same reason; the scope must be that
+    one workspace: the filters still hold it to the scope)."""
+    own = ""
+    if own_graph is not None:
+        # A literal in a statement that psycopg formats: a % in the id is doubled.
+        own = f" AND m.workspace_id = {vector_index.workspace_literal(own_graph)}".replace("%", "%%")
     return (
         _BODY.replace("{filters}", FILTERS)
         .replace("{memory_columns}", QUALIFIED_COLUMNS)
         .replace("{dims}", str(int(dims)))
         .replace("{gen}", str(int(generation)))
+        .replace("{own}", own)
     )
 
 

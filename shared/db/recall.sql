@@ -11,7 +11,8 @@
 -- (each statement is planned with its values, so a NULL filter costs nothing). Two names are not parameters
 -- but fixed once when the text is loaded: {dims}, the embedding size (the HNSW index is on the expression
 -- embedding::vector(384), so the size must be literal for the planner to use it), {gen}, the published graph
--- generation (literal for the same reason: the graph's predicate is vector_gen <= G), and {memory_columns}, the
+-- generation (literal for the same reason: the graph's predicate is vector_gen <= G), {own}, a workspace's own
+-- graph's predicate (the vector arm's comment), and {memory_columns}, the
 -- memory row's columns (shared/db/memories.py). {filters} is the block below the marker: the one WHERE that
 -- both arms, the final join and association expansion share, on alias m.
 WITH vec_all AS MATERIALIZED (
@@ -32,11 +33,14 @@ WITH vec_all AS MATERIALIZED (
     -- Short means short of what a walk can return: k with pgvector's iterative scan (the app role's default,
     -- migration 0010), at most hnsw.ef_search without it (pgvector's default for other logins, e.g. a
     -- superuser: 40 < k = 50, and every walk of such a login would otherwise be sorted again).
+    -- After the generation, for a scope of exactly one workspace that has a graph of its own at this generation:
+    -- ``AND m.workspace_id = '<its id>'`` (literal, as that graph's predicate has it: the planner can then walk it
+    -- instead of the table-wide graph filtered to the workspace); else nothing. The same rows match either way.
     WITH walked AS MATERIALIZED (
         SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
         FROM memories m
         WHERE {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
-          AND m.vector_gen <= {gen}
+          AND m.vector_gen <= {gen}{own}
         ORDER BY (m.embedding::vector({dims})) <=> %(q)s
         LIMIT %(k)s
     ),
