@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import psycopg
 import pytest
@@ -68,7 +69,7 @@ def stack(superuser_url: str, owner_url: str, rds_proxy: RdsProxyStandIn) -> Ite
         for ws, n in ((BIG, 1500), (SMALL, 300)):
             texts = [uniform_sentence(rng) for _ in range(n)]
             for start in range(0, n, 500):
-                ops = [BatchCreate(op="create", content=t) for t in texts[start : start + 500]]
+                ops: list[Any] = [BatchCreate(op="create", content=t) for t in texts[start : start + 500]]
                 services.memories.batch(ws, BatchRequest(operations=ops))
         try:
             yield services, owner
@@ -211,13 +212,16 @@ def test_another_workspace_never_names_walks_or_sees_it(stack):
         assert vector_index.dedicated(conn, DIMS, generation) == set()
     with rls.visible((BIG,)), services.db.connection() as conn:
         assert vector_index.dedicated(conn, DIMS, generation) == {BIG}
-    with pytest.raises(psycopg.errors.InsufficientPrivilege):
-        with rls.visible((SMALL,)), services.db.transaction() as conn:
-            conn.execute(
-                "INSERT INTO vector_dedicated_graphs (workspace_id, dims, generation, index_name) "
-                "VALUES (%s, %s, %s, 'x')",
-                (SMALL, DIMS, generation),
-            )
+    with (
+        pytest.raises(psycopg.errors.InsufficientPrivilege),
+        rls.visible((SMALL,)),
+        services.db.transaction() as conn,
+    ):
+        conn.execute(
+            "INSERT INTO vector_dedicated_graphs (workspace_id, dims, generation, index_name) "
+            "VALUES (%s, %s, %s, 'x')",
+            (SMALL, DIMS, generation),
+        )
 
 
 def test_a_workspace_grown_past_the_threshold_by_single_writes_gets_its_graph(stack):
