@@ -12,9 +12,9 @@ as the pending tail. Recall puts G literally in its text: ``vector_gen <= G`` wa
 is scanned exactly, so whatever G a process uses, the two arms partition the rows and results are complete and
 exact; only the speed depends on G's index existing.
 
-A workspace holding at least ``DEDICATED_MIN_ROWS`` rows of the graph also has a graph of its own,
-``memories_embedding_<dims>_g<G>_w<8 hex of its id>``: the generation's predicate plus ``workspace_id = '<id>'``
-(literal: a partial index's predicate takes no parameter). A walk of the table-wide graph filtered to one
+A workspace holding at least ``DEDICATED_MIN_ROWS`` rows of the graph (and at most half of it) also has a graph
+of its own, ``memories_embedding_<dims>_g<G>_w<8 hex of its id>``: the generation's predicate plus
+``workspace_id = '<id>'`` (literal: a partial index's predicate takes no parameter). A walk of the table-wide graph filtered to one
 workspace visits about 1/share of it; its own graph holds only its rows. Its rows are in both graphs (built twice,
 each single insert twice). ``vector_dedicated_graphs`` (migration 0048) records which workspace has one at which
 generation; recall puts the same literal in its vector arm so the planner can prove the predicate. Whether one
@@ -47,6 +47,9 @@ GRAPH_EF_CONSTRUCTION = 32
 # A workspace with this many rows in a generation's graph gets a graph of its own too: the table-wide walk
 # filtered to it cost 8-17x its walk alone at 15k-50k rows (BENCHMARKS.md, "A graph of its own per large workspace").
 DEDICATED_MIN_ROWS = 10_000
+# ...unless it holds more than this share of that graph: the table-wide walk is then nearly its own already (a
+# single-tenant deployment would build its one graph twice).
+DEDICATED_MAX_SHARE = 0.5
 _BUILD_LOCK = 0x6D6C6776  # "mlgv": one rebuild at a time, whichever process asks
 
 
@@ -244,17 +247,27 @@ def drop_older(owner: psycopg.Connection[Any], dims: int, generation: int) -> st
 
 
 def dedicated_candidates(
-    conn: Connection | psycopg.Connection[Any], generation: int, *, min_rows: int | None = None
+    conn: Connection | psycopg.Connection[Any],
+    generation: int,
+    *,
+    min_rows: int | None = None,
+    max_share: float | None = None,
 ) -> list[str]:
-    """The workspaces with at least ``min_rows`` live rows in generation ``generation``'s graph (any embedding
-    size: an index-only count of the pending lookup's index, cheap enough for every indexing pass; ``min_rows``
-    None: ``DEDICATED_MIN_ROWS``)."""
+    """The workspaces with at least ``min_rows`` live rows in generation ``generation``'s graph but at most
+    ``max_share`` of it (None: ``DEDICATED_MIN_ROWS``, ``DEDICATED_MAX_SHARE``); largest first. Any embedding size:
+    an index-only count of the pending lookup's index, cheap enough for every indexing pass."""
     return [
         row["workspace_id"] if isinstance(row, dict) else row[0]
         for row in conn.execute(
-            "SELECT workspace_id FROM memories WHERE deleted_at IS NULL AND vector_gen <= %s "
-            "GROUP BY workspace_id HAVING count(*) >= %s ORDER BY count(*) DESC, workspace_id",
-            (int(generation), int(DEDICATED_MIN_ROWS if min_rows is None else min_rows)),
+            "SELECT workspace_id FROM ("
+            "  SELECT workspace_id, count(*) AS n, sum(count(*)) OVER () AS total FROM memories"
+            "  WHERE deleted_at IS NULL AND vector_gen <= %s GROUP BY workspace_id) w "
+            "WHERE n >= %s AND n <= %s * total ORDER BY n DESC, workspace_id",
+            (
+                int(generation),
+                int(DEDICATED_MIN_ROWS if min_rows is None else min_rows),
+                float(DEDICATED_MAX_SHARE if max_share is None else max_share),
+            ),
         ).fetchall()
     ]
 
@@ -291,7 +304,12 @@ def create_dedicated(owner: psycopg.Connection[Any], dims: int, generation: int,
 
 
 def build_dedicated(
-    owner: psycopg.Connection[Any], dims: int, generation: int, *, min_rows: int | None = None
+    owner: psycopg.Connection[Any],
+    dims: int,
+    generation: int,
+    *,
+    min_rows: int | None = None,
+    max_share: float | None = None,
 ) -> list[str]:
     """Every workspace over ``min_rows`` in ``generation``'s graph without its own graph yet gets one (a workspace
     of a bulk rebuild, or one grown past the threshold by single writes since); returns their ids."""
@@ -299,7 +317,7 @@ def build_dedicated(
         return []
     have = dedicated(owner, dims, generation)
     built = []
-    for workspace_id in dedicated_candidates(owner, generation, min_rows=min_rows):
+    for workspace_id in dedicated_candidates(owner, generation, min_rows=min_rows, max_share=max_share):
         if workspace_id not in have and create_dedicated(owner, dims, generation, workspace_id):
             built.append(workspace_id)
     return built

@@ -35,8 +35,8 @@ from shared.local.postgres import OWNER_ROLE
 from shared.local.rds_proxy import RdsProxyStandIn
 
 DIMS = 384
-BIG, SMALL = "ws_big", "ws_small"
-THRESHOLD = 1000  # this module's DEDICATED_MIN_ROWS: BIG is over it, SMALL under
+BIG, SMALL, FILLERS = "ws_big", "ws_small", ("ws_f1", "ws_f2")
+THRESHOLD = 1000  # this module's DEDICATED_MIN_ROWS: BIG is over it, SMALL and the fillers under
 MEMORY_MB = Settings().vector_build_memory_mb
 
 
@@ -66,7 +66,8 @@ def stack(superuser_url: str, owner_url: str, rds_proxy: RdsProxyStandIn) -> Ite
         db.default_visible = rls.EVERY  # trusted in-process caller, as the worker
         services = Services.build(settings, db=db)
         rng = random.Random(48)
-        for ws, n in ((BIG, 1500), (SMALL, 300)):
+        # BIG holds 1,500 of 3,600 rows: under DEDICATED_MAX_SHARE of the graph.
+        for ws, n in ((BIG, 1500), (SMALL, 300), (FILLERS[0], 900), (FILLERS[1], 900)):
             texts = [uniform_sentence(rng) for _ in range(n)]
             for start in range(0, n, 500):
                 ops: list[Any] = [BatchCreate(op="create", content=t) for t in texts[start : start + 500]]
@@ -138,6 +139,13 @@ def test_a_rebuild_builds_the_large_workspaces_own_graph_and_drops_the_older_one
     assert own in _indexes(owner)
     assert _recorded(owner) == {(BIG, first.generation)}
     assert vector_index.dedicated_name(DIMS, first.generation, SMALL) not in _indexes(owner)
+    with psycopg.connect(owner) as conn:
+        # A workspace holding more than DEDICATED_MAX_SHARE of the graph gets none: the table-wide graph is
+        # nearly its own already.
+        assert vector_index.dedicated_candidates(conn, first.generation, min_rows=1, max_share=0.4) == [
+            *FILLERS,
+            SMALL,
+        ]
 
     second = _rebuild(owner)
     assert second.generation == first.generation + 1 and second.dedicated == (BIG,)
