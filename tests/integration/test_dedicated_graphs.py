@@ -109,21 +109,21 @@ def _queries(n: int = 12) -> list[str]:
     return [uniform_query(rng) for _ in range(n)]
 
 
-def _ranked(services: Services, ws: str) -> list[list[tuple[str, float]]]:
-    """Each query's page of 20 for ``ws`` (ids and scores, in order), read afresh (no cached generation)."""
+def _ranked(services: Services, *scope: str) -> list[list[tuple[str, float]]]:
+    """Each query's page of 20 for ``scope`` (ids and scores, in order), read afresh (no cached generation)."""
     services.recaller.forget_generation()
     out = []
     for q in _queries():
-        found = services.recaller.recall([ws], RecallRequest(query=q, limit=20))["memories"]
+        found = services.recaller.recall(list(scope), RecallRequest(query=q, limit=20))["memories"]
         out.append([(m["id"], round(m["relevance_score"], 6)) for m in found])
     return out
 
 
-def _plan(services: Services, ws: str, query: str) -> tuple[str, str]:
-    """(the statement recall runs for ``ws``, its EXPLAIN), as the app role inside ``ws``'s wall."""
+def _plan(services: Services, ws: str, query: str, *also: str) -> tuple[str, str]:
+    """(the statement recall runs for ``ws`` and ``also``, its EXPLAIN), as the app role inside their wall."""
     services.recaller.forget_generation()
-    with rls.visible((ws,)), services.db.connection() as conn:
-        sql, params = services.recaller.statement([ws], RecallRequest(query=query, limit=10), conn)
+    with rls.visible((ws, *also)), services.db.connection() as conn:
+        sql, params = services.recaller.statement([ws, *also], RecallRequest(query=query, limit=10), conn)
         sql = services.recaller._plan_reused(conn, sql, params)
         role = conn.execute("SELECT current_user AS u").fetchone()
         assert role is not None and role["u"] == "memorylayer_app"
@@ -171,6 +171,12 @@ def test_results_are_identical_with_the_own_graph_dropped_or_not_recorded(stack)
     workspace's rows), first with the record still naming it, then with no record; and again once built anew."""
     services, owner = stack
     with_graph = _ranked(services, BIG)
+    # A scope of the workspace and others (as the API's, with the shared spaces): its rows from its own graph,
+    # the others' from the table-wide one.
+    both = _ranked(services, BIG, FILLERS[0])
+    sql, plan = _plan(services, BIG, _queries()[0], FILLERS[0])
+    assert f"m.workspace_id <> '{BIG}'" in sql and vector_index.index_name(DIMS, 2) in plan
+    assert {m for page in both for m, _ in page} & _ids(owner, FILLERS[0])
     assert all(page for page in with_graph)
     assert {m for page in with_graph for m, _ in page} <= _ids(owner, BIG)
     with psycopg.connect(owner, autocommit=True) as conn:
@@ -182,17 +188,21 @@ def test_results_are_identical_with_the_own_graph_dropped_or_not_recorded(stack)
     sql, plan = _plan(services, BIG, _queries()[0])
     assert f"m.workspace_id = '{BIG}'" in sql and "memories_embedding" not in plan
     assert _ranked(services, BIG) == with_graph
+    assert _ranked(services, BIG, FILLERS[0]) == both
     with psycopg.connect(owner, autocommit=True) as conn:
         conn.execute("DELETE FROM vector_dedicated_graphs")
     sql, _ = _plan(services, BIG, _queries()[0])
     assert f"m.workspace_id = '{BIG}'" not in sql
     assert _ranked(services, BIG) == with_graph
+    assert _ranked(services, BIG, FILLERS[0]) == both
     # Built again as migrate builds them (the published graph, then each large workspace's own), same answers.
     with psycopg.connect(owner, autocommit=True) as conn:
         vector_index.ensure(conn, DIMS)
     assert _recorded(owner) == {(BIG, generation)}
     assert own in _plan(services, BIG, _queries()[0])[1]
+    assert own in _plan(services, BIG, _queries()[0], FILLERS[0])[1]
     assert _ranked(services, BIG) == with_graph
+    assert _ranked(services, BIG, FILLERS[0]) == both
 
 
 def _ids(owner: str, ws: str) -> set[str]:
@@ -209,10 +219,10 @@ def test_another_workspace_never_names_walks_or_sees_it(stack):
     assert own in _indexes(owner)
     sql, plan = _plan(services, SMALL, _queries()[0])
     assert BIG not in sql and own not in plan
-    # A scope of both walks the table-wide graph: the own graph holds one of them only.
-    with rls.visible((BIG, SMALL)), services.db.connection() as conn:
-        both, _ = services.recaller.statement([BIG, SMALL], RecallRequest(query="x", limit=10), conn)
-    assert both == hybrid_sql(DIMS, generation)
+    # A scope of both: BIG's rows from its own graph, SMALL's apart, never through BIG's.
+    sql, plan = _plan(services, SMALL, _queries()[0], BIG)
+    assert f"m.workspace_id = '{BIG}'" in sql and f"m.workspace_id <> '{BIG}'" in sql
+    assert sql == hybrid_sql(DIMS, generation, BIG)
     found = {m for page in _ranked(services, SMALL) for m, _ in page}
     assert found and found <= _ids(owner, SMALL)
     # The records are walled: inside SMALL's wall the app role sees none of BIG's, and writes none.

@@ -41,7 +41,8 @@ def test_every_placeholder_is_filled_when_loaded():
     assert "embedding::vector(384)" in sql
     assert "%(" not in "\n".join(line for line in sql.splitlines() if line.lstrip().startswith("--"))
     own = hybrid_sql(384, 2, "ws_a")
-    assert "{" not in own.replace("'{}'", "") and own.count("m.workspace_id = 'ws_a'") == 1
+    assert "{" not in own.replace("'{}'", "")
+    assert own.count("m.workspace_id = 'ws_a'") == 2 and own.count("m.workspace_id <> 'ws_a'") == 2
 
 
 @pytest.mark.parametrize(

@@ -265,12 +265,14 @@ class Recaller:
         ), params
 
     def _own_graph(self, workspace_ids: list[str], generation: int, conn: Connection | None) -> str | None:
-        """The one workspace searched, when it has a graph of its own at ``generation``: the statement then names
-        it literally (the graph's predicate; the ad-hoc statement, planned with its values: the hot function's
-        generic plan could not prove it). A scope of several workspaces walks the table-wide graph."""
-        if len(set(workspace_ids)) != 1:
-            return None
-        return workspace_ids[0] if self._own_graphs.has(workspace_ids[0], generation, conn) else None
+        """The workspace of the scope walked in its own graph at ``generation``, if one has one: the first
+        that does (the statement names it literally, for the graph's predicate; the rest of the scope walks the
+        table-wide graph). Such a statement runs ad hoc, planned with its values: a per-workspace plan-reusing
+        function was measured slower for the larger ones (BENCHMARKS.md, "A graph of its own")."""
+        for workspace_id in dict.fromkeys(workspace_ids):
+            if self._own_graphs.has(workspace_id, generation, conn):
+                return workspace_id
+        return None
 
     def generation(self, conn: Connection | None = None) -> int:
         """The vector generation recall walks the graph of (read on first use; each recall refreshes it)."""
