@@ -3,27 +3,34 @@ tenants, each against the same workspace loaded alone in its own database in the
 recall's two arms as bare SQL on the same data.
 
     python -m bench.tenants [--workspaces 1000] [--scale 1.0] [--queries 200] [--seconds 10] [--rounds 1]
-                            [--index-ab]
+                            [--index-ab] [--dedicated-ab] [--dedicated-min-rows N]
 
 Sizes: most workspaces hold 100–2,000 memories (log-uniform), one in a hundred 5k–50k (geometric from the
 largest down), 847,793 rows in all at ``--scale 1``; ``--scale`` multiplies every size (0.1: the same shape,
-84,763 rows, the largest 5k). Measured: the workspace nearest 1,000 × scale ("small"), the median one, the largest.
+84,763 rows, the largest 5k). Measured: the workspace nearest 1,000 × scale ("small"), the median one, the one
+nearest 10,000 × scale ("10k"), the largest.
 
 One throwaway embedded Postgres, one database for all the workspaces and one per measured workspace holding it
 alone (same ids, texts and vectors). Rows are COPYed straight into ``memories`` as the owner (``hash``
 embeddings, ``bench.common`` Zipf texts), pending as a bulk write leaves them, then each database's graph is built
-the way the bulk indexer builds it (``shared/domain/indexing/bulk.rebuild``) and its statistics refreshed
-(``analyze_memories``). Each database is served by its own API process logged in as the app role (as
+the way the bulk indexer builds it (``shared/domain/indexing/bulk.rebuild``: the table-wide graph, and a graph of
+its own for each workspace from ``--dedicated-min-rows``, by default ``vector_index.DEDICATED_MIN_ROWS`` × scale so
+a scaled run has the full run's shape; none for a workspace holding most of its table, so none alone) and its
+statistics refreshed (``analyze_memories``). Each database is served by its own API process logged in as the app role (as
 ``bench.scale``). Per workspace, shared table and alone alternating ``--rounds`` times: sequential recall p50/p95
 over HTTP (after 20 warm-ups) and 8-client throughput for ``--seconds``.
 
 The floor, per query on the same databases as the owner (no wall, no fusion): one vector top-k (recall's graph
-walk: the published generation's partial index, ef_search 100, iterative scan) and one full-text top-k
-(``tsv @@`` the query's words ORed, ``ts_rank`` order); k = 50, recall's candidates for a page of 10.
+walk: the published generation's partial index, or the workspace's own graph when it has one, ef_search 100,
+iterative scan) and one full-text top-k (``tsv @@`` the query's words ORed, ``ts_rank`` order); k = 50, recall's
+candidates for a page of 10.
 
 ``--index-ab``: then the shared table alone, without the per-workspace text index (``memories_ws_tsv``, migration
 0046: dropped, so the table-wide ``memories_tsv`` answers as before it) and with it again, alternated ``--rounds``
-times: the lever on the same data in the same run. Prints markdown; writes bench/results/tenants_<scale>.json.
+times: the lever on the same data in the same run. ``--dedicated-ab``: likewise without the workspaces' own graphs
+(dropped, unrecorded: the table-wide graph answers) and with them (built again), for the measured workspaces that
+have one, the floor's vector arm beside (each switch waits out the API's cached view, ``OWN_GRAPH_RECHECK_S``).
+Prints markdown; writes bench/results/tenants_<scale>.json.
 """
 
 from __future__ import annotations
