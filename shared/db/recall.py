@@ -47,20 +47,18 @@ LIMIT %(limit)s OFFSET %(offset)s
 """
 
 
-def _rest_of_scope(body: str) -> tuple[str, str]:
-    """The graph arm's CTEs and arms for the rest of a scope beside a workspace walked in its own graph: the
-    workspace's own (``walked``, ``short``, their two arms) renamed, over ``{rest}`` instead of ``{own}``."""
-
-    def rest(text: str) -> str:
-        text = re.sub(r"\bwalked\b", "walked_rest", text.replace("{own}", "{rest}"))
-        return re.sub(r"\bshort\b", "short_rest", text)
-
-    ctes = body[body.index("WITH walked AS MATERIALIZED (") + len("WITH ") : body.index("{rest_ctes}")]
-    arms = body[body.index("{rest_ctes}") + len("{rest_ctes}") : body.index("{rest_arms}")]
-    return ",\n    " + rest(ctes).strip(), "\n    UNION ALL\n    " + rest(arms).strip()
+def _rest_of_scope(body: str) -> str:
+    """The graph arm's rows of the rest of a scope beside a workspace walked in its own graph: the exact arm
+    (the one run when a walk comes back short) over ``{rest}`` instead of ``{own}``, always run."""
+    exact = body[body.index("SELECT id, dist FROM walked WHERE NOT") : body.index("{rest_arms}")]
+    exact = exact[exact.index("(SELECT m.id") :].replace("{own}", "{rest}")
+    exact = exact.replace("WHERE (SELECT yes FROM short)\n       AND ", "WHERE ")
+    if "short" in exact or "{rest}" not in exact:  # recall.sql's arms changed: say so at import
+        raise ValueError("recall.sql: the exact graph arm is not where _rest_of_scope looks for it")
+    return "\n    UNION ALL\n    " + exact.strip()
 
 
-_REST_CTES, _REST_ARMS = _rest_of_scope(_BODY)
+_REST_ARMS = _rest_of_scope(_BODY)
 
 
 @cache
@@ -68,14 +66,13 @@ def hybrid_sql(dims: int, generation: int = 0, own_graph: str | None = None) -> 
     """The ranking statement for embeddings of ``dims`` dimensions, walking the graph of vector
     ``generation`` (shared/db/vector_index.py; literal, as the graph's predicate is), and workspace
     ``own_graph``'s own graph at that generation for its rows (its id literal too, for the same reason; the
-    rest of the scope walks the table-wide graph apart)."""
-    body = _BODY.replace("{rest_ctes}", "").replace("{rest_arms}", "").replace("{own}", "")
+    rest of the scope sorted exactly apart)."""
+    body = _BODY.replace("{rest_arms}", "").replace("{own}", "")
     if own_graph is not None:
         # A literal in a statement that psycopg formats: a % in the id is doubled.
         literal = vector_index.workspace_literal(own_graph).replace("%", "%%")
         body = (
-            _BODY.replace("{rest_ctes}", _REST_CTES)
-            .replace("{rest_arms}", _REST_ARMS)
+            _BODY.replace("{rest_arms}", _REST_ARMS)
             .replace("{own}", f" AND m.workspace_id = {literal}")
             .replace("{rest}", f" AND m.workspace_id <> {literal}")
         )

@@ -11,8 +11,8 @@
 -- (each statement is planned with its values, so a NULL filter costs nothing). Two names are not parameters
 -- but fixed once when the text is loaded: {dims}, the embedding size (the HNSW index is on the expression
 -- embedding::vector(384), so the size must be literal for the planner to use it), {gen}, the published graph
--- generation (literal for the same reason: the graph's predicate is vector_gen <= G), {own}, {rest_ctes} and
--- {rest_arms}, a workspace's own graph (the vector arm's comment), and {memory_columns}, the
+-- generation (literal for the same reason: the graph's predicate is vector_gen <= G), {own} and {rest_arms}, a
+-- workspace's own graph and the rest of its scope (the vector arm's comment), and {memory_columns}, the
 -- memory row's columns (shared/db/memories.py). {filters} is the block below the marker: the one WHERE that
 -- both arms, the final join and association expansion share, on alias m.
 WITH vec_all AS MATERIALIZED (
@@ -36,9 +36,11 @@ WITH vec_all AS MATERIALIZED (
     -- A workspace of the scope that has a graph of its own at this generation (shared/db/vector_index.py) is
     -- walked apart: after the generation, ``AND m.workspace_id = '<its id>'`` (literal, as that graph's predicate
     -- has it, so the planner can prove it and walk that graph instead of the table-wide one filtered to the
-    -- workspace); the rest of the scope (the shared spaces a recall also searches) is the same walk, or sort, in
-    -- ``walked_rest`` (``AND m.workspace_id <> '<its id>'``; recall.py writes it from these two CTEs and arms),
-    -- each with its own check for a short answer. Without such a workspace: nothing. The same rows match either way.
+    -- workspace), and the rest of the scope (the shared spaces every API recall also searches, small as a rule)
+    -- is sorted exactly in one more arm (recall.py writes it from the exact arm below: ``AND m.workspace_id <>
+    -- '<its id>'``, without the short condition). Not walked: a walk of the table-wide graph filtered to a nearly
+    -- empty space visits up to hnsw.max_scan_tuples nodes to find nothing (314 ms for an empty _global in a 254k
+    -- table, the planner's choice). Without such a workspace: nothing. The same rows match either way.
     WITH walked AS MATERIALIZED (
         SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
         FROM memories m
@@ -52,7 +54,7 @@ WITH vec_all AS MATERIALIZED (
             WHEN coalesce(current_setting('hnsw.iterative_scan', true), 'off') IN ('', 'off') THEN
                 least(%(k)s, coalesce(nullif(current_setting('hnsw.ef_search', true), '')::int, 40))
             ELSE %(k)s END AS yes
-    ){rest_ctes}
+    )
     SELECT id, dist FROM walked WHERE NOT (SELECT yes FROM short)
     UNION ALL
     (SELECT m.id, (m.embedding::vector({dims})) <=> %(q)s AS dist
