@@ -17,7 +17,8 @@ of its own, ``memories_embedding_<dims>_g<G>_w<8 hex of its id>``: the generatio
 ``workspace_id = '<id>'`` (literal: a partial index's predicate takes no parameter). A walk of the table-wide graph filtered to one
 workspace visits about 1/share of it; its own graph holds only its rows. Its rows are in both graphs (built twice,
 each single insert twice). ``vector_dedicated_graphs`` (migration 0048) records which workspace has one at which
-generation; recall puts the same literal in its vector arm so the planner can prove the predicate. Whether one
+generation; recall puts the same literal in its vector arm so the planner can prove the predicate (and sorts the
+rest of its scope apart). Whether one
 exists changes the speed only: the two arms still partition the rows by G.
 
 When a graph is built, rebuilt or moved into row by row is the indexing package's (shared/domain/indexing/);
