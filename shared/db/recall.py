@@ -50,8 +50,8 @@ LIMIT %(limit)s OFFSET %(offset)s
 def _rest_of_scope(body: str) -> str:
     """The graph arm's rows of the rest of a scope beside a workspace walked in its own graph: the exact arm
     (the one run when a walk comes back short) over ``{rest}`` instead of ``{own}``, always run."""
-    exact = body[body.index("SELECT id, dist FROM walked WHERE NOT") : body.index("{rest_arms}")]
-    exact = exact[exact.index("(SELECT m.id") :].replace("{own}", "{rest}")
+    end = body.index("{rest_arms}")
+    exact = body[body.rindex("(SELECT m.id", 0, end) : end].replace("{own}", "{rest}")
     exact = exact.replace("WHERE (SELECT yes FROM short)\n       AND ", "WHERE ")
     if "short" in exact or "{rest}" not in exact:  # recall.sql's arms changed: say so at import
         raise ValueError("recall.sql: the exact graph arm is not where _rest_of_scope looks for it")
