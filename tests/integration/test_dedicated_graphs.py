@@ -28,8 +28,8 @@ from shared.db import rls, vector_index
 from shared.db.migrate import apply_migrations
 from shared.db.pool import Database
 from shared.db.recall import hybrid_sql
+from shared.domain.indexing import VectorIndexer, dedicated_as_owner
 from shared.domain.indexing import bulk as bulk_build
-from shared.domain.indexing import dedicated_as_owner
 from shared.domain.requests import BatchCreate, BatchRequest, MemoryCreate, RecallRequest
 from shared.local.postgres import OWNER_ROLE
 from shared.local.rds_proxy import RdsProxyStandIn
@@ -252,8 +252,9 @@ def test_a_workspace_grown_past_the_threshold_by_single_writes_gets_its_graph(st
     for _ in range(THRESHOLD - 300):  # one at a time: in the published graph at once (vector_gen 0)
         services.memories.remember(SMALL, MemoryCreate(content=uniform_sentence(rng)))
     before = _ranked(services, SMALL)
-    built = dedicated_as_owner(services.settings, DIMS)
-    assert built == [SMALL]
+    # The indexing pass with the owner's credentials notices it (no row is pending: nothing else to do).
+    done = VectorIndexer(services.db, services.settings, DIMS).index_vectors()
+    assert done["indexed"] == 0 and done["dedicated"] == [SMALL]
     own = vector_index.dedicated_name(DIMS, generation, SMALL)
     assert own in _indexes(owner) and (SMALL, generation) in _recorded(owner)
     assert own in _plan(services, SMALL, _queries()[0])[1]
