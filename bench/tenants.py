@@ -3,28 +3,35 @@ tenants, each against the same workspace loaded alone in its own database in the
 recall's two arms as bare SQL on the same data.
 
     python -m bench.tenants [--workspaces 1000] [--scale 1.0] [--queries 200] [--seconds 10] [--rounds 1]
-                            [--index-ab]
+                            [--index-ab] [--dedicated-ab] [--dedicated-min-rows N]
 
 Sizes: most workspaces hold 100–2,000 memories (log-uniform), one in a hundred 5k–50k (geometric from the
 largest down), 847,793 rows in all at ``--scale 1``; ``--scale`` multiplies every size (0.1: the same shape,
-84,763 rows, the largest 5k). Measured: the workspace nearest 1,000 × scale ("small"), the median one, the largest.
+84,763 rows, the largest 5k). Measured: the workspace nearest 1,000 × scale ("small"), the median one, the one
+nearest 10,000 × scale ("10k"), the largest.
 
 One throwaway embedded Postgres, one database for all the workspaces and one per measured workspace holding it
 alone (same ids, texts and vectors). Rows are COPYed straight into ``memories`` as the owner (``hash``
 embeddings, ``bench.common`` Zipf texts), pending as a bulk write leaves them, then each database's graph is built
-the way the bulk indexer builds it (``shared/domain/indexing/bulk.rebuild``) and its statistics refreshed
-(``analyze_memories``). Each database is served by its own API process logged in as the app role (as
+the way the bulk indexer builds it (``shared/domain/indexing/bulk.rebuild``: the table-wide graph, and a graph of
+its own for each workspace from ``--dedicated-min-rows``, by default ``vector_index.DEDICATED_MIN_ROWS`` × scale so
+a scaled run has the full run's shape; none for a workspace holding most of its table, so none alone) and its
+statistics refreshed (``analyze_memories``). Each database is served by its own API process logged in as the app role (as
 ``bench.scale``). Per workspace, shared table and alone alternating ``--rounds`` times: sequential recall p50/p95
 over HTTP (after 20 warm-ups) and 8-client throughput for ``--seconds``.
 
 The floor, per query on the same databases as the owner (no wall, no fusion): one vector top-k (recall's graph
-walk: the published generation's partial index, ef_search 100, iterative scan) and one full-text top-k
-(``tsv @@`` the query's words ORed, ``ts_rank`` order); k = 50, recall's candidates for a page of 10.
+walk: the published generation's partial index, or the workspace's own graph when it has one, ef_search 100,
+iterative scan) and one full-text top-k (``tsv @@`` the query's words ORed, ``ts_rank`` order); k = 50, recall's
+candidates for a page of 10.
 
 ``--index-ab``: then the shared table alone, as before migration 0046 (only the table-wide ``memories_tsv``, built
 again, and ``memories_ws_tsv`` dropped) and as now (``memories_ws_tsv`` built again, which drops ``memories_tsv``
 as the migrations' contract step does), alternated ``--rounds`` times: the lever on the same data in the same
-run. Prints markdown; writes bench/results/tenants_<scale>.json.
+run. ``--dedicated-ab``: likewise without the workspaces' own graphs (dropped, unrecorded: the table-wide graph
+answers) and with them (built again), for the measured workspaces that have one, the floor's vector arm beside
+(each switch waits out the API's cached view, ``OWN_GRAPH_RECHECK_S``). Prints markdown; writes
+bench/results/tenants_<scale>.json.
 """
 
 from __future__ import annotations
@@ -90,10 +97,11 @@ def workspace_sizes(count: int, scale: float, seed: int = 20261204) -> list[int]
 
 
 def measured(workspaces: list[Workspace], scale: float) -> dict[str, Workspace]:
-    """The three measured: nearest 1,000 × scale, the median size, the largest."""
+    """The four measured: nearest 1,000 × scale, the median size, nearest 10,000 × scale, the largest."""
     by_size = sorted(workspaces, key=lambda w: (w.size, w.id))
     small = min(workspaces, key=lambda w: (abs(w.size - 1_000 * scale), w.id))
-    return {"small": small, "median": by_size[len(by_size) // 2], "largest": by_size[-1]}
+    ten_k = min(workspaces, key=lambda w: (abs(w.size - 10_000 * scale), w.id))
+    return {"small": small, "median": by_size[len(by_size) // 2], "10k": ten_k, "largest": by_size[-1]}
 
 
 def copy_workspaces(owner_dsn: str, workspaces: list[Workspace], *, generation: int = 1) -> float:
@@ -207,7 +215,8 @@ def serving(superuser_dsn: str, databases: dict[str, tuple[str, str]]) -> Iterat
 
 
 def floor(owner_dsn: str, ws: str, queries: list[str]) -> dict[str, Any]:
-    """The two arms as bare SQL, per query (after 5 warm-ups): a vector top-k and a full-text top-k."""
+    """The two arms as bare SQL, per query (after 5 warm-ups): a vector top-k (walking the workspace's own graph
+    when it has one: the id literal, as recall names it) and a full-text top-k."""
     from shared.db import vector_index
 
     embedder = HashEmbedder(DIMS)
@@ -216,10 +225,12 @@ def floor(owner_dsn: str, ws: str, queries: list[str]) -> dict[str, Any]:
         conn.execute("SET hnsw.ef_search = 100")
         conn.execute("SET hnsw.iterative_scan = relaxed_order")
         gen = vector_index.published(conn, DIMS)
+        own = ws in vector_index.dedicated(conn, DIMS, gen)
         vector_sql = (
             f"SELECT id FROM memories WHERE workspace_id = %s AND deleted_at IS NULL "
             f"AND vector_dims(embedding) = {DIMS} AND vector_gen <= {gen} "
-            f"ORDER BY embedding::vector({DIMS}) <=> %s LIMIT {K}"
+            + (f"AND workspace_id = {vector_index.workspace_literal(ws)} " if own else "")
+            + f"ORDER BY embedding::vector({DIMS}) <=> %s LIMIT {K}"
         )
         text_sql = (
             "SELECT m.id FROM memories m, to_tsquery('english', %s) q WHERE m.workspace_id = %s "
@@ -240,7 +251,12 @@ def floor(owner_dsn: str, ws: str, queries: list[str]) -> dict[str, Any]:
                 vec_ms.append((middle - began) * 1000)
                 text_ms.append((ended - middle) * 1000)
                 both_ms.append((ended - began) * 1000)
-    return {"vector": summarise(vec_ms), "text": summarise(text_ms), "both": summarise(both_ms)}
+    return {
+        "vector": summarise(vec_ms),
+        "text": summarise(text_ms),
+        "both": summarise(both_ms),
+        "own_graph": own,
+    }
 
 
 def run(
@@ -252,12 +268,22 @@ def run(
     *,
     superuser_dsn: str | None = None,
     index_ab: bool = False,
+    dedicated_ab: bool = False,
+    dedicated_min_rows: int | None = None,
 ) -> dict[str, Any]:
     """Load, measure, and return the figures. ``superuser_dsn``: use that server (its databases made here are
     dropped at the end) instead of a throwaway one tuned for the run. ``index_ab``: then, on the shared table
     only, recall without the per-workspace text index and with it again, ``rounds`` times (the lever alone, same
-    data, same run)."""
+    data, same run). ``dedicated_ab``: likewise without the large workspaces' own graphs and with them.
+    ``dedicated_min_rows``: the own-graph threshold of the builds here (default DEDICATED_MIN_ROWS × scale, so a
+    scaled run has the full run's shape)."""
+    from shared.db import vector_index
     from shared.local.postgres import EmbeddedPostgres
+
+    threshold = (
+        round(vector_index.DEDICATED_MIN_ROWS * scale) if dedicated_min_rows is None else dedicated_min_rows
+    )
+    vector_index.DEDICATED_MIN_ROWS = threshold  # this process builds the graphs (bulk.rebuild)
 
     sizes = workspace_sizes(count, scale)
     workspaces = [Workspace(f"t{i:04d}", size, 1_000 + i) for i, size in enumerate(sizes)]
@@ -270,6 +296,7 @@ def run(
         "rows": sum(sizes),
         "measured": {label: {"id": w.id, "memories": w.size} for label, w in chosen.items()},
         "load_1m": os.getloadavg()[0],
+        "dedicated_min_rows": threshold,
     }
     with ExitStack() as stack:
         if superuser_dsn is None:
@@ -308,6 +335,10 @@ def run(
                 f"{name}: {sum(w.size for w in held):,} rows, COPY {load_s:.1f} s, graph {build_s:.1f} s",
                 flush=True,
             )
+        with psycopg.connect(databases["shared"][2]) as conn:
+            gen = vector_index.published(conn, DIMS)
+            results["own_graphs"] = sorted(vector_index.dedicated(conn, DIMS, gen))
+        print(f"own graphs (at least {threshold:,} rows): {results['own_graphs']}", flush=True)
         urls = stack.enter_context(
             serving(superuser_dsn, {name: (dbname, owner) for name, (_, dbname, owner) in databases.items()})
         )
@@ -325,6 +356,15 @@ def run(
         if index_ab:
             results["index_ab"] = measure_index_ab(
                 databases["shared"][2], urls["shared"], chosen, queries, seconds, rounds
+            )
+        if dedicated_ab:
+            results["dedicated_ab"] = measure_dedicated_ab(
+                databases["shared"][2],
+                urls["shared"],
+                {label: w for label, w in chosen.items() if w.id in results["own_graphs"]},
+                queries,
+                seconds,
+                rounds,
             )
     results["load_1m_end"] = os.getloadavg()[0]
     return results
@@ -362,6 +402,51 @@ def measure_index_ab(
                     figures[label][phase].append(recall_figures(url, w.id, queries[label], seconds))
                 print(phase, json.dumps({k: v[phase][-1] for k, v in figures.items()}), flush=True)
     return figures
+
+
+def measure_dedicated_ab(
+    owner_dsn: str,
+    url: str,
+    chosen: dict[str, Workspace],
+    queries: dict[str, list[str]],
+    seconds: float,
+    rounds: int,
+) -> dict[str, Any]:
+    """Each measured workspace that has its own graph, recalled in the shared table without the own graphs (every
+    one dropped, its record deleted: the table-wide graph answers, as before) and with them (built again as the
+    indexer builds them for the published generation), alternated; and the floor's vector arm each time. After
+    each switch, the API's record of which workspace has one is left to expire (OWN_GRAPH_RECHECK_S)."""
+    from shared.db import vector_index
+    from shared.domain.indexing.bulk import BUILD_PARALLEL_WORKERS
+    from shared.domain.indexing.generations import OWN_GRAPH_RECHECK_S
+
+    figures: dict[str, Any] = {
+        label: {"without": [], "with": [], "floor": {"without": [], "with": []}} for label in chosen
+    }
+    builds: list[float] = []
+    with psycopg.connect(owner_dsn, autocommit=True) as conn:
+        gen = vector_index.published(conn, DIMS)
+        for _ in range(rounds):
+            for phase in ("without", "with"):
+                if phase == "without":
+                    for ws in vector_index.dedicated(conn, DIMS, gen):
+                        conn.execute(
+                            f"DROP INDEX CONCURRENTLY IF EXISTS {vector_index.dedicated_name(DIMS, gen, ws)}"
+                        )
+                    conn.execute("DELETE FROM vector_dedicated_graphs")
+                else:
+                    began = time.perf_counter()
+                    with vector_index.build_memory(
+                        conn, memory_mb=BUILD_MEMORY_MB, parallel_workers=BUILD_PARALLEL_WORKERS
+                    ):
+                        vector_index.build_dedicated(conn, DIMS, gen)
+                    builds.append(time.perf_counter() - began)
+                time.sleep(OWN_GRAPH_RECHECK_S + 1)
+                for label, w in chosen.items():
+                    figures[label][phase].append(recall_figures(url, w.id, queries[label], seconds))
+                    figures[label]["floor"][phase].append(floor(owner_dsn, w.id, queries[label]))
+                print(phase, json.dumps({k: v[phase][-1] for k, v in figures.items()}), flush=True)
+    return {"workspaces": figures, "build_s": [round(b, 1) for b in builds]}
 
 
 def drop_databases(superuser_dsn: str, names: list[str]) -> None:
@@ -403,6 +488,35 @@ def table(r: dict[str, Any]) -> str:
             f"({fa['vector']['p50_ms']:.1f} + {fa['text']['p50_ms']:.1f}) | "
             f"{p50s / fs['both']['p50_ms']:.1f}× / {p50a / fa['both']['p50_ms']:.1f}× |"
         )
+    if r.get("dedicated_ab", {}).get("workspaces"):
+        builds = r["dedicated_ab"]["build_s"]
+        lines += [
+            "",
+            f"The own graphs alone, shared table (`--dedicated-ab`; own graph from {r['dedicated_min_rows']:,} "
+            f"rows: {len(r['own_graphs'])} workspaces; their build {min(builds):.0f}–{max(builds):.0f} s): "
+            "without them, then with them, alternated:",
+            "",
+            "| workspace (memories) | recall p50 / p95 ms without | with | p50 with ÷ without | p95 | "
+            "8-client req/s without / with | floor vector ms without / with |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for label, m in r["measured"].items():
+            if label not in r["dedicated_ab"]["workspaces"]:
+                continue
+            ab = r["dedicated_ab"]["workspaces"][label]
+            p50o, p95o, p50w, p95w = (
+                med(ab["without"], "p50_ms"),
+                med(ab["without"], "p95_ms"),
+                med(ab["with"], "p50_ms"),
+                med(ab["with"], "p95_ms"),
+            )
+            fo = statistics.median(f["vector"]["p50_ms"] for f in ab["floor"]["without"])
+            fw = statistics.median(f["vector"]["p50_ms"] for f in ab["floor"]["with"])
+            lines.append(
+                f"| {label} ({m['memories']:,}) | {p50o:.1f} / {p95o:.1f} | {p50w:.1f} / {p95w:.1f} | "
+                f"**{p50w / p50o:.2f}×** | {p95w / p95o:.2f}× | "
+                f"{med(ab['without'], 'rps'):.1f} / {med(ab['with'], 'rps'):.1f} | {fo:.1f} / {fw:.1f} |"
+            )
     if "index_ab" in r:
         lines += [
             "",
@@ -440,10 +554,28 @@ def main() -> None:
         action="store_true",
         help="then recall in the shared table without the per-workspace text index and with it, --rounds times",
     )
+    parser.add_argument(
+        "--dedicated-ab",
+        action="store_true",
+        help="then recall in the shared table without the large workspaces' own graphs and with them, --rounds times",
+    )
+    parser.add_argument(
+        "--dedicated-min-rows",
+        type=int,
+        default=None,
+        help="own graph from this many rows (default: vector_index.DEDICATED_MIN_ROWS × scale)",
+    )
     parser.add_argument("--out", default=None, help="results file name (default tenants_<scale>.json)")
     args = parser.parse_args()
     results = run(
-        args.workspaces, args.scale, args.queries, args.seconds, args.rounds, index_ab=args.index_ab
+        args.workspaces,
+        args.scale,
+        args.queries,
+        args.seconds,
+        args.rounds,
+        index_ab=args.index_ab,
+        dedicated_ab=args.dedicated_ab,
+        dedicated_min_rows=args.dedicated_min_rows,
     )
     save_result(args.out or f"tenants_{args.scale}.json", results)
     print(table(results))

@@ -19,6 +19,7 @@ from typing import Any
 
 import psycopg
 
+from shared.db import vector_index
 from shared.db.memories import QUALIFIED_COLUMNS
 
 _FILTERS_MARK = "-- filters --"
@@ -46,12 +47,37 @@ LIMIT %(limit)s OFFSET %(offset)s
 """
 
 
+def _rest_of_scope(body: str) -> str:
+    """The graph arm's rows of the rest of a scope beside a workspace walked in its own graph: the exact arm
+    (the one run when a walk comes back short) over ``{rest}`` instead of ``{own}``, always run."""
+    end = body.index("{rest_arms}")
+    exact = body[body.rindex("(SELECT m.id", 0, end) : end].replace("{own}", "{rest}")
+    exact = exact.replace("WHERE (SELECT yes FROM short)\n       AND ", "WHERE ")
+    if "short" in exact or "{rest}" not in exact:  # recall.sql's arms changed: say so at import
+        raise ValueError("recall.sql: the exact graph arm is not where _rest_of_scope looks for it")
+    return "\n    UNION ALL\n    " + exact.strip()
+
+
+_REST_ARMS = _rest_of_scope(_BODY)
+
+
 @cache
-def hybrid_sql(dims: int, generation: int = 0) -> str:
+def hybrid_sql(dims: int, generation: int = 0, own_graph: str | None = None) -> str:
     """The ranking statement for embeddings of ``dims`` dimensions, walking the graph of vector
-    ``generation`` (shared/db/vector_index.py; literal, as the graph's predicate is)."""
+    ``generation`` (shared/db/vector_index.py; literal, as the graph's predicate is), and workspace
+    ``own_graph``'s own graph at that generation for its rows (its id literal too, for the same reason; the
+    rest of the scope sorted exactly apart)."""
+    body = _BODY.replace("{rest_arms}", "").replace("{own}", "")
+    if own_graph is not None:
+        # A literal in a statement that psycopg formats: a % in the id is doubled.
+        literal = vector_index.workspace_literal(own_graph).replace("%", "%%")
+        body = (
+            _BODY.replace("{rest_arms}", _REST_ARMS)
+            .replace("{own}", f" AND m.workspace_id = {literal}")
+            .replace("{rest}", f" AND m.workspace_id <> {literal}")
+        )
     return (
-        _BODY.replace("{filters}", FILTERS)
+        body.replace("{filters}", FILTERS)
         .replace("{memory_columns}", QUALIFIED_COLUMNS)
         .replace("{dims}", str(int(dims)))
         .replace("{gen}", str(int(generation)))

@@ -11,7 +11,8 @@
 -- (each statement is planned with its values, so a NULL filter costs nothing). Two names are not parameters
 -- but fixed once when the text is loaded: {dims}, the embedding size (the HNSW index is on the expression
 -- embedding::vector(384), so the size must be literal for the planner to use it), {gen}, the published graph
--- generation (literal for the same reason: the graph's predicate is vector_gen <= G), and {memory_columns}, the
+-- generation (literal for the same reason: the graph's predicate is vector_gen <= G), {own} and {rest_arms}, a
+-- workspace's own graph and the rest of its scope (the vector arm's comment), and {memory_columns}, the
 -- memory row's columns (shared/db/memories.py). {filters} is the block below the marker: the one WHERE that
 -- both arms, the final join and association expansion share, on alias m.
 WITH depth AS MATERIALIZED (
@@ -41,6 +42,14 @@ vec_all AS MATERIALIZED (
     -- Short means short of what a walk can return: k with pgvector's iterative scan (the app role's default,
     -- migration 0010), at most hnsw.ef_search without it (pgvector's default for other logins, e.g. a
     -- superuser: 40 < k = 50, and every walk of such a login would otherwise be sorted again).
+    -- A workspace of the scope that has a graph of its own at this generation (shared/db/vector_index.py) is
+    -- walked apart: after the generation, ``AND m.workspace_id = '<its id>'`` (literal, as that graph's predicate
+    -- has it, so the planner can prove it and walk that graph instead of the table-wide one filtered to the
+    -- workspace), and the rest of the scope (the shared spaces every API recall also searches, small as a rule)
+    -- is sorted exactly in one more arm (recall.py writes it from the exact arm below: ``AND m.workspace_id <>
+    -- '<its id>'``, without the short condition). Not walked: a walk of the table-wide graph filtered to a nearly
+    -- empty space visits up to hnsw.max_scan_tuples nodes to find nothing (314 ms for an empty _global in a 254k
+    -- table, the planner's choice). Without such a workspace: nothing. The same rows match either way.
     -- Two walks, of which ``depth`` runs one (the other's condition is false before it starts): each LIMIT stays
     -- a constant the planner sees.
     WITH walked AS MATERIALIZED (
@@ -48,7 +57,7 @@ vec_all AS MATERIALIZED (
          FROM memories m
          WHERE (SELECT n FROM depth) = 1
            AND {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
-           AND m.vector_gen <= {gen}
+           AND m.vector_gen <= {gen}{own}
          ORDER BY (m.embedding::vector({dims})) <=> %(q)s
          LIMIT %(k)s)
         UNION ALL
@@ -56,7 +65,7 @@ vec_all AS MATERIALIZED (
          FROM memories m
          WHERE (SELECT n FROM depth) = 2
            AND {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
-           AND m.vector_gen <= {gen}
+           AND m.vector_gen <= {gen}{own}
          ORDER BY (m.embedding::vector({dims})) <=> %(q)s
          LIMIT %(k)s * 2)
     ),
@@ -73,9 +82,9 @@ vec_all AS MATERIALIZED (
      FROM memories m
      WHERE (SELECT yes FROM short)
        AND {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
-       AND m.vector_gen <= {gen}
+       AND m.vector_gen <= {gen}{own}
      ORDER BY ((m.embedding::vector({dims})) <=> %(q)s) + 0, m.id
-     LIMIT %(k)s * (SELECT n FROM depth))
+     LIMIT %(k)s * (SELECT n FROM depth)){rest_arms}
     UNION ALL
     (SELECT m.id, m.fact_key IS NOT NULL, (m.embedding::vector({dims})) <=> %(q)s AS dist
      FROM memories m

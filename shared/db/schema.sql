@@ -1087,6 +1087,27 @@ CREATE POLICY workspace_wall ON public.threads TO memorylayer_app USING ((( SELE
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.threads TO memorylayer_app;
 
+-- vector_dedicated_graphs -----------------------------------------------------------------------------------------
+CREATE TABLE public.vector_dedicated_graphs (
+    workspace_id text NOT NULL,
+    dims integer NOT NULL,
+    generation bigint NOT NULL,
+    index_name text NOT NULL,
+    built_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE ONLY public.vector_dedicated_graphs
+    ADD CONSTRAINT vector_dedicated_graphs_pkey PRIMARY KEY (workspace_id, dims, generation);
+
+ALTER TABLE ONLY public.vector_dedicated_graphs
+    ADD CONSTRAINT vector_dedicated_graphs_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+ALTER TABLE public.vector_dedicated_graphs ENABLE ROW LEVEL SECURITY;
+
+CREATE POLICY workspace_wall ON public.vector_dedicated_graphs TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));
+
+GRANT SELECT ON TABLE public.vector_dedicated_graphs TO memorylayer_app;
+
 -- vector_index_generations ----------------------------------------------------------------------------------------
 CREATE TABLE public.vector_index_generations (
     dims integer NOT NULL,

@@ -12,6 +12,15 @@ as the pending tail. Recall puts G literally in its text: ``vector_gen <= G`` wa
 is scanned exactly, so whatever G a process uses, the two arms partition the rows and results are complete and
 exact; only the speed depends on G's index existing.
 
+A workspace holding at least ``DEDICATED_MIN_ROWS`` rows of the graph (and at most half of it) also has a graph
+of its own, ``memories_embedding_<dims>_g<G>_w<8 hex of its id>``: the generation's predicate plus
+``workspace_id = '<id>'`` (literal: a partial index's predicate takes no parameter). A walk of the table-wide graph filtered to one
+workspace visits about 1/share of it; its own graph holds only its rows. Its rows are in both graphs (built twice,
+each single insert twice). ``vector_dedicated_graphs`` (migration 0048) records which workspace has one at which
+generation; recall puts the same literal in its vector arm so the planner can prove the predicate (and sorts the
+rest of its scope apart). Whether one
+exists changes the speed only: the two arms still partition the rows by G.
+
 When a graph is built, rebuilt or moved into row by row is the indexing package's (shared/domain/indexing/);
 this module only runs the statements. DDL runs on the owner's direct connection only (the app role runs no DDL,
 and its session SETs of maintenance memory would pin RDS Proxy).
@@ -19,12 +28,14 @@ and its session SETs of maintenance memory would pin RDS Proxy).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 from shared.db.rows import Connection
 
@@ -34,6 +45,12 @@ from shared.db.rows import Connection
 # parameters until the next generation's build.
 GRAPH_M = 16
 GRAPH_EF_CONSTRUCTION = 32
+# A workspace with this many rows in a generation's graph gets a graph of its own too: the table-wide walk
+# filtered to it cost 8-17x its walk alone at 15k-50k rows (BENCHMARKS.md, "A graph of its own per large workspace").
+DEDICATED_MIN_ROWS = 10_000
+# ...unless it holds more than this share of that graph: the table-wide walk is then nearly its own already (a
+# single-tenant deployment would build its one graph twice).
+DEDICATED_MAX_SHARE = 0.5
 _BUILD_LOCK = 0x6D6C6776  # "mlgv": one rebuild at a time, whichever process asks
 
 
@@ -49,6 +66,30 @@ def index_ddl(dims: int, generation: int, *, concurrently: bool = True) -> str:
         f"USING hnsw ((embedding::vector({dims})) vector_cosine_ops) "
         f"WITH (m = {GRAPH_M}, ef_construction = {GRAPH_EF_CONSTRUCTION}) "
         f"WHERE deleted_at IS NULL AND vector_dims(embedding) = {dims} AND vector_gen <= {generation}"
+    )
+
+
+def workspace_literal(workspace_id: str) -> str:
+    """``workspace_id`` as an SQL string literal (psycopg's quoting): a dedicated graph's predicate, and the
+    recall that must prove it, carry the id in their text."""
+    return sql.Literal(str(workspace_id)).as_string(None).strip()
+
+
+def dedicated_name(dims: int, generation: int, workspace_id: str) -> str:
+    """The name of ``workspace_id``'s own graph of ``generation``: the generation's, a short hash of the id."""
+    digest = hashlib.sha256(str(workspace_id).encode()).hexdigest()[:8]
+    return f"{index_name(dims, generation)}_w{digest}"
+
+
+def dedicated_ddl(dims: int, generation: int, workspace_id: str) -> str:
+    """A workspace's own graph: the generation's graph, same parameters, over that workspace's rows only."""
+    dims, generation = int(dims), int(generation)
+    return (
+        f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {dedicated_name(dims, generation, workspace_id)} ON memories "
+        f"USING hnsw ((embedding::vector({dims})) vector_cosine_ops) "
+        f"WITH (m = {GRAPH_M}, ef_construction = {GRAPH_EF_CONSTRUCTION}) "
+        f"WHERE deleted_at IS NULL AND vector_dims(embedding) = {dims} AND vector_gen <= {generation} "
+        f"AND workspace_id = {workspace_literal(workspace_id)}"
     )
 
 
@@ -226,8 +267,13 @@ def drop_invalid(owner: psycopg.Connection[Any], name: str) -> None:
 
 
 def drop_older(owner: psycopg.Connection[Any], dims: int, generation: int) -> str | None:
-    """Drop the graphs of generations before ``generation`` (and the pre-0021 one); returns the last dropped."""
-    pattern = re.compile(rf"memories_embedding_{int(dims)}(?:_g([0-9]+))?")
+    """Drop the graphs of generations before ``generation`` (and the pre-0021 one), workspaces' own graphs with
+    their generation's; returns the last dropped."""
+    pattern = re.compile(rf"memories_embedding_{int(dims)}(?:_g([0-9]+)(?:_w[0-9a-f]{{8}})?)?")
+    owner.execute(
+        "DELETE FROM vector_dedicated_graphs WHERE dims = %s AND generation < %s",
+        (int(dims), int(generation)),
+    )
     dropped = None
     for (name,) in owner.execute(
         "SELECT c.relname FROM pg_class c WHERE c.relkind = 'i' AND c.relname LIKE %s",
@@ -238,6 +284,83 @@ def drop_older(owner: psycopg.Connection[Any], dims: int, generation: int) -> st
             owner.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
             dropped = name
     return dropped
+
+
+def dedicated_candidates(
+    conn: Connection | psycopg.Connection[Any],
+    generation: int,
+    *,
+    min_rows: int | None = None,
+    max_share: float | None = None,
+) -> list[str]:
+    """The workspaces with at least ``min_rows`` live rows in generation ``generation``'s graph but at most
+    ``max_share`` of it (None: ``DEDICATED_MIN_ROWS``, ``DEDICATED_MAX_SHARE``); largest first. Any embedding size:
+    an index-only count of the pending lookup's index, cheap enough for every indexing pass."""
+    return [
+        row["workspace_id"] if isinstance(row, dict) else row[0]
+        for row in conn.execute(
+            "SELECT workspace_id FROM ("
+            "  SELECT workspace_id, count(*) AS n, sum(count(*)) OVER () AS total FROM memories"
+            "  WHERE deleted_at IS NULL AND vector_gen <= %s GROUP BY workspace_id) w "
+            "WHERE n >= %s AND n <= %s * total ORDER BY n DESC, workspace_id",
+            (
+                int(generation),
+                int(DEDICATED_MIN_ROWS if min_rows is None else min_rows),
+                float(DEDICATED_MAX_SHARE if max_share is None else max_share),
+            ),
+        ).fetchall()
+    ]
+
+
+def dedicated(conn: Connection | psycopg.Connection[Any], dims: int, generation: int) -> set[str]:
+    """The workspaces that have a graph of their own at ``generation`` (those the caller's wall shows)."""
+    return {
+        row["workspace_id"] if isinstance(row, dict) else row[0]
+        for row in conn.execute(
+            "SELECT workspace_id FROM vector_dedicated_graphs WHERE dims = %s AND generation = %s",
+            (int(dims), int(generation)),
+        ).fetchall()
+    }
+
+
+DEDICATED_OF_SQL = "SELECT generation FROM vector_dedicated_graphs WHERE workspace_id = %s AND dims = %s"
+
+
+def create_dedicated(owner: psycopg.Connection[Any], dims: int, generation: int, workspace_id: str) -> bool:
+    """CREATE INDEX CONCURRENTLY of ``workspace_id``'s own graph of ``generation`` (in autocommit), then its
+    record; False (nothing recorded) if the name is another workspace's (an 8-hex collision)."""
+    name = dedicated_name(dims, generation, workspace_id)
+    drop_invalid(owner, name)
+    owner.execute(dedicated_ddl(dims, generation, workspace_id))
+    row = owner.execute("SELECT pg_get_indexdef(to_regclass(%s))", (name,)).fetchone()
+    if not row or f"(workspace_id = {workspace_literal(workspace_id)}::text)" not in (row[0] or ""):
+        return False
+    owner.execute(
+        "INSERT INTO vector_dedicated_graphs (workspace_id, dims, generation, index_name) VALUES (%s, %s, %s, %s) "
+        "ON CONFLICT (workspace_id, dims, generation) DO UPDATE SET index_name = EXCLUDED.index_name",
+        (workspace_id, int(dims), int(generation), name),
+    )
+    return True
+
+
+def build_dedicated(
+    owner: psycopg.Connection[Any],
+    dims: int,
+    generation: int,
+    *,
+    min_rows: int | None = None,
+    max_share: float | None = None,
+) -> list[str]:
+    """Every workspace over ``min_rows`` in ``generation``'s graph without its own graph yet gets one (a workspace
+    of a bulk rebuild, or one grown past the threshold by single writes since); returns their ids."""
+    if int(dims) > 2000:  # no HNSW graph for this size at all
+        return []
+    have = dedicated(owner, dims, generation)
+    built = []
+    for workspace_id in dedicated_candidates(owner, generation, min_rows=min_rows, max_share=max_share):
+        if workspace_id not in have and create_dedicated(owner, dims, generation, workspace_id):
+            built.append(workspace_id)
+    return built
 
 
 def ensure(owner: psycopg.Connection[Any], dims: int) -> None:
@@ -260,3 +383,4 @@ def ensure(owner: psycopg.Connection[Any], dims: int) -> None:
     owner.execute(index_ddl(dims, generation))
     # 0006's graph over vector_indexed: code since 0021 walks the generation's graph instead.
     drop_older(owner, dims, generation)
+    build_dedicated(owner, dims, generation)

@@ -111,7 +111,7 @@ def test_the_wall_file_changes_only_the_tables_whose_wall_differs(scratch: psyco
         )
 
     before = policies()
-    assert len(before) == 31
+    assert len(before) == 32
     scratch.execute("DROP POLICY workspace_wall ON contexts")
     scratch.execute("ALTER TABLE threads DISABLE ROW LEVEL SECURITY")
     scratch.execute("DELETE FROM schema_functions WHERE name = 'workspace_wall.sql'")

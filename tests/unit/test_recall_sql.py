@@ -19,13 +19,16 @@ NAMES = re.compile(r"%\((\w+)\)s")
 
 
 class _NoStats:
-    """A connection whose pg_stats has nothing for memories.tsv."""
+    """A connection whose pg_stats has nothing for memories.tsv (and no workspace has a graph of its own)."""
 
     def execute(self, *args: object) -> _NoStats:
         return self
 
     def fetchone(self) -> None:
         return None
+
+    def fetchall(self) -> list[object]:
+        return []
 
 
 def test_the_statement_is_bundled_with_the_lambda_code():
@@ -37,6 +40,9 @@ def test_every_placeholder_is_filled_when_loaded():
     assert "{" not in sql.replace("'{}'", ""), "an unfilled {placeholder}"
     assert "embedding::vector(384)" in sql
     assert "%(" not in "\n".join(line for line in sql.splitlines() if line.lstrip().startswith("--"))
+    own = hybrid_sql(384, 2, "ws_a")
+    assert "{" not in own.replace("'{}'", "")
+    assert own.count("m.workspace_id = 'ws_a'") == 2 and own.count("m.workspace_id <> 'ws_a'") == 1
 
 
 @pytest.mark.parametrize(

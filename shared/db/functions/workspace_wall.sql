@@ -54,6 +54,7 @@ BEGIN
             ('skill_files', 'workspace_id'),
             ('thread_messages', 'workspace_id'),
             ('threads', 'workspace_id'),
+            ('vector_dedicated_graphs', 'workspace_id'),
             ('working_memory', 'workspace_id'),
             ('workspaces', 'id')
         ) AS walled (name, col)

@@ -1,7 +1,8 @@
-"""The owner's bulk build of the next graph generation: build G+1 over every row, publish it, drop G's.
+"""The owner's bulk build of the next graph generation: build G+1 over every row and each large workspace's own
+G+1 graph, publish G+1, drop G's graphs.
 
     >>> rebuild(owner_conn, 384, memory_mb=settings.vector_build_memory_mb)  # the owner only  # doctest: +SKIP
-    Rebuild(generation=4, rows=1000000, seconds=212.0, total_seconds=215.3, dropped='memories_embedding_384_g3')
+    Rebuild(generation=4, rows=1000000, seconds=212.0, total_seconds=215.3, dropped='memories_embedding_384_g3', ...)
 
 The statements are shared/db/vector_index.py's; this is their order, and the pause before the old graph goes.
 DDL: only the owner's direct connection runs ``rebuild`` (the app role runs no DDL).
@@ -36,6 +37,8 @@ class Rebuild:
     seconds: float  # the build (CREATE INDEX CONCURRENTLY) alone
     total_seconds: float  # through publishing (ANALYZE, recall function)
     dropped: str | None  # the previous generation's index
+    dedicated: tuple[str, ...] = ()  # the workspaces whose own graph was built with it
+    dedicated_seconds: float = 0.0  # those builds
 
 
 def rebuild(
@@ -47,7 +50,9 @@ def rebuild(
     drop_grace_s: float | None = None,
     timeout_ms: int | None = None,
 ) -> Rebuild | None:
-    """Build generation G+1's graph over every row, publish it, drop G's. On the owner's direct connection, in
+    """Build generation G+1's graph over every row and every large workspace's own G+1 graph
+    (``vector_index.DEDICATED_MIN_ROWS``), publish G+1 (a published generation has its workspaces' graphs), drop
+    G's graphs. On the owner's direct connection, in
     autocommit (CREATE INDEX CONCURRENTLY runs in no transaction), with ``memory_mb`` of maintenance_work_mem
     (``Settings.vector_build_memory_mb``). None if another rebuild holds the lock.
 
@@ -78,6 +83,15 @@ def rebuild(
                 vector_index.abandon_build(owner, dims)
                 raise
         build_s = time.monotonic() - built_at
+        # Each large workspace's own graph of G+1, before G+1 is published (a published generation has them).
+        dedicated_at = time.monotonic()
+        try:
+            with vector_index.build_memory(owner, memory_mb=memory_mb, parallel_workers=parallel_workers):
+                dedicated = vector_index.build_dedicated(owner, dims, new)
+        except BaseException:
+            vector_index.abandon_build(owner, dims)
+            raise
+        dedicated_s = time.monotonic() - dedicated_at
         # Statistics for vector_gen first: with the new G the planner must see the graph's side as large.
         vector_index.analyze(owner)
         ensure_recall_function(owner, dims, generation=new)
@@ -86,4 +100,6 @@ def rebuild(
         rows = vector_index.graph_rows(owner, dims, new)
         time.sleep(max(0.0, DROP_GRACE_S if drop_grace_s is None else drop_grace_s))
         dropped = vector_index.drop_older(owner, dims, new)
-        return Rebuild(new, rows, round(build_s, 1), round(total_s, 1), dropped)
+        return Rebuild(
+            new, rows, round(build_s, 1), round(total_s, 1), dropped, tuple(dedicated), round(dedicated_s, 1)
+        )

@@ -12,13 +12,18 @@ the same G, so its results are exact whatever G it has; a current G only makes i
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from shared.db import vector_index
 from shared.db.pool import Database
 from shared.db.rows import Connection
 
-__all__ = ["PublishedGeneration", "for_bulk_write"]
+__all__ = ["OWN_GRAPH_RECHECK_S", "OwnGraphs", "PublishedGeneration", "for_bulk_write"]
+
+# Which generations a workspace has its own graph at is read again after this long: one built since is walked
+# that much later at most (results are the same either way; only the speed waits).
+OWN_GRAPH_RECHECK_S = 60.0
 
 
 def for_bulk_write(conn: Connection, dims: int) -> int:
@@ -57,3 +62,35 @@ class PublishedGeneration:
     def forget(self) -> None:
         """Read afresh on the next ``get`` (after a rebuild this process ran)."""
         self._generation = None
+
+
+class OwnGraphs:
+    """Which generations each workspace has a graph of its own at (``vector_dedicated_graphs``, migration 0048),
+    as this process last read them: per workspace, read again after ``OWN_GRAPH_RECHECK_S``."""
+
+    def __init__(self, db: Database, dims: int) -> None:
+        self.db = db
+        self.dims = dims
+        self._seen: dict[str, tuple[float, frozenset[int]]] = {}
+
+    def has(self, workspace_id: str, generation: int, conn: Connection | None = None) -> bool:
+        """Whether ``workspace_id`` has its own graph at ``generation`` (read on ``conn``, inside the caller's
+        wall, or on a connection borrowed for it, when not known or due)."""
+        seen = self._seen.get(workspace_id)
+        if seen is None or time.monotonic() - seen[0] > OWN_GRAPH_RECHECK_S:
+            if conn is None:
+                with self.db.connection() as own:
+                    rows = own.execute(vector_index.DEDICATED_OF_SQL, (workspace_id, self.dims)).fetchall()
+            else:
+                rows = conn.execute(vector_index.DEDICATED_OF_SQL, (workspace_id, self.dims)).fetchall()
+            if len(self._seen) > 10_000:
+                self._seen.clear()
+            seen = self._seen[workspace_id] = (
+                time.monotonic(),
+                frozenset(int(r["generation"]) for r in rows),
+            )
+        return int(generation) in seen[1]
+
+    def forget(self) -> None:
+        """Read afresh on the next ``has`` (after this process built one, or dropped them)."""
+        self._seen.clear()

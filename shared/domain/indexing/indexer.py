@@ -22,7 +22,7 @@ from shared.db import memories as memories_repo
 from shared.db import rls
 from shared.db.connection import ConnectionTarget, owner_target
 from shared.db.pool import Database
-from shared.domain.indexing.owner import rebuild_as_owner
+from shared.domain.indexing.owner import dedicated_as_owner, rebuild_as_owner
 from shared.domain.indexing.plan import Plan, plan
 from shared.domain.indexing.rows import ANALYZE_AFTER_ROWS, ROW_BATCH, index_pending
 
@@ -76,7 +76,12 @@ class VectorIndexer:
         if moved >= ANALYZE_AFTER_ROWS:
             with rls.visible(rls.EVERY), self.db.connection() as conn:
                 memories_repo.analyze(conn)  # fresh statistics keep the planner on the HNSW index
-        return {"status": "done", "kind": "index_vectors", "indexed": moved, "more": more}
+        done: dict[str, Any] = {"status": "done", "kind": "index_vectors", "indexed": moved, "more": more}
+        if owner is not None:  # a workspace grown past the threshold since the last rebuild: its own graph
+            built = dedicated_as_owner(self.settings, dims, target=owner)
+            if built:
+                done["dedicated"] = built
+        return done
 
     def _rebuild(self, owner: ConnectionTarget, dims: int, ahead: Plan, moved: int) -> dict[str, Any]:
         built = rebuild_as_owner(self.settings, dims, target=owner)

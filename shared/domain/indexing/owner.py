@@ -1,5 +1,6 @@
 """Graph DDL on the owner's direct connection, in autocommit (CREATE INDEX CONCURRENTLY runs in no
-transaction): the graph for an embedding size, and a bulk rebuild with the configured build memory.
+transaction): the graph for an embedding size, a bulk rebuild with the configured build memory, and the own
+graph of a workspace grown past ``vector_index.DEDICATED_MIN_ROWS`` since the last rebuild.
 
     >>> rebuild_as_owner(settings, 384)                           # doctest: +SKIP
     Rebuild(generation=4, rows=1000000, seconds=212.0, total_seconds=215.3, dropped='memories_embedding_384_g3')
@@ -18,7 +19,7 @@ from shared.db.connection import ConnectionTarget, owner_target
 from shared.domain.indexing import bulk
 from shared.domain.indexing import plan as planning
 
-__all__ = ["ensure_as_owner", "plan_as_owner", "rebuild_as_owner"]
+__all__ = ["dedicated_as_owner", "ensure_as_owner", "plan_as_owner", "rebuild_as_owner"]
 
 
 def ensure_as_owner(settings: Settings, dims: int) -> None:
@@ -44,3 +45,18 @@ def rebuild_as_owner(
     owner = target or owner_target(settings)
     with owner.connect(autocommit=True) as conn:
         return bulk.rebuild(conn, dims, memory_mb=settings.vector_build_memory_mb, timeout_ms=timeout_ms)
+
+
+def dedicated_as_owner(settings: Settings, dims: int, *, target: ConnectionTarget | None = None) -> list[str]:
+    """The published generation's own graph for each workspace grown past ``vector_index.DEDICATED_MIN_ROWS``
+    since it was built (rows written one at a time are in the published graph at once, so a workspace can cross
+    the threshold between rebuilds); returns those built now. Not while a rebuild holds the lock: it builds the
+    next generation's, and two builds at once would share the memory."""
+    owner = target or owner_target(settings)
+    with owner.connect(autocommit=True) as conn, vector_index.build_lock(conn) as locked:
+        if not locked:
+            return []
+        with vector_index.build_memory(
+            conn, memory_mb=settings.vector_build_memory_mb, parallel_workers=bulk.BUILD_PARALLEL_WORKERS
+        ):
+            return vector_index.build_dedicated(conn, dims, vector_index.published(conn, dims))

@@ -40,7 +40,7 @@ from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.db.recall import BROWSE_SQL, FILTERS, hot_function, hybrid_sql, is_hot
 from shared.db.rows import Connection
-from shared.domain.indexing import PublishedGeneration
+from shared.domain.indexing import OwnGraphs, PublishedGeneration
 from shared.domain.requests import RecallRequest
 from shared.domain.retrieval import relations as relations_arm
 from shared.domain.retrieval.conversation import embedding_text
@@ -151,6 +151,8 @@ class Recaller:
         # The published vector generation: read once, then refreshed by each recall's pipeline for the next one.
         # Any value gives exact results; a current one walks the current graph.
         self._generation = PublishedGeneration(db, embedder.dimensions)
+        # Which large workspaces have a graph of their own (shared/db/vector_index.py, DEDICATED_MIN_ROWS).
+        self._own_graphs = OwnGraphs(db, embedder.dimensions)
 
     def recall(self, workspace_ids: list[str], req: RecallRequest) -> dict[str, Any]:
         started = time.perf_counter()
@@ -257,15 +259,30 @@ class Recaller:
             **period_params(period, tuning.date_slack_days),
             rw=tuning.recency_weight if req.recency_weight is None else req.recency_weight,
         )
-        return hybrid_sql(self.embedder.dimensions, self.generation(conn)), params
+        generation = self.generation(conn)
+        return hybrid_sql(
+            self.embedder.dimensions, generation, self._own_graph(workspace_ids, generation, conn)
+        ), params
+
+    def _own_graph(self, workspace_ids: list[str], generation: int, conn: Connection | None) -> str | None:
+        """The workspace of the scope walked in its own graph at ``generation``, if one has one: the first
+        that does (the statement names it literally, for the graph's predicate; the rest of the scope walks the
+        table-wide graph). Such a statement runs ad hoc, planned with its values: a per-workspace plan-reusing
+        function was measured slower for the larger ones (BENCHMARKS.md, "A graph of its own")."""
+        for workspace_id in dict.fromkeys(workspace_ids):
+            if self._own_graphs.has(workspace_id, generation, conn):
+                return workspace_id
+        return None
 
     def generation(self, conn: Connection | None = None) -> int:
         """The vector generation recall walks the graph of (read on first use; each recall refreshes it)."""
         return self._generation.get(conn)
 
     def forget_generation(self) -> None:
-        """Read the vector generation afresh on the next recall (after a rebuild this process ran)."""
+        """Read the vector generation afresh on the next recall (after a rebuild this process ran), and which
+        workspaces have their own graphs at it."""
         self._generation.forget()
+        self._own_graphs.forget()
 
     def _plan_reused(self, conn: Connection, sql: str, params: dict[str, Any]) -> str:
         """The same statement through the hot-shape function (statement.py, ``HotFunction``: its plan is made
