@@ -7,7 +7,7 @@ from bench import tenants
 
 def test_the_tenants_bench_runs_to_its_table(database_url: str) -> None:
     results = tenants.run(6, 0.002, 3, 0.5, 1, superuser_dsn=database_url, index_ab=True)
-    assert set(results["measured"]) == {"small", "median", "largest"}
+    assert set(results["measured"]) == {"small", "median", "10k", "largest"}
     # The per-workspace text index alone: the migrations' contract step dropped the table-wide one.
     assert results["text_indexes"] == ["memories_ws_tsv"]
     for label in results["measured"]:
@@ -22,4 +22,4 @@ def test_the_tenants_bench_runs_to_its_table(database_url: str) -> None:
         for phase in ("with", "without")
     )
     table = tenants.table(results)
-    assert table.count("\n| ") == 8  # two headers and three workspaces in each table
+    assert table.count("\n| ") == 10  # two headers and four workspaces in each table
