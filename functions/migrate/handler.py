@@ -61,6 +61,9 @@ def _rebuild_vector_index(remaining_ms: int) -> dict:
     ahead = owner.plan_as_owner(settings, dims)
     if not ahead.wants_bulk or ahead.timed_out:
         result: dict = {"status": "too_large" if ahead.timed_out else "not_needed"}
+        # No bulk build: the own graphs of workspaces grown past the threshold since the last one (none: [])
+        if own := owner.dedicated_as_owner(settings, dims):
+            result["dedicated"] = own
         logger.info("vector graph rebuild not started", extra=result)
         return result
     timeout_ms = max(1, remaining_ms - REBUILD_MARGIN_MS)

@@ -231,3 +231,33 @@ def test_a_build_too_long_for_the_function_is_cancelled_and_left_to_the_owner(
     app = services.settings.database_url
     assert cli(["index", "--bulk", "--database-url", app, "--database-owner-url", owner]) == 0
     assert _marks(owner) == {"published": g0 + 1, "building": None, "since": False, "timed_out": False}
+
+
+def test_a_workspace_grown_large_between_builds_gets_its_own_graph_through_one_ask(
+    stack, lambda_api, monkeypatch
+):
+    """In AWS the worker cannot build a workspace's own graph (DDL is the owner's): when a workspace is past the
+    threshold at the published generation without one, it asks the migrate function once, which builds it
+    without a bulk build; no ask while a build holds the lock, none once the graph is there."""
+    services, owner = stack
+    worker = services.worker
+    _bulk(services, 500, seed=43)
+    with psycopg.connect(owner, autocommit=True) as conn:  # in the published graph, no own graph at 10,000
+        built = bulk_build.rebuild(conn, DIMS, memory_mb=Settings().vector_build_memory_mb, drop_grace_s=0)
+    assert built is not None and built.dedicated == ()
+    # Given the threshold now below the workspace's size (as if it had grown by single writes)
+    monkeypatch.setattr(vector_index, "DEDICATED_MIN_ROWS", 300)
+    monkeypatch.setattr(vector_index, "DEDICATED_MAX_SHARE", 1.0)
+    with psycopg.connect(owner, autocommit=True) as conn, vector_index.build_lock(conn) as locked:
+        assert locked
+        assert worker.index_vectors()["status"] == "done"  # a build runs: no ask (the stub has none to give)
+
+    _expect_ask(lambda_api)
+    assert worker.index_vectors()["status"] == "done"  # asked, and nothing pending to move
+    assert _migrate(owner, timeout_ms=900_000) == {"status": "not_needed", "dedicated": [WS]}
+    with psycopg.connect(owner) as conn:
+        assert vector_index.dedicated(conn, DIMS, built.generation) == {WS}
+        assert conn.execute(
+            "SELECT to_regclass(%s) IS NOT NULL", (vector_index.dedicated_name(DIMS, built.generation, WS),)
+        ).fetchone() == (True,)
+    assert worker.index_vectors()["status"] == "done"  # it has one now: no further ask

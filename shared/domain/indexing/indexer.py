@@ -19,9 +19,10 @@ from typing import Any
 
 from shared.core.settings import Settings
 from shared.db import memories as memories_repo
-from shared.db import rls
+from shared.db import rls, vector_index
 from shared.db.connection import ConnectionTarget, owner_target
 from shared.db.pool import Database
+from shared.db.rows import Connection
 from shared.domain.indexing.owner import dedicated_as_owner, rebuild_as_owner
 from shared.domain.indexing.plan import Plan, plan
 from shared.domain.indexing.rows import ANALYZE_AFTER_ROWS, ROW_BATCH, index_pending
@@ -104,6 +105,17 @@ class VectorIndexer:
         with ``memorylayer index --bulk``, infra/README.md)."""
         with rls.visible(rls.EVERY), self.db.connection() as conn:
             ahead = plan(conn, dims)
+            own_due = (
+                not ahead.wants_bulk and not ahead.in_flight and _own_graphs_due(conn, dims, ahead.generation)
+            )
+        if own_due:
+            # A workspace grown past the threshold since the last build has no graph of its own yet: the function
+            # builds it (a small set still moves row by row here; the build lock keeps this to one ask at a time).
+            self._invoke_migrate()
+            log.info(
+                "asked the migrate function for a workspace's own graph",
+                extra={"generation": ahead.generation},
+            )
         if not ahead.wants_bulk:
             return None
         if ahead.in_flight:
@@ -115,6 +127,12 @@ class VectorIndexer:
                 extra={"pending_at_least": ahead.pending, "in_graph": ahead.in_graph},
             )
             return None
+        self._invoke_migrate()
+        return {"status": "requested", "kind": "index_vectors", "indexed": 0}
+
+    def _invoke_migrate(self) -> None:
+        """The migrate function's ``rebuild_vector_index``, asynchronously: a bulk build when the pending set asks
+        for one, else the own graphs missing at the published generation (functions/migrate/handler.py)."""
         import boto3
 
         boto3.client("lambda", region_name=self.settings.aws_region).invoke(
@@ -122,10 +140,17 @@ class VectorIndexer:
             InvocationType="Event",
             Payload=json.dumps({"action": "rebuild_vector_index"}).encode(),
         )
-        return {"status": "requested", "kind": "index_vectors", "indexed": 0}
 
     def _owner_target(self) -> ConnectionTarget | None:
         """The owner's direct connection, if this process has its credentials (never the app's DSN)."""
         if not self.settings.database_owner_url:
             return None
         return owner_target(self.settings)
+
+
+def _own_graphs_due(conn: Connection, dims: int, generation: int) -> bool:
+    """Some workspace is over the own-graph threshold at ``generation`` without a graph of its own there."""
+    return bool(
+        set(vector_index.dedicated_candidates(conn, generation))
+        - vector_index.dedicated(conn, dims, generation)
+    )
