@@ -8,8 +8,9 @@ with services_in_own_database(database_url, "recall") as (services, settings):
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import psycopg
 from psycopg.conninfo import make_conninfo
@@ -45,3 +46,51 @@ def services_in_own_database(
     finally:
         with psycopg.connect(database_url, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@contextmanager
+def owner_and_app_services(
+    superuser_url: str, proxy_dsn: Callable[[str, str], str], prefix: str, **overrides: Any
+) -> Iterator[tuple[Services, str]]:
+    """A database of its own owned by the owner role (graph builds publish generations in it), migrated as the
+    owner; yields (services as the app role through ``proxy_dsn`` (the stand-in RDS Proxy's), trusted in-process
+    as the worker is, the owner's DSN). ``overrides``: more settings (``database_owner_url=OWNER`` for the
+    owner's DSN itself)."""
+    from shared.db import rls
+    from shared.db.pool import Database
+    from shared.local.postgres import OWNER_ROLE
+
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(superuser_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name} OWNER {OWNER_ROLE}")
+    try:
+        with psycopg.connect(make_conninfo(superuser_url, dbname=name), autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+            conn.execute("CREATE EXTENSION IF NOT EXISTS btree_gin")
+            conn.execute(f"ALTER SCHEMA public OWNER TO {OWNER_ROLE}")
+        owner = make_conninfo(superuser_url, user=OWNER_ROLE, dbname=name)
+        apply_migrations(owner)
+        if overrides.get("database_owner_url") is OWNER:
+            overrides["database_owner_url"] = owner
+        settings = Settings(
+            **{
+                "database_url": proxy_dsn("memorylayer_app", name),
+                "embedding_provider": "hash",
+                "db_pool_max": 4,
+                "auth_mode": "none",
+                **overrides,
+            }
+        )
+        db = Database.from_settings(settings, purpose="api")
+        db.default_visible = rls.EVERY  # trusted in-process caller, as the worker
+        services = Services.build(settings, db=db)
+        try:
+            yield services, owner
+        finally:
+            services.close()
+    finally:
+        with psycopg.connect(superuser_url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+OWNER = object()  # owner_and_app_services(..., database_owner_url=OWNER): the services get the owner's DSN

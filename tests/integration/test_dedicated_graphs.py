@@ -13,26 +13,22 @@ owner on a direct connection, as in AWS:
 from __future__ import annotations
 
 import random
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import psycopg
 import pytest
-from psycopg.conninfo import make_conninfo
 
 from bench.common import uniform_query, uniform_sentence
 from shared.app.services import Services
 from shared.core.settings import Settings
 from shared.db import rls, vector_index
-from shared.db.migrate import apply_migrations
-from shared.db.pool import Database
 from shared.db.recall import hybrid_sql
 from shared.domain.indexing import VectorIndexer, dedicated_as_owner
 from shared.domain.indexing import bulk as bulk_build
 from shared.domain.requests import BatchCreate, BatchRequest, MemoryCreate, RecallRequest
-from shared.local.postgres import OWNER_ROLE
 from shared.local.rds_proxy import RdsProxyStandIn
+from tests.own_database import OWNER, owner_and_app_services
 
 DIMS = 384
 BIG, SMALL, FILLERS = "ws_big", "ws_small", ("ws_f1", "ws_f2")
@@ -44,42 +40,21 @@ MEMORY_MB = Settings().vector_build_memory_mb
 def stack(superuser_url: str, owner_url: str, rds_proxy: RdsProxyStandIn) -> Iterator[tuple[Services, str]]:
     """(services as the app role through the proxy, with the owner's DSN; the owner's DSN), BIG and SMALL
     bulk-written and built with their own graphs (BIG only)."""
-    name = f"own_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(superuser_url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name} OWNER {OWNER_ROLE}")
     patch = pytest.MonkeyPatch()
     patch.setattr(vector_index, "DEDICATED_MIN_ROWS", THRESHOLD)
     try:
-        with psycopg.connect(make_conninfo(superuser_url, dbname=name), autocommit=True) as conn:
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-            conn.execute(f"ALTER SCHEMA public OWNER TO {OWNER_ROLE}")
-        owner = make_conninfo(superuser_url, user=OWNER_ROLE, dbname=name)
-        apply_migrations(owner)
-        settings = Settings(
-            database_url=rds_proxy.dsn("memorylayer_app", name),
-            database_owner_url=owner,
-            embedding_provider="hash",
-            db_pool_max=4,
-            auth_mode="none",
-        )
-        db = Database.from_settings(settings, purpose="api")
-        db.default_visible = rls.EVERY  # trusted in-process caller, as the worker
-        services = Services.build(settings, db=db)
-        rng = random.Random(48)
-        # BIG holds 1,500 of 3,600 rows: under DEDICATED_MAX_SHARE of the graph.
-        for ws, n in ((BIG, 1500), (SMALL, 300), (FILLERS[0], 900), (FILLERS[1], 900)):
-            texts = [uniform_sentence(rng) for _ in range(n)]
-            for start in range(0, n, 500):
-                ops: list[Any] = [BatchCreate(op="create", content=t) for t in texts[start : start + 500]]
-                services.memories.batch(ws, BatchRequest(operations=ops))
-        try:
-            yield services, owner
-        finally:
-            services.close()
+        with owner_and_app_services(superuser_url, rds_proxy.dsn, "own", database_owner_url=OWNER) as built:
+            services, owner = built
+            rng = random.Random(48)
+            # BIG holds 1,500 of 3,600 rows: under DEDICATED_MAX_SHARE of the graph.
+            for ws, n in ((BIG, 1500), (SMALL, 300), (FILLERS[0], 900), (FILLERS[1], 900)):
+                texts = [uniform_sentence(rng) for _ in range(n)]
+                for start in range(0, n, 500):
+                    ops: list[Any] = [BatchCreate(op="create", content=t) for t in texts[start : start + 500]]
+                    services.memories.batch(ws, BatchRequest(operations=ops))
+            yield built
     finally:
         patch.undo()
-        with psycopg.connect(superuser_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 def _rebuild(owner: str) -> bulk_build.Rebuild:

@@ -12,27 +12,23 @@ direct; the Lambda API stubbed at the wire (botocore's Stubber: an ask nobody ex
 from __future__ import annotations
 
 import random
-import uuid
 from collections.abc import Iterator
 from typing import Any, cast
 
 import psycopg
 import pytest
 from botocore.stub import Stubber
-from psycopg.conninfo import make_conninfo
 
 from bench.common import uniform_sentence
 from shared.app.services import Services
 from shared.core.settings import Settings, get_settings
-from shared.db import rls, vector_index
-from shared.db.migrate import apply_migrations
-from shared.db.pool import Database
+from shared.db import vector_index
 from shared.domain.indexing import bulk as bulk_build
 from shared.domain.indexing import plan as bulk_plan
 from shared.domain.requests import BatchCreate, BatchRequest
 from shared.local.lambda_context import LambdaContext
-from shared.local.postgres import OWNER_ROLE
 from shared.local.rds_proxy import RdsProxyStandIn
+from tests.own_database import owner_and_app_services
 
 DIMS = 384
 WS = "ws_asks"
@@ -53,34 +49,10 @@ MARKS = (
 def stack(superuser_url: str, rds_proxy: RdsProxyStandIn) -> Iterator[tuple[Services, str]]:
     """(services as the worker in AWS: the app role through the proxy, no owner DSN, the migrate function to ask;
     the owner's DSN)."""
-    name = f"asks_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(superuser_url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name} OWNER {OWNER_ROLE}")
-    try:
-        with psycopg.connect(make_conninfo(superuser_url, dbname=name), autocommit=True) as conn:
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-            conn.execute("CREATE EXTENSION IF NOT EXISTS btree_gin")
-            conn.execute(f"ALTER SCHEMA public OWNER TO {OWNER_ROLE}")
-        owner = make_conninfo(superuser_url, user=OWNER_ROLE, dbname=name)
-        apply_migrations(owner)
-        settings = Settings(
-            database_url=rds_proxy.dsn("memorylayer_app", name),
-            embedding_provider="hash",
-            db_pool_max=4,
-            auth_mode="none",
-            vector_rebuild_function=FUNCTION,
-            aws_region="us-east-1",
-        )
-        db = Database.from_settings(settings, purpose="api")
-        db.default_visible = rls.EVERY  # trusted in-process caller, as the worker
-        services = Services.build(settings, db=db)
-        try:
-            yield services, owner
-        finally:
-            services.close()
-    finally:
-        with psycopg.connect(superuser_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with owner_and_app_services(
+        superuser_url, rds_proxy.dsn, "asks", vector_rebuild_function=FUNCTION, aws_region="us-east-1"
+    ) as built:
+        yield built
 
 
 @pytest.fixture()

@@ -15,25 +15,21 @@ import json
 import random
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 
 import psycopg
 import pytest
-from psycopg.conninfo import make_conninfo
 
 from bench.common import uniform_query, uniform_sentence
 from shared.app.services import Services
 from shared.core.settings import Settings
-from shared.db import rls, vector_index
-from shared.db.migrate import apply_migrations
-from shared.db.pool import Database
+from shared.db import vector_index
 from shared.domain.indexing import InlineIndexer, index_pending
 from shared.domain.indexing import bulk as bulk_build
 from shared.domain.indexing import plan as bulk_plan
 from shared.domain.requests import BatchCreate, BatchRequest, MemoryCreate, RecallRequest
-from shared.local.postgres import OWNER_ROLE
 from shared.local.rds_proxy import RdsProxyStandIn
+from tests.own_database import OWNER, owner_and_app_services
 
 DIMS = 384
 WS = "ws_gen"
@@ -44,32 +40,8 @@ MEMORY_MB = Settings().vector_build_memory_mb
 @pytest.fixture(scope="module")
 def stack(superuser_url: str, owner_url: str, rds_proxy: RdsProxyStandIn) -> Iterator[tuple[Services, str]]:
     """(services as the app role through the proxy, with the owner's DSN; the owner's DSN)."""
-    name = f"gen_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(superuser_url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name} OWNER {OWNER_ROLE}")
-    try:
-        with psycopg.connect(make_conninfo(superuser_url, dbname=name), autocommit=True) as conn:
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-            conn.execute(f"ALTER SCHEMA public OWNER TO {OWNER_ROLE}")
-        owner = make_conninfo(superuser_url, user=OWNER_ROLE, dbname=name)
-        apply_migrations(owner)
-        settings = Settings(
-            database_url=rds_proxy.dsn("memorylayer_app", name),
-            database_owner_url=owner,
-            embedding_provider="hash",
-            db_pool_max=4,
-            auth_mode="none",
-        )
-        db = Database.from_settings(settings, purpose="api")
-        db.default_visible = rls.EVERY  # trusted in-process caller, as the worker
-        services = Services.build(settings, db=db)
-        try:
-            yield services, owner
-        finally:
-            services.close()
-    finally:
-        with psycopg.connect(superuser_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+    with owner_and_app_services(superuser_url, rds_proxy.dsn, "gen", database_owner_url=OWNER) as built:
+        yield built
 
 
 def _bulk(services: Services, texts: list[str]) -> None:
