@@ -1212,6 +1212,7 @@ GRANT ALL ON FUNCTION public.memories_word_stats(OUT lexemes text[], OUT freqs r
 CREATE FUNCTION public.memorylayer_context_matches(workspace_ids text[], q tsquery) RETURNS TABLE(id text)
     LANGUAGE sql STABLE SECURITY DEFINER ROWS 1
     SET search_path TO 'pg_catalog', 'public'
+    SET plan_cache_mode TO 'force_custom_plan'
     AS $$
     SELECT c.memory_id FROM public.memory_contexts c
     WHERE c.workspace_id = ANY (workspace_ids) AND c.tsv @@ q
@@ -1458,6 +1459,7 @@ GRANT ALL ON FUNCTION public.memorylayer_sees_all() TO memorylayer_app;
 CREATE FUNCTION public.memorylayer_text_matches(workspace_ids text[], q tsquery) RETURNS TABLE(id text)
     LANGUAGE sql STABLE SECURITY DEFINER ROWS 100
     SET search_path TO 'pg_catalog', 'public'
+    SET plan_cache_mode TO 'force_custom_plan'
     AS $$
     SELECT m.id FROM public.memories m
     WHERE m.workspace_id = ANY (workspace_ids) AND m.deleted_at IS NULL AND m.tsv @@ q
@@ -1472,6 +1474,7 @@ GRANT ALL ON FUNCTION public.memorylayer_text_matches(workspace_ids text[], q ts
 CREATE FUNCTION public.memorylayer_text_rows(workspace_ids text[], q tsquery) RETURNS TABLE(id text, workspace_id text, user_id text, observer_id text, subject_id text, type text, subtype text, tags_lower text[], status text, tsv tsvector, fact_key text, valid_to timestamp with time zone, event_time timestamp with time zone, created_at timestamp with time zone, deleted_at timestamp with time zone, fact_value text)
     LANGUAGE sql STABLE SECURITY DEFINER ROWS 100
     SET search_path TO 'pg_catalog', 'public'
+    SET plan_cache_mode TO 'force_custom_plan'
     AS $$
     SELECT m.id, m.workspace_id, m.user_id, m.observer_id, m.subject_id, m.type, m.subtype, m.tags_lower,
            m.status, m.tsv, m.fact_key, m.valid_to, m.event_time, m.created_at, m.deleted_at,

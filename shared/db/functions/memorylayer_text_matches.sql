@@ -6,9 +6,15 @@
 -- workspaces that the wall shows. As the policies, it filters for the app role only (inside the function
 -- current_user is the owner, so it asks who logged in); the owner and a superuser bypass RLS anyway. EXECUTE is
 -- the app role's alone. (The vector arm's HNSW scan is unaffected: an ORDER BY is not a qual.)
+-- Planned with its values on every call (plan_cache_mode): the generic plan, made once for any workspace and word,
+-- took the word alone from the per-workspace GIN (every workspace's matches: 35,801 rows for one common word in an
+-- 85k table) and ANDed the workspaces from the export btree (workspace_id, created_at, id); given the values the
+-- planner asks the GIN for both, or reads a small workspace by the btree and checks the word (BENCHMARKS.md,
+-- "A thousand tenants in one table").
 CREATE OR REPLACE FUNCTION memorylayer_text_matches(workspace_ids text[], q tsquery)
 RETURNS TABLE (id text)
-LANGUAGE sql STABLE SECURITY DEFINER ROWS 100 SET search_path = pg_catalog, public AS $$
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 100 SET search_path = pg_catalog, public
+SET plan_cache_mode = force_custom_plan AS $$
     SELECT m.id FROM public.memories m
     WHERE m.workspace_id = ANY (workspace_ids) AND m.deleted_at IS NULL AND m.tsv @@ q
       AND (session_user <> 'memorylayer_app' OR public.memorylayer_sees_all()

@@ -15,6 +15,11 @@
 --
 -- Same wall as memorylayer_text_matches: it runs as the owner (behind row-level security the planner will not use
 -- the GIN index for a plain ``@@``), so it filters for the app role itself; EXECUTE is the app role's alone.
+-- Planned with its values on every call (plan_cache_mode): the generic plan, made once for any workspace and word,
+-- took the word alone from the per-workspace GIN (every workspace's matches: 35,801 rows for one common word in an
+-- 85k table) and ANDed the workspaces from the export btree (workspace_id, created_at, id); given the values the
+-- planner asks the GIN for both, or reads a small workspace by the btree and checks the word (BENCHMARKS.md,
+-- "A thousand tenants in one table").
 CREATE OR REPLACE FUNCTION memorylayer_text_rows(workspace_ids text[], q tsquery)
 RETURNS TABLE (
     id           text,
@@ -36,7 +41,8 @@ RETURNS TABLE (
     -- someone's name less. Only that key, not all of metadata, which can be large.
     fact_value   text
 )
-LANGUAGE sql STABLE SECURITY DEFINER ROWS 100 SET search_path = pg_catalog, public AS $$
+LANGUAGE sql STABLE SECURITY DEFINER ROWS 100 SET search_path = pg_catalog, public
+SET plan_cache_mode = force_custom_plan AS $$
     SELECT m.id, m.workspace_id, m.user_id, m.observer_id, m.subject_id, m.type, m.subtype, m.tags_lower,
            m.status, m.tsv, m.fact_key, m.valid_to, m.event_time, m.created_at, m.deleted_at,
            CASE WHEN right(m.fact_key, 5) = '|name' THEN m.metadata->>'fact_value' END
