@@ -326,6 +326,12 @@ def dedicated(conn: Connection | psycopg.Connection[Any], dims: int, generation:
 DEDICATED_OF_SQL = "SELECT generation FROM vector_dedicated_graphs WHERE workspace_id = %s AND dims = %s"
 
 
+def dedicated_generations(conn: Connection, workspace_id: str, dims: int) -> frozenset[int]:
+    """The generations at which ``workspace_id`` has a graph of its own (those the caller's wall shows)."""
+    rows = conn.execute(DEDICATED_OF_SQL, (workspace_id, int(dims))).fetchall()
+    return frozenset(int(r["generation"] if isinstance(r, dict) else r[0]) for r in rows)
+
+
 def create_dedicated(owner: psycopg.Connection[Any], dims: int, generation: int, workspace_id: str) -> bool:
     """CREATE INDEX CONCURRENTLY of ``workspace_id``'s own graph of ``generation`` (in autocommit), then its
     record; False (nothing recorded) if the name is another workspace's (an 8-hex collision)."""

@@ -80,15 +80,12 @@ class OwnGraphs:
         if seen is None or time.monotonic() - seen[0] > OWN_GRAPH_RECHECK_S:
             if conn is None:
                 with self.db.connection() as own:
-                    rows = own.execute(vector_index.DEDICATED_OF_SQL, (workspace_id, self.dims)).fetchall()
+                    generations = vector_index.dedicated_generations(own, workspace_id, self.dims)
             else:
-                rows = conn.execute(vector_index.DEDICATED_OF_SQL, (workspace_id, self.dims)).fetchall()
+                generations = vector_index.dedicated_generations(conn, workspace_id, self.dims)
             if len(self._seen) > 10_000:
                 self._seen.clear()
-            seen = self._seen[workspace_id] = (
-                time.monotonic(),
-                frozenset(int(r["generation"]) for r in rows),
-            )
+            seen = self._seen[workspace_id] = (time.monotonic(), generations)
         return int(generation) in seen[1]
 
     def forget(self) -> None:
