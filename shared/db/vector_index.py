@@ -58,14 +58,24 @@ def index_name(dims: int, generation: int) -> str:
     return f"memories_embedding_{int(dims)}_g{int(generation)}"
 
 
-def index_ddl(dims: int, generation: int, *, concurrently: bool = True) -> str:
+def index_ddl(
+    dims: int, generation: int, *, concurrently: bool = True, workspace_id: str | None = None
+) -> str:
+    """Generation ``generation``'s graph; with ``workspace_id``, that workspace's own graph of it (the same graph
+    over its rows only, named by ``dedicated_name``)."""
     dims, generation = int(dims), int(generation)
     how = "CONCURRENTLY " if concurrently else ""
+    name = (
+        index_name(dims, generation)
+        if workspace_id is None
+        else dedicated_name(dims, generation, workspace_id)
+    )
+    own = "" if workspace_id is None else f" AND workspace_id = {workspace_literal(workspace_id)}"
     return (
-        f"CREATE INDEX {how}IF NOT EXISTS {index_name(dims, generation)} ON memories "
+        f"CREATE INDEX {how}IF NOT EXISTS {name} ON memories "
         f"USING hnsw ((embedding::vector({dims})) vector_cosine_ops) "
         f"WITH (m = {GRAPH_M}, ef_construction = {GRAPH_EF_CONSTRUCTION}) "
-        f"WHERE deleted_at IS NULL AND vector_dims(embedding) = {dims} AND vector_gen <= {generation}"
+        f"WHERE deleted_at IS NULL AND vector_dims(embedding) = {dims} AND vector_gen <= {generation}{own}"
     )
 
 
@@ -79,18 +89,6 @@ def dedicated_name(dims: int, generation: int, workspace_id: str) -> str:
     """The name of ``workspace_id``'s own graph of ``generation``: the generation's, a short hash of the id."""
     digest = hashlib.sha256(str(workspace_id).encode()).hexdigest()[:8]
     return f"{index_name(dims, generation)}_w{digest}"
-
-
-def dedicated_ddl(dims: int, generation: int, workspace_id: str) -> str:
-    """A workspace's own graph: the generation's graph, same parameters, over that workspace's rows only."""
-    dims, generation = int(dims), int(generation)
-    return (
-        f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {dedicated_name(dims, generation, workspace_id)} ON memories "
-        f"USING hnsw ((embedding::vector({dims})) vector_cosine_ops) "
-        f"WITH (m = {GRAPH_M}, ef_construction = {GRAPH_EF_CONSTRUCTION}) "
-        f"WHERE deleted_at IS NULL AND vector_dims(embedding) = {dims} AND vector_gen <= {generation} "
-        f"AND workspace_id = {workspace_literal(workspace_id)}"
-    )
 
 
 GENERATION_SQL = "SELECT published, building FROM vector_index_generations WHERE dims = %s"
@@ -332,12 +330,32 @@ def dedicated_generations(conn: Connection, workspace_id: str, dims: int) -> fro
     return frozenset(int(r["generation"] if isinstance(r, dict) else r[0]) for r in rows)
 
 
+def dedicated_missing(
+    conn: Connection | psycopg.Connection[Any],
+    dims: int,
+    generation: int,
+    *,
+    min_rows: int | None = None,
+    max_share: float | None = None,
+) -> list[str]:
+    """The workspaces over the threshold in ``generation``'s graph (``dedicated_candidates``) without a graph of
+    their own there yet, largest first; none for a size that has no HNSW graph at all."""
+    if int(dims) > 2000:
+        return []
+    have = dedicated(conn, dims, generation)
+    return [
+        w
+        for w in dedicated_candidates(conn, generation, min_rows=min_rows, max_share=max_share)
+        if w not in have
+    ]
+
+
 def create_dedicated(owner: psycopg.Connection[Any], dims: int, generation: int, workspace_id: str) -> bool:
     """CREATE INDEX CONCURRENTLY of ``workspace_id``'s own graph of ``generation`` (in autocommit), then its
     record; False (nothing recorded) if the name is another workspace's (an 8-hex collision)."""
     name = dedicated_name(dims, generation, workspace_id)
     drop_invalid(owner, name)
-    owner.execute(dedicated_ddl(dims, generation, workspace_id))
+    owner.execute(index_ddl(dims, generation, workspace_id=workspace_id))
     row = owner.execute("SELECT pg_get_indexdef(to_regclass(%s))", (name,)).fetchone()
     if not row or f"(workspace_id = {workspace_literal(workspace_id)}::text)" not in (row[0] or ""):
         return False
@@ -359,12 +377,9 @@ def build_dedicated(
 ) -> list[str]:
     """Every workspace over ``min_rows`` in ``generation``'s graph without its own graph yet gets one (a workspace
     of a bulk rebuild, or one grown past the threshold by single writes since); returns their ids."""
-    if int(dims) > 2000:  # no HNSW graph for this size at all
-        return []
-    have = dedicated(owner, dims, generation)
     built = []
-    for workspace_id in dedicated_candidates(owner, generation, min_rows=min_rows, max_share=max_share):
-        if workspace_id not in have and create_dedicated(owner, dims, generation, workspace_id):
+    for workspace_id in dedicated_missing(owner, dims, generation, min_rows=min_rows, max_share=max_share):
+        if create_dedicated(owner, dims, generation, workspace_id):
             built.append(workspace_id)
     return built
 

@@ -248,5 +248,5 @@ def test_a_workspace_grown_past_the_threshold_by_single_writes_gets_its_graph(st
 def test_the_own_graph_literal_is_quoted():
     sql = hybrid_sql(DIMS, 3, "ws'x%")
     assert "m.workspace_id = 'ws''x%%'" in sql
-    assert vector_index.dedicated_ddl(DIMS, 3, "ws'x").endswith("AND workspace_id = 'ws''x'")
+    assert vector_index.index_ddl(DIMS, 3, workspace_id="ws'x").endswith("AND workspace_id = 'ws''x'")
     assert vector_index.dedicated_name(DIMS, 3, "ws'x").startswith("memories_embedding_384_g3_w")

@@ -22,7 +22,6 @@ from shared.db import memories as memories_repo
 from shared.db import rls, vector_index
 from shared.db.connection import ConnectionTarget, owner_target
 from shared.db.pool import Database
-from shared.db.rows import Connection
 from shared.domain.indexing.owner import dedicated_as_owner, rebuild_as_owner
 from shared.domain.indexing.plan import Plan, plan
 from shared.domain.indexing.rows import ANALYZE_AFTER_ROWS, ROW_BATCH, index_pending
@@ -106,7 +105,9 @@ class VectorIndexer:
         with rls.visible(rls.EVERY), self.db.connection() as conn:
             ahead = plan(conn, dims)
             own_due = (
-                not ahead.wants_bulk and not ahead.in_flight and _own_graphs_due(conn, dims, ahead.generation)
+                not ahead.wants_bulk
+                and not ahead.in_flight
+                and bool(vector_index.dedicated_missing(conn, dims, ahead.generation))
             )
         if own_due:
             # A workspace grown past the threshold since the last build has no graph of its own yet: the function
@@ -146,11 +147,3 @@ class VectorIndexer:
         if not self.settings.database_owner_url:
             return None
         return owner_target(self.settings)
-
-
-def _own_graphs_due(conn: Connection, dims: int, generation: int) -> bool:
-    """Some workspace is over the own-graph threshold at ``generation`` without a graph of its own there."""
-    return bool(
-        set(vector_index.dedicated_candidates(conn, generation))
-        - vector_index.dedicated(conn, dims, generation)
-    )
