@@ -74,6 +74,11 @@ def rebuild(
             built_at = time.monotonic()
             try:
                 vector_index.create_graph(owner, dims, new, timeout_ms=timeout_ms)
+                build_s = time.monotonic() - built_at
+                # Each large workspace's own graph of G+1, before G+1 is published (a published generation has
+                # them).
+                dedicated = vector_index.build_dedicated(owner, dims, new)
+                dedicated_s = time.monotonic() - built_at - build_s
             except psycopg.errors.QueryCanceled as exc:  # out of time, or cancelled by hand
                 timed_out = "statement timeout" in (exc.diag.message_primary or "")
                 vector_index.abandon_build(owner, dims, timed_out=timed_out)
@@ -82,16 +87,6 @@ def rebuild(
             except BaseException:
                 vector_index.abandon_build(owner, dims)
                 raise
-        build_s = time.monotonic() - built_at
-        # Each large workspace's own graph of G+1, before G+1 is published (a published generation has them).
-        dedicated_at = time.monotonic()
-        try:
-            with vector_index.build_memory(owner, memory_mb=memory_mb, parallel_workers=parallel_workers):
-                dedicated = vector_index.build_dedicated(owner, dims, new)
-        except BaseException:
-            vector_index.abandon_build(owner, dims)
-            raise
-        dedicated_s = time.monotonic() - dedicated_at
         # Statistics for vector_gen first: with the new G the planner must see the graph's side as large.
         vector_index.analyze(owner)
         ensure_recall_function(owner, dims, generation=new)
