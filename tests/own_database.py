@@ -21,16 +21,26 @@ from shared.db.migrate import apply_migrations
 
 
 @contextmanager
+def _new_database(superuser_url: str, prefix: str, *, owner: str | None = None) -> Iterator[str]:
+    """A database named ``prefix``_<random> (owned by ``owner`` if given), dropped on exit; yields its name."""
+    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(superuser_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}" + (f" OWNER {owner}" if owner else ""))
+    try:
+        yield name
+    finally:
+        with psycopg.connect(superuser_url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@contextmanager
 def services_in_own_database(
     database_url: str, prefix: str, *, session_settings: dict[str, str] | None = None
 ) -> Iterator[tuple[Services, Settings]]:
     """``database_url`` is the superuser's (it creates and drops the database); ``prefix`` names it;
     ``session_settings`` are the database's defaults for every session the services open (ALTER DATABASE SET,
     after the migrations): planner or pgvector settings a test holds fixed."""
-    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(database_url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name}")
-    try:
+    with _new_database(database_url, prefix) as name:
         dsn = make_conninfo(database_url, dbname=name)
         apply_migrations(dsn)
         if session_settings:
@@ -43,9 +53,6 @@ def services_in_own_database(
             yield services, settings
         finally:
             services.close()
-    finally:
-        with psycopg.connect(database_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 @contextmanager
@@ -60,10 +67,7 @@ def owner_and_app_services(
     from shared.db.pool import Database
     from shared.local.postgres import OWNER_ROLE
 
-    name = f"{prefix}_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(superuser_url, autocommit=True) as conn:
-        conn.execute(f"CREATE DATABASE {name} OWNER {OWNER_ROLE}")
-    try:
+    with _new_database(superuser_url, prefix, owner=OWNER_ROLE) as name:
         with psycopg.connect(make_conninfo(superuser_url, dbname=name), autocommit=True) as conn:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
             conn.execute("CREATE EXTENSION IF NOT EXISTS btree_gin")
@@ -88,9 +92,6 @@ def owner_and_app_services(
             yield services, owner
         finally:
             services.close()
-    finally:
-        with psycopg.connect(superuser_url, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 OWNER = object()  # owner_and_app_services(..., database_owner_url=OWNER): the services get the owner's DSN

@@ -266,8 +266,8 @@ class Recaller:
 
     def _own_graph(self, workspace_ids: list[str], generation: int, conn: Connection | None) -> str | None:
         """The workspace of the scope walked in its own graph at ``generation``, if one has one: the first
-        that does (the statement names it literally, for the graph's predicate; the rest of the scope walks the
-        table-wide graph). Such a statement runs ad hoc, planned with its values: a per-workspace plan-reusing
+        that does (the statement names it literally, for the graph's predicate; the rest of the scope is sorted
+        exactly apart, recall.sql). Such a statement runs ad hoc, planned with its values: a per-workspace plan-reusing
         function was measured slower for the larger ones (BENCHMARKS.md, "A graph of its own")."""
         for workspace_id in dict.fromkeys(workspace_ids):
             if self._own_graphs.has(workspace_id, generation, conn):
