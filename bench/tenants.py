@@ -3,7 +3,7 @@ tenants, each against the same workspace loaded alone in its own database in the
 recall's two arms as bare SQL on the same data.
 
     python -m bench.tenants [--workspaces 1000] [--scale 1.0] [--queries 200] [--seconds 10] [--rounds 1]
-                            [--index-ab] [--dedicated-ab] [--dedicated-min-rows N]
+                            [--index-ab] [--dedicated-ab] [--plans-ab] [--dedicated-min-rows N]
 
 Sizes: most workspaces hold 100–2,000 memories (log-uniform), one in a hundred 5k–50k (geometric from the
 largest down), 847,793 rows in all at ``--scale 1``; ``--scale`` multiplies every size (0.1: the same shape,
@@ -16,8 +16,8 @@ embeddings, ``bench.common`` Zipf texts), pending as a bulk write leaves them, t
 the way the bulk indexer builds it (``shared/domain/indexing/bulk.rebuild``: the table-wide graph, and a graph of
 its own for each workspace from ``--dedicated-min-rows``, by default ``vector_index.DEDICATED_MIN_ROWS`` × scale so
 a scaled run has the full run's shape; none for a workspace holding most of its table, so none alone) and its
-statistics refreshed (``analyze_memories``). Each database is served by its own API process logged in as the app role (as
-``bench.scale``). Per workspace, shared table and alone alternating ``--rounds`` times: sequential recall p50/p95
+statistics refreshed (``analyze_memories``). Each database is served by its own API process logged in as the app
+role (as ``bench.scale``), its ``recall_sorted_max_rows`` × scale too. Per workspace, shared table and alone alternating ``--rounds`` times: sequential recall p50/p95
 over HTTP (after 20 warm-ups) and 8-client throughput for ``--seconds``.
 
 The floor, per query on the same databases as the owner (no wall, no fusion): one vector top-k (recall's graph
@@ -30,7 +30,9 @@ again, and ``memories_ws_tsv`` dropped) and as now (``memories_ws_tsv`` built ag
 as the migrations' contract step does), alternated ``--rounds`` times: the lever on the same data in the same
 run. ``--dedicated-ab``: likewise without the workspaces' own graphs (dropped, unrecorded: the table-wide graph
 answers) and with them (built again), for the measured workspaces that have one, the floor's vector arm beside
-(each switch waits out the API's cached view, ``OWN_GRAPH_RECHECK_S``). Prints markdown; writes
+(each switch waits out the API's cached view, ``OWN_GRAPH_RECHECK_S``). ``--plans-ab``: likewise through a second
+API on the shared table with ``recall_kept_plans`` off (every statement planned ad hoc) and the usual one (the
+functions whose plans are kept). Prints markdown; writes
 bench/results/tenants_<scale>.json.
 """
 
@@ -59,12 +61,14 @@ from psycopg.conninfo import make_conninfo
 
 from bench.common import query_words, save_result, sentence, summarise, wait_healthy
 from bench.scale import recall_figures
+from shared.core.settings import Settings
 from shared.domain.retrieval.text_query import to_tsquery_text
 from shared.local.server import free_port
 from shared.providers.embeddings.hash import HashEmbedder
 
 DIMS = 384
 K = 50  # recall's candidates per arm for a page of 10
+AD_HOC = "shared_ad_hoc"  # --plans-ab: the API on the shared table that plans every recall ad hoc
 COPY_CHUNK = 50_000  # rows per COPY transaction (the statement triggers' transition tables stay moderate)
 BUILD_MEMORY_MB = (
     2560  # maintenance_work_mem of the graph builds: an 850k-row graph fits (bench.scale: 1M needs ~2.5 GB)
@@ -177,9 +181,13 @@ def new_database(superuser_dsn: str, name: str) -> str:
 
 
 @contextmanager
-def serving(superuser_dsn: str, databases: dict[str, tuple[str, str]]) -> Iterator[dict[str, str]]:
+def serving(
+    superuser_dsn: str,
+    databases: dict[str, tuple[str, str]],
+    settings: dict[str, dict[str, str]] | None = None,
+) -> Iterator[dict[str, str]]:
     """The API as its own process on each database (name -> (database, owner's DSN)), logged in as the app role,
-    all started at once; yields name -> base URL."""
+    all started at once, with ``settings[name]`` (environment variables) if given; yields name -> base URL."""
     started: dict[str, tuple[str, subprocess.Popen[bytes], Path]] = {}
     try:
         for name, (dbname, owner_dsn) in databases.items():
@@ -195,6 +203,7 @@ def serving(superuser_dsn: str, databases: dict[str, tuple[str, str]]) -> Iterat
                 "MEMORYLAYER_AUTH_MODE": "none",
                 "MEMORYLAYER_DB_POOL_MAX": "16",
                 "MEMORYLAYER_PORT": str(port),
+                **(settings or {}).get(name, {}),
             }
             with log_path.open("wb") as log:
                 server = subprocess.Popen(
@@ -269,13 +278,15 @@ def run(
     superuser_dsn: str | None = None,
     index_ab: bool = False,
     dedicated_ab: bool = False,
+    plans_ab: bool = False,
     dedicated_min_rows: int | None = None,
 ) -> dict[str, Any]:
     """Load, measure, and return the figures. ``superuser_dsn``: use that server (its databases made here are
     dropped at the end) instead of a throwaway one tuned for the run. ``index_ab``: then, on the shared table
     only, recall without the per-workspace text index and with it again, ``rounds`` times (the lever alone, same
     data, same run). ``dedicated_ab``: likewise without the large workspaces' own graphs and with them.
-    ``dedicated_min_rows``: the own-graph threshold of the builds here (default DEDICATED_MIN_ROWS × scale, so a
+    ``plans_ab``: likewise with every recall statement planned ad hoc (a second API on the shared table with
+    ``recall_kept_plans`` off) and through the functions whose plans are kept, alternated. ``dedicated_min_rows``: the own-graph threshold of the builds here (default DEDICATED_MIN_ROWS × scale, so a
     scaled run has the full run's shape)."""
     from shared.db import vector_index
     from shared.local.postgres import EmbeddedPostgres
@@ -284,6 +295,8 @@ def run(
         round(vector_index.DEDICATED_MIN_ROWS * scale) if dedicated_min_rows is None else dedicated_min_rows
     )
     vector_index.DEDICATED_MIN_ROWS = threshold  # this process builds the graphs (bulk.rebuild)
+    # The APIs' sorting threshold, scaled likewise: each workspace is served by the function it would be at scale 1.
+    sorted_max = round(Settings().recall_sorted_max_rows * scale)
 
     sizes = workspace_sizes(count, scale)
     workspaces = [Workspace(f"t{i:04d}", size, 1_000 + i) for i, size in enumerate(sizes)]
@@ -297,6 +310,7 @@ def run(
         "measured": {label: {"id": w.id, "memories": w.size} for label, w in chosen.items()},
         "load_1m": os.getloadavg()[0],
         "dedicated_min_rows": threshold,
+        "sorted_max_rows": sorted_max,
     }
     with ExitStack() as stack:
         if superuser_dsn is None:
@@ -339,8 +353,21 @@ def run(
             gen = vector_index.published(conn, DIMS)
             results["own_graphs"] = sorted(vector_index.dedicated(conn, DIMS, gen))
         print(f"own graphs (at least {threshold:,} rows): {results['own_graphs']}", flush=True)
+        served = {name: (dbname, owner) for name, (_, dbname, owner) in databases.items()}
+        if plans_ab:
+            served[AD_HOC] = served["shared"]
         urls = stack.enter_context(
-            serving(superuser_dsn, {name: (dbname, owner) for name, (_, dbname, owner) in databases.items()})
+            serving(
+                superuser_dsn,
+                served,
+                {
+                    name: {
+                        "MEMORYLAYER_RECALL_SORTED_MAX_ROWS": str(sorted_max),
+                        **({"MEMORYLAYER_RECALL_KEPT_PLANS": "false"} if name == AD_HOC else {}),
+                    }
+                    for name in served
+                },
+            )
         )
         for label, w in chosen.items():
             figures: dict[str, list[dict[str, Any]]] = {"shared": [], "alone": []}
@@ -365,6 +392,10 @@ def run(
                 queries,
                 seconds,
                 rounds,
+            )
+        if plans_ab:
+            results["plans_ab"] = measure_plans_ab(
+                urls[AD_HOC], urls["shared"], chosen, queries, seconds, rounds
             )
     results["load_1m_end"] = os.getloadavg()[0]
     return results
@@ -449,6 +480,27 @@ def measure_dedicated_ab(
     return {"workspaces": figures, "build_s": [round(b, 1) for b in builds]}
 
 
+def measure_plans_ab(
+    ad_hoc_url: str,
+    kept_url: str,
+    chosen: dict[str, Workspace],
+    queries: dict[str, list[str]],
+    seconds: float,
+    rounds: int,
+) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Each measured workspace's recall in the shared table through the API that plans every recall statement
+    ad hoc, then through the one that calls the functions whose plans are kept, alternated."""
+    figures: dict[str, dict[str, list[dict[str, Any]]]] = {
+        label: {"ad_hoc": [], "kept": []} for label in chosen
+    }
+    for _ in range(rounds):
+        for phase, url in (("ad_hoc", ad_hoc_url), ("kept", kept_url)):
+            for label, w in chosen.items():
+                figures[label][phase].append(recall_figures(url, w.id, queries[label], seconds))
+            print(phase, json.dumps({k: v[phase][-1] for k, v in figures.items()}), flush=True)
+    return figures
+
+
 def drop_databases(superuser_dsn: str, names: list[str]) -> None:
     with psycopg.connect(superuser_dsn, autocommit=True) as conn:
         for name in names:
@@ -517,6 +569,29 @@ def table(r: dict[str, Any]) -> str:
                 f"**{p50w / p50o:.2f}×** | {p95w / p95o:.2f}× | "
                 f"{med(ab['without'], 'rps'):.1f} / {med(ab['with'], 'rps'):.1f} | {fo:.1f} / {fw:.1f} |"
             )
+    if "plans_ab" in r:
+        lines += [
+            "",
+            "Plans kept, shared table (`--plans-ab`): an API that plans every recall statement ad hoc, then the "
+            "one that calls the functions whose plans are kept, alternated:",
+            "",
+            "| workspace (memories) | recall p50 / p95 ms ad hoc | kept plans | p50 kept ÷ ad hoc | p95 | "
+            "8-client req/s ad hoc / kept |",
+            "|---|---|---|---|---|---|",
+        ]
+        for label, m in r["measured"].items():
+            ab = r["plans_ab"][label]
+            p50o, p95o, p50w, p95w = (
+                med(ab["ad_hoc"], "p50_ms"),
+                med(ab["ad_hoc"], "p95_ms"),
+                med(ab["kept"], "p50_ms"),
+                med(ab["kept"], "p95_ms"),
+            )
+            lines.append(
+                f"| {label} ({m['memories']:,}) | {p50o:.1f} / {p95o:.1f} | {p50w:.1f} / {p95w:.1f} | "
+                f"**{p50w / p50o:.2f}×** | {p95w / p95o:.2f}× | "
+                f"{med(ab['ad_hoc'], 'rps'):.1f} / {med(ab['kept'], 'rps'):.1f} |"
+            )
     if "index_ab" in r:
         lines += [
             "",
@@ -560,6 +635,11 @@ def main() -> None:
         help="then recall in the shared table without the large workspaces' own graphs and with them, --rounds times",
     )
     parser.add_argument(
+        "--plans-ab",
+        action="store_true",
+        help="then recall in the shared table planned ad hoc and through the kept plans, --rounds times",
+    )
+    parser.add_argument(
         "--dedicated-min-rows",
         type=int,
         default=None,
@@ -575,6 +655,7 @@ def main() -> None:
         args.rounds,
         index_ab=args.index_ab,
         dedicated_ab=args.dedicated_ab,
+        plans_ab=args.plans_ab,
         dedicated_min_rows=args.dedicated_min_rows,
     )
     save_result(args.out or f"tenants_{args.scale}.json", results)

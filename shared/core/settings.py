@@ -184,6 +184,12 @@ class Settings(BaseSettings):
     recall_rrf_k: int = 60
     recall_candidate_multiplier: int = 4
     recall_min_candidates: int = 50
+    # Recall through functions whose plans are kept per session (shared/domain/retrieval/recall.py,
+    # _plan_reused); off: every recall statement planned with its values (a way out should a kept plan misbehave).
+    recall_kept_plans: bool = True
+    # A scope of at most this many memories is sorted exactly by such a function (0: never); a larger one walks
+    # a graph.
+    recall_sorted_max_rows: int = Field(default=5000, ge=0)
     # The relational arm (shared/domain/retrieval/relations.py); off: recall never asks it, relation rows stay.
     relational_recall_enabled: bool = True
     # Off: recall answers the compatibility confidence ("weak", no reasons) instead of computing it.

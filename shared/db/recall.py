@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -59,15 +59,22 @@ def _rest_of_scope(body: str) -> str:
 
 
 _REST_ARMS = _rest_of_scope(_BODY)
+_SCOPE = "m.workspace_id = ANY(%(ws)s) AND "
+if not FILTERS.startswith(_SCOPE):  # recall.sql's filters changed: say so at import
+    raise ValueError("recall.sql: the filters no longer open with the scope's list")
+_WITHOUT_SCOPE = FILTERS.removeprefix(_SCOPE)  # a walk of a workspace's own graph: its literal names it
 
 
 @cache
-def hybrid_sql(dims: int, generation: int = 0, own_graph: str | None = None) -> str:
+def hybrid_sql(dims: int, generation: int = 0, own_graph: str | None = None, *, walk: bool = True) -> str:
     """The ranking statement for embeddings of ``dims`` dimensions, walking the graph of vector
     ``generation`` (shared/db/vector_index.py; literal, as the graph's predicate is), and workspace
     ``own_graph``'s own graph at that generation for its rows (its id literal too, for the same reason; the
-    rest of the scope sorted exactly apart)."""
-    body = _BODY.replace("{rest_arms}", "").replace("{own}", "")
+    rest of the scope sorted exactly apart). ``walk=False``: no graph is walked, the scope is sorted exactly
+    (the small-scope function's statement)."""
+    if own_graph is not None and not walk:
+        raise ValueError("a workspace's own graph is walked: own_graph needs walk=True")
+    body = _BODY.replace("{rest_arms}", "").replace("{own}", "").replace("{walk_filters}", FILTERS)
     if own_graph is not None:
         # A literal in a statement that psycopg formats: a % in the id is doubled.
         literal = vector_index.workspace_literal(own_graph).replace("%", "%%")
@@ -75,12 +82,14 @@ def hybrid_sql(dims: int, generation: int = 0, own_graph: str | None = None) -> 
             _BODY.replace("{rest_arms}", _REST_ARMS)
             .replace("{own}", f" AND m.workspace_id = {literal}")
             .replace("{rest}", f" AND m.workspace_id <> {literal}")
+            .replace("{walk_filters}", _WITHOUT_SCOPE)
         )
     return (
         body.replace("{filters}", FILTERS)
         .replace("{memory_columns}", QUALIFIED_COLUMNS)
         .replace("{dims}", str(int(dims)))
         .replace("{gen}", str(int(generation)))
+        .replace("{walk}", "" if walk else " AND false")
     )
 
 
@@ -115,6 +124,9 @@ PARAM_TYPES = {
 }  # fmt: skip
 
 _PARAM = re.compile(r"%\((\w+)\)s")
+# The functions' names by whether their statement walks the graph; a workspace's own graph's.
+FUNCTION_PREFIXES = {True: "recall_hot_", False: "recall_sorted_"}
+OWN_PREFIX = "recall_own_"
 
 
 @dataclass(frozen=True)
@@ -126,7 +138,9 @@ class HotFunction:
     >>> conn.execute(hot.call, params) if is_hot(params) else ...                 # doctest: +SKIP
     """
 
-    name: str  # recall_hot_<hash of the body>_<dims>
+    name: (
+        str  # recall_hot_<hash of the body>_<dims>; recall_sorted_… (walks no graph), recall_own_… (its own)
+    )
     args: tuple[str, ...]  # the parameters, in the function's argument order
     body: str  # the query, arguments as a_<name>
     call: str  # SELECT * FROM name(%(q)s::vector, …): the ad-hoc statement's columns
@@ -155,10 +169,23 @@ def is_hot(params: dict[str, Any]) -> bool:
 
 
 @cache
-def hot_function(dims: int, generation: int = 0) -> HotFunction:
+def hot_function(dims: int, generation: int = 0, *, walk: bool = True) -> HotFunction:
     """The hot shape's function for embeddings of ``dims`` dimensions and vector ``generation`` (see
-    HotFunction; each generation's text differs, so it has its own function)."""
-    sql = hybrid_sql(dims, generation)
+    HotFunction; each generation's text differs, so it has its own function). ``walk=False``: the statement
+    that sorts the scope exactly and walks no graph, for small scopes (a generic plan that walks the shared
+    graph filtered to a few hundred rows walks far; one that sorts them does not depend on their number)."""
+    return _function(hybrid_sql(dims, generation, walk=walk), FUNCTION_PREFIXES[walk], dims)
+
+
+@lru_cache(maxsize=4096)
+def own_function(dims: int, generation: int, workspace_id: str) -> HotFunction:
+    """The hot shape's function for a scope holding ``workspace_id``, which has a graph of its own at
+    ``generation``: the statement that walks that graph, the workspace's id written in (one function per such
+    workspace, made when its graph is: ``ensure_recall_function``)."""
+    return _function(hybrid_sql(dims, generation, workspace_id), OWN_PREFIX, dims)
+
+
+def _function(sql: str, prefix: str, dims: int) -> HotFunction:
     args = tuple(dict.fromkeys(n for n in _PARAM.findall(sql) if n not in HOT_CONSTANTS))
     missing = set(args) - set(PARAM_TYPES)
     if missing:  # a parameter new to recall.sql: say how the function receives it
@@ -169,21 +196,46 @@ def hot_function(dims: int, generation: int = 0) -> HotFunction:
     )
     digest = hashlib.sha256(repr((args, [PARAM_TYPES[a] for a in args], body)).encode()).hexdigest()[:8]
     call_args = ", ".join(f"%({a})s::{PARAM_TYPES[a]}" for a in args)
-    name = f"recall_hot_{digest}_{int(dims)}"
+    name = f"{prefix}{digest}_{int(dims)}"
     return HotFunction(name, args, body, f"SELECT * FROM {name}({call_args})", probe)
 
 
-# How many recall_hot_* functions per embedding size migrate keeps: this code's and the two before it.
+# How many recall_hot_* (and recall_sorted_*) functions per embedding size migrate keeps: this code's and the
+# two before it.
 KEEP_RECALL_FUNCTIONS = 3
 
 
 def ensure_recall_function(conn: psycopg.Connection, dims: int, *, generation: int = 0) -> None:
-    """Recall's hot-shape function for ``dims`` (shared/db/recall.py, ``HotFunction``), made from the
-    statement this code ships, once: its name holds a hash of its text, so a deploy that changes the statement
-    makes (and calls) a new one; an older version, still running meanwhile, keeps its own. So does each vector
-    ``generation`` (literal in the statement): the bulk rebuild (shared/domain/indexing/bulk.py) makes the
-    next one's before publishing it. The app role may only execute it."""
-    hot = hot_function(dims, generation)
+    """Recall's hot-shape functions for ``dims`` (shared/db/recall.py, ``HotFunction``: the one that walks the
+    graph, the one that sorts a small scope, and one per workspace with a graph of its own at ``generation``),
+    made from the statement this code ships, once: a name holds a hash of its text, so a deploy that changes the
+    statement makes (and calls) new ones; an older version, still running meanwhile, keeps its own. So does each
+    vector ``generation`` (literal in the statement): the bulk rebuild (shared/domain/indexing/bulk.py) makes the
+    next one's before publishing it. The app role may only execute them."""
+    for walk in (True, False):
+        _ensure_function(
+            conn, hot_function(dims, generation, walk=walk), f"{FUNCTION_PREFIXES[walk]}%_{dims}"
+        )
+    # Own graphs come and go with workspaces' sizes: their functions are kept for this generation and the
+    # published one (a rebuild makes the next's before publishing), the rest dropped. A version still running
+    # during a deploy whose function went falls back to the ad-hoc statement (Recaller.recall).
+    keep: set[str] = set()
+    for at in sorted({int(generation), vector_index.published(conn, dims)}):
+        for workspace_id in sorted(vector_index.dedicated(conn, dims, at)):
+            own = own_function(dims, at, workspace_id)
+            _ensure_function(conn, own, None)
+            keep.add(own.name)
+    stale = conn.execute(
+        "SELECT p.oid::regprocedure::text AS signature FROM pg_proc p "
+        "WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE %s AND NOT p.proname = ANY(%s)",
+        (f"{OWN_PREFIX}%_{int(dims)}".replace("_", "\\_"), sorted(keep)),
+    ).fetchall()
+    for row in stale:
+        conn.execute(f"DROP FUNCTION IF EXISTS {row['signature'] if isinstance(row, dict) else row[0]}")
+
+
+def _ensure_function(conn: psycopg.Connection, hot: HotFunction, family: str | None) -> None:
+    """``hot``, unless it exists; then the older functions of its ``family`` (a LIKE pattern) but the newest."""
     if conn.execute("SELECT to_regproc(%s) IS NOT NULL", (hot.name,)).fetchone() == (True,):
         return
     # The result columns and their types, as the statement has them (LIMIT 0: planned, nothing read).
@@ -197,6 +249,8 @@ def ensure_recall_function(conn: psycopg.Connection, dims: int, *, generation: i
         conn.execute(hot.ddl([(n, t) for n, (t,) in zip(names, types, strict=True)]))
         conn.execute(f"REVOKE ALL ON FUNCTION {hot.name} FROM PUBLIC")
         conn.execute(f"GRANT EXECUTE ON FUNCTION {hot.name} TO memorylayer_app")
+        if family is None:
+            return
         # Older statements' functions: the newest few stay for versions still running during a deploy (or
         # rolled back to); the rest go. A version whose function is gone falls back to the ad-hoc statement
         # (Recaller.recall retries on UndefinedFunction), so this is never an outage, only a slower plan.
@@ -204,7 +258,7 @@ def ensure_recall_function(conn: psycopg.Connection, dims: int, *, generation: i
             "SELECT p.oid::regprocedure::text AS signature FROM pg_proc p "
             "WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE %s AND p.proname <> %s "
             "ORDER BY p.oid DESC OFFSET %s",
-            (f"recall\\_hot\\_%\\_{int(dims)}", hot.name, KEEP_RECALL_FUNCTIONS - 1),
+            (family.replace("_", "\\_"), hot.name, KEEP_RECALL_FUNCTIONS - 1),
         ).fetchall()
         for (signature,) in stale:
             conn.execute(f"DROP FUNCTION IF EXISTS {signature}")

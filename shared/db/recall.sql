@@ -8,13 +8,13 @@
 -- choices: bench/locomo/EXPERIMENTS.md; current facts first: docs/recall.md.
 --
 -- Every value is a named parameter (%(name)s); an optional filter is NULL when the request does not use it
--- (each statement is planned with its values, so a NULL filter costs nothing). Two names are not parameters
--- but fixed once when the text is loaded: {dims}, the embedding size (the HNSW index is on the expression
+-- (each statement is planned with its values, so a NULL filter costs nothing). Some names are not parameters
+-- but fixed when the text is loaded: {dims}, the embedding size (the HNSW index is on the expression
 -- embedding::vector(384), so the size must be literal for the planner to use it), {gen}, the published graph
 -- generation (literal for the same reason: the graph's predicate is vector_gen <= G), {own} and {rest_arms}, a
--- workspace's own graph and the rest of its scope (the vector arm's comment), and {memory_columns}, the
--- memory row's columns (shared/db/memories.py). {filters} is the block below the marker: the one WHERE that
--- both arms, the final join and association expansion share, on alias m.
+-- workspace's own graph and the rest of its scope, {walk}, whether the graph is walked at all (the vector arm's
+-- comments), and {memory_columns}, the memory row's columns (shared/db/memories.py). {filters} is the block
+-- below the marker: the one WHERE that both arms, the final join and association expansion share, on alias m.
 WITH depth AS MATERIALIZED (
     -- How many rows the vector arm takes: k, or 2k where the scope holds extracted facts (fact_key). A fact is
     -- short and names its person, so it lies near every question about them: among only k nearest, facts took
@@ -49,22 +49,28 @@ vec_all AS MATERIALIZED (
     -- is sorted exactly in one more arm (recall.py writes it from the exact arm below: ``AND m.workspace_id <>
     -- '<its id>'``, without the short condition). Not walked: a walk of the table-wide graph filtered to a nearly
     -- empty space visits up to hnsw.max_scan_tuples nodes to find nothing (314 ms for an empty _global in a 254k
-    -- table, the planner's choice). Without such a workspace: nothing. The same rows match either way.
+    -- table, the planner's choice). Without such a workspace: nothing. The same rows match either way. The walk
+    -- of its own graph names the workspace by that literal alone (the walks' filters are the others, without
+    -- the scope's list): a plan kept for the workspace (recall.py, its own function) then expects the
+    -- workspace's rows, not a generic guess at a list's share of them, and walks its graph as the ad-hoc plan
+    -- does (BENCHMARKS.md, "Plans kept for every size").
     -- Two walks, of which ``depth`` runs one (the other's condition is false before it starts): each LIMIT stays
-    -- a constant the planner sees.
+    -- a constant the planner sees. The small-scope function's statement (recall.py, ``walk=False``) ends both
+    -- conditions with ``AND false``: no walk, every answer is short, and the exact arm sorts the scope whatever
+    -- plan the function keeps.
     WITH walked AS MATERIALIZED (
         (SELECT m.id, m.fact_key IS NOT NULL AS fact, (m.embedding::vector({dims})) <=> %(q)s AS dist
          FROM memories m
-         WHERE (SELECT n FROM depth) = 1
-           AND {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
+         WHERE (SELECT n FROM depth) = 1{walk}
+           AND {walk_filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
            AND m.vector_gen <= {gen}{own}
          ORDER BY (m.embedding::vector({dims})) <=> %(q)s
          LIMIT %(k)s)
         UNION ALL
         (SELECT m.id, m.fact_key IS NOT NULL AS fact, (m.embedding::vector({dims})) <=> %(q)s AS dist
          FROM memories m
-         WHERE (SELECT n FROM depth) = 2
-           AND {filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
+         WHERE (SELECT n FROM depth) = 2{walk}
+           AND {walk_filters} AND m.embedding_model = %(model)s AND vector_dims(m.embedding) = {dims}
            AND m.vector_gen <= {gen}{own}
          ORDER BY (m.embedding::vector({dims})) <=> %(q)s
          LIMIT %(k)s * 2)

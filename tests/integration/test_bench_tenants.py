@@ -6,7 +6,7 @@ from bench import tenants
 
 
 def test_the_tenants_bench_runs_to_its_table(database_url: str) -> None:
-    results = tenants.run(6, 0.002, 3, 0.5, 1, superuser_dsn=database_url, index_ab=True)
+    results = tenants.run(6, 0.002, 3, 0.5, 1, superuser_dsn=database_url, index_ab=True, plans_ab=True)
     assert set(results["measured"]) == {"small", "median", "10k", "largest"}
     # The per-workspace text index alone: the migrations' contract step dropped the table-wide one.
     assert results["text_indexes"] == ["memories_ws_tsv"]
@@ -21,5 +21,10 @@ def test_the_tenants_bench_runs_to_its_table(database_url: str) -> None:
         for label in results["measured"]
         for phase in ("with", "without")
     )
+    assert all(
+        len(results["plans_ab"][label][phase]) == 1
+        for label in results["measured"]
+        for phase in ("ad_hoc", "kept")
+    )
     table = tenants.table(results)
-    assert table.count("\n| ") == 10  # two headers and four workspaces in each table
+    assert table.count("\n| ") == 15  # two headers and four workspaces in each table

@@ -18,12 +18,14 @@ from typing import Any
 
 import psycopg
 import pytest
+from pgvector.psycopg import register_vector
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from bench.common import uniform_query, uniform_sentence
 from shared.app.services import Services
 from shared.core.settings import Settings
 from shared.db import rls, vector_index
-from shared.db.recall import hybrid_sql
+from shared.db.recall import ensure_recall_function, hot_function, hybrid_sql, own_function
 from shared.domain.indexing import VectorIndexer, dedicated_as_owner
 from shared.domain.indexing import bulk as bulk_build
 from shared.domain.requests import BatchCreate, BatchRequest, MemoryCreate, RecallRequest
@@ -33,6 +35,7 @@ from tests.own_database import OWNER, owner_and_app_services
 DIMS = 384
 BIG, SMALL, FILLERS = "ws_big", "ws_small", ("ws_f1", "ws_f2")
 THRESHOLD = 1000  # this module's DEDICATED_MIN_ROWS: BIG is over it, SMALL and the fillers under
+SORTED_MAX = 500  # recall_sorted_max_rows: SMALL is sorted by its function, BIG walks its own graph
 MEMORY_MB = Settings().vector_build_memory_mb
 
 
@@ -43,7 +46,9 @@ def stack(superuser_url: str, owner_url: str, rds_proxy: RdsProxyStandIn) -> Ite
     patch = pytest.MonkeyPatch()
     patch.setattr(vector_index, "DEDICATED_MIN_ROWS", THRESHOLD)
     try:
-        with owner_and_app_services(superuser_url, rds_proxy.dsn, "own", database_owner_url=OWNER) as built:
+        with owner_and_app_services(
+            superuser_url, rds_proxy.dsn, "own", database_owner_url=OWNER, recall_sorted_max_rows=SORTED_MAX
+        ) as built:
             services, owner = built
             rng = random.Random(48)
             # BIG holds 1,500 of 3,600 rows: under DEDICATED_MAX_SHARE of the graph.
@@ -95,11 +100,11 @@ def _ranked(services: Services, *scope: str) -> list[list[tuple[str, float]]]:
 
 
 def _plan(services: Services, ws: str, query: str, *also: str) -> tuple[str, str]:
-    """(the statement recall runs for ``ws`` and ``also``, its EXPLAIN), as the app role inside their wall."""
+    """(the ad-hoc statement recall makes for ``ws`` and ``also``, its EXPLAIN), as the app role inside their
+    wall (what a function recall calls instead runs: ``_reused``)."""
     services.recaller.forget_generation()
     with rls.visible((ws, *also)), services.db.connection() as conn:
         sql, params = services.recaller.statement([ws, *also], RecallRequest(query=query, limit=10), conn)
-        sql = services.recaller._plan_reused(conn, sql, params)
         role = conn.execute("SELECT current_user AS u").fetchone()
         assert role is not None and role["u"] == "memorylayer_app"
         plan = "\n".join(next(iter(r.values())) for r in conn.execute("EXPLAIN " + sql, params).fetchall())
@@ -131,6 +136,14 @@ def test_a_rebuild_builds_the_large_workspaces_own_graph_and_drops_the_older_one
     assert _recorded(owner) == {(BIG, second.generation)}
 
 
+def _reused(services: Services, ws: str, query: str, *also: str) -> tuple[str, dict[str, Any]]:
+    """(what recall runs for ``ws`` and ``also``: a function's call or the ad-hoc statement, its parameters)."""
+    services.recaller.forget_generation()
+    with rls.visible((ws, *also)), services.db.connection() as conn:
+        sql, params = services.recaller.statement([ws, *also], RecallRequest(query=query, limit=10), conn)
+        return services.recaller._plan_reused(conn, sql, params), params
+
+
 def test_the_workspaces_recall_walks_its_own_graph_as_the_app_role(stack):
     services, owner = stack
     generation = vector_index.published(psycopg.connect(owner), DIMS)
@@ -139,6 +152,53 @@ def test_the_workspaces_recall_walks_its_own_graph_as_the_app_role(stack):
     sql, plan = _plan(services, BIG, _queries()[0])
     assert f"m.workspace_id = '{BIG}'" in sql
     assert own in plan, plan
+
+
+def test_the_workspaces_own_function_keeps_a_plan_that_walks_its_own_graph(stack, superuser_url):
+    """Recall calls the workspace's own function (its plan kept for the session, generic): that plan walks the
+    workspace's graph, past the plan cache's five custom plans, and ranks as the ad-hoc statement."""
+    services, owner = stack
+    generation = vector_index.published(psycopg.connect(owner), DIMS)
+    for query in _queries()[:3]:
+        call, params = _reused(services, BIG, query, "_global")
+        assert call == own_function(DIMS, generation, BIG).call
+        with rls.visible((BIG, "_global")), services.db.connection() as conn:
+            ad_hoc = [r["id"] for r in conn.execute(hybrid_sql(DIMS, generation, BIG), params).fetchall()]
+        plans, rows = _inner_plans(superuser_url, owner, call, params, (BIG, "_global"), 7)
+        assert ad_hoc and rows == [ad_hoc] * 7
+        assert len(plans) == 7 and all(vector_index.dedicated_name(DIMS, generation, BIG) in p for p in plans)
+    # The other workspace's recall calls the sorting function, never BIG's.
+    services.recaller.recall([SMALL], RecallRequest(query=_queries()[0]))  # counts the scope
+    call, _ = _reused(services, SMALL, _queries()[0])
+    assert call == hot_function(DIMS, generation, walk=False).call
+
+
+def _inner_plans(
+    superuser_url: str, owner: str, call: str, params: dict[str, Any], scope: tuple[str, ...], times: int
+) -> tuple[list[str], list[list[str]]]:
+    """``call`` run ``times`` as the app role behind ``scope``'s wall, the ids it returned each time, and the plans
+    of the recall statement run inside it (auto_explain, sent to this session)."""
+    dbname = str(conninfo_to_dict(owner)["dbname"])
+    plans: list[str] = []
+    results: list[list[str]] = []
+    with psycopg.connect(make_conninfo(superuser_url, dbname=dbname), autocommit=True) as conn:
+        register_vector(conn)
+        conn.execute("LOAD 'auto_explain'")
+        for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
+            conn.execute(f"SET auto_explain.{setting}")
+        # The app role's own defaults (the graph walk's settings: migration 0010), which SET SESSION
+        # AUTHORIZATION does not apply.
+        for (setting,) in conn.execute(
+            "SELECT unnest(setconfig) FROM pg_db_role_setting WHERE setrole = 'memorylayer_app'::regrole"
+        ).fetchall():
+            name, _, value = setting.partition("=")
+            conn.execute("SELECT set_config(%s, %s, false)", (name, value))
+        conn.execute("SET SESSION AUTHORIZATION memorylayer_app")
+        conn.execute("SELECT set_config('memorylayer.workspaces', %s, false)", (rls.setting(scope),))
+        conn.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
+        for _ in range(times):
+            results.append([r[0] for r in conn.execute(call, params).fetchall()])
+    return [p for p in plans if "CTE vec_all" in p], results
 
 
 def test_results_are_identical_with_the_own_graph_dropped_or_not_recorded(stack):
@@ -250,3 +310,46 @@ def test_the_own_graph_literal_is_quoted():
     assert "m.workspace_id = 'ws''x%%'" in sql
     assert vector_index.index_ddl(DIMS, 3, workspace_id="ws'x").endswith("AND workspace_id = 'ws''x'")
     assert vector_index.dedicated_name(DIMS, 3, "ws'x").startswith("memories_embedding_384_g3_w")
+
+
+def test_migrate_makes_each_own_graphs_function_and_drops_the_stale_ones(stack):
+    _, owner = stack
+    with psycopg.connect(owner, autocommit=True) as conn:
+        generation = vector_index.published(conn, DIMS)
+        own = own_function(DIMS, generation, BIG)
+        conn.execute("CREATE FUNCTION recall_own_00000000_384() RETURNS int LANGUAGE sql AS 'SELECT 1'")
+        conn.execute(f"DROP FUNCTION {own.name}")
+        ensure_recall_function(conn, DIMS, generation=generation)
+        left = {
+            r[0]
+            for r in conn.execute(
+                "SELECT proname FROM pg_proc WHERE proname LIKE 'recall\\_own\\_%%'"
+            ).fetchall()
+        }
+        have = vector_index.dedicated(conn, DIMS, generation)
+    # BIG's again, one for each other workspace with a graph of its own (SMALL's, once it grew) and for no other;
+    # the stand-in for a gone one dropped.
+    assert BIG in have and FILLERS[0] not in have
+    assert left == {own_function(DIMS, generation, w).name for w in have}
+
+
+def test_a_missing_own_function_falls_back_to_the_ad_hoc_statement(stack):
+    """Called but gone (an older deploy's, a restored snapshot): the recall is asked again ad hoc, same answers,
+    and later ones do not call it for a while."""
+    services, owner = stack
+    query = _queries()[0]
+    with psycopg.connect(owner, autocommit=True) as conn:
+        generation = vector_index.published(conn, DIMS)
+    own = own_function(DIMS, generation, BIG)
+    assert _reused(services, BIG, query)[0] == own.call
+    before = _ranked(services, BIG)
+    with psycopg.connect(owner, autocommit=True) as conn:
+        conn.execute(f"DROP FUNCTION {own.name}")
+    try:
+        assert _ranked(services, BIG) == before
+        assert _reused(services, BIG, query)[0] == hybrid_sql(DIMS, generation, BIG)
+    finally:
+        with psycopg.connect(owner, autocommit=True) as conn:
+            ensure_recall_function(conn, DIMS, generation=generation)
+        services.recaller._missing.clear()
+    assert _reused(services, BIG, query)[0] == own.call

@@ -54,7 +54,7 @@ def test_every_function_comes_from_its_file(fresh: str) -> None:
             name
             for (name,) in conn.execute(
                 "SELECT p.proname FROM pg_proc p WHERE p.pronamespace = 'public'::regnamespace "
-                "AND p.proname NOT LIKE 'recall\\_hot\\_%' "
+                "AND p.proname !~ '^recall_(hot|sorted|own)_' "
                 "AND NOT EXISTS (SELECT FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')"
             )
         }

@@ -16,6 +16,7 @@ from psycopg.rows import dict_row
 from shared.core.settings import Settings
 from shared.db import vector_index
 from shared.db.connection import ConnectionTarget, owner_target
+from shared.db.recall import ensure_recall_function
 from shared.domain.indexing import bulk
 from shared.domain.indexing import plan as planning
 
@@ -56,7 +57,11 @@ def dedicated_as_owner(settings: Settings, dims: int, *, target: ConnectionTarge
     with owner.connect(autocommit=True) as conn, vector_index.build_lock(conn) as locked:
         if not locked:
             return []
+        generation = vector_index.published(conn, dims)
         with vector_index.build_memory(
             conn, memory_mb=settings.vector_build_memory_mb, parallel_workers=bulk.BUILD_PARALLEL_WORKERS
         ):
-            return vector_index.build_dedicated(conn, dims, vector_index.published(conn, dims))
+            built = vector_index.build_dedicated(conn, dims, generation)
+        if built:  # recall's function for each (shared/db/recall.py, own_function)
+            ensure_recall_function(conn, dims, generation=generation)
+        return built

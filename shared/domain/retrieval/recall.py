@@ -38,7 +38,7 @@ from shared.db import memories as mem_repo
 from shared.db import vector_index
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
-from shared.db.recall import BROWSE_SQL, FILTERS, hot_function, hybrid_sql, is_hot
+from shared.db.recall import BROWSE_SQL, FILTERS, HotFunction, hot_function, hybrid_sql, is_hot, own_function
 from shared.db.rows import Connection
 from shared.domain.indexing import OwnGraphs, PublishedGeneration
 from shared.domain.requests import RecallRequest
@@ -146,8 +146,11 @@ class Recaller:
         self._scope_counts: dict[tuple[str, ...], tuple[float, int]] = {}
         # (read at, {first three letters: [(lexeme, share of rows)]}) from pg_stats: see _lexeme_frequencies.
         self._word_stats: tuple[float, dict[str, list[tuple[str, float]]]] | None = None
-        # (checked at, installed, memories' estimated rows) for this code's hot-shape function: _plan_reused.
-        self._hot_installed: tuple[float, bool, float | None, str] | None = None
+        # For this code's hot-shape functions (_plan_reused): when checked, whether the one that walks the graph
+        # and the one that sorts are installed, the memories table's estimated rows, and the walking one's name.
+        self._hot_installed: tuple[float, bool, bool, float | None, str] | None = None
+        # Functions found missing when called (name -> when): not called again for HOT_FUNCTION_RECHECK_S.
+        self._missing: dict[str, float] = {}
         # The published vector generation: read once, then refreshed by each recall's pipeline for the next one.
         # Any value gives exact results; a current one walks the current graph.
         self._generation = PublishedGeneration(db, embedder.dimensions)
@@ -171,16 +174,17 @@ class Recaller:
         # pooled connection held meanwhile is one fewer for everyone else (and a longer RDS Proxy borrow).
         browse = req.query.strip() == "*"
         vector = None if browse else self.embedder.embed_query(embedding_text(req.query, req.context))
+        called: list[str] = []  # the hot-shape function the statement went through, if one
         try:
-            return self._ranked(workspace_ids, req, arm, vector, started)
+            return self._ranked(workspace_ids, req, arm, vector, started, called)
         except psycopg.errors.UndefinedFunction:
-            # The hot-shape function went away after it was seen (a newer deploy's migrate cleaned it up, a
-            # restored snapshot): the unit of work was rolled back; ask again with the ad-hoc statement.
-            checked = self._hot_installed
-            if checked is None or not checked[1]:
+            # The function went away after it was seen (a newer deploy's migrate cleaned it up, a restored
+            # snapshot), or a workspace's own was never made: the unit of work was rolled back; ask again with
+            # the ad-hoc statement, and not through that function for a while.
+            if not called:
                 raise
-            self._hot_installed = (time.monotonic(), False, checked[2], checked[3])
-            return self._ranked(workspace_ids, req, arm, vector, started)
+            self._missing[called[0]] = time.monotonic()
+            return self._ranked(workspace_ids, req, arm, vector, started, [])
 
     def _ranked(
         self,
@@ -189,10 +193,14 @@ class Recaller:
         arm: relations_arm.Arm | None,
         vector: Any,
         started: float,
+        called: list[str],
     ) -> dict[str, Any]:
         with self.db.connection(pipelined=True) as conn:
             sql, params = self.statement(workspace_ids, req, conn, vector=vector)
-            sql = self._plan_reused(conn, sql, params)
+            reused = self._plan_reused(conn, sql, params)
+            if reused is not sql:
+                called.append(reused.split("(", 1)[0].removeprefix("SELECT * FROM "))
+            sql = reused
             with conn.pipeline():
                 bound = ws_repo.recall_bindings(conn, workspace_ids)
                 hits = conn.execute(sql, params)
@@ -285,38 +293,62 @@ class Recaller:
         self._own_graphs.forget()
 
     def _plan_reused(self, conn: Connection, sql: str, params: dict[str, Any]) -> str:
-        """The same statement through the hot-shape function (statement.py, ``HotFunction``: its plan is made
-        once per database session) when it is installed, the request uses no optional filter and its scope is
-        large; else ``sql`` as it is, planned with its values. A statement other than production's (browsing,
-        a bench variant in place of ``statement``) is left alone.
+        """The same statement through a hot-shape function (shared/db/recall.py, ``HotFunction``: its plan is
+        made once per database session) when it is installed and the request uses no optional filter: the one
+        that sorts the scope exactly for a scope known to be small (settings.recall_sorted_max_rows); else, for a
+        scope with a workspace walked in its own graph, that workspace's function; else the one that walks the
+        graph, for a known count of at least SCOPE_COUNT_CACHE_MIN memories that is at least HOT_MIN_SHARE of the
+        table; else (or with settings.recall_kept_plans off) ``sql`` as it is, planned with its values. A
+        statement other than production's (browsing, a bench variant in place of ``statement``) is left alone.
 
-        Large: a known count (at least SCOPE_COUNT_CACHE_MIN memories) that is at least HOT_MIN_SHARE of the
-        table. The function's generic plan always walks the HNSW graph; for a workspace that is a small share of
-        the table the planner, given the values, sorts the workspace's rows exactly instead, and a filtered
-        graph walk would both cost more and may miss neighbours (docs/recall.md)."""
-        generation = self.generation(conn)
-        if (
-            sql != hybrid_sql(self.embedder.dimensions, generation)
-            or not is_hot(params)
-            or params["scope_n"] is None
-        ):
+        The walking function's generic plan always walks the HNSW graph; for a workspace that is a small share
+        of the table the planner, given the values, sorts the workspace's rows exactly instead, and a filtered
+        graph walk would both cost more and may miss neighbours (docs/recall.md). The sorting function's plan
+        walks nothing, so it serves a small scope in any table with exact results."""
+        if not self.settings.recall_kept_plans:
             return sql
-        hot = hot_function(self.embedder.dimensions, generation)
+        dims = self.embedder.dimensions
+        generation = self.generation(conn)
+        own = self._own_graph(params["ws"], generation, conn)
+        if sql != hybrid_sql(dims, generation, own) or not is_hot(params):
+            return sql
+        size = self._scope_size(params["ws"])
+        small = size is not None and size <= self.settings.recall_sorted_max_rows
+        if own is not None and not small:
+            return self._unless_missing(own_function(dims, generation, own), sql)
+        if size is None or (not small and params["scope_n"] is None):
+            return sql
+        hot = hot_function(dims, generation)
         checked = self._hot_installed
-        if checked is not None and checked[3] != hot.name:  # a new generation: its own function
+        if checked is not None and checked[4] != hot.name:  # a new generation: its own functions
             checked = None
         if checked is None or time.monotonic() - checked[0] > HOT_FUNCTION_RECHECK_S:
             row = conn.execute(
-                "SELECT to_regproc(%s) IS NOT NULL AS ok, "
+                "SELECT to_regproc(%s) IS NOT NULL AS walks, to_regproc(%s) IS NOT NULL AS sorts, "
                 "(SELECT reltuples FROM pg_class WHERE oid = 'memories'::regclass) AS rows",
-                (hot.name,),
+                (hot.name, hot_function(dims, generation, walk=False).name),
             ).fetchone()
             rows = float(row["rows"]) if row and row["rows"] is not None else None
-            checked = self._hot_installed = (time.monotonic(), bool(row and row["ok"]), rows, hot.name)
-        _, installed, table_rows, _ = checked
+            checked = self._hot_installed = (
+                time.monotonic(),
+                bool(row and row["walks"]),
+                bool(row and row["sorts"]),
+                rows,
+                hot.name,
+            )
+        _, walks, sorts, table_rows, _ = checked
+        if small:
+            return self._unless_missing(hot_function(dims, generation, walk=False), sql) if sorts else sql
         # reltuples is -1 before the table's first ANALYZE: unknown, the count alone decides.
         large = table_rows is None or params["scope_n"] >= HOT_MIN_SHARE * table_rows
-        return hot.call if installed and large else sql
+        return self._unless_missing(hot, sql) if walks and large else sql
+
+    def _unless_missing(self, function: HotFunction, sql: str) -> str:
+        """``function``'s call, unless it was found missing lately (then ``sql``)."""
+        missing = self._missing.get(function.name)
+        if missing is not None and time.monotonic() - missing <= HOT_FUNCTION_RECHECK_S:
+            return sql
+        return function.call
 
     def forget_word_stats(self) -> None:
         """Read the word statistics afresh on the next recall (after an ANALYZE this process ran itself;
@@ -353,6 +385,12 @@ class Recaller:
         return {"mce_lexemes": [e[0] for e in found], "mce_freqs": [e[1] for e in found]}
 
     def _scope_count(self, workspace_ids: list[str]) -> int | None:
+        """BM25's N for the statement when a recent count of a large scope is known (else it counts)."""
+        size = self._scope_size(workspace_ids)
+        return size if size is not None and size >= SCOPE_COUNT_CACHE_MIN else None
+
+    def _scope_size(self, workspace_ids: list[str]) -> int | None:
+        """The scope's memories as a recent recall counted them (which statement serves it: _plan_reused)."""
         cached = self._scope_counts.get(tuple(sorted(workspace_ids)))
         if cached is None or time.monotonic() - cached[0] > SCOPE_COUNT_TTL_S:
             return None
@@ -361,9 +399,9 @@ class Recaller:
     def _remember_scope_count(
         self, workspace_ids: list[str], params: dict[str, Any], rows: list[dict]
     ) -> None:
-        """Keep the count the statement just made (it was not given one) when the workspace is large."""
+        """Keep the count the statement just made (it was not given one)."""
         n = rows[0].get("scope_n") if rows else None
-        if params.get("scope_n") is None and n is not None and n >= SCOPE_COUNT_CACHE_MIN:
+        if params.get("scope_n") is None and n is not None:
             if len(self._scope_counts) > 10_000:
                 self._scope_counts.clear()
             self._scope_counts[tuple(sorted(workspace_ids))] = (time.monotonic(), int(n))
