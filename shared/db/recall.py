@@ -49,11 +49,13 @@ LIMIT %(limit)s OFFSET %(offset)s
 
 def _rest_of_scope(body: str) -> str:
     """The graph arm's rows of the rest of a scope beside a workspace walked in its own graph: the exact arm
-    (the one run when a walk comes back short) over ``{rest}`` instead of ``{own}``, always run."""
+    (the one run when a walk comes back short) over ``{rest_filters}`` (the scope's list without that
+    workspace) instead of ``{filters}`` and ``{own}``, always run."""
     end = body.index("{rest_arms}")
-    exact = body[body.rindex("(SELECT m.id", 0, end) : end].replace("{own}", "{rest}")
+    exact = body[body.rindex("(SELECT m.id", 0, end) : end]
+    exact = exact.replace("{own}", "").replace("{filters}", "{rest_filters}")
     exact = exact.replace("WHERE (SELECT yes FROM short)\n       AND ", "WHERE ")
-    if "short" in exact or "{rest}" not in exact:  # recall.sql's arms changed: say so at import
+    if "short" in exact or "{rest_filters}" not in exact:  # recall.sql's arms changed: say so at import
         raise ValueError("recall.sql: the exact graph arm is not where _rest_of_scope looks for it")
     return "\n    UNION ALL\n    " + exact.strip()
 
@@ -78,10 +80,13 @@ def hybrid_sql(dims: int, generation: int = 0, own_graph: str | None = None, *, 
     if own_graph is not None:
         # A literal in a statement that psycopg formats: a % in the id is doubled.
         literal = vector_index.workspace_literal(own_graph).replace("%", "%%")
+        # The rest of the scope is read without the workspace's rows: a condition ``<>`` it would read them all
+        # from the index and drop them (8.6 ms for 15,000 rows, to find an empty _global).
+        rest = f"m.workspace_id = ANY(array_remove(%(ws)s, {literal})) AND {_WITHOUT_SCOPE}"
         body = (
             _BODY.replace("{rest_arms}", _REST_ARMS)
             .replace("{own}", f" AND m.workspace_id = {literal}")
-            .replace("{rest}", f" AND m.workspace_id <> {literal}")
+            .replace("{rest_filters}", rest)
             .replace("{walk_filters}", _WITHOUT_SCOPE)
         )
     return (

@@ -46,8 +46,8 @@ vec_all AS MATERIALIZED (
     -- walked apart: after the generation, ``AND m.workspace_id = '<its id>'`` (literal, as that graph's predicate
     -- has it, so the planner can prove it and walk that graph instead of the table-wide one filtered to the
     -- workspace), and the rest of the scope (the shared spaces every API recall also searches, small as a rule)
-    -- is sorted exactly in one more arm (recall.py writes it from the exact arm below: ``AND m.workspace_id <>
-    -- '<its id>'``, without the short condition). Not walked: a walk of the table-wide graph filtered to a nearly
+    -- is sorted exactly in one more arm (recall.py writes it from the exact arm below, over the scope's list
+    -- without that workspace, ``array_remove``, and without the short condition). Not walked: a walk of the table-wide graph filtered to a nearly
     -- empty space visits up to hnsw.max_scan_tuples nodes to find nothing (314 ms for an empty _global in a 254k
     -- table, the planner's choice). Without such a workspace: nothing. The same rows match either way. The walk
     -- of its own graph names the workspace by that literal alone (the walks' filters are the others, without

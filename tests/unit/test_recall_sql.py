@@ -42,7 +42,7 @@ def test_every_placeholder_is_filled_when_loaded():
     assert "%(" not in "\n".join(line for line in sql.splitlines() if line.lstrip().startswith("--"))
     own = hybrid_sql(384, 2, "ws_a")
     assert "{" not in own.replace("'{}'", "")
-    assert own.count("m.workspace_id = 'ws_a'") == 3 and own.count("m.workspace_id <> 'ws_a'") == 1
+    assert own.count("m.workspace_id = 'ws_a'") == 3 and own.count("array_remove(%(ws)s, 'ws_a')") == 1
 
 
 @pytest.mark.parametrize(
