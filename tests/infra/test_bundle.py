@@ -255,11 +255,11 @@ def test_assets_are_shared_but_its_dev_layers_and_their_own_function(assets: dic
         for p in (REPO_ROOT / "shared").rglob("*.py")
         if "__pycache__" not in p.parts
     }
-    expected_shared = {f for f in ours if not f.startswith("shared/local/") and f != "shared/cli.py"}
+    expected_shared = {f for f in ours if not f.startswith(("shared/local/", "shared/cli/"))}
     for name, asset in assets.items():
         files = _files(asset)
         assert not any(f.startswith("shared/local/") for f in files), name
-        assert "shared/cli.py" not in files, name
+        assert not any(f.startswith("shared/cli/") for f in files), name
         assert {f for f in files if f.startswith("shared/") and f.endswith(".py")} == expected_shared, name
         others = {f.split("/")[1] for f in files if f.startswith("functions/") and f.count("/") > 1}
         assert others == {name}, name
