@@ -1,0 +1,128 @@
+"""Request models of the /v1 API (wire-compatible with the reference server, memorylayer-server 0.2.0), one module
+per family (``base``: what every body shares); every name is importable from here.
+
+    >>> MemoryCreate(content="  likes tea ").content
+    'likes tea'
+
+Responses are declared in ``shared.api.schemas``. Size limits that depend on settings are checked in the service, not here.
+"""
+
+from __future__ import annotations
+
+from shared.domain.requests.base import (
+    IGNORED_FIELDS,
+    REFERENCE_FIELDS,
+    BatchMemoryId,
+    Direction,
+    EventTime,
+    MemoryKind,
+    MemoryType,
+    MinRelevance,
+    QueryText,
+    RequestModel,
+    SubtypeFilter,
+    TagFilter,
+    TypeFilter,
+)
+from shared.domain.requests.memories import (
+    AnswerRequest,
+    AssociationCreate,
+    AssociationUpdate,
+    BatchCreate,
+    BatchDelete,
+    BatchOperation,
+    BatchRequest,
+    BatchUpdate,
+    ContextTurn,
+    DecayRequest,
+    EmailIngest,
+    MemoryCreate,
+    MemoryReplace,
+    MemoryUpdate,
+    RecallRequest,
+    ReflectRequest,
+    TraverseRequest,
+)
+from shared.domain.requests.relations import (
+    MAX_RELATIONS,
+    EntityRelationInput,
+    EvidenceKind,
+    Relations,
+)
+from shared.domain.requests.threads import (
+    FUTURE_SKEW,
+    MAX_PARTICIPANTS,
+    MAX_SPEAKER_NAME,
+    SPEAKER_ID_PATTERN,
+    ContentPart,
+    MessageCreate,
+    MessagesAppend,
+    Participant,
+    SpeakerId,
+    SpeakerName,
+    ThreadCreate,
+    ThreadUpdate,
+)
+from shared.domain.requests.workspaces import (
+    ContextCreate,
+    UserErase,
+    WorkspaceCreate,
+    WorkspaceExportData,
+    WorkspaceImportRequest,
+    WorkspaceUpdate,
+)
+
+__all__ = [
+    "AnswerRequest",
+    "AssociationCreate",
+    "AssociationUpdate",
+    "BatchCreate",
+    "BatchDelete",
+    "BatchMemoryId",
+    "BatchOperation",
+    "BatchRequest",
+    "BatchUpdate",
+    "ContentPart",
+    "ContextCreate",
+    "ContextTurn",
+    "DecayRequest",
+    "Direction",
+    "EmailIngest",
+    "EntityRelationInput",
+    "EventTime",
+    "EvidenceKind",
+    "FUTURE_SKEW",
+    "IGNORED_FIELDS",
+    "MAX_PARTICIPANTS",
+    "MAX_RELATIONS",
+    "MAX_SPEAKER_NAME",
+    "MemoryCreate",
+    "MemoryKind",
+    "MemoryReplace",
+    "MemoryType",
+    "MemoryUpdate",
+    "MessageCreate",
+    "MessagesAppend",
+    "MinRelevance",
+    "Participant",
+    "QueryText",
+    "REFERENCE_FIELDS",
+    "RecallRequest",
+    "ReflectRequest",
+    "Relations",
+    "RequestModel",
+    "SPEAKER_ID_PATTERN",
+    "SpeakerId",
+    "SpeakerName",
+    "SubtypeFilter",
+    "TagFilter",
+    "ThreadCreate",
+    "ThreadUpdate",
+    "TraverseRequest",
+    "TypeFilter",
+    "UserErase",
+    "WorkspaceCreate",
+    "WorkspaceExportData",
+    "WorkspaceImportRequest",
+    "WorkspaceUpdate",
+]
