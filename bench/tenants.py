@@ -570,51 +570,58 @@ def table(r: dict[str, Any]) -> str:
                 f"{med(ab['without'], 'rps'):.1f} / {med(ab['with'], 'rps'):.1f} | {fo:.1f} / {fw:.1f} |"
             )
     if "plans_ab" in r:
-        lines += [
-            "",
+        lines += _ab_table(
+            r,
+            "plans_ab",
+            ("ad_hoc", "kept"),
             "Plans kept, shared table (`--plans-ab`): an API that plans every recall statement ad hoc, then the "
             "one that calls the functions whose plans are kept, alternated:",
-            "",
-            "| workspace (memories) | recall p50 / p95 ms ad hoc | kept plans | p50 kept ÷ ad hoc | p95 | "
-            "8-client req/s ad hoc / kept |",
-            "|---|---|---|---|---|---|",
-        ]
-        for label, m in r["measured"].items():
-            ab = r["plans_ab"][label]
-            p50o, p95o, p50w, p95w = (
-                med(ab["ad_hoc"], "p50_ms"),
-                med(ab["ad_hoc"], "p95_ms"),
-                med(ab["kept"], "p50_ms"),
-                med(ab["kept"], "p95_ms"),
-            )
-            lines.append(
-                f"| {label} ({m['memories']:,}) | {p50o:.1f} / {p95o:.1f} | {p50w:.1f} / {p95w:.1f} | "
-                f"**{p50w / p50o:.2f}×** | {p95w / p95o:.2f}× | "
-                f"{med(ab['ad_hoc'], 'rps'):.1f} / {med(ab['kept'], 'rps'):.1f} |"
-            )
+            ("ad hoc", "kept plans"),
+        )
     if "index_ab" in r:
-        lines += [
-            "",
+        lines += _ab_table(
+            r,
+            "index_ab",
+            ("without", "with"),
             "The lever alone, shared table (`--index-ab`): only `memories_tsv`, then only `memories_ws_tsv`, "
             "alternated:",
-            "",
-            "| workspace (memories) | recall p50 / p95 ms without | with | p50 with ÷ without | "
-            "8-client req/s without / with |",
-            "|---|---|---|---|---|",
-        ]
-        for label, m in r["measured"].items():
-            ab = r["index_ab"][label]
-            p50o, p95o, p50w, p95w = (
-                med(ab["without"], "p50_ms"),
-                med(ab["without"], "p95_ms"),
-                med(ab["with"], "p50_ms"),
-                med(ab["with"], "p95_ms"),
-            )
-            lines.append(
-                f"| {label} ({m['memories']:,}) | {p50o:.1f} / {p95o:.1f} | {p50w:.1f} / {p95w:.1f} | "
-                f"**{p50w / p50o:.2f}×** | {med(ab['without'], 'rps'):.1f} / {med(ab['with'], 'rps'):.1f} |"
-            )
+            ("without", "with"),
+        )
     return "\n".join(lines)
+
+
+def _ab_table(
+    r: dict[str, Any], key: str, phases: tuple[str, str], heading: str, names: tuple[str, str]
+) -> list[str]:
+    """The lines of an A/B's table: each measured workspace's recall in ``phases`` (before, after), medians of
+    the rounds, and the after ÷ before ratios."""
+
+    def med(side: list[dict[str, Any]], what: str) -> float:
+        return statistics.median(
+            x["sequential"][what] if what != "rps" else x["clients_8"]["requests_per_s"] for x in side
+        )
+
+    lines = [
+        "",
+        heading,
+        "",
+        f"| workspace (memories) | recall p50 / p95 ms {names[0]} | {names[1]} | p50 {names[1]} ÷ {names[0]} | "
+        f"p95 | 8-client req/s {names[0]} / {names[1]} |",
+        "|---|---|---|---|---|---|",
+    ]
+    for label, m in r["measured"].items():
+        before, after = (r[key][label][phase] for phase in phases)
+        p50o, p95o, p50w, p95w = (
+            med(before, "p50_ms"),
+            med(before, "p95_ms"),
+            med(after, "p50_ms"),
+            med(after, "p95_ms"),
+        )
+        lines.append(
+            f"| {label} ({m['memories']:,}) | {p50o:.1f} / {p95o:.1f} | {p50w:.1f} / {p95w:.1f} | "
+            f"**{p50w / p50o:.2f}×** | {p95w / p95o:.2f}× | {med(before, 'rps'):.1f} / {med(after, 'rps'):.1f} |"
+        )
+    return lines
 
 
 def main() -> None:

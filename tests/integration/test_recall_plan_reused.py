@@ -267,7 +267,7 @@ def test_migrate_keeps_this_codes_function_and_the_two_newest_before_it(owner_ur
             left = {
                 r[0]
                 for r in owner.execute(
-                    "SELECT proname FROM pg_proc WHERE proname LIKE 'recall\\_%%'"
+                    "SELECT proname FROM pg_proc WHERE proname LIKE 'recall\\_hot\\_%%' OR proname LIKE 'recall\\_sorted\\_%%'"
                 ).fetchall()
             }
         finally:
