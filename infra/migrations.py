@@ -16,7 +16,7 @@ from infra.config import StageConfig
 from infra.database import Database
 from infra.logs import log_group
 from infra.nag import acknowledge
-from shared.db.recall import hot_function
+from shared.db.recall import hot_function, own_function
 
 MIGRATIONS_DIR = REPO_ROOT / "shared" / "db" / "migrations"
 FUNCTIONS_DIR = REPO_ROOT / "shared" / "db" / "functions"  # the repeatable files (shared/db/repeatable.py)
@@ -34,10 +34,13 @@ def migrations_hash(*directories: Path) -> str:
 
 
 def recall_function_name() -> str:
-    """The plan-reusing recall function this code calls (shared/db/recall.py): its name holds a hash
-    of the statement, so a deploy that changes recall.sql, and no migration, still re-runs migrate, which
-    installs the new function (without it the functions would fall back to the ad-hoc statement for good)."""
-    return hot_function(384).name
+    """The plan-reusing recall functions this code calls (shared/db/recall.py: the walking one, the sorting one,
+    and the shape of a workspace's own, named for a stand-in workspace): each name holds a hash of its statement,
+    so a deploy that changes any of them, and no migration, still re-runs migrate, which installs them (without it
+    recall would fall back to the ad-hoc statement for good)."""
+    return " ".join(
+        (hot_function(384).name, hot_function(384, walk=False).name, own_function(384, 0, "workspace").name)
+    )
 
 
 class Migrations(Construct):

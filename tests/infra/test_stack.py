@@ -16,7 +16,7 @@ from infra.functions import SDK_ENV, SPECS, TRACE_ENV, XRAY_OTLP_ACTIONS
 from infra.migrations import FUNCTIONS_DIR, MIGRATIONS_DIR, RESOURCE_TYPE, migrations_hash
 from infra.nag import MIN_REASON_LENGTH
 from infra.queue import MAX_RECEIVE_COUNT
-from shared.db.recall import hot_function
+from shared.db.recall import hot_function, own_function
 from tests.infra.conftest import VARIANTS, Synth
 
 STAGES = ("dev", "prod")
@@ -918,8 +918,13 @@ def test_migrations_custom_resource_reruns_on_new_migration_files(synth: Synth, 
     resources = synth.templates[stage]["Resources"]
     (custom,) = synth.resources(stage, RESOURCE_TYPE).values()
     assert custom["Properties"]["MigrationsHash"] == migrations_hash()
-    # A new recall statement (a new plan-reusing function to install) re-runs it too, with no new migration.
-    assert custom["Properties"]["RecallFunction"] == hot_function(384).name
+    # A new recall statement (new plan-reusing functions to install) re-runs it too, with no new migration: the
+    # walking, the sorting and a workspace's own function's statement each count.
+    assert custom["Properties"]["RecallFunction"].split() == [
+        hot_function(384).name,
+        hot_function(384, walk=False).name,
+        own_function(384, 0, "workspace").name,
+    ]
     # The provider's framework function invokes the migrate function.
     framework = resources[ref_id(custom["Properties"]["ServiceToken"])]
     user_fn = framework["Properties"]["Environment"]["Variables"]["USER_ON_EVENT_FUNCTION_ARN"]
