@@ -17,8 +17,9 @@ the way the bulk indexer builds it (``shared/domain/indexing/bulk.rebuild``: the
 its own for each workspace from ``--dedicated-min-rows``, by default ``vector_index.DEDICATED_MIN_ROWS`` × scale so
 a scaled run has the full run's shape; none for a workspace holding most of its table, so none alone) and its
 statistics refreshed (``analyze_memories``). Each database is served by its own API process logged in as the app
-role (as ``bench.scale``), its ``recall_sorted_max_rows`` × scale too. Per workspace, shared table and alone alternating ``--rounds`` times: sequential recall p50/p95
-over HTTP (after 20 warm-ups) and 8-client throughput for ``--seconds``.
+role (as ``bench.scale``), its ``recall_sorted_max_rows`` × scale too. Per workspace, shared table and alone
+alternating ``--rounds`` times (each round in the other order): sequential recall p50/p95 over HTTP (after 20
+warm-ups) and 8-client throughput for ``--seconds``.
 
 The floor, per query on the same databases as the owner (no wall, no fusion): one vector top-k (recall's graph
 walk: the published generation's partial index, or the workspace's own graph when it has one, ef_search 100,
@@ -371,8 +372,10 @@ def run(
         )
         for label, w in chosen.items():
             figures: dict[str, list[dict[str, Any]]] = {"shared": [], "alone": []}
-            for _ in range(rounds):
-                for side, db in (("shared", "shared"), ("alone", label)):
+            for r in range(rounds):
+                sides = (("shared", "shared"), ("alone", label))
+                # Each round in the other order: a box whose load drifts favours neither side.
+                for side, db in sides if r % 2 == 0 else sides[::-1]:
                     figures[side].append(recall_figures(urls[db], w.id, queries[label], seconds))
             floors = {
                 side: floor(databases[db][2], w.id, queries[label])
