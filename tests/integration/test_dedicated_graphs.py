@@ -18,7 +18,6 @@ from typing import Any
 
 import psycopg
 import pytest
-from pgvector.psycopg import register_vector
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from bench.common import uniform_query, uniform_sentence
@@ -31,6 +30,7 @@ from shared.domain.indexing import bulk as bulk_build
 from shared.domain.requests import BatchCreate, BatchRequest, MemoryCreate, RecallRequest
 from shared.local.rds_proxy import RdsProxyStandIn
 from tests.own_database import OWNER, owner_and_app_services
+from tests.plans import recall_plans
 
 DIMS = 384
 BIG, SMALL, FILLERS = "ws_big", "ws_small", ("ws_f1", "ws_f2")
@@ -159,46 +159,19 @@ def test_the_workspaces_own_function_keeps_a_plan_that_walks_its_own_graph(stack
     workspace's graph, past the plan cache's five custom plans, and ranks as the ad-hoc statement."""
     services, owner = stack
     generation = vector_index.published(psycopg.connect(owner), DIMS)
+    superuser = make_conninfo(superuser_url, dbname=str(conninfo_to_dict(owner)["dbname"]))
     for query in _queries()[:3]:
         call, params = _reused(services, BIG, query, "_global")
         assert call == own_function(DIMS, generation, BIG).call
         with rls.visible((BIG, "_global")), services.db.connection() as conn:
             ad_hoc = [r["id"] for r in conn.execute(hybrid_sql(DIMS, generation, BIG), params).fetchall()]
-        plans, rows = _inner_plans(superuser_url, owner, call, params, (BIG, "_global"), 7)
+        plans, rows = recall_plans(superuser, call, params, (BIG, "_global"), 7)
         assert ad_hoc and rows == [ad_hoc] * 7
         assert len(plans) == 7 and all(vector_index.dedicated_name(DIMS, generation, BIG) in p for p in plans)
     # The other workspace's recall calls the sorting function, never BIG's.
     services.recaller.recall([SMALL], RecallRequest(query=_queries()[0]))  # counts the scope
     call, _ = _reused(services, SMALL, _queries()[0])
     assert call == hot_function(DIMS, generation, walk=False).call
-
-
-def _inner_plans(
-    superuser_url: str, owner: str, call: str, params: dict[str, Any], scope: tuple[str, ...], times: int
-) -> tuple[list[str], list[list[str]]]:
-    """``call`` run ``times`` as the app role behind ``scope``'s wall, the ids it returned each time, and the plans
-    of the recall statement run inside it (auto_explain, sent to this session)."""
-    dbname = str(conninfo_to_dict(owner)["dbname"])
-    plans: list[str] = []
-    results: list[list[str]] = []
-    with psycopg.connect(make_conninfo(superuser_url, dbname=dbname), autocommit=True) as conn:
-        register_vector(conn)
-        conn.execute("LOAD 'auto_explain'")
-        for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
-            conn.execute(f"SET auto_explain.{setting}")
-        # The app role's own defaults (the graph walk's settings: migration 0010), which SET SESSION
-        # AUTHORIZATION does not apply.
-        for (setting,) in conn.execute(
-            "SELECT unnest(setconfig) FROM pg_db_role_setting WHERE setrole = 'memorylayer_app'::regrole"
-        ).fetchall():
-            name, _, value = setting.partition("=")
-            conn.execute("SELECT set_config(%s, %s, false)", (name, value))
-        conn.execute("SET SESSION AUTHORIZATION memorylayer_app")
-        conn.execute("SELECT set_config('memorylayer.workspaces', %s, false)", (rls.setting(scope),))
-        conn.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
-        for _ in range(times):
-            results.append([r[0] for r in conn.execute(call, params).fetchall()])
-    return [p for p in plans if "CTE vec_all" in p], results
 
 
 def test_results_are_identical_with_the_own_graph_dropped_or_not_recorded(stack):

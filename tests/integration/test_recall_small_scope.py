@@ -6,19 +6,17 @@ The walking function's plan, in the same session, does walk the graph: the check
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import psycopg
 import pytest
-from pgvector.psycopg import register_vector
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
-from psycopg.rows import dict_row
 
 from shared.app.services import Services
 from shared.db import rls
 from shared.db.recall import hot_function, is_hot
 from shared.domain.requests import RecallRequest
 from tests.own_database import owner_and_app_services
+from tests.plans import recall_plans
 
 SMALL = "ws_small"
 
@@ -52,31 +50,6 @@ def shared_table(superuser_url: str, rds_proxy) -> Iterator[tuple[Services, str]
         yield services, owner
 
 
-def _plans_and_rows(
-    superuser_url: str, owner: str, call: str, params: dict[str, Any], times: int
-) -> tuple[list[str], list[list[str]]]:
-    """The function called ``times`` as the app role behind the small workspace's wall, and the plans of the
-    statements run inside it (auto_explain, sent to this session)."""
-    dbname = str(conninfo_to_dict(owner)["dbname"])
-    plans: list[str] = []
-    results: list[list[str]] = []
-    with psycopg.connect(
-        make_conninfo(superuser_url, dbname=dbname), autocommit=True, row_factory=dict_row
-    ) as conn:
-        register_vector(conn)
-        conn.execute("LOAD 'auto_explain'")
-        for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
-            conn.execute(f"SET auto_explain.{setting}")
-        conn.execute("SET SESSION AUTHORIZATION memorylayer_app")
-        conn.execute(
-            "SELECT set_config('memorylayer.workspaces', %s, false)", (rls.setting((SMALL, "_global")),)
-        )
-        conn.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
-        for _ in range(times):
-            results.append([r["id"] for r in conn.execute(call, params).fetchall()])
-    return [p for p in plans if "CTE vec_all" in p], results
-
-
 @pytest.mark.parametrize("query", ["coffee by the lighthouse", "harbour ferry", "dawn"])
 def test_the_sorting_function_walks_no_graph_and_ranks_as_the_ad_hoc_statement(
     shared_table, superuser_url: str, query: str
@@ -89,10 +62,9 @@ def test_the_sorting_function_walks_no_graph_and_ranks_as_the_ad_hoc_statement(
         assert is_hot(params)
         with services.db.connection() as conn:
             ad_hoc = [r["id"] for r in conn.execute(sql, params).fetchall()]
-    sorted_plans, sorted_rows = _plans_and_rows(
-        superuser_url, owner, hot_function(dims, walk=False).call, params, 7
-    )
-    walking_plans, _ = _plans_and_rows(superuser_url, owner, hot_function(dims).call, params, 1)
+    superuser = make_conninfo(superuser_url, dbname=str(conninfo_to_dict(owner)["dbname"]))
+    sorted_plans, sorted_rows = recall_plans(superuser, hot_function(dims, walk=False).call, params, scope, 7)
+    walking_plans, _ = recall_plans(superuser, hot_function(dims).call, params, scope, 1)
     assert len(ad_hoc) == 10 and all(i.startswith(f"{SMALL}_") for i in ad_hoc)
     assert sorted_rows == [ad_hoc] * 7  # past the plan cache's five custom plans: the kept plan too
     assert len(sorted_plans) == 7

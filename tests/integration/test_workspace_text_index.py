@@ -21,6 +21,7 @@ from shared.db.migrate import (
     ensure_workspace_text_index,
 )
 from shared.local.postgres import OWNER_ROLE, bootstrap_owner
+from tests.plans import app_role_plans
 
 VALID = (
     "SELECT i.indisvalid, pg_get_indexdef(i.indexrelid) FROM pg_index i WHERE i.indexrelid = to_regclass(%s)"
@@ -172,14 +173,7 @@ def test_a_workspace_context_lookup_reads_that_workspace_through_its_index(
         conn.execute(ROWS)
         conn.execute(CONTEXTS)
         conn.execute("VACUUM ANALYZE memory_contexts")
-    plans: list[str] = []
-    with psycopg.connect(superuser, autocommit=True) as conn:
-        conn.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
-        conn.execute("LOAD 'auto_explain'")
-        for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
-            conn.execute(f"SET auto_explain.{setting}")
-        conn.execute("SET SESSION AUTHORIZATION memorylayer_app")  # session_user: the function's wall applies
-        conn.execute("SET memorylayer.workspaces = 'ws_a'")
+    with app_role_plans(superuser, ("ws_a",)) as (conn, plans):
         assert [r[0] for r in conn.execute(CONTEXT_LOOKUP)] == EXPECTED
     inner = "\n".join(p for p in plans if "memory_contexts" in p)
     assert f"Bitmap Index Scan on {CONTEXT_TEXT_INDEX}" in inner, plans
@@ -214,18 +208,11 @@ def test_the_text_functions_are_planned_with_their_values_on_every_call(
         conn.execute(MANY)
         conn.execute("VACUUM ANALYZE memories")
         conn.execute("VACUUM ANALYZE memory_contexts")
-    plans: list[str] = []
-    with psycopg.connect(superuser, autocommit=True) as conn:
-        conn.execute("LOAD 'auto_explain'")
-        for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
-            conn.execute(f"SET auto_explain.{setting}")
-        conn.execute("SET SESSION AUTHORIZATION memorylayer_app")
-        conn.execute("SET memorylayer.workspaces = 'ws_a'")
+    with app_role_plans(superuser, ("ws_a",)) as (conn, plans):
         # Whether the plan cache goes generic after five calls depends on the statistics (it did in
         # bench.tenants' table, not in this small one): a session that asks for generic plans stands for it. The
         # functions' own setting wins inside them.
         conn.execute("SET plan_cache_mode = force_generic_plan")
-        conn.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
         for _ in range(8):
             assert [r[0] for r in conn.execute(LOOKUP)] == EXPECTED
             assert [r[0] for r in conn.execute(CONTEXT_LOOKUP)] == EXPECTED
