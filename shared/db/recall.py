@@ -143,9 +143,8 @@ class HotFunction:
     >>> conn.execute(hot.call, params) if is_hot(params) else ...                 # doctest: +SKIP
     """
 
-    name: (
-        str  # recall_hot_<hash of the body>_<dims>; recall_sorted_… (walks no graph), recall_own_… (its own)
-    )
+    # recall_hot_<hash of the body>_<dims>; recall_sorted_… (walks no graph), recall_own_… (a workspace's own)
+    name: str
     args: tuple[str, ...]  # the parameters, in the function's argument order
     body: str  # the query, arguments as a_<name>
     call: str  # SELECT * FROM name(%(q)s::vector, …): the ad-hoc statement's columns

@@ -197,10 +197,10 @@ class Recaller:
     ) -> dict[str, Any]:
         with self.db.connection(pipelined=True) as conn:
             sql, params = self.statement(workspace_ids, req, conn, vector=vector)
-            reused = self._plan_reused(conn, sql, params)
-            if reused is not sql:
-                called.append(reused.split("(", 1)[0].removeprefix("SELECT * FROM "))
-            sql = reused
+            kept = self._kept_plan(conn, sql, params)
+            if kept is not None:
+                called.append(kept.name)
+                sql = kept.call
             with conn.pipeline():
                 bound = ws_repo.recall_bindings(conn, workspace_ids)
                 hits = conn.execute(sql, params)
@@ -293,31 +293,37 @@ class Recaller:
         self._own_graphs.forget()
 
     def _plan_reused(self, conn: Connection, sql: str, params: dict[str, Any]) -> str:
+        """What recall runs for ``sql``: the call of its kept-plan function (``_kept_plan``), or ``sql``."""
+        kept = self._kept_plan(conn, sql, params)
+        return sql if kept is None else kept.call
+
+    def _kept_plan(self, conn: Connection, sql: str, params: dict[str, Any]) -> HotFunction | None:
         """The same statement through a hot-shape function (shared/db/recall.py, ``HotFunction``: its plan is
         made once per database session) when it is installed and the request uses no optional filter: the one
         that sorts the scope exactly for a scope known to be small (settings.recall_sorted_max_rows); else, for a
         scope with a workspace walked in its own graph, that workspace's function; else the one that walks the
         graph, for a known count of at least SCOPE_COUNT_CACHE_MIN memories that is at least HOT_MIN_SHARE of the
-        table; else (or with settings.recall_kept_plans off) ``sql`` as it is, planned with its values. A
-        statement other than production's (browsing, a bench variant in place of ``statement``) is left alone.
+        table; else (or with settings.recall_kept_plans off) none: ``sql`` runs as it is, planned with its
+        values. A statement other than production's (browsing, a bench variant in place of ``statement``) is
+        left alone.
 
         The walking function's generic plan always walks the HNSW graph; for a workspace that is a small share
         of the table the planner, given the values, sorts the workspace's rows exactly instead, and a filtered
         graph walk would both cost more and may miss neighbours (docs/recall.md). The sorting function's plan
         walks nothing, so it serves a small scope in any table with exact results."""
         if not self.settings.recall_kept_plans:
-            return sql
+            return None
         dims = self.embedder.dimensions
         generation = self.generation(conn)
         own = self._own_graph(params["ws"], generation, conn)
         if sql != hybrid_sql(dims, generation, own) or not is_hot(params):
-            return sql
+            return None
         size = self._scope_size(params["ws"])
         small = size is not None and size <= self.settings.recall_sorted_max_rows
         if own is not None and not small:
-            return self._unless_missing(own_function(dims, generation, own), sql)
+            return self._unless_missing(own_function(dims, generation, own))
         if size is None or (not small and params["scope_n"] is None):
-            return sql
+            return None
         hot = hot_function(dims, generation)
         checked = self._hot_installed
         if checked is not None and checked[4] != hot.name:  # a new generation: its own functions
@@ -338,17 +344,17 @@ class Recaller:
             )
         _, walks, sorts, table_rows, _ = checked
         if small:
-            return self._unless_missing(hot_function(dims, generation, walk=False), sql) if sorts else sql
+            return self._unless_missing(hot_function(dims, generation, walk=False)) if sorts else None
         # reltuples is -1 before the table's first ANALYZE: unknown, the count alone decides.
         large = table_rows is None or params["scope_n"] >= HOT_MIN_SHARE * table_rows
-        return self._unless_missing(hot, sql) if walks and large else sql
+        return self._unless_missing(hot) if walks and large else None
 
-    def _unless_missing(self, function: HotFunction, sql: str) -> str:
-        """``function``'s call, unless it was found missing lately (then ``sql``)."""
+    def _unless_missing(self, function: HotFunction) -> HotFunction | None:
+        """``function``, unless it was found missing lately."""
         missing = self._missing.get(function.name)
         if missing is not None and time.monotonic() - missing <= HOT_FUNCTION_RECHECK_S:
-            return sql
-        return function.call
+            return None
+        return function
 
     def forget_word_stats(self) -> None:
         """Read the word statistics afresh on the next recall (after an ANALYZE this process ran itself;
