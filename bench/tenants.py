@@ -287,7 +287,8 @@ def run(
     only, recall without the per-workspace text index and with it again, ``rounds`` times (the lever alone, same
     data, same run). ``dedicated_ab``: likewise without the large workspaces' own graphs and with them.
     ``plans_ab``: likewise with every recall statement planned ad hoc (a second API on the shared table with
-    ``recall_kept_plans`` off) and through the functions whose plans are kept, alternated. ``dedicated_min_rows``: the own-graph threshold of the builds here (default DEDICATED_MIN_ROWS × scale, so a
+    ``recall_kept_plans`` off) and through the functions whose plans are kept, alternated.
+    ``dedicated_min_rows``: the own-graph threshold of the builds here (default DEDICATED_MIN_ROWS × scale, so a
     scaled run has the full run's shape)."""
     from shared.db import vector_index
     from shared.local.postgres import EmbeddedPostgres
@@ -510,12 +511,14 @@ def drop_databases(superuser_dsn: str, names: list[str]) -> None:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def table(r: dict[str, Any]) -> str:
-    def med(side: list[dict[str, Any]], key: str) -> float:
-        return statistics.median(
-            x["sequential"][key] if key != "rps" else x["clients_8"]["requests_per_s"] for x in side
-        )
+def med(side: list[dict[str, Any]], key: str) -> float:
+    """The median over rounds of one figure of ``recall_figures``: ``p50_ms``, ``p95_ms``, or ``rps`` (8 clients)."""
+    return statistics.median(
+        x["sequential"][key] if key != "rps" else x["clients_8"]["requests_per_s"] for x in side
+    )
 
+
+def table(r: dict[str, Any]) -> str:
     lines = [
         f"{r['workspaces']:,} workspaces, {r['rows']:,} memories (scale {r['scale']}), hash embeddings; load average "
         f"{r['load_1m']:.1f} at the start, {r['load_1m_end']:.1f} at the end (2 cores).",
@@ -598,12 +601,6 @@ def _ab_table(
 ) -> list[str]:
     """The lines of an A/B's table: each measured workspace's recall in ``phases`` (before, after), medians of
     the rounds, and the after ÷ before ratios."""
-
-    def med(side: list[dict[str, Any]], what: str) -> float:
-        return statistics.median(
-            x["sequential"][what] if what != "rps" else x["clients_8"]["requests_per_s"] for x in side
-        )
-
     lines = [
         "",
         heading,
