@@ -234,8 +234,8 @@ def ensure_recall_function(conn: psycopg.Connection, dims: int, *, generation: i
         "WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE %s AND NOT p.proname = ANY(%s)",
         (f"{OWN_PREFIX}%_{int(dims)}".replace("_", "\\_"), sorted(keep)),
     ).fetchall()
-    for row in stale:
-        conn.execute(f"DROP FUNCTION IF EXISTS {row['signature'] if isinstance(row, dict) else row[0]}")
+    for (signature,) in stale:
+        conn.execute(f"DROP FUNCTION IF EXISTS {signature}")
 
 
 def _ensure_function(conn: psycopg.Connection, hot: HotFunction, family: str | None) -> None:
