@@ -20,9 +20,10 @@ from shared.domain.extraction.rules.places import places
 from shared.domain.extraction.rules.plans import plans
 from shared.domain.extraction.rules.sentences import (
     ASKED_AFTER,
-    SENTENCE,
     SYMBOLS_AFTER,
     before_hedge,
+    readable,
+    sentences,
     states_nothing,
 )
 from shared.domain.extraction.rules.work import work
@@ -32,7 +33,7 @@ from shared.domain.extraction.rules.work import work
 class Fact:
     predicate: str
     value: str
-    start: int  # offset of the statement in the text, for ordering
+    start: int  # offset of the statement in the text as read (``readable``), for ordering
 
 
 # Every sentence goes through every rule in this order; when two rules say the same (predicate, value), the
@@ -59,7 +60,8 @@ RULES: tuple[Rule, ...] = (
 def facts_in(text: str) -> list[Fact]:
     """Every fact about the user ``text`` states, in the order stated, each (predicate, value) once."""
     found: dict[tuple[str, str], Fact] = {}
-    for sentence in SENTENCE.finditer(text):
+    text = readable(text)  # bounded: whitespace runs collapsed, the head only (offsets are into this)
+    for sentence in sentences(text):
         body = normalise(sentence.group(0).replace("’", "'"))  # a phone's apostrophe too
         # "I'm gonna paint the spare room, any tips?": the statement before the question is read
         if states_nothing(body) and (asked := ASKED_AFTER.search(body)):

@@ -98,7 +98,7 @@ def _i_like(s: str) -> Emit:
             yield kind, item, m.start()
 
 
-_IS_MY_FAVOURITE = (r"^\W*((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,4}?)(?:\s+(?:is|are)(?:n't)?|'s|"
+_IS_MY_FAVOURITE = (r"^\W*+((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,4}?)(?:\s+(?:is|are)(?:n't)?|'s|"
                     r"\s+has\s+always\s+been|\s+have\s+always\s+been)\s+"
                     r"(not\s+|n't\s+)?(?:really\s+|probably\s+|definitely\s+|easily\s+)?my\s+(least\s+)?"
                     r"(?:(?:one|two|three|four|true|great|big|biggest|real|current|latest|new|all-time|only)\s+)*"
@@ -116,7 +116,7 @@ def _is_my_favourite(s: str) -> Emit:
             yield from _inverse_liking(m, thing)
 
 
-_MAKES_ME_HAPPY = (r"^\W*((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)\s+(?:always\s+|really\s+|just\s+|"
+_MAKES_ME_HAPPY = (r"^\W*+((?:the\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)\s+(?:always\s+|really\s+|just\s+|"
                    r"still\s+)?makes?\s+me\s+"
                    r"(?:so\s+|really\s+|very\s+|genuinely\s+|super\s+|ridiculously\s+)?(?:happy|smile|"
                    r"laugh)\b")  # fmt: skip

@@ -5,6 +5,7 @@ noun, how many, a kin word, a verb of liking.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from shared.domain.extraction.rules.words import PARTNERS, RELATIVES
 
@@ -61,8 +62,44 @@ THE_THING = (r"\b(?:the\s+(?:only|one|main)\s+thing|the\s+thing|what)\s+I\s+(don
 
 
 # "i grew up in texas but live in oregon now": the second verb's subject is the first's, the user, when no one else
-# was named in between.
+# was named in between. Matched against a sentence's head (``same_subject``), never re-run per match.
 SAME_SUBJECT = r"^\W*(?:\w+\s+){0,3}?(?:I|we)\b(?:(?!\b(?:my|his|her|their|our|he|she|they|you)\b)[^.;!?])*?"
+_SAME_SUBJECT_HEAD = re.compile(SAME_SUBJECT + "$", re.I)
+# Where SAME_SUBJECT's head can end: "I"/"we" after 0-3 words (each k parses one way only).
+_SUBJECT_AFTER = tuple(re.compile(rf"\W*(?:\w+\s+){{{k}}}(?:I|we)\b", re.I) for k in range(4))
+# What ends the clause the user is the subject of: someone else named, or a clause's end.
+_OTHER_OR_END = re.compile(r"\b(?:my|his|her|their|our|he|she|they|you)\b|[.;!?]", re.I)
+
+
+@lru_cache(maxsize=32)
+def _subject_spans(sentence: str) -> tuple[tuple[int, int], ...]:
+    """(where "I"/"we" ends, where the clause it is the subject of ends) for each way the head parses."""
+    spans = []
+    for pattern in _SUBJECT_AFTER:
+        if head := pattern.match(sentence):
+            other = _OTHER_OR_END.search(sentence, head.end())
+            spans.append((head.end(), other.start() if other else len(sentence)))
+    return tuple(spans)
+
+
+def same_subject(sentence: str, end: int) -> bool:
+    """Whether ``sentence[:end]`` matches ``SAME_SUBJECT + "$"``: the user is the subject of the clause running
+    up to ``end``. The regex re-run on each match's prefix cost O(n) a match and O(n²) a sentence ("Rome and
+    Rome and …"); this reads the sentence once and answers each ``end`` in O(1).
+
+    >>> s = "i grew up in texas and live in oregon, and my sister lives in leeds"
+    >>> same_subject(s, s.index("and live")), same_subject(s, s.index("and my"))
+    (True, False)
+    """
+    if 0 < end < len(sentence) and word_char(sentence[end - 1]) and word_char(sentence[end]):
+        # a word cut in two: the prefix's edge reads differently from the whole sentence's (never on a match start)
+        return bool(_SAME_SUBJECT_HEAD.match(sentence, 0, end))
+    return any(head <= end <= other for head, other in _subject_spans(sentence))
+
+
+def word_char(char: str) -> bool:
+    """``char`` is one ``\\w`` matches (str.isalnum is the same Unicode classes)."""
+    return char.isalnum() or char == "_"
 
 
 # "we're", and a couple or group the user is one of: "me and the wife are", "my husband and I are".

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 
 from shared.domain.extraction.rules.matching import Emit, each, others_named
-from shared.domain.extraction.rules.phrases import KIN, PROPER, SAME_SUBJECT
+from shared.domain.extraction.rules.phrases import KIN, PROPER, same_subject
 from shared.domain.extraction.rules.times import FUTURE_TIME, HOW_MANY, PAST_TIME
 from shared.domain.extraction.rules.values import PREPOSITION, clause, clean
 from shared.domain.extraction.rules.words import NOT_NAMES, NOT_PLACE_WORDS, NOT_PLACES
@@ -82,9 +82,7 @@ _LIVES = (rf"\bI\s+live\s+(?:just\s+)?(?:near|outside)|\b(?:I\s+live|I'm\s+livin
 
 def _same_subject(s: str, m: re.Match[str]) -> bool:
     """A match that starts "and …"/"but …" has the user as its subject only if the clause before it does."""
-    return not m.group(0).lower().startswith(("and", "but")) or bool(
-        re.match(SAME_SUBJECT + r"$", s[: m.start()], re.I)
-    )
+    return not m.group(0).lower().startswith(("and", "but")) or same_subject(s, m.start())
 
 
 def _lives(s: str, lower: bool, place: str) -> Emit:
@@ -206,9 +204,7 @@ def _used_to_live(s: str, lower: bool, place: str) -> Emit:
     for m in re.finditer(rf"{_LIVED}{place}", s, re.I):
         if "don't" in m.group(0).lower() and not re.search(r"\b(?:anymore|any\s+more)\b", s[m.end() :], re.I):
             continue
-        if re.match(r"\W*(?:,|and\b)", m.group(0)) and not re.match(
-            SAME_SUBJECT + r"$", s[: m.start()], re.I
-        ):
+        if re.match(r"\W*(?:,|and\b)", m.group(0)) and not same_subject(s, m.start()):
             continue  # "my sister lives in Leeds, moved from London": hers
         yield "lived_in", _place(m.group(1), lower), m.start()
 
