@@ -14,6 +14,7 @@ import re
 from shared.domain.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Message
 from shared.domain.extraction.candidates import Candidate
 from shared.domain.extraction.rules import facts_in
+from shared.domain.extraction.rules.sentences import MAX_SENTENCE_CHARS, MAX_SENTENCES, MAX_TEXT_CHARS
 from shared.domain.extraction.rules.when import resolve
 from shared.domain.extraction.speakers import Speaker
 from shared.domain.requests import EntityRelationInput
@@ -131,7 +132,9 @@ _COMPILED = [
     for rel, src, dst, third, first in RELATION_RULES
     for who, verb in ((_SUBJ, third), (_ME, first))
 ]
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+# A line that ends with no full stop states no sentence (only the text's last line may). Matched here as ``cut``
+# and skipped: the pattern without that branch backtracked over the whole line from each of its characters.
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$|(?P<cut>(?=\n)))")
 # A sentence with one of these words before the relation is a hedge, a condition or a negation: skipped.
 _HEDGES = frozenset({
     "if", "unless", "whether", "suppose", "supposing", "imagine", "maybe", "perhaps", "probably", "possibly",
@@ -139,7 +142,7 @@ _HEDGES = frozenset({
     "isn't", "wasn't", "won't", "wouldn't", "hope", "hopes", "wish", "wishes", "want", "wants", "plan", "plans",
     "planning",
 })  # fmt: skip
-_AFTER_NEGATION = re.compile(r"^\W*(?:no\s+more|no\s+longer|any\s*more)\b", re.I)
+_AFTER_NEGATION = re.compile(r"\W*(?:no\s+more|no\s+longer|any\s*more)\b", re.I)
 _QUESTION_START = frozenset({
     "who", "what", "where", "which", "when", "why", "how", "does", "did", "do", "is", "are", "was", "were", "can",
     "could",
@@ -199,6 +202,20 @@ def _speaker_name(data: ExtractionInput, new_facts: list[Candidate]) -> str | No
     return said[-1] if said else name
 
 
+_WORD = re.compile(r"[\w']+")
+
+
+def _hedged_at(body: str, start: int, source: str) -> bool:
+    """A hedge in the source's words, or in the part before ``start`` of a word ``start`` cuts (the words wholly
+    before ``start`` are the caller's test)."""
+    if _HEDGES.intersection(_WORD.findall(source.lower())):
+        return True
+    begin = start
+    while begin > 0 and _WORD.match(body[begin - 1]):
+        begin -= 1
+    return begin < start and body[begin:start].lower() in _HEDGES
+
+
 def relations_in(text: str, speaker: str | None = None) -> list[tuple[str, str, str, str, str, int, int]]:
     """The relations ``text`` states plainly: (relationship, source, source kind, target, target kind, start,
     end), the span covering source to target. A first-person statement is the ``speaker``'s, if named.
@@ -209,11 +226,18 @@ def relations_in(text: str, speaker: str | None = None) -> list[tuple[str, str, 
     ([], [], [])
     """
     found: list[tuple[str, str, str, str, str, int, int]] = []
-    for sentence in _SENTENCE.finditer(text):
+    for n, sentence in enumerate(_SENTENCE.finditer(text)):
+        # the rules' bounds (rules.sentences): spans index into ``text``, so its whitespace is read as it is
+        if n >= MAX_SENTENCES or sentence.start() >= MAX_TEXT_CHARS:
+            break
         body = sentence.group(0)
-        words = re.findall(r"[\w']+", body.lower())
-        if not words or body.rstrip().endswith("?") or words[0] in _QUESTION_START:
+        if len(body) > MAX_SENTENCE_CHARS or sentence.group("cut") is not None:
             continue
+        words = [(w.group(0).lower(), w.end()) for w in _WORD.finditer(body)]
+        if not words or body.rstrip().endswith("?") or words[0][0] in _QUESTION_START:
+            continue
+        # where the first hedge ends: a relation after it is hedged (found once, not per match)
+        hedged_from = next((end for word, end in words if word in _HEDGES), len(body) + 1)
         for relationship, src_kind, dst_kind, pattern in _COMPILED:
             for match in pattern.finditer(body):
                 # "and lives in Paris" continues the sentence's subject: "Bob works at Acme and lives in Paris".
@@ -227,8 +251,8 @@ def relations_in(text: str, speaker: str | None = None) -> list[tuple[str, str, 
                     source, start = source[skip:], start + skip
                     if not source or source.lower() in _PRONOUNS:
                         continue
-                prefix = re.findall(r"[\w']+", body[: match.start()].lower() + " " + source.lower())
-                if _HEDGES.intersection(prefix) or _AFTER_NEGATION.match(body[match.end() :]):
+                hedged = hedged_from <= match.start() or _hedged_at(body, match.start(), source)
+                if hedged or _AFTER_NEGATION.match(body, match.end()):
                     continue
                 target = match.group(2).rstrip(".'")
                 if not target or target.lower() == source.lower():
