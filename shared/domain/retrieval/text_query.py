@@ -17,6 +17,8 @@ and the same terms one by one, so the full-text arm can weigh each by how rare i
     NamedPeriod(year=None, month=6, day=None)
     >>> named_period("How many times has Melanie gone to the beach in 2023?") is None
     True
+    >>> named_period("What happened on 31 February, 2023?") is None
+    True
 
 Terms are quoted lexemes of ``[a-z0-9]`` only, so user text can never inject tsquery syntax; Postgres applies
 the text search configuration (stemming, stop words) when it parses them, and drops the stop words.
@@ -24,6 +26,7 @@ the text search configuration (stemming, stop words) when it parses them, and dr
 
 from __future__ import annotations
 
+import calendar
 import re
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
@@ -106,11 +109,11 @@ def named_period(query: str) -> NamedPeriod | None:
     conversation to tell memories apart, so it is not a period here; "may" as a verb is only taken with a day
     or a year beside it."""
     if m := _DAY_MONTH.search(query):
-        return NamedPeriod(
+        return _possible(
             int(m.group(3)) if m.group(3) else None, _MONTHS.index(m.group(2).lower()) + 1, int(m.group(1))
         )
     if m := _MONTH_DAY.search(query):
-        return NamedPeriod(
+        return _possible(
             int(m.group(3)) if m.group(3) else None, _MONTHS.index(m.group(1).lower()) + 1, int(m.group(2))
         )
     for m in _MONTH_YEAR.finditer(query):
@@ -120,6 +123,18 @@ def named_period(query: str) -> NamedPeriod | None:
             int(m.group(2)) if m.group(2) else None, _MONTHS.index(m.group(1).lower()) + 1, None
         )
     return None
+
+
+def _possible(year: int | None, month: int, day: int) -> NamedPeriod | None:
+    """The day a question names, or None when no calendar has it ("31 February, 2023", "45 March"): an
+    impossible date names no period (recall then reads the query as it would without one), rather than failing.
+
+    >>> _possible(2023, 2, 31), _possible(None, 2, 29), _possible(2023, 2, 29), _possible(2024, 2, 29)
+    (None, NamedPeriod(year=None, month=2, day=29), None, NamedPeriod(year=2024, month=2, day=29))
+    """
+    # a day without a year is possible when some year has it: 29 February is
+    last = calendar.monthrange(2024 if year is None else year, month)[1]
+    return NamedPeriod(year, month, day) if 1 <= day <= last else None
 
 
 def period_params(period: NamedPeriod | None, slack_days: int) -> dict[str, Any]:
