@@ -87,8 +87,8 @@ def same_subject(sentence: str, end: int) -> bool:
     up to ``end``. The regex re-run on each match's prefix cost O(n) a match and O(n²) a sentence ("Rome and
     Rome and …"); this reads the sentence once and answers each ``end`` in O(1).
 
-    >>> s = "i grew up in texas and live in oregon, and my sister lives in leeds"
-    >>> same_subject(s, s.index("and live")), same_subject(s, s.index("and my"))
+    >>> s = "i grew up in texas and live in oregon but my sister lives in leeds and works there"
+    >>> same_subject(s, s.index("and live")), same_subject(s, s.index("and works"))
     (True, False)
     """
     if 0 < end < len(sentence) and word_char(sentence[end - 1]) and word_char(sentence[end]):

@@ -24,7 +24,7 @@ _WHITESPACE_RUN = re.compile(r"\s{2,}")
 
 
 def readable(text: str) -> str:
-    """``text`` as the rules read it: each run of whitespace one space (one line break if it has one: that ends a
+    r"""``text`` as the rules read it: each run of whitespace one space (one line break if it has one: that ends a
     sentence), cut to ``MAX_TEXT_CHARS`` after the last sentence that ends by then.
 
     >>> readable("I live in   Rome.\n\n\nI work  at Acme.")
