@@ -44,7 +44,9 @@ def _all_rules(text: str) -> None:
     """Everything that reads caller text on the request and worker paths."""
     facts_in(text)
     relations_in(text, "Dana")
-    EXTRACTOR.extract(ExtractionInput(messages=[Message(role="user", text=text, created_at=SAID, message_id="m1")]))
+    EXTRACTOR.extract(
+        ExtractionInput(messages=[Message(role="user", text=text, created_at=SAID, message_id="m1")])
+    )
     shape(text)
     period_params(named_period(text), 7)
     asks_when(text), asks_past(text), query_terms(text), classify(text)
@@ -122,17 +124,17 @@ def test_whitespace_runs_read_as_one_space_and_a_long_text_only_its_head():
 
 def test_a_sentence_past_the_cap_states_nothing():
     assert facts_in("I live in Rome and " + "very " * MAX_SENTENCE_CHARS + "happy.") == []
-    assert [s.group(0) for s in sentences(readable("I live in Rome. " + "x" * 2_000 + "."))] == ["I live in Rome."]
+    assert [s.group(0) for s in sentences(readable("I live in Rome. " + "x" * 2_000 + "."))] == [
+        "I live in Rome."
+    ]
 
 
 # ------------------------------------------------------------------ the rewritten rules read as the regexes did
 
-_WORDS = st.lists(
-    st.sampled_from(["I", "i", "we", "We", "and", "my", "he", "so", "Rome", "live", "in", ",", ".", "!", " ", "  ",
-                     "'", "x", "hers", "yesterday", "last", "week", "on", "the", "3rd", "floor", "2019", "ago",
-                     "two", "days", "was", "were"]),  # fmt: skip
-    max_size=30,
-).map(lambda w: " ".join(w))
+_PIECES = ["I", "i", "we", "We", "and", "my", "he", "so", "Rome", "live", "in", ",", ".", "!", " ", "  ", "'", "x",
+           "hers", "yesterday", "last", "week", "on", "the", "3rd", "floor", "2019", "ago", "two", "days", "was",
+           "were"]  # fmt: skip
+_WORDS = st.lists(st.sampled_from(_PIECES), max_size=30).map(lambda w: " ".join(w))
 
 
 @settings(max_examples=300, deadline=None)

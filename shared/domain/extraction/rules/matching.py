@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 
 from shared.domain.extraction.rules.phrases import KIN
 
-
 _WORD = re.compile(r"[\w']+")
 
 

@@ -18,7 +18,8 @@ SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 # rule, rather than in each: a statement about oneself fits in far less (the longest sentence of the extraction
 # fixtures and the LoCoMo conversations is under 450 characters), and what is past the bounds is not read.
 MAX_TEXT_CHARS = 10_000  # the head of a text the rules read (whitespace runs collapsed); longer is a paste
-MAX_SENTENCE_CHARS = 1_000  # a longer sentence states nothing the rules take (one cut short could lose its "if")
+# A longer sentence states nothing the rules take (one cut short could lose its "if").
+MAX_SENTENCE_CHARS = 1_000
 MAX_SENTENCES = 400
 _WHITESPACE_RUN = re.compile(r"\s{2,}")
 
