@@ -35,6 +35,10 @@ class StateError(ValueError):
     """A state that is not one this module wrote (the host refuses it)."""
 
 
+class TooDeep(StateError):
+    """JSON nested deeper than the parser's stack allows (the host answers it as too complex, not as broken)."""
+
+
 class Unencodable(TypeError):
     """A value with no encoding; the guest lists its variable in ``not_persisted``."""
 
@@ -66,7 +70,7 @@ def loads(text: str) -> Any:
     except StopIteration as exc:
         raise StateError("not JSON") from exc
     except RecursionError as exc:
-        raise StateError("nested too deeply") from exc
+        raise TooDeep("nested too deeply") from exc
     except ValueError as exc:
         raise StateError(f"not JSON: {exc}") from exc
     if end != len(text):
