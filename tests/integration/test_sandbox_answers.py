@@ -24,7 +24,9 @@ from tests.helpers.http import create, h
 from tests.secured import admin_client, serve_secured
 
 MODULUS = (1 << 61) - 1  # hash(k * MODULUS) == 0 for every k: the ints every set puts in one bucket
-COLLIDING = 20_000  # 7 to 30 s of the old host's decoding on these shared cores; 0.3 s of the walk that replaced it
+COLLIDING = (
+    20_000  # 7 to 30 s of the old host's decoding on these shared cores; 0.3 s of the walk that replaced it
+)
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 

@@ -96,7 +96,7 @@ HASHABLE = frozenset(
         "$timedelta",
     }
 )
-ISO = {"$datetime": datetime, "$date": date, "$time": time}
+ISO: dict[str, Any] = {"$datetime": datetime, "$date": date, "$time": time}
 NOT_PLAIN = object()
 
 
