@@ -218,6 +218,9 @@ class Settings(BaseSettings):
     context_max_memory_bytes: int = Field(default=256 * 1024 * 1024, ge=64 * 1024 * 1024)
     context_max_state_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     context_max_output_chars: int = Field(default=50_000, ge=100)
+    # Values in a sandbox state, all variables together (a list and each item count one each): the host checks
+    # every state it reads or keeps in one walk of this many steps at most; more is 422 state_too_complex.
+    context_max_state_elements: int = Field(default=1_000_000, ge=1)
     # The reference's restricted executor's complexity cap: code with more AST nodes than this is not run.
     context_max_operations: int = Field(default=1_000_000, ge=1)
     context_query_max_tokens: int = Field(default=4096, ge=1)

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from shared.core.settings import Settings
 from shared.core.tenants import DEFAULT_TENANT
-from shared.domain.context_env.host import failure
+from shared.domain.context_env.host import failure, read_answer
 
 log = logging.getLogger("memorylayer.sandbox")
 
@@ -87,11 +87,10 @@ class LambdaExecutor:
         payload = response["Payload"].read()
         if response.get("FunctionError"):
             return failure("sandbox_crashed", "the sandbox function failed")
-        try:
-            answer = json.loads(payload)
-        except ValueError:
-            return failure("sandbox_crashed", "the sandbox function answered nonsense")
-        return answer if isinstance(answer, dict) else failure("sandbox_crashed", "bad sandbox answer")
+        answer = read_answer(payload)
+        if answer is None:
+            return failure("sandbox_answer_invalid", "the sandbox function's answer is not a JSON object")
+        return answer
 
 
 def create_executor(settings: Settings) -> Executor | None:

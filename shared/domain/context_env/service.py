@@ -63,6 +63,8 @@ FAILURES: dict[str, type[MemoryLayerError]] = {
     "state_too_large": PayloadTooLarge,
     "too_many_variables": PayloadTooLarge,
     "bad_state": Unprocessable,
+    "state_too_complex": Unprocessable,
+    "sandbox_answer_invalid": Unprocessable,
     "bad_variable": InvalidInput,
     "interpreter_missing": ServiceUnavailable,
     "sandbox_throttled": Overloaded,
@@ -131,6 +133,7 @@ class SandboxService:
             "state_bytes": s.context_max_state_bytes,
             "output_chars": s.context_max_output_chars,
             "max_variables": s.context_max_variables,
+            "state_elements": s.context_max_state_elements,
         }
 
     # ------------------------------------------------------------------ the executor round trip
@@ -289,8 +292,8 @@ class SandboxService:
         if body.parse_json and isinstance(value, str):
             try:
                 value = json.loads(value)
-            except ValueError as exc:
-                raise InvalidInput(f"value is not JSON: {exc}", code="invalid_json") from exc
+            except (ValueError, RecursionError) as exc:  # RecursionError: nested past the parser's stack
+                raise InvalidInput(f"value is not JSON: {exc!s:.200}", code="invalid_json") from exc
         answer = self._run(target, {"op": "inject", "values": {body.key: value}})
         entry = answer.get("summary", {}).get(body.key, {})
         preview = str(entry.get("preview", ""))

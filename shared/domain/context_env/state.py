@@ -1,4 +1,4 @@
-"""A sandbox's variables as tagged JSON: written by the guest, checked and read by the host, never unpickled.
+"""A sandbox's variables as tagged JSON: written and decoded by the guest only, never unpickled.
 
     >>> import datetime
     >>> text = encode_state({"n": 3, "seen": {1, 2}, "when": datetime.date(2024, 5, 1)})
@@ -7,8 +7,10 @@
 
 JSON values stand for themselves (a dict whose keys are all strings stays an object); everything else is an
 object with one ``$``-key naming its type: ``{"$set": [1, 2]}``. Only the types below exist, so decoding can
-build nothing else; depth and integer size are bounded. Values without an encoding (functions, classes,
-modules, instances of caller classes, cycles) are reported by the guest as not persisted.
+build nothing else; depth and integer size are bounded. The host never decodes (a set of ints that hash
+alike is quadratic to build): shape.py checks and previews the encoding itself. Values without an encoding
+(functions, classes, modules, instances of caller classes, cycles) are reported by the guest as not
+persisted.
 
 Stdlib only, and light: the guest runs this file's source too (wasm.py prepends it to guest.py), where every
 module imported costs start-up time, so the types of other modules are looked up only once a value needs it.
@@ -33,6 +35,10 @@ FACTORIES = ("list", "dict", "set", "int", "float", "str", "tuple")
 
 class StateError(ValueError):
     """A state that is not one this module wrote (the host refuses it)."""
+
+
+class TooDeep(StateError):
+    """JSON nested deeper than the parser's stack allows (the host answers it as too complex, not as broken)."""
 
 
 class Unencodable(TypeError):
@@ -66,7 +72,7 @@ def loads(text: str) -> Any:
     except StopIteration as exc:
         raise StateError("not JSON") from exc
     except RecursionError as exc:
-        raise StateError("nested too deeply") from exc
+        raise TooDeep("nested too deeply") from exc
     except ValueError as exc:
         raise StateError(f"not JSON: {exc}") from exc
     if end != len(text):

@@ -27,7 +27,7 @@ from typing import Any
 import wasmtime
 
 from shared.domain.context_env import interpreter
-from shared.domain.context_env.host import failure
+from shared.domain.context_env.host import failure, read_answer
 
 TICK_S = 0.01  # the epoch ticker's period: the deadline's resolution
 PROGRAM_FILES = ("state.py", "guest.py")
@@ -206,11 +206,10 @@ class WasmExecutor:
         if overflow:
             return failure("output_too_large", "the sandbox answer exceeded its size limit", elapsed)
         at = data.rfind(MARKER)
-        try:
-            answer = json.loads(data[at + len(MARKER) :]) if at >= 0 else None
-        except ValueError:
-            answer = None
-        if not isinstance(answer, dict):
+        answer = read_answer(data[at + len(MARKER) :]) if at >= 0 else None
+        if answer is None and at >= 0 and problem is None:  # it ended well, after writing nonsense
+            return failure("sandbox_answer_invalid", "the sandbox's answer is not a JSON object", elapsed)
+        if answer is None:
             return failure(
                 "sandbox_crashed",
                 "the sandbox ended without an answer (memory or stack limit, or the code ended it)",
