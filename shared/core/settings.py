@@ -310,6 +310,8 @@ class Settings(BaseSettings):
     document_job_parse_seconds: float = 120.0
     document_parse_memory_mb: int = 512
     document_parse_slots: int = 4
+    # The interpreter the parse child runs; unset: this process's own (sys.executable).
+    document_parse_python: str | None = None
     # The first line, inside the parsers: a DOCX body's XML elements, and pypdf's parsing budget (operators,
     # operands, array items) for one page's content stream.
     document_max_xml_elements: int = 1_000_000

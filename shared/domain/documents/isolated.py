@@ -68,10 +68,17 @@ class IsolatedParser:
     ``overloaded`` with Retry-After, as any other full pool."""
 
     def __init__(
-        self, limits: Limits, *, memory_mb: int, max_text_bytes: int | None = None, slots: int = 4
+        self,
+        limits: Limits,
+        *,
+        memory_mb: int,
+        max_text_bytes: int | None = None,
+        slots: int = 4,
+        python: str | None = None,
     ) -> None:
         self.limits = limits
         self.memory_mb = memory_mb
+        self.python = python or sys.executable
         # The JSON of the pages read back: past this the child is killed (the API process holds this much).
         self.max_text_bytes = max_text_bytes or limits.max_unpacked_bytes
         self._slots = threading.BoundedSemaphore(slots)
@@ -93,7 +100,7 @@ class IsolatedParser:
         }
         deadline = time.monotonic() + seconds
         proc = subprocess.Popen(
-            [sys.executable, "-s", "-B", "-m", CHILD_MODULE, json.dumps(request)],
+            [self.python, "-s", "-B", "-m", CHILD_MODULE, json.dumps(request)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=CODE_ROOT, env={k: os.environ[k] for k in _ENV_KEEP if k in os.environ},
         )  # fmt: skip

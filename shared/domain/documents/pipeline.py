@@ -71,7 +71,10 @@ class DocumentPipeline:
         )
         # Uploads and jobs parse through this one, so its slots bound the children of the whole process.
         self.parser = IsolatedParser(
-            self.limits, memory_mb=settings.document_parse_memory_mb, slots=settings.document_parse_slots
+            self.limits,
+            memory_mb=settings.document_parse_memory_mb,
+            slots=settings.document_parse_slots,
+            python=settings.document_parse_python,
         )
 
     def run(self, workspace_id: str, job_id: str, *, final_attempt: bool) -> dict[str, Any]:
