@@ -90,6 +90,13 @@ class Unprocessable(MemoryLayerError):
     code = "unprocessable"
 
 
+class ParseBudgetExceeded(Unprocessable):
+    """A document took more time or memory to read than its parse is given (docs/documents.md): the bytes are
+    refused, whatever the cause, so no retry can help."""
+
+    code = "document_parse_budget_exceeded"
+
+
 class RateLimited(MemoryLayerError):
     status = 429
     code = "rate_limited"

@@ -305,6 +305,20 @@ class Settings(BaseSettings):
         1500  # a memory's size at most (the reference's 4096 is past what embedders read)
     )
     document_max_attempts: int = 3  # the document queue's maxReceiveCount: the last try marks the job failed
+    # Every parse runs in a child process (shared/domain/documents/isolated.py) killed past these: wall-clock
+    # seconds at upload (the memory function answers within 29 s) and in a job (the documents function has 5
+    # minutes), its address space (RLIMIT_AS; the memory function has 1 GiB in all), and how many children one
+    # process runs at once. Over a budget: 422 document_parse_budget_exceeded.
+    document_parse_seconds: float = 10.0
+    document_job_parse_seconds: float = 120.0
+    document_parse_memory_mb: int = 512
+    document_parse_slots: int = 4
+    # The interpreter the parse child runs; unset: this process's own (sys.executable).
+    document_parse_python: str | None = None
+    # The first line, inside the parsers: a DOCX body's XML elements, and pypdf's parsing budget (operators,
+    # operands, array items) for one page's content stream.
+    document_max_xml_elements: int = 1_000_000
+    document_pdf_max_page_tokens: int = 50_000
 
     # --- LLM (only proposes; code decides) ---
     # The default profile; the reference's MEMORYLAYER_LLM_PROFILE_DEFAULT_* are the same settings.

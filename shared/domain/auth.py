@@ -388,8 +388,8 @@ class AuthGuard:
             self._bad_keys[_hash(key)] = time.monotonic() + self.negative_ttl_s
 
 
-# What a request costs the limiter, by route: the expensive ones by the work they start, and a batch or an
-# import also by its size (one unit per 64 KiB of body), so a 5,000-memory file costs what its work does.
+# What a request costs the limiter, by route: the expensive ones by the work they start, and a batch, an import
+# or a document upload also by its size (one unit per 64 KiB of body), so a large file costs what its work does.
 ROUTE_COSTS: tuple[tuple[re.Pattern[str], int, bool], ...] = (  # (path, units, plus one per 64 KiB)
     (re.compile(r"^/v1/context/(execute|rlm|query)$"), 10, False),
     (re.compile(r"^/v1/context/(load|inject)$"), 3, False),
@@ -403,6 +403,9 @@ ROUTE_COSTS: tuple[tuple[re.Pattern[str], int, bool], ...] = (  # (path, units, 
     (re.compile(r"^/v1/entities/(backfill|dedupe)$"), 5, False),
     (re.compile(r"^/v1/entities/seed$"), 1, True),
     (re.compile(r"^/v1/knowledgebase/generate$"), 10, False),  # reads and rewrites a whole workspace
+    # An upload is parsed (a child process), stored and ingested: priced by its size like an import.
+    (re.compile(r"^/v1/documents$"), 5, True),
+    (re.compile(r"^/v1/documents/[^/]+/reprocess$"), 5, False),
 )
 IMPORT_BYTES_PER_UNIT = 64 * 1024
 
@@ -414,6 +417,8 @@ def request_cost(method: str, path: str, content_length: int) -> int:
     (1, 3)
     >>> request_cost("POST", "/v1/workspaces/ws/import", 10 * 1024 * 1024)
     165
+    >>> request_cost("POST", "/v1/documents", 4 * 1024 * 1024), request_cost("GET", "/v1/documents", 0)
+    (69, 1)
     """
     if method in ("GET", "HEAD", "OPTIONS"):
         return 1

@@ -284,6 +284,12 @@ def run_handler(
     args = [sys.executable, "-B", "-m", "tests.lambda_process"]
     if uid != os.geteuid():
         args += ["--as-user", str(uid)]
+        # The document parser's child process execs an interpreter, and this one lives under /root, which the
+        # function's user cannot read (Lambda's, /var/lang, is world-readable): it runs the system's Python of
+        # the same minor version over the same packages instead.
+        same = shutil.which(f"python{sys.version_info.major}.{sys.version_info.minor}", path="/usr/bin")
+        if same:
+            env |= {"MEMORYLAYER_DOCUMENT_PARSE_PYTHON": same, "PYTHONPATH": str(PACKAGES)}
     before = listing(*roots)
     done = subprocess.run(
         args, input=json.dumps(spec), capture_output=True, text=True, env=env, cwd=CODE_ROOT, timeout=300,

@@ -122,3 +122,63 @@ def wait_job(
             return job
         time.sleep(0.05)
     raise AssertionError(f"job {job_id} still {job.get('status')} after {timeout_s}s")
+
+
+# The hostile files of the noisy-neighbour tests: each is small and, read the way the parsers once did, stalls
+# a process for tens of seconds or takes a gigabyte.
+def slow_pdf(repeat: int = 400_000) -> bytes:
+    """~5 KB: one page whose Flate content stream is ``(Aa) Tj`` ``repeat`` times (pypdf's text extraction
+    slows with each operator on one line: 100 s and more for 400,000)."""
+    return one_stream_pdf(b"BT /F1 11 Tf 50 780 Td " + b"(Aa) Tj " * repeat + b"ET")
+
+
+def inflating_pdf(unpacked_mib: int = 60) -> bytes:
+    """~60 KB: one page whose content stream inflates to ``unpacked_mib`` MiB of spaces."""
+    return one_stream_pdf(b" " * (unpacked_mib * 1024 * 1024))
+
+
+def one_stream_pdf(content: bytes) -> bytes:
+    """A one-page PDF whose content stream is ``content``, Flate-compressed."""
+    import zlib
+
+    stream = zlib.compress(content, 9)
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R "
+        b"/Resources << /Font << /F1 3 0 R >> >> >>",
+        b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+    ]
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1))
+    for offset in offsets:
+        out.write(b"%010d 00000 n \n" % offset)
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref))
+    return out.getvalue()
+
+
+def slow_html(repeat: int = 8_000) -> bytes:
+    """48 KB of unterminated attribute values: quadratic in CPython's html.parser (26-65 s)."""
+    return b"<p>hello</p>" + b"<a b='" * repeat
+
+
+def wide_docx(unpacked_mib: int = 60) -> bytes:
+    """~90 KB: a DOCX whose document.xml is ``unpacked_mib`` MiB of empty paragraphs (10 million elements for
+    60 MiB: a gigabyte as an ElementTree)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("[Content_Types].xml", _DOCX_TYPES)
+        with z.open("word/document.xml", "w") as f:
+            f.write(f'<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="{_W}"><w:body>'.encode())
+            chunk = b"<w:p/>" * (1024 * 1024 // 6)
+            for _ in range(unpacked_mib):
+                f.write(chunk)
+            f.write(b"</w:body></w:document>")
+    return out.getvalue()

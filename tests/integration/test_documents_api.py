@@ -72,6 +72,12 @@ def test_markdown_upload_to_memories_with_provenance(http: httpx.Client, ws: str
         ("a.txt", b"Plain text about the lighthouse keeper.", "text", 1, "lighthouse"),
         ("b.html", b"<html><script>x()</script><body><h1>Ships</h1><p>The harbour &amp; pier.</p></body></html>",
          "html", 1, "harbour & pier"),
+        # No </head>: the body is still read (html.parser's reading skipped everything after <head>).
+        ("open-head.html", b"<html><head><title>T</title><body><p>The ferry leaves at noon.</p>", "html", 1,
+         "ferry leaves at noon"),
+        # A table's cells stay apart (they once ran together: "PortDepth").
+        ("table.html", b"<table><tr><th>Port</th><th>Depth</th></tr><tr><td>Oban</td><td>12 m</td></tr></table>",
+         "html", 1, "Oban | 12 m"),
         ("c.pdf", pdf([["The first page talks of owls."], ["The second page of ravens."]]), "pdf", 2, "ravens"),
         ("d.docx", docx([["Minutes of the meeting."], ["Actions: buy paint."]]), "docx", 2, "buy paint"),
     ],

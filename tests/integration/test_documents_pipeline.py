@@ -20,7 +20,7 @@ from shared.db import rls
 from shared.local.documents import document_bucket
 from shared.local.server import serve_in_thread
 from shared.local.sqs import LocalQueues, SqsPoller, lambda_event, local_sqs
-from tests.helpers.documents import pdf, upload, wait_document, wait_job
+from tests.helpers.documents import pdf, slow_pdf, upload, wait_document, wait_job
 from tests.helpers.http import h
 
 TEXT = b"The lighthouse keeper logs the weather at dawn.\n\nStorms come from the west in autumn.\n"
@@ -165,3 +165,20 @@ def test_a_refused_file_fails_its_job_with_a_reason_and_lands_in_the_dlq(
         for m in got.get("Messages", []):
             keys += [r["s3"]["object"]["key"] for r in json.loads(m["Body"]).get("Records", [])]
     assert any(grant["document"]["id"] in k for k in keys), keys
+
+
+def test_a_file_over_the_parse_budget_fails_its_job_with_that_code(api: httpx.Client, stack, ws: str) -> None:
+    # A presigned upload is first parsed by the documents function: its page of 400,000 text operators is over
+    # the per-page cap there too, and the job fails at once, the function unharmed.
+    grant = _presigned(api, ws, "report.pdf", slow_pdf())
+    job = wait_job(api, ws, grant["job"]["id"], timeout_s=60)
+    assert job["status"] == "failed"
+    assert (
+        job["errors"][-1]["code"] == "document_parse_budget_exceeded" and job["errors"][-1]["final"] is True
+    )
+    doc = api.get(f"/v1/documents/{grant['document']['id']}", headers=h(ws)).json()
+    assert doc["status"] == "failed" and "too much work" in doc["error_message"]
+    ok = upload(api, ws, "after.txt", TEXT + b"\nAnd the gulls circle the harbour.\n", "text/plain")
+    assert (
+        ok.status_code == 202 and wait_document(api, ws, ok.json()["document"]["id"])["status"] == "completed"
+    )

@@ -48,3 +48,26 @@ def test_the_limiter_charges_recall_by_its_work(settings, services, ws):
         other = new_key(url, ws)
         reads = [httpx.get(f"{url}/v1/memories", headers={**bearer(other), **h(ws)}) for _ in range(10)]
         assert [r.status_code for r in reads] == [200] * 9 + [429]
+
+
+def test_the_limiter_charges_a_document_upload_by_its_size(settings, services, ws):
+    # A burst of 20 units: an upload costs 5 plus 1 per 64 KiB, so one 600 KiB file (14) leaves no room for a
+    # second, where small files (5 each) go through four times.
+    app = create_app(
+        secured_settings(settings, rate_limit_per_s=0.01, rate_limit_burst=20), services=services
+    )
+    windows_stand_still(app)
+    big = b"".join(b"Paragraph %d of the big report.\n\n" % i for i in range(20_000))[: 600 * 1024]
+    with serve_in_thread(app) as url:
+
+        def send(key: str, name: str, data: bytes) -> int:
+            files = {"file": (name, data, "text/plain")}
+            return httpx.post(
+                f"{url}/v1/documents", files=files, headers={**bearer(key), **h(ws)}, timeout=60
+            ).status_code
+
+        key = new_key(url, ws)
+        assert [send(key, "big.txt", big), send(key, "big2.txt", big + b"x")] == [202, 429]
+        other = new_key(url, ws)
+        small = [send(other, f"n{i}.txt", b"note %d" % i) for i in range(5)]
+        assert small == [202, 202, 202, 202, 429]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Path, Query, UploadFile
+from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
 from shared.api.deps import CallerDep, ServicesDep
@@ -66,8 +67,9 @@ async def upload_document(
     data = await file.read()
     options = {k: v for k, v in {"target_context_id": target_context_id, "chunk_size": chunk_size,
                "importance": importance}.items() if v is not None}  # fmt: skip
-    doc, job = svc.documents.upload(
-        caller.workspace(), data, file.filename, file.content_type, options,
+    # Sniff, parse (a child process), database and store block: on the threadpool, never on the event loop.
+    doc, job = await run_in_threadpool(
+        svc.documents.upload, caller.workspace(), data, file.filename, file.content_type, options,
         document_type=document_type, tenant_id=caller.tenant_id,
     )  # fmt: skip
     return _accepted(doc, job)

@@ -176,7 +176,8 @@ async def import_workspace(
                 svc.roundtrip.import_lines, workspace_id, lambda: _lines(spool), tenant_id=caller.tenant_id
             )
         raw = spool.read()
-    data = _parse_import(raw, request.headers.get("content-type", ""))
+    # Parsing up to max_request_bytes of JSON takes a while: on the threadpool, as the import itself.
+    data = await run_in_threadpool(_parse_import, raw, request.headers.get("content-type", ""))
     if any(isinstance(m, dict) and m.get("scope") == "user" for m in data.get("memories") or []):
         caller.require_shared_write()  # before anything is written, not at the first such item
     return await run_in_threadpool(svc.workspaces.import_data, workspace_id, data, caller.tenant_id)

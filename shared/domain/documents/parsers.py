@@ -6,8 +6,11 @@
 ['first\\n\\nsecond']
 
 Every refusal is a domain error with its own code (shared/core/errors.py), raised before anything is stored.
-PDF text comes from pypdf (pure Python); DOCX is a zip of XML read with the standard library's zipfile and
-defusedxml (no lxml in the Lambda bundle), its unpacked size checked before anything is inflated.
+HTML is read by lxml (libxml2's HTML parser: linear, forgiving of missing end tags). PDF text comes from pypdf
+with its content-stream parsing capped per page. DOCX is a zip whose ``word/document.xml`` is streamed through
+lxml's iterparse (no DTD, no entities, no network), element by element and freed as it goes, with a cap on the
+elements read, so memory stays flat whatever the body unpacks to. These caps are the first line; the second is
+the child process every parse runs in (``isolated.py``: time, memory and CPU limits).
 """
 
 from __future__ import annotations
@@ -15,11 +18,13 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import PurePosixPath
+from typing import IO, NoReturn
+from xml.parsers.expat import XML_PARAM_ENTITY_PARSING_NEVER, ExpatError, ParserCreate
 
-from shared.core.errors import InvalidInput, PayloadTooLarge, UnsupportedMediaType
+from shared.core.errors import InvalidInput, ParseBudgetExceeded, PayloadTooLarge, UnsupportedMediaType
 
 TEXT_TYPES = ("text", "markdown", "code", "html")
 TYPES = (*TEXT_TYPES, "pdf", "docx")
@@ -80,6 +85,10 @@ _GENERIC_MIME = {"", "application/octet-stream", "binary/octet-stream"}
 class Limits:
     max_pages: int = 500
     max_unpacked_bytes: int = 64 * 1024 * 1024
+    max_xml_elements: int = 1_000_000  # a DOCX body's elements: ~1,000 a page of rich formatting; ~2 us each
+    # pypdf's parsing budget for one content stream (operators, operands, array items): text extraction costs
+    # ~20-75 us a token and grows faster than linearly on one long line, so a page is refused past this.
+    max_pdf_page_tokens: int = 50_000
 
 
 @dataclass(frozen=True)
@@ -176,21 +185,30 @@ def _decode(data: bytes) -> str:
 
 
 def _pdf(data: bytes, limits: Limits) -> list[Page]:
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
+    from pypdf import PdfReader, apply_configuration
+    from pypdf.errors import LimitReachedError, PdfReadError
 
+    texts: list[str] = []
     try:
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        if reader.is_encrypted:
-            raise UnsupportedMediaType("encrypted PDFs are not read", code="encrypted_pdf")
-        count = len(reader.pages)
-        if count > limits.max_pages:
-            raise PayloadTooLarge(
-                f"the document has {count} pages; at most {limits.max_pages} are taken",
-                code="too_many_pages",
-                max_pages=limits.max_pages,
-            )
-        texts = [(page.extract_text() or "") for page in reader.pages]
+        with apply_configuration(stream_parsing_work_maximum_count=limits.max_pdf_page_tokens):
+            reader = PdfReader(io.BytesIO(data), strict=False)
+            if reader.is_encrypted:
+                raise UnsupportedMediaType("encrypted PDFs are not read", code="encrypted_pdf")
+            count = len(reader.pages)
+            if count > limits.max_pages:
+                raise PayloadTooLarge(
+                    f"the document has {count} pages; at most {limits.max_pages} are taken",
+                    code="too_many_pages",
+                    max_pages=limits.max_pages,
+                )
+            for page in reader.pages:
+                texts.append(page.extract_text() or "")
+    except LimitReachedError as exc:  # a page (or a structure) past pypdf's caps: refused, not truncated
+        raise ParseBudgetExceeded(
+            f"page {len(texts)} of the PDF is too much work to read ({exc})",
+            page_no=len(texts),
+            max_page_tokens=limits.max_pdf_page_tokens,
+        ) from exc
     except (PdfReadError, ValueError, KeyError, TypeError, AttributeError, IndexError, OSError) as exc:
         raise InvalidInput(
             f"the PDF cannot be read: {exc.__class__.__name__}", code="corrupt_document"
@@ -198,13 +216,12 @@ def _pdf(data: bytes, limits: Limits) -> list[Page]:
     return [Page(i, _tidy(t)) for i, t in enumerate(texts) if t.strip()]
 
 
-_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main "  # expat's "uri local" names
+_P, _T, _TAB, _BR, _TYPE = f"{_W}p", f"{_W}t", f"{_W}tab", f"{_W}br", f"{_W}type"
 
 
 def _docx(data: bytes, limits: Limits) -> list[str]:
     """The body's paragraphs, split into pages at explicit page breaks."""
-    from defusedxml import ElementTree
-
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
@@ -213,65 +230,126 @@ def _docx(data: bytes, limits: Limits) -> list[str]:
                     f"the DOCX unpacks to {unpacked} bytes; at most {limits.max_unpacked_bytes} are read",
                     code="archive_too_large",
                 )
-            info = archive.getinfo("word/document.xml")
-            with archive.open(info) as f:
-                xml = f.read(limits.max_unpacked_bytes + 1)
-        if len(xml) > limits.max_unpacked_bytes:
-            raise PayloadTooLarge("the DOCX body is over the unpacked limit", code="archive_too_large")
-        root = ElementTree.fromstring(xml)
-    except (zipfile.BadZipFile, KeyError, ElementTree.ParseError, EOFError, ValueError) as exc:
+            with archive.open("word/document.xml") as stream:
+                return _docx_pages(stream, limits)
+    except (zipfile.BadZipFile, zlib.error, KeyError, ExpatError, EOFError, ValueError) as exc:
         raise InvalidInput(
             f"the DOCX cannot be read: {exc.__class__.__name__}", code="corrupt_document"
         ) from exc
-    pages: list[list[str]] = [[]]
-    for paragraph in root.iter(f"{_W}p"):
-        parts: list[str] = []
-        for node in paragraph.iter():
-            if node.tag == f"{_W}t" and node.text:
-                parts.append(node.text)
-            elif node.tag == f"{_W}tab":
-                parts.append("\t")
-            elif node.tag == f"{_W}br" and node.get(f"{_W}type") == "page":
-                pages[-1].append("".join(parts))
-                parts = []
-                pages.append([])
-        pages[-1].append("".join(parts))
-    return ["\n".join(p for p in page if p.strip()) for page in pages]
 
 
-class _Text(HTMLParser):
-    _SKIP = frozenset({"script", "style", "head", "template", "noscript"})
-    _BLOCK = frozenset(
-        {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article"}
-    )
+class _Body:
+    """Expat's callbacks over ``word/document.xml``: no tree is built (memory holds the current paragraph and
+    the text so far), a DTD or an entity declaration is refused (defusedxml's rules, stricter: Word never
+    writes either), and every element counts against the cap."""
 
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.seen = 0
+        self.in_text = False
         self.parts: list[str] = []
-        self._skipping = 0
+        self.pages: list[list[str]] = [[]]
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._SKIP:
-            self._skipping += 1
-        elif tag in self._BLOCK:
-            self.parts.append("\n\n")
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        self.seen += 1
+        if self.seen > self.limits.max_xml_elements:
+            raise PayloadTooLarge(
+                f"the DOCX body has more than {self.limits.max_xml_elements} elements",
+                code="too_many_elements",
+                max_elements=self.limits.max_xml_elements,
+            )
+        if name == _T:
+            self.in_text = True
+        elif name == _TAB:
+            self.parts.append("\t")
+        elif name == _BR and attrs.get(_TYPE) == "page":
+            self._paragraph()
+            self.pages.append([])
 
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._SKIP and self._skipping:
-            self._skipping -= 1
-        elif tag in self._BLOCK:
-            self.parts.append("\n\n")
+    def end(self, name: str) -> None:
+        if name == _T:
+            self.in_text = False
+        elif name == _P:
+            self._paragraph()
 
-    def handle_data(self, data: str) -> None:
-        if not self._skipping:
+    def text(self, data: str) -> None:
+        if self.in_text:
             self.parts.append(data)
+
+    def refuse(self, *_: object) -> NoReturn:
+        raise InvalidInput("the DOCX body declares a DTD or entities", code="corrupt_document")
+
+    def _paragraph(self) -> None:
+        line = "".join(self.parts)
+        self.parts = []
+        if line.strip():
+            self.pages[-1].append(line)
+
+
+def _docx_pages(stream: IO[bytes], limits: Limits) -> list[str]:
+    body = _Body(limits)
+    parser = ParserCreate(namespace_separator=" ")
+    parser.SetParamEntityParsing(XML_PARAM_ENTITY_PARSING_NEVER)
+    parser.StartElementHandler = body.start
+    parser.EndElementHandler = body.end
+    parser.CharacterDataHandler = body.text
+    parser.StartDoctypeDeclHandler = body.refuse
+    parser.EntityDeclHandler = body.refuse
+    parser.ExternalEntityRefHandler = body.refuse
+    while chunk := stream.read(256 * 1024):
+        parser.Parse(chunk, False)
+    parser.Parse(b"", True)
+    return ["\n".join(page) for page in body.pages]
+
+
+_SKIP = frozenset({"script", "style", "head", "title", "template", "noscript", "iframe", "object"})
+_BLOCK = frozenset(
+    {"p", "div", "li", "tr", "table", "ul", "ol", "dl", "dt", "dd", "blockquote", "pre", "hr", "h1", "h2",
+     "h3", "h4", "h5", "h6", "section", "article", "header", "footer", "main", "aside", "nav", "figure",
+     "figcaption", "address", "caption"}
+)  # fmt: skip
+_CELL = frozenset({"td", "th"})
 
 
 def _html_text(html: str) -> str:
-    parser = _Text()
-    parser.feed(html)
-    parser.close()
-    return "".join(parser.parts)
+    """The visible text, paragraphs apart and a row's cells joined by ``" | "``; scripts, styles and the
+    head dropped (lxml closes a head left open where the body starts)."""
+    import lxml.html
+    from lxml import etree
+
+    parser = lxml.html.HTMLParser(
+        encoding="utf-8", no_network=True, remove_comments=True, remove_pis=True, default_doctype=False
+    )
+    try:
+        root = etree.fromstring(html.encode("utf-8"), parser)
+    except etree.ParserError:  # nothing but whitespace
+        return ""
+    if root is None:
+        return ""
+    parts: list[str] = []
+    skipping = 0
+    for event, node in etree.iterwalk(root, events=("start", "end")):
+        tag = node.tag if isinstance(node.tag, str) else ""
+        if event == "start":
+            if tag in _SKIP:
+                skipping += 1
+            elif not skipping:
+                if tag in _BLOCK:
+                    parts.append("\n\n")
+                elif tag == "br":
+                    parts.append("\n")
+                elif tag in _CELL and node.getprevious() is not None:
+                    parts.append(" | ")
+                if node.text:
+                    parts.append(node.text)
+            continue
+        if tag in _SKIP:
+            skipping -= 1
+        elif tag in _BLOCK and not skipping:
+            parts.append("\n\n")
+        if node.tail and not skipping:
+            parts.append(node.tail)
+    return "".join(parts)
 
 
 def _tidy(text: str) -> str:

@@ -1,5 +1,6 @@
 """One ingestion job: claim it, read the stored bytes, parse into pages, chunk, embed, write the chunks as
-memories through the same writer as extracted memories (dedup, relations, walls), store the pages, finish.
+memories through the same writer as extracted memories (dedup, relations, walls), store the pages, finish. The
+parse runs in a child process under time and memory limits (isolated.py): over them, the job fails at once.
 
     >>> DocumentPipeline(db, embedder, blobs, settings).run("ws_a", "job_…", final_attempt=True)  # doctest: +SKIP
     {'status': 'done', 'job_id': 'job_…', 'memories_created': 12, ...}
@@ -27,6 +28,7 @@ from shared.db.rows import one
 from shared.db.scope import Scope
 from shared.domain.documents import parsers
 from shared.domain.documents.chunks import chunks
+from shared.domain.documents.isolated import IsolatedParser
 from shared.domain.extraction.candidates import Candidate, Provenance
 from shared.domain.extraction.writer import MemoryWriter
 from shared.providers.blobs import BlobNotFound, BlobStore
@@ -62,7 +64,17 @@ class DocumentPipeline:
         self.settings = settings
         self.writer = MemoryWriter(db, embedder)
         self.limits = parsers.Limits(
-            max_pages=settings.document_max_pages, max_unpacked_bytes=settings.document_max_unpacked_bytes
+            max_pages=settings.document_max_pages,
+            max_unpacked_bytes=settings.document_max_unpacked_bytes,
+            max_xml_elements=settings.document_max_xml_elements,
+            max_pdf_page_tokens=settings.document_pdf_max_page_tokens,
+        )
+        # Uploads and jobs parse through this one, so its slots bound the children of the whole process.
+        self.parser = IsolatedParser(
+            self.limits,
+            memory_mb=settings.document_parse_memory_mb,
+            slots=settings.document_parse_slots,
+            python=settings.document_parse_python,
         )
 
     def run(self, workspace_id: str, job_id: str, *, final_attempt: bool) -> dict[str, Any]:
@@ -108,7 +120,9 @@ class DocumentPipeline:
                 return {"deduplicated": True, "original_document_id": duplicate}
         elif content_hash != doc["content_hash"]:
             raise InvalidInput("the stored bytes do not match the upload's hash", code="hash_mismatch")
-        pages = parsers.parse(doc["document_type"], data, limits=self.limits)
+        pages = self.parser.parse(
+            doc["document_type"], data, seconds=self.settings.document_job_parse_seconds
+        )
         options = doc["extraction_options"] or {}
         size = min(int(options.get("chunk_size") or self.settings.document_chunk_chars),
                    self.settings.document_chunk_chars)  # fmt: skip

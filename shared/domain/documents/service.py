@@ -4,8 +4,8 @@ delete). The work itself is ``shared/domain/documents/pipeline.py``.
     >>> svc = DocumentService(db, embedder, blobs, queue, settings)                   # doctest: +SKIP
     >>> doc, job = svc.upload("ws_a", b"# Notes\\n\\nTea at five.", "notes.md", "text/markdown", {})  # doctest: +SKIP
 
-An upload is checked whole (size, type against its bytes, parse, page count) before anything is stored, so a
-refused upload leaves nothing behind. The rows (document and job, one transaction) come first, the bytes
+An upload is checked whole (size, type against its bytes, parse in a child process under limits, page count)
+before anything is stored, so a refused upload leaves nothing behind. The rows (document and job, one transaction) come first, the bytes
 second, so the bucket's event always finds its document; a failed store removes the rows again. The bucket's object-created event (SQS) then
 starts the document function; with no queue configured the same pipeline runs in this process.
 """
@@ -114,7 +114,9 @@ class DocumentService:
             )
         options = check_options(dict(options))
         kind = parsers.detect(name, mime_type, data, document_type)
-        pages = parsers.parse(kind, data, limits=self.limits)
+        # In a child process under time and memory limits (isolated.py): a hostile file costs this call, never
+        # the process.
+        pages = self.pipeline.parser.parse(kind, data, seconds=self.settings.document_parse_seconds)
         if not pages:
             raise InvalidInput(
                 "the document has no text to read (a scanned PDF needs OCR, which is not served here)",
