@@ -147,6 +147,11 @@ class Settings(BaseSettings):
     # --- contradictions ---
     # The scan compares at most this many live memories (newest first) in one request.
     contradiction_scan_max_memories: int = Field(default=2000, ge=2, le=100_000)
+    # One scan records and returns at most this many pairs (its answer's `next_cursor` continues); one fact group
+    # (a user's subject and predicate) yields at most this many pairs, newest first: n values would otherwise be
+    # n²/2 rows, each a write.
+    contradiction_scan_max_pairs: int = Field(default=500, ge=1, le=10_000)
+    contradiction_scan_max_group_pairs: int = Field(default=100, ge=1, le=10_000)
 
     # --- embeddings ---
     # `local` (all-MiniLM-L6-v2 on ONNX, in process) everywhere: the Makefile, the CLI and a bare `Settings()`

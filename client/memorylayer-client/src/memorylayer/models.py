@@ -468,6 +468,9 @@ class ContradictionScan(_Model):
     contradictions: list[Contradiction] = Field(default_factory=list)
     memories_scanned: int = 0
     truncated: bool = False
+    next_cursor: str | None = None
+    pairs_found: int = 0
+    groups_capped: int = 0
 
 
 class GraphSnapshot(_Model):
