@@ -127,6 +127,10 @@ class Settings(BaseSettings):
     # limiter counts requests, so these bound the work behind one.
     max_import_associations: int = Field(default=10_000, ge=0)
     max_import_memories: int = Field(default=10_000, ge=1)
+    # A format-2 import's every other kind of line (entities, aliases, relations, evidence, revisions, messages,
+    # …): at most this many of each, and this many rows in all, so an 8 MiB body cannot write 58,000 entities.
+    max_import_rows_per_kind: int = Field(default=10_000, ge=1)
+    max_import_rows: int = Field(default=50_000, ge=1)
     max_working_memory_items: int = Field(default=1000, ge=1)
 
     # --- association graphs (traverse, recall's expansion) ---
