@@ -148,6 +148,12 @@ class Settings(BaseSettings):
     graph_analysis_max_nodes: int = Field(default=2000, ge=1, le=100_000)
     graph_betweenness_pivots: int = Field(default=64, ge=1, le=10_000)
 
+    # --- entity backfill (POST /v1/entities/backfill) ---
+    # One call reads at most this many memories (also its default `max_memories`) and stops starting new ones
+    # after this many seconds; its `next_after` continues. Each memory is written in its own short transaction.
+    entity_backfill_max_memories: int = Field(default=500, ge=1, le=100_000)
+    entity_backfill_time_budget_s: float = Field(default=10.0, gt=0, le=600)
+
     # --- contradictions ---
     # The scan compares at most this many live memories (newest first) in one request.
     contradiction_scan_max_memories: int = Field(default=2000, ge=2, le=100_000)

@@ -374,6 +374,7 @@ class EntityBackfillResult(_Model):
     entities_created: int = 0
     complete: bool = True
     next_after: str | None = None
+    stopped_by: str | None = None  # "max_memories" or "time_budget" when the run stopped short
 
 
 class EntityMergeGroup(_Model):
