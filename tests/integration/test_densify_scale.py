@@ -65,7 +65,8 @@ _ARRAY = re.compile(r"= ANY \((\$\d|'\{)")
 
 def _looped_nodes(plan: str, at_least: int = 100) -> list[str]:
     """The nodes of ``plan`` (each with its condition lines) run at least ``at_least`` times: work per node."""
-    nodes, current = [], []
+    nodes: list[str] = []
+    current: list[str] = []
     for line in plan.splitlines():
         if "->" in line or "loops=" in line and not current:
             if current:

@@ -158,7 +158,9 @@ def find(statements: list[Statement], *, max_group_pairs: int | None = None) -> 
     return find_capped(statements, max_group_pairs=max_group_pairs)[0]
 
 
-def find_capped(statements: list[Statement], *, max_group_pairs: int | None = None) -> tuple[list[Finding], int]:
+def find_capped(
+    statements: list[Statement], *, max_group_pairs: int | None = None
+) -> tuple[list[Finding], int]:
     """``find``'s pairs, and how many fact groups the cap cut."""
     shapes = [shape(s.content) for s in statements]
     postings: dict[str, list[int]] = {}
