@@ -20,11 +20,12 @@ from shared.db import rls
 
 @contextmanager
 def app_role_plans(
-    superuser_dsn: str, workspaces: tuple[str, ...]
+    superuser_dsn: str, workspaces: tuple[str, ...], *, analyze: bool = False
 ) -> Iterator[tuple[psycopg.Connection[Any], list[str]]]:
     """A superuser's connection to the database of ``superuser_dsn`` turned into the app role behind
     ``workspaces``' wall, with the app role's own defaults (the graph walk's settings, migration 0010: SET SESSION
-    AUTHORIZATION applies none), and the list the plan of every statement it runs from then on is added to."""
+    AUTHORIZATION applies none), and the list the plan of every statement it runs from then on is added to
+    (``analyze``: as run, with actual rows and loops)."""
     plans: list[str] = []
     with psycopg.connect(superuser_dsn, autocommit=True) as conn:
         register_vector(conn)
@@ -38,6 +39,8 @@ def app_role_plans(
         conn.execute("LOAD 'auto_explain'")
         for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
             conn.execute(f"SET auto_explain.{setting}")
+        if analyze:  # the plans carry actual rows and loops (the statements run twice as long)
+            conn.execute("SET auto_explain.log_analyze = on")
         conn.execute("SET SESSION AUTHORIZATION memorylayer_app")  # session_user: the functions' wall applies
         conn.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
         yield conn, plans

@@ -127,6 +127,10 @@ class Settings(BaseSettings):
     # limiter counts requests, so these bound the work behind one.
     max_import_associations: int = Field(default=10_000, ge=0)
     max_import_memories: int = Field(default=10_000, ge=1)
+    # A format-2 import's every other kind of line (entities, aliases, relations, evidence, revisions, messages,
+    # …): at most this many of each, and this many rows in all, so an 8 MiB body cannot write 58,000 entities.
+    max_import_rows_per_kind: int = Field(default=10_000, ge=1)
+    max_import_rows: int = Field(default=50_000, ge=1)
     max_working_memory_items: int = Field(default=1000, ge=1)
 
     # --- association graphs (traverse, recall's expansion) ---
@@ -144,9 +148,20 @@ class Settings(BaseSettings):
     graph_analysis_max_nodes: int = Field(default=2000, ge=1, le=100_000)
     graph_betweenness_pivots: int = Field(default=64, ge=1, le=10_000)
 
+    # --- entity backfill (POST /v1/entities/backfill) ---
+    # One call reads at most this many memories (also its default `max_memories`) and stops starting new ones
+    # after this many seconds; its `next_after` continues. Each memory is written in its own short transaction.
+    entity_backfill_max_memories: int = Field(default=500, ge=1, le=100_000)
+    entity_backfill_time_budget_s: float = Field(default=10.0, gt=0, le=600)
+
     # --- contradictions ---
     # The scan compares at most this many live memories (newest first) in one request.
     contradiction_scan_max_memories: int = Field(default=2000, ge=2, le=100_000)
+    # One scan records and returns at most this many pairs (its answer's `next_cursor` continues); one fact group
+    # (a user's subject and predicate) yields at most this many pairs, newest first: n values would otherwise be
+    # n²/2 rows, each a write.
+    contradiction_scan_max_pairs: int = Field(default=500, ge=1, le=10_000)
+    contradiction_scan_max_group_pairs: int = Field(default=100, ge=1, le=10_000)
 
     # --- embeddings ---
     # `local` (all-MiniLM-L6-v2 on ONNX, in process) everywhere: the Makefile, the CLI and a bare `Settings()`

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from psycopg.types.json import Jsonb
+
 from shared.db.rows import Connection, one
 from shared.db.scope import Scope
 
@@ -54,6 +56,23 @@ def insert(conn: Connection, workspace_id: str, row: dict[str, Any]) -> dict | N
         f"ON CONFLICT DO NOTHING RETURNING {COLUMNS}",
         {**row, "ws": workspace_id},
     ).fetchone()
+
+
+def insert_many(conn: Connection, workspace_id: str, rows: list[dict[str, Any]]) -> list[dict]:
+    """Record pairs in one statement; the rows written come back (a pair already recorded either way round,
+    resolved or not, or twice in ``rows``, is not)."""
+    if not rows:
+        return []
+    return conn.execute(
+        "INSERT INTO contradictions (id, workspace_id, memory_a_id, memory_b_id, contradiction_type, confidence, "
+        "detection_method, newer_memory_id) SELECT r.id, %s, r.memory_a_id, r.memory_b_id, r.contradiction_type, "
+        "r.confidence, r.detection_method, r.newer_memory_id FROM ROWS FROM (jsonb_to_recordset(%s) AS "
+        "(id text, memory_a_id text, memory_b_id text, contradiction_type text, confidence float8, "
+        "detection_method text, newer_memory_id text)) WITH ORDINALITY AS r(id, memory_a_id, memory_b_id, "
+        "contradiction_type, confidence, detection_method, newer_memory_id, ord) ORDER BY r.ord "
+        f"ON CONFLICT DO NOTHING RETURNING {COLUMNS}",
+        (workspace_id, Jsonb(rows)),
+    ).fetchall()
 
 
 def unresolved(conn: Connection, workspace_id: str, limit: int) -> list[dict]:

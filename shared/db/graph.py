@@ -1,6 +1,6 @@
 """SQL for graph analysis: a workspace's association graph between live memories, read with its caps in the
 statements (strongest edges first, at most ``limit`` + 1 rows: the extra one only says a cap cut something), and
-the extra signals the densify preview adds (shared entities, nearest embeddings).
+the extra signals the densify preview adds (shared entities, the nodes' embeddings).
 
 >>> with db.connection() as conn:                                              # doctest: +SKIP
 ...     rows = edges(conn, "ws_a", context_id=None, limit=5000)
@@ -73,20 +73,12 @@ def entity_members(conn: Connection, workspace_id: str, memory_ids: list[str]) -
     ).fetchall()
 
 
-def nearest(
-    conn: Connection, workspace_id: str, memory_ids: list[str], *, k: int, threshold: float
-) -> list[dict]:
-    """Each memory's ``k`` nearest among ``memory_ids`` by cosine similarity, those at least ``threshold``:
-    (a, b, similarity). Exact distances over the given (capped) set, never the whole workspace."""
+def embeddings(conn: Connection, workspace_id: str, memory_ids: list[str]) -> list[dict]:
+    """(id, embedding) of the given memories that have one, by id: one index lookup per id in one statement
+    (the preview's nearest neighbours are computed from them in memory, never pair by pair in SQL)."""
     return conn.execute(
-        "SELECT a.id AS a, n.id AS b, n.similarity FROM memories a "
-        "CROSS JOIN LATERAL ("
-        "    SELECT b.id, 1 - (a.embedding <=> b.embedding) AS similarity FROM memories b "
-        "    WHERE b.workspace_id = %(ws)s AND b.id = ANY(%(ids)s) AND b.id <> a.id AND b.embedding IS NOT NULL "
-        "      AND vector_dims(b.embedding) = vector_dims(a.embedding) "
-        "    ORDER BY a.embedding <=> b.embedding, b.id LIMIT %(k)s"
-        ") n "
-        "WHERE a.workspace_id = %(ws)s AND a.id = ANY(%(ids)s) AND a.embedding IS NOT NULL "
-        "AND n.similarity >= %(threshold)s ORDER BY 1, 2",
-        {"ws": workspace_id, "ids": memory_ids, "k": k, "threshold": threshold},
+        "SELECT id, embedding FROM memories WHERE workspace_id = %s AND id = ANY(%s) AND embedding IS NOT NULL "
+        "ORDER BY id",
+        (workspace_id, memory_ids),
+        binary=True,
     ).fetchall()

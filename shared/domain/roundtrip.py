@@ -8,7 +8,8 @@ Every table of a workspace's content leaves row by row (``shared/db/transfer.py`
 comes after the rows it names; the last line counts the lines of each kind, so a cut file is refused.
 
 An import reads its lines one at a time inside one transaction: all of it is written, or nothing. Ids are kept
-when the target holds nothing and no id is taken anywhere; otherwise every database-wide id is replaced by one
+when the caller sees every workspace, the target holds nothing and no id is taken anywhere (a tenant's key never
+learns whether another tenant holds an id); otherwise every database-wide id is replaced by one
 derived from the target workspace and the old id (``remapped_id``), so a client can compute the new ids, and
 importing the same file twice into one workspace writes nothing the second time. A row that duplicates one the target already
 has (the same live memory, an active entity of the same type and name, the same relation) resolves to that row.
@@ -168,14 +169,24 @@ class RoundTrip:
 
     # ------------------------------------------------------------------ import
     def import_lines(
-        self, workspace_id: str, lines: Callable[[], Iterable[str]], *, tenant_id: str
+        self,
+        workspace_id: str,
+        lines: Callable[[], Iterable[str]],
+        *,
+        tenant_id: str,
+        keep_ids: bool = True,
     ) -> dict[str, Any]:
         """Import a version-2 file read from ``lines()`` (called again if the import restarts to remap ids);
-        one transaction: a bad line (a 400 naming it) writes nothing."""
+        one transaction: a bad line (a 400 naming it) writes nothing.
+
+        ``keep_ids``: whether an empty target may keep the file's ids when none is taken anywhere. Whether an id
+        is taken anywhere is other tenants' business, so only a caller who sees every workspace (the admin key,
+        auth mode ``none``, the CLI) may have it decide anything; for a tenant's key every id that is not
+        already the target's own is remapped, and the answer depends on the target's rows alone."""
         with self.db.transaction() as conn:
             ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
             ws_repo.bind_embedding_model(conn, workspace_id, self.memories.embedder.model_id)
-            if not repo.holds_anything(conn, workspace_id):
+            if keep_ids and not repo.holds_anything(conn, workspace_id):
                 try:
                     with conn.transaction():  # a savepoint: undone if an id turns out to be taken
                         return _Import(self, conn, workspace_id, tenant_id, remap=False).run(lines())
@@ -283,14 +294,26 @@ class _Import:
             )
 
     def _check_caps(self, kind: str) -> None:
-        """The per-request caps of format 1.0 hold here too: a file over them is refused whole (split it)."""
+        """Every kind of line is capped per request (format 1.0's caps for memories and associations, one cap
+        for each other kind, one for all rows): a file over one is refused whole (split it), in the transaction
+        that wrote its rows so far, so nothing stays."""
         settings = self.memories.settings
         caps = {"memory": settings.max_import_memories, "association": settings.max_import_associations}
-        if kind in caps and self.seen[kind] > caps[kind]:
+        cap = caps.get(kind, settings.max_import_rows_per_kind)
+        if self.seen[kind] > cap:
+            code = {"memory": "too_many_memories", "association": "too_many_associations"}
             raise PayloadTooLarge(
-                f"import carries more than {caps[kind]} {kind} lines; split the file",
-                code="too_many_memories" if kind == "memory" else "too_many_associations",
-                limit=caps[kind],
+                f"import carries more than {cap} {kind} lines; split the file",
+                code=code.get(kind, "too_many_import_rows"),
+                limit=cap,
+                kind=kind,
+            )
+        if self.seen.total() > settings.max_import_rows:
+            raise PayloadTooLarge(
+                f"import carries more than {settings.max_import_rows} rows; split the file",
+                code="too_many_import_rows",
+                limit=settings.max_import_rows,
+                kind="all",
             )
 
     # -------------------------------------------------------------- ids

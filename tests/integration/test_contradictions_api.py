@@ -273,3 +273,41 @@ def test_our_sdk_scans_lists_and_resolves(base_url, ws):
         assert client.list_contradictions() == []
         with pytest.raises(ConflictError):
             client.resolve_contradiction(found.id, "keep_both")
+
+
+def test_a_large_fact_group_is_capped_and_the_scan_pages_by_cursor(http, ws, settings, monkeypatch):
+    """One user's 30 values of one subject and predicate are 435 pairs: a group yields at most its cap (newest
+    first) and one scan records at most a page, `next_cursor` continuing where it stopped."""
+    monkeypatch.setattr(settings, "contradiction_scan_max_group_pairs", 20)
+    monkeypatch.setattr(settings, "contradiction_scan_max_pairs", 8)
+    ops = [
+        {
+            "op": "create",
+            "content": f"note {uuid.uuid4().hex}",
+            "user_id": "dana",
+            "metadata": {"fact_subject": "dana", "fact_predicate": "lives_in", "fact_value": f"city {i}"},
+        }
+        for i in range(30)
+    ]
+    r = http.post("/v1/memories/batch", json={"operations": ops}, headers=h(ws))
+    assert r.status_code == 200 and r.json()["successful"] == 30, r.text
+
+    first = scan(http, ws)
+    assert first["contradictions_found"] == len(first["contradictions"]) == 8
+    assert first["truncated"] and first["next_cursor"] and first["groups_capped"] == 1
+    assert first["pairs_found"] == 20
+    pages, cursor = [first], first["next_cursor"]
+    while cursor:
+        page = scan(http, ws, cursor=cursor)
+        assert len(page["contradictions"]) <= 8
+        pages.append(page)
+        cursor = page["next_cursor"]
+    assert [len(p["contradictions"]) for p in pages] == [8, 8, 4]
+    recorded = {frozenset((c["memory_a_id"], c["memory_b_id"])) for p in pages for c in p["contradictions"]}
+    assert len(recorded) == 20
+    assert len(listed(http, ws, limit=1000)) == 20  # the cap is what was written, not only what was answered
+
+    # Scanning again records nothing twice; a cursor that no scan answered is a 400.
+    assert scan(http, ws)["contradictions"] == []
+    r = http.post(f"/v1/workspaces/{ws}/contradictions/scan", json={"cursor": "x"}, headers=h(ws))
+    assert r.status_code == 400 and r.json()["detail"]["code"] == "invalid_cursor"

@@ -153,6 +153,36 @@ def test_backfill_pages_with_max_memories_and_after(http, ws):
     assert len(http.get("/v1/entities", headers=h(ws)).json()["entities"]) == 6
 
 
+def test_backfill_has_a_default_cap_and_a_time_budget_and_continues_by_cursor(
+    http, ws, settings, monkeypatch
+):
+    ids = sorted(remember(http, ws, f"Person{n} Gamma works at Company{n} Delta.")["id"] for n in range(5))
+    monkeypatch.setattr(settings, "entity_backfill_max_memories", 2)
+    for params in ({}, {"max_memories": 100}):  # no max_memories, or one past the cap: the cap
+        capped = http.post("/v1/entities/backfill", params=params, headers=h(ws)).json()
+        assert (capped["scanned"], capped["complete"], capped["next_after"]) == (2, False, ids[1])
+        assert capped["stopped_by"] == "max_memories"
+
+    # A budget spent after the first memory: every call still moves on by one, and the cursor gets to the end.
+    monkeypatch.setattr(settings, "entity_backfill_max_memories", 500)
+    monkeypatch.setattr(settings, "entity_backfill_time_budget_s", 1e-9)
+    calls, after, seen = 0, "", []
+    while True:
+        r = http.post("/v1/entities/backfill", params={"after": after}, headers=h(ws))
+        assert r.status_code == 200, r.text
+        calls += 1
+        page = r.json()
+        if page["complete"]:
+            assert page["next_after"] is None and page["stopped_by"] is None
+            break
+        assert page["scanned"] == 1 and page["stopped_by"] == "time_budget"
+        seen.append(page["next_after"])
+        after = page["next_after"]
+        assert calls <= 10
+    assert seen == ids
+    assert len(http.get("/v1/entities", headers=h(ws)).json()["entities"]) == 10
+
+
 @pytest.mark.parametrize(
     "params, status, code",
     [

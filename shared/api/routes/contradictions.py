@@ -25,6 +25,11 @@ class ContradictionScanRequest(BaseModel):
         description="Accepted for the reference's clients (1–500); the scan compares the newest live memories "
         "in one pass, up to the server's cap.",
     )
+    cursor: str | None = Field(
+        default=None,
+        max_length=32,
+        description="Continue a scan that stopped at its page cap: the previous answer's `next_cursor`.",
+    )
 
 
 class ContradictionResolveRequest(BaseModel):
@@ -57,8 +62,9 @@ def scan_contradictions(
     body: ContradictionScanRequest | None = None,
 ) -> schemas.ContradictionScan:
     """Compare the workspace's live memories and record the contradictions not recorded before (no LLM:
-    negations of the same statement, one subject and predicate with two values, `contradicts` associations)."""
-    result = svc.contradictions.scan(_mine(caller, workspace_id))
+    negations of the same statement, one subject and predicate with two values, `contradicts` associations).
+    One scan records at most `MEMORYLAYER_CONTRADICTION_SCAN_MAX_PAIRS` pairs; `next_cursor` continues."""
+    result = svc.contradictions.scan(_mine(caller, workspace_id), body.cursor if body else None)
     found = [schemas.Contradiction.from_row(r) for r in result["contradictions"]]
     return schemas.ContradictionScan.model_construct(
         workspace_id=result["workspace_id"],
@@ -66,6 +72,9 @@ def scan_contradictions(
         contradictions=found,
         memories_scanned=result["memories_scanned"],
         truncated=result["truncated"],
+        next_cursor=result["next_cursor"],
+        pairs_found=result["pairs_found"],
+        groups_capped=result["groups_capped"],
     )
 
 

@@ -171,7 +171,12 @@ def backfill_entities(
     workspace_id: WorkspaceId = None,
     batch_size: Annotated[int, Query(ge=1, le=2000, description="Memories read per transaction.")] = 200,
     max_memories: Annotated[
-        int | None, Query(ge=1, description="Stop after this many (continue with `after`); none: all.")
+        int | None,
+        Query(
+            ge=1,
+            description="Stop after this many (continue with `after`); none, or more than the server's cap "
+            "(`MEMORYLAYER_ENTITY_BACKFILL_MAX_MEMORIES`, default 500): the cap.",
+        ),
     ] = None,
     reset: Annotated[
         bool, Query(description="The reference's wipe-first rebuild: refused here (422), see docs/wire.md.")
@@ -182,14 +187,23 @@ def backfill_entities(
     ] = "",
 ) -> dict[str, Any]:
     """Run the deterministic entity extraction over the workspace's live memories: profiles, the relations
-    their text states plainly, the resolve-only patterns. Idempotent: a rerun writes nothing new."""
+    their text states plainly, the resolve-only patterns. Idempotent: a rerun writes nothing new. One call reads
+    at most `max_memories` (capped) within a time budget; `next_after` continues."""
     ws = caller.workspace(workspace_id)
     if reset:
         raise Unprocessable(
             "reset would delete relations only their writes' explicit input held; merge or re-run instead",
             code="reset_not_supported",
         )
-    result = Backfill(svc.db).run(ws, batch_size=batch_size, max_memories=max_memories, after=after)
+    settings = svc.settings
+    cap = settings.entity_backfill_max_memories
+    result = Backfill(svc.db).run(
+        ws,
+        batch_size=batch_size,
+        max_memories=min(max_memories or cap, cap),
+        after=after,
+        time_budget_s=settings.entity_backfill_time_budget_s,
+    )
     return {"workspace_id": ws, **result}
 
 

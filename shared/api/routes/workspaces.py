@@ -172,8 +172,13 @@ async def import_workspace(
             spool.write(chunk)
         spool.seek(0)
         if "ndjson" in request.headers.get("content-type", "") and _is_version_2(spool):
+            # Keeping ids asks whether they are taken anywhere: only for a caller who sees every workspace.
             return await run_in_threadpool(
-                svc.roundtrip.import_lines, workspace_id, lambda: _lines(spool), tenant_id=caller.tenant_id
+                svc.roundtrip.import_lines,
+                workspace_id,
+                lambda: _lines(spool),
+                tenant_id=caller.tenant_id,
+                keep_ids=caller.principal.workspaces is None,
             )
         raw = spool.read()
     # Parsing up to max_request_bytes of JSON takes a while: on the threadpool, as the import itself.

@@ -54,6 +54,20 @@ class ContradictionScan(Wire):
     contradictions: list[Contradiction] = Field(description="The new ones (a pair recorded before is not).")
     memories_scanned: int = Field(description="How many live memories were compared (newest first).")
     truncated: bool = Field(
-        description="The workspace has more live memories than one scan compares "
-        "(`MEMORYLAYER_CONTRADICTION_SCAN_MAX_MEMORIES`)."
+        description="The scan did not cover everything: the workspace has more live memories than one scan "
+        "compares (`MEMORYLAYER_CONTRADICTION_SCAN_MAX_MEMORIES`), more pairs remain (`next_cursor`), or a fact "
+        "group held more pairs than one group yields (`groups_capped`)."
+    )
+    next_cursor: str | None = Field(
+        default=None,
+        description="More pairs were found than one scan records (`MEMORYLAYER_CONTRADICTION_SCAN_MAX_PAIRS`): "
+        "send this as `cursor` to record the next page; null when the scan got to the end.",
+    )
+    pairs_found: int = Field(
+        default=0, description="How many pairs this scan's rules found in all (recorded before or not)."
+    )
+    groups_capped: int = Field(
+        default=0,
+        description="Fact groups (one user, subject and predicate) that held more pairs than one group yields "
+        "(`MEMORYLAYER_CONTRADICTION_SCAN_MAX_GROUP_PAIRS`): their newest statements' pairs were taken.",
     )

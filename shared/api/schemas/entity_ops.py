@@ -21,7 +21,14 @@ class EntityBackfillResponse(Wire):
     entities_created: int = Field(description="Active entities the workspace gained.")
     complete: bool = Field(description="True when every live memory after `after` was read.")
     next_after: str | None = Field(
-        description="Pass as `after` to continue (null when complete): `max_memories` stopped the call."
+        description="Pass as `after` to continue (null when complete): `max_memories` or the time budget "
+        "stopped the call."
+    )
+    stopped_by: str | None = Field(
+        default=None,
+        description="Why an incomplete call stopped: `max_memories` (the call's or the server's cap, "
+        "`MEMORYLAYER_ENTITY_BACKFILL_MAX_MEMORIES`) or `time_budget` "
+        "(`MEMORYLAYER_ENTITY_BACKFILL_TIME_BUDGET_S`); null when complete.",
     )
 
 

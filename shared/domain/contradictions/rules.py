@@ -152,8 +152,16 @@ def decide(a: Statement, b: Statement, sa: _Shape, sb: _Shape) -> Finding | None
     return None
 
 
-def find(statements: list[Statement]) -> list[Finding]:
-    """Every contradicting pair among ``statements``, each pair once, in the order the statements come."""
+def find(statements: list[Statement], *, max_group_pairs: int | None = None) -> list[Finding]:
+    """Every contradicting pair among ``statements``, each pair once, in the order the statements come (a fact
+    group yields at most ``max_group_pairs``: see ``fact_conflicts``)."""
+    return find_capped(statements, max_group_pairs=max_group_pairs)[0]
+
+
+def find_capped(
+    statements: list[Statement], *, max_group_pairs: int | None = None
+) -> tuple[list[Finding], int]:
+    """``find``'s pairs, and how many fact groups the cap cut."""
     shapes = [shape(s.content) for s in statements]
     postings: dict[str, list[int]] = {}
     for index, sh in enumerate(shapes):
@@ -170,21 +178,47 @@ def find(statements: list[Statement]) -> list[Finding]:
             finding = decide(statements[i], statements[j], sh, shapes[j])
             if finding:
                 found.append(finding)
-    return found + list(fact_conflicts(statements))
+    facts, capped = fact_conflicts(statements, max_group_pairs)
+    return found + facts, capped
 
 
-def fact_conflicts(statements: Iterable[Statement]) -> Iterable[Finding]:
-    """Live facts of one user with one subject and predicate and two values."""
+def fact_conflicts(
+    statements: Iterable[Statement], max_group_pairs: int | None = None
+) -> tuple[list[Finding], int]:
+    """Live facts of one user with one subject and predicate and two values, and how many groups were cut: a
+    group of n values holds n²/2 pairs, so one yields at most ``max_group_pairs``, the newest statements' first
+    (the statements come newest first).
+
+    >>> facts = [Statement(f"m{i}", "", None, "u", {"fact_subject": "dana", "fact_predicate": "lives_in",
+    ...          "fact_value": city}) for i, city in enumerate(["Paris", "Berlin", "Rome"])]
+    >>> [(f.a.id, f.b.id) for f in fact_conflicts(facts)[0]]
+    [('m0', 'm1'), ('m0', 'm2'), ('m1', 'm2')]
+    >>> found, capped = fact_conflicts(facts, max_group_pairs=2)
+    >>> len(found), capped
+    (2, 1)
+    """
     by_key: dict[tuple[str, str, str], list[Statement]] = {}
     for s in statements:
         subject, predicate = s.metadata.get("fact_subject"), s.metadata.get("fact_predicate")
         if isinstance(subject, str) and isinstance(predicate, str) and "fact_value" in s.metadata:
             by_key.setdefault((s.user_id or "", subject.lower(), predicate.lower()), []).append(s)
+    found: list[Finding] = []
+    capped = 0
     for group in by_key.values():
+        taken = 0
         for i, a in enumerate(group):
             for b in group[i + 1 :]:
-                if _value(a) != _value(b):
-                    yield Finding(a, b, VALUE_CONFLICT, "fact_key", 1.0)
+                if _value(a) == _value(b):
+                    continue
+                if max_group_pairs is not None and taken >= max_group_pairs:
+                    break
+                found.append(Finding(a, b, VALUE_CONFLICT, "fact_key", 1.0))
+                taken += 1
+            else:
+                continue
+            capped += 1
+            break
+    return found, capped
 
 
 def _value(s: Statement) -> str:

@@ -35,74 +35,78 @@ def new_contradiction_id() -> str:
     return f"contra_{uuid.uuid4().hex[:16]}"
 
 
+def parse_cursor(cursor: str | None) -> int:
+    """A scan cursor is the position of the next pair in the scan's order (opaque to clients)."""
+    if not cursor:
+        return 0
+    if not cursor.isdigit() or len(cursor) > 9:
+        raise InvalidInput("cursor is not one a scan answered (next_cursor)", code="invalid_cursor")
+    return int(cursor)
+
+
+def _pair(a: str, b: str, kind: str, method: str, confidence: float, newer: str | None) -> dict[str, Any]:
+    return {
+        "id": new_contradiction_id(),
+        "memory_a_id": a,
+        "memory_b_id": b,
+        "contradiction_type": kind,
+        "confidence": confidence,
+        "detection_method": method,
+        "newer_memory_id": newer,
+    }
+
+
+def _asserted(edge: dict[str, Any]) -> dict[str, Any]:
+    """A ``contradicts`` association as a pair: someone stated it."""
+    newer = edge["source_id"] if edge["source_created_at"] >= edge["target_created_at"] else edge["target_id"]
+    strength = min(1.0, max(0.0, float(edge["strength"])))
+    return _pair(edge["source_id"], edge["target_id"], "asserted", "association", strength, newer)
+
+
 class ContradictionService:
     def __init__(self, db: Database, memories: MemoryService, settings: Settings) -> None:
         self.db = db
         self.memories = memories
         self.settings = settings
 
-    def scan(self, workspace_id: str) -> dict[str, Any]:
+    def scan(self, workspace_id: str, cursor: str | None = None) -> dict[str, Any]:
         """Record the contradictions among the workspace's newest live memories (and the ``contradicts``
-        associations between live memories) not recorded before; the new records come back."""
-        limit = self.settings.contradiction_scan_max_memories
-        found: list[dict] = []
-        with self.db.transaction() as conn:
+        associations between live memories) not recorded before; the new records come back.
+
+        The pairs found come in a fixed order, and one scan records at most ``contradiction_scan_max_pairs`` of
+        them, from ``cursor`` on (a previous answer's ``next_cursor``): the work and the answer of one request
+        are bounded however many pairs a workspace holds. One insert statement records a whole page."""
+        settings = self.settings
+        limit, page_size = settings.contradiction_scan_max_memories, settings.contradiction_scan_max_pairs
+        offset = parse_cursor(cursor)
+        with self.db.connection() as conn:
             rows = repo.statements(conn, workspace_id, limit)
-            truncated = len(rows) > limit
-            statements = [
-                rules.Statement(r["id"], r["content"], r["created_at"], r["user_id"], r["metadata"] or {})
-                for r in rows[:limit]
-            ]
-            for finding in rules.find(statements):
-                row = self._record(
-                    conn, workspace_id, finding.a.id, finding.b.id, finding.kind, finding.method,
-                    finding.confidence, finding.newer_id,
-                )  # fmt: skip
-                if row:
-                    found.append(row)
-            for edge in repo.asserted(conn, workspace_id, MAX_ASSERTED):
-                newer = (
-                    edge["source_id"]
-                    if edge["source_created_at"] >= edge["target_created_at"]
-                    else edge["target_id"]
-                )
-                row = self._record(
-                    conn, workspace_id, edge["source_id"], edge["target_id"], "asserted", "association",
-                    min(1.0, max(0.0, float(edge["strength"]))), newer,
-                )  # fmt: skip
-                if row:
-                    found.append(row)
+            edges = repo.asserted(conn, workspace_id, MAX_ASSERTED)
+        statements = [
+            rules.Statement(r["id"], r["content"], r["created_at"], r["user_id"], r["metadata"] or {})
+            for r in rows[:limit]
+        ]
+        findings, groups_capped = rules.find_capped(
+            statements, max_group_pairs=settings.contradiction_scan_max_group_pairs
+        )
+        pairs = [_pair(f.a.id, f.b.id, f.kind, f.method, f.confidence, f.newer_id) for f in findings]
+        pairs += [_asserted(edge) for edge in edges]
+        page = pairs[offset : offset + page_size]
+        with self.db.transaction() as conn:
+            found = repo.insert_many(conn, workspace_id, page)
+        order = {row["id"]: index for index, row in enumerate(page)}
+        found.sort(key=lambda row: order.get(row["id"], 0))
+        end = offset + len(page)
+        next_cursor = str(end) if end < len(pairs) else None
         return {
             "workspace_id": workspace_id,
             "contradictions": found,
             "memories_scanned": len(statements),
-            "truncated": truncated,
+            "truncated": len(rows) > limit or next_cursor is not None or groups_capped > 0,
+            "next_cursor": next_cursor,
+            "pairs_found": len(pairs),
+            "groups_capped": groups_capped,
         }
-
-    @staticmethod
-    def _record(
-        conn: Connection,
-        workspace_id: str,
-        a: str,
-        b: str,
-        kind: str,
-        method: str,
-        confidence: float,
-        newer: str | None,
-    ) -> dict | None:
-        return repo.insert(
-            conn,
-            workspace_id,
-            {
-                "id": new_contradiction_id(),
-                "memory_a_id": a,
-                "memory_b_id": b,
-                "contradiction_type": kind,
-                "confidence": confidence,
-                "detection_method": method,
-                "newer_memory_id": newer,
-            },
-        )
 
     def unresolved(self, workspace_id: str, limit: int) -> list[dict]:
         with self.db.connection() as conn:

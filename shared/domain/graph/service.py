@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from shared.core.settings import Settings
 from shared.db import graph as repo
 from shared.db.pool import Database
@@ -200,10 +202,8 @@ class GraphService:
         nodes = g.nodes
         with self.db.connection() as conn:
             if config.cosine_enabled and len(nodes) > 1:
-                rows = repo.nearest(
-                    conn, workspace_id, nodes, k=config.cosine_k, threshold=config.cosine_threshold
-                )
-                signal = _strongest((r["a"], r["b"], float(r["similarity"])) for r in rows)
+                vectors = repo.embeddings(conn, workspace_id, nodes)
+                signal = _strongest(nearest(vectors, k=config.cosine_k, threshold=config.cosine_threshold))
                 added["cosine"] = _merge(g, weight, _normalised(signal, config.cosine_weight), "cosine")
             if config.entity_enabled and nodes:
                 groups = _by_entity(repo.entity_members(conn, workspace_id, nodes))
@@ -331,6 +331,43 @@ def _summary(g: alg.Graph, weight: dict[tuple[str, str], float]) -> dict[str, An
 
 
 Signal = dict[tuple[str, str], float]
+
+
+def nearest(rows: list[dict], *, k: int, threshold: float) -> list[tuple[str, str, float]]:
+    """Each memory's ``k`` nearest others by cosine similarity (ties by id), those at least ``threshold``:
+    (a, b, similarity). One matrix product over the (capped) nodes' vectors, vectors of one size compared only
+    with each other; a zero vector is near nothing.
+
+    >>> rows = [{"id": "a", "embedding": [1.0, 0.0]}, {"id": "b", "embedding": [0.9, 0.1]},
+    ...         {"id": "c", "embedding": [0.0, 1.0]}]
+    >>> [(x, y, round(s, 3)) for x, y, s in nearest(rows, k=1, threshold=0.5)]
+    [('a', 'b', 0.994), ('b', 'a', 0.994)]
+    """
+    by_size: dict[int, list[tuple[str, Any]]] = {}
+    for row in rows:
+        vector = row["embedding"]
+        vector = np.asarray(vector.to_numpy() if hasattr(vector, "to_numpy") else vector, dtype=np.float64)
+        by_size.setdefault(len(vector), []).append((row["id"], vector))
+    out: list[tuple[str, str, float]] = []
+    for group in by_size.values():
+        ids = [memory_id for memory_id, _ in group]
+        matrix = np.stack([vector for _, vector in group])
+        norms = np.linalg.norm(matrix, axis=1)
+        usable = norms > 0
+        unit = matrix / np.where(usable, norms, 1.0)[:, None]
+        sims = unit @ unit.T
+        sims[~usable, :] = -np.inf
+        sims[:, ~usable] = -np.inf
+        np.fill_diagonal(sims, -np.inf)
+        for i, row_sims in enumerate(sims):
+            passing = np.flatnonzero(row_sims >= threshold)
+            if len(passing) > k:
+                # The k-th best value, and every candidate at least as good (ties are then ordered by id).
+                kth = np.partition(row_sims[passing], len(passing) - k)[len(passing) - k]
+                passing = passing[row_sims[passing] >= kth]
+            best = sorted((-float(row_sims[j]), ids[j]) for j in passing)[:k]
+            out.extend((ids[i], b, -negative) for negative, b in best)
+    return sorted(out, key=lambda edge: (edge[0], edge[1]))
 
 
 def _strongest(edges: Any) -> Signal:

@@ -149,6 +149,12 @@ class SkillService:
             raise sk.file_not_found(path)
         return row
 
+    def file_content(self, workspace_id: str, skill_id: str, path: str) -> dict[str, Any] | None:
+        """One file with its bytes, the skill not looked up again (a bundle streams its files one by one
+        after the skill was found); None when the file went away meanwhile."""
+        with self.db.connection() as conn:
+            return files_repo.get(conn, workspace_id, skill_id, path)
+
     def put_file(
         self, workspace_id: str, skill_id: str, path: str, content_b64: str | None, mime_type: str | None
     ) -> dict[str, Any]:

@@ -374,6 +374,7 @@ class EntityBackfillResult(_Model):
     entities_created: int = 0
     complete: bool = True
     next_after: str | None = None
+    stopped_by: str | None = None  # "max_memories" or "time_budget" when the run stopped short
 
 
 class EntityMergeGroup(_Model):
@@ -468,6 +469,9 @@ class ContradictionScan(_Model):
     contradictions: list[Contradiction] = Field(default_factory=list)
     memories_scanned: int = 0
     truncated: bool = False
+    next_cursor: str | None = None
+    pairs_found: int = 0
+    groups_capped: int = 0
 
 
 class GraphSnapshot(_Model):

@@ -700,9 +700,10 @@ class SyncMemoryLayerClient(ClientBase):
 
     # ------------------------------------------------------------------ contradictions
     def scan_contradictions(
-        self, *, batch_size: int | None = None, workspace_id: str | None = None
+        self, *, batch_size: int | None = None, cursor: str | None = None, workspace_id: str | None = None
     ) -> ContradictionScan:
-        """Compare the workspace's live memories and record the contradictions not recorded before."""
+        """Compare the workspace's live memories and record the contradictions not recorded before; one scan
+        records a page of them: pass the answer's ``next_cursor`` as ``cursor`` for the next."""
         body = fields(locals(), "workspace_id")
         return self._run(
             self._call(
