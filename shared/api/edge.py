@@ -1,5 +1,5 @@
-"""Checks at the edge of the app that need no route: the Host allow-list, HTML security headers, and the last
-resort for an unhandled error.
+"""Checks at the edge of the app that need no route: the Host allow-list, cross-site writes refused, HTML security
+headers, and the last resort for an unhandled error.
 
     >>> app.add_middleware(HostCheck, allowed=frozenset({"localhost", "127.0.0.1"}))   # doctest: +SKIP
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -15,6 +16,9 @@ from collections.abc import Awaitable, Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from shared.core.errors import Forbidden, InvalidInput, MemoryLayerError, Unprocessable
+from shared.core.wire import LONE_SURROGATE, SURROGATE_ESCAPE, has_lone_surrogate
 
 log = logging.getLogger("memorylayer.api")
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
@@ -53,6 +57,93 @@ class HostCheck:
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+# Methods a browser may send cross-site without a CORS preflight (a form's POST) or after one: the ones that write.
+STATE_CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+_DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def origin_authority(origin: str) -> str | None:
+    """``scheme://host[:port]`` → ``host:port`` (lower case, default port made explicit); None for anything
+    else (``null``, an opaque origin).
+
+    >>> origin_authority("https://Evil.Example"), origin_authority("http://127.0.0.1:61001"), origin_authority("null")
+    ('evil.example:443', '127.0.0.1:61001', None)
+    """
+    scheme, sep, rest = origin.strip().lower().partition("://")
+    if not sep or scheme not in _DEFAULT_PORTS or not rest or "/" in rest:
+        return None
+    return authority(rest, _DEFAULT_PORTS[scheme])
+
+
+def authority(netloc: str, default_port: str) -> str:
+    """``host[:port]`` with its port (``default_port`` when none is written).
+
+    >>> authority("LocalHost", "80"), authority("[::1]:8080", "80")
+    ('localhost:80', '[::1]:8080')
+    """
+    netloc = netloc.strip().lower()
+    bracketed = netloc.startswith("[")
+    has_port = netloc.rsplit("]", 1)[-1].count(":") == 1 if bracketed else netloc.count(":") == 1
+    return netloc if has_port else f"{netloc}:{default_port}"
+
+
+def own_authorities(host: bytes) -> frozenset[str]:
+    """The ``host:port`` an Origin of this server has, from the ``Host`` a request was sent to: without a port,
+    either default one (TLS may end at a proxy, so the request's own scheme does not tell the page's).
+
+    >>> sorted(own_authorities(b"api.example")), sorted(own_authorities(b"127.0.0.1:61001"))
+    (['api.example:443', 'api.example:80'], ['127.0.0.1:61001'])
+    """
+    netloc = host.decode("latin-1").strip().lower()
+    if not netloc:
+        return frozenset()
+    if authority(netloc, "") != netloc + ":":
+        return frozenset({netloc})
+    return frozenset(authority(netloc, port) for port in _DEFAULT_PORTS.values())
+
+
+class CrossSiteCheck:
+    """Refuse a write that a browser sends on behalf of another site (403 ``cross_site_request``), whatever the
+    auth mode: a page on any origin may POST a form (``multipart/form-data``, no preflight) to the local server,
+    which runs without keys by default, and so plant memories. A write is refused when its ``Origin`` is not the
+    server's own (the ``Host`` it was sent to; the scheme is left out, as TLS often ends at a proxy) nor one of
+    ``allowed``, or when the browser says ``Sec-Fetch-Site: cross-site``. Requests without either header (curl,
+    the SDKs) are not a browser's and pass; so do reads (a browser's cross-site reads cannot see the answer)."""
+
+    def __init__(self, app: ASGIApp, allowed: frozenset[str] = frozenset()) -> None:
+        self.app = app
+        self.allowed = frozenset(a for a in (origin_authority(o) for o in allowed) if a is not None)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in STATE_CHANGING:
+            reason = self.refusal(dict(scope.get("headers") or []))
+            if reason is not None:
+                error = Forbidden(reason, code="cross_site_request")
+                await JSONResponse({"detail": error.to_detail()}, status_code=403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+    def refusal(self, headers: dict[bytes, bytes]) -> str | None:
+        """Why this write is refused, or None when it may pass."""
+        origin = headers.get(b"origin")
+        if origin is not None:
+            sent = origin.decode("latin-1")
+            found = origin_authority(sent)
+            if found is not None and (
+                found in own_authorities(headers.get(b"host", b"")) or found in self.allowed
+            ):
+                return (
+                    None  # the server's own page, or one the operator allowed: whatever Sec-Fetch-Site says
+                )
+            return (
+                f"a write from the web page at {sent[:200]!r} is refused: only this server's own pages and "
+                "MEMORYLAYER_ALLOWED_ORIGINS may write from a browser"
+            )
+        if headers.get(b"sec-fetch-site", b"").lower() == b"cross-site":
+            return "a cross-site write from a browser is refused (Sec-Fetch-Site: cross-site)"
+        return None
 
 
 _INLINE_SCRIPT = re.compile(rb"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
@@ -163,10 +254,12 @@ class LastResort:
 
 
 class StrictJson:
-    """``NaN`` and ``Infinity`` are not JSON (RFC 8259), though Python's parser takes them: a JSON body holding
-    one is a 400 ``invalid_json`` here, before any route could store a value the database or the answer
-    cannot carry. Only bodies that contain the words are parsed twice. NDJSON bodies pass through: their
-    routes parse each line with ``shared.core.wire.strict_json``."""
+    """Two things Python's JSON parser takes that are not JSON text, refused before any route could store a value
+    the database or the answer cannot carry: ``NaN`` and ``Infinity`` (not JSON numbers, RFC 8259; 400
+    ``invalid_json``), and a lone surrogate (``"\\ud800"``: no UTF-8 encoder can write it, not even the one of a
+    validation error echoing it; 422 ``invalid_text``). Only bodies that contain the words or a surrogate escape
+    are parsed twice. NDJSON bodies pass through: their routes parse each line with
+    ``shared.core.wire.strict_json``, which refuses both."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -186,12 +279,9 @@ class StrictJson:
             if message["type"] != "http.request" or not message.get("more_body"):
                 break
         body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.request")
-        if (b"NaN" in body or b"Infinity" in body) and _has_constant(body):
-            response = JSONResponse(
-                {"detail": {"code": "invalid_json", "message": "NaN and Infinity are not JSON numbers"}},
-                status_code=400,
-            )
-            await response(scope, receive, send)
+        refused = _refusal(body)
+        if refused is not None:
+            await refused(scope, receive, send)
             return
         replay = iter(messages)
 
@@ -201,9 +291,12 @@ class StrictJson:
         await self.app(scope, replayed, send)
 
 
-def _has_constant(body: bytes) -> bool:
-    import json
-
+def _refusal(body: bytes) -> JSONResponse | None:
+    """The answer to a JSON body holding NaN, Infinity or a lone surrogate; None for any other body."""
+    constants = b"NaN" in body or b"Infinity" in body
+    surrogates = SURROGATE_ESCAPE.search(body) is not None
+    if not (constants or surrogates):
+        return None
     found = False
 
     def constant(name: str) -> float:
@@ -212,7 +305,13 @@ def _has_constant(body: bytes) -> bool:
         return 0.0
 
     try:
-        json.loads(body, parse_constant=constant)
+        value = json.loads(body, parse_constant=constant)
     except ValueError:
-        return False  # not JSON at all: the route's own parser answers that
-    return found
+        return None  # not JSON at all: the route's own parser answers that
+    if found:
+        error: MemoryLayerError = InvalidInput("NaN and Infinity are not JSON numbers", code="invalid_json")
+    elif surrogates and has_lone_surrogate(value):
+        error = Unprocessable(LONE_SURROGATE, code="invalid_text")
+    else:
+        return None
+    return JSONResponse({"detail": error.to_detail()}, status_code=error.status)

@@ -76,6 +76,10 @@ class Settings(BaseSettings):
     # Host names the API answers to, comma-separated ("*": any). Unset: any, except that a server bound to
     # loopback (make dev, memorylayer serve) answers only to loopback names (local_server_settings).
     allowed_hosts: str | None = None
+    # Web origins (``https://app.example.com``, comma-separated) whose pages may write to the API from a browser,
+    # besides the server's own pages (the console, /docs). Unset: none; every other browser write is a 403
+    # cross_site_request, in every auth mode (requests without an Origin, as from curl and the SDKs, pass).
+    allowed_origins: str | None = None
     # Proxies whose X-Forwarded-For names the client (comma-separated addresses; unset: none, the socket's
     # peer is the client). Behind API Gateway the source address comes from the event instead.
     trusted_proxies: str | None = None
