@@ -30,7 +30,7 @@ from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.db.rows import Connection
 from shared.domain.resources.catalog import family
-from shared.domain.resources.skills import SKILLS, file_row
+from shared.domain.resources.skills import SKILLS, MimeType, file_row
 
 EXPORT_PAGE = 200
 
@@ -63,7 +63,7 @@ class _File(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     path: str = Field(min_length=1, max_length=512)
-    mime_type: str | None = Field(default=None, max_length=200)
+    mime_type: MimeType = None
     content_b64: str
 
 
