@@ -312,7 +312,8 @@ def create_app(
     # Before the body is read and whatever the auth mode: a web page's write is refused unless the page is ours.
     origins = frozenset(o for o in (settings.allowed_origins or "").split(",") if o.strip())
     app.add_middleware(CrossSiteCheck, allowed=origins)
-    app.add_middleware(SecurityHeaders)
+    scripts: set[str] = set()  # the hashes of the inline scripts of our own pages; docs.install adds them
+    app.add_middleware(SecurityHeaders, scripts=scripts)
     if settings.allowed_hosts:
         app.add_middleware(HostCheck, allowed=frozenset(settings.allowed_hosts.split(",")))
 
@@ -333,7 +334,7 @@ def create_app(
             openapi.install(app, frozenset(route.path for route in health.router.routes))  # type: ignore[attr-defined]
         else:
             _document_whole_api(app, settings)
-        docs.install(app)
+        docs.install(app, scripts)
     return app
 
 

@@ -11,7 +11,7 @@ import hashlib
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -146,23 +146,34 @@ class CrossSiteCheck:
         return None
 
 
-_INLINE_SCRIPT = re.compile(rb"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
+_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
 
 
-def content_security_policy(body: bytes) -> str:
-    """Scripts from this server and the page's own inline ones (by hash), nothing from elsewhere, no framing.
+def script_hashes(page: str) -> set[str]:
+    """The CSP sources (``'sha256-…'``) of a page's inline scripts: for pages this server builds itself (/docs,
+    /redoc), hashed once when the app is built, never from a response on its way out (a stored file's script
+    would then be trusted too).
 
-    >>> "frame-ancestors 'none'" in content_security_policy(b"<script>go()</script>")
-    True
+    >>> script_hashes("<script>go()</script><script src='/a.js'></script>")
+    {"'sha256-5KYv+PUboo5h+0+YAtGRPbwv5d/QxzHslP4YGnUaxRw='"}
     """
-    hashes = " ".join(
-        "'sha256-" + base64.b64encode(hashlib.sha256(code).digest()).decode() + "'"
-        for code in _INLINE_SCRIPT.findall(body)
-    )
+    return {
+        "'sha256-" + base64.b64encode(hashlib.sha256(code.encode()).digest()).decode() + "'"
+        for code in _INLINE_SCRIPT.findall(page)
+    }
+
+
+def content_security_policy(scripts: Iterable[str] = ()) -> str:
+    """Scripts from this server and the known inline ones (``scripts``: hashes), nothing from elsewhere, no
+    framing.
+
+    >>> "frame-ancestors 'none'" in content_security_policy(), "script-src 'self';" in content_security_policy()
+    (True, True)
+    """
     return "; ".join(
         (
             "default-src 'self'",
-            f"script-src 'self' {hashes}".strip(),
+            f"script-src 'self' {' '.join(sorted(scripts))}".strip(),
             "style-src 'self' 'unsafe-inline'",  # Swagger UI and ReDoc set style attributes
             "img-src 'self' data:",
             "worker-src 'self' blob:",  # ReDoc's search worker
@@ -177,51 +188,36 @@ def content_security_policy(body: bytes) -> str:
 
 class SecurityHeaders:
     """Every HTML page gets a CSP and no-framing, no-sniffing and no-referrer headers; other answers
-    ``nosniff`` only. HTML bodies are small (the console, /docs, /redoc), so they are read whole to hash."""
+    ``nosniff`` only. The CSP allows the server's own script files and the inline scripts whose hashes are in
+    ``scripts`` (filled by ``shared.api.docs.install`` from the pages it builds, after this layer is added:
+    read at each answer). Nothing in a response body is trusted."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, scripts: set[str] | None = None) -> None:
         self.app = app
+        self.scripts = scripts if scripts is not None else set()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        start: Message | None = None
-        chunks: list[bytes] = []
 
-        async def capture(message: Message) -> None:
-            nonlocal start
-            if message["type"] == "http.response.start":
-                sent = dict(message.get("headers") or [])
-                if not sent.get(b"content-type", b"").startswith(b"text/html"):
-                    extra = (
-                        [] if b"x-content-type-options" in sent else [(b"x-content-type-options", b"nosniff")]
-                    )
-                    await send({**message, "headers": [*message.get("headers", []), *extra]})
-                    return
-                start = message
-                return
-            if start is None:
+        async def headed(message: Message) -> None:
+            if message["type"] != "http.response.start":
                 await send(message)
                 return
-            chunks.append(message.get("body", b""))
-            if message.get("more_body"):
-                return
-            body = b"".join(chunks)
-            extra = [
-                (b"content-security-policy", content_security_policy(body).encode()),
-                (b"x-frame-options", b"DENY"),
-                (b"x-content-type-options", b"nosniff"),
-                (b"referrer-policy", b"no-referrer"),
-            ]
-            kept = [(k, v) for k, v in start.get("headers", []) if k.lower() != b"content-length"]
-            present = {k.lower() for k, _ in kept}  # a page's own policy (the console's) wins
-            kept += [(b"content-length", str(len(body)).encode())]
-            kept += [(k, v) for k, v in extra if k not in present]
-            await send({**start, "headers": kept})
-            await send({"type": "http.response.body", "body": body})
+            headers = list(message.get("headers") or [])
+            present = {k.lower() for k, _ in headers}  # a page's own policy (the console's) wins
+            extra = [(b"x-content-type-options", b"nosniff")]
+            if dict(headers).get(b"content-type", b"").startswith(b"text/html"):
+                extra += [
+                    (b"content-security-policy", content_security_policy(self.scripts).encode()),
+                    (b"x-frame-options", b"DENY"),
+                    (b"referrer-policy", b"no-referrer"),
+                ]
+            headers += [(k, v) for k, v in extra if k not in present]
+            await send({**message, "headers": headers})
 
-        await self.app(scope, receive, capture)
+        await self.app(scope, receive, headed)
 
 
 class LastResort:
