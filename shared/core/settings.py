@@ -132,6 +132,9 @@ class Settings(BaseSettings):
     max_import_associations: int = Field(default=10_000, ge=0)
     max_import_memories: int = Field(default=10_000, ge=1)
     max_working_memory_items: int = Field(default=1000, ge=1)
+    # How long a memory write's Idempotency-Key is remembered: a retry within it replays the first answer; after
+    # it the key is free again, and the cleanup sweep (functions/cleanup, make dev) deletes the record.
+    idempotency_ttl_s: int = Field(default=24 * 3600, ge=60)
 
     # --- association graphs (traverse, recall's expansion) ---
     # A walk reaches each node once; these bound the rest, inside the one recursive statement: the strongest
