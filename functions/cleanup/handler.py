@@ -1,6 +1,7 @@
 """Lambda "cleanup", invoked by an EventBridge schedule (every 5 minutes): commits expired sessions that
 auto-commit, removes them, drops expired working-memory keys, ages out context events, and re-sends
-extraction jobs whose queue message was never sent, and drops rate-limit windows that ended an hour ago.
+extraction jobs whose queue message was never sent, drops rate-limit windows that ended an hour ago and memory
+writes' Idempotency-Key records past their time (settings.idempotency_ttl_s).
 
     >>> handler({"source": "aws.events", "detail-type": "Scheduled Event"}, context)   # doctest: +SKIP
     {'sessions_expired': 2, 'sessions_committed': 2, 'working_keys_expired': 0, 'events_purged': 0}
@@ -14,6 +15,7 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 
 from shared.app.bootstrap import process_services
+from shared.app.cleanup import expire_idempotency_records
 from shared.domain.auth import purge_rate_windows
 from shared.domain.indexing import index_pending
 from shared.domain.threads import requeue_stale_jobs
@@ -45,6 +47,10 @@ def handler(event: dict, context: object) -> dict[str, int]:
     # A safety net: bulk writes whose indexing message was lost still join the HNSW graph.
     result["vectors_indexed"] = index_pending(services.db, max_batches=10)
     result["rate_windows_purged"] = purge_rate_windows(services.db)
+    # Logged, not published: each custom metric is billed (infra/cost.py prices PUBLISHED_METRICS).
+    result["idempotency_records_expired"] = expire_idempotency_records(
+        services.db, services.settings.idempotency_ttl_s
+    )
     for name in PUBLISHED_METRICS:
         metrics.add_metric(name=name, unit=MetricUnit.Count, value=result[name])
     logger.info("session cleanup", extra=result)

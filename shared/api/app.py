@@ -21,7 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shared.api import docs, errors, openapi
 from shared.api.deps import principal, row_wall
-from shared.api.edge import HostCheck, LastResort, SecurityHeaders, StrictJson
+from shared.api.edge import CrossSiteCheck, HostCheck, LastResort, SecurityHeaders, StrictJson
 from shared.api.routes import health
 from shared.core.errors import PayloadTooLarge
 from shared.core.settings import Settings, get_settings
@@ -309,7 +309,11 @@ def create_app(
     app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
     fixed: dict[str, set[str]] = {}
     app.add_middleware(WireChecks, fixed=fixed)
-    app.add_middleware(SecurityHeaders)
+    # Before the body is read and whatever the auth mode: a web page's write is refused unless the page is ours.
+    origins = frozenset(o for o in (settings.allowed_origins or "").split(",") if o.strip())
+    app.add_middleware(CrossSiteCheck, allowed=origins)
+    scripts: set[str] = set()  # the hashes of the inline scripts of our own pages; docs.install adds them
+    app.add_middleware(SecurityHeaders, scripts=scripts)
     if settings.allowed_hosts:
         app.add_middleware(HostCheck, allowed=frozenset(settings.allowed_hosts.split(",")))
 
@@ -330,7 +334,7 @@ def create_app(
             openapi.install(app, frozenset(route.path for route in health.router.routes))  # type: ignore[attr-defined]
         else:
             _document_whole_api(app, settings)
-        docs.install(app)
+        docs.install(app, scripts)
     return app
 
 

@@ -153,6 +153,19 @@ def principal(
 PrincipalDep = Annotated[Principal, Depends(principal)]
 
 
+def secrets_shown(who: Principal, asked: bool, *, option: str = "reveal_secrets") -> bool:
+    """Whether stored secrets (MCP servers' env and header values, data providers' passwords) are answered as
+    stored: only when asked, and only to a caller that may write; a read-only key (or a token it minted) that
+    asks is refused (403 ``secrets_need_write_access``) rather than answered masked values it might take for
+    the real ones."""
+    if asked and who.access == "read":
+        raise Forbidden(
+            f"{option} needs a key that may write: a read-only key sees secrets masked",
+            code="secrets_need_write_access",
+        )
+    return asked
+
+
 async def row_wall(who: PrincipalDep) -> None:
     """Put the rest of the request behind the caller's row-level wall (migration 0015): every unit of work
     sees only ``who.visible_workspaces()``. Async on purpose: FastAPI runs a sync dependency in a copied

@@ -76,8 +76,34 @@ def _database_error(exc: Exception) -> JSONResponse | None:
 
 async def _nested_validation(_: Request, exc: ValidationError) -> JSONResponse:
     # Input that passed the request model but not a model built from it (e.g. a derived recall request).
-    detail = [{k: e[k] for k in ("type", "loc", "msg")} for e in exc.errors()]
+    detail = [writable({k: e[k] for k in ("type", "loc", "msg")}) for e in exc.errors()]
     return JSONResponse({"detail": detail}, status_code=422)
+
+
+def writable(error: dict[str, Any]) -> dict[str, Any]:
+    """A validation error the JSON answer can carry: one whose text holds an undecodable character (a lone
+    surrogate, which no UTF-8 encoder writes) loses its echo of the input, and such characters elsewhere (a
+    key in ``loc``) become ``?``. Else the answer itself would fail, a 500 for a client's bad input.
+
+    >>> writable({"loc": ["body", "\\ud800"], "msg": "bad", "input": "\\ud800"})
+    {'loc': ['body', '?'], 'msg': 'bad'}
+    """
+    try:
+        json.dumps(error, ensure_ascii=False).encode()
+        return error
+    except UnicodeEncodeError:
+        kept = {k: v for k, v in error.items() if k != "input"}
+        return _scrubbed(kept)
+
+
+def _scrubbed(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode()
+    if isinstance(value, dict):
+        return {_scrubbed(k): _scrubbed(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_scrubbed(v) for v in value]
+    return value
 
 
 # Validation errors listed in a 422; the rest are counted in one closing entry (otherwise a batch of 500 bad
@@ -90,7 +116,7 @@ async def _invalid_request(request: Request, exc: RequestValidationError) -> JSO
     errors = list(exc.errors())
     if (response := _not_json(request, errors)) is not None:
         return response
-    detail = jsonable_encoder(errors[:VALIDATION_ERRORS_LISTED])
+    detail = [writable(e) for e in jsonable_encoder(errors[:VALIDATION_ERRORS_LISTED])]
     if len(errors) > VALIDATION_ERRORS_LISTED:
         left = errors[VALIDATION_ERRORS_LISTED:]
         kinds = sorted({e["type"] for e in left})

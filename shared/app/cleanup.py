@@ -13,8 +13,27 @@ from contextlib import contextmanager
 
 from shared.app.services import Services
 from shared.core.settings import Settings
+from shared.db import idempotency
+from shared.db.pool import Database
 
 log = logging.getLogger("memorylayer.sessions.cleanup")
+# One sweep deletes at most this many idempotency records per statement, and this many statements: short
+# transactions, and a backlog (a first run, a long pause) is worked off over a few sweeps.
+IDEMPOTENCY_PURGE_BATCH = 5000
+IDEMPOTENCY_PURGE_BATCHES = 20
+
+
+def expire_idempotency_records(db: Database, ttl_s: int) -> int:
+    """Delete memory writes' Idempotency-Key records older than ``ttl_s`` (settings.idempotency_ttl_s); how many.
+    A write already treats such a record as absent: this only keeps the table from growing for ever."""
+    purged = 0
+    for _ in range(IDEMPOTENCY_PURGE_BATCHES):
+        with db.transaction() as conn:
+            count = idempotency.purge(conn, ttl_s, IDEMPOTENCY_PURGE_BATCH)
+        purged += count
+        if count < IDEMPOTENCY_PURGE_BATCH:
+            break
+    return purged
 
 
 @contextmanager
@@ -47,6 +66,9 @@ def session_cleanup(settings: Settings, interval_s: float | None = None) -> Iter
 
     def run() -> None:
         result = service.cleanup()
+        result["idempotency_records_expired"] = expire_idempotency_records(
+            services.db, settings.idempotency_ttl_s
+        )
         if any(result.values()):
             log.info("session cleanup: %s", result)
 

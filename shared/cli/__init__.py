@@ -135,6 +135,11 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     export.add_argument("--no-associations", action="store_true", help="memories only, no associations")
     export.add_argument(
+        "--include-secrets",
+        action="store_true",
+        help="MCP server env/header values and data provider passwords as stored (default: masked, ***)",
+    )
+    export.add_argument(
         "--format",
         choices=["1.0", "2.0"],
         default="2.0",

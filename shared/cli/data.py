@@ -46,11 +46,15 @@ def cmd_export(args: argparse.Namespace) -> int:
         from shared.api.wire import export_lines, export_lines_v2
 
         if args.format == "2.0" and not args.no_associations:
-            lines = export_lines_v2(*_roundtrip(db, settings).export(args.workspace))
+            lines = export_lines_v2(
+                *_roundtrip(db, settings).export(args.workspace, secrets=args.include_secrets)
+            )
         else:
             lines = export_lines(
                 *_workspaces(db, settings).export_rows(
-                    args.workspace, include_associations=not args.no_associations
+                    args.workspace,
+                    include_associations=not args.no_associations,
+                    secrets=args.include_secrets,
                 )
             )
         header_line = next(lines)

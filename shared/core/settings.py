@@ -76,6 +76,10 @@ class Settings(BaseSettings):
     # Host names the API answers to, comma-separated ("*": any). Unset: any, except that a server bound to
     # loopback (make dev, memorylayer serve) answers only to loopback names (local_server_settings).
     allowed_hosts: str | None = None
+    # Web origins (``https://app.example.com``, comma-separated) whose pages may write to the API from a browser,
+    # besides the server's own pages (the console, /docs). Unset: none; every other browser write is a 403
+    # cross_site_request, in every auth mode (requests without an Origin, as from curl and the SDKs, pass).
+    allowed_origins: str | None = None
     # Proxies whose X-Forwarded-For names the client (comma-separated addresses; unset: none, the socket's
     # peer is the client). Behind API Gateway the source address comes from the event instead.
     trusted_proxies: str | None = None
@@ -132,6 +136,9 @@ class Settings(BaseSettings):
     max_import_rows_per_kind: int = Field(default=10_000, ge=1)
     max_import_rows: int = Field(default=50_000, ge=1)
     max_working_memory_items: int = Field(default=1000, ge=1)
+    # How long a memory write's Idempotency-Key is remembered: a retry within it replays the first answer; after
+    # it the key is free again, and the cleanup sweep (functions/cleanup, make dev) deletes the record.
+    idempotency_ttl_s: int = Field(default=24 * 3600, ge=60)
 
     # --- association graphs (traverse, recall's expansion) ---
     # A walk reaches each node once; these bound the rest, inside the one recursive statement: the strongest

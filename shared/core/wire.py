@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -44,8 +45,42 @@ def strict_json(text: str | bytes) -> Any:
     ...
     ValueError: NaN is not a JSON number
     """
-    return json.loads(text, parse_constant=_not_a_number)
+    value = json.loads(text, parse_constant=_not_a_number)
+    if has_lone_surrogate(value):
+        raise ValueError(LONE_SURROGATE)
+    return value
 
 
 def _not_a_number(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
+
+
+LONE_SURROGATE = (
+    "a string holds a lone surrogate (U+D800 to U+DFFF outside a pair), which is not Unicode text"
+)
+# Any surrogate escape in the raw JSON (pairs too): only a body holding one is parsed again to look closer.
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def has_lone_surrogate(value: Any) -> bool:
+    """Whether a parsed JSON value holds a string (or key) with a lone surrogate: JSON's ``"\\ud800"`` parses to
+    one, but no UTF-8 encoder (the database's, the answer's) can write it.
+
+    >>> has_lone_surrogate(json.loads('{"a": ["\\\\ud800"]}')), has_lone_surrogate(json.loads('"\\\\ud83d\\\\ude00"'))
+    (True, False)
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isascii() and _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+_SURROGATE = re.compile("[\\ud800-\\udfff]")

@@ -529,6 +529,8 @@ CREATE TABLE public.idempotency_records (
 ALTER TABLE ONLY public.idempotency_records
     ADD CONSTRAINT idempotency_records_pkey PRIMARY KEY (workspace_id, key);
 
+CREATE INDEX idempotency_records_created_at ON public.idempotency_records USING btree (created_at);
+
 ALTER TABLE public.idempotency_records ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY workspace_wall ON public.idempotency_records TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));

@@ -122,9 +122,12 @@ class RoundTrip:
         self.memories = memories
 
     # ------------------------------------------------------------------ export
-    def export(self, workspace_id: str) -> tuple[dict[str, Any], Iterator[tuple[str, dict[str, Any]]]]:
+    def export(
+        self, workspace_id: str, *, secrets: bool = False
+    ) -> tuple[dict[str, Any], Iterator[tuple[str, dict[str, Any]]]]:
         """The header, and the records: ``(kind, row)`` in file order, ``("memory", {"raw", "row"})`` for a
-        memory (its raw columns, and the row the wire model shapes), and last ``("end", {"counts": ...})``."""
+        memory (its raw columns, and the row the wire model shapes), and last ``("end", {"counts": ...})``.
+        Resources' secrets are masked unless ``secrets``."""
         with self.db.connection() as conn:
             counts = ws_repo.export_counts(conn, workspace_id)
         if not counts["found"]:
@@ -137,9 +140,9 @@ class RoundTrip:
             "total_memories": counts["m"],
             "total_associations": counts["a"],
         }
-        return header, self._records(workspace_id)
+        return header, self._records(workspace_id, secrets)
 
-    def _records(self, workspace_id: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    def _records(self, workspace_id: str, secrets: bool) -> Iterator[tuple[str, dict[str, Any]]]:
         counts: Counter[str] = Counter()
         for kind, table in repo.TABLES.items():
             after: tuple[Any, ...] | None = None
@@ -162,7 +165,7 @@ class RoundTrip:
                         row = {"raw": row, "row": shaped[row["id"]]}
                     counts[kind] += 1
                     yield kind, row
-        for resource in resource_transfer.export_items(self.db, workspace_id):
+        for resource in resource_transfer.export_items(self.db, workspace_id, secrets=secrets):
             counts["resource"] += 1
             yield "resource", resource
         yield "end", {"counts": dict(counts)}

@@ -162,11 +162,18 @@ class WorkspaceService:
 
     # ------------------------------------------------------------------ export / import
     def export_rows(
-        self, workspace_id: str, *, include_associations: bool, offset: int = 0, limit: int = 0
+        self,
+        workspace_id: str,
+        *,
+        include_associations: bool,
+        offset: int = 0,
+        limit: int = 0,
+        secrets: bool = False,
     ) -> tuple[dict[str, Any], Iterator[tuple[str, dict[str, Any]]]]:
         """The export's header, and its records: ``("memory", row)`` for each memory, then
         ``("association", row)`` for each association (read page by page as they are consumed), then
-        ``("resource", item)`` for each versioned resource with its revisions (already in wire form)."""
+        ``("resource", item)`` for each versioned resource with its revisions (already in wire form; secrets
+        masked unless ``secrets``)."""
         with self.db.connection() as conn:
             counts = repo.export_counts(conn, workspace_id)
         if not counts["found"]:
@@ -182,10 +189,10 @@ class WorkspaceService:
             "total_memories": total,
             "total_associations": counts["a"] if include_associations else 0,
         }
-        return header, self._export_records(workspace_id, include_associations, offset, total)
+        return header, self._export_records(workspace_id, include_associations, offset, total, secrets)
 
     def _export_records(
-        self, workspace_id: str, include_associations: bool, offset: int, total: int
+        self, workspace_id: str, include_associations: bool, offset: int, total: int, secrets: bool
     ) -> Iterator[tuple[str, dict[str, Any]]]:
         after: tuple[Any, str] | None = None
         sent, skip = 0, offset
@@ -208,7 +215,7 @@ class WorkspaceService:
                 edges = assoc_repo.all_in_workspace(conn, workspace_id)
             for edge in edges:
                 yield "association", edge
-        for resource in resource_transfer.export_items(self.db, workspace_id):
+        for resource in resource_transfer.export_items(self.db, workspace_id, secrets=secrets):
             yield "resource", resource
 
     def _check_associations(self, edges: Any) -> None:

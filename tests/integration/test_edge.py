@@ -120,3 +120,36 @@ def test_a_read_only_key_does_not_keep_a_session_alive(settings, services):
             assert expires() == before  # ... and left as it was
             http.get("/v1/context/status", headers={"Authorization": write, "X-Session-ID": sid, **h(ws)})
             assert expires() > before  # a key that may write keeps it alive
+
+
+def test_the_policy_never_trusts_a_script_found_in_a_response():
+    from fastapi import FastAPI
+    from fastapi.responses import HTMLResponse
+
+    from shared.api.edge import SecurityHeaders
+
+    app = FastAPI()
+    app.add_middleware(SecurityHeaders, scripts={"'sha256-known'"})
+
+    @app.get("/page")
+    def page() -> HTMLResponse:  # as a stored page echoed back would be
+        return HTMLResponse("<html><script>alert(document.domain)</script></html>")
+
+    with serve_in_thread(app) as url:
+        answer = httpx.get(f"{url}/page")
+    script_src = next(
+        p for p in answer.headers["content-security-policy"].split("; ") if p.startswith("script-src")
+    )
+    assert script_src == "script-src 'self' 'sha256-known'"
+
+
+def test_the_docs_scripts_are_trusted_by_their_hashes_known_in_advance(http):
+    from shared.api.edge import script_hashes
+
+    page = http.get("/docs")
+    inline = script_hashes(page.text)
+    assert inline  # Swagger UI's page starts itself with an inline script
+    script_src = next(
+        p for p in page.headers["content-security-policy"].split("; ") if p.startswith("script-src")
+    )
+    assert set(script_src.split()[2:]) >= inline

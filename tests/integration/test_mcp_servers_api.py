@@ -196,7 +196,8 @@ def test_another_workspace_or_tenant_sees_and_changes_nothing(secured, ws, other
 def test_servers_round_trip_through_the_workspace_export(http, ws, other_ws):
     http.headers["X-Workspace-ID"] = ws
     server = make(http, STDIO)
-    exported = http.get(f"/v1/workspaces/{ws}/export")
+    assert "s3cret" not in http.get(f"/v1/workspaces/{ws}/export").text  # secrets only when asked for
+    exported = http.get(f"/v1/workspaces/{ws}/export", params={"include_secrets": "true"})
     lines = [json.loads(line) for line in exported.text.splitlines()]
     assert [line["data"]["id"] for line in lines if line["type"] == "resource"] == [server["id"]]
     r = http.post(

@@ -354,3 +354,66 @@ def test_our_sdk_drives_skills(base_url, ws):
         ]
         client.delete_skill(skill.id)
         assert client.get_skill(skill.id, include_deleted=True).revision == back.revision + 1
+
+
+@pytest.mark.parametrize(
+    "mime_type",
+    ["text/plain\r\nX-Injected: 1", "text/html\n", "text", 'text/plain; charset="a\x01"', "a b/c"],
+)
+def test_a_mime_type_that_is_not_one_is_refused_and_nothing_is_stored(api, mime_type):
+    sid = make_skill(api)["id"]
+    put = api.put(
+        f"/v1/skills/{sid}/files/notes.txt", json={"content_b64": b64(b"hi"), "mime_type": mime_type}
+    )
+    assert put.status_code == 422, put.text
+    inline = {"path": "notes.txt", "content": "hi", "mime_type": mime_type}
+    assert api.post("/v1/skills", json={**SKILL, "name": "other", "files": [inline]}).status_code == 422
+    assert api.get(f"/v1/skills/{sid}/files").json()["files"] == []
+    assert api.get(f"/v1/skills/{sid}/files/notes.txt").status_code == 404
+    assert [s["name"] for s in api.get("/v1/skills").json()["skills"]] == ["pdf-tables"]
+
+
+def test_a_mime_type_with_parameters_is_kept(api):
+    sid = make_skill(api)["id"]
+    mime = 'text/plain; charset=utf-8; note="a; b"'
+    put = api.put(f"/v1/skills/{sid}/files/notes.txt", json={"content_b64": b64(b"hi"), "mime_type": mime})
+    assert put.status_code == 200 and put.json()["mime_type"] == mime
+    got = api.get(f"/v1/skills/{sid}/files/notes.txt")
+    assert got.headers["content-type"].startswith("text/plain") and got.content == b"hi"
+
+
+PAGE = b"<html><body><script>fetch('/v1/memories', {method: 'POST'})</script></body></html>"
+
+
+@pytest.mark.parametrize(
+    ("mime_type", "name"),
+    [
+        ("text/html", "page.html"),
+        ("image/svg+xml", "logo.svg"),
+        ("application/xhtml+xml", "page.xhtml"),
+        ("text/xml", "data.xml"),
+        ("text/javascript", "run.js"),
+        (None, "blob"),
+    ],
+)
+def test_a_stored_file_that_could_run_is_served_as_a_download(api, mime_type, name):
+    sid = make_skill(api)["id"]
+    body = {"content_b64": b64(PAGE), "mime_type": mime_type}
+    assert api.put(f"/v1/skills/{sid}/files/assets/{name}", json=body).status_code == 200
+    got = api.get(f"/v1/skills/{sid}/files/assets/{name}")
+    assert got.status_code == 200 and got.content == PAGE
+    assert got.headers["content-type"] == "application/octet-stream"
+    assert got.headers["content-disposition"] == f'attachment; filename="{name}"'
+    assert got.headers["x-content-type-options"] == "nosniff"
+    assert "sha256-" not in got.headers.get("content-security-policy", "")  # its script is trusted nowhere
+    listed = api.get(f"/v1/skills/{sid}/files").json()["files"]
+    assert [f["mime_type"] for f in listed] == [mime_type]  # the type as uploaded is still reported
+
+
+@pytest.mark.parametrize("mime_type", ["text/plain", "application/json", "image/png", "text/markdown"])
+def test_an_inert_file_is_served_as_its_type(api, mime_type):
+    sid = make_skill(api)["id"]
+    api.put(f"/v1/skills/{sid}/files/assets/f", json={"content_b64": b64(b"x"), "mime_type": mime_type})
+    got = api.get(f"/v1/skills/{sid}/files/assets/f")
+    assert got.headers["content-type"].split(";")[0] == mime_type and "content-disposition" not in got.headers
+    assert got.headers["x-content-type-options"] == "nosniff"

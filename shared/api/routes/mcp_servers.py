@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Response
+from fastapi import APIRouter, Depends, Path, Query, Response
 
-from shared.api.deps import CallerDep, ServicesDep
+from shared.api.deps import CallerDep, PrincipalDep, ServicesDep, secrets_shown
 from shared.api.routes.resources import Limit, actor
 from shared.api.schemas import mcp_servers as wire
 from shared.domain.resources import mcp_servers as mcp
@@ -16,7 +16,19 @@ from shared.domain.resources import mcp_servers as mcp
 router = APIRouter(prefix="/v1/mcp-servers", tags=["mcp-servers"])
 
 ServerId = Annotated[str, Path(description="The server's id.", max_length=200)]
-Reveal = Annotated[bool, Query(description="Answer `env` and `headers` values as stored (default: `***`).")]
+Reveal = Annotated[
+    bool,
+    Query(
+        description="Answer `env` and `headers` values as stored (default: `***`); a key that may write only."
+    ),
+]
+
+
+def _reveal(who: PrincipalDep, reveal_secrets: Reveal = False) -> bool:
+    return secrets_shown(who, reveal_secrets)
+
+
+RevealSecrets = Annotated[bool, Depends(_reveal)]
 
 
 def _server(row: dict[str, Any], reveal: bool) -> wire.McpServer:
@@ -28,7 +40,7 @@ def _server(row: dict[str, Any], reveal: bool) -> wire.McpServer:
 
 @router.post("", status_code=201, response_model=wire.McpServerResponse)
 def create_mcp_server(
-    body: mcp.McpServerCreate, caller: CallerDep, svc: ServicesDep, reveal_secrets: Reveal = False
+    body: mcp.McpServerCreate, caller: CallerDep, svc: ServicesDep, reveal_secrets: RevealSecrets
 ) -> wire.McpServerResponse:
     """Register a server (stdio needs `command`, the others `url`); a taken name is a 409."""
     workspace = caller.workspace(body.workspace_id)
@@ -40,6 +52,7 @@ def create_mcp_server(
 def list_mcp_servers(
     caller: CallerDep,
     svc: ServicesDep,
+    reveal_secrets: RevealSecrets,
     name: Annotated[str | None, Query(max_length=64, description="Only the server of this name.")] = None,
     transport: Annotated[str | None, Query(max_length=32, description="Only this transport.")] = None,
     enabled: Annotated[
@@ -47,7 +60,6 @@ def list_mcp_servers(
     ] = None,
     user_id: Annotated[str | None, Query(max_length=200, description="Only this user's.")] = None,
     include_shadowed: Annotated[bool, Query(description="Accepted: one workspace shadows nothing.")] = False,
-    reveal_secrets: Reveal = False,
     limit: Limit = 100,
     offset: Annotated[int, Query(ge=0, le=10000, description="How many to skip (0-10000).")] = 0,
 ) -> wire.McpServerListResponse:
@@ -67,7 +79,7 @@ def list_mcp_servers(
 
 @router.post("/resolve", response_model=wire.McpServerResolveResponse)
 def resolve_mcp_server(
-    body: mcp.McpServerResolve, caller: CallerDep, svc: ServicesDep, reveal_secrets: Reveal = False
+    body: mcp.McpServerResolve, caller: CallerDep, svc: ServicesDep, reveal_secrets: RevealSecrets
 ) -> wire.McpServerResolveResponse:
     """By `name`: that server if enabled. By `query`: enabled servers sharing most of its words (`candidates`,
     best first; `transport` filters)."""
@@ -87,7 +99,7 @@ def import_mcp_servers(body: mcp.McpServerImport, caller: CallerDep, svc: Servic
 
 
 @router.get("/export", response_model=wire.McpJson)
-def export_mcp_servers(caller: CallerDep, svc: ServicesDep, reveal_secrets: Reveal = False) -> dict[str, Any]:
+def export_mcp_servers(caller: CallerDep, svc: ServicesDep, reveal_secrets: RevealSecrets) -> dict[str, Any]:
     """The enabled servers as a `.mcp.json` document (`{"mcpServers": {name: config}}`)."""
     rows = svc.mcp_servers.listing(caller.workspace(), enabled=True, limit=500)
     return mcp.mcp_json([mcp.shown(row["content"], reveal=reveal_secrets) for row in rows])
@@ -95,7 +107,7 @@ def export_mcp_servers(caller: CallerDep, svc: ServicesDep, reveal_secrets: Reve
 
 @router.get("/{server_id}", response_model=wire.McpServerResponse)
 def get_mcp_server(
-    server_id: ServerId, caller: CallerDep, svc: ServicesDep, reveal_secrets: Reveal = False
+    server_id: ServerId, caller: CallerDep, svc: ServicesDep, reveal_secrets: RevealSecrets
 ) -> wire.McpServerResponse:
     """One server by id; secrets in its config are masked unless `reveal_secrets`."""
     return wire.McpServerResponse(
@@ -109,7 +121,7 @@ def update_mcp_server(
     body: mcp.McpServerUpdate,
     caller: CallerDep,
     svc: ServicesDep,
-    reveal_secrets: Reveal = False,
+    reveal_secrets: RevealSecrets,
 ) -> wire.McpServerResponse:
     """Change the fields sent (`metadata` merged); still a revision."""
     written = svc.mcp_servers.update(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import re
 import tarfile
 from collections.abc import Iterator
 from typing import Annotated, Any
@@ -356,9 +357,17 @@ def _tar_chunks(files: Iterator[dict[str, Any]]) -> Iterator[bytes]:
     responses={200: {"content": {"application/octet-stream": {}}}},
 )
 def get_skill_file(skill_id: SkillId, file_path: FilePath, caller: CallerDep, svc: ServicesDep) -> Response:
-    """One file's bytes, with the MIME type it was uploaded with."""
+    """One file's bytes: with the MIME type it was uploaded with if that type is inert (plain text, Markdown,
+    CSV, JSON, PNG, JPEG, GIF, WebP), else as an `application/octet-stream` attachment."""
     row = svc.skills.file(caller.workspace(), skill_id, file_path)
-    return Response(content=bytes(row["content"]), media_type=row["mime_type"] or "application/octet-stream")
+    served = sk.served_type(row["mime_type"])
+    # An uploaded page must not run on the API's origin: other types download, nothing is sniffed, and the
+    # sandbox policy gives whatever a browser renders an origin of its own, without scripts.
+    headers = {"X-Content-Type-Options": "nosniff", "Content-Security-Policy": "default-src 'none'; sandbox"}
+    if served == "application/octet-stream":
+        name = re.sub(r"[^A-Za-z0-9._-]", "_", file_path.rsplit("/", 1)[-1])[:200] or "file"
+        headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return Response(content=bytes(row["content"]), media_type=served, headers=headers)
 
 
 @router.put("/{skill_id}/files/{file_path:path}", response_model=wire.SkillFileInfo)

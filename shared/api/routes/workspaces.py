@@ -12,7 +12,7 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from shared.api import schemas, wire
-from shared.api.deps import Caller, CallerDep, ServicesDep, valid_workspace
+from shared.api.deps import Caller, CallerDep, ServicesDep, secrets_shown, valid_workspace
 from shared.api.openapi import body_schema
 from shared.api.routes.params import ContextIdPath, Offset, WorkspaceIdPath
 from shared.core import ontology
@@ -129,14 +129,26 @@ def export_workspace(
             "and associations only. A slice (offset, limit) or include_associations=false is always 1.0."
         ),
     ] = "2.0",
+    include_secrets: Annotated[
+        bool,
+        Query(
+            description="Export MCP servers' `env` and `headers` values and data providers' passwords as stored "
+            "(default: masked, `***`); a key that may write only."
+        ),
+    ] = False,
 ) -> StreamingResponse:
     """The workspace as NDJSON: a header line, then one line per row, then (2.0) an end line with the counts."""
     workspace_id = _mine(caller, workspace_id)
+    secrets = secrets_shown(caller.principal, include_secrets, option="include_secrets")
     if version == "2.0" and not offset and not limit and include_associations:
-        lines = wire.export_lines_v2(*svc.roundtrip.export(workspace_id))
+        lines = wire.export_lines_v2(*svc.roundtrip.export(workspace_id, secrets=secrets))
     else:
         header, records = svc.workspaces.export_rows(
-            workspace_id, include_associations=include_associations, offset=offset, limit=limit
+            workspace_id,
+            include_associations=include_associations,
+            offset=offset,
+            limit=limit,
+            secrets=secrets,
         )
         lines = wire.export_lines(header, records)
     return StreamingResponse(lines, media_type="application/x-ndjson")

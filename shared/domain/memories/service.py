@@ -274,7 +274,7 @@ class MemoryService:
             return repo.sequence_keys(conn, workspace_id)
 
     def _replay(self, conn: Connection, workspace_id: str, key: str, request_hash: str) -> dict | None:
-        record = idempotency.lock(conn, workspace_id, key)
+        record = idempotency.lock(conn, workspace_id, key, self.settings.idempotency_ttl_s)
         if record is None:
             return None
         if record["request_hash"] != request_hash:

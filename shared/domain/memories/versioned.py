@@ -140,7 +140,8 @@ def _mutate(
             if current is None:
                 raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
             workspace_id = current["workspace_id"]
-            replay = _replay(conn, workspace_id, memory_id, condition.operation_id, request_hash)
+            ttl_s = memories.settings.idempotency_ttl_s
+            replay = _replay(conn, workspace_id, memory_id, condition.operation_id, request_hash, ttl_s)
             if replay is not None:
                 return Mutation(replay, replayed=True)
             _check(current, action, condition)
@@ -184,10 +185,11 @@ def _check(current: dict[str, Any], action: Action, condition: Condition) -> Non
 
 
 def _replay(
-    conn: Connection, workspace_id: str, memory_id: str, operation_id: str, request_hash: str
+    conn: Connection, workspace_id: str, memory_id: str, operation_id: str, request_hash: str, ttl_s: int
 ) -> dict[str, Any] | None:
-    """The first result of this operation, if it ran; a 409 if its key was used for another request."""
-    record = idempotency.lock(conn, workspace_id, operation_id)
+    """The first result of this operation, if it ran within ``ttl_s``; a 409 if its key was used for another
+    request."""
+    record = idempotency.lock(conn, workspace_id, operation_id, ttl_s)
     if record is None:
         return None
     if record["request_hash"] != request_hash or record["memory_id"] != memory_id:

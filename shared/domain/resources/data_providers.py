@@ -6,10 +6,17 @@ uploaded directly), whose sync has nothing to fetch; any other type is registere
     >>> svc = DataProviderService(resources)                                               # doctest: +SKIP
     >>> svc.sync("ws_a", provider_id)                                                      # doctest: +SKIP
     []
+
+Secrets in ``connection_args`` (a value under a name like ``password``, ``secret``, ``token``, ``api_key``) are
+answered masked, as MCP servers' are, unless asked for:
+
+    >>> mask_secrets({"host": "db", "password": "s3cret", "options": {"token": "t"}, "api_key": "${KEY}"})
+    {'host': 'db', 'password': '***', 'options': {'token': '***'}, 'api_key': '${KEY}'}
 """
 
 from __future__ import annotations
 
+import re
 import uuid
 from typing import Any
 
@@ -24,6 +31,37 @@ from shared.domain.resources.service import Document, Kind, Precondition, Resour
 DATA_PROVIDERS = Kind("data_provider", "data provider", "dp")
 LOCAL = "local"
 LIST_CAP = 1000
+MASK = "***"
+# Names of connection settings that hold a secret (matched anywhere in the name, any case: db_password, apiKey).
+SECRET_NAME = re.compile(
+    r"pass(word|wd|phrase)?|secret|token|api_?key|access_?key|private_?key|credential|auth|dsn|connection_?string",
+    re.I,
+)
+
+
+def mask_secrets(args: Any) -> Any:
+    """``connection_args`` as answered: values under a secret's name masked (a whole object under one too; other
+    objects are looked into), ``${VAR}`` placeholders shown as they are."""
+    if isinstance(args, dict):
+        return {k: _masked(v) if SECRET_NAME.search(str(k)) else mask_secrets(v) for k, v in args.items()}
+    if isinstance(args, list):
+        return [mask_secrets(v) for v in args]
+    return args
+
+
+def _masked(value: Any) -> Any:
+    if isinstance(value, str) and value.startswith("${") and value.endswith("}"):
+        return value
+    if value is None or value == "":
+        return value  # nothing there to hide; saying so helps
+    return MASK
+
+
+def shown(content: dict[str, Any], *, reveal: bool) -> dict[str, Any]:
+    """A provider's content as answered (or exported): secrets masked unless ``reveal``."""
+    if reveal:
+        return content
+    return {**content, "connection_args": mask_secrets(content.get("connection_args") or {})}
 
 
 class DataProviderCreate(RequestModel):

@@ -8,15 +8,18 @@ in its revisions), summarised by ``bundle_hash``.
     ('pull', 'No local state; server version available')
     >>> file_kind("references/api.md"), file_kind("notes.txt")
     ('reference', 'other')
+    >>> served_type("text/plain; charset=utf-8"), served_type("text/html"), served_type(None)
+    ('text/plain', 'application/octet-stream', 'application/octet-stream')
 """
 
 from __future__ import annotations
 
 import hashlib
 import posixpath
+import re
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from shared.core.errors import InvalidInput, NotFound
 from shared.core.fields import WorkspaceId
@@ -25,6 +28,52 @@ from shared.domain.resources.fields import NonBlank, ResourceMetadata
 from shared.domain.resources.service import Document, Kind
 
 SKILLS = Kind("skill", "skill", "skl")
+
+# RFC 9110's media type: type "/" subtype, then "; name=value" parameters (a token or a quoted string), spaces and
+# tabs only between them. No control character: a CR or LF stored here would later break the response head that
+# names it.
+_TOKEN = r"[A-Za-z0-9!#$%&'*+.^_`|~-]+"
+_MEDIA_TYPE = re.compile(
+    rf"{_TOKEN}/{_TOKEN}(?:[ \t]*;[ \t]*{_TOKEN}=(?:{_TOKEN}|\"(?:[^\"\\\x00-\x1f\x7f]|\\[^\x00-\x1f\x7f])*\"))*"
+)
+
+
+def _media_type(value: str | None) -> str | None:
+    if value is not None and not _MEDIA_TYPE.fullmatch(value):
+        raise ValueError(
+            "a MIME type is type/subtype with optional ; name=value parameters, no control characters"
+        )
+    return value
+
+
+MimeType = Annotated[
+    str | None,
+    Field(max_length=200, description="Its MIME type (`type/subtype`, optional `; name=value` parameters)."),
+    AfterValidator(_media_type),
+]
+# Types a browser shows without running anything: a stored file of one of these is served as that type; any other
+# (HTML, SVG, XML, JavaScript: a script on the API's origin) as an attachment of application/octet-stream.
+INERT_TYPES = frozenset(
+    {
+        "text/plain",
+        "text/markdown",
+        "text/csv",
+        "application/json",
+        "application/x-ndjson",
+        "image/png",
+        "image/jpeg",
+        "image/gif",
+        "image/webp",
+    }
+)
+
+
+def served_type(mime_type: str | None) -> str:
+    """The content type a stored file is served with: its own type (without parameters) if inert, else
+    ``application/octet-stream``."""
+    bare = (mime_type or "").split(";", 1)[0].strip().lower()
+    return bare if bare in INERT_TYPES else "application/octet-stream"
+
 
 SourceMode = Literal["server", "filesystem", "mirrored"]
 SkillName = Annotated[
@@ -60,7 +109,7 @@ class SkillFileInline(RequestModel):
         min_length=1, max_length=512, description="Its path in the bundle (e.g. `scripts/run.py`)."
     )
     content: str = Field(default="", max_length=MAX_FILE_BYTES, description="Its text (UTF-8).")
-    mime_type: str | None = Field(default=None, max_length=200, description="Its MIME type.")
+    mime_type: MimeType = None
 
 
 class SkillReplace(RequestModel):
@@ -128,7 +177,7 @@ class SkillFileUpsert(RequestModel):
     content_b64: str | None = Field(
         default=None, max_length=2 * MAX_FILE_BYTES, description="Its content, base64."
     )
-    mime_type: str | None = Field(default=None, max_length=200, description="Its MIME type.")
+    mime_type: MimeType = None
     workspace_id: WorkspaceId = None
 
 

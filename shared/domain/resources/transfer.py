@@ -5,7 +5,9 @@ its whole history; an import writes them as they were (ids, revisions, ETags, Id
     >>> import_items(db, "ws_b", [line["data"] for line in lines], tenant_id="_default")   # doctest: +SKIP
     {'imported': 3, 'skipped': 0, 'details': []}
 
-A skill's line also carries its bundle files (``files``: path, MIME type, content in base64).
+A skill's line also carries its bundle files (``files``: path, MIME type, content in base64). Secrets (MCP
+servers' ``env`` and ``headers`` values, data providers' passwords and tokens) are exported masked, as the API
+answers them, unless ``secrets=True`` (the route allows that to a key that may write, asking explicitly).
 
 A resource whose id or key is taken in the target workspace is skipped (nothing of it written); one that is not
 a valid document of a served family, or whose parent (an observation's view) is not in the workspace, is reported
@@ -29,8 +31,9 @@ from shared.db import skill_files
 from shared.db import workspaces as ws_repo
 from shared.db.pool import Database
 from shared.db.rows import Connection
+from shared.domain.resources import data_providers, mcp_servers
 from shared.domain.resources.catalog import family
-from shared.domain.resources.skills import SKILLS, file_row
+from shared.domain.resources.skills import SKILLS, MimeType, file_row
 
 EXPORT_PAGE = 200
 
@@ -63,7 +66,7 @@ class _File(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     path: str = Field(min_length=1, max_length=512)
-    mime_type: str | None = Field(default=None, max_length=200)
+    mime_type: MimeType = None
     content_b64: str
 
 
@@ -87,15 +90,34 @@ def _file_rows(index: int, resource: ExportedResource) -> list[dict[str, Any]]:
         raise InvalidInput(f"resources[{index}]: a bad skill file ({exc})", code="invalid_import") from exc
 
 
-def _wire(row: dict[str, Any]) -> dict[str, Any]:
+def _wire(row: dict[str, Any], secrets: bool) -> dict[str, Any]:
     out = {k: v for k, v in row.items() if k not in ("workspace_id", "tenant_id", "sequence")}
     for name in ("created_at", "updated_at", "deleted_at"):
         out[name] = iso(out[name])
+    if not secrets:
+        out["content"] = without_secrets(row["kind"], row["content"])
     return out
 
 
-def export_items(db: Database, workspace_id: str) -> Iterator[dict[str, Any]]:
-    """Each resource of the workspace (tombstones too) with its revisions, oldest change first, in pages."""
+def without_secrets(kind: str, content: dict[str, Any]) -> dict[str, Any]:
+    """A resource's content with its secret values masked (only the fields it has; other kinds as they are).
+
+    >>> without_secrets("mcp_server", {"command": "x", "env": {"TOKEN": "t"}})
+    {'command': 'x', 'env': {'TOKEN': '***'}}
+    """
+    masked: dict[str, Any] = {}
+    if kind == mcp_servers.MCP_SERVERS.name:
+        masked = {
+            k: mcp_servers.mask(content[k]) for k in ("env", "headers") if isinstance(content.get(k), dict)
+        }
+    elif kind == data_providers.DATA_PROVIDERS.name and isinstance(content.get("connection_args"), dict):
+        masked = {"connection_args": data_providers.mask_secrets(content["connection_args"])}
+    return {**content, **masked} if masked else content
+
+
+def export_items(db: Database, workspace_id: str, *, secrets: bool = False) -> Iterator[dict[str, Any]]:
+    """Each resource of the workspace (tombstones too) with its revisions, oldest change first, in pages;
+    secrets masked unless ``secrets``."""
     after: int | None = None
     while True:
         with db.connection() as conn:
@@ -113,7 +135,8 @@ def export_items(db: Database, workspace_id: str) -> Iterator[dict[str, Any]]:
         after = page[-1]["sequence"]
         for head, history in zip(page, histories, strict=True):
             extra = {"files": files[head["id"]]} if head["id"] in files else {}
-            yield {**_wire(head), "revisions": [_wire(r) for r in history], **extra}
+            revisions = [_wire(r, secrets) for r in history]
+            yield {**_wire(head, secrets), "revisions": revisions, **extra}
 
 
 def _validated(index: int, item: Any) -> ExportedResource:
