@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import Depends, Header, Query, Request
 
 from shared.core.errors import Forbidden, InvalidInput, Unauthorized
-from shared.core.settings import DEFAULT_WORKSPACE
+from shared.core.settings import DEFAULT_WORKSPACE, USER_CHAT_WORKSPACE
 from shared.db import audit, rls
 from shared.db.scope import Scope
 from shared.domain.auth import Principal, request_cost
@@ -74,12 +74,31 @@ class Caller:
         self.principal.require_workspace(self.principal.user_space)
 
     def lookup_scope(self, body_workspace: str | None = None) -> Scope:
-        """Where an id may be found: the named workspace, else the key's workspaces, else (auth off) anywhere,
-        as the reference does."""
+        """Where an id may be found: the named workspace and the tenant's shared spaces this key reaches (a
+        ``scope: "user"`` memory, or a ``_global`` one that recall returned, is found by its id whatever
+        workspace the client names), else the key's workspaces, else (auth off) anywhere."""
         named = body_workspace or self.requested
         if named:
-            return Scope.of(self.principal.require_workspace(valid_workspace(named)))
+            workspace = self.principal.require_workspace(valid_workspace(named))
+            return Scope.of(workspace, *self.shared_spaces())
         return self.visible_scope()
+
+    def shared_spaces(self) -> tuple[str, ...]:
+        """The tenant's user space and ``_global`` space, those this request may use (a read-only permission on
+        the user space leaves it out of a write)."""
+        spaces = (self.principal.user_space, self.principal.global_space)
+        return tuple(space for space in spaces if self.allows(space))
+
+    def thread_homes(self) -> tuple[str, ...]:
+        """Where a thread id is looked up: the workspace named, then ``_user_chat``, the home the official SDK
+        gives user-owned threads (it creates them there and reads them back under the app's workspace)."""
+        named = self.workspace()
+        extra = (
+            (USER_CHAT_WORKSPACE,)
+            if named != USER_CHAT_WORKSPACE and self.allows(USER_CHAT_WORKSPACE)
+            else ()
+        )
+        return (named, *extra)
 
     def visible_scope(self) -> Scope:
         """Every workspace this key may see, whatever the request names (for listings across workspaces)."""

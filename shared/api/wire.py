@@ -91,8 +91,9 @@ def traversal(walk: Walk, max_bytes: int) -> dict[str, Any]:
             truncated = True
             break
         paths.append(path)
-    unique = {n for p in paths for n in p["nodes"]} | {walk.start_id}
-    return {"paths": paths, "total_paths": len(paths), "unique_nodes": len(unique), "truncated": truncated}
+    # The ids themselves, as the reference and SDKs give them: the start first, then in the order reached.
+    unique = list(dict.fromkeys([walk.start_id, *(n for p in paths for n in p["nodes"])]))
+    return {"paths": paths, "total_paths": len(paths), "unique_nodes": unique, "truncated": truncated}
 
 
 def export_lines_v2(header: dict[str, Any], records: Iterable[tuple[str, dict[str, Any]]]) -> Iterator[str]:

@@ -603,4 +603,6 @@ def get_settings() -> Settings:
 DEFAULT_WORKSPACE = "_default"
 GLOBAL_WORKSPACE = "_global"
 GLOBAL_USER_WORKSPACE = "_global_user"
+# Where the official SDK keeps user-owned chat threads (its USER_CHAT_HOME_WORKSPACE).
+USER_CHAT_WORKSPACE = "_user_chat"
 RESERVED_WORKSPACES = (DEFAULT_WORKSPACE, GLOBAL_WORKSPACE, GLOBAL_USER_WORKSPACE)

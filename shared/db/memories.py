@@ -341,20 +341,24 @@ def list_recent(
     ).fetchall()
 
 
-def revisions(conn: Connection, scope: Scope, memory_id: str, *, limit: int, after: int) -> list[dict]:
-    """Recorded revisions, oldest first. A memory never changed has none recorded: its live row is revision 1."""
+def revisions(
+    conn: Connection, scope: Scope, memory_id: str, *, limit: int, before: int | None
+) -> list[dict]:
+    """Recorded revisions, newest first (as the reference lists them), those older than ``before`` when given.
+    A memory never changed has none recorded: its live row is revision 1."""
     where, params = scope.clause()
     live_where, _ = scope.clause("m.workspace_id")
+    below = before if before is not None else 2**31 - 1
     return conn.execute(
         f"SELECT revision, action, operation_id, snapshot, created_at FROM memory_revisions "
-        f"WHERE memory_id = %s AND {where} AND revision > %s "
+        f"WHERE memory_id = %s AND {where} AND revision < %s "
         "UNION ALL "
         "SELECT 1, 'create', NULL, to_jsonb(m) - 'embedding' - 'tsv', m.created_at FROM memories m "
-        f"WHERE m.id = %s AND {live_where} AND m.revision = 1 AND %s < 1 "
+        f"WHERE m.id = %s AND {live_where} AND m.revision = 1 AND %s > 1 "
         # rows created before migration 0009 have their creation recorded
         "AND NOT EXISTS (SELECT 1 FROM memory_revisions r WHERE r.memory_id = m.id AND r.revision = 1) "
-        "ORDER BY revision LIMIT %s",
-        [memory_id, *params, after, memory_id, *params, after, limit],
+        "ORDER BY revision DESC LIMIT %s",
+        [memory_id, *params, below, memory_id, *params, below, limit],
     ).fetchall()
 
 

@@ -181,6 +181,8 @@ ALTER TABLE ONLY public.contexts
 ALTER TABLE ONLY public.contexts
     ADD CONSTRAINT contexts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
+CREATE UNIQUE INDEX contexts_workspace_name ON public.contexts USING btree (workspace_id, name);
+
 ALTER TABLE public.contexts ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY workspace_wall ON public.contexts TO memorylayer_app USING ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[])))) WITH CHECK ((( SELECT public.memorylayer_sees_all() AS memorylayer_sees_all) OR (workspace_id = ANY (( SELECT public.memorylayer_visible_workspaces() AS memorylayer_visible_workspaces)::text[]))));

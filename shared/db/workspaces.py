@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import psycopg.errors
 from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.types.json import Jsonb
@@ -107,7 +108,18 @@ def delete(conn: Connection, workspace_id: str) -> bool:
     return conn.execute("DELETE FROM workspaces WHERE id = %s", (workspace_id,)).rowcount > 0
 
 
-def create_context(conn: Connection, workspace_id: str, context_id: str, body: dict) -> dict:
+def create_context(conn: Connection, workspace_id: str, context_id: str, body: dict) -> dict | None:
+    """The context, created or (same id) replaced; None when another context of the workspace has its name."""
+    try:
+        with conn.transaction():  # a savepoint: the caller's transaction survives a taken name
+            return _upsert_context(conn, workspace_id, context_id, body)
+    except psycopg.errors.UniqueViolation as exc:
+        if exc.diag.constraint_name != "contexts_workspace_name":
+            raise
+        return None
+
+
+def _upsert_context(conn: Connection, workspace_id: str, context_id: str, body: dict) -> dict:
     return one(
         conn.execute(
             "INSERT INTO contexts (workspace_id, id, name, description, settings) VALUES (%s, %s, %s, %s, %s) "

@@ -7,10 +7,11 @@
 from __future__ import annotations
 
 import builtins
+import re
 import uuid
 from typing import Any
 
-from shared.core.errors import Conflict, NotFound
+from shared.core.errors import Conflict, NotFound, Unprocessable
 from shared.core.tenants import DEFAULT_TENANT
 from shared.db import threads as repo
 from shared.db import workspaces as ws_repo
@@ -20,6 +21,9 @@ from shared.db.threads import NewMessage, ThreadFilter
 from shared.domain.extraction.speakers import merge_participants
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.providers.queue import JobQueue
+
+# A thread id as POST /v1/threads takes it (shared.domain.requests.threads), for threads an append creates.
+THREAD_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}")
 
 
 class ThreadService:
@@ -53,6 +57,15 @@ class ThreadService:
             raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
         return row
 
+    def find(self, workspaces: tuple[str, ...], thread_id: str) -> dict:
+        """The thread in the first of ``workspaces`` that has one by this id."""
+        with self.db.connection() as conn:
+            for workspace_id in workspaces:
+                row = repo.get(conn, workspace_id, thread_id)
+                if row is not None:
+                    return row
+        raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+
     def list(self, scope: Scope, keep: ThreadFilter, *, limit: int, offset: int) -> builtins.list[dict]:
         """Threads in ``scope``: one workspace for GET /v1/threads, every workspace the caller may see for a
         user's listing (GET /v1/threads/user/{user_id})."""
@@ -85,17 +98,33 @@ class ThreadService:
                 raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
 
     def append(
-        self, workspace_id: str, thread_id: str, messages: builtins.list[NewMessage]
+        self,
+        workspace_id: str,
+        thread_id: str,
+        messages: builtins.list[NewMessage],
+        *,
+        tenant_id: str = DEFAULT_TENANT,
     ) -> tuple[builtins.list[dict], dict | None]:
         """Store messages (indexes assigned under the thread's row lock) and their extraction job, in one
         transaction. Returns (the messages, new or already stored; the job or None); ``enqueue`` the job next.
 
-        The job row is the outbox: once this commits nothing is lost, even if enqueueing fails (the sweeper
-        re-sends jobs left queued), so the caller may acknowledge before the queue call."""
+        A thread id not seen before is created by its first append, as the reference does: chat integrations
+        key threads by their own conversation id. The job row is the outbox: once this commits nothing is
+        lost, even if enqueueing fails (the sweeper re-sends jobs left queued), so the caller may acknowledge
+        before the queue call."""
         with self.db.transaction() as conn:
             thread = repo.lock(conn, workspace_id, thread_id)
             if thread is None:
-                raise NotFound(f"thread {thread_id} not found", code="thread_not_found")
+                if not THREAD_ID.fullmatch(thread_id):
+                    raise Unprocessable(
+                        "a new thread's id is 1-128 letters, digits and . _ : - (not starting with . : -)",
+                        code="invalid_thread_id",
+                    )
+                ws_repo.ensure_workspace(conn, workspace_id, tenant_id)
+                # ON CONFLICT DO NOTHING: a concurrent first append may have made it; the lock then finds it.
+                repo.create(conn, workspace_id, thread_id, {"title": thread_id, "ownership": "workspace"})
+                thread = repo.lock(conn, workspace_id, thread_id)
+                assert thread is not None
             # Before any row: a speaker past the participants cap refuses the whole append.
             people = merge_participants(
                 thread["participants"], ((m.speaker_name, m.speaker_id) for m in messages)

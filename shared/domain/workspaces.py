@@ -149,7 +149,12 @@ class WorkspaceService:
     def create_context(self, workspace_id: str, context_id: str | None, body: dict[str, Any]) -> dict:
         with self.db.transaction() as conn:
             repo.ensure_workspace(conn, workspace_id)
-            return repo.create_context(conn, workspace_id, context_id or f"ctx_{uuid.uuid4().hex[:12]}", body)
+            row = repo.create_context(conn, workspace_id, context_id or f"ctx_{uuid.uuid4().hex[:12]}", body)
+        if row is None:
+            raise Conflict(
+                f"a context named {body['name']!r} exists in this workspace", code="context_name_exists"
+            )
+        return row
 
     def list_contexts(self, workspace_id: str) -> builtins.list[dict]:
         with self.db.connection() as conn:

@@ -60,7 +60,7 @@ def test_revisions_show_the_memory_as_the_api_does_not_its_row(http: httpx.Clien
         == 200
     )
     revisions = http.get(f"/v1/memories/{mid}/revisions", headers=hdr).json()["revisions"]
-    assert [r["memory"]["content"] for r in revisions] == ["Dana lives in Paris", "Dana lives in Rome"]
+    assert [r["memory"]["content"] for r in revisions] == ["Dana lives in Rome", "Dana lives in Paris"]
     wire = set(schemas.Memory.model_fields)
     for revision in revisions:
         assert set(revision["memory"]) <= wire

@@ -67,7 +67,7 @@ def test_delete_hides_the_memory_until_restore_brings_it_back(http, ws):
     assert memory["id"] in recalled(http, ws, "quarterly report finance")
 
     history = http.get(f"/v1/memories/{memory['id']}/revisions").json()["revisions"]
-    assert [r["action"] for r in history] == ["create", "delete", "restore"]
+    assert [r["action"] for r in history] == ["restore", "delete", "create"]
 
 
 def test_a_retry_answers_the_first_result_and_a_reused_key_conflicts(http, ws):
@@ -87,7 +87,7 @@ def test_a_retry_answers_the_first_result_and_a_reused_key_conflicts(http, ws):
     assert reused.json()["detail"]["code"] == "idempotency_key_reused"
     assert current(http, memory["id"])["deleted_at"] is not None
     history = http.get(f"/v1/memories/{memory['id']}/revisions").json()["revisions"]
-    assert [(r["action"], r["operation_id"]) for r in history] == [("create", None), ("delete", key)]
+    assert [(r["action"], r["operation_id"]) for r in history] == [("delete", key), ("create", None)]
 
 
 def test_preconditions_refuse_and_change_nothing(http, ws):
@@ -157,8 +157,8 @@ def test_semantic_replace_embeds_the_new_content_and_records_a_revision(http, ws
     assert replaced.headers["ETag"] == new["etag"]
     assert memory["id"] in recalled(http, ws, "standup room green")
     history = http.get(f"/v1/memories/{memory['id']}/revisions").json()["revisions"]
-    assert [r["memory"]["content"] for r in history] == [memory["content"], new["content"]]
-    assert [r["action"] for r in history] == ["create", "replace"]
+    assert [r["memory"]["content"] for r in history] == [new["content"], memory["content"]]
+    assert [r["action"] for r in history] == ["replace", "create"]
 
 
 def test_semantic_replace_refuses_bad_input_and_deleted_memories(http, ws):

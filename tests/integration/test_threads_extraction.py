@@ -58,7 +58,7 @@ def test_moving_supersedes_and_keeps_history(api):
     paris = next(m for m in history if m["content"] == "User lives in Paris")
     assert paris["valid_to"] is not None and paris["superseded_by"] == current[0]["id"]
     revisions = api.get(f"/v1/memories/{paris['id']}/revisions").json()["revisions"]
-    assert [r["action"] for r in revisions] == ["create", "supersede"]
+    assert [r["action"] for r in revisions] == ["supersede", "create"]
     # Saying it again changes nothing.
     job = wait_job(api, append(api, thread, ("user", "As I said, I live in Berlin."))["job_id"])
     assert job["result"]["superseded"] == 0 and job["result"]["noop"] >= 1

@@ -3671,7 +3671,7 @@ export interface Revision {
 }
 
 export interface RevisionPage {
-  /** The revisions, oldest first. */
+  /** The revisions, newest first. */
   revisions: Revision[];
   /** Pass as `page_token` for the next page; null on the last. */
   next_page_token: string | null;
@@ -5186,7 +5186,7 @@ export interface Operations {
     bodyRequired: true;
     response: MemoryMutation;
   };
-  /** The memory's history, oldest first: a snapshot per create, update, decay and delete. */
+  /** The memory's history, newest first: a snapshot per create, update, decay and delete. */
   "GET /v1/memories/{memory_id}/revisions": {
     path: {
       /** The memory's id. */
@@ -5916,7 +5916,10 @@ export interface Operations {
     bodyRequired: false;
     response: MessagePage;
   };
-  /** Append messages (idempotent per message `id`); queues an extraction job, to poll at /v1/jobs/{job_id}. */
+  /**
+   * Append messages (idempotent per message `id`), creating the thread on its first append; queues an
+   * extraction job, to poll at /v1/jobs/{job_id}.
+   */
   "POST /v1/threads/{thread_id}/messages": {
     path: {
       /** The thread's id. */

@@ -25,6 +25,7 @@ from shared.domain.requests import (
     DecayRequest,
     MemoryCreate,
     MemoryReplace,
+    MemoryType,
     MemoryUpdate,
     RecallRequest,
     ReflectRequest,
@@ -121,7 +122,9 @@ def list_memories(
     include_embeddings: IncludeEmbeddingDep,
     limit: Annotated[int, Query(ge=1, le=1000, description="How many at most.")] = 50,
     offset: Offset = 0,
-    type: Annotated[str | None, Query(description="Only memories of this type.")] = None,
+    type: Annotated[
+        MemoryType | None, Query(description="Only memories of this type (an unknown one is a 422).")
+    ] = None,
     subtype: Annotated[str | None, Query(description="Only memories of this subtype.")] = None,
     tag: Annotated[str | None, Query(description="Only memories with this tag.")] = None,
     context_id: Annotated[str | None, Query(description="Only memories in this context.")] = None,
@@ -352,10 +355,9 @@ def revisions(
         str | None, Query(pattern=r"^\d{1,9}$", description="The `next_page_token` of the previous page.")
     ] = None,
 ) -> schemas.RevisionPage:
-    """The memory's history, oldest first: a snapshot per create, update, decay and delete."""
-    rows = svc.memories.revisions(
-        caller.lookup_scope(), memory_id, limit=limit + 1, after=int(page_token or 0)
-    )
+    """The memory's history, newest first: a snapshot per create, update, decay and delete."""
+    before = int(page_token) if page_token else None
+    rows = svc.memories.revisions(caller.lookup_scope(), memory_id, limit=limit + 1, before=before)
     page = rows[:limit]
     return schemas.RevisionPage.model_construct(
         revisions=[schemas.Revision.pick(r, memory=_wire_snapshot(r["snapshot"])) for r in page],

@@ -95,7 +95,7 @@ def list_user_threads(
 @router.get("/threads/{thread_id}", response_model=schemas.ThreadEnvelope)
 def get_thread(thread_id: ThreadIdPath, caller: CallerDep, svc: ServicesDep) -> schemas.ThreadEnvelope:
     """One thread (without its messages: see /full or /messages)."""
-    row = svc.threads.get(caller.workspace(), thread_id)
+    row = svc.threads.find(caller.thread_homes(), thread_id)
     return schemas.ThreadEnvelope.of(row)
 
 
@@ -127,9 +127,10 @@ def thread_full(
     ] = "asc",
 ) -> schemas.ThreadFull:
     """A thread with a page of its messages (the first 100 by default); `total_messages` counts them all."""
-    ws = caller.workspace()
-    thread = svc.threads.get(ws, thread_id)
-    messages, total = svc.threads.messages(ws, thread_id, limit=limit, offset=offset, order=order)
+    thread = svc.threads.find(caller.thread_homes(), thread_id)
+    messages, total = svc.threads.messages(
+        thread["workspace_id"], thread_id, limit=limit, offset=offset, order=order
+    )
     return schemas.ThreadFull.model_construct(
         thread=schemas.Thread.from_row(thread),
         messages=[schemas.Message.from_row(m) for m in messages],
@@ -160,7 +161,8 @@ def append_messages(
     svc: ServicesDep,
     background: BackgroundTasks,
 ) -> schemas.MessagesAppended:
-    """Append messages (idempotent per message `id`); queues an extraction job, to poll at /v1/jobs/{job_id}."""
+    """Append messages (idempotent per message `id`), creating the thread on its first append; queues an
+    extraction job, to poll at /v1/jobs/{job_id}."""
     limit = svc.settings.max_content_bytes
     new = []
     for m in body.messages:
@@ -173,7 +175,7 @@ def append_messages(
                 f"a message is {size} bytes; the limit is {limit}", code="content_too_large"
             )
         new.append(NewMessage(m.role, content, m.metadata, m.id, m.name, m.speaker_id, m.said_at))
-    stored, job = svc.threads.append(caller.workspace(), thread_id, new)
+    stored, job = svc.threads.append(caller.workspace(), thread_id, new, tenant_id=caller.tenant_id)
     if job is not None:
         # Durable already (the job row is the outbox): enqueue after the response is sent.
         background.add_task(svc.threads.enqueue, job)
@@ -200,8 +202,9 @@ def list_messages(
     ] = "asc",
 ) -> schemas.MessagePage:
     """A page of a thread's messages, by index."""
+    home = svc.threads.find(caller.thread_homes(), thread_id)["workspace_id"]
     rows, total = svc.threads.messages(
-        caller.workspace(), thread_id, limit=limit, offset=offset, after_index=after_index, order=order
+        home, thread_id, limit=limit, offset=offset, after_index=after_index, order=order
     )
     messages = [schemas.Message.from_row(m) for m in rows]
     return schemas.MessagePage.model_construct(messages=messages, thread_id=thread_id, total_count=total)

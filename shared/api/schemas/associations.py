@@ -76,6 +76,8 @@ class TraversePath(Wire):
 class TraverseResponse(Wire):
     paths: list[TraversePath] = Field(description="Every path from the start memory, breadth-first.")
     total_paths: int = Field(description="How many paths were found.")
-    unique_nodes: int = Field(description="Distinct memories reached, the start included.")
+    unique_nodes: list[str] = Field(
+        description="The distinct memories reached: the start first, then in the order the walk reached them."
+    )
     truncated: bool = Field(description="True when a node, edge or size bound stopped the walk early.")
     query_latency_ms: float = Field(description="Time the walk took, in milliseconds.")

@@ -251,7 +251,7 @@ class Revision(Wire):
 
 
 class RevisionPage(Wire):
-    revisions: list[Revision] = Field(description="The revisions, oldest first.")
+    revisions: list[Revision] = Field(description="The revisions, newest first.")
     next_page_token: str | None = Field(
         description="Pass as `page_token` for the next page; null on the last."
     )

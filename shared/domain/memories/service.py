@@ -420,11 +420,13 @@ class MemoryService:
         with self.db.connection() as conn:
             return repo.list_recent(conn, scope, **filters)
 
-    def revisions(self, scope: Scope, memory_id: str, *, limit: int, after: int) -> builtins.list[dict]:
+    def revisions(
+        self, scope: Scope, memory_id: str, *, limit: int, before: int | None
+    ) -> builtins.list[dict]:
         with self.db.connection() as conn:
             if repo.get(conn, scope, memory_id, include_deleted=True) is None:
                 raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
-            return repo.revisions(conn, scope, memory_id, limit=limit, after=after)
+            return repo.revisions(conn, scope, memory_id, limit=limit, before=before)
 
     # ------------------------------------------------------------------ batch
     def batch(

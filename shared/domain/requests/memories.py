@@ -243,7 +243,9 @@ class RecallRequest(_Request):
         description="Fit the answer into about this many tokens (estimated as characters / 3).",
     )
     include_confidence: bool = Field(
-        default=True, description="Compute `retrieval_confidence` (always on; accepted for the SDK)."
+        default=True,
+        description="Compute `retrieval_confidence` and its reasons; false (or the server's "
+        "`retrieval_confidence_enabled` off) answers the compatibility values: weak, no reasons.",
     )
     include_relations: bool = Field(
         default=True,

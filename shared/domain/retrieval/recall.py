@@ -424,7 +424,8 @@ class Recaller:
             )
 
     def _result(self, req: RecallRequest, rows: list[dict], expanded: list[dict], started: float) -> dict:
-        return shape(req, rows, expanded, started, self._attach_embeddings)
+        confidence = req.include_confidence and self.settings.retrieval_confidence_enabled
+        return shape(req, rows, expanded, started, self._attach_embeddings, confidence=confidence)
 
     def _attach_embeddings(self, memories: list[dict]) -> None:
         workspace_ids = sorted({m["workspace_id"] for m in memories})

@@ -26,8 +26,11 @@ def shape(
     expanded: list[dict],
     started: float,
     attach_embeddings: Callable[[list[dict]], None] | None = None,
+    *,
+    confidence: bool = True,
 ) -> dict[str, Any]:
-    """The recall response body; ``attach_embeddings`` fills in ``embedding`` when the request asks for them."""
+    """The recall response body; ``attach_embeddings`` fills in ``embedding`` when the request asks for them.
+    Without ``confidence`` the answer carries the reference's compatibility values ("weak", no reasons)."""
     now = datetime.now(UTC)
     merged = [(r, signals(r)) for r in rows] + [(r, ["association"]) for r in expanded]
     # Stable: rows keep the SQL order among equal scores (browse mode is newest first).
@@ -54,7 +57,7 @@ def shape(
     if req.include_embeddings and memories and attach_embeddings is not None:
         attach_embeddings(memories)
     memories, budget = pack(memories, req.budget_tokens)
-    confidence, reasons = confidence_of(memories)
+    level, reasons = confidence_of(memories) if confidence else ("weak", [])
     freshness = [m["freshness_score"] for m in memories]
     return {
         "memories": memories,
@@ -80,7 +83,7 @@ def shape(
             "moderate_count": sum(1 for f in freshness if 0.1 <= f < 0.5),
         },
         "query_intent": ["general"],
-        "retrieval_confidence": confidence,
+        "retrieval_confidence": level,
         "confidence_reasons": reasons,
         "budget_summary": budget,
         "generation_summary": None,

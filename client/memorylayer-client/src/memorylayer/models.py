@@ -442,7 +442,7 @@ class GraphPath(_Model):
 class TraverseResult(_Model):
     paths: list[GraphPath] = Field(default_factory=list)
     total_paths: int = 0
-    unique_nodes: int = 0
+    unique_nodes: list[str] = Field(default_factory=list)
     query_latency_ms: float | None = None
 
 
