@@ -101,7 +101,8 @@ BUDGETS: tuple[Budget, ...] = (
     ),
     Budget(
         ("POST /v1/threads", "POST /v1/threads/{thread_id}/messages"),
-        "messages per append (500), participants (50), content per message; the extraction job runs later",
+        "messages per append (500), participants (50), content per message; the extraction job runs later "
+        "and its rules read at most 10,000 characters, 400 sentences of 1,000 of each text",
         (BODY, "max_content_bytes", "max_metadata_bytes"),
     ),
     Budget(
@@ -130,6 +131,7 @@ BUDGETS: tuple[Budget, ...] = (
             "context_max_memory_bytes",
             "context_max_operations",
             "context_max_state_bytes",
+            "context_max_state_elements",
             "context_max_output_chars",
             "context_max_variables",
             "context_query_max_tokens",
@@ -179,7 +181,8 @@ BUDGETS: tuple[Budget, ...] = (
             "PUT /v1/data-providers/{provider_id}",
         ),
         "one versioned resource (or one page of a listing filtered by the list parameters): the body cap and "
-        "the model's caps; resolve ranks at most one page",
+        "the model's caps; resolve ranks at most one page; an Idempotency-Key is replayed for its TTL",
+        (BODY, "idempotency_ttl_s"),
     ),
     Budget(
         ("PUT /v1/skills/{skill_id}/files/*",),
@@ -192,14 +195,21 @@ BUDGETS: tuple[Budget, ...] = (
     ),
     Budget(
         ("POST /v1/documents", "POST /v1/documents/uploads"),
-        "upload bytes (direct and presigned), pages, unpacked bytes (DOCX) and chunk size; parsing runs in "
-        "the document worker",
+        "upload bytes (direct and presigned), pages, unpacked bytes and XML elements (DOCX), text per PDF "
+        "page; parsing runs in a child process with its own time, memory and concurrent slots",
         (
             "document_max_bytes",
             "document_max_upload_bytes",
             "document_max_pages",
             "document_max_unpacked_bytes",
+            "document_max_xml_elements",
+            "document_pdf_max_page_tokens",
+            "document_parse_seconds",
+            "document_job_parse_seconds",
+            "document_parse_memory_mb",
+            "document_parse_slots",
         ),
+        "422 document_parse_budget_exceeded; 503 with Retry-After when no parse slot is free",
     ),
     Budget(
         ("POST /v1/documents/search", "POST /v1/documents/{document_id}/reprocess"),

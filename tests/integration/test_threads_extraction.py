@@ -176,14 +176,17 @@ def test_thread_crud_and_isolation(api, pipeline):
     out = append(api, thread, ("user", "delete me"))
     with httpx.Client(base_url=pipeline[0], headers={"X-Workspace-ID": "ws_intruder"}) as other:
         assert other.get(f"/v1/threads/{thread}").status_code == 404
-        assert (
-            other.post(
-                f"/v1/threads/{thread}/messages", json={"messages": [{"role": "user", "content": "x"}]}
-            ).status_code
-            == 404
+        # An append to an id this workspace has not seen makes the intruder's own thread of that id; the
+        # owner's thread is not touched.
+        r = other.post(
+            f"/v1/threads/{thread}/messages", json={"messages": [{"role": "user", "content": "x"}]}
         )
+        assert r.status_code == 201
+        assert [m["content"] for m in other.get(f"/v1/threads/{thread}/full").json()["messages"]] == ["x"]
         assert other.get(f"/v1/jobs/{out['job_id']}").status_code == 404
-        assert other.delete(f"/v1/threads/{thread}").status_code == 404
+        assert other.delete(f"/v1/threads/{thread}").status_code == 204  # its own
+        assert other.get(f"/v1/threads/{thread}").status_code == 404
+    assert [m["content"] for m in api.get(f"/v1/threads/{thread}/full").json()["messages"]] == ["delete me"]
     msg = out["messages"][0]["id"]
     assert api.delete(f"/v1/threads/{thread}/messages/{msg}").status_code == 204
     assert api.delete(f"/v1/threads/{thread}").status_code == 204

@@ -1066,13 +1066,21 @@ export interface ContradictionScan {
   contradictions: Contradiction[];
   /** How many live memories were compared (newest first). */
   memories_scanned: number;
-  /** The workspace has more live memories than one scan compares (`MEMORYLAYER_CONTRADICTION_SCAN_MAX_MEMORIES`). */
+  /** The scan did not cover everything: the workspace has more live memories than one scan compares (`MEMORYLAYER_CONTRADICTION_SCAN_MAX_MEMORIES`), more pairs remain (`next_cursor`), or a fact group held more pairs than one group yields (`groups_capped`). */
   truncated: boolean;
+  /** More pairs were found than one scan records (`MEMORYLAYER_CONTRADICTION_SCAN_MAX_PAIRS`): send this as `cursor` to record the next page; null when the scan got to the end. */
+  next_cursor?: string | null;
+  /** How many pairs this scan's rules found in all (recorded before or not). */
+  pairs_found?: number;
+  /** Fact groups (one user, subject and predicate) that held more pairs than one group yields (`MEMORYLAYER_CONTRADICTION_SCAN_MAX_GROUP_PAIRS`): their newest statements' pairs were taken. */
+  groups_capped?: number;
 }
 
 export interface ContradictionScanRequest {
   /** Accepted for the reference's clients (1–500); the scan compares the newest live memories in one pass, up to the server's cap. */
   batch_size?: number | null;
+  /** Continue a scan that stopped at its page cap: the previous answer's `next_cursor`. */
+  cursor?: string | null;
 }
 
 export interface DataProvider {
@@ -1485,8 +1493,10 @@ export interface EntityBackfillResponse {
   entities_created: number;
   /** True when every live memory after `after` was read. */
   complete: boolean;
-  /** Pass as `after` to continue (null when complete): `max_memories` stopped the call. */
+  /** Pass as `after` to continue (null when complete): `max_memories` or the time budget stopped the call. */
   next_after: string | null;
+  /** Why an incomplete call stopped: `max_memories` (the call's or the server's cap, `MEMORYLAYER_ENTITY_BACKFILL_MAX_MEMORIES`) or `time_budget` (`MEMORYLAYER_ENTITY_BACKFILL_TIME_BUDGET_S`); null when complete. */
+  stopped_by?: string | null;
 }
 
 export interface EntityCardResponse {
@@ -3057,7 +3067,7 @@ export interface RecallRequest {
   exclude_ids?: string[];
   /** Fit the answer into about this many tokens (estimated as characters / 3). */
   budget_tokens?: number | null;
-  /** Compute `retrieval_confidence` (always on; accepted for the SDK). */
+  /** Compute `retrieval_confidence` and its reasons; false (or the server's `retrieval_confidence_enabled` off) answers the compatibility values: weak, no reasons. */
   include_confidence?: boolean;
   /** Run the relational recall arm when the query names a relation (default true). */
   include_relations?: boolean;
@@ -4039,14 +4049,14 @@ export interface SkillFileInline {
   path: string;
   /** Its text (UTF-8). */
   content?: string;
-  /** Its MIME type. */
+  /** Its MIME type (`type/subtype`, optional `; name=value` parameters). */
   mime_type?: string | null;
 }
 
 export interface SkillFileUpsert {
   /** Its content, base64. */
   content_b64?: string | null;
-  /** Its MIME type. */
+  /** Its MIME type (`type/subtype`, optional `; name=value` parameters). */
   mime_type?: string | null;
   /** The workspace; when not named here: `?workspace_id`, the `X-Workspace-ID` header, the `X-Session-ID` session's workspace, the key's only workspace, then `_default`. */
   workspace_id?: string | null;
@@ -4443,8 +4453,8 @@ export interface TraverseResponse {
   paths: TraversePath[];
   /** How many paths were found. */
   total_paths: number;
-  /** Distinct memories reached, the start included. */
-  unique_nodes: number;
+  /** The distinct memories reached: the start first, then in the order the walk reached them. */
+  unique_nodes: string[];
   /** True when a node, edge or size bound stopped the walk early. */
   truncated: boolean;
   /** Time the walk took, in milliseconds. */
@@ -4978,8 +4988,8 @@ export interface Operations {
       limit?: number;
       /** How many to skip (paging). */
       offset?: number;
-      /** Only memories of this type. */
-      type?: string | null;
+      /** Only memories of this type (an unknown one is a 422). */
+      type?: "episodic" | "semantic" | "procedural" | "working" | null;
       /** Only memories of this subtype. */
       subtype?: string | null;
       /** Only memories with this tag. */
@@ -5395,6 +5405,8 @@ export interface Operations {
       include_associations?: boolean;
       /** 2.0 (default): the whole workspace, row for row (docs/export-format.md); 1.0: memories and associations only. A slice (offset, limit) or include_associations=false is always 1.0. */
       version?: "1.0" | "2.0";
+      /** Export MCP servers' `env` and `headers` values and data providers' passwords as stored (default: masked, `***`); a key that may write only. */
+      include_secrets?: boolean;
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
     };
@@ -6492,7 +6504,8 @@ export interface Operations {
   };
   /**
    * Run the deterministic entity extraction over the workspace's live memories: profiles, the relations
-   * their text states plainly, the resolve-only patterns. Idempotent: a rerun writes nothing new.
+   * their text states plainly, the resolve-only patterns. Idempotent: a rerun writes nothing new. One call reads
+   * at most `max_memories` (capped) within a time budget; `next_after` continues.
    */
   "POST /v1/entities/backfill": {
     path: never;
@@ -6501,7 +6514,7 @@ export interface Operations {
       workspace_id?: string | null;
       /** Memories read per transaction. */
       batch_size?: number;
-      /** Stop after this many (continue with `after`); none: all. */
+      /** Stop after this many (continue with `after`); none, or more than the server's cap (`MEMORYLAYER_ENTITY_BACKFILL_MAX_MEMORIES`, default 500): the cap. */
       max_memories?: number | null;
       /** The reference's wipe-first rebuild: refused here (422), see docs/wire.md. */
       reset?: boolean;
@@ -7137,7 +7150,8 @@ export interface Operations {
   };
   /**
    * Its files in one answer: NDJSON (a header line, one line per file with `content_b64`, a footer with the
-   * bundle hash) or a tar.gz.
+   * bundle hash) or a tar.gz. Streamed file by file, each read from the database as its turn comes: a bundle
+   * (up to 256 files of 1 MiB) never sits in memory whole.
    */
   "GET /v1/skills/{skill_id}/bundle": {
     path: {
@@ -7154,7 +7168,10 @@ export interface Operations {
     bodyRequired: false;
     response: string;
   };
-  /** One file's bytes, with the MIME type it was uploaded with. */
+  /**
+   * One file's bytes: with the MIME type it was uploaded with if that type is inert (plain text, Markdown,
+   * CSV, JSON, PNG, JPEG, GIF, WebP), else as an `application/octet-stream` attachment.
+   */
   "GET /v1/skills/{skill_id}/files/{file_path}": {
     path: {
       /** The skill's id. */
@@ -7219,14 +7236,14 @@ export interface Operations {
       user_id?: string | null;
       /** Accepted: one workspace shadows nothing. */
       include_shadowed?: boolean;
-      /** Answer `env` and `headers` values as stored (default: `***`). */
-      reveal_secrets?: boolean;
       /** How many at most (1-500, default 100). */
       limit?: number;
       /** How many to skip (0-10000). */
       offset?: number;
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
+      /** Answer `env` and `headers` values as stored (default: `***`); a key that may write only. */
+      reveal_secrets?: boolean;
     };
     body: never;
     bodyRequired: false;
@@ -7236,10 +7253,10 @@ export interface Operations {
   "POST /v1/mcp-servers": {
     path: never;
     query: {
-      /** Answer `env` and `headers` values as stored (default: `***`). */
-      reveal_secrets?: boolean;
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
+      /** Answer `env` and `headers` values as stored (default: `***`); a key that may write only. */
+      reveal_secrets?: boolean;
     };
     body: McpServerCreate;
     bodyRequired: true;
@@ -7252,10 +7269,10 @@ export interface Operations {
   "POST /v1/mcp-servers/resolve": {
     path: never;
     query: {
-      /** Answer `env` and `headers` values as stored (default: `***`). */
-      reveal_secrets?: boolean;
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
+      /** Answer `env` and `headers` values as stored (default: `***`); a key that may write only. */
+      reveal_secrets?: boolean;
     };
     body: McpServerResolve;
     bodyRequired: true;
@@ -7279,10 +7296,10 @@ export interface Operations {
   "GET /v1/mcp-servers/export": {
     path: never;
     query: {
-      /** Answer `env` and `headers` values as stored (default: `***`). */
-      reveal_secrets?: boolean;
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
+      /** Answer `env` and `headers` values as stored (default: `***`); a key that may write only. */
+      reveal_secrets?: boolean;
     };
     body: never;
     bodyRequired: false;
@@ -7295,10 +7312,10 @@ export interface Operations {
       server_id: string;
     };
     query: {
-      /** Answer `env` and `headers` values as stored (default: `***`). */
-      reveal_secrets?: boolean;
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
+      /** Answer `env` and `headers` values as stored (default: `***`); a key that may write only. */
+      reveal_secrets?: boolean;
     };
     body: never;
     bodyRequired: false;
@@ -7311,10 +7328,10 @@ export interface Operations {
       server_id: string;
     };
     query: {
-      /** Answer `env` and `headers` values as stored (default: `***`). */
-      reveal_secrets?: boolean;
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
+      /** Answer `env` and `headers` values as stored (default: `***`); a key that may write only. */
+      reveal_secrets?: boolean;
     };
     body: McpServerUpdate;
     bodyRequired: true;
@@ -7358,6 +7375,8 @@ export interface Operations {
       offset?: number;
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
+      /** Answer secrets in `connection_args` (passwords, tokens, keys) as stored (default: `***`); a key that may write only. */
+      reveal_secrets?: boolean;
     };
     body: never;
     bodyRequired: false;
@@ -7369,6 +7388,8 @@ export interface Operations {
     query: {
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
+      /** Answer secrets in `connection_args` (passwords, tokens, keys) as stored (default: `***`); a key that may write only. */
+      reveal_secrets?: boolean;
     };
     body: DataProviderCreate;
     bodyRequired: true;
@@ -7383,6 +7404,8 @@ export interface Operations {
     query: {
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
+      /** Answer secrets in `connection_args` (passwords, tokens, keys) as stored (default: `***`); a key that may write only. */
+      reveal_secrets?: boolean;
     };
     body: never;
     bodyRequired: false;
@@ -7397,6 +7420,8 @@ export interface Operations {
     query: {
       /** The workspace to use when the body does not name one. */
       workspace_id?: string | null;
+      /** Answer secrets in `connection_args` (passwords, tokens, keys) as stored (default: `***`); a key that may write only. */
+      reveal_secrets?: boolean;
     };
     body: DataProviderUpdate;
     bodyRequired: true;
@@ -7661,6 +7686,7 @@ export interface Operations {
   /**
    * Compare the workspace's live memories and record the contradictions not recorded before (no LLM:
    * negations of the same statement, one subject and predicate with two values, `contradicts` associations).
+   * One scan records at most `MEMORYLAYER_CONTRADICTION_SCAN_MAX_PAIRS` pairs; `next_cursor` continues.
    */
   "POST /v1/workspaces/{workspace_id}/contradictions/scan": {
     path: {
