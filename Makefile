@@ -104,6 +104,16 @@ CDK_ARGS ?=
 UV_COMPILE = $(VENV)/bin/uv pip compile --quiet --python-platform aarch64-manylinux_2_28 --python-version 3.12 \
 	--generate-hashes --no-header
 
+# The embedding container (x86_64, the base image's Python 3.11): every transitive dependency pinned with hashes,
+# except torch and what only it needs (CUDA, triton), which come with the base image.
+EMBED_TORCH = 2.5.1
+EMBED_LOCK = echo 'torch==$(EMBED_TORCH)' > build/embed-constraints.txt && $(VENV)/bin/uv pip compile --quiet \
+	--python-platform x86_64-manylinux_2_28 --python-version 3.11 --generate-hashes --no-header \
+	-c build/embed-constraints.txt --no-emit-package torch --no-emit-package triton \
+	$(foreach p,cublas-cu12 cuda-cupti-cu12 cuda-nvrtc-cu12 cuda-runtime-cu12 cudnn-cu12 cufft-cu12 curand-cu12 \
+	cusolver-cu12 cusparse-cu12 nccl-cu12 nvjitlink-cu12 nvtx-cu12,--no-emit-package nvidia-$(p)) \
+	functions/embed/requirements.txt -o functions/embed/requirements.lock
+
 $(VENV)/.installed-infra: pyproject.toml | $(VENV)/bin/activate
 	$(PIP) install -q -e '.[infra]' uv
 	touch $@
@@ -122,6 +132,7 @@ lock: $(VENV)/.installed-infra
 	$(UV_COMPILE) build/lambda-requirements-local.in -o infra/lambda-requirements-local.lock
 	$(PY) -m infra.sandbox > build/sandbox-requirements.in
 	$(UV_COMPILE) build/sandbox-requirements.in -o infra/sandbox-requirements.lock
+	$(EMBED_LOCK)
 
 # One command from a fresh clone: venv + infra extras, the pinned cdk CLI, then deploy (AWS credentials and a
 # bootstrapped account/region needed; Docker only with -c embeddings=gpu).
