@@ -3,7 +3,7 @@ reads over the relations store of migration 0016 and the memories that are its e
 its workspace; the row-level wall is the second line.
 
 An entity's **members** are the live memories it is found in: those holding active evidence of one of its
-relations (an endpoint of either direction) and those about it (``subject_id``). Evidence is active only while
+relations (an endpoint of either direction) and those about it (``subject_id`` its id, name or an alias). Evidence is active only while
 its memory is live (the trigger of 0016), so no member is deleted or superseded.
 
     >>> with db.connection() as conn:                                               # doctest: +SKIP
@@ -14,10 +14,12 @@ its memory is live (the trigger of 0016), so no member is deleted or superseded.
 from __future__ import annotations
 
 from shared.db.memories import QUALIFIED_COLUMNS
-from shared.db.relations import ENTITY_COLUMNS, RELATION_COLUMNS
+from shared.db.relations import ENTITY_COLUMNS, RELATION_COLUMNS, subject_names
 from shared.db.rows import Connection, one
 
 _LIVE = "m.deleted_at IS NULL AND m.valid_to IS NULL AND m.status = 'active'"
+
+_NAMES = subject_names("ARRAY[%(id)s]")
 
 # The entity's member memories (ids), at most %(cap)s of them, newest evidence first.
 _MEMBERS = (
@@ -25,8 +27,8 @@ _MEMBERS = (
     "  SELECT v.source_memory_id AS memory_id, v.created_at FROM entity_relations r "
     "  JOIN entity_relation_evidence v ON v.relation_id = r.id AND v.active "
     "  WHERE r.workspace_id = %(ws)s AND r.active AND (r.source_entity_id = %(id)s OR r.target_entity_id = %(id)s) "
-    f"  UNION ALL SELECT m.id, m.created_at FROM memories m WHERE m.workspace_id = %(ws)s AND m.subject_id = %(id)s "
-    f"  AND {_LIVE}"
+    "  UNION ALL SELECT m.id, m.created_at FROM memories m WHERE m.workspace_id = %(ws)s "
+    f"  AND (m.subject_id = %(id)s OR lower(btrim(m.subject_id)) = ANY({_NAMES})) AND {_LIVE}"
     ") x GROUP BY memory_id ORDER BY max(created_at) DESC, memory_id LIMIT %(cap)s"
 )
 MEMBER_CAP = 5000  # related and the counts read at most this many of an entity's memories
@@ -118,7 +120,9 @@ def related(
         "  JOIN entity_relation_evidence v ON v.source_memory_id = mine.memory_id AND v.active "
         "  JOIN entity_relations r ON r.id = v.relation_id AND r.active AND r.workspace_id = %(ws)s "
         "  CROSS JOIN LATERAL (VALUES (r.source_entity_id), (r.target_entity_id)) e(entity_id) "
-        "  UNION SELECT m.subject_id, m.id FROM mine JOIN memories m ON m.id = mine.memory_id "
+        "  UNION SELECT s.id, m.id FROM mine JOIN memories m ON m.id = mine.memory_id "
+        "  JOIN entities s ON s.workspace_id = %(ws)s AND s.status = 'active' "
+        "  AND (s.id = m.subject_id OR s.normalized_name = lower(btrim(m.subject_id))) "
         "  WHERE m.workspace_id = %(ws)s AND m.subject_id IS NOT NULL"
         "), ranked AS ("
         "  SELECT co.entity_id, count(DISTINCT co.memory_id) AS shared FROM co WHERE co.entity_id <> %(id)s "
@@ -152,7 +156,7 @@ def dedupe_candidates(conn: Connection, workspace_id: str, limit: int) -> list[d
 def live_memories_page(conn: Connection, workspace_id: str, after: str, limit: int) -> list[dict]:
     """The next ``limit`` live memories after id ``after`` (keyset, by id): what backfill reads."""
     return conn.execute(
-        "SELECT m.id, m.workspace_id, m.content, m.metadata FROM memories m WHERE m.workspace_id = %s "
+        "SELECT m.id, m.workspace_id, m.content, m.metadata, m.subject_id FROM memories m WHERE m.workspace_id = %s "
         f"AND m.id > %s AND {_LIVE} ORDER BY m.id LIMIT %s",
         (workspace_id, after, limit),
     ).fetchall()

@@ -312,9 +312,22 @@ def merge_entities(conn: Connection, workspace_id: str, source_id: str, target_i
     refresh_relations(conn, touched)
 
 
+def subject_names(ids: str) -> str:
+    """SQL for what a memory's ``subject_id`` may hold, besides the id, to name one of the entities ``ids`` (an
+    SQL text[] expression) of workspace %(ws)s: a name or alias, as given or normalised, lowercased. Compare
+    ``lower(btrim(m.subject_id))`` with it: a name-valued subject_id links the entity (the reference's anchor)."""
+    return (
+        f"ARRAY(SELECT lower(x.canonical_name) FROM entities x WHERE x.workspace_id = %(ws)s AND x.id = ANY({ids}) "
+        f"UNION SELECT x.normalized_name FROM entities x WHERE x.workspace_id = %(ws)s AND x.id = ANY({ids}) "
+        f"UNION SELECT lower(a.alias) FROM entity_aliases a WHERE a.workspace_id = %(ws)s AND a.entity_id = ANY({ids}) "
+        "UNION SELECT a.normalized_alias FROM entity_aliases a WHERE a.workspace_id = %(ws)s "
+        f"AND a.entity_id = ANY({ids}))"
+    )
+
+
 def evidence_memories(conn: Connection, workspace_id: str, entity_ids: list[str], limit: int) -> list[dict]:
     """The live memories that are active evidence of a relation of one of ``entity_ids``, or are about one of
-    them (``subject_id``: a speaker's facts), most confident then newest first (the context pack's
+    them (``subject_id`` its id, name or an alias: a speaker's facts), most confident then newest first (the context pack's
     ``entity_matches``)."""
     live = "m.workspace_id = %(ws)s AND m.deleted_at IS NULL AND m.valid_to IS NULL AND m.status = 'active'"
     return conn.execute(
@@ -325,7 +338,8 @@ def evidence_memories(conn: Connection, workspace_id: str, entity_ids: list[str]
         "WHERE r.workspace_id = %(ws)s AND r.active AND (r.source_entity_id = ANY(%(ids)s) "
         f"OR r.target_entity_id = ANY(%(ids)s)) AND {live} "
         f"UNION ALL SELECT {QUALIFIED_COLUMNS}, 1.0::float8 FROM memories m "
-        f"WHERE m.subject_id = ANY(%(ids)s) AND {live}"
+        "WHERE (m.subject_id = ANY(%(ids)s) "
+        f"OR lower(btrim(m.subject_id)) = ANY({subject_names('%(ids)s::text[]')})) AND {live}"
         ") u ORDER BY id, evidence_confidence DESC) x "
         "ORDER BY evidence_confidence DESC, created_at DESC, id LIMIT %(limit)s",
         {"ws": workspace_id, "ids": sorted(entity_ids), "limit": limit},

@@ -142,6 +142,46 @@ def test_backfill_extracts_entities_from_existing_memories_once(http, ws, databa
     assert state(database_url, ws) == before
 
 
+def test_a_memory_about_someone_links_that_entity_at_write_time_and_in_backfill(http, ws, database_url):
+    """As the reference's accretion anchors ``subject_id``: a name becomes (or resolves to) an entity whose
+    member the memory is; an entity's id is that entity."""
+    curie = remember(http, ws, "Discovered polonium and radium", subject_id="Marie Curie")
+    marie = resolve(http, ws, "Marie Curie")
+    assert marie["entity_type"] == "person" and marie["representative_memory_id"] == curie["id"]
+    card = http.get(f"/v1/entities/{marie['id']}/card", headers=h(ws)).json()
+    assert [m["id"] for m in card["evidence"]] == [curie["id"]] and card["counts"]["memories"] == 1
+    # Another name of hers (case apart) and her id link the same entity; no second one is made.
+    again = remember(http, ws, "Won two Nobel prizes", subject_id="marie curie")
+    by_id = remember(http, ws, "Born in Warsaw", subject_id=marie["id"])
+    entities = http.get("/v1/entities", headers=h(ws)).json()["entities"]
+    assert [e["id"] for e in entities] == [marie["id"]]
+    card = http.get(f"/v1/entities/{marie['id']}/card", headers=h(ws)).json()
+    assert sorted(m["id"] for m in card["evidence"]) == sorted([curie["id"], again["id"], by_id["id"]])
+    batch = http.post(
+        "/v1/memories/batch",
+        json={
+            "operations": [
+                {"op": "create", "content": "Taught at the Sorbonne", "subject_id": "Pierre Curie"}
+            ]
+        },
+        headers=h(ws),
+    )
+    assert batch.status_code == 200, batch.text
+    assert resolve(http, ws, "Pierre Curie")["entity_type"] == "person"
+
+    # Memories stored before this (their entity gone): backfill makes it again and links them; a rerun is idempotent.
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM entities WHERE workspace_id = %s", (ws,))
+    done = http.post("/v1/entities/backfill", headers=h(ws)).json()
+    assert (done["scanned"], done["accreted"], done["entities_created"]) == (4, 3, 2)
+    marie = resolve(http, ws, "Marie Curie")
+    related = http.get(f"/v1/entities/{marie['id']}/card", headers=h(ws)).json()["counts"]
+    assert related["memories"] == 2  # the one about her id names an entity that is gone
+    before = state(database_url, ws)
+    rerun = http.post("/v1/entities/backfill", headers=h(ws)).json()
+    assert rerun["entities_created"] == 0 and state(database_url, ws) == before
+
+
 def test_backfill_pages_with_max_memories_and_after(http, ws):
     ids = sorted(remember(http, ws, f"Person{n} Alpha works at Company{n} Beta.")["id"] for n in range(3))
     first = http.post(

@@ -4,7 +4,8 @@ stored before a relation pattern, a profile rule or the registry itself existed 
     >>> Backfill(db).run("ws_a", batch_size=200, max_memories=500, after="")         # doctest: +SKIP
     {'scanned': 412, 'accreted': 37, 'relations_written': 41, 'entities_created': 12, ...}
 
-Each memory goes through what a new one would: its ``knowledge_work`` profile (entities created), the plain
+Each memory goes through what a new one would: its ``subject_id`` (the entity it names, created as a ``person``
+when none does, as the reference's accretion anchors it), its ``knowledge_work`` profile (entities created), the plain
 relations its text states (``relations_in``: typed endpoints, created as extraction creates them; in a
 conversation's exchange only the user's lines are read) and the resolve-only patterns. Evidence is keyed by
 memory, span and excerpt, so a rerun adds nothing (idempotent). One transaction per memory written; a call stops
@@ -89,10 +90,11 @@ class Backfill:
                 page = views_repo.live_memories_page(conn, workspace_id, cursor, size)
             for memory in page:
                 inputs = text_relations(memory["content"])
-                if relations.needs_write(memory, inputs):
+                if relations.needs_write(memory, inputs) or memory.get("subject_id"):
                     with self.db.transaction() as conn:
+                        subject = relations.link_subject(conn, memory)
                         result = relations.write_for_memory(conn, memory, inputs)
-                    accreted += int(bool(result.resolved or result.duplicate))
+                    accreted += int(bool(result.resolved or result.duplicate or subject))
                     written += result.resolved
                 scanned += 1
                 cursor = memory["id"]

@@ -230,6 +230,8 @@ class MemoryService:
                 )
             if created and body.associations:
                 self._link_all(conn, workspace_id, stored["id"], body.associations)
+            if created:
+                relations.link_subject(conn, stored)
             # Also for an exact duplicate: its relations merge into the existing memory's.
             if relations.needs_write(stored, body.relations):
                 stored = dict(
@@ -499,7 +501,9 @@ class MemoryService:
                     for row, (_, op) in zip(rows, valid, strict=True)
                 ]
                 stored = repo.insert_many(conn, rows)
-                for row, (memory_id, _created) in zip(rows, stored, strict=True):
+                for row, (memory_id, created) in zip(rows, stored, strict=True):
+                    if created:
+                        relations.link_subject(conn, {**row, "id": memory_id})
                     if relations.needs_write(row, []):
                         relations.write_for_memory(conn, {**row, "id": memory_id}, [])
                 # One event for the batch's creates (each update or delete in it records its own).

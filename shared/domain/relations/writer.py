@@ -38,6 +38,8 @@ PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(_ENTITY + r"\s+depends\s+on\s+" + _ENTITY), "depends_on"),
 ]
 PATTERN_CONFIDENCE = 0.95
+# An entity id of ours (``new_id("ent")``): a subject_id like this names an entity, never a person called so.
+_ENTITY_ID = re.compile(r"^ent_[0-9a-f]{16}$")
 
 
 @dataclass
@@ -248,6 +250,32 @@ def write_for_memory(
             result.relation_ids.append(relation_id)
     repo.refresh_relations(conn, touched)
     return result
+
+
+def link_subject(conn: Connection, memory: dict) -> str | None:
+    """The entity the memory is about, as the reference's accretion anchors ``subject_id``: an entity id is that
+    entity (None when it is not an active one); a name resolves (name first, then alias, any kind) or creates a ``person`` of that name.
+    The memory is then one of its members (members match ``subject_id`` by id or name). None without one."""
+    subject = (memory.get("subject_id") or "").strip()
+    workspace_id = memory["workspace_id"]
+    if not subject or not normalize_entity_name(subject):
+        return None
+    if _ENTITY_ID.match(subject):
+        return subject if repo.active_entity_ids(conn, workspace_id, [subject]) else None
+    found = repo.resolve_names(conn, [workspace_id], [subject]).get(normalize_entity_name(subject))
+    if found is not None:
+        return str(found["id"])
+    provenance = {"source": "subject_id", "source_memory_id": memory["id"]}
+    return str(
+        repo.upsert_entity(
+            conn,
+            workspace_id,
+            subject,
+            "person",
+            provenance=provenance,
+            representative_memory_id=memory["id"],
+        )["id"]
+    )
 
 
 def _both_known(value: _Value, by_name: dict[str, dict]) -> bool:
