@@ -154,7 +154,9 @@ def test_a_briefing_and_a_context_pack_take_the_detail_level(http, ws, database_
     assert text == overview and summary["omitted_items"] == 0
 
 
-def test_with_tiers_off_none_are_written_and_content_is_sent_whole(http, ws, database_url, settings, monkeypatch):
+def test_with_tiers_off_none_are_written_and_content_is_sent_whole(
+    http, ws, database_url, settings, monkeypatch
+):
     monkeypatch.setattr(settings, "extractive_tiers_enabled", False)
     memory = remember(http, ws, REPORT)
     assert stored(database_url, memory["id"])[1:] == (None, None, None)
@@ -173,7 +175,10 @@ def test_the_backfill_fills_older_memories_in_bounded_resumable_steps(
     assert all(stored(database_url, i)[3] is None for i in ids)
 
     first = backfill_tiers(services.db, batch=2, max_batches=1)
-    assert first == {"tiers_written": 2, "tiers_pending": True}  # bounded: one batch, and it says more is left
+    assert first == {
+        "tiers_written": 2,
+        "tiers_pending": True,
+    }  # bounded: one batch, and it says more is left
     done_first = [i for i in ids if stored(database_url, i)[3] is not None]
     kept = {i: stored(database_url, i) for i in done_first}
     calls = 1
@@ -187,8 +192,14 @@ def test_the_backfill_fills_older_memories_in_bounded_resumable_steps(
         assert " ".join(content[s:e] for s, e in spans["abstract"]["spans"]) == abstract
     assert {i: stored(database_url, i) for i in done_first} == kept
     with psycopg.connect(database_url) as conn:
-        revisions = conn.execute(
-            "SELECT max(revision) FROM memories WHERE id = ANY(%s)", (ids,)
-        ).fetchone()
+        revisions = conn.execute("SELECT max(revision) FROM memories WHERE id = ANY(%s)", (ids,)).fetchone()
     assert revisions == (1,)  # derived data: no new revision
     assert backfill_tiers(services.db) == {"tiers_written": 0, "tiers_pending": False}
+
+
+def test_a_recall_without_a_budget_takes_the_servers_default(http, ws, settings, monkeypatch):
+    remember(http, ws, REPORT)
+    monkeypatch.setattr(settings, "recall_token_budget_default", 60)
+    summary = recall(http, ws)["budget_summary"]
+    assert summary["requested"] == 60 and summary["used"] <= 60
+    assert recall(http, ws, budget_tokens=500)["budget_summary"]["requested"] == 500  # the request's wins
