@@ -1,7 +1,8 @@
 """Lambda "cleanup", invoked by an EventBridge schedule (every 5 minutes): commits expired sessions that
 auto-commit, removes them, drops expired working-memory keys, ages out context events, and re-sends
 extraction jobs whose queue message was never sent, drops rate-limit windows that ended an hour ago and memory
-writes' Idempotency-Key records past their time (settings.idempotency_ttl_s).
+writes' Idempotency-Key records past their time (settings.idempotency_ttl_s), and writes the extractive tiers of
+older memories (a bounded step per run).
 
     >>> handler({"source": "aws.events", "detail-type": "Scheduled Event"}, context)   # doctest: +SKIP
     {'sessions_expired': 2, 'sessions_committed': 2, 'working_keys_expired': 0, 'events_purged': 0}
@@ -18,6 +19,7 @@ from shared.app.bootstrap import process_services
 from shared.app.cleanup import expire_idempotency_records
 from shared.domain.auth import purge_rate_windows
 from shared.domain.indexing import index_pending
+from shared.domain.memories.tier_backfill import backfill_tiers
 from shared.domain.threads import requeue_stale_jobs
 from shared.providers.tracing import lambda_tracer
 
@@ -51,6 +53,8 @@ def handler(event: dict, context: object) -> dict[str, int]:
     result["idempotency_records_expired"] = expire_idempotency_records(
         services.db, services.settings.idempotency_ttl_s
     )
+    if services.settings.extractive_tiers_enabled:  # logged only: older memories' tiers, a bounded step
+        result["tiers_written"] = int(backfill_tiers(services.db)["tiers_written"])
     for name in PUBLISHED_METRICS:
         metrics.add_metric(name=name, unit=MetricUnit.Count, value=result[name])
     logger.info("session cleanup", extra=result)

@@ -15,6 +15,7 @@ from shared.app.services import Services
 from shared.core.settings import Settings
 from shared.db import idempotency
 from shared.db.pool import Database
+from shared.domain.memories.tier_backfill import backfill_tiers
 
 log = logging.getLogger("memorylayer.sessions.cleanup")
 # One sweep deletes at most this many idempotency records per statement, and this many statements: short
@@ -69,6 +70,8 @@ def session_cleanup(settings: Settings, interval_s: float | None = None) -> Iter
         result["idempotency_records_expired"] = expire_idempotency_records(
             services.db, settings.idempotency_ttl_s
         )
+        if settings.extractive_tiers_enabled:
+            result["tiers_written"] = int(backfill_tiers(services.db)["tiers_written"])
         if any(result.values()):
             log.info("session cleanup: %s", result)
 

@@ -35,8 +35,6 @@ NOT_APPLICABLE = {
     "session service",
     "MEMORYLAYER_EMBED_TRANSPORT": "the endpoint provider speaks plain HTTP to MEMORYLAYER_EMBED_ENDPOINT_URL; "
     "there is no Aether transport",
-    "MEMORYLAYER_EXTRACTIVE_TIERS_ENABLED": "this server writes no abstract/overview tiers (extractive or "
-    "generative), so there is nothing to switch",
 }
 
 

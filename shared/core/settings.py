@@ -216,6 +216,10 @@ class Settings(BaseSettings):
     relational_recall_enabled: bool = True
     # Off: recall answers the compatibility confidence ("weak", no reasons) instead of computing it.
     retrieval_confidence_enabled: bool = True
+    # Extractive tiers (shared/domain/memories/tiers.py): each write stores an abstract and an overview made of
+    # whole source sentences, with their spans, and the cleanup fills them in for older memories; off: none are
+    # written and detail levels fall back to the full content.
+    extractive_tiers_enabled: bool = True
     # The token budget of a recall that names none (0: none, count and detail decide).
     recall_token_budget_default: int = Field(default=0, ge=0)
 

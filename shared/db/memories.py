@@ -28,6 +28,10 @@ COLUMNS = (
     "created_at, updated_at, deleted_at"
 )
 QUALIFIED_COLUMNS = ", ".join(f"m.{c.strip()}" for c in COLUMNS.split(","))
+# A memory read or written by id also carries its tiers (recall reads them apart: tiers_of).
+_WITH_TIERS = COLUMNS + ", abstract, overview"
+# And whether they were written (null: the backfill has not reached it): what a reader needs to fill them in.
+_TIERED = _WITH_TIERS + ", tier_source_spans"
 
 _INSERT_FIELDS = (
     "id",
@@ -59,8 +63,11 @@ _INSERT_FIELDS = (
     "sequence_index",
     "event_time",
     "vector_gen",
+    "abstract",
+    "overview",
+    "tier_source_spans",
 )
-_JSON_FIELDS = {"metadata", "refinement_metadata"}
+_JSON_FIELDS = {"metadata", "refinement_metadata", "tier_source_spans"}
 
 
 # 0: in every vector graph at once (a bulk write passes a later generation: shared/db/vector_index.py).
@@ -68,13 +75,17 @@ _DEFAULTS = {"vector_gen": 0}
 
 
 def _params(row: dict[str, Any]) -> list[Any]:
-    return [Jsonb(row[f]) if f in _JSON_FIELDS else row.get(f, _DEFAULTS.get(f)) for f in _INSERT_FIELDS]
+    return [_json(row.get(f)) if f in _JSON_FIELDS else row.get(f, _DEFAULTS.get(f)) for f in _INSERT_FIELDS]
+
+
+def _json(value: Any) -> Any:
+    return None if value is None else Jsonb(value)
 
 
 _INSERT_SQL = (
     f"INSERT INTO memories ({', '.join(_INSERT_FIELDS)}) VALUES ({', '.join(['%s'] * len(_INSERT_FIELDS))}) "
     f"ON CONFLICT (workspace_id, dedup_key) WHERE deleted_at IS NULL AND valid_to IS NULL DO NOTHING "
-    f"RETURNING {COLUMNS}"
+    f"RETURNING {_WITH_TIERS}"
 )
 
 
@@ -84,7 +95,7 @@ def insert(conn: Connection, row: dict[str, Any]) -> tuple[dict, bool]:
     if created:
         return created, True
     existing = conn.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE workspace_id = %s AND dedup_key = %s AND deleted_at IS NULL "
+        f"SELECT {_WITH_TIERS} FROM memories WHERE workspace_id = %s AND dedup_key = %s AND deleted_at IS NULL "
         "AND valid_to IS NULL",
         (row["workspace_id"], row["dedup_key"]),
     ).fetchone()
@@ -97,6 +108,7 @@ def insert(conn: Connection, row: dict[str, Any]) -> tuple[dict, bool]:
 _ARRAY_TYPES = {
     "importance": "real", "pinned": "boolean", "embedding": "vector", "sequence_index": "integer",
     "event_time": "timestamptz", "vector_gen": "bigint", "metadata": "jsonb", "refinement_metadata": "jsonb",
+    "tier_source_spans": "jsonb",
     "tags": "jsonb", "tags_lower": "jsonb", "source_message_ids": "jsonb",
 }  # fmt: skip
 _TEXT_ARRAYS = {"tags", "tags_lower", "source_message_ids"}
@@ -213,7 +225,7 @@ def get(
     deleted = "" if include_deleted else "AND deleted_at IS NULL"
     extra = ", embedding" if embedding else ""
     return conn.execute(
-        f"SELECT {COLUMNS}{extra} FROM memories WHERE id = %s AND {where} {deleted}", [memory_id, *params]
+        f"SELECT {_WITH_TIERS}{extra} FROM memories WHERE id = %s AND {where} {deleted}", [memory_id, *params]
     ).fetchone()
 
 
@@ -234,6 +246,7 @@ UPDATABLE_COLUMNS = frozenset(
     {
         "content", "event_time", "importance", "metadata", "pinned", "refinement_metadata", "subtype", "tags",
         "type", "tags_lower", "content_hash", "embedding", "embedding_model", "dedup_key", "decay_factor",
+        "abstract", "overview", "tier_source_spans",
     }
 )  # fmt: skip
 
@@ -241,12 +254,12 @@ UPDATABLE_COLUMNS = frozenset(
 def update(conn: Connection, workspace_id: str, memory_id: str, changes: dict[str, Any]) -> dict:
     """Apply ``changes`` (column → value; columns from ``UPDATABLE_COLUMNS``) and bump the revision."""
     sets = assignments(changes, UPDATABLE_COLUMNS, what="memory")
-    params = [Jsonb(v) if k in _JSON_FIELDS else v for k, v in changes.items()]
+    params = [_json(v) if k in _JSON_FIELDS else v for k, v in changes.items()]
     return one(
         conn.execute(
             sql.SQL(
                 "UPDATE memories SET {}, revision = revision + 1, updated_at = now() "
-                "WHERE id = %s AND workspace_id = %s RETURNING " + COLUMNS
+                "WHERE id = %s AND workspace_id = %s RETURNING " + _WITH_TIERS
             ).format(sets),
             [*params, memory_id, workspace_id],
         ).fetchone()
@@ -335,7 +348,7 @@ def list_recent(
         params.append([tag.strip().lower()])
     extra = ", embedding" if embedding else ""
     return conn.execute(
-        f"SELECT {COLUMNS}{extra} FROM memories WHERE {' AND '.join(clauses)} "
+        f"SELECT {_WITH_TIERS}{extra} FROM memories WHERE {' AND '.join(clauses)} "
         f"ORDER BY {order} LIMIT %s OFFSET %s",
         [*params, limit, offset],
     ).fetchall()
@@ -370,7 +383,7 @@ _LIVE = "workspace_id = %s AND deleted_at IS NULL AND valid_to IS NULL"
 def directives(conn: Connection, workspace_id: str, limit: int) -> list[dict]:
     """Live directives, preferences and pinned memories, newest first (a context pack's first section)."""
     return conn.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE {_LIVE} AND (subtype IN ('directive', 'preference') OR pinned) "
+        f"SELECT {_TIERED} FROM memories WHERE {_LIVE} AND (subtype IN ('directive', 'preference') OR pinned) "
         "ORDER BY created_at DESC, id LIMIT %s",
         (workspace_id, limit),
     ).fetchall()
@@ -379,7 +392,7 @@ def directives(conn: Connection, workspace_id: str, limit: int) -> list[dict]:
 def recent_activity(conn: Connection, workspace_id: str, limit: int) -> list[dict]:
     """Live memories newest first, raw checkpoints left out (their lines are the activity)."""
     return conn.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE {_LIVE} AND subtype IS DISTINCT FROM 'checkpoint' "
+        f"SELECT {_TIERED} FROM memories WHERE {_LIVE} AND subtype IS DISTINCT FROM 'checkpoint' "
         "ORDER BY created_at DESC, id LIMIT %s",
         (workspace_id, limit),
     ).fetchall()
@@ -388,14 +401,15 @@ def recent_activity(conn: Connection, workspace_id: str, limit: int) -> list[dic
 def live_by_ids(conn: Connection, workspace_id: str, memory_ids: list[str]) -> list[dict]:
     """The live memories among ``memory_ids`` (deleted and superseded ones drop out), in no set order."""
     return conn.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE id = ANY(%s) AND {_LIVE}", (memory_ids, workspace_id)
+        f"SELECT {_TIERED} FROM memories WHERE id = ANY(%s) AND {_LIVE}", (memory_ids, workspace_id)
     ).fetchall()
 
 
 def created_since(conn: Connection, workspace_id: str, since: datetime, limit: int) -> list[dict]:
     """Live memories created after ``since``, newest first."""
     return conn.execute(
-        f"SELECT {COLUMNS} FROM memories WHERE {_LIVE} AND created_at > %s ORDER BY created_at DESC, id LIMIT %s",
+        f"SELECT {_TIERED} FROM memories WHERE {_LIVE} AND created_at > %s "
+        "ORDER BY created_at DESC, id LIMIT %s",
         (workspace_id, since, limit),
     ).fetchall()
 
@@ -516,3 +530,37 @@ def embeddings_of(
         (workspace_ids, memory_ids),
     )
     return {r["id"]: r["embedding"].to_list() for r in rows}
+
+
+def tiers_of(conn: Connection, workspace_ids: Sequence[str], memory_ids: Sequence[str]) -> dict[str, dict]:
+    """id → its stored tiers (``abstract``, ``overview``, ``tier_source_spans``; nulls when it has none) for
+    those of ``memory_ids`` in ``workspace_ids``."""
+    if not memory_ids:
+        return {}
+    return {
+        row["id"]: row
+        for row in conn.execute(
+            "SELECT id, abstract, overview, tier_source_spans FROM memories "
+            "WHERE workspace_id = ANY(%s) AND id = ANY(%s)",
+            (list(workspace_ids), list(memory_ids)),
+        )
+    }
+
+
+def tiers_pending(conn: Connection, limit: int) -> list[dict]:
+    """The next ``limit`` memories of any workspace without tiers, locked (concurrent sweeps skip each other's):
+    the head of ``memories_tiers_pending``, so a sweep resumes where the last one stopped."""
+    return conn.execute(
+        "SELECT id, workspace_id, content FROM memories WHERE tier_source_spans IS NULL "
+        "ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED",
+        (limit,),
+    ).fetchall()
+
+
+def set_tiers(conn: Connection, workspace_id: str, memory_id: str, tiers: dict[str, Any]) -> None:
+    """Write derived tiers without a new revision (nothing the caller wrote changed)."""
+    conn.execute(
+        "UPDATE memories SET abstract = %s, overview = %s, tier_source_spans = %s "
+        "WHERE workspace_id = %s AND id = %s",
+        (tiers["abstract"], tiers["overview"], _json(tiers["tier_source_spans"]), workspace_id, memory_id),
+    )

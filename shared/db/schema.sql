@@ -635,7 +635,10 @@ CREATE TABLE public.memories (
     deleted_at timestamp with time zone,
     vector_indexed boolean DEFAULT true NOT NULL,
     stale_by text,
-    vector_gen bigint DEFAULT 0 NOT NULL
+    vector_gen bigint DEFAULT 0 NOT NULL,
+    abstract text,
+    overview text,
+    tier_source_spans jsonb
 )
 WITH (autovacuum_analyze_scale_factor='0.02', autovacuum_analyze_threshold='500', toast_tuple_target='8160');
 ALTER TABLE ONLY public.memories ALTER COLUMN embedding SET STORAGE MAIN;
@@ -659,6 +662,8 @@ CREATE UNIQUE INDEX memories_sequence ON public.memories USING btree (workspace_
 CREATE INDEX memories_stale_by ON public.memories USING btree (workspace_id, stale_by) WHERE (stale_by IS NOT NULL);
 
 CREATE INDEX memories_tags ON public.memories USING gin (tags_lower) WHERE (deleted_at IS NULL);
+
+CREATE INDEX memories_tiers_pending ON public.memories USING btree (id) WHERE (tier_source_spans IS NULL);
 
 CREATE INDEX memories_user ON public.memories USING btree (workspace_id, user_id) WHERE (deleted_at IS NULL);
 

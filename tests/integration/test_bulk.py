@@ -76,7 +76,11 @@ def test_bulk_insert_that_loses_a_dedup_race_falls_back_without_losing_rows(serv
 
     def row(content: str) -> dict:
         return memory_row(
-            ws, content, embedding=services.embedder.embed_one(content), embedding_model="hash-384@384"
+            ws,
+            content,
+            embedding=services.embedder.embed_one(content),
+            embedding_model="hash-384@384",
+            tiers=True,
         )
 
     rows = [row(f"race note {i}") for i in range(5)]

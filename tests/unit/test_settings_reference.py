@@ -79,6 +79,7 @@ def test_every_documented_reference_name_is_known() -> None:
         ("MEMORYLAYER_LLM_PROFILE_DEFAULT_TEMPERATURE", "llm_temperature", "0.7", 0.7),
         ("MEMORYLAYER_RECALL_TOKEN_BUDGET_DEFAULT", "recall_token_budget_default", "300", 300),
         ("MEMORYLAYER_CONTEXT_MAX_OPERATIONS", "context_max_operations", "50", 50),
+        ("MEMORYLAYER_EXTRACTIVE_TIERS_ENABLED", "extractive_tiers_enabled", "false", False),
         ("MEMORYLAYER_EMBEDDING_PROVIDER", "embedding_provider", "embed_server", "endpoint"),
         ("MEMORYLAYER_EMBEDDING_PROVIDER", "embedding_provider", "mock", "hash"),
         ("MEMORYLAYER_CONTEXT_EXECUTOR", "context_executor", "smolagents", "wasm"),
@@ -168,7 +169,6 @@ def test_not_applicable_names_start_and_are_reported_once(
         "MEMORYLAYER_SQLITE_STORAGE_PATH",
         "MEMORYLAYER_SESSION_SERVICE",
         "MEMORYLAYER_EMBED_TRANSPORT",
-        "MEMORYLAYER_EXTRACTIVE_TIERS_ENABLED",
     ):
         monkeypatch.setenv(name, "x")
     monkeypatch.setenv("MEMORYLAYER_EMBEDDING_PROVIDER", "hash")
@@ -180,7 +180,7 @@ def test_not_applicable_names_start_and_are_reported_once(
     finally:
         get_settings.cache_clear()
     warned = [r.getMessage() for r in caplog.records if r.name == "memorylayer.settings"]
-    assert len(warned) == 4
+    assert len(warned) == 3
     assert any(w.startswith("MEMORYLAYER_SQLITE_STORAGE_PATH is not applicable") for w in warned)
 
 

@@ -1010,6 +1010,8 @@ export interface ContextPackRequest {
   include_sandbox_summary?: boolean;
   /** Include raw checkpoints for recovery. */
   include_checkpoint_recovery?: boolean;
+  /** abstract, overview or full (default): the form each memory starts at; the budget steps it down from there (full → overview → abstract → cut short). */
+  detail_level?: "abstract" | "overview" | "full";
 }
 
 export interface ContextTurn {
@@ -2541,9 +2543,9 @@ export interface Memory {
   pinned: boolean;
   /** active, archived or deleted. */
   status: string;
-  /** A one-line summary (null: not generated). */
+  /** Up to 200 characters: whole sentences of the content, chosen without an LLM (null: none yet, or tiers are off). */
   abstract?: string | null;
-  /** A short summary (null: not generated). */
+  /** Up to 500 characters: whole sentences of the content, chosen without an LLM (null: none yet, or tiers are off). */
   overview?: string | null;
   /** The model (and dimensions) that embedded it, e.g. `local-minilm@384`. */
   embedding_model: string | null;
@@ -3057,7 +3059,7 @@ export interface RecallRequest {
   event_before?: string | null;
   /** Order the results by time (asc or desc) instead of by score. */
   time_order?: "asc" | "desc" | null;
-  /** abstract, overview or full (default): how much of each memory to send. */
+  /** abstract (≤ 200 characters), overview (≤ 500) or full (default): send each memory's extractive tier (whole sentences of it) or its content. */
   detail_level?: "abstract" | "overview" | "full";
   /** Also return archived memories. */
   include_archived?: boolean;
@@ -3065,7 +3067,7 @@ export interface RecallRequest {
   include_history?: boolean;
   /** Never return these memory ids. */
   exclude_ids?: string[];
-  /** Fit the answer into about this many tokens (estimated as characters / 3). */
+  /** Fit the answer into about this many tokens (estimated as characters / 3): each memory steps down full → overview → abstract → cut short before it is left out. */
   budget_tokens?: number | null;
   /** Compute `retrieval_confidence` and its reasons; false (or the server's `retrieval_confidence_enabled` off) answers the compatibility values: weak, no reasons. */
   include_confidence?: boolean;
@@ -3154,9 +3156,9 @@ export interface RecalledMemory {
   pinned: boolean;
   /** active, archived or deleted. */
   status: string;
-  /** A one-line summary (null: not generated). */
+  /** Up to 200 characters: whole sentences of the content, chosen without an LLM (null: none yet, or tiers are off). */
   abstract?: string | null;
-  /** A short summary (null: not generated). */
+  /** Up to 500 characters: whole sentences of the content, chosen without an LLM (null: none yet, or tiers are off). */
   overview?: string | null;
   /** The model (and dimensions) that embedded it, e.g. `local-minilm@384`. */
   embedding_model?: string | null;
@@ -3525,9 +3527,9 @@ export interface RememberedMemory {
   pinned: boolean;
   /** active, archived or deleted. */
   status: string;
-  /** A one-line summary (null: not generated). */
+  /** Up to 200 characters: whole sentences of the content, chosen without an LLM (null: none yet, or tiers are off). */
   abstract?: string | null;
-  /** A short summary (null: not generated). */
+  /** Up to 500 characters: whole sentences of the content, chosen without an LLM (null: none yet, or tiers are off). */
   overview?: string | null;
   /** The model (and dimensions) that embedded it, e.g. `local-minilm@384`. */
   embedding_model: string | null;

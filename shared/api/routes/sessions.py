@@ -5,13 +5,14 @@ Every read enforces the session's TTL: an expired session is a 404 even before c
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Query, Response
 
 from shared.api import schemas, wire
 from shared.api.deps import CallerDep, ServicesDep
 from shared.api.routes.params import CheckpointIdPath, SessionIdPath
+from shared.domain.retrieval.budget import DetailLevel
 from shared.domain.sessions.requests import CheckpointCreate, CommitOptions, SessionCreate, WorkingMemorySet
 
 router = APIRouter(prefix="/v1/sessions", tags=["sessions"])
@@ -83,6 +84,7 @@ def briefing(
             limit=limit,
             include_memories=include_memories,
             include_contradictions=include_contradictions,
+            detail_level=cast(DetailLevel, detail_level),  # the pattern admits only the three
         )
     )
     return schemas.BriefingEnvelope.of(body)

@@ -111,8 +111,16 @@ class Memory(Wire):
     logical_key: LogicalKey
     pinned: Pinned
     status: str = Field(description="active, archived or deleted.")
-    abstract: str | None = Field(default=None, description="A one-line summary (null: not generated).")
-    overview: str | None = Field(default=None, description="A short summary (null: not generated).")
+    abstract: str | None = Field(
+        default=None,
+        description="Up to 200 characters: whole sentences of the content, chosen without an LLM (null: none "
+        "yet, or tiers are off).",
+    )
+    overview: str | None = Field(
+        default=None,
+        description="Up to 500 characters: whole sentences of the content, chosen without an LLM (null: none "
+        "yet, or tiers are off).",
+    )
     embedding_model: EmbeddingModel
     access_count: int = Field(
         description="Always 0: recall does not count reads here (kept for the reference's wire)."
@@ -159,6 +167,8 @@ class Memory(Wire):
         values["tags"] = list(row["tags"])
         values["source_message_ids"] = list(row["source_message_ids"] or [])
         values["etag"] = etag_of(row) if etag is None else etag
+        values["abstract"] = row.get("abstract")
+        values["overview"] = row.get("overview")
         vector = row.get("embedding") if embedding else None
         if vector is not None:
             values["embedding"] = floats(vector)

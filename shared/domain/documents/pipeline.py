@@ -62,7 +62,7 @@ class DocumentPipeline:
         self.embedder = embedder
         self.blobs = blobs
         self.settings = settings
-        self.writer = MemoryWriter(db, embedder)
+        self.writer = MemoryWriter(db, embedder, tiers=settings.extractive_tiers_enabled)
         self.limits = parsers.Limits(
             max_pages=settings.document_max_pages,
             max_unpacked_bytes=settings.document_max_unpacked_bytes,

@@ -55,7 +55,7 @@ class ExtractionWorker:
     def __init__(self, db: Database, embedder: Embedder, settings: Settings) -> None:
         self.db = db
         self.settings = settings
-        self.writer = MemoryWriter(db, embedder)
+        self.writer = MemoryWriter(db, embedder, tiers=settings.extractive_tiers_enabled)
         self.indexer = VectorIndexer(db, settings, embedder.dimensions)
         self.deterministic = DeterministicExtractor()
         self._llm_extractor: Extractor | None = None

@@ -31,9 +31,10 @@ from shared.providers.embeddings.base import Embedder
 
 
 class MemoryWriter:
-    def __init__(self, db: Database, embedder: Embedder) -> None:
+    def __init__(self, db: Database, embedder: Embedder, *, tiers: bool = True) -> None:
         self.db = db
         self.embedder = embedder
+        self.tiers = tiers  # settings.extractive_tiers_enabled
 
     def write(
         self, workspace_id: str, user_id: str | None, candidates: list[Candidate], provenance: Provenance
@@ -138,6 +139,7 @@ class MemoryWriter:
             importance=candidate.importance,
             source_thread_id=provenance.thread_id,
             source_message_ids=candidate.source_message_ids or provenance.message_ids,
+            tiers=self.tiers,
             fact_key=fact_key,
             event_time=candidate.event_time,
             subject_id=subject_id,

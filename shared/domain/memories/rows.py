@@ -1,8 +1,9 @@
 """Building a new ``memories`` row: the one place that derives its hash, dedup key and tag forms.
 
-    >>> row = memory_row("ws_a", "likes tea", embedding=None, embedding_model="hash-384@384", tags=["Tea", "tea "])
-    >>> row["tags"], row["tags_lower"], row["type"]
-    (['Tea', 'tea'], ['tea'], 'episodic')
+    >>> row = memory_row("ws_a", "likes tea", embedding=None, embedding_model="hash-384@384", tags=["Tea", "tea "],
+    ...                  tiers=True)
+    >>> row["tags"], row["tags_lower"], row["type"], row["abstract"]
+    (['Tea', 'tea'], ['tea'], 'episodic', 'likes tea')
 
 Every write path (remember, batch, the extraction writer, session checkpoints) starts here and passes only the
 columns it sets itself.
@@ -15,6 +16,7 @@ import uuid
 from typing import Any
 
 from shared.domain.memories import serialize
+from shared.domain.memories.tiers import columns as tier_columns
 
 # Columns a new row gets unless the caller says otherwise.
 _DEFAULTS: dict[str, Any] = {
@@ -72,10 +74,12 @@ def memory_row(
     metadata: dict[str, Any] | None = None,
     dedup_metadata: dict[str, Any] | None = None,
     memory_id: str | None = None,
+    tiers: bool,
     **columns: Any,
 ) -> dict[str, Any]:
     """A complete row for ``shared.db.memories.insert``; ``dedup_metadata`` (default: ``metadata``) is what the
-    dedup key sees, for callers that add bookkeeping keys which must not make two memories differ."""
+    dedup key sees, for callers that add bookkeeping keys which must not make two memories differ. ``tiers``
+    (``settings.extractive_tiers_enabled``): derive the abstract and overview now."""
     tags = normalise_tags(tags or [])
     metadata = metadata or {}
     row = {**_DEFAULTS, **columns}
@@ -94,5 +98,6 @@ def memory_row(
         embedding=embedding,
         embedding_model=embedding_model,
         source_message_ids=list(row.get("source_message_ids") or []),
+        **tier_columns(content, tiers),
     )
     return row

@@ -39,6 +39,7 @@ from shared.domain.indexing import generations
 from shared.domain.memories import serialize
 from shared.domain.memories.classify import classify
 from shared.domain.memories.rows import dedup_key, memory_row, normalise_tags
+from shared.domain.memories.tiers import columns as tier_columns
 from shared.domain.relations import connectors
 from shared.domain.relations import writer as relations
 from shared.domain.requests import (
@@ -52,6 +53,10 @@ from shared.domain.requests import (
 from shared.providers.embeddings.base import Embedder
 
 _Body = TypeVar("_Body", MemoryCreate, MemoryUpdate, BatchCreate)
+
+
+# Set even when equal to ``current``: the row read for an update does not carry them.
+_ALWAYS_SET = frozenset({"embedding", "abstract", "overview", "tier_source_spans"})
 
 
 def new_association_id() -> str:
@@ -164,6 +169,7 @@ class MemoryService:
             logical_key=getattr(body, "logical_key", None),
             pinned=getattr(body, "pinned", False),
             event_time=body.event_time,
+            tiers=self.settings.extractive_tiers_enabled,
         )
 
     def _target_workspace(self, workspace_id: str, body: MemoryCreate, tenant_id: str) -> str:
@@ -366,7 +372,9 @@ class MemoryService:
             changes["content_hash"] = hashlib.sha256(body.content.encode()).hexdigest()
             changes["embedding"] = vector
             changes["embedding_model"] = self.embedder.model_id
-        changes = {k: v for k, v in changes.items() if k == "embedding" or current.get(k) != v}
+            # New content, new tiers (or none, with tiers off: the old ones would quote text no longer there).
+            changes.update(tier_columns(body.content, self.settings.extractive_tiers_enabled))
+        changes = {k: v for k, v in changes.items() if k in _ALWAYS_SET or current.get(k) != v}
         if {"content", "tags", "metadata"} & changes.keys():
             changes["dedup_key"] = dedup_key(
                 content,

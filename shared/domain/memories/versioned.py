@@ -26,6 +26,7 @@ from shared.db.rows import Connection
 from shared.db.scope import Scope
 from shared.domain.memories import serialize
 from shared.domain.memories.rows import dedup_key, normalise_tags
+from shared.domain.memories.tiers import columns as tier_columns
 from shared.domain.requests import MemoryReplace
 
 if TYPE_CHECKING:
@@ -112,6 +113,7 @@ def replace(
             "dedup_key": dedup_key(
                 body.content, tags, current["metadata"], current["user_id"], current["sequence_key"]
             ),
+            **tier_columns(body.content, memories.settings.extractive_tiers_enabled),
         }
         updated = repo.update(conn, current["workspace_id"], memory_id, changes)
         memories.rederive_relations(conn, updated, changes)

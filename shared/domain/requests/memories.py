@@ -232,7 +232,9 @@ class RecallRequest(_Request):
         default=None, description="Order the results by time (asc or desc) instead of by score."
     )
     detail_level: Literal["abstract", "overview", "full"] = Field(
-        default="full", description="abstract, overview or full (default): how much of each memory to send."
+        default="full",
+        description="abstract (≤ 200 characters), overview (≤ 500) or full (default): send each memory's "
+        "extractive tier (whole sentences of it) or its content.",
     )
     include_archived: bool = Field(default=False, description="Also return archived memories.")
     include_history: bool = Field(default=False, description="Also return superseded versions of facts.")
@@ -240,7 +242,8 @@ class RecallRequest(_Request):
     budget_tokens: int | None = Field(
         default=None,
         ge=1,
-        description="Fit the answer into about this many tokens (estimated as characters / 3).",
+        description="Fit the answer into about this many tokens (estimated as characters / 3): each memory "
+        "steps down full → overview → abstract → cut short before it is left out.",
     )
     include_confidence: bool = Field(
         default=True,

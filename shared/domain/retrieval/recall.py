@@ -41,6 +41,7 @@ from shared.db.pool import Database
 from shared.db.recall import BROWSE_SQL, FILTERS, HotFunction, hot_function, hybrid_sql, is_hot, own_function
 from shared.db.rows import Connection
 from shared.domain.indexing import OwnGraphs, PublishedGeneration
+from shared.domain.memories.tiers import attach as attach_tiers
 from shared.domain.requests import RecallRequest
 from shared.domain.retrieval import relations as relations_arm
 from shared.domain.retrieval.conversation import embedding_text
@@ -217,6 +218,7 @@ class Recaller:
             # transaction): the walk would find nothing, so it is not asked.
             linked = any(w["has_associations"] for w in workspaces)
             expanded = expand(conn, req, self.settings, params, rows) if linked and rows else []
+            self._attach_tiers(conn, workspace_ids, rows + expanded)
         return dict(self._result(req, rows, expanded, started), relation_paths=paths)
 
     def statement(
@@ -425,7 +427,17 @@ class Recaller:
 
     def _result(self, req: RecallRequest, rows: list[dict], expanded: list[dict], started: float) -> dict:
         confidence = req.include_confidence and self.settings.retrieval_confidence_enabled
-        return shape(req, rows, expanded, started, self._attach_embeddings, confidence=confidence)
+        budget = req.budget_tokens or self.settings.recall_token_budget_default or None
+        return shape(
+            req, rows, expanded, started, self._attach_embeddings, confidence=confidence, budget=budget
+        )
+
+    def _attach_tiers(self, conn: Connection, workspace_ids: list[str], rows: list[dict]) -> None:
+        """Each row's abstract and overview (sent, and what the detail level and the budget step down to). A
+        memory the backfill has not reached yet gets them computed here, not stored; with tiers off, none."""
+        stored = mem_repo.tiers_of(conn, workspace_ids, [r["id"] for r in rows])
+        for row in rows:
+            attach_tiers(row, stored.get(row["id"]), self.settings.extractive_tiers_enabled)
 
     def _attach_embeddings(self, memories: list[dict]) -> None:
         workspace_ids = sorted({m["workspace_id"] for m in memories})

@@ -28,9 +28,12 @@ def shape(
     attach_embeddings: Callable[[list[dict]], None] | None = None,
     *,
     confidence: bool = True,
+    budget: int | None = None,
 ) -> dict[str, Any]:
     """The recall response body; ``attach_embeddings`` fills in ``embedding`` when the request asks for them.
-    Without ``confidence`` the answer carries the reference's compatibility values ("weak", no reasons)."""
+    Without ``confidence`` the answer carries the reference's compatibility values ("weak", no reasons).
+    ``budget``: the token budget in force (the request's, else the server's default); each memory is sent at
+    ``req.detail_level``, stepped down to fit it."""
     now = datetime.now(UTC)
     merged = [(r, signals(r)) for r in rows] + [(r, ["association"]) for r in expanded]
     # Stable: rows keep the SQL order among equal scores (browse mode is newest first).
@@ -56,7 +59,7 @@ def shape(
         memories.append(out)
     if req.include_embeddings and memories and attach_embeddings is not None:
         attach_embeddings(memories)
-    memories, budget = pack(memories, req.budget_tokens)
+    memories, summary = pack(memories, budget, req.detail_level)
     level, reasons = confidence_of(memories) if confidence else ("weak", [])
     freshness = [m["freshness_score"] for m in memories]
     return {
@@ -85,7 +88,7 @@ def shape(
         "query_intent": ["general"],
         "retrieval_confidence": level,
         "confidence_reasons": reasons,
-        "budget_summary": budget,
+        "budget_summary": summary,
         "generation_summary": None,
     }
 

@@ -14,6 +14,8 @@ from shared.db import associations as assoc_repo
 from shared.db import memories as mem_repo
 from shared.db import sessions as repo
 from shared.domain.memories import serialize
+from shared.domain.memories.tiers import attach as attach_tiers
+from shared.domain.retrieval.budget import DetailLevel, representations
 from shared.domain.sessions.working import OPEN_THREAD_KEYS, render_value
 
 if TYPE_CHECKING:
@@ -28,6 +30,7 @@ def briefing(
     limit: int = 10,
     include_memories: bool = True,
     include_contradictions: bool = True,
+    detail_level: DetailLevel = "abstract",
 ) -> dict[str, Any]:
     now = svc.clock()
     since = now - timedelta(minutes=lookback_minutes)
@@ -73,5 +76,13 @@ def briefing(
             }
             for c in contradictions
         ],
-        "memories": list(recent) if include_memories else [],
+        "memories": [_at_level(svc, r, detail_level) for r in recent] if include_memories else [],
     }
+
+
+def _at_level(svc: SessionParts, row: dict[str, Any], level: DetailLevel) -> dict[str, Any]:
+    """The memory with its content at ``level`` (its tier; the whole content when it has none)."""
+    out = dict(row)
+    attach_tiers(out, row, svc.settings.extractive_tiers_enabled)
+    out["content"] = representations(out, level)[0]
+    return out

@@ -191,4 +191,5 @@ def _memory_row(
         session_id=session["id"],
         subtype=subtype,
         source_memory_id=source_memory_id,
+        tiers=svc.settings.extractive_tiers_enabled,
     )

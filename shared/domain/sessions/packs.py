@@ -32,9 +32,10 @@ from shared.db.rows import Connection
 from shared.db.scope import Scope
 from shared.domain.context_env.summary import may_view, sandbox_summary, summary_content
 from shared.domain.memories import serialize
+from shared.domain.memories.tiers import attach as attach_tiers
 from shared.domain.relations.pack_entities import entity_memories
 from shared.domain.requests import RecallRequest
-from shared.domain.retrieval.budget import ESTIMATOR, estimate_tokens
+from shared.domain.retrieval.budget import ESTIMATOR, DetailLevel, estimate_tokens, representations
 from shared.domain.retrieval.recall import Recaller
 from shared.domain.sessions import cursor
 from shared.domain.sessions.requests import ContextDeltaRequest, ContextPackRequest
@@ -68,6 +69,8 @@ class Item:
     source_references: tuple[str, ...] = ()
     tombstone: bool = False
     sequence: int | None = field(default=None, compare=False)
+    # Smaller honest forms of the content (a memory's overview, then abstract): what the budget steps down to.
+    alternates: tuple[str, ...] = field(default=(), compare=False)
 
     def out(self) -> dict[str, Any]:
         body: dict[str, Any] = {
@@ -91,12 +94,17 @@ def _when(value: Any) -> datetime | None:
     return value
 
 
-def memory_item(memory: dict, kind: str, signals: list[str] | tuple[str, ...] = ()) -> Item:
-    """A memory (a row, or the API form recall returns) as a pack item."""
+def memory_item(
+    memory: dict, kind: str, signals: list[str] | tuple[str, ...] = (), level: DetailLevel = "full"
+) -> Item:
+    """A memory (a row, or the API form recall returns) as a pack item, its content at ``level`` (the row's
+    ``abstract`` and ``overview``, when it carries them, are what the budget steps down to)."""
+    content, *alternates = representations(memory, level)
     return Item(
         id=memory["id"],
         kind=kind,
-        content=memory["content"],
+        content=content,
+        alternates=tuple(alternates),
         importance=float(memory["importance"]),
         event_time=_when(memory.get("event_time")) or _when(memory["created_at"]),
         match_signals=tuple(signals or memory.get("match_signals") or ()),
@@ -157,13 +165,18 @@ def render(
         room = room_total - chars - len(heading) - len(prefix) - 1
         content = item.content
         if len(content) > room:
-            if room < MIN_TRUNCATED_CHARS:
+            # A smaller tier of the memory that fits, else the smallest cut short (counted as cut either way,
+            # as the reference does).
+            smaller = next((a for a in item.alternates if len(a) <= room), None)
+            if smaller is None and room < MIN_TRUNCATED_CHARS:
                 if stop_on_omit:
                     omitted += len(items) - index
                     break
                 omitted += 1
                 continue
-            content = content[: room - 1].rstrip() + "…"
+            if smaller is None:
+                smaller = (item.alternates[-1] if item.alternates else content)[: room - 1].rstrip() + "…"
+            content = smaller
             item = replace(item, content=content)
             truncated += 1
         part = f"{heading}{prefix}{content}\n"
@@ -206,7 +219,10 @@ class ContextService:
             _purged, top = repo.event_bounds(conn, workspace_id, session_id)
             if req.include_directives and limits.directives:
                 rows = mem_repo.directives(conn, workspace_id, limits.directives)
-                items += [memory_item(r, "directives", ["explicit"]) for r in rows]
+                items += [
+                    memory_item(r, "directives", ["explicit"], level=req.detail_level)
+                    for r in self._tiered(rows)
+                ]
             if req.include_working_memory and limits.working_memory:
                 for row in repo.working(conn, workspace_id, session_id, now=self.sessions.clock())[
                     : limits.working_memory
@@ -237,20 +253,29 @@ class ContextService:
             if req.include_recent_activity and limits.recent_activity:
                 # Raw checkpoints are recovered in their own section (their lines are recent activity).
                 rows = mem_repo.recent_activity(conn, workspace_id, limits.recent_activity)
-                items += [memory_item(r, "recent_activity", ["recent"]) for r in rows]
+                items += [
+                    memory_item(r, "recent_activity", ["recent"], level=req.detail_level)
+                    for r in self._tiered(rows)
+                ]
             if req.include_checkpoint_recovery and limits.checkpoints:
                 raw_ids = [
                     c["raw_memory_id"]
                     for c in repo.recent_checkpoints(conn, workspace_id, session_id, limits.checkpoints)
                 ]
                 rows = mem_repo.live_by_ids(conn, workspace_id, raw_ids)
-                items += [memory_item(r, "checkpoint_recovery", ["checkpoint"]) for r in rows]
+                items += [
+                    memory_item(r, "checkpoint_recovery", ["checkpoint"], level=req.detail_level)
+                    for r in self._tiered(rows)
+                ]
         if (req.entity_ids or req.entity_names) and limits.recent_activity:
             # Through the entity registry (shared/domain/relations/pack_entities.py); names also join the topic search.
             rows, _resolved = entity_memories(
                 self.db, workspace_id, req.entity_ids, req.entity_names, limit=limits.recent_activity
             )
-            items += [memory_item(r, "entity_matches", ["relational"]) for r in rows]
+            items += [
+                memory_item(r, "entity_matches", ["relational"], level=req.detail_level)
+                for r in self._tiered(rows)
+            ]
         topic = " ".join(p.strip() for p in [req.topic or "", *req.entity_names[:8]] if p and p.strip())
         if topic and limits.recent_activity:
             try:
@@ -263,7 +288,7 @@ class ContextService:
                         include_global=False,
                     ),
                 )
-                items += [memory_item(m, "topic_matches") for m in found["memories"]]
+                items += [memory_item(m, "topic_matches", level=req.detail_level) for m in found["memories"]]
             except MemoryLayerError:
                 notices.append("topic_retrieval_unavailable")
         if req.include_sandbox_summary:  # the stored summary, never creating a sandbox; /inspect's rule
@@ -283,6 +308,16 @@ class ContextService:
             "cursor": cursor.encode(secrets.cursor_secret(self.settings), workspace_id, session_id, top),
             "degradation_notices": notices,
         }
+
+    def _tiered(self, rows: list[dict]) -> list[dict]:
+        """The rows with their abstract and overview (stored, or computed for one the backfill has not
+        reached; none with tiers off)."""
+        out = []
+        for row in rows:
+            row = dict(row)
+            attach_tiers(row, row, self.settings.extractive_tiers_enabled)
+            out.append(row)
+        return out
 
     @staticmethod
     def _working_item(row: dict, kind: str) -> Item:

@@ -30,4 +30,4 @@ class SessionParts:
     writer: MemoryWriter = field(init=False)
 
     def __post_init__(self) -> None:
-        self.writer = MemoryWriter(self.db, self.embedder)
+        self.writer = MemoryWriter(self.db, self.embedder, tiers=self.settings.extractive_tiers_enabled)

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -205,6 +205,11 @@ class ContextPackRequest(_Request):
     )
     include_checkpoint_recovery: bool = Field(
         default=True, description="Include raw checkpoints for recovery."
+    )
+    detail_level: Literal["abstract", "overview", "full"] = Field(
+        default="full",
+        description="abstract, overview or full (default): the form each memory starts at; the budget steps "
+        "it down from there (full → overview → abstract → cut short).",
     )
 
 

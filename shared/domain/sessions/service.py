@@ -23,6 +23,7 @@ from shared.core.settings import Settings
 from shared.core.tenants import DEFAULT_TENANT
 from shared.db.pool import Database
 from shared.db.scope import Scope
+from shared.domain.retrieval.budget import DetailLevel
 from shared.domain.sessions import briefing, checkpoints, commit, expiry, lifecycle, working
 from shared.domain.sessions.parts import Clock, SessionParts, utcnow
 from shared.domain.sessions.requests import CheckpointCreate, CommitOptions, SessionCreate, WorkingMemoryItem
@@ -88,6 +89,7 @@ class SessionService(SessionParts):
         limit: int = 10,
         include_memories: bool = True,
         include_contradictions: bool = True,
+        detail_level: DetailLevel = "abstract",
     ) -> dict[str, Any]:
         return briefing.briefing(
             self,
@@ -96,6 +98,7 @@ class SessionService(SessionParts):
             limit=limit,
             include_memories=include_memories,
             include_contradictions=include_contradictions,
+            detail_level=detail_level,
         )
 
     def cleanup(self) -> dict[str, int]:

@@ -331,6 +331,11 @@ class SyncMemoryLayerClient(ClientBase):
         ``context``: the conversation's recent turns (``[{"role": "user", "content": "..."}]``), which ground
         a follow-up question; ``rag_threshold`` is the reference's hybrid gate, accepted (no LLM in recall).
 
+        ``detail_level``: ``"abstract"`` (≤ 200 characters) or ``"overview"`` (≤ 500) sends each memory's
+        extractive tier (whole sentences of it) as its content, ``"full"`` (the default) the content; with
+        ``budget_tokens`` each memory steps down full → overview → abstract → cut short before it is left out
+        (``result.budget_summary`` counts them).
+
         ``include_history=True`` also returns superseded versions; ``observer_id``/``subject_id`` keep only
         memories seen by / about that entity. A query that names a relation ("who reviewed PR-12?") also walks
         the typed relations (``include_relations=False`` turns that off); ``result.relation_paths`` says how.
@@ -1314,9 +1319,12 @@ class SyncMemoryLayerClient(ClientBase):
         include_contradictions: bool | None = None,
         include_sandbox_summary: bool | None = None,
         include_checkpoint_recovery: bool | None = None,
+        detail_level: str | None = None,
         workspace_id: str | None = None,
     ) -> ContextPack:
         """The session's context (directives, working memory, matches, recent activity …) within a budget.
+        ``detail_level`` (abstract, overview, full: the default) is the form each memory starts at; the budget
+        steps it down from there.
 
         pack = client.context_pack(s.id, topic="login bug", budget_tokens=1024)
         prompt = pack.rendered   # later: client.context_delta(s.id, pack.cursor)
