@@ -266,3 +266,24 @@ def test_an_empty_adaptive_allowlist_answers_with_evidence_only(services, settin
     out = answerer.answer([ws], AnswerRequest(query="what is Dana's cat called?"))
     assert out["answer"] is None and out["evidence"] and stub.requests == []
     assert "does not allow reflection" in out["reason"]
+
+
+@pytest.mark.parametrize(("level", "cap"), [("abstract", 150), ("overview", 500), (None, 4096)])
+def test_reflect_detail_level_caps_the_reflection_at_the_wire(services, settings, ws, llm_stub, level, cap):
+    """The reference's reflection lengths per detail level; no level is ``full``."""
+    from shared.domain.requests import ReflectRequest
+
+    provider, stub = llm_stub
+    services.memories.remember(ws, MemoryCreate(content="Dana's cat is called Miso"))
+    wide = llm_settings(settings, provider, stub, llm_max_output_tokens_per_operation=10_000)
+    answerer = Answerer(Recaller(services.db, services.embedder, wide), create_llm(wide, "reflection"))
+    stub.replies.append({"answer": "Miso", "citations": [1], "abstain": False})
+    body = ReflectRequest(query="what is Dana's cat called?", detail_level=level)
+    out = answerer.answer(
+        [ws],
+        AnswerRequest(query=body.query),
+        narrow=body.recall_filters(),
+        max_answer_tokens=body.answer_tokens(),
+    )
+    assert out["answer"] == "Miso"
+    assert sent_cap(provider, stub.requests[0]) == cap

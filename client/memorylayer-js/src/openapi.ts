@@ -3405,8 +3405,8 @@ export interface ReflectRequest {
   query: string;
   /** The workspace; when not named here: `?workspace_id`, the `X-Workspace-ID` header, the `X-Session-ID` session's workspace, the key's only workspace, then `_default`. */
   workspace_id?: string | null;
-  /** How detailed the reflection should be (accepted for the SDK). */
-  detail_level?: string | null;
+  /** How long the reflection may be: abstract ≤150 tokens, overview ≤500, full (the default) ≤4096. */
+  detail_level?: "abstract" | "overview" | "full" | null;
   /** Return the ids of the memories used. */
   include_sources?: boolean;
   /** How deep to reflect (1–5; accepted for the SDK). */

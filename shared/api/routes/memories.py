@@ -197,6 +197,7 @@ def reflect(body: ReflectRequest, caller: CallerDep, svc: ServicesDep) -> dict[s
         [caller.workspace(body.workspace_id)],
         AnswerRequest(query=body.query, limit=10),
         narrow=body.recall_filters(),
+        max_answer_tokens=body.answer_tokens(),
     )
     sources = [e["id"] for e in result["evidence"]] if result["answer"] is None else result["citations"]
     return {

@@ -343,8 +343,9 @@ class DecayRequest(_Request):
 class ReflectRequest(_Request):
     query: QueryText = Field(min_length=1)
     workspace_id: WorkspaceId = None
-    detail_level: str | None = Field(
-        default=None, description="How detailed the reflection should be (accepted for the SDK)."
+    detail_level: Literal["abstract", "overview", "full"] | None = Field(
+        default=None,
+        description="How long the reflection may be: abstract ≤150 tokens, overview ≤500, full (the default) ≤4096.",
     )
     include_sources: bool = Field(default=True, description="Return the ids of the memories used.")
     depth: int = Field(default=2, ge=1, le=5, description="How deep to reflect (1–5; accepted for the SDK).")
@@ -355,6 +356,10 @@ class ReflectRequest(_Request):
     context_id: ContextId = None
     observer_id: ObserverId = None
     subject_id: SubjectId = None
+
+    def answer_tokens(self) -> int:
+        """The reflection's length cap: the reference's REFLECT_TOKEN_BUDGETS, no level being ``full``."""
+        return {"abstract": 150, "overview": 500, "full": 4096}[self.detail_level or "full"]
 
     def recall_filters(self) -> dict[str, Any]:
         """The filters reflection's recall applies, as recall applies them."""

@@ -53,9 +53,15 @@ class Answerer:
         self.llm = llm
 
     def answer(
-        self, workspace_ids: list[str], req: AnswerRequest, narrow: Mapping[str, Any] | None = None
+        self,
+        workspace_ids: list[str],
+        req: AnswerRequest,
+        narrow: Mapping[str, Any] | None = None,
+        *,
+        max_answer_tokens: int | None = None,
     ) -> dict[str, Any]:
-        """``narrow``: recall filters beyond the answer request's (reflect's types, tags, observer, …)."""
+        """``narrow``: recall filters beyond the answer request's (reflect's types, tags, observer, …);
+        ``max_answer_tokens``: a tighter cap on the answer than the operation budget's (reflect's detail level)."""
         found = self.recaller.recall(
             workspace_ids,
             RecallRequest(
@@ -114,9 +120,10 @@ class Answerer:
                 "llm_configured": True,
                 "reason": f"no LLM call: {refused}; here is the evidence recall found",
             }
-        raw, usage = self.llm.complete_json(
-            SYSTEM, prompt, SCHEMA, name="grounded_answer", max_tokens=budget.admit(SYSTEM, prompt)
-        )
+        cap = budget.admit(SYSTEM, prompt)
+        if max_answer_tokens is not None:
+            cap = min(cap, max_answer_tokens)
+        raw, usage = self.llm.complete_json(SYSTEM, prompt, SCHEMA, name="grounded_answer", max_tokens=cap)
         try:
             parsed = _Answer.model_validate(raw)
         except ValidationError as exc:
