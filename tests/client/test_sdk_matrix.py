@@ -8,10 +8,6 @@ either virtualenv fails these tests; it never skips them.
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from tests.client.sdk_matrix import Run, family, gaps, run_driver, summary
@@ -26,14 +22,8 @@ def python() -> str:
 
 
 @pytest.fixture(scope="module")
-def ref_run(python: str) -> Iterator[Run]:
-    from bench.compare.servers import reference_server
-
-    with (
-        tempfile.TemporaryDirectory(prefix="sdk-matrix-ref-") as workdir,
-        reference_server(Path(workdir)) as server,
-    ):
-        yield run_driver(python, server.base_url)
+def ref_run(python: str, reference_url: str) -> Run:
+    return run_driver(python, reference_url)
 
 
 @pytest.fixture(scope="module")
