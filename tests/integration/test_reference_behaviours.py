@@ -158,3 +158,11 @@ def test_the_briefing_counts_memories_by_type(http: httpx.Client, ws: str):
     remember(http, ws, "Carol likes coffee", type="semantic")
     summary = http.get("/v1/sessions/briefing", headers=h(ws)).json()["briefing"]["workspace_summary"]
     assert summary["memory_types"] == {"episodic": 1, "semantic": 2}
+
+
+def test_a_revision_carries_the_etag_the_memory_had_then(http: httpx.Client, ws: str):
+    memory = remember(http, ws, "one")
+    first_etag = memory["etag"]
+    updated = http.put(f"/v1/memories/{memory['id']}", json={"content": "two"}, headers=h(ws))
+    listed = http.get(f"/v1/memories/{memory['id']}/revisions", headers=h(ws)).json()["revisions"]
+    assert [r["memory"]["etag"] for r in listed] == [updated.json()["memory"]["etag"], first_etag]
