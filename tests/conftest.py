@@ -181,6 +181,24 @@ def http(base_url: str) -> Iterator[httpx.Client]:
         yield client
 
 
+# The reference's entity registry is off by default (every /v1/entities route a 501); on, its registry behaviour
+# can be compared with ours.
+REFERENCE_SETTINGS = {"MEMORYLAYER_ENTITY_REGISTRY_ENABLED": "true"}
+
+
+@pytest.fixture(scope="session")
+def reference_url() -> Iterator[str]:
+    """The reference server (PyPI memorylayer-server 0.2.0 in its own Python 3.12 venv), started once for the
+    session on a scratch data directory. A failed install or start fails the tests that use it."""
+    from bench.compare.servers import reference_server
+
+    with (
+        tempfile.TemporaryDirectory(prefix="ref-server-") as workdir,
+        reference_server(Path(workdir), REFERENCE_SETTINGS) as server,
+    ):
+        yield server.base_url
+
+
 @pytest.fixture(scope="session")
 def official_python() -> str:
     """Python 3.12 with the official memorylayer-client / memorylayer-llamaindex 0.2.1 installed."""

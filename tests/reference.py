@@ -21,17 +21,20 @@ from shared.core.settings import Settings
 METHODS = ("get", "post", "put", "patch", "delete")
 
 
-def reference_openapi() -> dict[str, Any]:
-    """Start the reference on a scratch data directory and read its ``/openapi.json``."""
+def reference_openapi(base_url: str | None = None) -> dict[str, Any]:
+    """The reference's ``/openapi.json``: from the running one at ``base_url``, else one started on a scratch
+    data directory for this."""
+    if base_url is not None:
+        response = httpx.get(f"{base_url}/openapi.json", timeout=60)
+        response.raise_for_status()
+        return response.json()
     from bench.compare.servers import reference_server
 
     with (
         tempfile.TemporaryDirectory(prefix="ref-openapi-") as workdir,
         reference_server(Path(workdir)) as server,
     ):
-        response = httpx.get(f"{server.base_url}/openapi.json", timeout=60)
-        response.raise_for_status()
-        return response.json()
+        return reference_openapi(server.base_url)
 
 
 def our_openapi() -> dict[str, Any]:

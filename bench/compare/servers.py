@@ -121,9 +121,9 @@ def reference_env(data_dir: Path) -> dict[str, str]:
 
 
 @contextmanager
-def reference_server(workdir: Path) -> Iterator[Server]:
+def reference_server(workdir: Path, extra_env: dict[str, str] | None = None) -> Iterator[Server]:
     """The reference (``memorylayer serve``, via ``ref_serve.py``) on ``workdir/ref-data`` (kept across
-    restarts)."""
+    restarts); ``extra_env``: more of its settings (``MEMORYLAYER_*``)."""
     python = ensure_reference_venv()
     port = free_port()
     data_dir = workdir / "ref-data"
@@ -134,6 +134,7 @@ def reference_server(workdir: Path) -> Iterator[Server]:
         "MEMORYLAYER_SERVER_HOST": "127.0.0.1",
         "MEMORYLAYER_SERVER_PORT": str(port),
         "MEMORYLAYER_SHUTDOWN_GRACE_S": "5",
+        **(extra_env or {}),
     }
     log_start = log_path.stat().st_size if log_path.exists() else 0
     with log_path.open("ab") as log:  # appended across restarts

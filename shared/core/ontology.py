@@ -189,9 +189,12 @@ def schema() -> dict[str, Any]:
     categories: dict[str, list[str]] = {}
     for name, entry in RELATIONSHIPS.items():
         categories.setdefault(entry["category"], []).append(name)
+    # The reference's keys first, as it shapes them (names, sorted); the definitions are ours, beside them.
     return {
-        "relationship_types": RELATIONSHIPS,
+        "relationship_types": sorted(RELATIONSHIPS),
+        "memory_subtypes": sorted(SUBTYPES),
+        "can_customize": False,
+        "relationship_definitions": RELATIONSHIPS,
         "relationship_categories": categories,
         "memory_types": list(MEMORY_TYPES),
-        "memory_subtypes": list(SUBTYPES),
     }

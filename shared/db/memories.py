@@ -427,6 +427,14 @@ def activity_summary(conn: Connection, workspace_id: str, *, day_start: datetime
     )
 
 
+def type_counts(conn: Connection, workspace_id: str) -> dict[str, int]:
+    """Live memories by type (the briefing's ``memory_types``)."""
+    rows = conn.execute(
+        f"SELECT type, count(*) AS n FROM memories WHERE {_LIVE} GROUP BY type ORDER BY type", (workspace_id,)
+    ).fetchall()
+    return {r["type"]: r["n"] for r in rows}
+
+
 def top_tags_since(conn: Connection, workspace_id: str, since: datetime, limit: int = 10) -> list[str]:
     """The tags used most by live memories created after ``since`` (ties by name)."""
     rows = conn.execute(

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tests.behaviour import Difference, shape, shape_differences
+
 DRIVER = Path(__file__).with_name("sdk_matrix_driver.py")
 
 # Families by method name, first match wins; the rest are memories.
@@ -53,6 +55,7 @@ class Run:
     methods: dict[str, dict[str, Any]]
     sync_methods: int
     sub_clients: list[str]
+    run_id: str = ""
 
     @property
     def working(self) -> set[str]:
@@ -62,20 +65,84 @@ class Run:
 def run_driver(python: str, base_url: str) -> Run:
     """The driver against ``base_url`` on fresh data (its own workspace); a driver that cannot build a call's
     arguments, or dies, is an error here, never a list of failed methods."""
+    run_id = uuid.uuid4().hex[:8]
     done = subprocess.run(
-        [python, str(DRIVER), base_url, uuid.uuid4().hex[:8]], capture_output=True, text=True, timeout=300
+        [python, str(DRIVER), base_url, run_id], capture_output=True, text=True, timeout=300
     )
     if done.returncode != 0:
         raise RuntimeError(f"{DRIVER.name} exited with {done.returncode}: {done.stderr[-3000:]}")
     report = json.loads(done.stdout.strip().splitlines()[-1])
     if report["errors"]:
         raise RuntimeError(f"{DRIVER.name}: {report['errors']}")
-    return Run(report["methods"], report["sync_methods"], report["sub_clients"])
+    return Run(report["methods"], report["sync_methods"], report["sub_clients"], run_id)
 
 
 def gaps(ref: Run, ours: Run) -> set[str]:
     """Methods that work against the reference and not against us."""
     return ref.working - ours.working
+
+
+# What differs between any two runs, whatever the server: ids, times, hashes, ETags, local URLs.
+VOLATILE = re.compile(
+    r"^([a-z]+(_[a-z]+)*_[0-9a-f]{8,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32,}"
+    r"|\d{4}-\d\d-\d\dT[0-9:.]+(Z|[+-]\d\d:\d\d)?|\".*\"|W/\".*\")$"
+)
+
+
+VOLATILE_FIELDS = re.compile(r"(_ms|_at|^cursor|^etag)$")
+
+
+def normalised(value: Any, run_id: str) -> Any:
+    """A result with what differs from run to run replaced: the run's own id, ids, times, hashes, timings,
+    cursors; a fractional number keeps its type, not its value (scores)."""
+    if isinstance(value, str):
+        value = LOCAL_URL.sub("<url>", value.replace(run_id, "<run>")) if run_id else value
+        return "<volatile>" if VOLATILE.match(value) else value
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else 0.5
+    if isinstance(value, list):
+        return [normalised(v, run_id) for v in value]
+    if isinstance(value, dict):
+        return {
+            k: "<volatile>" if VOLATILE_FIELDS.search(k) and v is not None else normalised(v, run_id)
+            for k, v in value.items()
+        }
+    return value
+
+
+# Calls whose answer counts the whole server (every workspace any test made), not the run's own data.
+SERVER_WIDE = {"list_workspaces", "async.list_workspaces"}
+
+
+def result_differences(ref: Run, ours: Run) -> list[Difference]:
+    """For each method that returned on both servers: what our answer gives the caller that the reference's
+    does not, under ``sdk.<method>.<what>``: the Python type, a field the reference sets that ours lacks or
+    types otherwise (``shape:<path>``), a count (``count``: the length of a returned list) or a value (a
+    returned scalar, or a top-level field of a returned model or dict that both set)."""
+    found: list[Difference] = []
+    for name, r in ref.methods.items():
+        o = ours.methods.get(name, {})
+        if not (r.get("ok") and o.get("ok")):
+            continue
+        key = f"sdk.{name}"
+        if r["type"] != o["type"]:
+            found.append(Difference(f"{key}.returns", r["type"], o["type"]))
+            continue
+        rv, ov = normalised(r["result"], ref.run_id), normalised(o["result"], ours.run_id)
+        for where, (rs, os_) in shape_differences(shape(rv), shape(ov)).items():
+            found.append(Difference(f"{key}.shape:{where}", rs, os_))
+        if isinstance(rv, list):
+            if len(rv) != len(ov) and name not in SERVER_WIDE:
+                found.append(Difference(f"{key}.count", len(rv), len(ov)))
+        elif isinstance(rv, dict) and isinstance(ov, dict):
+            for field_, value in rv.items():
+                theirs = ov.get(field_)
+                scalar = isinstance(value, str | int | bool) and isinstance(theirs, str | int | bool)
+                if scalar and value != theirs:
+                    found.append(Difference(f"{key}.{field_}", value, theirs))
+        elif rv != ov:
+            found.append(Difference(f"{key}.value", rv, ov))
+    return found
 
 
 def summary(ref: Run, ours: Run) -> str:

@@ -11,7 +11,8 @@ one takes a per-method value (``OVERRIDES``), else a value by its name (``POOL``
 calls land: creators run first, deleters last), else a plain value of its type.
 
 Prints one JSON object: {"methods": {name: outcome}, "errors": [...], "sync_methods": n, "sub_clients": [...]};
-an outcome is {"ok": true} or {"ok": false, "type": exception class, "status": HTTP status or null,
+an outcome is {"ok": true, "type": what the call returned (``Memory``, ``list[Memory]`` …), "result": it as
+JSON} or {"ok": false, "type": exception class, "status": HTTP status or null,
 "message": "..."}.
 """
 
@@ -318,6 +319,33 @@ def outcome(exc: BaseException) -> dict[str, Any]:
     }
 
 
+def type_name(value: Any) -> str:
+    """``Memory``, ``list[Memory]``, ``dict``, ``NoneType`` …: what the caller's code gets back."""
+    if isinstance(value, list | tuple):
+        inner = sorted({type_name(v) for v in value})
+        return f"{type(value).__name__}[{'|'.join(inner)}]" if inner else type(value).__name__
+    return type(value).__name__
+
+
+def plain(value: Any) -> Any:
+    """The result as JSON: models dumped, bytes and paths as their length and name, vectors elided."""
+    if hasattr(value, "model_dump"):
+        return plain(value.model_dump(mode="json"))
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        if len(value) > 16 and all(isinstance(v, float) for v in value):
+            return "<vector>"
+        return [plain(v) for v in value]
+    if isinstance(value, bytes):
+        return f"<{len(value)} bytes>"
+    if isinstance(value, Path):
+        return value.name
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return f"<{type(value).__name__}>"
+
+
 def call(name: str, method: Callable[..., Any], loop: asyncio.AbstractEventLoop) -> dict[str, Any]:
     try:
         result = method(**arguments(name, method))
@@ -329,7 +357,7 @@ def call(name: str, method: Callable[..., Any], loop: asyncio.AbstractEventLoop)
     except Exception as exc:
         rescue(exc)
         return outcome(exc)
-    return {"ok": True}
+    return {"ok": True, "type": type_name(result), "result": plain(result)}
 
 
 def rescue(exc: Exception) -> None:

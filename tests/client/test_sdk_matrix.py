@@ -8,13 +8,10 @@ either virtualenv fails these tests; it never skips them.
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
-from tests.client.sdk_matrix import Run, family, gaps, run_driver, summary
+from tests.behaviour import documented_differences, stale, undocumented
+from tests.client.sdk_matrix import Run, family, gaps, result_differences, run_driver, summary
 from tests.compat import official_python
 
 pytestmark = pytest.mark.py312
@@ -26,14 +23,8 @@ def python() -> str:
 
 
 @pytest.fixture(scope="module")
-def ref_run(python: str) -> Iterator[Run]:
-    from bench.compare.servers import reference_server
-
-    with (
-        tempfile.TemporaryDirectory(prefix="sdk-matrix-ref-") as workdir,
-        reference_server(Path(workdir)) as server,
-    ):
-        yield run_driver(python, server.base_url)
+def ref_run(python: str, reference_url: str) -> Run:
+    return run_driver(python, reference_url)
 
 
 @pytest.fixture(scope="module")
@@ -54,3 +45,20 @@ def test_what_works_on_the_reference_works_on_ours(ref_run: Run, our_run: Run) -
     found = sorted(gaps(ref_run, our_run), key=lambda n: (family(n), n))
     details = [f"{n} ({family(n)}): {our_run.methods[n]}" for n in found]
     assert not found, "work on the reference, not on ours:\n" + "\n".join(details)
+
+
+def test_what_returns_on_both_returns_what_the_reference_returns(ref_run: Run, our_run: Run) -> None:
+    """For each method that returns on both servers: the Python type the caller gets, the fields the reference
+    sets, the counts and values; every difference is a ``sdk.`` row of docs/wire.md's behaviour table, and
+    every such row still matches one."""
+    compared = [n for n, r in ref_run.methods.items() if r["ok"] and our_run.methods[n]["ok"]]
+    assert len(compared) >= 80  # the measured overlap; fewer means calls broke, not that results agree
+    every = documented_differences()  # the rows for any answer (``*.shape:…``) hold here too
+    rows = [row for row in every if row.key.startswith("sdk.")]
+    found = result_differences(ref_run, our_run)
+    print(f"\n{len(compared)} methods' results compared; {len(found)} differences under {len(rows)} sdk rows")
+    missing = undocumented(found, every)
+    assert not missing, "results that differ from the reference's, not in docs/wire.md:\n" + "\n".join(
+        f"  {d.key}: reference {str(d.reference)[:120]!r}, ours {str(d.ours)[:120]!r}" for d in missing
+    )
+    assert not stale(found, rows), f"sdk rows no difference matches (remove them): {stale(found, rows)}"

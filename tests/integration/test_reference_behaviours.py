@@ -139,3 +139,30 @@ def test_include_confidence_false_answers_the_compatibility_values(http: httpx.C
     off = http.post("/v1/memories/recall", json={**query, "include_confidence": False}, headers=h(ws)).json()
     assert off["retrieval_confidence"] == "weak" and off["confidence_reasons"] == []
     assert [m["id"] for m in off["memories"]] == [m["id"] for m in computed["memories"]]
+
+
+def test_the_workspace_schema_lists_names_as_the_reference(http: httpx.Client, ws: str):
+    """The reference's ``relationship_types`` is a list of names (code iterating it gets names, not keys of a
+    map); the definitions are ours, under ``relationship_definitions``."""
+    remember(http, ws, "a fact")
+    schema = http.get(f"/v1/workspaces/{ws}/schema", headers=h(ws)).json()
+    assert isinstance(schema["relationship_types"], list) and "caused_by" in schema["relationship_types"]
+    assert schema["relationship_types"] == sorted(schema["relationship_types"])
+    assert schema["can_customize"] is False and "decision" in schema["memory_subtypes"]
+    assert schema["relationship_definitions"]["caused_by"]["inverse"] == "causes"
+
+
+def test_the_briefing_counts_memories_by_type(http: httpx.Client, ws: str):
+    remember(http, ws, "Alice likes tea", type="semantic")
+    remember(http, ws, "Bob hiked on Sunday", type="episodic")
+    remember(http, ws, "Carol likes coffee", type="semantic")
+    summary = http.get("/v1/sessions/briefing", headers=h(ws)).json()["briefing"]["workspace_summary"]
+    assert summary["memory_types"] == {"episodic": 1, "semantic": 2}
+
+
+def test_a_revision_carries_the_etag_the_memory_had_then(http: httpx.Client, ws: str):
+    memory = remember(http, ws, "one")
+    first_etag = memory["etag"]
+    updated = http.put(f"/v1/memories/{memory['id']}", json={"content": "two"}, headers=h(ws))
+    listed = http.get(f"/v1/memories/{memory['id']}/revisions", headers=h(ws)).json()["revisions"]
+    assert [r["memory"]["etag"] for r in listed] == [updated.json()["memory"]["etag"], first_etag]

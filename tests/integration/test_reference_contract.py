@@ -15,8 +15,8 @@ from tests.reference import incompatibilities, operations, our_openapi, referenc
 
 
 @pytest.fixture(scope="module")
-def specs() -> tuple[dict[str, Any], dict[str, Any]]:
-    return reference_openapi(), our_openapi()
+def specs(reference_url: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    return reference_openapi(reference_url), our_openapi()
 
 
 def test_the_reference_describes_its_whole_surface(specs: tuple[dict[str, Any], dict[str, Any]]) -> None:

@@ -15,6 +15,7 @@ from shared.api.deps import CallerDep, ServicesDep
 from shared.api.routes.params import AssociationIdPath, MemoryIdPath, Offset
 from shared.api.routes.resources import CONDITIONAL, IdempotencyKey, IfMatch, required
 from shared.api.schemas.memories import MemoryMutation
+from shared.core.wire import etag as etag_of
 from shared.db.scope import Scope
 from shared.domain.memories import serialize, versioned
 from shared.domain.requests import (
@@ -370,7 +371,10 @@ def _wire_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
     """A revision's stored row as the memory's wire fields: bookkeeping columns (dedup keys, vector
     generations, folded tags) stay inside."""
     fields = schemas.Memory.model_fields
-    return {name: value for name, value in snapshot.items() if name in fields}
+    memory = {name: value for name, value in snapshot.items() if name in fields}
+    if "revision" in snapshot and "content" in snapshot:
+        memory["etag"] = etag_of(snapshot)  # the ETag the memory had at that revision, as the reference's
+    return memory
 
 
 @router.post("/{memory_id}/decay", response_model=schemas.MemoryEnvelope)

@@ -120,7 +120,8 @@ class WorkingMemorySetResult(Wire):
 
 class Briefing(Wire):
     workspace_summary: dict[str, Any] = Field(
-        description="Totals, the last day's activity and the lookback's most used tags (`active_topics`)."
+        description="Totals, the last day's activity, live memories by type (`memory_types`) and the lookback's "
+        "most used tags (`active_topics`)."
     )
     recent_activity: list[dict[str, Any]] = Field(
         description="What the lookback saw: `{timestamp, summary, memories_created, key_decisions}`."

@@ -37,6 +37,7 @@ def briefing(
     with svc.db.connection() as conn:
         summary = mem_repo.activity_summary(conn, workspace_id, day_start=now - timedelta(days=1))
         topics = mem_repo.top_tags_since(conn, workspace_id, since)
+        types = mem_repo.type_counts(conn, workspace_id)
         recent = mem_repo.created_since(conn, workspace_id, since, limit)
         threads = repo.open_threads(conn, workspace_id, sorted(OPEN_THREAD_KEYS), now=now, limit=limit)
         contradictions = (
@@ -53,7 +54,7 @@ def briefing(
             }
         )
     return {
-        "workspace_summary": {**summary, "active_topics": topics},
+        "workspace_summary": {**summary, "active_topics": topics, "memory_types": types},
         "recent_activity": activity,
         "open_threads": [
             {
