@@ -182,3 +182,25 @@ def test_a_file_over_the_parse_budget_fails_its_job_with_that_code(api: httpx.Cl
     assert (
         ok.status_code == 202 and wait_document(api, ws, ok.json()["document"]["id"])["status"] == "completed"
     )
+
+
+def test_the_sdk_uploads_a_20_mb_pdf_in_one_call(stack, ws: str, tmp_path) -> None:
+    """``upload_file`` with a path over the API's cap: the presigned route, the bytes to the bucket, the job
+    waited for; a small file takes the direct route. Sync and async clients are one source."""
+    from memorylayer import SyncMemoryLayerClient
+
+    url, _, services = stack
+    big = tmp_path / "annual-report.pdf"
+    big.write_bytes(pdf([["The harbour opens at six.", "Ferries leave hourly."]], padding=20 * 1024 * 1024))
+    assert big.stat().st_size > services.settings.max_request_bytes
+    with SyncMemoryLayerClient(url, workspace_id=ws) as client:
+        doc, job = client.upload_file(big, wait=True, timeout=120)
+        assert job.status == "completed", job.errors
+        assert doc.status == "completed" and doc.filename == "annual-report.pdf" and doc.memory_ids
+        assert doc.size_bytes == big.stat().st_size
+        hits = client.recall("when do the ferries leave?", min_relevance=0).memories
+        assert any("Ferries leave hourly" in m.content for m in hits)
+
+        small, small_job = client.upload_file(TEXT, "log.txt", wait=True)
+        assert small_job.status == "completed" and small.memory_ids
+        assert client.list_documents()[1] == 2
