@@ -5,9 +5,13 @@ parses, chunks and writes. Presigned uploads for large files, the DLQ for a refu
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import boto3
 import httpx
@@ -204,3 +208,18 @@ def test_the_sdk_uploads_a_20_mb_pdf_in_one_call(stack, ws: str, tmp_path) -> No
         small, small_job = client.upload_file(TEXT, "log.txt", wait=True)
         assert small_job.status == "completed" and small.memory_ids
         assert client.list_documents()[1] == 2
+
+
+def test_the_docs_curl_example_of_the_presigned_route_runs(stack, ws: str, tmp_path) -> None:
+    url, _, _ = stack
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "documents.md").read_text()
+    block = re.search(r"With curl .*?```bash\n(.*?)```", docs, re.S)
+    assert block is not None and shutil.which("jq") and shutil.which("curl")
+    script = "set -euo pipefail\n" + "\n".join(line.strip() for line in block.group(1).splitlines())
+    script = script.replace("localhost:61001", url).replace("X-Workspace-ID: demo", f"X-Workspace-ID: {ws}")
+    (tmp_path / "annual-report.pdf").write_bytes(pdf([["The lighthouse has a red lamp."]]))
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    with httpx.Client(base_url=url, timeout=30) as api:
+        (doc,) = api.get("/v1/documents", headers=h(ws)).json()["documents"]
+        assert wait_document(api, ws, doc["id"])["status"] == "completed"
