@@ -6,15 +6,17 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: help dev test test-unit test-integration lint typecheck audit format schema embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
+.PHONY: help dev examples test test-unit test-integration lint typecheck audit format schema embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
 
 $(VENV)/bin/activate:
+	@echo "creating $(VENV)/ (the first run then installs the local stack from PyPI: a few minutes)"
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 
-# Reinstall only when the project definition changes.
+# Reinstall only when the project definition changes. Not -q: pip's lines are the first run's progress.
 $(VENV)/.installed-local: pyproject.toml | $(VENV)/bin/activate
-	$(PIP) install -q -e '.[local,llm]'
+	@echo "installing the local stack into $(VENV)/ ..."
+	$(PIP) install -e '.[local,llm]'
 	$(PY) -m shared.domain.context_env.interpreter fetch >/dev/null  # the sandbox's python.wasm, pinned by hash
 	touch $@
 
@@ -40,6 +42,15 @@ help:  ## this list
 # refuses none on a non-loopback MEMORYLAYER_HOST.
 dev: $(VENV)/.installed-local  ## the local stack on http://127.0.0.1:$${MEMORYLAYER_PORT:-61001}
 	MEMORYLAYER_AUTH_MODE=$${MEMORYLAYER_AUTH_MODE:-none} $(VENV)/bin/memorylayer dev
+
+# What examples/ imports beyond the stack: the Python SDK and the LlamaIndex store (with llama-index-core).
+EXAMPLE_PACKAGES := client/memorylayer-client client/memorylayer-llamaindex
+$(VENV)/.installed-examples: $(foreach p,$(EXAMPLE_PACKAGES),$(p)/pyproject.toml) | $(VENV)/.installed-local
+	$(PIP) install $(foreach p,$(EXAMPLE_PACKAGES),-e ./$(p))
+	touch $@
+
+examples: $(VENV)/.installed-examples  ## install what examples/ needs (the SDK, the LlamaIndex store) into .venv
+	@echo "installed: run examples/*.py with .venv/bin/python while make dev runs (examples/README.md)"
 
 embed: $(VENV)/.installed-local  ## the embedding container as a CPU process on $${MEMORYLAYER_EMBED_PORT:-61051}
 	$(PY) -m functions.embed.server

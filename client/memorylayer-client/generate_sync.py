@@ -42,6 +42,7 @@ RENAMES = {
     "AsyncBaseTransport": "BaseTransport",
     "aclose": "close",
     "async_sleep": "sync_sleep",
+    "async_post_form": "sync_post_form",
 }
 
 # Docstring examples and prose: (pattern, replacement), applied to the generated text.

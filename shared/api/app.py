@@ -130,20 +130,25 @@ class BodySizeLimit:
     (chunked) body passes the limit, so a 9 MB chunked body is never read whole.
 
     The streamed case stops ``receive`` with an error; whatever the app then answers (FastAPI turns a failed body
-    read into a 400) is dropped and the 413 sent instead.
+    read into a 400) is dropped and the 413 sent instead. A document upload over the cap gets the upload route's
+    own ``document_too_large`` and its pointer to the presigned route: the file is what is too large.
     """
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    UPLOAD = ("POST", "/v1/documents")
+
+    def __init__(self, app: ASGIApp, max_bytes: int, document_max_bytes: int | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.document_max_bytes = min(max_bytes, document_max_bytes or max_bytes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         declared = dict(scope.get("headers") or []).get(b"content-length", b"")
+        upload = (scope["method"], scope["path"].rstrip("/")) == self.UPLOAD
         if declared.isdigit() and int(declared) > self.max_bytes:
-            await self._too_large()(scope, receive, send)
+            await self._too_large(upload)(scope, receive, send)
             return
         seen = 0
         exceeded = False
@@ -156,7 +161,7 @@ class BodySizeLimit:
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
                     exceeded = True
-                    raise self._error()
+                    raise self._error(upload)
             return message
 
         async def guarded_send(message: Message) -> None:
@@ -172,13 +177,20 @@ class BodySizeLimit:
             if not exceeded:
                 raise
         if exceeded and not started:
-            await self._too_large()(scope, receive, send)
+            await self._too_large(upload)(scope, receive, send)
 
-    def _error(self) -> PayloadTooLarge:
+    def _error(self, upload: bool) -> PayloadTooLarge:
+        if upload:
+            return PayloadTooLarge(
+                f"the body is over {self.max_bytes} bytes; uploads through the API take files of at most "
+                f"{self.document_max_bytes} (use POST /v1/documents/uploads for larger files)",
+                code="document_too_large",
+                max_bytes=self.document_max_bytes,
+            )
         return PayloadTooLarge(f"body over {self.max_bytes} bytes", code="request_too_large")
 
-    def _too_large(self) -> JSONResponse:
-        return JSONResponse({"detail": self._error().to_detail()}, status_code=413)
+    def _too_large(self, upload: bool) -> JSONResponse:
+        return JSONResponse({"detail": self._error(upload).to_detail()}, status_code=413)
 
 
 class WireChecks:
@@ -306,7 +318,9 @@ def create_app(
 
     app.add_middleware(LastResort, handler=errors.unexpected)  # innermost: first to see an unhandled error
     app.add_middleware(StrictJson)
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_request_bytes)
+    app.add_middleware(
+        BodySizeLimit, max_bytes=settings.max_request_bytes, document_max_bytes=settings.document_max_bytes
+    )
     fixed: dict[str, set[str]] = {}
     app.add_middleware(WireChecks, fixed=fixed)
     # Before the body is read and whatever the auth mode: a web page's write is refused unless the page is ours.

@@ -126,13 +126,15 @@ class Settings(BaseSettings):
     max_metadata_depth: int = 16
     max_batch_operations: int = 1000
     max_recall_limit: int = 1000
-    max_request_bytes: int = 8 * 1024 * 1024
+    # Lambda's 6 MB synchronous payload carries the whole event (the body, base64 for binary types, and the
+    # headers): a larger body never reaches the app in AWS, so the local cap is the same.
+    max_request_bytes: int = 6_000_000
     # What one request may carry, each checked before anything is written (413 naming the limit): the rate
     # limiter counts requests, so these bound the work behind one.
     max_import_associations: int = Field(default=10_000, ge=0)
     max_import_memories: int = Field(default=10_000, ge=1)
     # A format-2 import's every other kind of line (entities, aliases, relations, evidence, revisions, messages,
-    # …): at most this many of each, and this many rows in all, so an 8 MiB body cannot write 58,000 entities.
+    # …): at most this many of each, and this many rows in all, so a 6 MB body cannot write 58,000 entities.
     max_import_rows_per_kind: int = Field(default=10_000, ge=1)
     max_import_rows: int = Field(default=50_000, ge=1)
     max_working_memory_items: int = Field(default=1000, ge=1)

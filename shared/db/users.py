@@ -11,12 +11,13 @@ from typing import Any
 
 from shared.db.rows import Connection
 
-# The user's memories, and the ones derived from them: extracted from their threads, made during their sessions,
-# or written from one of their memories (a fact's source).
+# The user's memories (theirs by user_id, or about them by subject_id: whoever wrote it, it is their personal
+# data), and the ones derived from them: extracted from their threads, made during their sessions, or written
+# from one of their memories (a fact's source).
 _USER_MEMORIES = """
 WITH RECURSIVE mine AS (
     SELECT id FROM memories m
-    WHERE m.workspace_id = ANY(%(ws)s) AND (m.user_id = %(u)s
+    WHERE m.workspace_id = ANY(%(ws)s) AND (m.user_id = %(u)s OR m.subject_id = %(u)s
         OR (m.source_thread_id, m.workspace_id) IN (SELECT id, workspace_id FROM threads
                                                     WHERE workspace_id = ANY(%(ws)s) AND user_id = %(u)s)
         OR (m.session_id, m.workspace_id) IN (SELECT id, workspace_id FROM sessions
@@ -45,10 +46,10 @@ _COUNTS = (
     _USER_MEMORIES
     + """
 SELECT
-  (SELECT count(*) FROM memories WHERE id IN (SELECT id FROM mine) AND user_id IS NOT DISTINCT FROM %(u)s)
+  (SELECT count(*) FROM memories WHERE id IN (SELECT id FROM mine) AND (user_id = %(u)s OR subject_id = %(u)s))
       AS memories,
-  (SELECT count(*) FROM memories WHERE id IN (SELECT id FROM mine) AND user_id IS DISTINCT FROM %(u)s)
-      AS derived_memories,
+  (SELECT count(*) FROM memories WHERE id IN (SELECT id FROM mine)
+      AND user_id IS DISTINCT FROM %(u)s AND subject_id IS DISTINCT FROM %(u)s) AS derived_memories,
   (SELECT count(*) FROM memory_revisions WHERE memory_id IN (SELECT id FROM mine)) AS revisions,
   (SELECT count(*) FROM associations WHERE source_id IN (SELECT id FROM mine) OR target_id IN (SELECT id FROM mine))
       AS associations,
@@ -90,9 +91,9 @@ def erase_counts(conn: Connection, workspace_ids: list[str], user_id: str) -> di
 
 
 def erase(conn: Connection, workspace_ids: list[str], user_id: str) -> None:
-    """Hard-delete the user's memories (their revisions, associations and relation evidence go by foreign key),
-    the memories derived from them, relations left with no evidence, their threads (messages, extraction jobs)
-    and sessions (working memory, checkpoints, sandbox state)."""
+    """Hard-delete the user's memories and those about them (their revisions, associations and relation evidence
+    go by foreign key), the memories derived from them, relations left with no evidence, their threads
+    (messages, extraction jobs) and sessions (working memory, checkpoints, sandbox state)."""
     for statement in _DELETES:
         conn.execute(statement, {"ws": workspace_ids, "u": user_id})
 

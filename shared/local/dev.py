@@ -81,11 +81,13 @@ def run(settings: Settings) -> None:
                 app, host=settings.host, port=settings.port, log_level="info", **proxy_options(settings)
             )
         )
+        base = f"http://{settings.host}:{settings.port}"
         log.info(
-            "MemoryLayer on http://%s:%s (embeddings: %s)",
-            settings.host,
-            settings.port,
+            "MemoryLayer on %s (embeddings: %s); memory console %s/console, API docs %s/docs",
+            base,
             settings.embedding_model_id,
+            base,
+            base,
         )
         # uvicorn installs its own SIGINT/SIGTERM handlers and returns from run(); ExitStack then tears down.
         server.run()

@@ -15,8 +15,9 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def pdf(pages: list[list[str]]) -> bytes:
-    """A PDF whose page i shows the lines ``pages[i]`` in Helvetica (a real text layer pypdf reads)."""
+def pdf(pages: list[list[str]], *, padding: int = 0) -> bytes:
+    """A PDF whose page i shows the lines ``pages[i]`` in Helvetica (a real text layer pypdf reads); ``padding``
+    bytes of an unreferenced stream (as a scan's image would weigh) make it that much larger."""
     objects: list[bytes] = []
     n = len(pages)
     # 1: catalog, 2: pages, 3: font, then (page, content) pairs.
@@ -35,6 +36,9 @@ def pdf(pages: list[list[str]]) -> bytes:
             "/Resources << /Font << /F1 3 0 R >> >> >>".encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    if padding:
+        objects.append(b"<< /Length %d >>\nstream\n" % padding + bytes(range(256)) * (padding // 256)
+                       + b"\0" * (padding % 256) + b"\nendstream")  # fmt: skip
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n")
     offsets = []

@@ -88,6 +88,11 @@ def test_kill_9_of_the_stack_takes_postgres_and_moto_with_it(data_dir: Path) -> 
 def test_ctrl_c_leaves_nothing_running(data_dir: Path) -> None:
     # Same data dir: a restart after the kill above (its dev.json names a dead owner) starts cleanly.
     proc, state = start_stack(data_dir)
+    url = state.api_url
+    ready = [
+        line for line in (data_dir / "dev.log").read_text().splitlines() if f"MemoryLayer on {url}" in line
+    ]
+    assert ready and f"{url}/console" in ready[-1] and f"{url}/docs" in ready[-1], ready  # where to go next
     proc.send_signal(signal.SIGINT)
     assert proc.wait(60) == 0
     assert gone(state.children, timeout_s=5) == []

@@ -218,6 +218,40 @@ def test_over_the_size_limit(http: httpx.Client, ws: str, services) -> None:
     assert _count(http, ws) == (0, 0)
 
 
+def test_over_the_body_cap_too_the_answer_points_at_the_presigned_route(
+    http: httpx.Client, ws: str, services
+) -> None:
+    """A file past the whole request cap (20 MB) is stopped before it is read, with the same code and hint as
+    one under it, whether the length is declared or the body streams in chunks."""
+    settings = services.settings
+    data = b"a" * (20 * 1024 * 1024)
+    declared = upload(http, ws, "big.pdf", data, "application/pdf")
+    boundary = "b0undary"
+    head = (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\n'
+            "Content-Type: application/pdf\r\n\r\n").encode()  # fmt: skip
+    chunks = [
+        head,
+        *(data[i : i + (1 << 20)] for i in range(0, len(data), 1 << 20)),
+        f"\r\n--{boundary}--\r\n".encode(),
+    ]
+    streamed = http.post(
+        "/v1/documents",
+        content=iter(chunks),
+        headers={"X-Workspace-ID": ws, "Content-Type": f"multipart/form-data; boundary={boundary}"},
+    )
+    for r in (declared, streamed):
+        assert r.status_code == 413, r.text
+        detail = r.json()["detail"]
+        assert detail["code"] == "document_too_large" and "POST /v1/documents/uploads" in detail["message"]
+        assert detail["max_bytes"] == min(settings.document_max_bytes, settings.max_request_bytes)
+    assert _count(http, ws) == (0, 0)
+    # Another route over the cap keeps the general code.
+    other = http.post(
+        "/v1/memories", content=data, headers={"X-Workspace-ID": ws, "Content-Type": "application/json"}
+    )
+    assert other.status_code == 413 and other.json()["detail"]["code"] == "request_too_large"
+
+
 def test_path_traversal_name_is_kept_as_its_last_component(http: httpx.Client, ws: str) -> None:
     doc, _ = _ingest(http, ws, "../../etc/notes.md", MD)
     assert doc["filename"] == "notes.md"

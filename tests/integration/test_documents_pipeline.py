@@ -5,9 +5,13 @@ parses, chunks and writes. Presigned uploads for large files, the DLQ for a refu
 from __future__ import annotations
 
 import json
+import re
+import shutil
+import subprocess
 import time
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import boto3
 import httpx
@@ -182,3 +186,40 @@ def test_a_file_over_the_parse_budget_fails_its_job_with_that_code(api: httpx.Cl
     assert (
         ok.status_code == 202 and wait_document(api, ws, ok.json()["document"]["id"])["status"] == "completed"
     )
+
+
+def test_the_sdk_uploads_a_20_mb_pdf_in_one_call(stack, ws: str, tmp_path) -> None:
+    """``upload_file`` with a path over the API's cap: the presigned route, the bytes to the bucket, the job
+    waited for; a small file takes the direct route. Sync and async clients are one source."""
+    from memorylayer import SyncMemoryLayerClient
+
+    url, _, services = stack
+    big = tmp_path / "annual-report.pdf"
+    big.write_bytes(pdf([["The harbour opens at six.", "Ferries leave hourly."]], padding=20 * 1024 * 1024))
+    assert big.stat().st_size > services.settings.max_request_bytes
+    with SyncMemoryLayerClient(url, workspace_id=ws) as client:
+        doc, job = client.upload_file(big, wait=True, timeout=120)
+        assert job.status == "completed", job.errors
+        assert doc.status == "completed" and doc.filename == "annual-report.pdf" and doc.memory_ids
+        assert doc.size_bytes == big.stat().st_size
+        hits = client.recall("when do the ferries leave?", min_relevance=0).memories
+        assert any("Ferries leave hourly" in m.content for m in hits)
+
+        small, small_job = client.upload_file(TEXT, "log.txt", wait=True)
+        assert small_job.status == "completed" and small.memory_ids
+        assert client.list_documents()[1] == 2
+
+
+def test_the_docs_curl_example_of_the_presigned_route_runs(stack, ws: str, tmp_path) -> None:
+    url, _, _ = stack
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "documents.md").read_text()
+    block = re.search(r"With curl .*?```bash\n(.*?)```", docs, re.S)
+    assert block is not None and shutil.which("jq") and shutil.which("curl")
+    script = "set -euo pipefail\n" + "\n".join(line.strip() for line in block.group(1).splitlines())
+    script = script.replace("localhost:61001", url).replace("X-Workspace-ID: demo", f"X-Workspace-ID: {ws}")
+    (tmp_path / "annual-report.pdf").write_bytes(pdf([["The lighthouse has a red lamp."]]))
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    with httpx.Client(base_url=url, timeout=30) as api:
+        (doc,) = api.get("/v1/documents", headers=h(ws)).json()["documents"]
+        assert wait_document(api, ws, doc["id"])["status"] == "completed"

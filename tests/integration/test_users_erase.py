@@ -95,6 +95,23 @@ def test_erase_leaves_nothing_of_the_user(http, ws):
     assert set(again.values()) == {0}
 
 
+def test_erase_finds_the_memories_about_the_user(http, ws):
+    """Written by no one, or by another user, with ``subject_id`` = the user: their personal data, erased with
+    them; a memory about someone else, and one that only mentions their name, stay."""
+    victim = f"u_victim_{uuid.uuid4().hex[:8]}"
+    about = remember(http, ws, f"Dana prefers {SECRET} sushi", subject_id=victim)
+    told = remember(http, ws, f"Dana told Bea about the {SECRET} trip", user_id="u_bea", subject_id=victim)
+    other = remember(http, ws, "Bea prefers ramen", subject_id="u_bea")
+    named = remember(http, ws, f"{victim} was mentioned in passing")
+    dry = http.post(f"/v1/users/{victim}/erase", json={"dry_run": True}).json()["counts"]
+    assert dry["memories"] == 2 and dry["derived_memories"] == 0, dry
+    assert http.post(f"/v1/users/{victim}/erase").json()["counts"]["memories"] == 2
+    for gone in (about, told):
+        assert http.get(f"/v1/memories/{gone['id']}", headers=h(ws)).status_code == 404
+    for kept in (other, named):
+        assert http.get(f"/v1/memories/{kept['id']}", headers=h(ws)).status_code == 200
+
+
 def test_a_bad_user_id_is_a_400_or_422(http):
     assert http.post("/v1/users/bad%20id/erase").status_code in (400, 422)
     assert http.post("/v1/users/u_1/erase", json={"dry_run": "maybe"}).status_code in (400, 422)

@@ -36,7 +36,7 @@ def erase_user(
     body: UserErase | None = None,
 ) -> dict[str, Any]:
     """Erase everything of one user in the caller's workspaces of its tenant, for good: memories and their
-    revisions, memories derived from them, relation evidence (and relations left with none, and the entities
+    revisions (theirs by `user_id`, and those about them by `subject_id`), memories derived from them, relation evidence (and relations left with none, and the entities
     only they brought), threads and their messages, sessions with working memory and sandbox state. `dry_run`
     answers the same counts and deletes nothing. A read-only key gets 403."""
     only = list(caller.allowed) if caller.allowed is not None else None

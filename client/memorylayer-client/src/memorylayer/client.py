@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import mimetypes
 import time
 import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import datetime
+from os import PathLike
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -42,8 +45,8 @@ from memorylayer._base import (
     _wire,
     fields,
 )
-from memorylayer._pool import AsyncPool, async_sleep
-from memorylayer.errors import NotFoundError, TransportError
+from memorylayer._pool import AsyncPool, async_post_form, async_sleep
+from memorylayer.errors import MemoryLayerError, NotFoundError, PayloadTooLargeError, TransportError
 from memorylayer.models import (
     AgentSpecification,
     Answer,
@@ -150,6 +153,11 @@ def _multipart(filename: str, data: bytes, content_type: str, form: Mapping[str,
     )
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
 
+
+# ``upload_file`` sends files up to this size through the API (the server's default ``document_max_bytes``),
+# larger ones through a presigned upload.
+DIRECT_UPLOAD_MAX_BYTES = 4 * 1024 * 1024
+DOCUMENT_JOB_FINISHED = frozenset({"completed", "failed", "cancelled"})
 
 __all__ = ["MemoryLayerClient"]
 
@@ -3195,6 +3203,71 @@ class MemoryLayerClient(ClientBase):
                 headers={"content-type": multipart_type},
             )  # fmt: skip
         )
+
+    async def upload_file(
+        self,
+        source: str | PathLike[str] | bytes,
+        filename: str | None = None,
+        *,
+        wait: bool = False,
+        timeout: float = 600.0,
+        poll_interval: float = 0.5,
+        direct_max_bytes: int = DIRECT_UPLOAD_MAX_BYTES,
+        content_type: str | None = None,
+        target_context_id: str | None = None,
+        chunk_size: int | None = None,
+        importance: float | None = None,
+        workspace_id: str | None = None,
+    ) -> tuple[DocumentInfo, JobInfo]:
+        """A document of any size in one call: ``source`` is a path (its name is the filename) or bytes
+        (``filename`` needed). Up to ``direct_max_bytes`` it goes through ``upload_document``; larger, or when
+        the server answers 413, through ``create_document_upload`` and a POST of the file to the bucket.
+        ``wait=True`` polls the ingestion job until it is finished (TimeoutError after ``timeout`` s) and
+        returns the document and job as they are then.
+
+        doc, job = await client.upload_file("report.pdf", wait=True)   # 20 MB: through the bucket
+        """
+        if isinstance(source, bytes):
+            if not filename:
+                raise ValueError("upload_file(bytes) needs a filename")
+            data, name = source, filename
+        else:
+            data, name = Path(source).read_bytes(), filename or Path(source).name
+        kind = content_type or mimetypes.guess_type(name)[0] or "application/octet-stream"
+        options = fields(
+            {"target_context_id": target_context_id, "chunk_size": chunk_size, "importance": importance}
+        )
+        accepted: tuple[DocumentInfo, JobInfo] | None = None
+        if len(data) <= direct_max_bytes:
+            try:
+                accepted = await self.upload_document(
+                    data, name, content_type=kind, workspace_id=workspace_id, **options
+                )
+            except PayloadTooLargeError:
+                accepted = None  # the server's cap is lower than ours: the bucket takes it
+        if accepted is None:
+            grant = await self.create_document_upload(
+                name, content_type=kind, extraction_options=options or None, workspace_id=workspace_id
+            )
+            sent = await async_post_form(grant.upload_url, grant.fields, name, data, kind, self.timeout)
+            if not sent.is_success:
+                raise MemoryLayerError(
+                    f"the bucket refused the upload: {sent.text[:500]}",
+                    status_code=sent.status_code,
+                    method="POST",
+                    url=grant.upload_url.split("?", 1)[0],
+                )
+            accepted = grant.document, grant.job
+        if not wait:
+            return accepted
+        document, job = accepted
+        deadline = time.monotonic() + timeout
+        while job.status not in DOCUMENT_JOB_FINISHED:
+            if time.monotonic() >= deadline:
+                raise TimeoutError(f"document job {job.id} still {job.status} after {timeout:g} s")
+            await async_sleep(poll_interval)
+            job = await self.get_document_job(job.id, workspace_id=workspace_id)
+        return await self.get_document(document.id, workspace_id=workspace_id), job
 
     async def create_document_upload(
         self,

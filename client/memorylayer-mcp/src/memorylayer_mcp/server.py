@@ -473,9 +473,9 @@ class MemoryLayerTools:
             bool, Field(description="Only count what would be erased; delete nothing.")
         ] = False,
     ) -> dict[str, Any]:
-        """Erase everything of one user for good (memories and their history, facts derived from them, relation
-        evidence, threads, sessions) when the user asks to be forgotten entirely. It cannot be undone: call it
-        with dry_run first to see the counts."""
+        """Erase everything of one user for good (their memories and those about them, their history, facts
+        derived from them, relation evidence, threads, sessions) when the user asks to be forgotten entirely. It
+        cannot be undone: call it with dry_run first to see the counts."""
         result = await self.client.erase_user(user_id, dry_run=dry_run)
         return {"user_id": result.user_id, "dry_run": result.dry_run, "counts": result.counts}
 
