@@ -10,6 +10,7 @@ its default row-level wall. The CLI needs only a pool: ``Database.from_settings(
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from shared.core.settings import Settings
@@ -44,7 +45,7 @@ from shared.providers.blobs import create_blobs
 from shared.providers.embeddings import create_embedder
 from shared.providers.embeddings.base import Embedder
 from shared.providers.llm import create_llm
-from shared.providers.queue import create_document_queue, create_queue
+from shared.providers.queue import JobQueue, create_document_queue, create_indexing_queue, create_queue
 from shared.providers.tracing import traced_database
 
 
@@ -68,6 +69,7 @@ class Services:
     tokens: Tokens
     worker: ExtractionWorker
     inline_indexer: InlineIndexer
+    indexing_queue: JobQueue
     sandboxes: SandboxService
     resources: ResourceService
     skills: SkillService
@@ -98,6 +100,8 @@ class Services:
         worker = ExtractionWorker(db, embedder, settings)
         api_keys = ApiKeys(db)
         resources = ResourceService(db)
+        indexing_queue = create_indexing_queue(settings)
+        worker.ask_indexing = lambda: indexing_queue.send(index_ask())
         return cls(
             settings=settings,
             db=db,
@@ -116,6 +120,7 @@ class Services:
             tokens=Tokens(db, api_keys),
             worker=worker,
             inline_indexer=InlineIndexer(worker.indexer),
+            indexing_queue=indexing_queue,
             resources=resources,
             skills=SkillService(db, resources),
             mcp_servers=McpServerService(resources),
@@ -131,7 +136,7 @@ class Services:
 
     def request_vector_indexing(self) -> None:
         """After a bulk write: the worker moves the pending rows into the HNSW graph; with no queue, now."""
-        if not self.threads.queue.send({"kind": "index_vectors"}):
+        if not self.indexing_queue.send(index_ask()):
             self.inline_indexer.request()
 
     def session_workspace(self, scope: Scope, session_id: str, *, write: bool = True) -> str | None:
@@ -141,3 +146,8 @@ class Services:
 
     def close(self) -> None:
         self.db.close()
+
+
+def index_ask() -> dict[str, object]:
+    """An indexing ask, stamped with when it was sent: a run that began after it covers it."""
+    return {"kind": "index_vectors", "asked_at": time.time()}

@@ -137,6 +137,11 @@ class Settings(BaseSettings):
     # …): at most this many of each, and this many rows in all, so a 6 MB body cannot write 58,000 entities.
     max_import_rows_per_kind: int = Field(default=10_000, ge=1)
     max_import_rows: int = Field(default=50_000, ge=1)
+    # An export reads this many rows of a table per borrowed connection (a short transaction each: none is held
+    # while the client reads) and sends its lines in chunks of about this many bytes (one thread hop and one
+    # socket write per chunk, not per line, so a large export does not crowd the event loop's other requests).
+    export_page_rows: int = Field(default=2000, ge=1, le=50_000)
+    export_chunk_bytes: int = Field(default=256 * 1024, ge=1024)
     max_working_memory_items: int = Field(default=1000, ge=1)
     # How long a memory write's Idempotency-Key is remembered: a retry within it replays the first answer; after
     # it the key is free again, and the cleanup sweep (functions/cleanup, make dev) deletes the record.
@@ -305,6 +310,12 @@ class Settings(BaseSettings):
 
     # --- queue and extraction ---
     extraction_queue_url: str | None = None
+    # Where vector-indexing asks go, so a long indexing run never holds up extraction jobs behind it (`make dev`
+    # gives it its own queue and reader); unset: the extraction queue.
+    indexing_queue_url: str | None = None
+    # The longest one indexing run takes from its queue message; a run that ends with rows still pending asks
+    # again, so other messages get their turn in between.
+    indexing_run_budget_s: float = Field(default=60.0, gt=0)
     sqs_endpoint_url: str | None = None
     sqs_port: int = 61002  # local moto SQS server started by `make dev`
     extractor: Literal["auto", "deterministic", "llm"] = "auto"

@@ -2,8 +2,8 @@
 
 Embedded PostgreSQL + pgvector (data kept under ``MEMORYLAYER_DATA_DIR``, default ``.data/``), migrations
 applied as the owner role, the stand-in RDS Proxy in front of it (the API, worker and cleanup log in as the app
-role through it, as in AWS; what would pin a real proxy's connection is logged at exit), moto's SQS server with the extraction queue and its DLQ plus a poller that invokes the extraction
-Lambda handler with real SQS events, and the same ASGI app that Lambda serves through Mangum, under uvicorn on ``MEMORYLAYER_PORT``
+role through it, as in AWS; what would pin a real proxy's connection is logged at exit), moto's SQS server with the extraction and vector-indexing queues (each with its DLQ and its own poller that
+invokes the extraction Lambda handler with real SQS events), and the same ASGI app that Lambda serves through Mangum, under uvicorn on ``MEMORYLAYER_PORT``
 (default 61001). SIGINT/SIGTERM stop everything it started, in reverse order.
 
 Postgres and moto are its children in their own process groups, and die with it even after a ``kill -9``
@@ -40,7 +40,7 @@ from shared.local.processes import (
 )
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import proxy_options
-from shared.local.sqs import LocalQueues, SqsPoller, add_queue, local_sqs
+from shared.local.sqs import LocalQueues, SqsPoller, add_queue, job_readers, local_sqs
 
 log = logging.getLogger("memorylayer.dev")
 APP_ROLE = "memorylayer_app"
@@ -135,18 +135,30 @@ def local_cursor_secret(data_dir: Path) -> str:
 
 
 def _start_queue(stack: ExitStack, settings: Settings, state: DevState) -> tuple[Settings, LocalQueues]:
-    """moto's SQS on ``MEMORYLAYER_SQS_PORT`` and a poller feeding the extraction Lambda handler in-process."""
+    """moto's SQS on ``MEMORYLAYER_SQS_PORT``: the extraction and vector-indexing queues, each with a poller of
+    its own feeding the extraction Lambda handler in-process (extraction never waits behind an indexing run)."""
     queues = stack.enter_context(local_sqs(port=settings.sqs_port, visibility_timeout_s=5))
     state.children.append(Child.of("moto", queues.server_pid))
     write_state(settings.data_dir.resolve(), state)
-    log.info("SQS (moto) at %s, queue %s with DLQ", queues.endpoint_url, queues.queue_url)
+    # An indexing run may take its whole budget: the message stays invisible that long, so it is not run twice.
+    indexing = add_queue(queues, "indexing", visibility_timeout_s=int(settings.indexing_run_budget_s) + 30)
+    log.info(
+        "SQS (moto) at %s, queues %s and %s with DLQs",
+        queues.endpoint_url,
+        queues.queue_url,
+        indexing.queue_url,
+    )
     settings = settings.model_copy(
-        update={"extraction_queue_url": queues.queue_url, "sqs_endpoint_url": queues.endpoint_url}
+        update={
+            "extraction_queue_url": queues.queue_url,
+            "indexing_queue_url": indexing.queue_url,
+            "sqs_endpoint_url": queues.endpoint_url,
+        }
     )
     _publish(settings)
     from functions.extraction.handler import handler
 
-    stack.enter_context(SqsPoller(queues, handler))
+    stack.enter_context(job_readers(queues, indexing, handler))
     return settings, queues
 
 
@@ -168,7 +180,7 @@ def _start_documents(stack: ExitStack, settings: Settings, extraction: LocalQueu
     _publish(settings)
     from functions.documents.handler import handler
 
-    stack.enter_context(SqsPoller(queues, handler))
+    stack.enter_context(SqsPoller(queues, handler, function="memorylayer-documents"))
     return settings
 
 
@@ -178,6 +190,7 @@ def _publish(settings: Settings) -> None:
         "database_url",
         "database_owner_url",
         "extraction_queue_url",
+        "indexing_queue_url",
         "sqs_endpoint_url",
         "document_bucket",
         "document_queue_url",

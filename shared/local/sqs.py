@@ -1,5 +1,6 @@
 """Local SQS: moto's server, the extraction queue with its DLQ, and a poller that turns queue messages into
-real Lambda SQS events for ``functions/extraction/handler.py`` and honours ``batchItemFailures``.
+real Lambda SQS events for ``functions/extraction/handler.py`` and honours ``batchItemFailures``. Each queue
+has its own poller (``job_readers``): one kind of message never waits behind another's long run.
 
     >>> with local_sqs(port=0) as queues:                                   # doctest: +SKIP
     ...     with SqsPoller(queues, handler):                                # doctest: +SKIP
@@ -147,17 +148,35 @@ def lambda_event(queues: LocalQueues, messages: list[dict[str, Any]]) -> dict[st
     return {"Records": records}
 
 
+@contextmanager
+def job_readers(
+    extraction: LocalQueues, indexing: LocalQueues, handler: Callable[[dict, Any], dict]
+) -> Iterator[list[SqsPoller]]:
+    """The extraction function's two queues, each with a reader of its own: in AWS every message gets an
+    invocation of its own soon enough (Lambda scales out), while one local reader would serve them in line, and
+    a vector-indexing run of many seconds would hold up every extraction job queued behind it."""
+    with SqsPoller(extraction, handler) as jobs, SqsPoller(indexing, handler) as index:
+        yield [jobs, index]
+
+
 class SqsPoller:
     """Long-polls the queue and invokes ``handler(event, context)`` in-process, like Lambda's event source."""
 
     def __init__(
-        self, queues: LocalQueues, handler: Callable[[dict, Any], dict], *, batch_size: int = 10
+        self,
+        queues: LocalQueues,
+        handler: Callable[[dict, Any], dict],
+        *,
+        batch_size: int = 10,
+        function: str = "memorylayer-extraction",
     ) -> None:
         self.queues = queues
         self.handler = handler
         self.batch_size = batch_size
+        self.function = function
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="sqs-poller", daemon=True)
+        name = f"sqs-poller-{queues.queue_url.rsplit('/', 1)[-1]}"
+        self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
         self.invocations = 0
 
     def __enter__(self) -> SqsPoller:
@@ -181,13 +200,10 @@ class SqsPoller:
         event = lambda_event(self.queues, received)
         self.invocations += 1
         try:
-            response = (
-                self.handler(event, LambdaContext.for_function("memorylayer-extraction", timeout_ms=60_000))
-                or {}
-            )
+            response = self.handler(event, LambdaContext.for_function(self.function, timeout_ms=60_000)) or {}
             failed = {f["itemIdentifier"] for f in response.get("batchItemFailures", [])}
         except Exception:  # the whole invocation failed: every message is retried, as in Lambda
-            log.exception("extraction handler failed")
+            log.exception("%s handler failed", self.function)
             failed = {m["MessageId"] for m in received}
         done = [m for m in received if m["MessageId"] not in failed]
         if done:

@@ -1,4 +1,4 @@
-"""The extraction queue: SQS in AWS, moto's SQS server locally, the same boto3 calls either way.
+"""The job queues (extraction, vector indexing, documents): SQS in AWS, moto's SQS server locally, the same boto3 calls either way.
 
 >>> queue = create_queue(Settings(extraction_queue_url="http://127.0.0.1:61002/123456789012/extraction",
 ...                               sqs_endpoint_url="http://127.0.0.1:61002"))        # doctest: +SKIP
@@ -53,6 +53,14 @@ def create_queue(settings: Settings) -> JobQueue:
     return SqsJobQueue(
         settings.extraction_queue_url, endpoint_url=settings.sqs_endpoint_url, region=settings.aws_region
     )
+
+
+def create_indexing_queue(settings: Settings) -> JobQueue:
+    """Where vector-indexing asks go: their own queue when one is configured, else the extraction queue."""
+    url = settings.indexing_queue_url or settings.extraction_queue_url
+    if not url:
+        return NoQueue()
+    return SqsJobQueue(url, endpoint_url=settings.sqs_endpoint_url, region=settings.aws_region)
 
 
 def create_document_queue(settings: Settings) -> JobQueue:

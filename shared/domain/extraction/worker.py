@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from shared.core.errors import InvalidInput, NotFound
@@ -34,6 +35,9 @@ from shared.providers.llm.budget import OperationBudget
 ACTIVITY = "session_extraction"
 PROFILE = "extraction"
 ADAPTIVE_MIN_CHARS = 80  # adaptive policy: only longer user text without rule hits is worth an LLM call
+# How far apart two machines' clocks may be (an ask's ``asked_at`` is the sender's wall clock, a run's start this
+# process's): an ask this close before a run began is not taken as covered by it.
+CLOCK_SLACK_S = 1.0
 
 
 class PoisonMessage(InvalidInput):
@@ -58,6 +62,10 @@ class ExtractionWorker:
         self.writer = MemoryWriter(db, embedder, tiers=settings.extractive_tiers_enabled)
         self.indexer = VectorIndexer(db, settings, embedder.dimensions)
         self.deterministic = DeterministicExtractor()
+        # Sends a follow-up indexing ask (a run that ends on its budget with rows pending); set by the services.
+        self.ask_indexing: Callable[[], bool] | None = None
+        # When the last indexing run that left nothing pending began (wall clock): asks sent before it are covered.
+        self._indexed_through = 0.0
         self._llm_extractor: Extractor | None = None
         if settings.extractor != "deterministic" and settings.generation_allowed(ACTIVITY):
             llm = create_llm(settings, PROFILE)
@@ -72,18 +80,33 @@ class ExtractionWorker:
     def process(self, body: str, *, receive_count: int = 1) -> dict[str, Any]:
         try:
             message = json.loads(body)
-            if message.get("kind") == "index_vectors":
-                return self.index_vectors()
-            job_id = message["job_id"]
-            if not isinstance(job_id, str):
+            indexing = message.get("kind") == "index_vectors"
+            job_id = None if indexing else message["job_id"]
+            if not indexing and not isinstance(job_id, str):
                 raise TypeError("job_id must be a string")
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise PoisonMessage(f"unreadable extraction message: {body[:200]!r}") from exc
+        if job_id is None:  # outside the parse: a failed indexing run is retried, never a poison message
+            return self.index_ask(message.get("asked_at"))
         return self.run(job_id, final_attempt=receive_count >= self.settings.extraction_max_attempts)
 
+    def index_ask(self, asked_at: Any) -> dict[str, Any]:
+        """The queue's ``index_vectors`` message. Every bulk write sends one as it commits, so many arrive per run:
+        one sent before a complete run of this process began is covered by that run (it saw those rows) and
+        costs nothing. A run is bounded by ``indexing_run_budget_s``; one that ends with rows still pending asks
+        again, so extraction and other messages get their turn in between."""
+        if isinstance(asked_at, int | float) and asked_at < self._indexed_through - CLOCK_SLACK_S:
+            return {"status": "coalesced", "kind": "index_vectors", "indexed": 0}
+        started = time.time()
+        result = self.index_vectors(budget_s=self.settings.indexing_run_budget_s)
+        if result.get("more") and self.ask_indexing is not None:
+            result["asked_again"] = self.ask_indexing()
+        elif result.get("status") == "done":
+            self._indexed_through = max(self._indexed_through, started)
+        return result
+
     def index_vectors(self, *, defer_bulk: bool = False, budget_s: float = 60.0) -> dict[str, Any]:
-        """The queue's ``index_vectors`` message: bulk-written memories into the HNSW graph
-        (shared/domain/indexing/indexer.py)."""
+        """Bulk-written memories into the HNSW graph (shared/domain/indexing/indexer.py)."""
         return self.indexer.index_vectors(defer_bulk=defer_bulk, budget_s=budget_s)
 
     def run(self, job_id: str, *, final_attempt: bool = True) -> dict[str, Any]:
