@@ -88,7 +88,7 @@ def test_revisions_record_every_write(http, ws):
     http.delete(f"/v1/memories/{memory['id']}", headers=h)
     revs = http.get(f"/v1/memories/{memory['id']}/revisions", headers=h).json()["revisions"]
     # Newest first, as the reference and our other versioned families list them.
-    assert [r["action"] for r in revs] == ["delete", "update", "create"]
+    assert [r["action"] for r in revs] == ["delete", "replace", "create"]
     assert [r["memory"]["content"] for r in revs] == ["version two", "version two", "version one"]
     page = http.get(f"/v1/memories/{memory['id']}/revisions", params={"limit": 2}, headers=h).json()
     assert [r["revision"] for r in page["revisions"]] == [3, 2] and page["next_page_token"] == "2"
@@ -111,7 +111,7 @@ def test_creation_is_revision_one_before_and_after_the_first_change(http, ws):
     http.put(f"/v1/memories/{memory_id}", json={"content": "draft two"}, headers=h)
     revs = http.get(f"/v1/memories/{memory_id}/revisions", headers=h).json()["revisions"]
     assert [(r["revision"], r["action"], r["memory"]["content"]) for r in revs] == [
-        (2, "update", "draft two"),
+        (2, "replace", "draft two"),
         (1, "create", "draft one"),
     ]
     assert [

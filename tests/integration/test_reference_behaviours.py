@@ -21,7 +21,7 @@ def test_a_user_scoped_memory_is_reached_by_id_under_the_clients_workspace_heade
     updated = http.put(path, json={"content": "Dana is allergic to cashews"}, headers=h(ws))
     assert updated.status_code == 200, updated.text
     assert updated.json()["memory"]["workspace_id"] == "_global_user"
-    assert http.get(f"{path}/revisions", headers=h(ws)).json()["revisions"][0]["action"] == "update"
+    assert http.get(f"{path}/revisions", headers=h(ws)).json()["revisions"][0]["action"] == "replace"
     assert http.delete(path, headers=h(ws)).status_code == 204
     assert http.get(path, headers=h(ws)).status_code == 404
 

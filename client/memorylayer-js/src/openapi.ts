@@ -551,7 +551,7 @@ export interface BridgesResponse {
 }
 
 export interface Briefing {
-  /** Totals, the last day's activity and the lookback's most used tags (`active_topics`). */
+  /** Totals, the last day's activity, live memories by type (`memory_types`) and the lookback's most used tags (`active_topics`). */
   workspace_summary: {
     [key: string]: unknown;
   };
@@ -3674,7 +3674,7 @@ export interface Revision {
   };
   /** Increases by one on every change; see /revisions. */
   revision: number;
-  /** What made this revision: create, update, delete, restore, decay… */
+  /** What made this revision: create, replace (an update), delete, restore, supersede… */
   action: string;
   /** The write that made the revision (an idempotency key or batch id). */
   operation_id: string | null;

@@ -362,9 +362,17 @@ def revisions(
     rows = svc.memories.revisions(caller.lookup_scope(), memory_id, limit=limit + 1, before=before)
     page = rows[:limit]
     return schemas.RevisionPage.model_construct(
-        revisions=[schemas.Revision.pick(r, memory=_wire_snapshot(r["snapshot"])) for r in page],
+        revisions=[
+            schemas.Revision.pick(r, memory=_wire_snapshot(r["snapshot"]), action=_wire_action(r["action"]))
+            for r in page
+        ],
         next_page_token=str(page[-1]["revision"]) if len(rows) > limit else None,
     )
+
+
+def _wire_action(action: str) -> str:
+    """Revisions recorded before plain updates were named as the reference names them say ``update``."""
+    return "replace" if action == "update" else action
 
 
 def _wire_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,8 @@ BEGIN
             WHEN NEW.deleted_at IS NOT NULL AND OLD.deleted_at IS NULL THEN 'delete'
             WHEN NEW.deleted_at IS NULL AND OLD.deleted_at IS NOT NULL THEN 'restore'
             WHEN NEW.valid_to IS NOT NULL AND OLD.valid_to IS NULL THEN 'supersede'
-            ELSE 'update'
+            -- The reference's name for a plain update (its revisions are create, replace, delete, restore).
+            ELSE 'replace'
         END),
         nullif(current_setting('memorylayer.operation_id', true), ''),
         to_jsonb(NEW) - 'embedding' - 'tsv'
