@@ -270,7 +270,7 @@ def soft_delete(conn: Connection, scope: Scope, memory_id: str) -> dict | None:
     where, params = scope.clause()
     return conn.execute(
         f"UPDATE memories SET deleted_at = now(), status = 'deleted', revision = revision + 1, updated_at = now() "
-        f"WHERE id = %s AND {where} AND deleted_at IS NULL RETURNING {COLUMNS}",
+        f"WHERE id = %s AND {where} AND deleted_at IS NULL RETURNING {_WITH_TIERS}",
         [memory_id, *params],
     ).fetchone()
 
@@ -279,7 +279,7 @@ def restore(conn: Connection, workspace_id: str, memory_id: str) -> dict | None:
     """Bring a soft-deleted memory back (a new revision); None when it is not deleted."""
     return conn.execute(
         f"UPDATE memories SET deleted_at = NULL, status = 'active', revision = revision + 1, updated_at = now() "
-        f"WHERE id = %s AND workspace_id = %s AND deleted_at IS NOT NULL RETURNING {COLUMNS}",
+        f"WHERE id = %s AND workspace_id = %s AND deleted_at IS NOT NULL RETURNING {_WITH_TIERS}",
         (memory_id, workspace_id),
     ).fetchone()
 

@@ -72,6 +72,8 @@ def _requests_sent_by(method_name: str) -> list[httpx.Request]:
     args, kwargs = [], {}
     for name, param in inspect.signature(method).parameters.items():
         if param.default is not param.empty:
+            if name == "filename":  # bytes need a name (upload_file); a path would carry its own
+                kwargs[name] = "x.txt"
             continue
         value = _placeholder(name, hints.get(name, Any))
         if param.kind is param.KEYWORD_ONLY:

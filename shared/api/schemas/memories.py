@@ -253,7 +253,9 @@ class SequenceKeys(Wire):
 class Revision(Wire):
     memory: dict[str, Any] = Field(description="The memory as it was after this revision (wire form).")
     revision: int = Field(description="Increases by one on every change; see /revisions.")
-    action: str = Field(description="What made this revision: create, replace (an update), delete, restore, supersede…")
+    action: str = Field(
+        description="What made this revision: create, replace (an update), delete, restore, supersede…"
+    )
     operation_id: str | None = Field(
         description="The write that made the revision (an idempotency key or batch id)."
     )
