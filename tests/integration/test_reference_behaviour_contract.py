@@ -9,6 +9,9 @@ A reference that cannot be installed or started fails these tests; it never skip
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from tests.behaviour import (
@@ -63,6 +66,16 @@ def test_every_documented_difference_still_happens(
     assert not stale(every, rows), "rows of docs/wire.md no difference matches (remove them):\n" + _listing(
         stale(every, rows)
     )
+
+
+def test_the_readme_counts_the_behaviours_compared(outcomes: dict[str, Outcome]) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    claimed = re.search(
+        r"(\d+)\s+behaviours \(status, answer shape, stored values, order, counts\) are compared over (\d+)",
+        readme,
+    )
+    assert claimed is not None, "README.md's compatibility sentence is gone"
+    assert (int(claimed[1]), int(claimed[2])) == (sum(o.observed for o in outcomes.values()), len(outcomes))
 
 
 def test_the_table_is_read_whole() -> None:
