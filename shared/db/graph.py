@@ -1,6 +1,7 @@
 """SQL for graph analysis: a workspace's association graph between live memories, read with its caps in the
 statements (strongest edges first, at most ``limit`` + 1 rows: the extra one only says a cap cut something), and
-the extra signals the densify preview adds (shared entities, the nodes' embeddings).
+the extra signals the densify preview adds (shared entities, the nodes' embeddings); and the knowledgebase's
+graph (its active memories by id, the associations among them).
 
 >>> with db.connection() as conn:                                              # doctest: +SKIP
 ...     rows = edges(conn, "ws_a", context_id=None, limit=5000)
@@ -81,4 +82,29 @@ def embeddings(conn: Connection, workspace_id: str, memory_ids: list[str]) -> li
         "ORDER BY id",
         (workspace_id, memory_ids),
         binary=True,
+    ).fetchall()
+
+
+# The knowledgebase's nodes: live memories whose status is active too.
+_ACTIVE = "m.workspace_id = %(ws)s AND m.deleted_at IS NULL AND m.valid_to IS NULL AND m.status = 'active'"
+
+
+def active_memories(conn: Connection, workspace_id: str, context_id: str | None, limit: int) -> list[dict]:
+    """The workspace's live, active memories (of one context when named) with what an article says of them,
+    oldest id first, at most ``limit``."""
+    where = _ACTIVE + (" AND m.context_id = %(ctx)s" if context_id else "")
+    return conn.execute(
+        "SELECT m.id, m.content, m.type, m.subtype, m.subject_id, m.importance, m.created_at "
+        f"FROM memories m WHERE {where} ORDER BY m.id LIMIT %(limit)s",
+        {"ws": workspace_id, "ctx": context_id, "limit": limit},
+    ).fetchall()
+
+
+def associations_among(conn: Connection, workspace_id: str, memory_ids: list[str], limit: int) -> list[dict]:
+    """The associations whose two ends are both among ``memory_ids``, strongest first."""
+    return conn.execute(
+        "SELECT a.source_id, a.target_id, a.relationship, a.strength FROM associations a "
+        "WHERE a.workspace_id = %(ws)s AND a.source_id = ANY(%(ids)s) AND a.target_id = ANY(%(ids)s) "
+        "ORDER BY a.strength DESC, a.id LIMIT %(limit)s",
+        {"ws": workspace_id, "ids": memory_ids, "limit": limit},
     ).fetchall()

@@ -1,5 +1,5 @@
-"""SQL for the knowledgebase (migration 0043): what a generation reads (a workspace's live memories, the
-associations between them, its active entities and relations with their evidence) and the articles it stores.
+"""SQL for the knowledgebase (migration 0043): what a generation reads besides its graph (``db/graph.py``): the
+workspace's active entities and relations with their evidence; and the articles it stores.
 Every function names its workspace; the row-level wall is the second line.
 
     >>> with db.transaction() as conn:                                             # doctest: +SKIP
@@ -19,30 +19,9 @@ from shared.db.relations import ENTITY_COLUMNS
 from shared.db.rows import Connection
 
 ARTICLE_COLUMNS = "id, article_type, title, content_md, metadata, generated_at"
-_LIVE = "m.workspace_id = %(ws)s AND m.deleted_at IS NULL AND m.valid_to IS NULL AND m.status = 'active'"
 
 
 # ------------------------------------------------------------------ what a generation reads
-def graph_memories(conn: Connection, workspace_id: str, context_id: str | None, limit: int) -> list[dict]:
-    """The workspace's live memories (of one context when named), oldest id first, at most ``limit``."""
-    where = _LIVE + (" AND m.context_id = %(ctx)s" if context_id else "")
-    return conn.execute(
-        "SELECT m.id, m.content, m.type, m.subtype, m.subject_id, m.importance, m.created_at "
-        f"FROM memories m WHERE {where} ORDER BY m.id LIMIT %(limit)s",
-        {"ws": workspace_id, "ctx": context_id, "limit": limit},
-    ).fetchall()
-
-
-def graph_associations(conn: Connection, workspace_id: str, memory_ids: list[str], limit: int) -> list[dict]:
-    """The associations whose two ends are both among ``memory_ids``, strongest first."""
-    return conn.execute(
-        "SELECT a.source_id, a.target_id, a.relationship, a.strength FROM associations a "
-        "WHERE a.workspace_id = %(ws)s AND a.source_id = ANY(%(ids)s) AND a.target_id = ANY(%(ids)s) "
-        "ORDER BY a.strength DESC, a.id LIMIT %(limit)s",
-        {"ws": workspace_id, "ids": memory_ids, "limit": limit},
-    ).fetchall()
-
-
 def active_entities(conn: Connection, workspace_id: str, limit: int) -> list[dict]:
     """The workspace's active entities, by id."""
     return conn.execute(

@@ -76,3 +76,50 @@ def test_betweenness_from_a_sample_of_sources_is_scaled_to_all_of_them():
     ends = {f"c{c}n{i}" for c in range(6) for i in (0, 1)}
     assert set(sorted(sampled, key=lambda n: -sampled[n])[:4]) <= ends
     assert sum(sampled.values()) == pytest.approx(sum(exact.values()), rel=0.35)
+
+
+def path_graph(n: int) -> tuple[alg.Graph, list[str]]:
+    g, nodes = alg.Graph(), [f"n{i:02d}" for i in range(n)]
+    for a, b in zip(nodes, nodes[1:], strict=False):
+        g.add_edge(a, b, 1.0, "related_to")
+    return g, nodes
+
+
+def from_sources(n: int, sources: list[int]) -> list[float]:
+    """Betweenness on a path of ``n`` estimated from ``sources``: a node lies between a source and every node
+    beyond it, scaled as networkx scales a sample."""
+    counted = [sum(n - 1 - v if s < v else v if s > v else 0 for s in sources) for v in range(n)]
+    return [c * n / len(sources) / ((n - 1) * (n - 2)) for c in counted]
+
+
+def test_sampled_betweenness_sources_are_spread_or_strided_and_bounded_by_a_budget():
+    g, nodes = path_graph(8)
+    spread = alg.betweenness(g, pivots=3)  # sources 0, 2, 5
+    strided = alg.betweenness(g, pivots=3, stride=True)  # every 8 // 3 = 2nd: 0, 2, 4
+    assert [spread[n] for n in nodes] == pytest.approx(from_sources(8, [0, 2, 5]))
+    assert [strided[n] for n in nodes] == pytest.approx(from_sources(8, [0, 2, 4]))
+    # 8 nodes + 2 × 7 edges = 22 visits a source: a budget of 44 allows two sources (0 and 4).
+    budgeted = alg.betweenness(g, pivots=3, budget=44)
+    assert [budgeted[n] for n in nodes] == pytest.approx(from_sources(8, [0, 4]))
+    assert alg.betweenness(g, pivots=3, budget=1) == pytest.approx(
+        dict(zip(nodes, from_sources(8, [0]), strict=True))
+    )
+    assert alg.betweenness(g, pivots=8, budget=1) == alg.betweenness(g, pivots=8)  # exact: no budget applies
+
+
+def test_the_weakest_link_weighs_the_floor_in_label_propagation():
+    # n has two weak links: to p (strength 0) and q (0.005). With a floor of 0.01 they weigh the same and n
+    # takes the smaller label (p's); with the default floor q's weighs more.
+    g = alg.Graph()
+    g.add_edge("n", "p", 0.0, "related_to")
+    g.add_edge("n", "q", 0.005, "related_to")
+    p, q = 1, 2  # labels start as the nodes' places in id order
+    assert alg.label_propagation(g, floor=0.01) == {"n": p, "p": p, "q": p}
+    assert alg.label_propagation(g) == {"n": q, "p": q, "q": q}
+
+
+def test_an_edge_remembers_the_direction_it_was_added_in():
+    g = alg.Graph()
+    g.add_edge("b", "a", 0.5, "causes")
+    assert [(a, b, e.source, e.target) for a, b, e in g.edges()] == [("a", "b", "b", "a")]
+    assert g.linked("a", "b") and g.linked("b", "a") and not g.linked("a", "c")

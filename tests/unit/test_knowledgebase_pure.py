@@ -1,10 +1,13 @@
-"""The knowledgebase's pure parts: the memory graph, label propagation, betweenness, statistics, the Markdown
-written, and the viewer's escaping renderer."""
+"""The knowledgebase's pure parts: its memory graph and the analysis it reports, the Markdown written, and the
+viewer's escaping renderer."""
 
 from __future__ import annotations
 
 from shared.api.kb_html import article_page, markdown_html
-from shared.domain.knowledgebase import articles, graph
+from shared.domain.graph import algorithms as alg
+from shared.domain.graph.analysis import Analysis, Stats
+from shared.domain.knowledgebase import articles
+from shared.domain.knowledgebase import service as kb
 
 
 def mems(*ids: str) -> list[dict]:
@@ -15,65 +18,96 @@ def assoc(a: str, b: str, strength: float = 0.8, relationship: str = "related_to
     return {"source_id": a, "target_id": b, "relationship": relationship, "strength": strength}
 
 
-def two_triangles() -> graph.Graph:
-    """a-b-c and x-y-z, each a triangle, joined by one weak c—x association."""
-    edges = [
-        assoc("a", "b"),
-        assoc("b", "c"),
-        assoc("a", "c"),
-        assoc("x", "y"),
-        assoc("y", "z"),
-        assoc("x", "z"),
-    ]
-    return graph.build(mems("a", "b", "c", "x", "y", "z"), [*edges, assoc("c", "x", 0.1, "causes")], {})
+def analyze(memories: list[dict], associations: list[dict], entities: dict, central: bool = True) -> Analysis:
+    return kb.analyze_graph(*kb.memory_graph(memories, associations, entities), central=central)
+
+
+TRIANGLES = [
+    assoc("a", "b"),
+    assoc("b", "c"),
+    assoc("a", "c"),
+    assoc("x", "y"),
+    assoc("y", "z"),
+    assoc("x", "z"),
+]
+# a-b-c and x-y-z, each a triangle, joined by one weak c→x association.
+TWO_TRIANGLES = (mems("a", "b", "c", "x", "y", "z"), [*TRIANGLES, assoc("c", "x", 0.1, "causes")])
 
 
 def test_label_propagation_finds_the_two_triangles_and_the_bridge_between_them():
-    result = graph.analyze(two_triangles())
+    result = analyze(*TWO_TRIANGLES, {})
     assert [c.memory_ids for c in result.communities] == [["a", "b", "c"], ["x", "y", "z"]]
     assert [c.cohesion_score for c in result.communities] == [1.0, 1.0]
     assert [(e.source, e.target, e.relationship) for e in result.bridges] == [("c", "x", "causes")]
     assert result.communities[0].central_node_ids[0] == "a"  # in-community degree ties: by id
-    assert result.stats == graph.Stats(
+    assert result.stats == Stats(
         node_count=6, edge_count=7, community_count=2, density=round(7 / 15, 6), avg_degree=2.33, max_degree=3,
         god_node_count=0,
     )  # fmt: skip
 
 
+def test_a_bridge_is_reported_in_its_association_s_direction():
+    flipped = [*TRIANGLES, assoc("x", "c", 0.1, "causes")]
+    bridges = analyze(TWO_TRIANGLES[0], flipped, {}).bridges
+    assert [(e.source, e.target) for e in bridges] == [("x", "c")]
+
+
 def test_the_same_rows_in_any_order_give_the_same_communities():
-    g = two_triangles()
-    shuffled = graph.build(
-        list(reversed(mems("a", "b", "c", "x", "y", "z"))),
-        [assoc(e.target, e.source, e.strength, e.relationship) for e in reversed(g.edges)],
-        {},
-    )
-    assert [c.memory_ids for c in graph.analyze(shuffled).communities] == [
-        c.memory_ids for c in graph.analyze(g).communities
+    memories, associations = TWO_TRIANGLES
+    shuffled = [
+        assoc(a["target_id"], a["source_id"], a["strength"], a["relationship"])
+        for a in reversed(associations)
+    ]
+    assert [c.memory_ids for c in analyze(list(reversed(memories)), shuffled, {}).communities] == [
+        c.memory_ids for c in analyze(memories, associations, {}).communities
     ]
 
 
-def test_betweenness_is_normalised_as_brandes():
-    path = graph.build(mems("a", "b", "c"), [assoc("a", "b"), assoc("b", "c")], {})
-    assert graph.betweenness(path) == {"a": 0.0, "b": 1.0, "c": 0.0}
-    star = graph.build(mems("h", "1", "2", "3"), [assoc("h", leaf) for leaf in "123"], {})
-    assert graph.betweenness(star)["h"] == 1.0
-    ranked = graph.analyze(star).central_nodes
-    assert (ranked[0].memory_id, ranked[0].degree, ranked[0].community_id) == ("h", 3, 0)
+def test_central_nodes_are_ranked_by_betweenness_and_labelled_by_their_first_line():
+    star = analyze(
+        mems("h", "1", "2", "3") + [{"id": "bare", "content": ""}], [assoc("h", leaf) for leaf in "123"], {}
+    )
+    ranked = star.central_nodes
+    assert (ranked[0].memory_id, ranked[0].betweenness, ranked[0].degree, ranked[0].community_id) == (
+        "h",
+        0.5,
+        3,
+        0,
+    )
+    assert ranked[0].label == "memory h"
+    assert {n.memory_id: n.label for n in ranked}["bare"] == "bare"  # no text: its id
+    assert analyze(mems("h", "1"), [assoc("h", "1")], {}, central=False).central_nodes == []
 
 
 def test_memories_about_one_entity_are_linked_but_an_association_wins():
-    g = graph.build(
-        mems("m1", "m2", "m3"), [assoc("m1", "m2", 0.9, "supports")], {"ent_a": ["m3", "m2", "m1", "gone"]}
+    g, _ = kb.memory_graph(
+        mems("m1", "m2", "m3"), [assoc("m1", "m2", 0.2, "supports")], {"ent_a": ["m3", "m2", "m1", "gone"]}
     )
-    assert sorted((e.source, e.target, e.relationship) for e in g.edges) == [
-        ("m1", "m2", "supports"),
-        ("m1", "m3", graph.SHARES_ENTITY),
+    assert [(a, b, e.relationship, e.strength) for a, b, e in g.edges()] == [
+        ("m1", "m2", "supports", 0.2),  # weaker than a shared entity's link, and still kept
+        ("m1", "m3", kb.SHARES_ENTITY, kb.SHARED_ENTITY_STRENGTH),
     ]
-    assert graph.analyze(g).communities[0].memory_ids == ["m1", "m2", "m3"]
+    assert analyze(mems("m1", "m2", "m3"), [], {"ent_a": ["m1", "m2", "m3"]}).communities[0].memory_ids == [
+        "m1", "m2", "m3"
+    ]  # fmt: skip
 
 
 def test_an_empty_workspace_has_an_empty_analysis():
-    assert graph.analyze(graph.build([], [], {})) == graph.Analysis()
+    assert analyze([], [], {}) == Analysis()
+
+
+def test_the_knowledgebase_samples_betweenness_from_every_step_th_node():
+    # Above PIVOTS nodes the sources are every (n // k)-th node: on a path of 150 the first 100 (step 1).
+    path = alg.Graph()
+    nodes = [f"n{i:03d}" for i in range(150)]
+    for a, b in zip(nodes, nodes[1:], strict=False):
+        path.add_edge(a, b, 1.0, "related_to")
+    between = alg.betweenness(path, pivots=kb.PIVOTS, budget=kb.PATH_BUDGET, stride=True)
+    expected = {
+        v: sum(149 - v if s < v else v if s > v else 0 for s in range(100)) * 1.5 / (149 * 148)
+        for v in range(150)
+    }
+    assert all(abs(between[nodes[v]] - expected[v]) < 1e-12 for v in range(150))
 
 
 def test_written_text_cannot_link_or_break_lines():

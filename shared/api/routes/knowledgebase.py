@@ -23,7 +23,7 @@ from shared.api.schemas.knowledgebase import (
     Knowledgebase,
 )
 from shared.core.fields import ContextId, WorkspaceId
-from shared.domain.knowledgebase.graph import Analysis, Community
+from shared.domain.graph.analysis import Analysis, Community
 from shared.domain.knowledgebase.service import KnowledgebaseService
 
 router = APIRouter(prefix="/v1/knowledgebase", tags=["knowledgebase"])

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 class Edge:
     strength: float
     relationship: str
+    source: str  # the ends as the edge was added (an association's direction), for callers that report it
+    target: str
 
 
 @dataclass
@@ -42,12 +44,15 @@ class Graph:
         if current is None:
             self._edges += 1
         if current is None or strength > current.strength:
-            edge = Edge(strength, relationship)
+            edge = Edge(strength, relationship, a, b)
             self.adjacency[a][b] = edge
             self.adjacency[b][a] = edge
 
     def has(self, node: str) -> bool:
         return node in self.adjacency
+
+    def linked(self, a: str, b: str) -> bool:
+        return b in self.adjacency.get(a, {})
 
     @property
     def nodes(self) -> list[str]:
@@ -70,11 +75,16 @@ class Graph:
 
 
 def label_propagation(
-    g: Graph, *, weight: dict[tuple[str, str], float] | None = None, rounds: int = 50
+    g: Graph,
+    *,
+    weight: dict[tuple[str, str], float] | None = None,
+    rounds: int = 50,
+    floor: float = 1e-9,
 ) -> dict[str, int]:
     """Community of each node by asynchronous label propagation: in id order, a node takes the label its
-    neighbours carry the most weight of (ties: the smallest label), until nothing changes or ``rounds`` pass.
-    Deterministic, unlike random-order propagation; ``weight`` overrides an edge's strength by pair."""
+    neighbours carry the most weight of (ties: its own if among the best, else the smallest), until nothing
+    changes or ``rounds`` pass. Deterministic, unlike random-order propagation; ``weight`` overrides an edge's
+    strength by pair, and no edge weighs less than ``floor`` (a zero-strength link still counts)."""
     nodes = g.nodes
     label = {n: i for i, n in enumerate(nodes)}
     for _ in range(rounds):
@@ -86,7 +96,7 @@ def label_propagation(
             score: dict[int, float] = {}
             for other, edge in neighbours.items():
                 w = weight.get(pair(node, other), edge.strength) if weight else edge.strength
-                score[label[other]] = score.get(label[other], 0.0) + max(w, 1e-9)
+                score[label[other]] = score.get(label[other], 0.0) + max(w, floor)
             best = max(score.values())
             choice = min(lab for lab, s in score.items() if s >= best - 1e-12)
             if choice != label[node] and score.get(label[node], 0.0) < best - 1e-12:
@@ -120,10 +130,15 @@ def inner_degrees(g: Graph, members: list[str]) -> dict[str, int]:
     return {n: sum(1 for other in g.adjacency[n] if other in inside) for n in members}
 
 
-def betweenness(g: Graph, *, pivots: int) -> dict[str, float]:
+def betweenness(
+    g: Graph, *, pivots: int, budget: int | None = None, stride: bool = False
+) -> dict[str, float]:
     """Normalised betweenness centrality (as networkx's ``betweenness_centrality``, unweighted), by Brandes'
     algorithm from at most ``pivots`` sources spread evenly over the nodes in id order and scaled up: exact when
-    the graph has no more nodes than pivots, an estimate above (the cost is pivots × (V + E), not V × (V + E))."""
+    the graph has no more nodes than pivots, an estimate above (the cost is pivots × (V + E), not V × (V + E)).
+    When sampling, a ``budget`` of node and edge visits lowers the sources further (at least one): a dense
+    graph gets fewer; ``stride`` takes every (n // k)-th node from the first instead of spreading them (the
+    knowledgebase's sample, so its estimates stay what they were)."""
     nodes = g.nodes
     n = len(nodes)
     if n < 3:
@@ -132,7 +147,10 @@ def betweenness(g: Graph, *, pivots: int) -> dict[str, float]:
     neighbours = [[index[other] for other in g.adjacency[node]] for node in nodes]
     score = [0.0] * n
     k = min(pivots, n)
-    for s in ((i * n) // k for i in range(k)):
+    if budget is not None and n > pivots:
+        k = max(1, min(k, budget // (n + 2 * g.edge_count)))
+    step = n // k
+    for s in ((i * step if stride else (i * n) // k) for i in range(k)):
         order: list[int] = []
         preds: list[list[int]] = [[] for _ in range(n)]
         sigma = [0.0] * n

@@ -12,7 +12,7 @@ nodes in all. ``truncated`` says a cap left something out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -21,6 +21,7 @@ from shared.core.settings import Settings
 from shared.db import graph as repo
 from shared.db.pool import Database
 from shared.domain.graph import algorithms as alg
+from shared.domain.graph import analysis as shape
 
 
 @dataclass(frozen=True)
@@ -174,18 +175,8 @@ class GraphService:
     def _central_nodes(self, built: Built, groups: list[list[str]]) -> list[dict[str, Any]]:
         g = built.graph
         between = alg.betweenness(g, pivots=self.settings.graph_betweenness_pivots)
-        index = alg.membership(groups)
-        ranked = sorted(g.nodes, key=lambda n: (-round(between[n], 6), -g.degree(n), n))
-        return [
-            {
-                "memory_id": n,
-                "label": _label(built.labels.get(n)),
-                "degree": g.degree(n),
-                "betweenness": round(between[n], 6),
-                "community_id": index.get(n, -1),
-            }
-            for n in ranked
-        ]
+        labels = {n: shape.node_label(text) for n, text in built.labels.items()}
+        return [asdict(n) for n in shape.central_nodes(g, alg.membership(groups), between, labels)]
 
     # ------------------------------------------------------------------ densify preview
     def densify_preview(
@@ -253,30 +244,12 @@ def _snapshot(built: Built, workspace_id: str, context_id: str | None, include_r
 
 
 def _communities(g: alg.Graph, groups: list[list[str]]) -> list[dict[str, Any]]:
-    out = []
-    for index, members in enumerate(groups):
-        inner = alg.inner_degrees(g, members)
-        central = sorted(members, key=lambda n: (-inner[n], n))[:3]
-        out.append(
-            {
-                "id": index,
-                "memory_ids": members,
-                "size": len(members),
-                "cohesion_score": round(alg.density(len(members), sum(inner.values()) // 2), 4),
-                "central_node_ids": central,
-                "label": None,
-            }
-        )
-    return out
+    return [asdict(c) for c in shape.communities(g, groups)]
 
 
 def _bridges(g: alg.Graph, groups: list[list[str]]) -> list[dict[str, Any]]:
     """Edges between two communities, strongest first."""
     index = alg.membership(groups)
-    found = sorted(
-        ((a, b, e) for a, b, e in g.edges() if index[a] != index[b]),
-        key=lambda x: (-x[2].strength, x[0], x[1]),
-    )
     return [
         {
             "source_community_id": index[a],
@@ -286,29 +259,12 @@ def _bridges(g: alg.Graph, groups: list[list[str]]) -> list[dict[str, Any]]:
             "relationship_type": e.relationship,
             "strength": e.strength,
         }
-        for a, b, e in found
+        for a, b, e in shape.bridges(g, index)
     ]
 
 
 def _stats(g: alg.Graph, groups: list[list[str]]) -> dict[str, Any]:
-    degrees = [g.degree(n) for n in g.nodes]
-    return {
-        "node_count": g.node_count,
-        "edge_count": g.edge_count,
-        "community_count": len(groups),
-        "density": round(alg.density(g.node_count, g.edge_count), 6),
-        "avg_degree": round(sum(degrees) / len(degrees), 2) if degrees else 0.0,
-        "max_degree": max(degrees, default=0),
-        "god_node_count": alg.god_nodes(degrees),
-    }
-
-
-def _label(text: str | None, max_len: int = 80) -> str | None:
-    """A node's display label: the first line of its content, shortened (the reference's)."""
-    first = (text or "").strip().splitlines()[0].strip() if (text or "").strip() else ""
-    if not first:
-        return None
-    return first if len(first) <= max_len else first[: max_len - 1].rstrip() + "…"
+    return asdict(shape.stats(g, groups))
 
 
 def _summary(g: alg.Graph, weight: dict[tuple[str, str], float]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from shared.domain.knowledgebase.graph import Analysis, Community
+from shared.domain.graph.analysis import Analysis, Community
 
 MIN_COMMUNITY_SIZE = 2  # a single memory is not a topic: it gets no community article
 MEMBERS_SHOWN = 50

@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any
 
 from shared.core.errors import InvalidInput, NotFound
+from shared.db import graph as graph_repo
 from shared.db import knowledgebase as repo
 from shared.db.pool import Database
 from shared.db.rows import Connection
 from shared.db.workspaces import ensure_workspace
+from shared.domain.graph import algorithms as alg
+from shared.domain.graph.analysis import Analysis, Community, analyze, node_label
 from shared.domain.knowledgebase import articles as writer
-from shared.domain.knowledgebase.graph import Analysis, Community, Graph, analyze, build
 
 # What one generation or analysis reads at most: a bigger workspace is cut from its oldest ids.
 MAX_MEMORIES = 5000
@@ -32,6 +35,61 @@ MAX_ENTITIES = 5000
 MAX_RELATIONS = 20_000
 MAX_ARTICLES = 1000  # listed by a viewer, written to a vault
 ARTICLE_TYPES = ("index", "community", "entity")
+
+# The graph's shape and analysis: memories about one entity are linked as a star around its first memory (edges
+# linear in its memories, not quadratic), an association between the same two winning.
+SHARES_ENTITY = "shares_entity"
+SHARED_ENTITY_STRENGTH = 0.5
+MAX_PER_ENTITY = 100  # memories of one entity linked into the graph
+MIN_WEIGHT = 0.01  # what the weakest link weighs in label propagation
+ROUNDS = 30  # label propagation stops after this many sweeps even if labels still move
+PIVOTS = 100  # betweenness is exact up to this many nodes, sampled from at most this many sources above it
+PATH_BUDGET = 400_000  # node and edge visits the sampled sources may take together (a dense graph: fewer)
+MAX_LISTED = 100  # central nodes and bridges reported
+
+
+def memory_graph(
+    memories: Iterable[Mapping], associations: Iterable[Mapping], entity_memories: Mapping[str, Iterable[str]]
+) -> tuple[alg.Graph, dict[str, str | None]]:
+    """The undirected memory graph (nodes: memories; edges: associations, then shared entities; the first link
+    between two memories stays) and each node's display label (its first line, else its id).
+
+    >>> g, _ = memory_graph([{"id": "m1"}, {"id": "m2"}, {"id": "m3"}], [], {"ent_alice": ["m2", "m1"]})
+    >>> [(a, b, e.relationship) for a, b, e in g.edges()], g.has("m3")
+    ([('m1', 'm2', 'shares_entity')], True)
+    """
+    labels: dict[str, str | None] = {m["id"]: node_label(m.get("content")) or m["id"] for m in memories}
+    g = alg.Graph()
+    for node in labels:
+        g.add_node(node)
+
+    def link(a: str, b: str, relationship: str, strength: float) -> None:
+        if g.has(a) and g.has(b) and not g.linked(a, b):
+            g.add_edge(a, b, float(strength), relationship)
+
+    for a in associations:
+        link(a["source_id"], a["target_id"], a["relationship"], a["strength"])
+    for entity_id in sorted(entity_memories):
+        members = sorted({m for m in entity_memories[entity_id] if g.has(m)})[:MAX_PER_ENTITY]
+        for other in members[1:]:
+            link(members[0], other, SHARES_ENTITY, SHARED_ENTITY_STRENGTH)
+    return g, labels
+
+
+def analyze_graph(g: alg.Graph, labels: dict[str, str | None], *, central: bool = True) -> Analysis:
+    """The knowledgebase's analysis: the graph analysis with its own bounds (``PIVOTS``, ``PATH_BUDGET``,
+    ``ROUNDS``, ``MAX_LISTED``)."""
+    return analyze(
+        g,
+        labels,
+        pivots=PIVOTS,
+        budget=PATH_BUDGET,
+        stride=True,
+        central=central,
+        rounds=ROUNDS,
+        floor=MIN_WEIGHT,
+        limit=MAX_LISTED,
+    )
 
 
 def _filled(conn: Connection, workspace_id: str, rows: list[dict]) -> list[dict]:
@@ -52,11 +110,15 @@ class KnowledgebaseService:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    def _read(self, workspace_id: str, context_id: str | None) -> tuple[writer.Sources, Graph, str]:
+    def _read(
+        self, workspace_id: str, context_id: str | None
+    ) -> tuple[writer.Sources, alg.Graph, dict[str, str | None], str]:
         with self.db.connection() as conn:
-            memories = repo.graph_memories(conn, workspace_id, context_id, MAX_MEMORIES)
+            memories = graph_repo.active_memories(conn, workspace_id, context_id, MAX_MEMORIES)
             ids = [m["id"] for m in memories]
-            associations = repo.graph_associations(conn, workspace_id, ids, MAX_ASSOCIATIONS) if ids else []
+            associations = (
+                graph_repo.associations_among(conn, workspace_id, ids, MAX_ASSOCIATIONS) if ids else []
+            )
             entities = repo.active_entities(conn, workspace_id, MAX_ENTITIES)
             relations = repo.active_relations(conn, workspace_id, MAX_RELATIONS)
             name = repo.workspace_name(conn, workspace_id) or workspace_id
@@ -68,12 +130,13 @@ class KnowledgebaseService:
                 r for r in relations if r["source_entity_id"] in by_id and r["target_entity_id"] in by_id
             ],
         )
-        return sources, build(memories, associations, sources.entity_memories()), name
+        graph, labels = memory_graph(memories, associations, sources.entity_memories())
+        return sources, graph, labels, name
 
     def analyze(self, workspace_id: str, context_id: str | None = None, *, central: bool = True) -> Analysis:
         """A fresh analysis of the workspace's graph (nothing is stored)."""
-        _, graph, _ = self._read(workspace_id, context_id)
-        return analyze(graph, central=central)
+        _, graph, labels, _ = self._read(workspace_id, context_id)
+        return analyze_graph(graph, labels, central=central)
 
     def generate(
         self,
@@ -85,8 +148,8 @@ class KnowledgebaseService:
         max_entities: int = 20,
     ) -> dict[str, Any]:
         """Write the workspace's articles and store them in place of the previous ones; returns the summary."""
-        sources, graph, name = self._read(workspace_id, context_id)
-        analysis = analyze(graph)
+        sources, graph, labels, name = self._read(workspace_id, context_id)
+        analysis = analyze_graph(graph, labels)
         now = datetime.now(UTC)
         written, coverage = writer.write(
             workspace_id,
