@@ -16,16 +16,23 @@ from dataclasses import dataclass
 from shared.core.settings import Settings
 from shared.db.pool import Database, Purpose
 from shared.db.scope import Scope
+from shared.domain.audit import AuditTrail
 from shared.domain.auth import ApiKeys
 from shared.domain.context_env.service import SandboxService
 from shared.domain.contradictions.service import ContradictionService
 from shared.domain.documents.service import DocumentService
+from shared.domain.extraction.backfill import Backfill
 from shared.domain.extraction.derive import PROFILE as INSIGHTS_PROFILE
 from shared.domain.extraction.derive import EntityDeriver
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.graph.service import GraphService
 from shared.domain.indexing import InlineIndexer
+from shared.domain.knowledgebase.service import KnowledgebaseService
 from shared.domain.memories.service import MemoryService
+from shared.domain.relations.curation import Curation
+from shared.domain.relations.service import EntityService
+from shared.domain.relations.views import EntityViews
+from shared.domain.representation import Representations
 from shared.domain.resources.data_providers import DataProviderService
 from shared.domain.resources.mcp_service import McpServerService
 from shared.domain.resources.service import ResourceService
@@ -80,6 +87,13 @@ class Services:
     entity_insights: EntityDeriver
     contradictions: ContradictionService
     graph: GraphService
+    entities: EntityService
+    entity_views: EntityViews
+    entity_backfill: Backfill
+    curation: Curation
+    knowledgebase: KnowledgebaseService
+    representations: Representations
+    audit: AuditTrail
 
     @classmethod
     def build(
@@ -132,6 +146,13 @@ class Services:
             entity_insights=EntityDeriver(db, memories, create_llm(settings, INSIGHTS_PROFILE), settings),
             contradictions=ContradictionService(db, memories, settings),
             graph=GraphService(db, settings),
+            entities=EntityService(db),
+            entity_views=EntityViews(db),
+            entity_backfill=Backfill(db),
+            curation=Curation(db),
+            knowledgebase=KnowledgebaseService(db),
+            representations=Representations(db),
+            audit=AuditTrail(db),
         )
 
     def request_vector_indexing(self) -> None:
@@ -143,6 +164,10 @@ class Services:
         """The workspace of a live session within ``scope`` (the caller's workspaces: X-Session-ID
         resolution); for a caller who may write, slides its TTL in the same statement."""
         return self.sessions.slide(scope, session_id, write=write)
+
+    def ping(self) -> None:
+        """Readiness: one round trip to the database (``DatabaseUnavailable`` when it does not answer)."""
+        self.db.ping()
 
     def close(self) -> None:
         self.db.close()

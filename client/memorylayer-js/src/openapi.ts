@@ -551,7 +551,7 @@ export interface BridgesResponse {
 }
 
 export interface Briefing {
-  /** Totals, the last day's activity and the lookback's most used tags (`active_topics`). */
+  /** Totals, the last day's activity, live memories by type (`memory_types`) and the lookback's most used tags (`active_topics`). */
   workspace_summary: {
     [key: string]: unknown;
   };
