@@ -11,6 +11,7 @@ its default row-level wall. The CLI needs only a pool: ``Database.from_settings(
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.core.settings import Settings
@@ -18,6 +19,7 @@ from shared.db.pool import Database, Purpose
 from shared.db.scope import Scope
 from shared.domain.audit import AuditTrail
 from shared.domain.auth import ApiKeys
+from shared.domain.context_env.leases import TenantLeases
 from shared.domain.context_env.service import SandboxService
 from shared.domain.contradictions.service import ContradictionService
 from shared.domain.documents.service import DocumentService
@@ -171,6 +173,17 @@ class Services:
 
     def close(self) -> None:
         self.db.close()
+
+
+def tenant_leases(settings: Settings, services: Callable[[], Services]) -> TenantLeases | None:
+    """The context environment's cap per tenant across instances (the lambda executor: one request per instance,
+    so only rows in Postgres can count a tenant's calls). The services are reached for on the first lease, not
+    when the sandbox gate is made on the event loop."""
+    if settings.context_executor != "lambda":
+        return None
+    return TenantLeases(
+        lambda: services().db, cap=settings.context_tenant_slots, ttl_s=settings.context_lease_ttl_s
+    )
 
 
 def index_ask() -> dict[str, object]:
