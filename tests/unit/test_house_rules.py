@@ -269,6 +269,17 @@ def test_every_router_the_app_includes_is_on_the_map():
     assert missing_from_layers(_domain_children(), [page.split("Inside `domain/`")[1].split("```")[1]]) == []
 
 
+def test_every_folder_is_on_the_map():
+    """Each top-level folder in the first table, each folder of ``shared/`` in the layers table."""
+    page = ARCHITECTURE.read_text()
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    top = sorted({t.split("/")[0] for t in tracked if "/" in t and not t.startswith(".")})
+    layers = sorted(p.name for p in (ROOT / "shared").iterdir() if (p / "__init__.py").exists())
+    assert {"shared", "tests"} <= set(top) and {"domain", "db"} <= set(layers)
+    assert [f for f in top if f"| `{f}/` |" not in page] == []
+    assert [f for f in layers if f"| `{f}/` |" not in page] == []
+
+
 def test_the_map_rule_sees_a_missing_router():
     assert unmapped(["memories", "graph"], "| `api/routes/memories.py` |") == ["graph"]
 
