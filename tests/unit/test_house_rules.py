@@ -82,9 +82,10 @@ def test_the_model_rule_sees_a_model(tmp_path):
 
 
 # ------------------------------------------------------------------ no route builds a service
-# "Builds a service", checkably: a route reaches for the pool (``….db``: what a service is built over), or it calls
-# a class of the domain whose constructor takes the pool (a parameter ``db`` or one typed ``Database``). Values
-# (``SeedItem``, ``Precondition``), request models and errors are built in routes freely.
+# "Builds a service", checkably: a route reaches for the pool (``….db``: what a service is built over), imports a
+# repository module of ``shared/db`` (anywhere, a function's own imports too), or calls a class of the domain whose
+# constructor takes the pool (a parameter ``db`` or one typed ``Database``). Values (``SeedItem``,
+# ``Precondition``, ``Scope``), request models and errors are built in routes freely.
 def is_service(target: Any) -> bool:
     """A class of the domain built over the pool."""
     if not isinstance(target, type) or not target.__module__.startswith("shared.domain."):
@@ -107,7 +108,24 @@ def services_built(module: ModuleType) -> list[str]:
             found.append(f"{node.lineno}: {ast.unparse(node)}")
         elif isinstance(node, ast.Call) and is_service(_resolve(module, node.func)):
             found.append(f"{node.lineno}: {ast.unparse(node.func)}(…)")
-    return found
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            found.extend(f"{node.lineno}: imports {name}" for name in _repositories(node))
+    return sorted(found, key=lambda hit: int(hit.split(":")[0]))
+
+
+def _repositories(node: ast.Import | ast.ImportFrom) -> list[str]:
+    """The modules of ``shared.db`` an import statement brings in (not the values it takes from them)."""
+    if isinstance(node, ast.Import):
+        return [a.name for a in node.names if a.name.startswith("shared.db.")]
+    if not (node.module or "").startswith("shared.db"):
+        return []
+    package = importlib.import_module(node.module or "")
+    return [
+        f"{node.module}.{a.name}"
+        for a in node.names
+        if isinstance(getattr(package, a.name, None), ModuleType)
+        or (hasattr(package, "__path__") and importlib.util.find_spec(f"{node.module}.{a.name}") is not None)
+    ]
 
 
 def _resolve(module: ModuleType, func: ast.expr) -> Any:
@@ -139,12 +157,15 @@ def test_the_service_rule_sees_a_service_built(tmp_path):
         "    rep.perspective(svc.db, 'w', None)\n"
         "    MergeRequest(source_id='a', target_id='b')\n"
         "    SeedItem(name='a')\n"
+        "    from shared.db import threads as repo\n"
+        "    from shared.db.scope import Scope\n"
         "    raise NotFound('x')\n"
     )
     assert services_built(_load(bad)) == [
         "7: EntityService(…)",
         "8: rep.Representations(…)",
         "9: svc.db",
+        "12: imports shared.db.threads",
     ]
 
 
