@@ -11,21 +11,30 @@ its default row-level wall. The CLI needs only a pool: ``Database.from_settings(
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from shared.core.settings import Settings
 from shared.db.pool import Database, Purpose
 from shared.db.scope import Scope
+from shared.domain.audit import AuditTrail
 from shared.domain.auth import ApiKeys
+from shared.domain.context_env.leases import TenantLeases
 from shared.domain.context_env.service import SandboxService
 from shared.domain.contradictions.service import ContradictionService
 from shared.domain.documents.service import DocumentService
+from shared.domain.extraction.backfill import Backfill
 from shared.domain.extraction.derive import PROFILE as INSIGHTS_PROFILE
 from shared.domain.extraction.derive import EntityDeriver
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.graph.service import GraphService
 from shared.domain.indexing import InlineIndexer
+from shared.domain.knowledgebase.service import KnowledgebaseService
 from shared.domain.memories.service import MemoryService
+from shared.domain.relations.curation import Curation
+from shared.domain.relations.service import EntityService
+from shared.domain.relations.views import EntityViews
+from shared.domain.representation import Representations
 from shared.domain.resources.data_providers import DataProviderService
 from shared.domain.resources.mcp_service import McpServerService
 from shared.domain.resources.service import ResourceService
@@ -80,6 +89,13 @@ class Services:
     entity_insights: EntityDeriver
     contradictions: ContradictionService
     graph: GraphService
+    entities: EntityService
+    entity_views: EntityViews
+    entity_backfill: Backfill
+    curation: Curation
+    knowledgebase: KnowledgebaseService
+    representations: Representations
+    audit: AuditTrail
 
     @classmethod
     def build(
@@ -132,6 +148,13 @@ class Services:
             entity_insights=EntityDeriver(db, memories, create_llm(settings, INSIGHTS_PROFILE), settings),
             contradictions=ContradictionService(db, memories, settings),
             graph=GraphService(db, settings),
+            entities=EntityService(db),
+            entity_views=EntityViews(db),
+            entity_backfill=Backfill(db),
+            curation=Curation(db),
+            knowledgebase=KnowledgebaseService(db),
+            representations=Representations(db),
+            audit=AuditTrail(db),
         )
 
     def request_vector_indexing(self) -> None:
@@ -144,8 +167,23 @@ class Services:
         resolution); for a caller who may write, slides its TTL in the same statement."""
         return self.sessions.slide(scope, session_id, write=write)
 
+    def ping(self) -> None:
+        """Readiness: one round trip to the database (``DatabaseUnavailable`` when it does not answer)."""
+        self.db.ping()
+
     def close(self) -> None:
         self.db.close()
+
+
+def tenant_leases(settings: Settings, services: Callable[[], Services]) -> TenantLeases | None:
+    """The context environment's cap per tenant across instances (the lambda executor: one request per instance,
+    so only rows in Postgres can count a tenant's calls). The services are reached for on the first lease, not
+    when the sandbox gate is made on the event loop."""
+    if settings.context_executor != "lambda":
+        return None
+    return TenantLeases(
+        lambda: services().db, cap=settings.context_tenant_slots, ttl_s=settings.context_lease_ttl_s
+    )
 
 
 def index_ask() -> dict[str, object]:

@@ -75,3 +75,24 @@ def summary(db: Database, reach: Reach, *, since: datetime | None) -> dict[str, 
             conn, tenant_id=reach.tenant_id, workspace_ids=reach.workspace_ids, since=_utc(since)
         )
     return {"summary": counts, "total": sum(counts.values())}
+
+
+class AuditTrail:
+    """The trail's reads over one pool, composed once with the other services (shared/app/services.py)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def events(
+        self,
+        reach: Reach,
+        *,
+        event_type: str | None,
+        since: datetime | None,
+        before: int | None,
+        limit: int,
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        return events(self.db, reach, event_type=event_type, since=since, before=before, limit=limit)
+
+    def summary(self, reach: Reach, *, since: datetime | None) -> dict[str, Any]:
+        return summary(self.db, reach, since=since)

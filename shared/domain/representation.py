@@ -213,3 +213,18 @@ def _observation(row: dict[str, Any]) -> dict[str, Any]:
         "event_time": row["event_time"],
         "match_signals": None,
     }
+
+
+class Representations:
+    """Both representations over one pool, composed once with the other services (shared/app/services.py)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def perspective(self, workspace_id: str, body: RepresentationRequest) -> dict[str, Any]:
+        return perspective(self.db, workspace_id, body)
+
+    def of_user(
+        self, user_space: str, user_id: str | None, *, limit: int, include_profile: bool
+    ) -> dict[str, Any]:
+        return user_representation(self.db, user_space, user_id, limit=limit, include_profile=include_profile)

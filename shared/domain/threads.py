@@ -185,6 +185,11 @@ class ThreadService:
             raise NotFound(f"job {job_id} not found", code="job_not_found")
         return row
 
+    def recent_jobs(self, workspace_id: str, limit: int) -> builtins.list[dict]:
+        """The workspace's newest extraction jobs first (the memory console's jobs tab)."""
+        with self.db.connection() as conn:
+            return repo.recent_jobs(conn, workspace_id, limit)
+
 
 def requeue_stale_jobs(db: Database, queue: JobQueue, older_than_s: int = 120) -> int:
     """Re-send jobs still queued long after their commit: their queue message may never have been sent.

@@ -133,6 +133,34 @@ def test_other_unknown_fields_are_reported_in_a_header(http, ws):
     assert names[0] == "(unprintable)" and len(names) == 20
 
 
+# One body of each family that once had a policy of its own, each with a near miss of one of its fields.
+NEAR_MISSES = [
+    ("/v1/graph/analyze", {"include_relation": True}, "include_relations"),
+    ("/v1/workspaces/{ws}/contradictions/scan", {"batch_sise": 5}, "batch_size"),
+    ("/v1/knowledgebase/generate", {"max_communitys": 5}, "max_communities"),
+    ("/v1/entities/merge", {"source_id": "e1", "target_di": "e2"}, "target_id"),
+    ("/v1/ingest/email", {"sender": "a@example.com", "body": "Hi", "subjetc": "x"}, "subject"),
+    ("/v1/documents/search", {"query": "jazz", "limt": 3}, "limit"),
+]
+
+
+@pytest.mark.parametrize(("path", "body", "meant"), NEAR_MISSES, ids=[p for p, _, _ in NEAR_MISSES])
+def test_every_family_refuses_a_near_miss(http, ws, path, body, meant):
+    r = http.post(path.format(ws=ws), json=body, headers=_h(ws))
+    assert r.status_code == 422, r.text
+    (error,) = r.json()["detail"]
+    assert error["type"] == "unknown_field" and f"'{meant}'" in error["msg"]
+
+
+def test_every_family_reports_other_unknown_fields(http, ws):
+    r = http.post("/v1/graph/analyze", json={"colour": "blue"}, headers=_h(ws))
+    assert r.status_code == 200, r.text
+    assert r.headers["X-MemoryLayer-Ignored-Fields"] == "colour"
+    r = http.post(f"/v1/workspaces/{ws}/contradictions/scan", json={"colour": "blue"}, headers=_h(ws))
+    assert r.status_code == 200, r.text
+    assert r.headers["X-MemoryLayer-Ignored-Fields"] == "colour"
+
+
 def test_responses_match_their_declared_models(http, ws):
     """Recall skips response validation on its hot path: its real bodies are checked against the model here."""
     h = _h(ws)

@@ -37,8 +37,7 @@ def audit_events(
 ) -> AuditEventList:
     """Who did what: the events the caller may read, newest first, a page at a time."""
     reach = audit.Reach.of(who, valid_workspace(workspace_id) if workspace_id else None)
-    rows, after = audit.events(
-        svc.db,
+    rows, after = svc.audit.events(
         reach,
         event_type=event_type,
         since=since,
@@ -58,4 +57,4 @@ def audit_events_summary(
 ) -> AuditSummary:
     """How many events of each type the caller may read (optionally one workspace's, or since a time)."""
     reach = audit.Reach.of(who, valid_workspace(workspace_id) if workspace_id else None)
-    return AuditSummary.model_validate(audit.summary(svc.db, reach, since=since))
+    return AuditSummary.model_validate(svc.audit.summary(reach, since=since))

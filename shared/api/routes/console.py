@@ -94,11 +94,8 @@ def jobs(
 ) -> schemas.ConsoleJobs:
     """The workspace's newest extraction jobs, newest first, for the console's jobs tab (`GET /v1/jobs/{id}`
     reads one)."""
-    from shared.db import threads as threads_repo
-
     workspace = caller.workspace()
-    with svc.db.connection() as conn:
-        rows = threads_repo.recent_jobs(conn, workspace, limit)
+    rows = svc.threads.recent_jobs(workspace, limit)
     return schemas.ConsoleJobs.model_construct(
         jobs=[schemas.Job.from_row(r) for r in rows], workspace_id=workspace
     )
@@ -117,11 +114,8 @@ def memory_relations(
     """The typed entity relations this memory is evidence of (`Bob Lee —reviewed→ PR-12`), with both
     entities' names and kinds and how the memory evidences each, for the console's memory panel. Deleted
     memories are included: their evidence shows as inactive."""
-    from shared.db import memory_relations as repo
-
     workspace = caller.workspace()
-    with svc.db.connection() as conn:
-        rows = repo.relations_of_memory(conn, workspace, memory_id)
+    rows = svc.entity_views.of_memory(workspace, memory_id)
     if rows is None:
         raise NotFound(f"memory {memory_id} not found", code="memory_not_found")
 

@@ -13,8 +13,8 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from shared.api import schemas
 from shared.api.deps import Caller, CallerDep, ServicesDep
+from shared.app.services import tenant_leases
 from shared.domain.context_env.gate import SandboxGate
-from shared.domain.context_env.leases import TenantLeases
 from shared.domain.context_env.requests import (
     ExecuteRequest,
     InjectRequest,
@@ -31,17 +31,7 @@ async def sandbox_gate(request: Request) -> SandboxGate:
     state = request.app.state
     if getattr(state, "sandbox_gate", None) is None:
         settings = state.settings
-        # In AWS one request per instance: only rows in Postgres can cap a tenant across instances.
-        leases = (
-            TenantLeases(
-                lambda: state.services.db,
-                cap=settings.context_tenant_slots,
-                ttl_s=settings.context_lease_ttl_s,
-            )
-            if settings.context_executor == "lambda"
-            else None
-        )
-        state.sandbox_gate = SandboxGate.from_settings(settings, leases)
+        state.sandbox_gate = SandboxGate.from_settings(settings, tenant_leases(settings, state.services.get))
     return state.sandbox_gate
 
 

@@ -3,45 +3,21 @@ ingestion jobs, reprocess, verify, delete. Fixed paths come before ``/{document_
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, File, Form, Path, Query, UploadFile
 from fastapi.concurrency import run_in_threadpool
-from pydantic import BaseModel, ConfigDict, Field
 
 from shared.api.deps import CallerDep, ServicesDep
 from shared.api.routes.params import JobIdPath, Offset
 from shared.api.schemas import documents as wire
+from shared.domain.documents.requests import PageSearch, Reprocess, UploadRequest
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"])
 
 DocumentIdPath = Annotated[str, Path(description="The document's id.")]
 PageIdPath = Annotated[str, Path(description="The page's id.")]
 Limit = Annotated[int, Query(ge=1, le=200, description="How many at most.")]
-
-
-class PageSearch(BaseModel):
-    query: str = Field(min_length=1, max_length=10_000, description="What to look for, in words.")
-    limit: int = Field(10, ge=1, le=100, description="How many pages at most.")
-    doc_ids: list[str] | None = Field(None, description="Only these documents' pages.")
-
-
-class Reprocess(BaseModel):
-    """The reference's body (``extraction_options``), or the options at the top level as SDK 0.2.1 sends them."""
-
-    model_config = ConfigDict(extra="allow")
-    extraction_options: dict[str, Any] | None = Field(None, description="Extraction options to change.")
-
-    def options(self) -> dict[str, Any]:
-        return {**(self.model_extra or {}), **(self.extraction_options or {})}
-
-
-class UploadRequest(BaseModel):
-    filename: str = Field(
-        min_length=1, max_length=1024, description="The file's name (its type is read from it)."
-    )
-    content_type: str | None = Field(None, max_length=255, description="The file's content type.")
-    extraction_options: dict[str, Any] | None = Field(None, description="As upload's form fields.")
 
 
 def _accepted(doc: dict, job: dict) -> wire.DocumentAccepted:

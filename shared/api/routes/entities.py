@@ -8,42 +8,22 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, ConfigDict, Field
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
 from shared.api.routes.params import EntityIdPath
 from shared.core.errors import Unprocessable
-from shared.core.fields import ObserverId, WorkspaceId
-from shared.domain.extraction.backfill import Backfill
-from shared.domain.relations.curation import Curation, SeedItem
-from shared.domain.relations.service import EntityService, valid_type
-from shared.domain.relations.views import EntityViews
+from shared.core.fields import WorkspaceId
+from shared.domain.relations.curation import SeedItem
+from shared.domain.relations.service import valid_type
+from shared.domain.requests.entities import (
+    AliasesAdd,
+    EntityDeriveRequest,
+    MergeRequest,
+    SeedEntitiesRequest,
+)
 
 router = APIRouter(prefix="/v1/entities", tags=["entities"])
-
-EntityId = Annotated[str, Field(min_length=1, max_length=128)]
-
-
-class MergeRequest(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    source_id: EntityId = Field(description="The entity to fold away (it becomes `merged`).")
-    target_id: EntityId = Field(description="The entity that survives and takes the relations and aliases.")
-    reason: str = Field(default="", max_length=1000, description="Why (accepted for the reference's SDK).")
-    workspace_id: WorkspaceId = None
-
-
-class AliasesAdd(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    aliases: list[Annotated[str, Field(min_length=1, max_length=512)]] = Field(
-        min_length=1, max_length=100, description="Names to add (1–100); ones it already has are skipped."
-    )
-
-
-def _entities(svc: Any) -> EntityService:
-    return EntityService(svc.db)
 
 
 def _wire(result: dict[str, Any]) -> dict[str, Any]:
@@ -71,7 +51,7 @@ def list_entities(
     workspace_id: WorkspaceId = None,
 ) -> dict[str, Any]:
     """The workspace's entities (`active`, or the `merged` tombstones), by id."""
-    return _wire(_entities(svc).list_entities(caller.workspace(workspace_id), status=status, limit=limit))
+    return _wire(svc.entities.list_entities(caller.workspace(workspace_id), status=status, limit=limit))
 
 
 @router.get("/resolve", response_model=schemas.EntityResolution)
@@ -85,14 +65,14 @@ def resolve_entity(
     workspace_id: WorkspaceId = None,
 ) -> dict[str, Any]:
     """The entity a name or alias resolves to (exact after normalisation, never fuzzy); 404 when none does."""
-    return _wire(_entities(svc).resolve(caller.workspace(workspace_id), name, valid_type(entity_type)))
+    return _wire(svc.entities.resolve(caller.workspace(workspace_id), name, valid_type(entity_type)))
 
 
 @router.post("/merge", response_model=schemas.EntityEnvelope)
 def merge_entities(body: MergeRequest, caller: CallerDep, svc: ServicesDep) -> dict[str, Any]:
     """Fold `source_id` into `target_id`: its relations are rewired, its name and aliases become the target's
     aliases and it stays as a `merged` tombstone. Returns the target."""
-    return _wire(_entities(svc).merge(caller.workspace(body.workspace_id), body.source_id, body.target_id))
+    return _wire(svc.entities.merge(caller.workspace(body.workspace_id), body.source_id, body.target_id))
 
 
 @router.get("/{entity_id}", response_model=schemas.EntityDetail)
@@ -100,7 +80,7 @@ def get_entity(
     entity_id: EntityIdPath, caller: CallerDep, svc: ServicesDep, workspace_id: WorkspaceId = None
 ) -> dict[str, Any]:
     """One entity with its active relations (either direction)."""
-    return _wire(_entities(svc).get(caller.workspace(workspace_id), entity_id))
+    return _wire(svc.entities.get(caller.workspace(workspace_id), entity_id))
 
 
 @router.get("/{entity_id}/aliases", response_model=schemas.EntityAliases)
@@ -108,7 +88,7 @@ def entity_aliases(
     entity_id: EntityIdPath, caller: CallerDep, svc: ServicesDep, workspace_id: WorkspaceId = None
 ) -> dict[str, Any]:
     """The entity's aliases."""
-    entity = _entities(svc).get(caller.workspace(workspace_id), entity_id)["entity"]
+    entity = svc.entities.get(caller.workspace(workspace_id), entity_id)["entity"]
     return {"entity_id": entity_id, "aliases": schemas.Entity.from_row(entity).aliases}
 
 
@@ -122,48 +102,10 @@ def add_entity_aliases(
 ) -> dict[str, Any]:
     """Add names the entity resolves by (ones it already has are skipped); a merged entity refuses them.
     Returns the entity."""
-    return _wire(_entities(svc).add_aliases(caller.workspace(workspace_id), entity_id, body.aliases))
+    return _wire(svc.entities.add_aliases(caller.workspace(workspace_id), entity_id, body.aliases))
 
 
 # ------------------------------------------------------------------ beyond the registry
-class SeedEntity(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    name: str = Field(min_length=1, max_length=512, description="The canonical name.")
-    entity_type: str = Field(
-        default="concept", max_length=64, description="Its kind (`person`, `org`, …); folded to `[a-z0-9_]`."
-    )
-    aliases: list[Annotated[str, Field(min_length=1, max_length=512)]] = Field(
-        default_factory=list, max_length=100, description="Other names it resolves by (up to 100)."
-    )
-    description: str | None = Field(default=None, max_length=2000, description="Kept in its provenance.")
-    external_ids: dict[Annotated[str, Field(max_length=64)], str | int] = Field(
-        default_factory=dict, max_length=20, description='Ids in outside systems, e.g. `{"wikidata": "Q95"}`.'
-    )
-    confidence: float = Field(
-        default=1.0, ge=0.0, le=1.0, description="Its confidence (an update only raises it)."
-    )
-
-
-class SeedEntitiesRequest(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    entities: list[SeedEntity] = Field(
-        min_length=1, max_length=1000, description="The entities to create or update (1–1000)."
-    )
-    workspace_id: WorkspaceId = None
-
-
-class EntityDeriveRequest(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-    workspace_id: WorkspaceId = None
-    observer_id: ObserverId = None
-    force: bool = Field(
-        default=False, description="Accepted for the reference's clients; nothing is cached here."
-    )
-
-
 @router.post("/backfill", response_model=schemas.EntityBackfillResponse)
 def backfill_entities(
     caller: CallerDep,
@@ -197,7 +139,7 @@ def backfill_entities(
         )
     settings = svc.settings
     cap = settings.entity_backfill_max_memories
-    result = Backfill(svc.db).run(
+    result = svc.entity_backfill.run(
         ws,
         batch_size=batch_size,
         max_memories=min(max_memories or cap, cap),
@@ -223,7 +165,7 @@ def seed_entities(body: SeedEntitiesRequest, caller: CallerDep, svc: ServicesDep
         )  # fmt: skip
         for e in body.entities
     ]
-    return {"workspace_id": ws, **Curation(svc.db).seed(ws, items, tenant_id=caller.tenant_id)}
+    return {"workspace_id": ws, **svc.curation.seed(ws, items, tenant_id=caller.tenant_id)}
 
 
 @router.post("/dedupe", response_model=schemas.EntityDedupeResponse)
@@ -242,7 +184,7 @@ def dedupe_entities(
     """Merge entities of the same kind whose normalised names or aliases collide into the most established
     one (relations and evidence moved, names kept as aliases). Deterministic, no embeddings."""
     ws = caller.workspace(workspace_id)
-    return {"workspace_id": ws, **Curation(svc.db).dedupe(ws, limit=limit)}
+    return {"workspace_id": ws, **svc.curation.dedupe(ws, limit=limit)}
 
 
 @router.post("/enrich", response_model=schemas.EntityEnrichResponse)
@@ -262,7 +204,7 @@ def enrich_entities(
     entities are counted and skipped, as the reference's default no-op linker does; nothing changes."""
     ws = caller.workspace(workspace_id)
     kinds = [valid_type(t.strip()) for t in types.split(",") if t.strip()]
-    result = Curation(svc.db).enrich(ws, types=[k for k in kinds if k] or None, limit=limit)
+    result = svc.curation.enrich(ws, types=[k for k in kinds if k] or None, limit=limit)
     return {"workspace_id": ws, "source": "wikidata", **result}
 
 
@@ -276,7 +218,7 @@ def entity_card(
 ) -> dict[str, Any]:
     """The entity's profile card: the entity with its aliases, its relations (with names), its top evidence,
     its insights and a summary written from them. Deterministic; no LLM."""
-    card = EntityViews(svc.db).card(caller.workspace(workspace_id), entity_id)
+    card = svc.entity_views.card(caller.workspace(workspace_id), entity_id)
     return {
         **card,
         "entity": schemas.Entity.from_row(card["entity"]),
@@ -292,7 +234,7 @@ def entity_provenance(
 ) -> dict[str, Any]:
     """Where the entity came from (origin, first memories, external ids) and the evidence that keeps it: each
     memory stating one of its relations, with the thread and messages it was extracted from."""
-    found = EntityViews(svc.db).provenance(caller.workspace(workspace_id), entity_id)
+    found = svc.entity_views.provenance(caller.workspace(workspace_id), entity_id)
     return {**found, "evidence": [schemas.EvidenceRow.from_row(e) for e in found["evidence"]]}
 
 
@@ -307,7 +249,7 @@ def related_entities(
 ) -> dict[str, Any]:
     """Entities found in the same live memories as this one (evidence of relations, or about them), most
     shared first, with their direct relations to it. Reads at most the entity's 5,000 newest memories."""
-    found = EntityViews(svc.db).related(
+    found = svc.entity_views.related(
         caller.workspace(workspace_id), entity_id, limit=limit, min_shared=min_shared
     )
     for item in found["related"]:
@@ -328,7 +270,7 @@ def entity_insights(
 ) -> dict[str, Any]:
     """The `inference` memories about the entity (POST …/derive writes them), newest first, with counts of
     what the store holds about it and its most recent facts. Derives nothing."""
-    found = EntityViews(svc.db).insights(
+    found = svc.entity_views.insights(
         caller.workspace(workspace_id), entity_id, observer_id=observer_id, limit=limit
     )
     return {

@@ -6,31 +6,14 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
 
 from shared.api.deps import ServicesDep
+from shared.api.schemas.health import Health, Info, Readiness
 from shared.core.errors import DatabaseUnavailable
 from shared.core.version import __version__
 
 router = APIRouter(tags=["health"])
 VERSION = __version__  # one version for the server, the API and the clients (shared/core/version.py)
-
-
-class Info(BaseModel):
-    name: str = Field(description="`MemoryLayer.ai`, as the reference.")
-    version: str = Field(description="The API version.")
-    description: str = Field(description="A free-text description.")
-
-
-class Health(BaseModel):
-    status: str = Field(description="`healthy` while the process answers.")
-
-
-class Readiness(BaseModel):
-    status: str = Field(description="`ready`, or `not_ready` (with a 503).")
-    services: dict[str, str] = Field(
-        description="Each dependency's state: database connected or unavailable."
-    )
 
 
 @router.get("/", response_model=Info)
@@ -53,7 +36,7 @@ def health() -> dict[str, str]:
 def ready(svc: ServicesDep) -> JSONResponse:
     """Readiness: the database answers (503 `not_ready` when it does not)."""
     try:
-        svc.db.ping()
+        svc.ping()
     except DatabaseUnavailable:
         body = {"status": "not_ready", "services": {"database": "unavailable", "cache": "not_configured"}}
         return JSONResponse(body, status_code=503)

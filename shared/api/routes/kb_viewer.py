@@ -15,7 +15,6 @@ from fastapi.responses import HTMLResponse
 from shared.api import kb_html
 from shared.api.deps import CallerDep, ServicesDep, valid_workspace
 from shared.domain.knowledgebase.articles import vault_path
-from shared.domain.knowledgebase.service import KnowledgebaseService
 
 router = APIRouter(tags=["knowledgebase-viewer"])
 # The pages carry a workspace's data: never kept by a browser or a proxy.
@@ -27,7 +26,7 @@ def kb_workspaces(caller: CallerDep, svc: ServicesDep) -> HTMLResponse:
     """A page listing the workspaces this key may see, each linking to its knowledgebase."""
     named = caller.principal.workspaces
     rows: list[dict[str, Any]] = svc.workspaces.list([], True, list(named) if named is not None else None)
-    counts = KnowledgebaseService(svc.db).article_counts([r["id"] for r in rows])
+    counts = svc.knowledgebase.article_counts([r["id"] for r in rows])
     return HTMLResponse(kb_html.workspaces_page(rows, counts), headers=_PRIVATE)
 
 
@@ -43,6 +42,6 @@ def kb_viewer(
     """A workspace's knowledgebase as a page: its articles in the side bar, one rendered (`?article=`, else
     the index), wikilinks made links between them."""
     workspace = caller.principal.require_workspace(valid_workspace(workspace_id))
-    titles, shown = KnowledgebaseService(svc.db).viewer(workspace, article)
+    titles, shown = svc.knowledgebase.viewer(workspace, article)
     links = {vault_path(t["article_type"], t["id"]): t["id"] for t in titles}
     return HTMLResponse(kb_html.article_page(workspace, titles, shown, links), headers=_PRIVATE)

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
 
 from shared.api.deps import CallerDep, ServicesDep
 from shared.api.schemas.knowledgebase import (
@@ -22,36 +21,10 @@ from shared.api.schemas.knowledgebase import (
     KbGraphStats,
     Knowledgebase,
 )
-from shared.core.fields import ContextId, WorkspaceId
 from shared.domain.graph.analysis import Analysis, Community
-from shared.domain.knowledgebase.service import KnowledgebaseService
+from shared.domain.knowledgebase.requests import KbGenerateRequest
 
 router = APIRouter(prefix="/v1/knowledgebase", tags=["knowledgebase"])
-
-
-class KbGenerateRequest(BaseModel):
-    workspace_id: WorkspaceId = None
-    context_id: ContextId = None
-    include_rpg: bool = Field(
-        default=False, description="Accepted for the reference's SDK; there are no RPG nodes."
-    )
-    max_communities: int = Field(default=50, ge=1, le=500, description="The most community articles (1–500).")
-    max_god_nodes: int = Field(
-        default=20,
-        ge=0,
-        le=200,
-        description="The most entity articles (0–200), the best-connected entities first.",
-    )
-    regenerate: bool = Field(
-        default=False, description="Accepted for the reference's SDK: every call writes the articles afresh."
-    )
-    background: bool = Field(
-        default=False, description="Accepted for the reference's SDK: generation always runs in the call."
-    )
-
-
-def _kb(svc: Any) -> KnowledgebaseService:
-    return KnowledgebaseService(svc.db)
 
 
 def _summary(row: dict[str, Any]) -> Knowledgebase:
@@ -109,7 +82,7 @@ def generate(body: KbGenerateRequest, caller: CallerDep, svc: ServicesDep) -> Kn
     linked memories (up to `max_communities`) and one per entity (up to `max_god_nodes`, the best-connected
     first), each in Markdown with wikilinks between them. Deterministic: no LLM is asked."""
     workspace = caller.workspace(body.workspace_id)
-    summary = _kb(svc).generate(
+    summary = svc.knowledgebase.generate(
         workspace,
         tenant_id=caller.tenant_id,
         context_id=body.context_id,
@@ -130,7 +103,7 @@ def get_knowledgebase(
     context_id: Annotated[str | None, Query(description="Accepted for the reference's SDK.")] = None,
 ) -> Knowledgebase:
     """The last generation's summary: its article and community counts, when, and the graph's statistics."""
-    return _summary(_kb(svc).get(caller.workspace()))
+    return _summary(svc.knowledgebase.get(caller.workspace()))
 
 
 @router.get("/articles", response_model=KbArticleList)
@@ -145,7 +118,7 @@ def list_articles(
 ) -> KbArticleList:
     """The stored articles: the index, then communities (largest first), then entities. Empty before the first
     generation."""
-    rows = _kb(svc).list_articles(caller.workspace(), article_type, limit, offset)
+    rows = svc.knowledgebase.list_articles(caller.workspace(), article_type, limit, offset)
     return KbArticleList.model_construct(articles=[KbArticle.pick(r) for r in rows], total=len(rows))
 
 
@@ -162,7 +135,7 @@ def get_article(
     svc: ServicesDep,
 ) -> KbArticle:
     """One stored article."""
-    return KbArticle.pick(_kb(svc).article(caller.workspace(), article_id))
+    return KbArticle.pick(svc.knowledgebase.article(caller.workspace(), article_id))
 
 
 @router.get(
@@ -178,7 +151,7 @@ def export_vault(caller: CallerDep, svc: ServicesDep) -> Response:
     `entities/{slug}-{suffix}.md`, linked by the wikilinks in their text."""
     workspace = caller.workspace()
     return Response(
-        _kb(svc).vault(workspace),
+        svc.knowledgebase.vault(workspace),
         media_type="application/zip",
         headers={"Content-Disposition": f'attachment; filename="memorylayer-vault-{workspace}.zip"'},
     )
@@ -196,7 +169,7 @@ def get_graph_analysis(
     """A fresh analysis of the workspace's memory graph (memories linked by associations and by the entities
     they are evidence about): communities, central memories, bridges between communities, statistics."""
     workspace = caller.workspace()
-    analysis = _kb(svc).analyze(workspace, context_id, central=include_central_nodes)
+    analysis = svc.knowledgebase.analyze(workspace, context_id, central=include_central_nodes)
     return KbGraphResponse.model_construct(analysis=_analysis(workspace, context_id, analysis), cached=False)
 
 
@@ -213,4 +186,4 @@ def get_community(
     svc: ServicesDep,
 ) -> KbCommunity:
     """One community of the live graph, with its article's title when the last generation wrote one."""
-    return _community(_kb(svc).community(caller.workspace(), community_id))
+    return _community(svc.knowledgebase.community(caller.workspace(), community_id))

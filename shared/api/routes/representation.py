@@ -21,7 +21,7 @@ def get_representation(
     """What `observer` holds about `subject` in the workspace: both resolved in the entity registry (never
     created); the observer's memories (`observer_id`) about the subject (`subject_id`, or evidence of one of its
     relations), newest first. An unknown name answers an empty representation (`provenance.unresolved`)."""
-    found = rep.perspective(svc.db, caller.workspace(body.workspace_id), body)
+    found = svc.representations.perspective(caller.workspace(body.workspace_id), body)
     return Representation.model_validate(
         {
             **found,
@@ -38,7 +38,7 @@ def get_user_representation(
     """The user's memories in the tenant's user space (`scope: user`), newest first, and a profile; no
     `user_id` answers an empty representation (`provenance.error: no_user_id`), as the reference."""
     space = caller.principal.require_workspace(caller.principal.user_space)
-    found = rep.user_representation(
-        svc.db, space, body.user_id, limit=body.limit, include_profile=body.include_profile
+    found = svc.representations.of_user(
+        space, body.user_id, limit=body.limit, include_profile=body.include_profile
     )
     return UserRepresentation.model_validate(found)

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from shared.domain.requests import MemoryType
+from shared.domain.requests import MemoryType, RequestModel
 
 VARIABLE = r"^[A-Za-z_][A-Za-z0-9_]{0,127}$"  # a Python identifier: what code in the sandbox can name
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="ignore")  # as the reference: SDKs send fields we do not use
+class _Body(RequestModel):
+    """As every body: SDKs send fields we do not use (ignored and reported, a near miss refused)."""
 
 
 class ExecuteRequest(_Body):

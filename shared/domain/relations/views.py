@@ -16,6 +16,7 @@ from typing import Any
 
 from shared.core.errors import NotFound
 from shared.db import entity_views as views_repo
+from shared.db import memory_relations as memory_relations_repo
 from shared.db import relations as repo
 from shared.db.pool import Database
 from shared.db.rows import Connection
@@ -37,6 +38,11 @@ class EntityViews:
         if row is None:
             raise NotFound(f"entity {entity_id} not found", code="entity_not_found")
         return row
+
+    def of_memory(self, workspace_id: str, memory_id: str) -> list[dict] | None:
+        """The relations ``memory_id`` is evidence of, both ends named (None: no such memory)."""
+        with self.db.connection() as conn:
+            return memory_relations_repo.relations_of_memory(conn, workspace_id, memory_id)
 
     def card(self, workspace_id: str, entity_id: str) -> dict[str, Any]:
         """The entity's profile card, written from what the store holds (no LLM, nothing cached)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ConfigDict, Field, field_validator
 
 from shared.core.fields import (
     AssociationType,
@@ -51,10 +51,8 @@ from shared.domain.requests.base import (
 from shared.domain.requests.relations import MAX_RELATIONS, Relations
 
 
-class EmailIngest(BaseModel):
+class EmailIngest(_Request):
     """``POST /v1/ingest/email`` (the reference's ``api/v1/schemas.py`` l.570-595)."""
-
-    model_config = ConfigDict(extra="ignore")
 
     sender: str = Field(
         min_length=1,

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from shared.domain.requests.base import RequestModel
 
 # Typed relations (the reference's ``models/entity_relation.py``).
 EvidenceKind = Literal["explicit", "adapter", "pattern", "generated"]
@@ -12,9 +14,7 @@ EvidenceKind = Literal["explicit", "adapter", "pattern", "generated"]
 MAX_RELATIONS = 100
 
 
-class EntityRelationInput(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+class EntityRelationInput(RequestModel):
     source_entity_id: str | None = Field(
         default=None, min_length=1, max_length=128, description="The relation's source entity, by id."
     )

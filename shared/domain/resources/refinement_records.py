@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from shared.core.errors import InvalidInput
 from shared.core.fields import WorkspaceId
@@ -35,8 +35,8 @@ OUTCOMES: dict[str, frozenset[str]] = {
 }
 
 
-class _Part(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+class _Part(RequestModel):
+    """A part of a record's body: unknown keys as every body's (ignored and reported, a near miss refused)."""
 
 
 def _text(limit: int, what: str) -> Any:
