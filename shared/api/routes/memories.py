@@ -8,6 +8,7 @@ import time
 from collections import defaultdict
 from typing import Annotated, Any
 
+import orjson
 from fastapi import APIRouter, BackgroundTasks, Depends, Header, Query, Response
 
 from shared.api import schemas, wire
@@ -58,8 +59,12 @@ IncludeEmbeddingDep = Annotated[bool, Depends(_include_embedding)]
 
 
 def json_bytes(body: Any) -> bytes:
-    """What FastAPI's JSONResponse writes, without its `jsonable_encoder` walk (the body is JSON-ready)."""
-    return json.dumps(body, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+    """What FastAPI's JSONResponse writes, without its `jsonable_encoder` walk (the body is JSON-ready). orjson
+    first; what it refuses (an int past 64 bits in caller metadata, a float subclass) goes through the stdlib."""
+    try:
+        return orjson.dumps(body)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(body, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
 def summarise_errors(result: dict[str, Any]) -> dict[str, Any]:
