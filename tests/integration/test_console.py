@@ -356,13 +356,24 @@ def test_on_a_phone_a_tapped_result_scrolls_into_view_and_jobs_are_cards(
         headers=headers,
     ).raise_for_status()
     http.post("/v1/threads/trip-1/decompose", headers=headers).raise_for_status()
+    document = http.post(
+        "/v1/documents",
+        files={
+            "file": (
+                "garden-notes.md",
+                b"# Garden\n\nThe tomatoes need water every morning.\n",
+                "text/markdown",
+            )
+        },
+        headers=headers,
+    )
+    assert document.status_code == 202, document.text
+    document_id = document.json()["document"]["id"]
 
     phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone.goto(f"{base_url}/console?workspace={ws}")
     phone.wait_for_selector("#who.rw")
-    phone.wait_for_function(
-        "document.querySelectorAll('#results li').length >= 12"
-    )  # and what the thread gave
+    expect(phone.locator("#results li").nth(11)).to_be_attached()  # 12 and more (what the thread gave)
     last = phone.locator("#results li").last
     last.scroll_into_view_if_needed()
     last.tap()
@@ -386,7 +397,14 @@ def test_on_a_phone_a_tapped_result_scrolls_into_view_and_jobs_are_cards(
     assert lines and all(line == [1, True] for line in lines), lines  # each job id whole, on one line
     assert _fits(phone) <= 0
     phone.screenshot(path=str(tmp_path / "jobs-cards-390.png"), full_page=True)
+
+    phone.click("nav button[data-tab=documents]")  # the workspace's documents, as cards too
+    expect(phone.locator("#documents tr")).to_have_count(1)
+    expect(phone.locator("#documents td[data-label=Document]")).to_have_text(document_id)
+    expect(phone.locator("#documents td[data-label=File]")).to_have_text("garden-notes.md")
+    assert _fits(phone) <= 0
+    phone.screenshot(path=str(tmp_path / "documents-390.png"), full_page=True)
     if SCREENSHOT:
-        for name in ("detail-390.png", "jobs-cards-390.png"):
+        for name in ("detail-390.png", "jobs-cards-390.png", "documents-390.png"):
             shutil.copy(tmp_path / name, Path(SCREENSHOT).with_name(name))
     phone.close()

@@ -92,7 +92,7 @@ function clearPanes() {
   $("d-content").textContent = "";
   $("thread").hidden = true;
   $("t-messages").replaceChildren();
-  for (const id of ["results", "threads", "sessions", "jobs"]) $(id).replaceChildren();
+  for (const id of ["results", "threads", "sessions", "jobs", "documents"]) $(id).replaceChildren();
   $("search-summary").textContent = "";
 }
 
@@ -267,7 +267,19 @@ async function loadJobs() {
       cell("Result", jobOutcome(j)))));
 }
 
-const loaders = { threads: loadThreads, sessions: loadSessions, jobs: loadJobs };
+function size(bytes) {
+  return bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} kB` : `${bytes} B`;
+}
+
+async function loadDocuments() {
+  const { documents } = await api("GET", "/v1/documents?limit=200");
+  $("documents").replaceChildren(...documents.map((d) =>
+    el("tr", {}, cell("Document", d.id), cell("File", d.filename),
+      cell("Status", d.error_message ? `${d.status}: ${d.error_message}` : d.status), cell("Pages", d.page_count),
+      cell("Memories", d.memory_ids.length), cell("Size", size(d.size_bytes)), cell("Created", when(d.created_at)))));
+}
+
+const loaders = { threads: loadThreads, sessions: loadSessions, jobs: loadJobs, documents: loadDocuments };
 
 async function showTab(name) {
   state.tab = name;
