@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_dist_builds_every_client(tmp_path: Path) -> None:
     out = tmp_path / "dist"
     done = subprocess.run(
-        [sys.executable, str(ROOT / "client" / "dist.py"), str(out)], capture_output=True, text=True, timeout=900
+        [sys.executable, str(ROOT / "client" / "dist.py"), str(out)],
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
 
