@@ -19,10 +19,22 @@ def test_the_opening_commands_are_make_dev_and_make_test() -> None:
     assert README.index("## Getting started") < README.index("## Benchmarks")
 
 
+def _anchors(markdown: str) -> set[str]:
+    """GitHub's heading anchors: lower case, punctuation dropped, spaces as hyphens."""
+    headings = re.findall(r"^#+ (.+)$", markdown, re.M)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
 def test_relative_links_resolve() -> None:
     links = re.findall(r"\]\(((?!https?:|#)[^)]+)\)", README)
     assert {"BENCHMARKS.md", "LICENSE", "CHANGELOG.md"} <= set(links)
-    assert [link for link in links if not (ROOT / link).exists()] == []
+    broken = []
+    for link in links:
+        path, _, anchor = link.partition("#")
+        target = ROOT / path
+        if not target.exists() or (anchor and anchor not in _anchors(target.read_text())):
+            broken.append(link)
+    assert broken == []
 
 
 def test_the_thread_example_waits_for_its_job_before_recalling() -> None:
