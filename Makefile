@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: help dev examples test test-unit test-integration lint typecheck audit format schema embed bench bench-locomo bench-compare bench-ingest cost clean-data lock deploy destroy
+.PHONY: help dev examples test test-unit test-integration lint typecheck audit format schema embed bench bench-locomo bench-compare bench-ingest cost clean-data clean lock deploy destroy dist
 
 $(VENV)/bin/activate:
 	@echo "creating $(VENV)/ (the first run then installs the local stack from PyPI: a few minutes)"
@@ -82,7 +82,7 @@ typecheck: $(VENV)/.installed-dev  ## mypy over shared/ and functions/ (configur
 audit: $(VENV)/.installed-dev  ## known vulnerabilities in the installed packages (pip-audit; needs PyPI's JSON API or OSV)
 	$(VENV)/bin/pip-audit --strict --skip-editable --progress-spinner off $(AUDIT_ARGS)
 
-format:
+format: $(VENV)/.installed-dev  ## ruff: fix what it can, then format
 	$(VENV)/bin/ruff check --fix . && $(VENV)/bin/ruff format .
 
 # After a new migration or an edited file in shared/db/functions/ (tests/integration/test_schema.py says when).
@@ -101,12 +101,25 @@ bench-compare: $(VENV)/.installed-dev  ## side by side with the reference memory
 bench-ingest: $(VENV)/.installed-dev  ## append acknowledgement and append→recallable lag through SQS
 	$(PY) -m bench.ingest
 
+$(VENV)/bin/uv: | $(VENV)/bin/activate
+	$(PIP) install -q uv
+
+# Installable artifacts for an app of one's own (each SDK's README, "Use it from your app"); the publish workflow
+# (.github/workflows/publish.yml) uploads exactly these.
+dist: $(VENV)/bin/uv $(JS_SDK)/node_modules/.installed  ## wheels + sdists of every Python client and the npm tarball, into dist/
+	$(PY) client/dist.py dist
+
 cost: $(VENV)/.installed-dev node_modules/.installed  ## idle cost per stage from the synthesized templates, and per million requests
 	ML_CDK_SKIP_DEPS=1 $(PY) -m infra.cost $(COST_ARGS)
 	$(PY) -m bench.request_cost
 
-clean-data:
+clean-data:  ## delete the local stack's data (.data/)
 	rm -rf .data
+
+# A synth leaves about 4 GB: cdk.out/ (templates and asset copies) and build/ (the Lambda bundles and their pip
+# cache, which makes the next synth take seconds instead of minutes).
+clean:  ## delete build outputs: cdk.out/, build/ (Lambda bundles, their dependency cache), dist/
+	rm -rf cdk.out build dist
 
 # --- AWS -------------------------------------------------------------------------------------------------------
 STAGE ?= dev
@@ -135,7 +148,7 @@ node_modules/.installed-ci: package.json package-lock.json
 
 # Lambda dependencies, pinned with hashes for python3.12 on arm64 (re-run after changing [project].dependencies
 # or the embed extra; commit both lock files).
-lock: $(VENV)/.installed-infra
+lock: $(VENV)/.installed-infra  ## re-pin the Lambda, sandbox and embedding dependencies (hashed lock files)
 	mkdir -p build
 	$(PY) -m infra.bundle --requirements base > build/lambda-requirements-base.in
 	$(PY) -m infra.bundle --requirements local > build/lambda-requirements-local.in
@@ -147,8 +160,10 @@ lock: $(VENV)/.installed-infra
 
 # One command from a fresh clone: venv + infra extras, the pinned cdk CLI, then deploy (AWS credentials and a
 # bootstrapped account/region needed; Docker only with -c embeddings=gpu).
-deploy: $(VENV)/.installed-infra node_modules/.installed-ci
+deploy: $(VENV)/.installed-infra node_modules/.installed-ci  ## the stack to AWS (STAGE=dev; AWS credentials, a bootstrapped account)
+	$(PY) -m infra.preflight  # credentials, region and the CDK bootstrap, in seconds, before minutes of synthesis
 	npx cdk deploy --no-notices --require-approval never -c stage=$(STAGE) $(CDK_ARGS)
 
-destroy: $(VENV)/.installed-infra node_modules/.installed-ci
+destroy: $(VENV)/.installed-infra node_modules/.installed-ci  ## delete the STAGE's stack from AWS
+	$(PY) -m infra.preflight
 	npx cdk destroy --no-notices --force -c stage=$(STAGE) $(CDK_ARGS)

@@ -339,3 +339,72 @@ def test_jobs_and_a_phone_sized_screen_fit_without_horizontal_scrolling(
         for name in ("jobs-1280.png", "memory-390.png", "jobs-390.png"):
             shutil.copy(tmp_path / name, Path(SCREENSHOT).with_name(name))
     phone.close()
+
+
+def test_on_a_phone_a_tapped_result_scrolls_into_view_and_jobs_are_cards(
+    browser: Any, base_url: str, http: httpx.Client, ws: str, tmp_path: Path
+) -> None:
+    """390×844: the detail opens below the list (one column), so tapping a result must bring it on screen; the
+    Jobs table shows each job as a card whose id is on one line, not two characters a line."""
+    headers = {"X-Workspace-ID": ws}
+    for i in range(12):
+        _remember(http, ws, f"Dana visited museum number {i} in Paris on a rainy afternoon.", tags=["trips"])
+    http.post("/v1/threads", json={"id": "trip-1", "title": "Trip"}, headers=headers).raise_for_status()
+    http.post(
+        "/v1/threads/trip-1/messages",
+        json={"messages": [{"role": "user", "content": "I moved to Lyon."}]},
+        headers=headers,
+    ).raise_for_status()
+    http.post("/v1/threads/trip-1/decompose", headers=headers).raise_for_status()
+    document = http.post(
+        "/v1/documents",
+        files={
+            "file": (
+                "garden-notes.md",
+                b"# Garden\n\nThe tomatoes need water every morning.\n",
+                "text/markdown",
+            )
+        },
+        headers=headers,
+    )
+    assert document.status_code == 202, document.text
+    document_id = document.json()["document"]["id"]
+
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone.goto(f"{base_url}/console?workspace={ws}")
+    phone.wait_for_selector("#who.rw")
+    expect(phone.locator("#results li").nth(11)).to_be_attached()  # 12 and more (what the thread gave)
+    last = phone.locator("#results li").last
+    last.scroll_into_view_if_needed()
+    last.tap()
+    expect(phone.locator("#d-title")).to_have_text(last.get_attribute("data-id") or "")
+    box = phone.locator("#d-title").bounding_box()  # relative to the viewport
+    assert box is not None and 0 <= box["y"] < 844 - box["height"], box
+    phone.screenshot(path=str(tmp_path / "detail-390.png"))
+    phone.locator("a.one-column").tap()  # and back up to the search
+    expect(phone.locator("#query")).to_be_in_viewport()
+
+    phone.click("nav button[data-tab=jobs]")
+    expect(phone.locator("#jobs tr")).not_to_have_count(0)
+    assert phone.is_hidden("#tab-jobs thead")
+    lines = phone.evaluate(
+        """() => [...document.querySelectorAll('#jobs td[data-label=Job]')].map((td) => {
+             const range = document.createRange(); range.selectNodeContents(td);
+             const rects = [...range.getClientRects()];
+             const right = Math.max(...rects.map((r) => r.right));
+             return [new Set(rects.map((r) => Math.round(r.top))).size, right <= innerWidth]; })"""
+    )
+    assert lines and all(line == [1, True] for line in lines), lines  # each job id whole, on one line
+    assert _fits(phone) <= 0
+    phone.screenshot(path=str(tmp_path / "jobs-cards-390.png"), full_page=True)
+
+    phone.click("nav button[data-tab=documents]")  # the workspace's documents, as cards too
+    expect(phone.locator("#documents tr")).to_have_count(1)
+    expect(phone.locator("#documents td[data-label=Document]")).to_have_text(document_id)
+    expect(phone.locator("#documents td[data-label=File]")).to_have_text("garden-notes.md")
+    assert _fits(phone) <= 0
+    phone.screenshot(path=str(tmp_path / "documents-390.png"), full_page=True)
+    if SCREENSHOT:
+        for name in ("detail-390.png", "jobs-cards-390.png", "documents-390.png"):
+            shutil.copy(tmp_path / name, Path(SCREENSHOT).with_name(name))
+    phone.close()

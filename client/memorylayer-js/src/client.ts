@@ -10,7 +10,7 @@
  * options are camelCase.
  */
 
-import { JobTimeoutError, NotFoundError } from "./errors.js";
+import { JobTimeoutError, MemoryLayerError, NotFoundError, PayloadTooLargeError } from "./errors.js";
 import { BaseClient, type CallOptions, type ClientOptions } from "./http.js";
 import type {
   Association,
@@ -68,6 +68,43 @@ export interface WorkspaceExport {
   memories: Record<string, unknown>[];
   associations: Record<string, unknown>[];
   [key: string]: unknown;
+}
+
+/** Up to this size `uploadFile` sends a document through the API; larger ones go straight to the bucket. Below
+ * the deployed API's 6 MB request cap with room for the multipart framing. */
+export const DIRECT_UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
+const DOCUMENT_JOB_FINISHED = new Set(["completed", "failed", "cancelled"]);
+const CONTENT_TYPES: Record<string, string> = {
+  pdf: "application/pdf",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  txt: "text/plain",
+  md: "text/markdown",
+  markdown: "text/markdown",
+  html: "text/html",
+  htm: "text/html",
+  csv: "text/csv",
+  json: "application/json",
+};
+
+/** A document and its ingestion job, as an upload answers them (or as they are once the job is finished). */
+export type DocumentWithJob = Answer<"POST /v1/documents">;
+
+/** `uploadFile`'s options: its own (camelCase) and the upload's extraction fields (the wire's names). */
+export interface UploadFileFields {
+  /** The file's name; a path's own name by default (needed for bytes or an unnamed Blob). */
+  filename?: string;
+  /** Guessed from the filename's extension, else `application/octet-stream`. */
+  content_type?: string;
+  target_context_id?: string;
+  chunk_size?: number;
+  importance?: number;
+  /** Poll the ingestion job until it is finished, then answer the document and job as they are. */
+  wait?: boolean;
+  /** How long `wait` waits (JobTimeoutError after), 600 s by default. */
+  waitTimeoutMs?: number;
+  pollIntervalMs?: number;
+  /** Files up to this size go through the API (`POST /v1/documents`), larger ones through a presigned upload. */
+  directMaxBytes?: number;
 }
 
 function newKey(): string {
@@ -1301,6 +1338,96 @@ export class MemoryLayerClient extends BaseClient {
     const blob = data instanceof Blob ? data : new Blob([data] as ConstructorParameters<typeof Blob>[0], { type });
     body.append("file", blob, filename);
     return this.request("POST /v1/documents", { ...options, body });
+  }
+
+  /**
+   * A document of any size in one call: `source` is a path (Node), a Blob/File or bytes. Up to `directMaxBytes`
+   * it goes through `uploadDocument`; larger, or when the server answers 413, through `createDocumentUpload` and
+   * a POST of the file to the bucket. `wait: true` polls the ingestion job until it is finished.
+   *
+   *     const { document, job } = await client.uploadFile("report.pdf", { wait: true }); // 20 MB: the bucket
+   */
+  async uploadFile(
+    source: string | Blob | Uint8Array,
+    fields: UploadFileFields = {},
+    options: CallOptions = {},
+  ): Promise<DocumentWithJob> {
+    const { filename, content_type, wait = false, waitTimeoutMs = 600_000, pollIntervalMs = 500 } = fields;
+    const { directMaxBytes = DIRECT_UPLOAD_MAX_BYTES, ...rest } = fields;
+    const extraction: Record<string, string | number> = {};
+    for (const key of ["target_context_id", "chunk_size", "importance"] as const) {
+      if (rest[key] !== undefined && rest[key] !== null) extraction[key] = rest[key];
+    }
+    let data: Blob | Uint8Array;
+    let name = filename;
+    if (typeof source === "string") {
+      // Imported here so the package still loads where there is no file system (browsers, workers).
+      const { readFile } = await import("node:fs/promises");
+      const { basename } = await import("node:path");
+      data = await readFile(source);
+      name ??= basename(source);
+    } else {
+      data = source;
+      name ??= typeof File !== "undefined" && source instanceof File ? source.name : undefined;
+    }
+    if (!name) throw new TypeError("uploadFile needs a filename for bytes or an unnamed Blob");
+    const ext = name.includes(".") ? name.split(".").pop()!.toLowerCase() : "";
+    const type = content_type || (data instanceof Blob && data.type) || CONTENT_TYPES[ext] || "application/octet-stream";
+    const blob = data instanceof Blob ? data : new Blob([data] as ConstructorParameters<typeof Blob>[0], { type });
+
+    let accepted: DocumentWithJob | undefined;
+    if (blob.size <= directMaxBytes) {
+      try {
+        accepted = await this.uploadDocument(blob, name, { ...extraction, content_type: type }, options);
+      } catch (error) {
+        if (!(error instanceof PayloadTooLargeError)) throw error; // the server's cap is lower: the bucket takes it
+      }
+    }
+    if (!accepted) {
+      const grant = await this.createDocumentUpload(
+        name,
+        { content_type: type, extraction_options: Object.keys(extraction).length ? extraction : null },
+        options,
+      );
+      const form = new FormData();
+      for (const [key, value] of Object.entries(grant.fields)) form.append(key, value);
+      form.append("file", blob, name); // last: S3 ignores fields after the file
+      const where = grant.upload_url.split("?", 1)[0];
+      const timeout = AbortSignal.timeout(options.timeoutMs ?? Math.max(this.timeoutMs, 300_000));
+      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+      const sent = await this.fetcher(grant.upload_url, { method: "POST", body: form, signal });
+      if (!sent.ok) {
+        const text = (await sent.text()).slice(0, 500);
+        throw new MemoryLayerError(`the bucket refused the upload: ${text}`, {
+          status: sent.status,
+          method: "POST",
+          url: where,
+        });
+      }
+      accepted = { document: grant.document, job: grant.job };
+    }
+    if (!wait) return accepted;
+    const job = await this.waitForDocumentJob(accepted.job.id, { timeoutMs: waitTimeoutMs, pollIntervalMs }, options);
+    return { document: await this.getDocument(accepted.document.id, options), job };
+  }
+
+  /** Poll a document ingestion job until it is `completed`, `failed` or `cancelled`; JobTimeoutError after. */
+  async waitForDocumentJob(
+    jobId: string,
+    { timeoutMs = 600_000, pollIntervalMs = 500 }: { timeoutMs?: number; pollIntervalMs?: number } = {},
+    options: CallOptions = {},
+  ): Promise<Answer<"GET /v1/documents/jobs/{job_id}">> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const job = await this.getDocumentJob(jobId, options);
+      if (DOCUMENT_JOB_FINISHED.has(job.status)) return job;
+      if (Date.now() >= deadline) {
+        throw new JobTimeoutError(`document job ${jobId} still ${job.status} after ${timeoutMs} ms`, {
+          code: "job_timeout",
+        });
+      }
+      await sleep(pollIntervalMs / 1000, options.signal);
+    }
   }
 
   /** (documents, total), newest first. */

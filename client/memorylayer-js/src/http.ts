@@ -102,7 +102,8 @@ export class BaseClient {
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
   private readonly headers: Record<string, string>;
-  private readonly fetcher: typeof fetch;
+  /** The fetch every call goes through (the client's option, else the global one). */
+  protected readonly fetcher: typeof fetch;
 
   constructor(options: ClientOptions = {}) {
     const root = (options.baseUrl || env("MEMORYLAYER_URL") || DEFAULT_BASE_URL).replace(/\/+$/, "");

@@ -18,6 +18,17 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// One column (a phone): a panel opened below a long list would appear off screen, so bring it into view.
+const ONE_COLUMN = window.matchMedia("(max-width: 720px)");
+function reveal(panel) {
+  if (ONE_COLUMN.matches) panel.scrollIntoView({ block: "start" });
+}
+
+// A table cell that names its column, so a phone can show each row as a card (app.css, `.cards`).
+function cell(label, ...children) {
+  return el("td", { "data-label": label }, ...children);
+}
+
 function showError(message) {
   $("error").textContent = message;
   $("error").hidden = !message;
@@ -81,7 +92,7 @@ function clearPanes() {
   $("d-content").textContent = "";
   $("thread").hidden = true;
   $("t-messages").replaceChildren();
-  for (const id of ["results", "threads", "sessions", "jobs"]) $(id).replaceChildren();
+  for (const id of ["results", "threads", "sessions", "jobs", "documents"]) $(id).replaceChildren();
   $("search-summary").textContent = "";
 }
 
@@ -180,6 +191,7 @@ async function openMemory(id) {
       el("li", {}, `${rev.action} · revision ${rev.memory.revision ?? "?"} · ${when(rev.memory.updated_at)}`,
         el("span", { class: "meta" }, rev.memory.content))) : [el("li", { class: "muted" }, "no history")]));
     $("d-forget").hidden = !state.canWrite || Boolean(memory.deleted_at);
+    reveal($("detail"));
   } catch (error) {
     showError(error.message);
   }
@@ -226,12 +238,14 @@ async function openThread(id) {
   $("t-messages").replaceChildren(...full.messages.map((m) =>
     el("li", {}, el("span", { class: "role" }, m.role),
       typeof m.content === "string" ? m.content : m.content.map((part) => part.text ?? `[${part.type}]`).join(" "))));
+  reveal($("thread"));
 }
 
 async function loadSessions() {
   const { sessions } = await api("GET", "/v1/sessions?include_expired=true");
   $("sessions").replaceChildren(...sessions.map((s) =>
-    el("tr", {}, el("td", {}, s.id), el("td", {}, s.context_id), el("td", {}, when(s.created_at)), el("td", {}, when(s.expires_at)))));
+    el("tr", {}, cell("Session", s.id), cell("Context", s.context_id), cell("Created", when(s.created_at)),
+      cell("Expires", when(s.expires_at)))));
 }
 
 // A job's result in a line (its counts), the whole JSON folded away below it: raw JSON in a cell would stretch
@@ -248,12 +262,24 @@ function jobOutcome(job) {
 async function loadJobs() {
   const { jobs } = await api("GET", "/console/api/jobs");
   $("jobs").replaceChildren(...jobs.map((j) =>
-    el("tr", {}, el("td", {}, j.job_id), el("td", {}, j.thread_id), el("td", {}, `${j.from_index}–${j.to_index}`),
-      el("td", {}, j.status), el("td", {}, j.attempts), el("td", {}, when(j.created_at)),
-      el("td", {}, jobOutcome(j)))));
+    el("tr", {}, cell("Job", j.job_id), cell("Thread", j.thread_id), cell("Messages", `${j.from_index}–${j.to_index}`),
+      cell("Status", j.status), cell("Attempts", j.attempts), cell("Created", when(j.created_at)),
+      cell("Result", jobOutcome(j)))));
 }
 
-const loaders = { threads: loadThreads, sessions: loadSessions, jobs: loadJobs };
+function size(bytes) {
+  return bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MB` : bytes >= 1024 ? `${Math.round(bytes / 1024)} kB` : `${bytes} B`;
+}
+
+async function loadDocuments() {
+  const { documents } = await api("GET", "/v1/documents?limit=200");
+  $("documents").replaceChildren(...documents.map((d) =>
+    el("tr", {}, cell("Document", d.id), cell("File", d.filename),
+      cell("Status", d.error_message ? `${d.status}: ${d.error_message}` : d.status), cell("Pages", d.page_count),
+      cell("Memories", d.memory_ids.length), cell("Size", size(d.size_bytes)), cell("Created", when(d.created_at)))));
+}
+
+const loaders = { threads: loadThreads, sessions: loadSessions, jobs: loadJobs, documents: loadDocuments };
 
 async function showTab(name) {
   state.tab = name;
