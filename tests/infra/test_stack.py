@@ -898,6 +898,10 @@ def test_gpu_embeddings_scale_to_zero_with_inference_components(synth: Synth) ->
         (target,) = synth.resources(variant, "AWS::ApplicationAutoScaling::ScalableTarget").values()
         assert target["Properties"]["MinCapacity"] == 0
         assert target["Properties"]["ScalableDimension"] == "sagemaker:inference-component:DesiredCopyCount"
+        # No role named: Application Auto Scaling uses (and on a fresh account creates) its service-linked role,
+        # and no role of CDK's stands in for it.
+        assert "RoleARN" not in target["Properties"]
+        assert "AWSServiceRoleForApplicationAutoScaling" not in json.dumps(synth.templates[variant])
         policies = [
             p["Properties"]
             for p in synth.resources(variant, "AWS::ApplicationAutoScaling::ScalingPolicy").values()
