@@ -9,7 +9,8 @@ advisory lock, in three steps:
    ``schema_functions``). A function that a migration once made is replaced here by its file.
 3. what depends on the configured embedding size (``vector_index.ensure``, ``ensure_recall_function``) and the
    indexes built CONCURRENTLY, outside any transaction (``ensure_stale_by_index``,
-   ``ensure_workspace_text_index``, ``ensure_context_text_index``, ``ensure_export_order_index``), with the
+   ``ensure_workspace_text_index``, ``ensure_context_text_index``, ``ensure_export_order_index``,
+   ``ensure_idempotency_age_index``, ``ensure_context_name_index``), with the
    contract steps that drop an index only once its replacement is valid (a migration file runs before the
    replacement is built, so it cannot).
 
@@ -81,6 +82,8 @@ def apply_migrations(
             ensure_workspace_text_index(conn)
             ensure_context_text_index(conn)
             ensure_export_order_index(conn)
+            ensure_idempotency_age_index(conn)
+            ensure_context_name_index(conn)
             ensure_recall_function(
                 conn, embedding_dimensions, generation=vector_index.published(conn, embedding_dimensions)
             )
@@ -110,6 +113,46 @@ def ensure_export_order_index(conn: psycopg.Connection) -> None:
     conn.execute(
         f"CREATE INDEX CONCURRENTLY IF NOT EXISTS {EXPORT_ORDER_INDEX} ON memories (workspace_id, created_at, id)"
     )
+
+
+def ensure_idempotency_age_index(conn: psycopg.Connection) -> None:
+    """The cleanup sweep deletes expired Idempotency-Key records oldest first (shared/db/idempotency.py); without
+    this each batch read the whole table."""
+    vector_index.drop_invalid(conn, "idempotency_records_created_at")
+    conn.execute(
+        "CREATE INDEX CONCURRENTLY IF NOT EXISTS idempotency_records_created_at ON idempotency_records (created_at)"
+    )
+
+
+CONTEXT_NAME_INDEX = "contexts_workspace_name"
+# Renames every duplicate but the oldest (migration 0052 did once; a release still serving may have made more).
+_RENAME_DUPLICATE_CONTEXTS = """
+UPDATE contexts c SET name = c.name || ' (' || c.id || ')'
+WHERE EXISTS (
+    SELECT 1 FROM contexts o
+    WHERE o.workspace_id = c.workspace_id AND o.name = c.name AND (o.created_at, o.id) < (c.created_at, c.id)
+)"""
+
+
+def ensure_context_name_index(conn: psycopg.Connection) -> None:
+    """A context's name is unique within its workspace; a duplicate insert answers 409 by this index's name
+    (shared/db/workspaces.py). Duplicates the previous release made while the files ran are renamed first."""
+    vector_index.drop_invalid(conn, CONTEXT_NAME_INDEX)
+    exists = conn.execute("SELECT to_regclass(%s)", (CONTEXT_NAME_INDEX,)).fetchone()
+    if exists is not None and exists[0] is not None:
+        return
+    for attempt in range(2):
+        conn.execute(_RENAME_DUPLICATE_CONTEXTS)
+        try:
+            conn.execute(
+                f"CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS {CONTEXT_NAME_INDEX} ON contexts (workspace_id, name)"
+            )
+            return
+        except psycopg.errors.UniqueViolation:
+            # A duplicate written during the build: rename it too and build once more (the next deploy retries).
+            vector_index.drop_invalid(conn, CONTEXT_NAME_INDEX)
+            if attempt:
+                raise
 
 
 WORKSPACE_TEXT_INDEX = "memories_ws_tsv"

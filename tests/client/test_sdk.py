@@ -144,7 +144,7 @@ def test_decay_and_revisions(sdk: Any) -> None:
     sdk.update_memory(memory.id, content="decaying fact, revised")
     page = sdk.revisions(memory.id)
     assert len(page.revisions) >= 2
-    assert page.revisions[-1].memory["content"] == "decaying fact, revised"
+    assert page.revisions[0].memory["content"] == "decaying fact, revised"  # newest first
     first = sdk.revisions(memory.id, limit=1)
     assert len(first.revisions) == 1 and first.next_page_token
     assert sdk.revisions(memory.id, limit=1, page_token=first.next_page_token).revisions

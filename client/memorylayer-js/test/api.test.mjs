@@ -63,10 +63,10 @@ describe("memories", { skip }, () => {
     assert.ok(stale instanceof PreconditionFailedError, String(stale));
     assert.equal(stale.status, 412);
 
-    const history = await ml.revisions(tea.id);
+    const history = await ml.revisions(tea.id); // newest first, as the reference lists them
     assert.deepEqual(
       history.revisions.map((r) => r.revision),
-      [1, 2],
+      [2, 1],
     );
     assert.equal(await ml.forget(tea.id), true);
     const gone = await failure(ml.getMemory(tea.id));
@@ -198,7 +198,7 @@ describe("memories", { skip }, () => {
     assert.equal(behind.status, 412);
     assert.deepEqual(
       (await ml.revisions(memo.id)).revisions.map((r) => r.action),
-      ["create", "delete", "restore", "replace"],
+      ["replace", "restore", "delete", "create"], // newest first
     );
   });
 

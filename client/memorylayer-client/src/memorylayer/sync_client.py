@@ -521,7 +521,7 @@ class SyncMemoryLayerClient(ClientBase):
         page_token: str | None = None,
         workspace_id: str | None = None,
     ) -> RevisionPage:
-        """A memory's history, oldest first; pass ``next_page_token`` back for the next page."""
+        """A memory's history, newest first; pass ``next_page_token`` back for the next page."""
         return self._run(
             self._call(
                 "GET",
