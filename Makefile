@@ -99,8 +99,11 @@ clean-data:
 
 # --- AWS -------------------------------------------------------------------------------------------------------
 STAGE ?= dev
+# The region to deploy to (default: the AWS CLI's); what it lacks falls back (infra/README.md, "Regions")
+REGION ?=
 # Extra cdk context, e.g. CDK_ARGS='-c alarm_email=ops@example.com -c embeddings=gpu'
 CDK_ARGS ?=
+CDK_REGION = $(if $(REGION),-c region=$(REGION))
 UV_COMPILE = $(VENV)/bin/uv pip compile --quiet --python-platform aarch64-manylinux_2_28 --python-version 3.12 \
 	--generate-hashes --no-header
 
@@ -126,7 +129,7 @@ lock: $(VENV)/.installed-infra
 # One command from a fresh clone: venv + infra extras, the pinned cdk CLI, then deploy (AWS credentials and a
 # bootstrapped account/region needed; Docker only with -c embeddings=gpu).
 deploy: $(VENV)/.installed-infra node_modules/.installed-ci
-	npx cdk deploy --no-notices --require-approval never -c stage=$(STAGE) $(CDK_ARGS)
+	npx cdk deploy --no-notices --require-approval never -c stage=$(STAGE) $(CDK_REGION) $(CDK_ARGS)
 
 destroy: $(VENV)/.installed-infra node_modules/.installed-ci
-	npx cdk destroy --no-notices --force -c stage=$(STAGE) $(CDK_ARGS)
+	npx cdk destroy --no-notices --force -c stage=$(STAGE) $(CDK_REGION) $(CDK_ARGS)
