@@ -46,7 +46,8 @@ def test_nothing_is_reserved_unless_asked(synth: Synth, variant: str) -> None:
 
 def test_asked_for_reservations_are_set_and_watched(tmp_path: Path) -> None:
     app = App(
-        context={"bundle": "skip", "bundle_dir": str(tmp_path), "region": REGION}, outdir=str(tmp_path / "out")
+        context={"bundle": "skip", "bundle_dir": str(tmp_path), "region": REGION},
+        outdir=str(tmp_path / "out"),
     )
     stack = create_stack(
         app,
@@ -78,7 +79,8 @@ def test_asked_for_reservations_are_set_and_watched(tmp_path: Path) -> None:
 
 def test_a_total_that_leaves_less_than_100_unreserved_is_refused_before_bundling(tmp_path: Path) -> None:
     app = App(
-        context={"bundle": "skip", "bundle_dir": str(tmp_path), "region": REGION}, outdir=str(tmp_path / "out")
+        context={"bundle": "skip", "bundle_dir": str(tmp_path), "region": REGION},
+        outdir=str(tmp_path / "out"),
     )
     with pytest.raises(ValueError) as refused:
         create_stack(
