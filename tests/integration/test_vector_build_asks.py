@@ -12,6 +12,8 @@ direct; the Lambda API stubbed at the wire (botocore's Stubber: an ask nobody ex
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -289,21 +291,47 @@ def test_a_deploy_bounds_the_own_graph_builds_and_leaves_the_rest_to_the_next_pa
     assert len(_own_graphs(owner)) == 2
 
 
+def _end_when_a_drop_waits(owner: str, writer: psycopg.Connection[Any]) -> threading.Thread:
+    """Rolls ``writer`` back once a DROP INDEX CONCURRENTLY waits on a lock (the cancelled build's invalid index:
+    the drop waits for every open transaction on the table), or after a minute whatever happens."""
+
+    def watch() -> None:
+        try:
+            with psycopg.connect(owner, autocommit=True) as watcher:
+                give_up = time.monotonic() + 60
+                while time.monotonic() < give_up:
+                    waiting = watcher.execute(
+                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                        "AND query ILIKE 'DROP INDEX CONCURRENTLY%'"
+                    ).fetchone()
+                    if waiting and waiting[0]:
+                        return
+                    time.sleep(0.05)
+        finally:
+            writer.rollback()
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
 def test_an_own_graph_too_large_for_the_function_is_cancelled_and_asked_for_no_more(
     stack, lambda_api, monkeypatch
 ):
     """The function's own-graph pass with too little time: PostgreSQL cancels the build, its invalid index goes,
     ``building`` stays clear, and the size is marked too large, so the worker stops asking (an ask nobody expects
     fails the stub) instead of repeating the build on every pass. The build is held past its 2 s by a writer's
-    open transaction (CREATE INDEX CONCURRENTLY waits for it), so it is cut off by the bound, not by luck."""
+    open transaction (CREATE INDEX CONCURRENTLY waits for it), so it is cut off by the bound, not by luck; the
+    writer ends once the drop of the cancelled build's index waits for it (DROP INDEX CONCURRENTLY waits too)."""
     services, owner = stack
     _two_large_workspaces(services, owner, monkeypatch)
     from functions.migrate.handler import REBUILD_MARGIN_MS
 
     with psycopg.connect(owner) as writer:
         writer.execute("LOCK TABLE memories IN ROW EXCLUSIVE MODE")  # an open write transaction
+        released = _end_when_a_drop_waits(owner, writer)
         assert _migrate(owner, timeout_ms=REBUILD_MARGIN_MS + 2000) == {"status": "not_needed"}
-        writer.rollback()
+        released.join()
     assert _own_graphs(owner) == set()
     marks = _marks(owner)
     assert marks["building"] is None and marks["timed_out"] is True
@@ -316,7 +344,6 @@ def test_a_rebuild_out_of_time_for_the_own_graphs_publishes_and_a_later_pass_bui
     """The bulk build's table-wide graph fits, the workspaces' own graphs do not (the clock the own graphs read
     is past the deadline): the generation is published without them, named as left, and the next pass of
     ``dedicated_as_owner`` builds them; the owner's session checks its client while building."""
-    import time
     import types
 
     from shared.domain.indexing import dedicated_as_owner
