@@ -123,8 +123,12 @@ clean:  ## delete build outputs: cdk.out/, build/ (Lambda bundles, their depende
 
 # --- AWS -------------------------------------------------------------------------------------------------------
 STAGE ?= dev
+# The region to deploy to (default: the AWS CLI's); what it lacks falls back (infra/README.md, "Regions")
+REGION ?=
 # Extra cdk context, e.g. CDK_ARGS='-c alarm_email=ops@example.com -c embeddings=gpu'
 CDK_ARGS ?=
+CDK_REGION = $(if $(REGION),-c region=$(REGION))
+PREFLIGHT_ENV = $(if $(REGION),AWS_DEFAULT_REGION=$(REGION) AWS_REGION=$(REGION))
 UV_COMPILE = $(VENV)/bin/uv pip compile --quiet --python-platform aarch64-manylinux_2_28 --python-version 3.12 \
 	--generate-hashes --no-header
 
@@ -160,10 +164,10 @@ lock: $(VENV)/.installed-infra  ## re-pin the Lambda, sandbox and embedding depe
 
 # One command from a fresh clone: venv + infra extras, the pinned cdk CLI, then deploy (AWS credentials and a
 # bootstrapped account/region needed; Docker only with -c embeddings=gpu).
-deploy: $(VENV)/.installed-infra node_modules/.installed-ci  ## the stack to AWS (STAGE=dev; AWS credentials, a bootstrapped account)
-	$(PY) -m infra.preflight  # credentials, region and the CDK bootstrap, in seconds, before minutes of synthesis
-	npx cdk deploy --no-notices --require-approval never -c stage=$(STAGE) $(CDK_ARGS)
+deploy: $(VENV)/.installed-infra node_modules/.installed-ci  ## the stack to AWS (STAGE=dev, REGION=; AWS credentials, a bootstrapped account)
+	$(PREFLIGHT_ENV) $(PY) -m infra.preflight  # credentials, region and the CDK bootstrap, in seconds, before minutes of synthesis
+	npx cdk deploy --no-notices --require-approval never -c stage=$(STAGE) $(CDK_REGION) $(CDK_ARGS)
 
 destroy: $(VENV)/.installed-infra node_modules/.installed-ci  ## delete the STAGE's stack from AWS
-	$(PY) -m infra.preflight
-	npx cdk destroy --no-notices --force -c stage=$(STAGE) $(CDK_ARGS)
+	$(PREFLIGHT_ENV) $(PY) -m infra.preflight
+	npx cdk destroy --no-notices --force -c stage=$(STAGE) $(CDK_REGION) $(CDK_ARGS)

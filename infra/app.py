@@ -1,6 +1,8 @@
 """CDK entry point (``cdk.json``: ``.venv/bin/python -m infra.app``).
 
-Context: ``-c stage=dev|prod`` (default dev), ``-c embeddings=local|openai|google|gpu`` (default local),
+Context: ``-c stage=dev|prod`` (default dev), ``-c region=...`` (default: the CLI's, ``CDK_DEFAULT_REGION``; what
+the region lacks falls back, infra/regions.py), ``-c tenant_isolation=off`` (an account that refuses Lambda's tenant
+isolation mode), ``-c embeddings=local|openai|google|gpu`` (default local),
 ``-c llm=none|openai|google``, ``-c alarm_email=...`` (required for prod), ``-c bundle=skip`` (our code only, no
 pip), ``-c nag=off``, ``-c bundle_dir=...``, and single-field overrides: ``-c embed_instance_type=ml.g5.2xlarge``,
 ``-c alarm_email=ops@example.com``, ``-c cleanup_rate_minutes=60``, ``-c db_min_acu=0.5``,
@@ -12,10 +14,11 @@ interface endpoint instead of Lambda's X-Ray agent). Reserved concurrency only w
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
-from aws_cdk import App, Environment
+from aws_cdk import App, Environment, Token
 
 from infra.bundle import build_assets, skip_deps_requested
 from infra.config import StageConfig
@@ -36,6 +39,7 @@ CONFIG_OVERRIDES = (
     "reserved_concurrency",
     "account_concurrency",
     "trace_export",
+    "tenant_isolation",
 )
 
 
@@ -54,7 +58,8 @@ def create_stack(
         key: value for key in CONFIG_OVERRIDES if (value := app.node.try_get_context(key)) is not None
     }
     overrides.update(extra_overrides or {})
-    config = StageConfig.for_stage(stage, overrides)
+    region = stack_region(app, env)
+    config = StageConfig.for_stage(stage, overrides).in_region(region)
     config.check_deployable()  # before bundling: a prod synth without an alarm subscriber stops here
     stack_id = stack_id or f"MemoryLayer-{stage}"
     bundle_dir = app.node.try_get_context("bundle_dir")
@@ -64,7 +69,26 @@ def create_stack(
         with_deps=with_deps,
         embeddings=config.embeddings,
     )
-    return MemoryLayerStack(app, stack_id, config=config, assets=assets, env=env)
+    return MemoryLayerStack(
+        app, stack_id, config=config, assets=assets, env=env or Environment(region=region)
+    )
+
+
+def stack_region(app: App, env: Environment | None = None) -> str:
+    """The region the stack is synthesized for: ``env``'s, else ``-c region=``, else the CLI's
+    (``CDK_DEFAULT_REGION``, from the profile or ``AWS_REGION``). Never left to deploy time: what the stack
+    may use depends on it (infra/regions.py)."""
+    region = (
+        (env.region if env is not None else None)
+        or app.node.try_get_context("region")
+        or os.environ.get("CDK_DEFAULT_REGION")
+    )
+    if not region or Token.is_unresolved(region):
+        raise ValueError(
+            "no region to synthesize for: pass -c region=<region> (or configure the CLI's default region, "
+            "which cdk passes as CDK_DEFAULT_REGION); what the stack uses depends on what the region offers"
+        )
+    return str(region)
 
 
 def main() -> None:

@@ -12,6 +12,8 @@ from typing import Any
 from aws_cdk import RemovalPolicy
 from aws_cdk import aws_logs as logs
 
+from infra.regions import capabilities
+
 PROJECT = "memorylayer"
 STAGES = ("dev", "prod")
 FUNCTION_NAMES = (
@@ -162,6 +164,11 @@ class StageConfig:
     # turning it on raises the floor to that unless ``db_min_acu`` is given, and refuses a lower one.
     performance_insights: bool = False
     trace_export: str = "agent"
+    # The sandbox function in Lambda's tenant isolation mode (``-c tenant_isolation=off`` for an account that
+    # refuses it, "not supported for this account"); off by itself where the region lacks it (infra/regions.py).
+    tenant_isolation: bool = True
+    # The region the stack is pinned to (``StageConfig.in_region``); None only for a config not yet placed.
+    region: str | None = None
 
     def __post_init__(self) -> None:
         if self.embeddings not in EMBEDDINGS:
@@ -222,6 +229,31 @@ class StageConfig:
                 f"{UNRESERVED_MINIMUM}: reserve at most {self.account_concurrency - UNRESERVED_MINIMUM} in all, or "
                 "raise the quota first"
             )
+
+    def in_region(self, region: str) -> StageConfig:
+        """This config pinned to ``region``: each feature the region lacks (infra/regions.py) falls back (no
+        SnapStart, no RDS Proxy, no tenant isolation); ``fallbacks`` says which."""
+        offered = capabilities(region)
+        return replace(
+            self,
+            region=region,
+            snap_start=self.snap_start and offered.snap_start,
+            use_proxy=self.use_proxy and offered.rds_proxy,
+            tenant_isolation=self.tenant_isolation and offered.tenant_isolation,
+        )
+
+    def fallbacks(self) -> list[str]:
+        """What this stage would use but its region lacks (the synth warning lists them)."""
+        if self.region is None:
+            return []
+        wanted = _STAGES[self.stage]
+        missing = capabilities(self.region).missing()
+        used = {
+            "Lambda SnapStart": wanted.snap_start,
+            "RDS Proxy": wanted.use_proxy,
+            "Lambda tenant isolation": True,
+        }
+        return [name for name in missing if used[name]]
 
     @property
     def removal_policy(self) -> RemovalPolicy:

@@ -33,6 +33,8 @@ SECONDS_PER_MONTH = HOURS_PER_MONTH * 3600
 # (aws.amazon.com/<service>/pricing). Entered on PRICES_AS_OF from the team's knowledge of those pages: the session
 # had no access to them. Re-read them there before relying on a figure, and change the date with them.
 PRICES_AS_OF = "2026-12-01"
+# The region those prices are of, so the stack is synthesized there (it refuses to synthesize for none).
+PRICES_REGION = "us-east-1"
 PRICES: dict[str, float] = {
     "nat_gateway_hour": 0.045,  # per NAT gateway-hour (its $0.045/GB data processing is usage)
     "public_ipv4_hour": 0.005,  # per public IPv4 address-hour (an Elastic IP, attached or not)
@@ -814,7 +816,12 @@ def synthesize(stage: str, context: dict[str, str]) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory(prefix="ml-cost-") as tmp:
         # prod refuses to synthesize without an alarm subscriber; it changes no price.
-        defaults = {"bundle": "skip", "bundle_dir": f"{tmp}/bundle", "alarm_email": "cost@example.invalid"}
+        defaults = {
+            "bundle": "skip",
+            "bundle_dir": f"{tmp}/bundle",
+            "alarm_email": "cost@example.invalid",
+            "region": PRICES_REGION,
+        }
         app = App(context={**defaults, **context}, outdir=f"{tmp}/cdk.out")
         stack = create_stack(app, stage)
         return dict(app.synth().get_stack_by_name(stack.stack_name).template)

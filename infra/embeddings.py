@@ -207,8 +207,10 @@ class EmbeddingEndpoint(Construct):
             ),
         )
 
-        # Application Auto Scaling uses its SageMaker service-linked role whatever role is passed, so pass
-        # that one rather than let CDK create an unused role.
+        # No RoleARN: Application Auto Scaling then uses its SageMaker service-linked role and creates it if the
+        # account has none yet (a fresh account has none, and naming it by ARN fails "Unable to assume IAM
+        # role"). CDK would otherwise make a role of its own that the service ignores, so pass the SLR's name
+        # and delete the property from the template.
         scaling_role = iam.Role.from_role_arn(
             self,
             "ScalingRole",
@@ -225,6 +227,9 @@ class EmbeddingEndpoint(Construct):
             max_capacity=config.embed_max_instances,
             role=scaling_role,
         )
+        cfn_target = scaling.node.default_child
+        assert isinstance(cfn_target, appscaling.CfnScalableTarget)
+        cfn_target.add_property_deletion_override("RoleARN")
         scaling.node.add_dependency(self.inference_component)
         scaling.scale_to_track_metric(
             "InvocationsPerCopy",

@@ -7,7 +7,8 @@ function no longer needs a network-less VPC to be network-less:
   permissions on "*" that a VPC function's role holds were the most useful thing an escape could take);
 - tenant isolation mode: an execution environment only ever serves one tenant id (every invoke must pass
   one: boto3's ``TenantId``), so what one tenant's code leaves in a process never meets another's. Lambda
-  bills it per environment created, nothing at idle; it rules out SnapStart;
+  bills it per environment created, nothing at idle; it rules out SnapStart. Where the region or account lacks
+  it (infra/regions.py, ``-c tenant_isolation=off``) the function has no tenancy config and invokes carry no id;
 - its environment holds nothing; fixed memory and timeout; no retries;
 - only the sandbox API function's role may invoke it; alarms on its errors and throttles.
 
@@ -32,7 +33,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from aws_cdk import AssetHashType, Duration, Stack, Token
+from aws_cdk import AssetHashType, Duration, Stack
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as cw_actions
 from aws_cdk import aws_iam as iam
@@ -76,8 +77,6 @@ WASM_ARCH = "aarch64"
 PRECOMPILE_ENV = "ML_SANDBOX_PRECOMPILE"
 # The only third-party package the sandbox asset may import.
 THIRD_PARTY = frozenset({"wasmtime"})
-# Tenant isolation mode is offered in every commercial region but this one (Asia Pacific (New Zealand)).
-NO_TENANT_ISOLATION_REGIONS = frozenset({"ap-southeast-6"})
 
 
 def sandbox_requirements(root: Path = REPO_ROOT) -> list[str]:
@@ -299,10 +298,9 @@ class SandboxFunction(Construct):
     ) -> None:
         super().__init__(scope, construct_id)
         stack = Stack.of(self)
-        if not Token.is_unresolved(stack.region) and stack.region in NO_TENANT_ISOLATION_REGIONS:
-            raise ValueError(
-                f"the sandbox function needs Lambda tenant isolation, which {stack.region} lacks"
-            )
+        # Without tenant isolation (a region or account that lacks it: config.tenant_isolation) the WASI guest
+        # still isolates each execution, but an execution environment may serve several tenants in turn.
+        self.tenant_isolation = config.tenant_isolation
         function_name = f"{config.prefix}-sandbox"
         # Named by CloudFormation (the function's LoggingConfig points at it): kept in prod, it never collides.
         self.log_group = log_group(self, "Logs", config=config, key=key)
@@ -338,7 +336,7 @@ class SandboxFunction(Construct):
             log_group=self.log_group,
             tracing=lambda_.Tracing.DISABLED,  # X-Ray would need a permission; nothing to trace inside
             environment_encryption=key,
-            tenancy_config=lambda_.TenancyConfig.PER_TENANT,
+            tenancy_config=lambda_.TenancyConfig.PER_TENANT if config.tenant_isolation else None,
             # A retry would run caller code twice; the caller decides.
             retry_attempts=0,
         )
@@ -357,6 +355,8 @@ class SandboxFunction(Construct):
         caller.add_environment("MEMORYLAYER_CONTEXT_EXECUTOR", "lambda")
         caller.add_environment("MEMORYLAYER_CONTEXT_SANDBOX_FUNCTION", self.function.function_name)
         caller.add_environment("MEMORYLAYER_CONTEXT_MAX_EXEC_SECONDS", str(EXEC_SECONDS))
+        if not self.tenant_isolation:  # an invoke with a TenantId is refused by a function without the mode
+            caller.add_environment("MEMORYLAYER_CONTEXT_SANDBOX_TENANT_ISOLATION", "false")
 
     def add_alarms(self, topic: sns.ITopic) -> None:
         """Errors (the handler itself failed) and throttles (more executions than the account or reservation

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_cdk import CfnOutput, CfnResource, Stack, TagManager, Tags
+from aws_cdk import Annotations, CfnOutput, CfnResource, Stack, TagManager, Tags
 from constructs import Construct
 
 from infra.api import Api
@@ -43,6 +43,14 @@ class MemoryLayerStack(Stack):
         )
         config.check_deployable()
         self.config = config
+        fallbacks = config.fallbacks()
+        if fallbacks:  # infra/regions.py: what the stage would use but the region lacks, and what replaces it
+            Annotations.of(self).add_warning_v2(
+                "memorylayer:region-fallback",
+                f"{config.region} lacks {', '.join(fallbacks)}: deployed without (plain versions instead of "
+                "SnapStart, direct IAM-authenticated connections instead of RDS Proxy, no tenancy config on the "
+                "sandbox function); infra/README.md, Regions",
+            )
         key = Encryption(self, "Encryption", config=config).key
         network = Network(self, "Network", config=config, key=key)
         self.network = network

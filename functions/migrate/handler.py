@@ -17,6 +17,8 @@ killed mid-statement with its connection; such a graph is built by ``memorylayer
 
 from __future__ import annotations
 
+import time
+
 import psycopg
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -33,6 +35,8 @@ PHYSICAL_ID = "memorylayer-schema"
 # the pause before the old graph is dropped (bulk.DROP_GRACE_S) and the drop; or, cut off, abandoning the build
 # and dropping its invalid index.
 REBUILD_MARGIN_MS = 60_000
+# Of a deploy, at most this long for workspaces' own graphs (vector_index.ensure); the rest are built after it.
+DEPLOY_DEDICATED_BUDGET_MS = 120_000
 
 
 @logger.inject_lambda_context
@@ -44,8 +48,13 @@ def handler(event: dict, context: LambdaContext) -> dict:
     if request == "Delete":
         return {"PhysicalResourceId": event.get("PhysicalResourceId", PHYSICAL_ID)}
     settings = get_settings()
+    # The workspaces' own graphs get a bounded share of a deploy: a deploy waits for this resource, and one that
+    # failed at the function's limit would roll back. What does not fit, the next indexing pass asks for.
+    budget_ms = min(DEPLOY_DEDICATED_BUDGET_MS, context.get_remaining_time_in_millis() - REBUILD_MARGIN_MS)
     applied = apply_migrations(
-        owner_target(settings), embedding_dimensions=settings.embedding_dimensions or 384
+        owner_target(settings),
+        embedding_dimensions=settings.embedding_dimensions or 384,
+        dedicated_deadline=time.monotonic() + max(0, budget_ms) / 1000,
     )
     logger.info("migrations applied", extra={"applied": applied, "request": request})
     return {"PhysicalResourceId": PHYSICAL_ID, "Data": {"Applied": ",".join(applied) or "none"}}
@@ -59,14 +68,15 @@ def _rebuild_vector_index(remaining_ms: int) -> dict:
     # An ask that waited behind the build it asked for (Lambda queues asynchronous invokes past the function's
     # concurrency), or one from before a build here ran out of time: nothing to build here.
     ahead = owner.plan_as_owner(settings, dims)
+    timeout_ms = max(1, remaining_ms - REBUILD_MARGIN_MS)
     if not ahead.wants_bulk or ahead.timed_out:
         result: dict = {"status": "too_large" if ahead.timed_out else "not_needed"}
-        # No bulk build: the own graphs of workspaces grown past the threshold since the last one (none: [])
-        if own := owner.dedicated_as_owner(settings, dims):
+        # No bulk build: the own graphs of workspaces grown past the threshold since the last one, or left by a
+        # build out of time (none: []), as many as fit; none after a build too large for the function.
+        if not ahead.timed_out and (own := owner.dedicated_as_owner(settings, dims, timeout_ms=timeout_ms)):
             result["dedicated"] = own
         logger.info("vector graph rebuild not started", extra=result)
         return result
-    timeout_ms = max(1, remaining_ms - REBUILD_MARGIN_MS)
     try:
         built = owner.rebuild_as_owner(settings, dims, timeout_ms=timeout_ms)
     except psycopg.errors.QueryCanceled as exc:

@@ -245,6 +245,10 @@ class Settings(BaseSettings):
     # sandbox function (context_sandbox_function, set by the stack); off: every /v1/context route answers 501.
     context_executor: Literal["wasm", "lambda", "off"] = "wasm"
     context_sandbox_function: str | None = None
+    # The sandbox function runs in Lambda's tenant isolation mode, which needs a TenantId on every invoke and
+    # refuses one without it; false where the region or account lacks the mode (infra/regions.py), where an
+    # invoke must carry none.
+    context_sandbox_tenant_isolation: bool = True
     context_wasm_path: str | None = None  # python.wasm (default: the bundled copy, else the venv's)
     context_max_variables: int = Field(default=1000, ge=1, le=100_000)
     context_max_exec_seconds: float = Field(default=30.0, gt=0, le=300)

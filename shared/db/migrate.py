@@ -48,10 +48,16 @@ def migration_files() -> list[tuple[str, str]]:
     return [(name, (folder / name).read_text()) for name in names]
 
 
-def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: int = 384) -> list[str]:
+def apply_migrations(
+    target: ConnectionTarget | str,
+    *,
+    embedding_dimensions: int = 384,
+    dedicated_deadline: float | None = None,
+) -> list[str]:
     """Apply pending migrations, then the repeatable files that changed, and make sure the HNSW index and the
     recall function for the configured embedding size exist. Returns the migrations applied (the repeatable
-    files applied are logged)."""
+    files applied are logged). ``dedicated_deadline`` (``time.monotonic()``): the workspaces' own graphs only
+    until then, the rest left to the next indexing pass (``vector_index.ensure``)."""
     if isinstance(target, str):
         target = ConnectionTarget(target)
     applied: list[str] = []
@@ -71,7 +77,7 @@ def apply_migrations(target: ConnectionTarget | str, *, embedding_dimensions: in
                     conn.execute("INSERT INTO schema_migrations (name) VALUES (%s)", (name,))
                 applied.append(name)
             apply_function_files(conn)
-            vector_index.ensure(conn, embedding_dimensions)
+            vector_index.ensure(conn, embedding_dimensions, dedicated_deadline=dedicated_deadline)
             ensure_stale_by_index(conn)
             ensure_workspace_text_index(conn)
             ensure_context_text_index(conn)

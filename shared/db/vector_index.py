@@ -30,8 +30,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -52,6 +54,9 @@ DEDICATED_MIN_ROWS = 10_000
 # single-tenant deployment would build its one graph twice).
 DEDICATED_MAX_SHARE = 0.5
 _BUILD_LOCK = 0x6D6C6776  # "mlgv": one rebuild at a time, whichever process asks
+# How often the owner's session checks, while building, that its client is still there: a migrate function
+# killed at Lambda's limit leaves a socket PostgreSQL would otherwise notice only when the build ends.
+CLIENT_CHECK_MS = 10_000
 
 
 def index_name(dims: int, generation: int) -> str:
@@ -210,11 +215,13 @@ def build_memory(owner: psycopg.Connection[Any], *, memory_mb: int, parallel_wor
     not through the proxy: these SETs pin nothing), reset afterwards."""
     owner.execute(f"SET maintenance_work_mem = '{int(memory_mb)}MB'")
     owner.execute(f"SET max_parallel_maintenance_workers = {int(parallel_workers)}")
+    owner.execute(f"SET client_connection_check_interval = {CLIENT_CHECK_MS}")
     try:
         yield
     finally:
         owner.execute("RESET maintenance_work_mem")
         owner.execute("RESET max_parallel_maintenance_workers")
+        owner.execute("RESET client_connection_check_interval")
 
 
 def create_graph(
@@ -350,12 +357,31 @@ def dedicated_missing(
     ]
 
 
-def create_dedicated(owner: psycopg.Connection[Any], dims: int, generation: int, workspace_id: str) -> bool:
+def create_dedicated(
+    owner: psycopg.Connection[Any],
+    dims: int,
+    generation: int,
+    workspace_id: str,
+    *,
+    timeout_ms: int | None = None,
+) -> bool:
     """CREATE INDEX CONCURRENTLY of ``workspace_id``'s own graph of ``generation`` (in autocommit), then its
-    record; False (nothing recorded) if the name is another workspace's (an 8-hex collision)."""
+    record; False (nothing recorded) if the name is another workspace's (an 8-hex collision). ``timeout_ms``:
+    cancelled after that long (QueryCanceled; the invalid index is dropped), as ``create_graph``."""
     name = dedicated_name(dims, generation, workspace_id)
     drop_invalid(owner, name)
-    owner.execute(index_ddl(dims, generation, workspace_id=workspace_id))
+    if timeout_ms is None:
+        owner.execute(index_ddl(dims, generation, workspace_id=workspace_id))
+    else:
+        owner.execute(f"SET statement_timeout = {max(1, int(timeout_ms))}")
+        try:
+            owner.execute(index_ddl(dims, generation, workspace_id=workspace_id))
+        except psycopg.errors.QueryCanceled:
+            owner.execute("RESET statement_timeout")
+            drop_invalid(owner, name)  # no write maintains it meanwhile
+            raise
+        finally:
+            owner.execute("RESET statement_timeout")
     row = owner.execute("SELECT pg_get_indexdef(to_regclass(%s))", (name,)).fetchone()
     if not row or f"(workspace_id = {workspace_literal(workspace_id)}::text)" not in (row[0] or ""):
         return False
@@ -367,6 +393,41 @@ def create_dedicated(owner: psycopg.Connection[Any], dims: int, generation: int,
     return True
 
 
+@dataclass(frozen=True)
+class DedicatedBuilds:
+    built: list[str]  # the workspaces whose own graph was built now
+    left: list[str]  # those still missing one: out of time, left for the next pass
+    timed_out: bool  # a build was cancelled at the deadline (one own graph alone did not fit)
+
+
+def build_dedicated_until(
+    owner: psycopg.Connection[Any],
+    dims: int,
+    generation: int,
+    *,
+    deadline: float | None,
+    min_rows: int | None = None,
+    max_share: float | None = None,
+) -> DedicatedBuilds:
+    """``build_dedicated`` bounded by ``deadline`` (``time.monotonic()``; None: unbounded): each build gets the
+    time left as its statement timeout, one cut off is dropped, and the workspaces not reached are left for the
+    next pass (they stay in ``dedicated_missing``)."""
+    missing = dedicated_missing(owner, dims, generation, min_rows=min_rows, max_share=max_share)
+    built: list[str] = []
+    for i, workspace_id in enumerate(missing):
+        left_ms = None if deadline is None else int((deadline - time.monotonic()) * 1000)
+        if left_ms is not None and left_ms <= 0:
+            return DedicatedBuilds(built, missing[i:], timed_out=False)
+        try:
+            if create_dedicated(owner, dims, generation, workspace_id, timeout_ms=left_ms):
+                built.append(workspace_id)
+        except psycopg.errors.QueryCanceled as exc:
+            if left_ms is None or "statement timeout" not in (exc.diag.message_primary or ""):
+                raise  # cancelled by hand: a failure like any other
+            return DedicatedBuilds(built, missing[i:], timed_out=True)
+    return DedicatedBuilds(built, [], timed_out=False)
+
+
 def build_dedicated(
     owner: psycopg.Connection[Any],
     dims: int,
@@ -374,21 +435,32 @@ def build_dedicated(
     *,
     min_rows: int | None = None,
     max_share: float | None = None,
+    deadline: float | None = None,
 ) -> list[str]:
     """Every workspace over ``min_rows`` in ``generation``'s graph without its own graph yet gets one (a workspace
-    of a bulk rebuild, or one grown past the threshold by single writes since); returns their ids."""
-    built = []
-    for workspace_id in dedicated_missing(owner, dims, generation, min_rows=min_rows, max_share=max_share):
-        if create_dedicated(owner, dims, generation, workspace_id):
-            built.append(workspace_id)
-    return built
+    of a bulk rebuild, or one grown past the threshold by single writes since), as many as fit before
+    ``deadline`` (``build_dedicated_until``); returns those built."""
+    return build_dedicated_until(
+        owner, dims, generation, deadline=deadline, min_rows=min_rows, max_share=max_share
+    ).built
 
 
-def ensure(owner: psycopg.Connection[Any], dims: int) -> None:
+def mark_timed_out(owner: psycopg.Connection[Any], dims: int) -> None:
+    """A build too large for the caller's time (an own graph alone did not fit): asks stop until a build
+    publishes (``build_state``'s ``timed_out``; the owner builds it with ``memorylayer index --bulk``)."""
+    owner.execute(
+        "UPDATE vector_index_generations SET build_timed_out_at = now() WHERE dims = %s", (int(dims),)
+    )
+
+
+def ensure(owner: psycopg.Connection[Any], dims: int, *, dedicated_deadline: float | None = None) -> None:
     """The graph of the published generation for ``dims``, the lookup of the pending tail, and no pre-0021
     graph. Built CONCURRENTLY (``owner`` is in autocommit, outside the migrations' transactions): a new
-    embedding size on a populated table still takes the build's time."""
+    embedding size on a populated table still takes the build's time. The workspaces' own graphs only until
+    ``dedicated_deadline`` (``time.monotonic()``; a deploy's migrate passes one): the rest are the next indexing
+    pass's (the worker asks for them: shared/domain/indexing/indexer.py)."""
     dims = int(dims)
+    owner.execute(f"SET client_connection_check_interval = {CLIENT_CHECK_MS}")
     # Recall's exact arm finds a workspace's pending rows here (any G: ``vector_gen > G``).
     drop_invalid(owner, "memories_vector_gen")
     owner.execute(
@@ -404,4 +476,4 @@ def ensure(owner: psycopg.Connection[Any], dims: int) -> None:
     owner.execute(index_ddl(dims, generation))
     # 0006's graph over vector_indexed: code since 0021 walks the generation's graph instead.
     drop_older(owner, dims, generation)
-    build_dedicated(owner, dims, generation)
+    build_dedicated(owner, dims, generation, deadline=dedicated_deadline)

@@ -63,7 +63,10 @@ def template() -> dict[str, Any]:
     from infra.app import create_stack
 
     root = Path(tempfile.mkdtemp(prefix="ml-synth-"))
-    app = App(context={"bundle": "skip", "bundle_dir": str(root / "bundle")}, outdir=str(root / "out"))
+    app = App(
+        context={"bundle": "skip", "bundle_dir": str(root / "bundle"), "region": REGION},
+        outdir=str(root / "out"),
+    )
     stack = create_stack(app, "dev", stack_id="MemoryLayer-dev")
     out = app.synth().get_stack_by_name(stack.stack_name).template
     shutil.rmtree(root, ignore_errors=True)

@@ -28,6 +28,9 @@ from infra.app import create_stack  # noqa: E402
 from infra.nag import add_nag_checks  # noqa: E402
 
 ALARM_EMAIL = "ops@example.com"
+# The region every variant is pinned to (the stack refuses to synthesize for none); tests/infra/test_region_table.py
+# synthesizes the others.
+REGION = "us-east-1"
 # variant -> (stage, context overrides)
 VARIANTS: dict[str, tuple[str, dict[str, str]]] = {
     "dev": ("dev", {}),
@@ -68,7 +71,9 @@ class Synth:
 def synth(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synth]:
     root = tmp_path_factory.mktemp("cdk")
     outdir = root / "cdk.out"
-    app = App(context={"bundle": "skip", "bundle_dir": str(root / "bundle")}, outdir=str(outdir))
+    app = App(
+        context={"bundle": "skip", "bundle_dir": str(root / "bundle"), "region": REGION}, outdir=str(outdir)
+    )
     stacks = {
         variant: create_stack(app, stage, stack_id=f"MemoryLayer-{variant}", extra_overrides=overrides)
         for variant, (stage, overrides) in VARIANTS.items()

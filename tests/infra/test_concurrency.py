@@ -12,7 +12,7 @@ from aws_cdk.assertions import Template
 
 from infra.app import create_stack
 from infra.config import RESERVABLE, SUGGESTED_RESERVATIONS, StageConfig, parse_reservations
-from tests.infra.conftest import ALARM_EMAIL, Synth
+from tests.infra.conftest import ALARM_EMAIL, REGION, Synth
 
 # Lambda functions (ours and the sandbox), by short name: memorylayer-<stage>-<name>
 PREFIX = {"dev": "memorylayer-dev-", "prod": "memorylayer-prod-"}
@@ -45,7 +45,10 @@ def test_nothing_is_reserved_unless_asked(synth: Synth, variant: str) -> None:
 
 
 def test_asked_for_reservations_are_set_and_watched(tmp_path: Path) -> None:
-    app = App(context={"bundle": "skip", "bundle_dir": str(tmp_path)}, outdir=str(tmp_path / "out"))
+    app = App(
+        context={"bundle": "skip", "bundle_dir": str(tmp_path), "region": REGION},
+        outdir=str(tmp_path / "out"),
+    )
     stack = create_stack(
         app,
         "prod",
@@ -75,7 +78,10 @@ def test_asked_for_reservations_are_set_and_watched(tmp_path: Path) -> None:
 
 
 def test_a_total_that_leaves_less_than_100_unreserved_is_refused_before_bundling(tmp_path: Path) -> None:
-    app = App(context={"bundle": "skip", "bundle_dir": str(tmp_path)}, outdir=str(tmp_path / "out"))
+    app = App(
+        context={"bundle": "skip", "bundle_dir": str(tmp_path), "region": REGION},
+        outdir=str(tmp_path / "out"),
+    )
     with pytest.raises(ValueError) as refused:
         create_stack(
             app,

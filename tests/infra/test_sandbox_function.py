@@ -122,26 +122,6 @@ def test_context_environment_routes_reach_the_caller_function(synth: Synth) -> N
     assert "ANY /v1/context/{proxy+}" in routes
 
 
-def test_a_region_without_tenant_isolation_is_refused(tmp_path: Path) -> None:
-    from aws_cdk import App, Environment
-
-    from infra.config import StageConfig
-    from infra.stack import MemoryLayerStack
-
-    app = App(context={"bundle": "skip", "bundle_dir": str(tmp_path)}, outdir=str(tmp_path / "out"))
-    from infra.bundle import build_assets
-
-    assets = build_assets(out_dir=tmp_path / "lambda", with_deps=False)
-    with pytest.raises(ValueError, match="ap-southeast-6"):
-        MemoryLayerStack(
-            app,
-            "MemoryLayer-nz",
-            config=StageConfig.for_stage("dev"),
-            assets=assets,
-            env=Environment(account="123456789012", region="ap-southeast-6"),
-        )
-
-
 # --- the asset -----------------------------------------------------------------------------------------------
 
 

@@ -17,7 +17,7 @@ from infra.migrations import FUNCTIONS_DIR, MIGRATIONS_DIR, RESOURCE_TYPE, migra
 from infra.nag import MIN_REASON_LENGTH
 from infra.queue import MAX_RECEIVE_COUNT
 from shared.db.recall import hot_function, own_function
-from tests.infra.conftest import VARIANTS, Synth
+from tests.infra.conftest import REGION, VARIANTS, Synth
 
 STAGES = ("dev", "prod")
 ALL_VARIANTS = tuple(VARIANTS)
@@ -696,7 +696,8 @@ def test_otlp_export_reaches_xray_from_the_ipv6_only_egress_through_an_interface
         if e["Properties"].get("VpcEndpointType") == "Interface"
     ]
     props = endpoint["Properties"]
-    assert props["ServiceName"] == {"Fn::Join": ["", ["com.amazonaws.", {"Ref": "AWS::Region"}, ".xray"]]}
+    # The stack is pinned to its region (infra/regions.py), so the service name is literal.
+    assert props["ServiceName"] == f"com.amazonaws.{REGION}.xray"
     assert props["PrivateDnsEnabled"] is True
     assert all("egress" in ref_id(subnet) for subnet in props["SubnetIds"])
     assert len(props["SubnetIds"]) == 1, "dev keeps its interface endpoints to one AZ"
@@ -761,7 +762,7 @@ def test_dual_stack_vpc_with_nat_only_for_outside_providers(synth: Synth, varian
     if variant.endswith("-gpu"):
         assert len(services) == 1 and "sagemaker.runtime" in services[0]
     elif variant.endswith("-otlp"):
-        assert len(services) == 1 and services[0].endswith('".xray"]]}')
+        assert len(services) == 1 and services[0] == f'"com.amazonaws.{REGION}.xray"'
     else:
         assert services == []
 
@@ -898,6 +899,10 @@ def test_gpu_embeddings_scale_to_zero_with_inference_components(synth: Synth) ->
         (target,) = synth.resources(variant, "AWS::ApplicationAutoScaling::ScalableTarget").values()
         assert target["Properties"]["MinCapacity"] == 0
         assert target["Properties"]["ScalableDimension"] == "sagemaker:inference-component:DesiredCopyCount"
+        # No role named: Application Auto Scaling uses (and on a fresh account creates) its service-linked role,
+        # and no role of CDK's stands in for it.
+        assert "RoleARN" not in target["Properties"]
+        assert "AWSServiceRoleForApplicationAutoScaling" not in json.dumps(synth.templates[variant])
         policies = [
             p["Properties"]
             for p in synth.resources(variant, "AWS::ApplicationAutoScaling::ScalingPolicy").values()
@@ -1049,7 +1054,10 @@ def test_prod_refuses_to_synthesize_without_an_alarm_subscriber(tmp_path: Any) -
 
     from infra.app import create_stack
 
-    app = App(context={"bundle": "skip", "bundle_dir": str(tmp_path)}, outdir=str(tmp_path / "out"))
+    app = App(
+        context={"bundle": "skip", "bundle_dir": str(tmp_path), "region": REGION},
+        outdir=str(tmp_path / "out"),
+    )
     with pytest.raises(ValueError, match="alarm_email"):
         create_stack(app, "prod")
 

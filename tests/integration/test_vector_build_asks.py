@@ -12,6 +12,8 @@ direct; the Lambda API stubbed at the wire (botocore's Stubber: an ask nobody ex
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -92,7 +94,7 @@ def _marks(owner: str) -> dict[str, Any]:
     return row
 
 
-def _migrate(owner: str, *, timeout_ms: int) -> dict[str, Any]:
+def _migrate(owner: str, *, timeout_ms: int, event: dict[str, Any] | None = None) -> dict[str, Any]:
     """The migrate function's answer to the worker's ask, invoked with ``timeout_ms`` left, as the owner of the
     test's database (its environment as the stack sets it, but the owner's DSN for the secret)."""
     with pytest.MonkeyPatch.context() as env:
@@ -103,7 +105,7 @@ def _migrate(owner: str, *, timeout_ms: int) -> dict[str, Any]:
             from functions.migrate import handler as migrate
 
             context = LambdaContext.for_function(FUNCTION, timeout_ms=timeout_ms)
-            return migrate.handler({"action": "rebuild_vector_index"}, cast(Any, context))
+            return migrate.handler(event or {"action": "rebuild_vector_index"}, cast(Any, context))
         finally:
             get_settings.cache_clear()
 
@@ -233,3 +235,151 @@ def test_a_workspace_grown_large_between_builds_gets_its_own_graph_through_one_a
             "SELECT to_regclass(%s) IS NOT NULL", (vector_index.dedicated_name(DIMS, built.generation, WS),)
         ).fetchone() == (True,)
     assert worker.index_vectors()["status"] == "done"  # it has one now: no further ask
+
+
+def _own_graphs(owner: str) -> set[str]:
+    """Every own-graph index of the table, valid or not (a cancelled build leaves an invalid one)."""
+    with psycopg.connect(owner) as conn:
+        rows = conn.execute(
+            "SELECT relname FROM pg_class WHERE relkind = 'i' AND relname ~ '^memories_embedding_[0-9]+_g[0-9]+_w'"
+        ).fetchall()
+    return {r[0] for r in rows}
+
+
+def _two_large_workspaces(services: Services, owner: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """WS and a second workspace bulk-written and in the published graph, both past a lowered threshold with no
+    graph of their own yet; returns the published generation."""
+    _bulk(services, 400, seed=44)
+    rng = random.Random(45)
+    services.memories.batch(
+        "ws_asks_2",
+        BatchRequest(
+            operations=[BatchCreate(op="create", content=uniform_sentence(rng)) for _ in range(350)]
+        ),
+    )
+    with psycopg.connect(owner, autocommit=True) as conn:
+        built = bulk_build.rebuild(conn, DIMS, memory_mb=Settings().vector_build_memory_mb, drop_grace_s=0)
+    assert built is not None and built.dedicated == ()
+    monkeypatch.setattr(vector_index, "DEDICATED_MIN_ROWS", 300)
+    monkeypatch.setattr(vector_index, "DEDICATED_MAX_SHARE", 1.0)
+    with psycopg.connect(owner) as conn:
+        assert vector_index.dedicated_missing(conn, DIMS, built.generation) == [WS, "ws_asks_2"]
+    return built.generation
+
+
+def test_a_deploy_bounds_the_own_graph_builds_and_leaves_the_rest_to_the_next_pass(
+    stack, lambda_api, monkeypatch
+):
+    """A deploy's migrate (Create/Update) gives the workspaces' own graphs only the time it has: with none left,
+    each build is cancelled, its invalid index dropped, and the deploy still succeeds (no rollback). The worker's
+    next pass asks for them, and the function builds them there."""
+    services, owner = stack
+    generation = _two_large_workspaces(services, owner, monkeypatch)
+    from functions.migrate.handler import REBUILD_MARGIN_MS
+
+    deploy = {"RequestType": "Update", "PhysicalResourceId": "memorylayer-schema"}
+    done = _migrate(owner, timeout_ms=REBUILD_MARGIN_MS + 1, event=deploy)
+    assert done["PhysicalResourceId"] == "memorylayer-schema"
+    assert _own_graphs(owner) == set()  # nothing built, nothing invalid left behind
+    with psycopg.connect(owner) as conn:
+        assert vector_index.dedicated(conn, DIMS, generation) == set()
+    assert _marks(owner)["timed_out"] is False  # a deploy's budget says nothing about the function's
+
+    _expect_ask(lambda_api)
+    assert services.worker.index_vectors()["status"] == "done"
+    assert _migrate(owner, timeout_ms=900_000) == {"status": "not_needed", "dedicated": [WS, "ws_asks_2"]}
+    assert len(_own_graphs(owner)) == 2
+
+
+def _end_when_a_drop_waits(owner: str, writer: psycopg.Connection[Any]) -> threading.Thread:
+    """Rolls ``writer`` back once a DROP INDEX CONCURRENTLY waits on a lock (the cancelled build's invalid index:
+    the drop waits for every open transaction on the table), or after a minute whatever happens."""
+
+    def watch() -> None:
+        try:
+            with psycopg.connect(owner, autocommit=True) as watcher:
+                give_up = time.monotonic() + 60
+                while time.monotonic() < give_up:
+                    waiting = watcher.execute(
+                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                        "AND query ILIKE 'DROP INDEX CONCURRENTLY%'"
+                    ).fetchone()
+                    if waiting and waiting[0]:
+                        return
+                    time.sleep(0.05)
+        finally:
+            writer.rollback()
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_an_own_graph_too_large_for_the_function_is_cancelled_and_asked_for_no_more(
+    stack, lambda_api, monkeypatch
+):
+    """The function's own-graph pass with too little time: PostgreSQL cancels the build, its invalid index goes,
+    ``building`` stays clear, and the size is marked too large, so the worker stops asking (an ask nobody expects
+    fails the stub) instead of repeating the build on every pass. The build is held past its 2 s by a writer's
+    open transaction (CREATE INDEX CONCURRENTLY waits for it), so it is cut off by the bound, not by luck; the
+    writer ends once the drop of the cancelled build's index waits for it (DROP INDEX CONCURRENTLY waits too)."""
+    services, owner = stack
+    _two_large_workspaces(services, owner, monkeypatch)
+    from functions.migrate.handler import REBUILD_MARGIN_MS
+
+    with psycopg.connect(owner) as writer:
+        writer.execute("LOCK TABLE memories IN ROW EXCLUSIVE MODE")  # an open write transaction
+        released = _end_when_a_drop_waits(owner, writer)
+        assert _migrate(owner, timeout_ms=REBUILD_MARGIN_MS + 2000) == {"status": "not_needed"}
+        released.join()
+    assert _own_graphs(owner) == set()
+    marks = _marks(owner)
+    assert marks["building"] is None and marks["timed_out"] is True
+    assert services.worker.index_vectors()["status"] == "done"  # no ask
+    assert _migrate(owner, timeout_ms=900_000) == {"status": "too_large"}
+    assert _own_graphs(owner) == set()
+
+
+def test_a_rebuild_out_of_time_for_the_own_graphs_publishes_and_a_later_pass_builds_them(stack, monkeypatch):
+    """The bulk build's table-wide graph fits, the workspaces' own graphs do not (the clock the own graphs read
+    is past the deadline): the generation is published without them, named as left, and the next pass of
+    ``dedicated_as_owner`` builds them; the owner's session checks its client while building."""
+    import types
+
+    from shared.domain.indexing import dedicated_as_owner
+
+    services, owner = stack
+    generation = _two_large_workspaces(services, owner, monkeypatch)
+    _bulk(services, 50, seed=46)
+    late = types.SimpleNamespace(monotonic=lambda: time.monotonic() + 3600)
+    with monkeypatch.context() as clock:
+        clock.setattr(vector_index, "time", late)
+        with psycopg.connect(owner, autocommit=True) as conn:
+            built = bulk_build.rebuild(
+                conn, DIMS, memory_mb=Settings().vector_build_memory_mb, drop_grace_s=0, timeout_ms=600_000
+            )
+    assert built is not None and built.generation == generation + 1
+    assert built.dedicated == () and built.dedicated_left == (WS, "ws_asks_2")
+    assert _marks(owner) == {
+        "published": generation + 1,
+        "building": None,
+        "since": False,
+        "timed_out": False,
+    }
+    assert _own_graphs(owner) == set()
+    settings = services.settings.model_copy(update={"database_owner_url": owner})
+    assert dedicated_as_owner(settings, DIMS, timeout_ms=600_000) == [WS, "ws_asks_2"]
+    assert _own_graphs(owner) == {
+        vector_index.dedicated_name(DIMS, generation + 1, w) for w in (WS, "ws_asks_2")
+    }
+
+
+def test_the_build_session_checks_that_its_client_is_still_there(stack) -> None:
+    """A migrate function killed mid-build leaves a dead socket: the owner's build session polls for it, so
+    PostgreSQL cancels the build instead of running on with the lock."""
+    _, owner = stack
+    with psycopg.connect(owner, autocommit=True) as conn:
+        with vector_index.build_memory(conn, memory_mb=64, parallel_workers=0):
+            row = conn.execute("SHOW client_connection_check_interval").fetchone()
+            assert row == ("10s",)
+        assert conn.execute("SHOW client_connection_check_interval").fetchone() == ("0",)

@@ -74,3 +74,28 @@ def test_a_missing_interpreter_is_a_clear_answer_not_a_crash(tmp_path):
         answer["code"] == "interpreter_missing"
         and "shared.domain.context_env.interpreter fetch" in answer["error"]
     )
+
+
+def test_without_tenant_isolation_an_invoke_carries_no_tenant_id():
+    """A sandbox function without the mode (a region or account that lacks it) refuses an invoke with a TenantId."""
+    client = boto3.client("lambda", region_name="us-east-1", aws_access_key_id="x", aws_secret_access_key="x")
+    executor = create_executor(
+        Settings(
+            context_executor="lambda",
+            context_sandbox_function="memorylayer-dev-sandbox",
+            context_sandbox_tenant_isolation=False,
+        )
+    )
+    assert isinstance(executor, LambdaExecutor)
+    executor._client = client
+    expected = {
+        "FunctionName": "memorylayer-dev-sandbox",
+        "InvocationType": "RequestResponse",
+        "Payload": ANY,
+    }
+    with Stubber(client) as stub:
+        stub.add_response(
+            "invoke", {"StatusCode": 200, "Payload": body({"ok": True, "result": "2"})}, expected
+        )
+        assert executor.run({"op": "execute", "code": "1 + 1"}, tenant_id="tn_acme")["result"] == "2"
+        stub.assert_no_pending_responses()

@@ -52,8 +52,9 @@ class LambdaExecutor:
     Lambda's 6 MB synchronous payload limit bounds the state it can carry (docs/context-environment.md).
     """
 
-    def __init__(self, function_name: str, client: Any = None) -> None:
+    def __init__(self, function_name: str, client: Any = None, *, tenant_isolation: bool = True) -> None:
         self.function_name = function_name
+        self.tenant_isolation = tenant_isolation
         self._client = client  # made on first use: a context pack never pays for boto3's Lambda client
 
     @property
@@ -69,14 +70,15 @@ class LambdaExecutor:
     def run(self, request: dict[str, Any], *, tenant_id: str | None = None) -> dict[str, Any]:
         from botocore.exceptions import ClientError
 
-        # The function runs in tenant isolation mode: one tenant's calls never share an execution environment
-        # (its memory, its /tmp) with another's. Lambda requires the id on every invoke.
+        # In tenant isolation mode one tenant's calls never share an execution environment (its memory, its /tmp)
+        # with another's; Lambda then requires the id on every invoke, and refuses it on a function without the mode.
+        tenancy = {"TenantId": tenant_id or DEFAULT_TENANT} if self.tenant_isolation else {}
         try:
             response = self.client.invoke(
                 FunctionName=self.function_name,
                 InvocationType="RequestResponse",
                 Payload=json.dumps(request).encode(),
-                TenantId=tenant_id or DEFAULT_TENANT,
+                **tenancy,
             )
         except ClientError as exc:
             if exc.response.get("Error", {}).get("Code") == "TooManyRequestsException":
@@ -100,5 +102,7 @@ def create_executor(settings: Settings) -> Executor | None:
     if settings.context_executor == "lambda":
         if not settings.context_sandbox_function:
             raise ValueError("context_executor=lambda needs MEMORYLAYER_CONTEXT_SANDBOX_FUNCTION")
-        return LambdaExecutor(settings.context_sandbox_function)
+        return LambdaExecutor(
+            settings.context_sandbox_function, tenant_isolation=settings.context_sandbox_tenant_isolation
+        )
     return LocalExecutor(settings.context_wasm_path)

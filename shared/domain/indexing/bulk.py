@@ -39,6 +39,7 @@ class Rebuild:
     dropped: str | None  # the previous generation's index
     dedicated: tuple[str, ...] = ()  # the workspaces whose own graph was built with it
     dedicated_seconds: float = 0.0  # those builds
+    dedicated_left: tuple[str, ...] = ()  # the workspaces whose own graph did not fit: the next pass's
 
 
 def rebuild(
@@ -60,7 +61,8 @@ def rebuild(
     get G+1 and are in the new graph (CONCURRENTLY takes in rows written during the build). A failed build
     leaves an invalid index, dropped by the next attempt; recall keeps G meanwhile. ``timeout_ms`` bounds the
     build (the caller's time left: the migrate function's): one cut off is abandoned as timed out and its invalid
-    index dropped at once (no write maintains it meanwhile)."""
+    index dropped at once (no write maintains it meanwhile); the workspaces' own graphs get what is left of it,
+    and those that do not fit are built by a later pass (``dedicated_left``)."""
     dims = int(dims)
     if not owner.autocommit:
         raise ValueError("rebuild needs an autocommit connection (CREATE INDEX CONCURRENTLY)")
@@ -75,9 +77,12 @@ def rebuild(
             try:
                 vector_index.create_graph(owner, dims, new, timeout_ms=timeout_ms)
                 build_s = time.monotonic() - built_at
-                # Each large workspace's own graph of G+1, before G+1 is published (a published generation has
-                # them).
-                dedicated = vector_index.build_dedicated(owner, dims, new)
+                # Each large workspace's own graph of G+1, before G+1 is published, in the time left: those that
+                # do not fit are the next pass's (``dedicated_as_owner``), and G+1 is published without them
+                # (an own graph changes recall's speed only).
+                deadline = None if timeout_ms is None else built_at + timeout_ms / 1000
+                own = vector_index.build_dedicated_until(owner, dims, new, deadline=deadline)
+                dedicated, dedicated_left = own.built, own.left
                 dedicated_s = time.monotonic() - built_at - build_s
             except psycopg.errors.QueryCanceled as exc:  # out of time, or cancelled by hand
                 timed_out = "statement timeout" in (exc.diag.message_primary or "")
@@ -96,5 +101,12 @@ def rebuild(
         time.sleep(max(0.0, DROP_GRACE_S if drop_grace_s is None else drop_grace_s))
         dropped = vector_index.drop_older(owner, dims, new)
         return Rebuild(
-            new, rows, round(build_s, 1), round(total_s, 1), dropped, tuple(dedicated), round(dedicated_s, 1)
+            new,
+            rows,
+            round(build_s, 1),
+            round(total_s, 1),
+            dropped,
+            tuple(dedicated),
+            round(dedicated_s, 1),
+            tuple(dedicated_left),
         )

@@ -107,6 +107,7 @@ class VectorIndexer:
             own_due = (
                 not ahead.wants_bulk
                 and not ahead.in_flight
+                and not ahead.timed_out  # one own graph alone outlasted the function: the owner's CLI builds it
                 and bool(vector_index.dedicated_missing(conn, dims, ahead.generation))
             )
         if own_due:

@@ -11,6 +11,8 @@ The app role may run no DDL: the migrate function (AWS), ``memorylayer index --b
 
 from __future__ import annotations
 
+import time
+
 from psycopg.rows import dict_row
 
 from shared.core.settings import Settings
@@ -48,12 +50,17 @@ def rebuild_as_owner(
         return bulk.rebuild(conn, dims, memory_mb=settings.vector_build_memory_mb, timeout_ms=timeout_ms)
 
 
-def dedicated_as_owner(settings: Settings, dims: int, *, target: ConnectionTarget | None = None) -> list[str]:
+def dedicated_as_owner(
+    settings: Settings, dims: int, *, target: ConnectionTarget | None = None, timeout_ms: int | None = None
+) -> list[str]:
     """The published generation's own graph for each workspace grown past ``vector_index.DEDICATED_MIN_ROWS``
     since it was built (rows written one at a time are in the published graph at once, so a workspace can cross
-    the threshold between rebuilds); returns those built now. Not while a rebuild holds the lock: it builds the
-    next generation's, and two builds at once would share the memory."""
+    the threshold between rebuilds, and a rebuild out of time leaves some); returns those built now. Not while a
+    rebuild holds the lock: it builds the next generation's, and two builds at once would share the memory.
+    ``timeout_ms``: as many as fit (the rest are the next pass's); one that alone does not fit is cancelled and
+    marks the size timed out, so the asks stop until the owner builds it (``memorylayer index --bulk``)."""
     owner = target or owner_target(settings)
+    deadline = None if timeout_ms is None else time.monotonic() + timeout_ms / 1000
     with owner.connect(autocommit=True) as conn, vector_index.build_lock(conn) as locked:
         if not locked:
             return []
@@ -61,7 +68,10 @@ def dedicated_as_owner(settings: Settings, dims: int, *, target: ConnectionTarge
         with vector_index.build_memory(
             conn, memory_mb=settings.vector_build_memory_mb, parallel_workers=bulk.BUILD_PARALLEL_WORKERS
         ):
-            built = vector_index.build_dedicated(conn, dims, generation)
+            own = vector_index.build_dedicated_until(conn, dims, generation, deadline=deadline)
+        built = own.built
+        if own.timed_out and not built:
+            vector_index.mark_timed_out(conn, dims)
         if built:  # recall's function for each (shared/db/recall.py, own_function)
             ensure_recall_function(conn, dims, generation=generation)
         return built
