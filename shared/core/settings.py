@@ -245,9 +245,7 @@ class Settings(BaseSettings):
     # sandbox function (context_sandbox_function, set by the stack); off: every /v1/context route answers 501.
     context_executor: Literal["wasm", "lambda", "off"] = "wasm"
     context_sandbox_function: str | None = None
-    # The sandbox function runs in Lambda's tenant isolation mode, which needs a TenantId on every invoke and
-    # refuses one without it; false where the region or account lacks the mode (infra/regions.py), where an
-    # invoke must carry none.
+    # Lambda's tenant isolation mode (a TenantId on every invoke); false where the region lacks it (infra/regions.py)
     context_sandbox_tenant_isolation: bool = True
     context_wasm_path: str | None = None  # python.wasm (default: the bundled copy, else the venv's)
     context_max_variables: int = Field(default=1000, ge=1, le=100_000)
@@ -314,11 +312,8 @@ class Settings(BaseSettings):
 
     # --- queue and extraction ---
     extraction_queue_url: str | None = None
-    # Where vector-indexing asks go, so a long indexing run never holds up extraction jobs behind it (`make dev`
-    # gives it its own queue and reader); unset: the extraction queue.
-    indexing_queue_url: str | None = None
-    # The longest one indexing run takes from its queue message; a run that ends with rows still pending asks
-    # again, so other messages get their turn in between.
+    indexing_queue_url: str | None = None  # vector-indexing asks, off extraction's queue (unset: that queue)
+    # One indexing run's longest time; with rows still pending it asks again, so other messages get a turn.
     indexing_run_budget_s: float = Field(default=60.0, gt=0)
     sqs_endpoint_url: str | None = None
     sqs_port: int = 61002  # local moto SQS server started by `make dev`
