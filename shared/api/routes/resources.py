@@ -1,5 +1,5 @@
 """/v1/prompt-notes, /v1/agent-specifications, /v1/refinement-records: versioned resources, each family a
-declaration (``shared.api.families``) served by the generic routes (three when append-only, whose list has
+declaration (``shared.api.routes.families``) served by the generic routes (three when append-only, whose list has
 filters of its own)."""
 
 from typing import Annotated
@@ -9,7 +9,7 @@ from pydantic import Field
 
 from shared.api import schemas
 from shared.api.deps import CallerDep, ServicesDep
-from shared.api.families import (
+from shared.api.routes.families import (
     CONDITIONAL,
     Family,
     IdempotencyKey,

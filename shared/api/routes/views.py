@@ -1,5 +1,5 @@
 """/v1/workspaces/{workspace_id}/views: workspace views and their observers' published state, versioned documents
-as the reference serves them, two declared families (``shared.api.families``) addressed by key with the workspace
+as the reference serves them, two declared families (``shared.api.routes.families``) addressed by key with the workspace
 in the path. Every write is conditional: ``Idempotency-Key`` always, ``If-None-Match: *`` to create, ``If-Match:
 <etag>`` to replace, delete or restore (an observation's PUT takes exactly one of the two: it creates or
 replaces); a missing header is a 428, a stale ETag a 412."""
@@ -12,7 +12,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Path, Query, Response
 
 from shared.api.deps import CallerDep, ServicesDep
-from shared.api.families import CONDITIONAL, Family, IdempotencyKey, path_workspace, precondition, serve
+from shared.api.routes.families import (
+    CONDITIONAL,
+    Family,
+    IdempotencyKey,
+    path_workspace,
+    precondition,
+    serve,
+)
 from shared.api.routes.params import WorkspaceIdPath
 from shared.api.schemas import views as wire
 from shared.api.schemas.base import Wire
