@@ -20,8 +20,8 @@ from shared.api.routes.families import (
     PageToken,
     actor,
     required,
-    serve,
 )
+from shared.api.routes.family_routes import serve
 from shared.api.schemas.base import Wire
 from shared.api.schemas.resources import NextPageToken
 from shared.domain.resources import refinement_records as refinements

@@ -12,14 +12,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Path, Query, Response
 
 from shared.api.deps import CallerDep, ServicesDep
-from shared.api.routes.families import (
-    CONDITIONAL,
-    Family,
-    IdempotencyKey,
-    path_workspace,
-    precondition,
-    serve,
-)
+from shared.api.routes.families import CONDITIONAL, Family, IdempotencyKey, path_workspace, precondition
+from shared.api.routes.family_routes import serve
 from shared.api.routes.params import WorkspaceIdPath
 from shared.api.schemas import views as wire
 from shared.api.schemas.base import Wire
@@ -71,6 +65,7 @@ VIEWS = Family(
     create=wv.ViewCreate,
     replace=wv.ViewReplace,
     tag="workspace-views",
+    responses={"create": CONDITIONAL},
     params={"view_id": Path(pattern=wv.PATH_ID, description="The view's `view_id`.")},
     store=lambda svc: svc.views,
     named=False,

@@ -48,7 +48,7 @@ class ResourceHead(Wire):
         return cls.model_validate({name: merged[name] for name in cls.model_fields if name in merged})
 
 
-class _Versioned(ResourceHead):
+class VersionedHead(ResourceHead):
     schema_version: int = Field(description="The schema version of the document.")
     metadata: dict[str, Any] = Field(description="Any JSON object, as written.")
     revision: int = Field(description="Its revision: 1 at creation, one more for each accepted write.")
@@ -61,14 +61,14 @@ class _Versioned(ResourceHead):
 
 
 # ---------------------------------------------------------------------------------------------- prompt notes
-class PromptNote(_Versioned):
+class PromptNote(VersionedHead):
     title: str = Field(description="Its title.")
     content: str = Field(description="Its text.")
     enabled: bool = Field(description="Whether agents should use it.")
 
 
 # ------------------------------------------------------------------------------------- agent specifications
-class AgentSpecification(_Versioned):
+class AgentSpecification(VersionedHead):
     name: str = Field(description="The agent's name.")
     description: str = Field(description="What the agent is for.")
     instructions: str = Field(description="Its system instructions.")
