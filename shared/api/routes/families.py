@@ -243,7 +243,7 @@ class Family:
     def envelope(self) -> type[Wire]:
         return _model(
             f"{self.item.__name__}Response",
-            **{
+            {
                 self.one: (self.item, Field(description=self.words.get("one", f"The {self.label}."))),
                 **({"replayed": (Replayed, False)} if self.conditional else {}),
             },
@@ -255,7 +255,7 @@ class Family:
         text = self.words.get("many", f"The {self.label}s, most recently changed first.")
         return _model(
             f"{self.item.__name__}ListResponse",
-            **{self.many: (list[self.item], Field(description=text)), **fields},  # type: ignore[name-defined]
+            {self.many: (list[self.item], Field(description=text)), **fields},  # type: ignore[name-defined]
         )
 
     @cached_property
@@ -263,7 +263,7 @@ class Family:
         text = self.words.get("revision", f"The {self.label} as this revision left it.")
         return _model(
             f"{self.item.__name__}Revision",
-            **{
+            {
                 self.one: (self.item, Field(description=text)),
                 "action": (Action, ...),
                 "operation_id": (OperationId, ...),
@@ -275,8 +275,10 @@ class Family:
         text = self.words.get("revisions", "Its revisions, newest first.")
         return _model(
             f"{self.item.__name__}RevisionListResponse",
-            revisions=(list[self.revision], Field(description=text)),  # type: ignore[name-defined]
-            next_page_token=(NextPageToken, None),
+            {
+                "revisions": (list[self.revision], Field(description=text)),  # type: ignore[name-defined]
+                "next_page_token": (NextPageToken, None),
+            },
         )
 
     def written(
@@ -318,9 +320,9 @@ def versioned_item(name: str, body: type[RequestModel]) -> type[Wire]:
         for field_name, info in body.model_fields.items()
         if field_name not in VersionedHead.model_fields
     }
-    return _model(name, __base__=VersionedHead, **own)
+    return _model(name, own, base=VersionedHead)
 
 
-def _model(name: str, __base__: type[Wire] = Wire, **fields: Any) -> type[Wire]:
-    model: type[Wire] = create_model(name, __base__=__base__, __module__=Wire.__module__, **fields)
+def _model(name: str, fields: Mapping[str, Any], base: type[Wire] = Wire) -> type[Wire]:
+    model: type[Wire] = create_model(name, __base__=base, __module__=Wire.__module__, **fields)
     return model
