@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import AfterValidator, Field
 
 from shared.domain.requests import RequestModel
-from shared.domain.resources.service import Document
 
 
 def _non_blank(value: str) -> str:
@@ -49,10 +48,8 @@ ResourceMetadata = Annotated[
 
 class ResourceBody(RequestModel):
     """A family's write body, as the generic routes read it: ``workspace_id`` (unless the workspace is in the
-    path), ``key`` on a create, and ``document()``. No fields of its own, so a family's schema stays its own."""
+    path), and for the resource service's own stores ``key`` on a create and ``document()``. No fields of its own,
+    so a family's schema stays its own."""
 
     if TYPE_CHECKING:  # each family's body declares it where its wire has it
         workspace_id: str | None
-
-    def document(self) -> Document:
-        raise NotImplementedError
