@@ -125,7 +125,7 @@ OBSERVATIONS = Family(
 )
 
 serve(router, VIEWS)
-serve(router, OBSERVATIONS)
+serve(router, OBSERVATIONS, {"list", "revisions", "get"})
 
 
 @router.put(
@@ -162,3 +162,6 @@ def put_workspace_view_observation(
     if create and not written.replayed:
         response.status_code = 201
     return OBSERVATIONS.written(svc, workspace, written, response, {"view_id": view_id})
+
+
+serve(router, OBSERVATIONS, {"delete", "restore"})
