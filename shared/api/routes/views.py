@@ -164,4 +164,5 @@ def put_workspace_view_observation(
     return OBSERVATIONS.written(svc, workspace, written, response, {"view_id": view_id})
 
 
+# After the PUT, as the API has always listed an observation's routes.
 serve(router, OBSERVATIONS, {"delete", "restore"})
