@@ -1,17 +1,20 @@
 """/v1/data-providers: the registry of document sources, on the versioned-resource mechanism, as the reference
-serves it (create, list, get, update, delete, sync). Sync: a local provider has nothing to fetch (``[]``); another
-type is refused with 422 ``provider_sync_not_supported``. Secrets in ``connection_args`` are masked unless
-``reveal_secrets`` (asked by a key that may write)."""
+serves it: a declared family (create, get, update, delete, written unconditionally) with its list and sync. Sync:
+a local provider has nothing to fetch (``[]``); another type is refused with 422 ``provider_sync_not_supported``.
+Secrets in ``connection_args`` are masked unless ``reveal_secrets`` (asked by a key that may write)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Response
+from fastapi import APIRouter, Depends, Path, Query
+from pydantic import Field
 
 from shared.api.deps import CallerDep, PrincipalDep, ServicesDep, secrets_shown
-from shared.api.routes.resources import actor
+from shared.api.routes.families import Family, Registry
+from shared.api.routes.family_routes import serve
 from shared.api.schemas import data_providers as wire
+from shared.api.schemas.base import Wire
 from shared.domain.resources import data_providers as dp
 
 router = APIRouter(prefix="/v1/data-providers", tags=["data-providers"])
@@ -37,60 +40,54 @@ def _provider(row: dict[str, Any], reveal: bool) -> wire.DataProvider:
     return wire.DataProvider.from_row({**row, "content": dp.shown(row["content"], reveal=reveal)})
 
 
-@router.post("", status_code=201, response_model=wire.DataProviderResponse)
-def create_data_provider(
-    body: dp.DataProviderCreate, caller: CallerDep, svc: ServicesDep, reveal_secrets: RevealSecrets
-) -> wire.DataProviderResponse:
-    """Register a document source (type, name, config); the first revision."""
-    workspace = caller.workspace(body.workspace_id)
-    written = svc.data_providers.create(workspace, body, actor=actor(caller), tenant_id=caller.tenant_id)
-    return wire.DataProviderResponse(provider=_provider(written.row, reveal_secrets))
+DATA_PROVIDERS = Family(
+    dp.DATA_PROVIDERS,
+    "",
+    "provider_id",
+    "provider",
+    "providers",
+    wire.DataProvider,
+    create=dp.DataProviderCreate,
+    update=dp.DataProviderUpdate,
+    routes=frozenset({"create", "get", "update", "remove"}),
+    conditional=False,
+    at={"remove": ("DELETE", "", "delete_data_provider")},
+    params={"provider_id": Path(description="The provider's id.", max_length=200)},
+    store=lambda svc: Registry(svc.data_providers),
+    items=lambda svc, workspace, rows, reveal_secrets: [_provider(row, reveal_secrets) for row in rows],
+    answer_params={"reveal_secrets": RevealSecrets},
+    named=False,
+    listing_fields={
+        "total_count": (int, Field(description="How many the workspace has (counted up to 1000)."))
+    },
+    words={"many": "The providers, most recently changed first."},
+    texts={
+        "create": "Register a document source (type, name, config); the first revision.",
+        "get": "One provider by id; 404 `not_found` if the workspace has none by that id.",
+        "update": "Change the fields sent; still a revision.",
+        "remove": "Remove it for good, as the reference; documents it brought stay.",
+    },
+)
+
+serve(router, DATA_PROVIDERS, {"create"})
 
 
-@router.get("", response_model=wire.DataProviderListResponse)
+@router.get("", response_model=DATA_PROVIDERS.listing)
 def list_data_providers(
     caller: CallerDep,
     svc: ServicesDep,
     reveal_secrets: RevealSecrets,
     limit: Annotated[int, Query(ge=1, le=200, description="How many at most (1-200, default 50).")] = 50,
     offset: Annotated[int, Query(ge=0, le=1000, description="How many to skip (0-1000).")] = 0,
-) -> wire.DataProviderListResponse:
+) -> Wire:
     """The workspace's providers, newest first, with the total count."""
     rows, total = svc.data_providers.listing(caller.workspace(), limit=limit, offset=offset)
-    return wire.DataProviderListResponse(
-        providers=[_provider(r, reveal_secrets) for r in rows], total_count=total
+    return DATA_PROVIDERS.listing.model_validate(
+        {"providers": [_provider(r, reveal_secrets) for r in rows], "total_count": total}
     )
 
 
-@router.get("/{provider_id}", response_model=wire.DataProviderResponse)
-def get_data_provider(
-    provider_id: ProviderId, caller: CallerDep, svc: ServicesDep, reveal_secrets: RevealSecrets
-) -> wire.DataProviderResponse:
-    """One provider by id; 404 `not_found` if the workspace has none by that id."""
-    row = svc.data_providers.get(caller.workspace(), provider_id)
-    return wire.DataProviderResponse(provider=_provider(row, reveal_secrets))
-
-
-@router.put("/{provider_id}", response_model=wire.DataProviderResponse)
-def update_data_provider(
-    provider_id: ProviderId,
-    body: dp.DataProviderUpdate,
-    caller: CallerDep,
-    svc: ServicesDep,
-    reveal_secrets: RevealSecrets,
-) -> wire.DataProviderResponse:
-    """Change the fields sent; still a revision."""
-    written = svc.data_providers.update(
-        caller.workspace(body.workspace_id), provider_id, body, actor=actor(caller)
-    )
-    return wire.DataProviderResponse(provider=_provider(written.row, reveal_secrets))
-
-
-@router.delete("/{provider_id}", status_code=204, response_class=Response)
-def delete_data_provider(provider_id: ProviderId, caller: CallerDep, svc: ServicesDep) -> Response:
-    """Remove it for good, as the reference; documents it brought stay."""
-    svc.data_providers.delete(caller.workspace(), provider_id)
-    return Response(status_code=204)
+serve(router, DATA_PROVIDERS, {"get", "update", "remove"})
 
 
 @router.post(

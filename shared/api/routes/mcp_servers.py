@@ -1,21 +1,24 @@
 """/v1/mcp-servers: an MCP server registry (one record per ``.mcp.json`` entry) on the versioned-resource
-mechanism, as the reference serves it: create, list, get, update, delete, resolve, ``.mcp.json`` import and
-export, hash sync. Secrets are masked unless ``reveal_secrets``."""
+mechanism, as the reference serves it: a declared family (create, get, update, delete, written unconditionally)
+with resolve, ``.mcp.json`` import and export, and hash sync beside it. Secrets are masked unless
+``reveal_secrets``."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Response
+from fastapi import APIRouter, Depends, Path, Query
+from pydantic import Field
 
 from shared.api.deps import CallerDep, PrincipalDep, ServicesDep, secrets_shown
-from shared.api.routes.resources import Limit, actor
+from shared.api.routes.families import Family, Limit, Registry, actor
+from shared.api.routes.family_routes import serve
 from shared.api.schemas import mcp_servers as wire
+from shared.api.schemas.base import Wire
 from shared.domain.resources import mcp_servers as mcp
 
 router = APIRouter(prefix="/v1/mcp-servers", tags=["mcp-servers"])
 
-ServerId = Annotated[str, Path(description="The server's id.", max_length=200)]
 Reveal = Annotated[
     bool,
     Query(
@@ -38,17 +41,37 @@ def _server(row: dict[str, Any], reveal: bool) -> wire.McpServer:
     )
 
 
-@router.post("", status_code=201, response_model=wire.McpServerResponse)
-def create_mcp_server(
-    body: mcp.McpServerCreate, caller: CallerDep, svc: ServicesDep, reveal_secrets: RevealSecrets
-) -> wire.McpServerResponse:
-    """Register a server (stdio needs `command`, the others `url`); a taken name is a 409."""
-    workspace = caller.workspace(body.workspace_id)
-    written = svc.mcp_servers.create(workspace, body, actor=actor(caller), tenant_id=caller.tenant_id)
-    return wire.McpServerResponse(mcp_server=_server(written.row, reveal_secrets))
+MCP_SERVERS = Family(
+    mcp.MCP_SERVERS,
+    "",
+    "server_id",
+    "mcp_server",
+    "mcp_servers",
+    wire.McpServer,
+    create=mcp.McpServerCreate,
+    update=mcp.McpServerUpdate,
+    routes=frozenset({"create", "get", "update", "remove"}),
+    conditional=False,
+    at={"remove": ("DELETE", "", "delete_mcp_server")},
+    params={"server_id": Path(description="The server's id.", max_length=200)},
+    store=lambda svc: Registry(svc.mcp_servers),
+    items=lambda svc, workspace, rows, reveal_secrets: [_server(row, reveal_secrets) for row in rows],
+    answer_params={"reveal_secrets": RevealSecrets},
+    named=False,
+    listing_fields={"total_count": (int, Field(description="How many are in this answer."))},
+    words={"many": "The servers, most recently changed first."},
+    texts={
+        "create": "Register a server (stdio needs `command`, the others `url`); a taken name is a 409.",
+        "get": "One server by id; secrets in its config are masked unless `reveal_secrets`.",
+        "update": "Change the fields sent (`metadata` merged); still a revision.",
+        "remove": "Remove it for good (its name is free again), as the reference.",
+    },
+)
+
+serve(router, MCP_SERVERS, {"create"})
 
 
-@router.get("", response_model=wire.McpServerListResponse)
+@router.get("", response_model=MCP_SERVERS.listing)
 def list_mcp_servers(
     caller: CallerDep,
     svc: ServicesDep,
@@ -62,7 +85,7 @@ def list_mcp_servers(
     include_shadowed: Annotated[bool, Query(description="Accepted: one workspace shadows nothing.")] = False,
     limit: Limit = 100,
     offset: Annotated[int, Query(ge=0, le=10000, description="How many to skip (0-10000).")] = 0,
-) -> wire.McpServerListResponse:
+) -> Wire:
     """The workspace's servers, most recently changed first."""
     rows = svc.mcp_servers.listing(
         caller.workspace(),
@@ -74,7 +97,7 @@ def list_mcp_servers(
         offset=offset,
     )
     servers = [_server(row, reveal_secrets) for row in rows]
-    return wire.McpServerListResponse(mcp_servers=servers, total_count=len(servers))
+    return MCP_SERVERS.listing.model_validate({"mcp_servers": servers, "total_count": len(servers)})
 
 
 @router.post("/resolve", response_model=wire.McpServerResolveResponse)
@@ -105,41 +128,16 @@ def export_mcp_servers(caller: CallerDep, svc: ServicesDep, reveal_secrets: Reve
     return mcp.mcp_json([mcp.shown(row["content"], reveal=reveal_secrets) for row in rows])
 
 
-@router.get("/{server_id}", response_model=wire.McpServerResponse)
-def get_mcp_server(
-    server_id: ServerId, caller: CallerDep, svc: ServicesDep, reveal_secrets: RevealSecrets
-) -> wire.McpServerResponse:
-    """One server by id; secrets in its config are masked unless `reveal_secrets`."""
-    return wire.McpServerResponse(
-        mcp_server=_server(svc.mcp_servers.get(caller.workspace(), server_id), reveal_secrets)
-    )
-
-
-@router.put("/{server_id}", response_model=wire.McpServerResponse)
-def update_mcp_server(
-    server_id: ServerId,
-    body: mcp.McpServerUpdate,
-    caller: CallerDep,
-    svc: ServicesDep,
-    reveal_secrets: RevealSecrets,
-) -> wire.McpServerResponse:
-    """Change the fields sent (`metadata` merged); still a revision."""
-    written = svc.mcp_servers.update(
-        caller.workspace(body.workspace_id), server_id, body, actor=actor(caller)
-    )
-    return wire.McpServerResponse(mcp_server=_server(written.row, reveal_secrets))
-
-
-@router.delete("/{server_id}", status_code=204, response_class=Response)
-def delete_mcp_server(server_id: ServerId, caller: CallerDep, svc: ServicesDep) -> Response:
-    """Remove it for good (its name is free again), as the reference."""
-    svc.mcp_servers.delete(caller.workspace(), server_id)
-    return Response(status_code=204)
+# After /export: a request is matched against the routes in order.
+serve(router, MCP_SERVERS, {"get", "update", "remove"})
 
 
 @router.post("/{server_id}/sync", response_model=wire.McpServerSyncResponse)
 def sync_mcp_server(
-    server_id: ServerId, body: mcp.McpServerSync, caller: CallerDep, svc: ServicesDep
+    server_id: Annotated[str, Path(description="The server's id.", max_length=200)],
+    body: mcp.McpServerSync,
+    caller: CallerDep,
+    svc: ServicesDep,
 ) -> wire.McpServerSyncResponse:
     """Compare a local config's hash with the server's: push, pull, conflict or in_sync (nothing written)."""
     row = svc.mcp_servers.get(caller.workspace(body.workspace_id), server_id)

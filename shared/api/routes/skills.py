@@ -10,27 +10,22 @@ import json
 import re
 import tarfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Response
 from fastapi.responses import StreamingResponse
+from pydantic import Field
 
 from shared.api.deps import CallerDep, ServicesDep
-from shared.api.routes.resources import (
-    CONDITIONAL,
-    IdempotencyKey,
-    IfMatch,
-    IfNoneMatch,
-    IncludeDeleted,
-    Limit,
-    PageToken,
-    actor,
-    required,
-)
+from shared.api.routes.families import CONDITIONAL, ById, Family, Limit
+from shared.api.routes.family_routes import serve
 from shared.api.schemas import skills as wire
+from shared.api.schemas.base import Wire
 from shared.core.errors import InvalidInput
 from shared.domain.resources import skills as sk
 from shared.domain.resources.service import Precondition, Written
+from shared.domain.resources.skill_service import SkillService
 
 router = APIRouter(prefix="/v1/skills", tags=["skills"])
 
@@ -39,6 +34,7 @@ FilePath = Annotated[str, Path(description="The file's path in the bundle.", max
 
 
 def _skills(svc: Any, workspace_id: str, rows: list[dict[str, Any]]) -> list[wire.Skill]:
+    """Skills as answered: with their manifest hash and their files' bundle hash."""
     hashes = svc.skills.bundle_hashes(workspace_id, rows)
     return [
         wire.Skill.from_row({**row, "manifest_hash": sk.manifest_hash(row), "bundle_hash": hashes[row["id"]]})
@@ -46,45 +42,86 @@ def _skills(svc: Any, workspace_id: str, rows: list[dict[str, Any]]) -> list[wir
     ]
 
 
-def _answer(svc: Any, workspace_id: str, written: Written, response: Response) -> wire.SkillResponse:
-    response.headers["ETag"] = written.row["etag"]
-    return wire.SkillResponse(skill=_skills(svc, workspace_id, [written.row])[0], replayed=written.replayed)
-
-
 def _file(row: dict[str, Any]) -> wire.SkillFileInfo:
     return wire.SkillFileInfo.model_validate({name: row[name] for name in wire.SkillFileInfo.model_fields})
 
 
-def _conditional(caller: Any, idempotency_key: str | None, if_match: str | None) -> Precondition:
-    return Precondition(
-        required(idempotency_key, "Idempotency-Key"), required(if_match, "If-Match"), actor(caller)
-    )
+@dataclass(frozen=True)
+class Skills(ById):
+    """The skill service as the family's store: its create takes inline files, its replace keeps what the
+    manifest does not say, and it has the reference's unconditional update and delete."""
+
+    skills: SkillService
+
+    def create(
+        self,
+        workspace_id: str,
+        body: Any,
+        pre: Precondition | None,
+        *,
+        tenant_id: str,
+        actor: str | None = None,
+    ) -> Written:
+        return self.skills.create(workspace_id, body, pre, actor=actor, tenant_id=tenant_id)
+
+    def replace(self, workspace_id: str, address: str, body: Any, pre: Precondition) -> Written:
+        return self.skills.replace(workspace_id, address, body, pre)
+
+    def update(self, workspace_id: str, address: str, body: Any, *, actor: str | None) -> Written:
+        return self.skills.update(workspace_id, address, body, actor=actor)
+
+    def remove(self, workspace_id: str, address: str, *, actor: str | None) -> None:
+        self.skills.delete_now(workspace_id, address, actor=actor)
 
 
-@router.post("", status_code=201, response_model=wire.SkillResponse, responses=CONDITIONAL)
-def create_skill(
-    body: sk.SkillCreate,
-    caller: CallerDep,
-    svc: ServicesDep,
-    response: Response,
-    idempotency_key: IdempotencyKey = None,
-    if_none_match: IfNoneMatch = None,
-) -> wire.SkillResponse:
-    """Create a skill. With `Idempotency-Key` and `If-None-Match: *` a conditional create (no inline files);
-    without them the reference's plain create (inline `files` allowed). A taken name is a 409."""
-    pre = None
-    if idempotency_key or if_none_match:
-        pre = Precondition(
-            required(idempotency_key, "Idempotency-Key"),
-            required(if_none_match, "If-None-Match"),
-            actor(caller),
-        )
-    workspace = caller.workspace(body.workspace_id)
-    written = svc.skills.create(workspace, body, pre, actor=actor(caller), tenant_id=caller.tenant_id)
-    return _answer(svc, workspace, written, response)
+SKILLS = Family(
+    sk.SKILLS,
+    "",
+    "skill_id",
+    "skill",
+    "skills",
+    wire.Skill,
+    create=sk.SkillCreate,
+    replace=sk.SkillReplace,
+    update=sk.SkillUpdate,
+    routes=frozenset({"create", "revisions", "get", "replace", "update", "delete", "restore", "remove"}),
+    optional_conditions=True,
+    body_workspace=False,
+    at={
+        "replace": ("PUT", "/manifest", "replace_skill_manifest"),
+        "delete": ("POST", "/delete", "delete_skill_manifest"),
+        "restore": ("POST", "/restore", "restore_skill_manifest"),
+        "remove": ("DELETE", "", "delete_skill"),
+    },
+    responses={"create": CONDITIONAL},
+    params={"skill_id": Path(description="The skill's id.", max_length=200)},
+    store=lambda svc: Skills(svc.resources, sk.SKILLS, svc.skills),
+    items=_skills,
+    named=False,
+    listing_fields={"total_count": (int, Field(description="How many are in this answer."))},
+    words={
+        "revision": "The skill as this revision left it (its current `bundle_hash`).",
+        "revisions": "Its manifest revisions, newest first.",
+    },
+    texts={
+        "create": "Create a skill. With `Idempotency-Key` and `If-None-Match: *` a conditional create (no inline "
+        "files);\nwithout them the reference's plain create (inline `files` allowed). A taken name is a 409.",
+        "revisions": "Its manifest revisions (create, replace, delete, restore), newest first; files are not in "
+        "them.",
+        "get": "One skill; the `ETag` header is its manifest revision's.",
+        "replace": "Replace its whole manifest: send `Idempotency-Key` and `If-Match` (a stale ETag is a 412).",
+        "update": "Change the fields sent (metadata is merged): an unconditional write, still a revision.",
+        "delete": "Tombstone it (files kept; `restore` revives it): send `Idempotency-Key` and `If-Match`.",
+        "restore": "Revive a tombstone with its manifest and files: send `Idempotency-Key` and `If-Match`.",
+        "remove": "The unconditional delete: a tombstone like `POST /{id}/delete` (files kept for a restore).",
+    },
+)
 
 
-@router.get("", response_model=wire.SkillListResponse)
+serve(router, SKILLS, {"create"})
+
+
+@router.get("", response_model=SKILLS.listing)
 def list_skills(
     caller: CallerDep,
     svc: ServicesDep,
@@ -97,11 +134,11 @@ def list_skills(
     include_global: Annotated[bool, Query(description="Accepted: skills are per workspace here.")] = True,
     limit: Limit = 100,
     offset: Annotated[int, Query(ge=0, le=10000, description="How many to skip (0-10000).")] = 0,
-) -> wire.SkillListResponse:
+) -> Wire:
     """Live skills of the workspace, most recently changed first."""
     workspace = caller.workspace()
     rows = svc.skills.listing(workspace, name=name, enabled=enabled, limit=limit, offset=offset)
-    return wire.SkillListResponse(skills=_skills(svc, workspace, rows), total_count=len(rows))
+    return SKILLS.listing.model_validate({"skills": _skills(svc, workspace, rows), "total_count": len(rows)})
 
 
 @router.post("/resolve", response_model=wire.SkillResolveResponse)
@@ -115,33 +152,7 @@ def resolve_skill(body: sk.SkillResolve, caller: CallerDep, svc: ServicesDep) ->
     return wire.SkillResolveResponse(skill=skill, candidates=candidates)
 
 
-@router.get("/{skill_id}/revisions", response_model=wire.SkillRevisionListResponse)
-def list_skill_revisions(
-    skill_id: SkillId, caller: CallerDep, svc: ServicesDep, limit: Limit = 100, page_token: PageToken = None
-) -> wire.SkillRevisionListResponse:
-    """Its manifest revisions (create, replace, delete, restore), newest first; files are not in them."""
-    workspace = caller.workspace()
-    page = svc.resources.revisions(sk.SKILLS, workspace, skill_id, limit=limit, page_token=page_token)
-    skills = _skills(svc, workspace, page.rows)
-    items = [
-        wire.SkillRevision(skill=skill, action=row["action"], operation_id=row["operation_id"])
-        for skill, row in zip(skills, page.rows, strict=True)
-    ]
-    return wire.SkillRevisionListResponse(revisions=items, next_page_token=page.next_page_token)
-
-
-@router.get("/{skill_id}", response_model=wire.SkillResponse)
-def get_skill(
-    skill_id: SkillId,
-    caller: CallerDep,
-    svc: ServicesDep,
-    response: Response,
-    include_deleted: IncludeDeleted = False,
-) -> wire.SkillResponse:
-    """One skill; the `ETag` header is its manifest revision's."""
-    workspace = caller.workspace()
-    row = svc.skills.get(workspace, skill_id, include_deleted=include_deleted)
-    return _answer(svc, workspace, Written(row), response)
+serve(router, SKILLS, {"revisions", "get"})
 
 
 @router.get(
@@ -158,68 +169,7 @@ def get_skill_manifest(
     return Response(content=sk.manifest_text(row), media_type="text/markdown")
 
 
-@router.put("/{skill_id}/manifest", response_model=wire.SkillResponse, responses=CONDITIONAL)
-def replace_skill_manifest(
-    skill_id: SkillId,
-    body: sk.SkillReplace,
-    caller: CallerDep,
-    svc: ServicesDep,
-    response: Response,
-    idempotency_key: IdempotencyKey = None,
-    if_match: IfMatch = None,
-) -> wire.SkillResponse:
-    """Replace its whole manifest: send `Idempotency-Key` and `If-Match` (a stale ETag is a 412)."""
-    pre = _conditional(caller, idempotency_key, if_match)
-    workspace = caller.workspace()
-    return _answer(svc, workspace, svc.skills.replace(workspace, skill_id, body, pre), response)
-
-
-@router.put("/{skill_id}", response_model=wire.SkillResponse)
-def update_skill(
-    skill_id: SkillId, body: sk.SkillUpdate, caller: CallerDep, svc: ServicesDep, response: Response
-) -> wire.SkillResponse:
-    """Change the fields sent (metadata is merged): an unconditional write, still a revision."""
-    workspace = caller.workspace()
-    return _answer(
-        svc, workspace, svc.skills.update(workspace, skill_id, body, actor=actor(caller)), response
-    )
-
-
-@router.post("/{skill_id}/delete", response_model=wire.SkillResponse, responses=CONDITIONAL)
-def delete_skill_manifest(
-    skill_id: SkillId,
-    caller: CallerDep,
-    svc: ServicesDep,
-    response: Response,
-    idempotency_key: IdempotencyKey = None,
-    if_match: IfMatch = None,
-) -> wire.SkillResponse:
-    """Tombstone it (files kept; `restore` revives it): send `Idempotency-Key` and `If-Match`."""
-    pre = _conditional(caller, idempotency_key, if_match)
-    workspace = caller.workspace()
-    return _answer(svc, workspace, svc.resources.delete(sk.SKILLS, workspace, skill_id, pre), response)
-
-
-@router.post("/{skill_id}/restore", response_model=wire.SkillResponse, responses=CONDITIONAL)
-def restore_skill_manifest(
-    skill_id: SkillId,
-    caller: CallerDep,
-    svc: ServicesDep,
-    response: Response,
-    idempotency_key: IdempotencyKey = None,
-    if_match: IfMatch = None,
-) -> wire.SkillResponse:
-    """Revive a tombstone with its manifest and files: send `Idempotency-Key` and `If-Match`."""
-    pre = _conditional(caller, idempotency_key, if_match)
-    workspace = caller.workspace()
-    return _answer(svc, workspace, svc.resources.restore(sk.SKILLS, workspace, skill_id, pre), response)
-
-
-@router.delete("/{skill_id}", status_code=204, response_class=Response)
-def delete_skill(skill_id: SkillId, caller: CallerDep, svc: ServicesDep) -> Response:
-    """The unconditional delete: a tombstone like `POST /{id}/delete` (files kept for a restore)."""
-    svc.skills.delete_now(caller.workspace(), skill_id, actor=actor(caller))
-    return Response(status_code=204)
+serve(router, SKILLS, {"replace", "update", "delete", "restore", "remove"})
 
 
 @router.post("/{skill_id}/sync", response_model=wire.SkillSyncResponse)

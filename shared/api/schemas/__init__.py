@@ -107,18 +107,8 @@ from shared.api.schemas.recall import (
 )
 from shared.api.schemas.resources import (
     AgentSpecification,
-    AgentSpecificationListResponse,
-    AgentSpecificationResponse,
-    AgentSpecificationRevision,
-    AgentSpecificationRevisionListResponse,
     PromptNote,
-    PromptNoteListResponse,
-    PromptNoteResponse,
-    PromptNoteRevision,
-    PromptNoteRevisionListResponse,
     RefinementRecord,
-    RefinementRecordListResponse,
-    RefinementRecordResponse,
     ResourceHead,
 )
 from shared.api.schemas.sandbox import (
@@ -269,18 +259,8 @@ __all__ = [
 # Versioned resources (prompt notes, agent specifications, refinement records).
 __all__ += [
     "AgentSpecification",
-    "AgentSpecificationListResponse",
-    "AgentSpecificationResponse",
-    "AgentSpecificationRevision",
-    "AgentSpecificationRevisionListResponse",
     "PromptNote",
-    "PromptNoteListResponse",
-    "PromptNoteResponse",
-    "PromptNoteRevision",
-    "PromptNoteRevisionListResponse",
     "RefinementRecord",
-    "RefinementRecordListResponse",
-    "RefinementRecordResponse",
     "ResourceHead",
 ]
 # Entity operations beyond the registry (card, provenance, related, insights, derive, backfill, seed, …).

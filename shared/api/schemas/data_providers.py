@@ -34,15 +34,6 @@ class DataProvider(Wire):
         return cls.model_validate({name: merged[name] for name in cls.model_fields if name in merged})
 
 
-class DataProviderResponse(Wire):
-    provider: DataProvider = Field(description="The data provider.")
-
-
-class DataProviderListResponse(Wire):
-    providers: list[DataProvider] = Field(description="The providers, most recently changed first.")
-    total_count: int = Field(description="How many the workspace has (counted up to 1000).")
-
-
 class DataProviderSyncResponse(Wire):
     provider_id: str = Field(description="The provider synced.")
     workspace_id: str = Field(description="Its workspace.")

@@ -32,15 +32,6 @@ class McpServer(ResourceHead):
     updated_at: UpdatedAt
 
 
-class McpServerResponse(Wire):
-    mcp_server: McpServer = Field(description="The MCP server.")
-
-
-class McpServerListResponse(Wire):
-    mcp_servers: list[McpServer] = Field(description="The servers, most recently changed first.")
-    total_count: int = Field(description="How many are in this answer.")
-
-
 class McpServerResolveResponse(Wire):
     mcp_server: McpServer | None = Field(default=None, description="The server resolved (null: none).")
     candidates: list[McpServer] = Field(

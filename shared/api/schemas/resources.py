@@ -48,7 +48,7 @@ class ResourceHead(Wire):
         return cls.model_validate({name: merged[name] for name in cls.model_fields if name in merged})
 
 
-class _Versioned(ResourceHead):
+class VersionedHead(ResourceHead):
     schema_version: int = Field(description="The schema version of the document.")
     metadata: dict[str, Any] = Field(description="Any JSON object, as written.")
     revision: int = Field(description="Its revision: 1 at creation, one more for each accepted write.")
@@ -61,35 +61,14 @@ class _Versioned(ResourceHead):
 
 
 # ---------------------------------------------------------------------------------------------- prompt notes
-class PromptNote(_Versioned):
+class PromptNote(VersionedHead):
     title: str = Field(description="Its title.")
     content: str = Field(description="Its text.")
     enabled: bool = Field(description="Whether agents should use it.")
 
 
-class PromptNoteResponse(Wire):
-    note: PromptNote = Field(description="The prompt note.")
-    replayed: Replayed = False
-
-
-class PromptNoteListResponse(Wire):
-    notes: list[PromptNote] = Field(description="The prompt notes, most recently changed first.")
-    next_page_token: NextPageToken = None
-
-
-class PromptNoteRevision(Wire):
-    note: PromptNote = Field(description="The prompt note as this revision left it.")
-    action: Action
-    operation_id: OperationId
-
-
-class PromptNoteRevisionListResponse(Wire):
-    revisions: list[PromptNoteRevision] = Field(description="Its revisions, newest first.")
-    next_page_token: NextPageToken = None
-
-
 # ------------------------------------------------------------------------------------- agent specifications
-class AgentSpecification(_Versioned):
+class AgentSpecification(VersionedHead):
     name: str = Field(description="The agent's name.")
     description: str = Field(description="What the agent is for.")
     instructions: str = Field(description="Its system instructions.")
@@ -106,29 +85,6 @@ class AgentSpecification(_Versioned):
     exec_policy_hint: str = Field(default="", description="A hint for its execution policy.")
     background: bool = Field(default=False, description="Whether it runs in the background.")
     enabled: bool = Field(default=True, description="Whether it may be used.")
-
-
-class AgentSpecificationResponse(Wire):
-    specification: AgentSpecification = Field(description="The agent specification.")
-    replayed: Replayed = False
-
-
-class AgentSpecificationListResponse(Wire):
-    specifications: list[AgentSpecification] = Field(
-        description="The specifications, most recently changed first."
-    )
-    next_page_token: NextPageToken = None
-
-
-class AgentSpecificationRevision(Wire):
-    specification: AgentSpecification = Field(description="The specification as this revision left it.")
-    action: Action
-    operation_id: OperationId
-
-
-class AgentSpecificationRevisionListResponse(Wire):
-    revisions: list[AgentSpecificationRevision] = Field(description="Its revisions, newest first.")
-    next_page_token: NextPageToken = None
 
 
 # --------------------------------------------------------------------------------------- refinement records
@@ -155,19 +111,3 @@ class RefinementRecord(ResourceHead):
     etag: str = Field(description="Its ETag (also the `ETag` header).")
     created_by: str | None = Field(default=None, description="Who wrote it (`key:<id>`; null: auth off).")
     created_at: CreatedAt
-
-
-class RefinementRecordResponse(Wire):
-    record: RefinementRecord = Field(description="The refinement record.")
-    replayed: Replayed = False
-
-
-class RefinementRecordListResponse(Wire):
-    records: list[RefinementRecord] = Field(description="The records, newest first.")
-    next_page_token: NextPageToken = None
-    scanned_count: int = Field(
-        default=0, description="How many records this page looked at (filters skip some)."
-    )
-    scan_truncated: bool = Field(
-        default=False, description="True when the scan stopped before the page filled: ask for the next page."
-    )

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from shared.api.schemas.base import Timestamp, Wire
 from shared.api.schemas.fields import CreatedAt, UpdatedAt
-from shared.api.schemas.resources import Action, NextPageToken, OperationId, Replayed, ResourceHead
+from shared.api.schemas.resources import ResourceHead
 
 
 class Skill(ResourceHead):
@@ -36,27 +36,6 @@ class Skill(ResourceHead):
     created_at: CreatedAt
     updated_at: UpdatedAt
     deleted_at: Timestamp | None = Field(default=None, description="When it was deleted (null: live).")
-
-
-class SkillResponse(Wire):
-    skill: Skill = Field(description="The skill.")
-    replayed: Replayed = False
-
-
-class SkillListResponse(Wire):
-    skills: list[Skill] = Field(description="The skills, most recently changed first.")
-    total_count: int = Field(description="How many are in this answer.")
-
-
-class SkillRevision(Wire):
-    skill: Skill = Field(description="The skill as this revision left it (its current `bundle_hash`).")
-    action: Action
-    operation_id: OperationId
-
-
-class SkillRevisionListResponse(Wire):
-    revisions: list[SkillRevision] = Field(description="Its manifest revisions, newest first.")
-    next_page_token: NextPageToken = None
 
 
 class SkillFileInfo(Wire):

@@ -11,7 +11,6 @@ from pydantic import Field
 
 from shared.api.schemas.base import Timestamp, Wire
 from shared.api.schemas.fields import CreatedAt, InWorkspace, ObjectId, TenantId, UpdatedAt
-from shared.api.schemas.resources import Action, NextPageToken, OperationId, Replayed
 from shared.domain.resources.workspace_views import ExecutionSite, ViewKind
 
 Etag = Field(description="The revision's ETag (also the `ETag` header): send it as `If-Match`.")
@@ -70,27 +69,6 @@ class WorkspaceView(Wire):
             | {"view_id": row["key"], "capabilities": content.get("capabilities", [])}
             | {"revision": row["revision"], "sequence": row["sequence"]}
         )
-
-
-class WorkspaceViewResponse(Wire):
-    view: WorkspaceView = Field(description="The view.")
-    replayed: Replayed = False
-
-
-class WorkspaceViewListResponse(Wire):
-    views: list[WorkspaceView] = Field(description="The views, most recently changed first.")
-    next_page_token: NextPageToken = None
-
-
-class WorkspaceViewRevision(Wire):
-    view: WorkspaceView = Field(description="The view as this revision left it.")
-    action: Action
-    operation_id: OperationId
-
-
-class WorkspaceViewRevisionListResponse(Wire):
-    revisions: list[WorkspaceViewRevision] = Field(description="Its revisions, newest first.")
-    next_page_token: NextPageToken = None
 
 
 class WorkspaceVcsObservation(Wire):
@@ -152,26 +130,3 @@ class WorkspaceViewObservation(Wire):
             | {"view_id": view_id, "observer_id": row["key"], "capabilities": content.get("capabilities", [])}
             | {"resource_revision": row["revision"], "resource_sequence": row["sequence"]}
         )
-
-
-class WorkspaceViewObservationResponse(Wire):
-    observation: WorkspaceViewObservation = Field(description="The observation.")
-    replayed: Replayed = False
-
-
-class WorkspaceViewObservationListResponse(Wire):
-    observations: list[WorkspaceViewObservation] = Field(
-        description="The view's live observations, most recently changed first."
-    )
-    next_page_token: NextPageToken = None
-
-
-class WorkspaceViewObservationRevision(Wire):
-    observation: WorkspaceViewObservation = Field(description="The observation as this revision left it.")
-    action: Action
-    operation_id: OperationId
-
-
-class WorkspaceViewObservationRevisionListResponse(Wire):
-    revisions: list[WorkspaceViewObservationRevision] = Field(description="Its revisions, newest first.")
-    next_page_token: NextPageToken = None

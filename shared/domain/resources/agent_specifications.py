@@ -8,8 +8,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from shared.core.fields import WorkspaceId
-from shared.domain.requests import RequestModel
-from shared.domain.resources.fields import Key, NonBlank, ResourceMetadata, SchemaVersion
+from shared.domain.resources.fields import Key, NonBlank, ResourceBody, ResourceMetadata, SchemaVersion
 from shared.domain.resources.service import Document, Kind
 
 AGENT_SPECIFICATIONS = Kind("agent_specification", "agent specification", "spec")
@@ -29,7 +28,7 @@ def _unique_names(values: list[str]) -> list[str]:
 Names = Annotated[list[str], AfterValidator(_unique_names)]
 
 
-class AgentSpecificationReplace(RequestModel):
+class AgentSpecificationReplace(ResourceBody):
     name: NonBlank = Field(min_length=1, max_length=200, description="The agent's name (not blank).")
     description: NonBlank = Field(
         min_length=1, max_length=4096, description="What the agent is for (not blank; up to 4096 characters)."

@@ -24,8 +24,7 @@ from pydantic import Field
 
 from shared.core.errors import Unprocessable
 from shared.core.fields import WorkspaceId
-from shared.domain.requests import RequestModel
-from shared.domain.resources.fields import NonBlank, ResourceMetadata
+from shared.domain.resources.fields import NonBlank, ResourceBody, ResourceMetadata
 from shared.domain.resources.service import Document, Kind, Precondition, ResourceService, Written
 
 DATA_PROVIDERS = Kind("data_provider", "data provider", "dp")
@@ -64,7 +63,7 @@ def shown(content: dict[str, Any], *, reveal: bool) -> dict[str, Any]:
     return {**content, "connection_args": mask_secrets(content.get("connection_args") or {})}
 
 
-class DataProviderCreate(RequestModel):
+class DataProviderCreate(ResourceBody):
     name: NonBlank = Field(
         min_length=1, max_length=200, description="Its name (1-200 characters, not blank)."
     )
@@ -90,7 +89,7 @@ class DataProviderCreate(RequestModel):
         return Document(1, {**content, "last_sync_at": None}, self.metadata)
 
 
-class DataProviderUpdate(RequestModel):
+class DataProviderUpdate(ResourceBody):
     name: NonBlank | None = Field(default=None, min_length=1, max_length=200, description="A new name.")
     description: str | None = Field(default=None, max_length=4096, description="A new description.")
     enabled: bool | None = Field(default=None, description="Enable or disable it.")

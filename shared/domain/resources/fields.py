@@ -12,9 +12,11 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for function-af
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AfterValidator, Field
+
+from shared.domain.requests import RequestModel
 
 
 def _non_blank(value: str) -> str:
@@ -42,3 +44,12 @@ ResourceMetadata = Annotated[
     dict[str, Any],
     Field(description="Any JSON object, stored and returned as given (not part of `content`)."),
 ]
+
+
+class ResourceBody(RequestModel):
+    """A family's write body, as the generic routes read it: ``workspace_id`` (unless the workspace is in the
+    path), and for the resource service's own stores ``key`` on a create and ``document()``. No fields of its own,
+    so a family's schema stays its own."""
+
+    if TYPE_CHECKING:  # each family's body declares it where its wire has it
+        workspace_id: str | None

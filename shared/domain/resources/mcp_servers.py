@@ -19,7 +19,7 @@ from pydantic import AfterValidator, Field, model_validator
 from shared.core.errors import InvalidInput
 from shared.core.fields import WorkspaceId
 from shared.domain.requests import RequestModel
-from shared.domain.resources.fields import ResourceMetadata
+from shared.domain.resources.fields import ResourceBody, ResourceMetadata
 from shared.domain.resources.service import Document, Kind
 
 MCP_SERVERS = Kind("mcp_server", "MCP server", "mcp")
@@ -81,7 +81,7 @@ def check_transport(content: dict[str, Any]) -> None:
         raise InvalidInput(f"url is required for {content['transport']} transport", code="mcp_url_required")
 
 
-class McpServerCreate(RequestModel):
+class McpServerCreate(ResourceBody):
     name: ServerName
     description: ServerDescription = None
     transport: Transport = Field(description="stdio, http, sse or streamable-http.")
@@ -108,7 +108,7 @@ class McpServerCreate(RequestModel):
         return Document(1, self.model_dump(include=set(CONFIG)), self.metadata)
 
 
-class McpServerUpdate(RequestModel):
+class McpServerUpdate(ResourceBody):
     """A partial change: the fields sent replace theirs, ``metadata`` is merged."""
 
     description: ServerDescription = None

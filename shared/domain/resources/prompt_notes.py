@@ -7,14 +7,13 @@ from typing import Any
 from pydantic import Field
 
 from shared.core.fields import WorkspaceId
-from shared.domain.requests import RequestModel
-from shared.domain.resources.fields import Key, NonBlank, ResourceMetadata, SchemaVersion
+from shared.domain.resources.fields import Key, NonBlank, ResourceBody, ResourceMetadata, SchemaVersion
 from shared.domain.resources.service import Document, Kind
 
 PROMPT_NOTES = Kind("prompt_note", "prompt note", "note")
 
 
-class PromptNoteReplace(RequestModel):
+class PromptNoteReplace(ResourceBody):
     title: NonBlank = Field(
         min_length=1, max_length=200, description="A title (1-200 characters, not blank)."
     )

@@ -9,8 +9,7 @@ from pydantic import Field, model_validator
 
 from shared.core.errors import InvalidInput
 from shared.core.fields import WorkspaceId
-from shared.domain.requests import RequestModel
-from shared.domain.resources.fields import Key, NonBlank, ResourceMetadata
+from shared.domain.resources.fields import Key, NonBlank, ResourceBody, ResourceMetadata
 from shared.domain.resources.service import Document, Kind
 
 REFINEMENT_RECORDS = Kind("refinement_record", "refinement record", "refine")
@@ -90,7 +89,7 @@ class RefinementExternalReference(_Part):
     attempt_id: str | None = _optional(500, "The attempt's id there.")
 
 
-class RefinementRecordCreate(RequestModel):
+class RefinementRecordCreate(ResourceBody):
     key: Key
     refinement_id: NonBlank = _text(200, "The refinement this record belongs to (its records share it).")
     phase: Phase = Field(description="proposal, decision, application or rollback.")

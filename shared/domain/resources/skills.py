@@ -24,7 +24,7 @@ from pydantic import AfterValidator, Field
 from shared.core.errors import InvalidInput, NotFound
 from shared.core.fields import WorkspaceId
 from shared.domain.requests import RequestModel
-from shared.domain.resources.fields import NonBlank, ResourceMetadata
+from shared.domain.resources.fields import NonBlank, ResourceBody, ResourceMetadata
 from shared.domain.resources.service import Document, Kind
 
 SKILLS = Kind("skill", "skill", "skl")
@@ -112,7 +112,7 @@ class SkillFileInline(RequestModel):
     mime_type: MimeType = None
 
 
-class SkillReplace(RequestModel):
+class SkillReplace(ResourceBody):
     """A whole manifest (PUT /v1/skills/{id}/manifest): what a conditional write replaces."""
 
     description: Description
@@ -128,7 +128,7 @@ class SkillReplace(RequestModel):
     enabled: bool = Field(default=True, description="Whether it is active (default true).")
 
 
-class SkillCreate(RequestModel):
+class SkillCreate(ResourceBody):
     name: SkillName
     description: Description
     version: Version = "0.1.0"
@@ -155,7 +155,7 @@ class SkillCreate(RequestModel):
         return Document(1, content, self.metadata)
 
 
-class SkillUpdate(RequestModel):
+class SkillUpdate(ResourceBody):
     """A partial change (PUT /v1/skills/{id}): the fields sent replace theirs, ``metadata`` is merged."""
 
     description: NonBlank | None = Field(
