@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 
 from shared.core.errors import InvalidInput
 from shared.core.fields import WorkspaceId
+from shared.domain.requests import RequestModel
 from shared.domain.resources.fields import Key, NonBlank, ResourceBody, ResourceMetadata
 from shared.domain.resources.service import Document, Kind
 
