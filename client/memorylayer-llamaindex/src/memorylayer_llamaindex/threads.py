@@ -10,25 +10,13 @@ The SDK has no thread methods yet, so this speaks plain httpx. A thread is creat
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import httpx
-from memorylayer import DEFAULT_TIMEOUT_S
+from memorylayer import DEFAULT_TIMEOUT_S, thread_id_for
 from memorylayer.errors import error_for_status
 
 __all__ = ["ThreadWriter", "thread_id_for"]
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9._:-]")
-
-
-def thread_id_for(prefix: str, key: str) -> str:
-    """A valid thread id for a chat key (ids are 1–128 of ``A-Za-z0-9._:-``).
-
-    >>> thread_id_for("llamaindex-", "alice@example.com")
-    'llamaindex-alice_example.com'
-    """
-    return (prefix + _UNSAFE.sub("_", key))[:128]
 
 
 def _raise(response: httpx.Response) -> None:
