@@ -10,9 +10,11 @@ from __future__ import annotations
 import os
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -28,6 +30,7 @@ from shared.db.pool import Database
 from shared.local.rds_proxy import RdsProxyStandIn
 from shared.local.server import serve_in_thread
 from shared.local.sqs import LocalQueues, SqsPoller, local_sqs
+from tests.secured import serve_secured
 
 APP_ROLE = "memorylayer_app"
 
@@ -141,6 +144,30 @@ def app(settings: Settings, services: Services):
 def base_url(app) -> Iterator[str]:
     with serve_in_thread(app) as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def secured_server(settings: Settings, services: Services) -> Iterator[Callable[..., str]]:
+    """``secured_server(**limits)``: the base URL of the real app with API keys on and these settings overrides
+    (rate limits, sandbox caps), served over HTTP; one server per distinct overrides, kept for the module."""
+    servers: dict[tuple[tuple[str, Any], ...], str] = {}
+    with ExitStack() as stack:
+
+        def serve(**limits: Any) -> str:
+            key = tuple(sorted(limits.items()))
+            if key not in servers:
+                servers[key] = stack.enter_context(serve_secured(settings, services, **limits))
+            return servers[key]
+
+        yield serve
+
+
+@pytest.fixture(scope="module")
+def secured(request: pytest.FixtureRequest, secured_server: Callable[..., str]) -> str:
+    """The secured app's base URL, with the limits its module declares once:
+    ``pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=100)``."""
+    marker = request.node.get_closest_marker("secured")
+    return secured_server(**(marker.kwargs if marker else {}))
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,9 @@
 """The real app with API keys on, built one way for every test that needs auth.
 
+A test module takes the ``secured`` fixture (tests/conftest.py: the app's URL, with the limits the module
+declares in ``pytestmark = pytest.mark.secured(rate_limit_burst=100)``) or ``secured_server(**limits)``;
+``serve_secured`` is for a server of a test's own:
+
 with serve_secured(settings, services, rate_limit_burst=100) as url:
     with admin_client(url) as admin:
         admin.post("/v1/admin/api-keys", json={"workspaces": ["ws_a"]})

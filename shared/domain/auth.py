@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from cachetools import TLRUCache
+
 from shared.core.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
 from shared.core.tenants import DEFAULT_TENANT, global_space, space_owner, user_space
 from shared.db import api_keys as keys_repo
@@ -315,14 +317,20 @@ class AuthGuard:
     PREFIXES_TTL_S = 5.0  # a key made while its address is blocked works from then on within this
 
     def __init__(
-        self, db: Callable[[], Database | None], failures_per_minute: int, negative_ttl_s: float
+        self,
+        db: Callable[[], Database | None],
+        failures_per_minute: int,
+        negative_ttl_s: float,
+        *,
+        timer: Callable[[], float] = time.monotonic,
     ) -> None:
         self._db = db
         self.failures_per_minute = failures_per_minute
         self.negative_ttl_s = negative_ttl_s
-        self._bad_keys: dict[str, float] = {}  # sha256 of the key -> monotonic expiry
-        self._blocked: dict[str, float] = {}  # source address -> monotonic end of its block
-        self._good_keys: dict[str, float] = {}  # sha256 of a key that authenticated -> monotonic expiry
+        self._timer = timer
+        self._bad_keys = _expiring(self.MAX_ENTRIES, timer)  # sha256 of the key -> expiry
+        self._blocked = _expiring(self.MAX_ENTRIES, timer)  # source address -> end of its block
+        self._good_keys = _expiring(self.MAX_ENTRIES, timer)  # sha256 of a key that authenticated -> expiry
         self._prefixes: frozenset[str] = frozenset()  # live keys' prefixes, read while an address is blocked
         self._prefixes_until = 0.0  # monotonic time they are read again
         self._lock = threading.Lock()
@@ -333,19 +341,19 @@ class AuthGuard:
         that authenticated here lately: clients behind one address (a NAT, a laptop) keep working while
         another of them floods garbage keys. A key new to this process waits out the block."""
         with self._lock:
-            if key and _live(self._good_keys, _hash(key)) is not None:
+            if key and _hash(key) in self._good_keys:
                 return
-            until = _live(self._blocked, source)
+            until = self._blocked.get(source)
             prefix = _prefix(key)
             if until is not None and prefix:
-                until = _live(self._blocked, f"{source} {prefix}")
+                until = self._blocked.get(f"{source} {prefix}")
                 if until is None and prefix not in self._live_prefixes():
-                    until = _live(self._blocked, source)
+                    until = self._blocked.get(source)
         if until is not None:
             raise RateLimited(
                 "too many failed authentications from this address",
                 code="auth_rate_limited",
-                retry_after_s=max(1, math.ceil(until - time.monotonic())),
+                retry_after_s=max(1, math.ceil(until - self._timer())),
             )
 
     def failed(self, source: str, key: str = "") -> None:
@@ -353,18 +361,17 @@ class AuthGuard:
         if db is None:
             return
         with self._lock:
-            blocked = _live(self._blocked, source) is not None
+            blocked = source in self._blocked
         # Once the address is blocked, what still reaches a lookup names a live prefix: count it by prefix too.
         name = f"{source} {_prefix(key)}" if blocked and _prefix(key) else source
         count, resets_in_s = count_in_window(db, f"authfail:{name}", self.WINDOW_S, clock=self.clock)
         if count >= self.failures_per_minute:
             with self._lock:
-                _bounded(self._blocked, self.MAX_ENTRIES)
-                self._blocked[name] = time.monotonic() + max(1.0, resets_in_s)
+                self._blocked[name] = self._timer() + max(1.0, resets_in_s)
 
     def _live_prefixes(self) -> frozenset[str]:
         """Called under the lock: one read per ``PREFIXES_TTL_S`` however many requests a flood sends."""
-        now = time.monotonic()
+        now = self._timer()
         if now >= self._prefixes_until:
             db = self._db()
             if db is not None:
@@ -375,17 +382,15 @@ class AuthGuard:
 
     def known_bad(self, key: str) -> bool:
         with self._lock:
-            return _live(self._bad_keys, _hash(key)) is not None
+            return _hash(key) in self._bad_keys
 
     def remember_good(self, key: str) -> None:
         with self._lock:
-            _bounded(self._good_keys, self.MAX_ENTRIES)
-            self._good_keys[_hash(key)] = time.monotonic() + self.GOOD_TTL_S
+            self._good_keys[_hash(key)] = self._timer() + self.GOOD_TTL_S
 
     def remember_bad(self, key: str) -> None:
         with self._lock:
-            _bounded(self._bad_keys, self.MAX_ENTRIES)
-            self._bad_keys[_hash(key)] = time.monotonic() + self.negative_ttl_s
+            self._bad_keys[_hash(key)] = self._timer() + self.negative_ttl_s
 
 
 # What a request costs the limiter, by route: the expensive ones by the work they start, and a batch, an import
@@ -434,21 +439,7 @@ def _prefix(key: str) -> str:
     return parts[1] if key.startswith(KEY_PREFIX) and len(parts) >= 3 else ""
 
 
-def _live(entries: dict[str, float], name: str) -> float | None:
-    """``name``'s expiry while it lies ahead; an entry whose time has passed is dropped."""
-    until = entries.get(name)
-    if until is not None and until <= time.monotonic():
-        del entries[name]
-        return None
-    return until
-
-
-def _bounded(entries: dict[str, float], limit: int) -> None:
-    """Make room for one more: drop expired entries, and everything if that is not enough (a flood)."""
-    if len(entries) < limit:
-        return
-    now = time.monotonic()
-    for name in [n for n, until in entries.items() if until <= now]:
-        del entries[name]
-    if len(entries) >= limit:
-        entries.clear()
+def _expiring(maxsize: int, timer: Callable[[], float]) -> TLRUCache[str, float]:
+    """Names mapped to the time each expires (the value is the expiry): an entry is gone once its time has
+    passed, and a full cache drops the expired entries, then the least recently used, to make room for one."""
+    return TLRUCache(maxsize=maxsize, ttu=lambda _name, until, _now: until, timer=timer)

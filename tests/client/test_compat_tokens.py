@@ -5,28 +5,21 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.secured import new_key, serve_secured
+from tests.secured import new_key
 
 SCRIPT = Path(__file__).with_name("compat_tokens.py")
 
 pytestmark = pytest.mark.py312
 
 
-@pytest.fixture(scope="module")
-def secured_url(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services) as url:
-        yield url
-
-
-def test_official_sdk_tokens(official_python: str, secured_url: str, ws: str) -> None:
-    key = new_key(secured_url, ws)
+def test_official_sdk_tokens(official_python: str, secured: str, ws: str) -> None:
+    key = new_key(secured, ws)
     done = subprocess.run(
-        [official_python, str(SCRIPT), secured_url, key, ws], capture_output=True, text=True, timeout=300
+        [official_python, str(SCRIPT), secured, key, ws], capture_output=True, text=True, timeout=300
     )
     assert done.returncode == 0, done.stderr[-3000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])

@@ -103,8 +103,10 @@ def test_chat_store_thread_option_feeds_extraction(base_url: str, http: httpx.Cl
     SimpleChatEngine.from_defaults(llm=MockLLM(max_tokens=3), memory=buffer).chat(
         "I moved to Porto last spring."
     )
-    assert store.thread_id("dana@example.com") == "llamaindex-dana_example.com"
-    thread = http.get("/v1/threads/llamaindex-dana_example.com/full", headers={"X-Workspace-ID": ws}).json()
+    assert store.thread_id("dana@example.com") == "llamaindex-dana_example.com-07e2f139"
+    thread = http.get(
+        "/v1/threads/llamaindex-dana_example.com-07e2f139/full", headers={"X-Workspace-ID": ws}
+    ).json()
     assert [m["role"] for m in thread["messages"]] == ["user", "assistant"]
     assert thread["messages"][0]["content"] == "I moved to Porto last spring."
     assert len(store.get_messages("dana@example.com")) == 2  # the chat history itself is unchanged

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from typing import Any
 
@@ -303,3 +304,20 @@ def test_headers_and_bodies() -> None:
     assert first.headers["Authorization"] == "Bearer k3y" and first.headers["X-Workspace-ID"] == "ws_h"
     assert len(first.headers["Idempotency-Key"]) == 32 and b'"workspace_id":"ws_h"' in first.content
     assert second.headers["X-Workspace-ID"] == "ws_other" and "Idempotency-Key" not in second.headers
+
+
+def test_sub_clients_by_family_call_the_flat_methods(base_url: str, ws: str) -> None:
+    """Both clients, live: a memory and a thread written and read back through their families."""
+    with SyncMemoryLayerClient(base_url, workspace_id=ws) as client:
+        memory = client.memories.remember("Grace keeps the spare keys")
+        assert client.memories.get(memory.id).content == "Grace keeps the spare keys"
+        thread = client.threads.create(thread_id=f"th-{uuid.uuid4().hex[:8]}")
+        client.threads.append_messages(thread.id, [{"role": "user", "content": "hello"}])
+        assert [m.content for m in client.threads.list_messages(thread.id).messages] == ["hello"]
+
+    async def run() -> None:
+        async with MemoryLayerClient(base_url, workspace_id=ws) as client:
+            assert (await client.memories.get(memory.id)).id == memory.id
+            assert (await client.threads.get(thread.id)).id == thread.id
+
+    asyncio.run(run())

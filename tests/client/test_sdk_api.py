@@ -37,7 +37,7 @@ from memorylayer import (
 )
 
 from tests.client.conftest import open_sdk
-from tests.secured import ADMIN, serve_secured
+from tests.secured import ADMIN
 
 
 @pytest.fixture(params=["sync", "async"])
@@ -366,27 +366,21 @@ def test_context_environment_load_run_inspect_and_free(sdk: Any) -> None:
 
 
 # ---------------------------------------------------------------------- admin keys and the environment
-@pytest.fixture()
-def secured_url(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services) as url:
-        yield url
-
-
 def test_admin_keys_and_configuration_from_the_environment(
-    secured_url: str, ws: str, monkeypatch: pytest.MonkeyPatch
+    secured: str, ws: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with SyncMemoryLayerClient(secured_url, api_key=ADMIN) as admin:
+    with SyncMemoryLayerClient(secured, api_key=ADMIN) as admin:
         created = admin.create_api_key([ws], access="read_write", name="sdk test")
         assert isinstance(created, ApiKey) and created.key and created.workspaces == [ws]
         listed = {k.id: k for k in admin.list_api_keys()}
         assert created.id in listed and listed[created.id].key is None  # the secret is shown once
 
         # A client built with no arguments reads MEMORYLAYER_URL / _API_KEY / _WORKSPACE_ID
-        monkeypatch.setenv("MEMORYLAYER_URL", secured_url)
+        monkeypatch.setenv("MEMORYLAYER_URL", secured)
         monkeypatch.setenv("MEMORYLAYER_API_KEY", created.key)
         monkeypatch.setenv("MEMORYLAYER_WORKSPACE_ID", ws)
         with SyncMemoryLayerClient() as client:
-            assert (client.base_url, client.workspace_id) == (secured_url, ws)
+            assert (client.base_url, client.workspace_id) == (secured, ws)
             assert client.remember("configured from the environment").workspace_id == ws
             with pytest.raises(AuthorizationError):
                 client.list_api_keys()  # a workspace key is not an admin key

@@ -4,7 +4,6 @@ and the token as the client's own key."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 from memorylayer import (
@@ -17,13 +16,7 @@ from memorylayer import (
     TokenInfo,
 )
 
-from tests.secured import ADMIN, serve_secured
-
-
-@pytest.fixture(scope="module")
-def secured_url(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services) as url:
-        yield url
+from tests.secured import ADMIN
 
 
 def _key(url: str, ws: str, **fields) -> str:
@@ -33,15 +26,15 @@ def _key(url: str, ws: str, **fields) -> str:
     return key
 
 
-def test_sync_token_lifecycle(secured_url: str, ws: str) -> None:
-    with SyncMemoryLayerClient(secured_url, api_key=_key(secured_url, ws), workspace_id=ws) as owner:
+def test_sync_token_lifecycle(secured: str, ws: str) -> None:
+    with SyncMemoryLayerClient(secured, api_key=_key(secured, ws), workspace_id=ws) as owner:
         made = owner.create_token("sdk", scopes=["read"], expires_in_days=3)
         assert isinstance(made, TokenCreateResult) and made.token and made.workspace_patterns == [ws]
         assert made.access == "read" and made.expires_at is not None
         listed = owner.list_tokens()
         assert [t.id for t in listed] == [made.id] and all(type(t) is TokenInfo for t in listed)
         assert owner.get_token(made.id).scopes == ["read"]
-        with SyncMemoryLayerClient(secured_url, api_key=made.token, workspace_id=ws) as token:
+        with SyncMemoryLayerClient(secured, api_key=made.token, workspace_id=ws) as token:
             assert token.list_memories().memories == []
             with pytest.raises(AuthorizationError):
                 token.remember("a read token cannot write")
@@ -55,11 +48,11 @@ def test_sync_token_lifecycle(secured_url: str, ws: str) -> None:
             owner.get_token(made.id)
 
 
-def test_async_token_lifecycle(secured_url: str, ws: str) -> None:
-    key = _key(secured_url, ws, access="read")
+def test_async_token_lifecycle(secured: str, ws: str) -> None:
+    key = _key(secured, ws, access="read")
 
     async def run() -> None:
-        async with MemoryLayerClient(secured_url, api_key=key, workspace_id=ws) as owner:
+        async with MemoryLayerClient(secured, api_key=key, workspace_id=ws) as owner:
             with pytest.raises(AuthorizationError):
                 await owner.create_token("wider", scopes=["write"])
             made = await owner.create_token("ok")

@@ -11,13 +11,9 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from tests.secured import admin_client, bearer, serve_secured
+from tests.secured import admin_client, bearer
 
-
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services, rate_limit_per_s=50.0, rate_limit_burst=200) as url:
-        yield url
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=200)
 
 
 @pytest.fixture()

@@ -11,13 +11,9 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from tests.secured import admin_client, serve_secured
+from tests.secured import admin_client
 
-
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services, rate_limit_per_s=5.0, rate_limit_burst=20) as url:
-        yield url
+pytestmark = pytest.mark.secured(rate_limit_per_s=5.0, rate_limit_burst=20)
 
 
 @pytest.fixture()

@@ -9,7 +9,9 @@ import uuid
 import httpx
 import pytest
 
-from tests.integration.test_resources_api import key_client, secured  # noqa: F401
+from tests.integration.test_resources_api import key_client
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=200)
 
 LOCAL = {"name": "uploads", "description": "Direct uploads", "metadata": {"team": "a"}}
 

@@ -11,7 +11,9 @@ import pytest
 
 from tests.embed.stubs import StubServer
 from tests.helpers.http import remember
-from tests.secured import admin_client, serve_secured
+from tests.secured import admin_client
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=100)
 
 
 def h(ws: str) -> dict[str, str]:
@@ -412,12 +414,6 @@ def test_an_unknown_entity_is_404(http, ws, view):
 
 
 # ------------------------------------------------------------------ walls
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services, rate_limit_per_s=50.0, rate_limit_burst=100) as url:
-        yield url
-
-
 def key_for(secured: str, ws: str) -> httpx.Client:
     with admin_client(secured) as admin:
         r = admin.post("/v1/admin/api-keys", json={"workspaces": [ws]})

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -14,7 +13,9 @@ import pytest
 from tests.helpers.http import h, remember
 from tests.helpers.roundtrip import counts, export, import_
 from tests.integration.test_tenant_walls import new_key
-from tests.secured import admin_client, serve_secured
+from tests.secured import admin_client
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=100)
 
 
 @pytest.fixture()
@@ -82,12 +83,6 @@ def test_a_version_1_file_still_imports(http, ws, exported):
     r = import_(http, target, r.text)
     assert r.status_code == 200 and r.json()["imported"] == 3, r.text
     assert counts(export(http, target))["memory"] == 3
-
-
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services, rate_limit_per_s=50.0, rate_limit_burst=100) as url:
-        yield url
 
 
 def test_an_import_into_another_tenants_workspace_is_forbidden(secured, http, exported):

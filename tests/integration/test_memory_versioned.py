@@ -5,12 +5,13 @@ of recall and listings until restored; every write is a revision of the memory's
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from tests.secured import admin_client, bearer, new_key, serve_secured
+from tests.secured import admin_client, bearer, new_key
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=100)
 
 
 def op() -> str:
@@ -177,12 +178,6 @@ def test_semantic_replace_refuses_bad_input_and_deleted_memories(http, ws):
         headers=conditional(deleted.json()["memory"]["etag"]),
     )
     assert late.status_code == 404
-
-
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services, rate_limit_per_s=50.0, rate_limit_burst=100) as url:
-        yield url
 
 
 def test_another_workspace_key_cannot_delete_restore_or_replace(secured, ws, other_ws):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -15,7 +14,9 @@ import pytest
 from shared.app.services import Services
 from shared.db import rls
 from shared.db.pool import Database
-from tests.secured import ADMIN, serve_secured
+from tests.secured import ADMIN
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=200)
 
 NOTE = {"key": "style/tone", "title": "Tone", "content": "Be brief.", "metadata": {"team": "a"}}
 SPEC = {
@@ -491,12 +492,6 @@ def test_a_bad_resource_in_an_import_is_reported_and_not_written(http, ws):
 
 
 # ----------------------------------------------------------------------------------------------------- isolation
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services, rate_limit_per_s=50.0, rate_limit_burst=200) as url:
-        yield url
-
-
 def key_client(url: str, workspace: str, tenant: str | None = None) -> httpx.Client:
     with httpx.Client(base_url=url, headers={"Authorization": f"Bearer {ADMIN}"}) as admin:
         body: dict[str, Any] = {"workspaces": [workspace]}

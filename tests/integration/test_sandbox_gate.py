@@ -11,8 +11,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import httpx
@@ -20,7 +19,7 @@ import httpx
 from shared.api.app import create_app
 from shared.local.server import serve_in_thread
 from tests.helpers.http import create, h
-from tests.secured import admin_client, serve_secured
+from tests.secured import admin_client
 
 
 def slow(seconds: float) -> str:
@@ -170,11 +169,9 @@ def test_a_flood_of_sandbox_calls_leaves_the_api_answering(settings, services):
                 assert status["variables"] == ["ended", "started"]
 
 
-@contextmanager
-def secured_admin(settings, services, **caps: float) -> Iterator[httpx.Client]:
-    """The app with API keys on and these gate caps, over real HTTP; yields its admin client."""
-    with serve_secured(settings, services, **gate(**caps)) as url, admin_client(url) as admin:
-        yield admin
+def secured_admin(secured_server: Callable[..., str], **caps: float) -> httpx.Client:
+    """The admin client of the app with API keys on and these gate caps, over real HTTP."""
+    return admin_client(secured_server(**gate(**caps)))
 
 
 def key_client(admin: httpx.Client, ws: str, tenant: str) -> httpx.Client:
@@ -193,14 +190,12 @@ def tenant() -> str:
     return f"t_{uuid.uuid4().hex[:10]}"
 
 
-def test_another_tenant_gets_a_slot_while_one_floods(settings, services):
+def test_another_tenant_gets_a_slot_while_one_floods(secured_server):
     # 3 slots, 2 per tenant, 2 per key: without the tenant cap, tenant A's two keys would take all three.
     tenant_a, tenant_b = tenant(), tenant()
     wa1, wa2, wb = (f"ws_{uuid.uuid4().hex[:12]}" for _ in range(3))
     with (
-        secured_admin(
-            settings, services, context_slots=3, context_tenant_slots=2, context_key_slots=2
-        ) as admin,
+        secured_admin(secured_server, context_slots=3, context_tenant_slots=2, context_key_slots=2) as admin,
         key_client(admin, wa1, tenant_a) as a1,
         key_client(admin, wa2, tenant_a) as a2,
         key_client(admin, wb, tenant_b) as b,
@@ -226,15 +221,13 @@ def test_another_tenant_gets_a_slot_while_one_floods(settings, services):
         assert most_at_once(spans) <= 2
 
 
-def test_one_key_cannot_take_its_tenants_slots(settings, services):
+def test_one_key_cannot_take_its_tenants_slots(secured_server):
     # 4 slots, 3 per tenant, 1 per key: the key's second and third calls are refused; its tenant's other key
     # still runs.
     one = tenant()
     ws1, ws2 = (f"ws_{uuid.uuid4().hex[:12]}" for _ in range(2))
     with (
-        secured_admin(
-            settings, services, context_slots=4, context_tenant_slots=3, context_key_slots=1
-        ) as admin,
+        secured_admin(secured_server, context_slots=4, context_tenant_slots=3, context_key_slots=1) as admin,
         key_client(admin, ws1, one) as k1,
         key_client(admin, ws2, one) as k2,
     ):

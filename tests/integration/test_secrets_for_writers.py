@@ -12,7 +12,9 @@ import httpx
 import pytest
 
 from tests.integration.test_mcp_servers_api import HTTP, STDIO
-from tests.secured import admin_client, bearer, serve_secured
+from tests.secured import admin_client, bearer
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=400)
 
 PROVIDER = {
     "name": "warehouse",
@@ -25,12 +27,6 @@ PROVIDER = {
     },
 }
 SECRETS = ("s3cret", "Bearer abc", "pg-pa55", "tk-9")
-
-
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services, rate_limit_per_s=50.0, rate_limit_burst=400) as url:
-        yield url
 
 
 def client(url: str, ws: str, **fields) -> httpx.Client:

@@ -17,13 +17,7 @@ import httpx
 import psycopg
 import pytest
 
-from tests.secured import admin_client, serve_secured
-
-
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services) as url:
-        yield url
+from tests.secured import admin_client
 
 
 @pytest.fixture()

@@ -16,7 +16,9 @@ import pytest
 from shared.app.services import Services
 from shared.db import rls
 from shared.db.pool import Database
-from tests.integration.test_resources_api import creating, key_client, matching, secured  # noqa: F401
+from tests.integration.test_resources_api import creating, key_client, matching
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=200)
 
 SKILL = {"name": "pdf-tables", "description": "Extract tables: from PDFs", "body": "Use camelot."}
 

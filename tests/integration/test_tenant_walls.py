@@ -19,13 +19,9 @@ import pytest
 from shared.db.migrate import apply_migrations
 from shared.domain.auth import Principal
 from tests.helpers.migrated import database_migrated_to
-from tests.secured import admin_client, serve_secured
+from tests.secured import admin_client
 
-
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services, rate_limit_per_s=50.0, rate_limit_burst=100) as url:
-        yield url
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=100)
 
 
 @pytest.fixture()

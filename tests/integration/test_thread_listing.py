@@ -4,14 +4,15 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.helpers.http import h
-from tests.secured import admin_client, serve_secured
+from tests.secured import admin_client
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=100)
 
 
 def thread(http: httpx.Client, ws: str, **fields: Any) -> str:
@@ -151,12 +152,6 @@ def test_a_users_threads_across_workspaces(http, ws, other_ws):
     assert listed(http, ws, path, ownership="workspace") == [team]
     assert set(listed(http, ws, path, include_hidden=True)) == {here, there, archived}
     assert listed(http, ws, path, limit=1) in ([here], [there])
-
-
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services, rate_limit_per_s=50.0, rate_limit_burst=100) as url:
-        yield url
 
 
 def keyed(admin: httpx.Client, workspace: str) -> httpx.Client:

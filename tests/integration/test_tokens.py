@@ -10,13 +10,9 @@ import pytest
 
 from shared.api.app import create_app
 from shared.local.server import serve_in_thread
-from tests.secured import admin_client, bearer, secured_settings, serve_secured, windows_stand_still
+from tests.secured import admin_client, bearer, secured_settings, windows_stand_still
 
-
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services, rate_limit_per_s=50.0, rate_limit_burst=400) as url:
-        yield url
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=400)
 
 
 @pytest.fixture()

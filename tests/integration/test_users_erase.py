@@ -5,14 +5,15 @@ recall, listing, export, context pack or entity card shows anything of theirs. T
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
 from tests.helpers.http import create, h, recall, remember
 from tests.integration.test_auth import new_key
-from tests.secured import admin_client, serve_secured
+from tests.secured import admin_client
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=100)
 
 SECRET = "zebrafish"
 
@@ -115,12 +116,6 @@ def test_erase_finds_the_memories_about_the_user(http, ws):
 def test_a_bad_user_id_is_a_400_or_422(http):
     assert http.post("/v1/users/bad%20id/erase").status_code in (400, 422)
     assert http.post("/v1/users/u_1/erase", json={"dry_run": "maybe"}).status_code in (400, 422)
-
-
-@pytest.fixture(scope="module")
-def secured(settings, services) -> Iterator[str]:
-    with serve_secured(settings, services, rate_limit_per_s=50.0, rate_limit_burst=100) as url:
-        yield url
 
 
 def test_read_only_keys_get_403_and_walls_hold(secured, ws, other_ws):

@@ -26,11 +26,14 @@ live in bench/locomo/variants.py.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
+from cachetools import TTLCache
 
 from shared.core.errors import EmbeddingModelMismatch, Forbidden, Unprocessable
 from shared.core.settings import Settings
@@ -65,6 +68,7 @@ DEFAULT_RECENCY_WEIGHT = 0.2
 # on every recall; smaller ones are counted each time (cheap, and exact while a workspace fills up).
 SCOPE_COUNT_CACHE_MIN = 2000
 SCOPE_COUNT_TTL_S = 60.0
+SCOPE_COUNT_ENTRIES = 10_000  # scopes remembered; a full cache forgets the oldest
 # ANALYZE's lexeme frequencies are estimates that change only when statistics are gathered: read again after
 # this long instead of on every recall.
 WORD_STATS_TTL_S = 300.0
@@ -138,13 +142,18 @@ class Recaller:
         settings: Settings,
         weights: FusionWeights | None = None,
         tuning: RecallTuning | None = None,
+        *,
+        timer: Callable[[], float] = time.monotonic,
     ):
         self.db = db
         self.embedder = embedder
         self.settings = settings
         self.weights = weights or FusionWeights()
         self.tuning = tuning or RecallTuning()
-        self._scope_counts: dict[tuple[str, ...], tuple[float, int]] = {}
+        self._scope_counts: TTLCache[tuple[str, ...], int] = TTLCache(
+            maxsize=SCOPE_COUNT_ENTRIES, ttl=SCOPE_COUNT_TTL_S, timer=timer
+        )
+        self._scope_lock = threading.Lock()  # a cachetools cache is not safe to share between threads
         # (read at, {first three letters: [(lexeme, share of rows)]}) from pg_stats: see _lexeme_frequencies.
         self._word_stats: tuple[float, dict[str, list[tuple[str, float]]]] | None = None
         # For this code's hot-shape functions (_plan_reused): when checked, whether the one that walks the graph
@@ -399,10 +408,8 @@ class Recaller:
 
     def _scope_size(self, workspace_ids: list[str]) -> int | None:
         """The scope's memories as a recent recall counted them (which statement serves it: _plan_reused)."""
-        cached = self._scope_counts.get(tuple(sorted(workspace_ids)))
-        if cached is None or time.monotonic() - cached[0] > SCOPE_COUNT_TTL_S:
-            return None
-        return cached[1]
+        with self._scope_lock:
+            return self._scope_counts.get(tuple(sorted(workspace_ids)))
 
     def _remember_scope_count(
         self, workspace_ids: list[str], params: dict[str, Any], rows: list[dict]
@@ -410,9 +417,8 @@ class Recaller:
         """Keep the count the statement just made (it was not given one)."""
         n = rows[0].get("scope_n") if rows else None
         if params.get("scope_n") is None and n is not None:
-            if len(self._scope_counts) > 10_000:
-                self._scope_counts.clear()
-            self._scope_counts[tuple(sorted(workspace_ids))] = (time.monotonic(), int(n))
+            with self._scope_lock:
+                self._scope_counts[tuple(sorted(workspace_ids))] = int(n)
 
     def _check_models(self, bound: list[dict]) -> None:
         other = [b for b in bound if b["embedding_model"] not in (None, self.embedder.model_id)]

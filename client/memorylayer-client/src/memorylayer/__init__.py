@@ -22,6 +22,7 @@ from memorylayer.errors import (
     TransportError,
     ValidationError,
 )
+from memorylayer.ids import thread_id_for
 from memorylayer.models import (
     AgentSpecification,
     Answer,
@@ -132,6 +133,7 @@ from memorylayer.sync_client import SyncMemoryLayerClient
 __version__ = "0.3.0"
 
 __all__ = [
+    "thread_id_for",
     "AgentSpecification",
     "DocumentInfo",
     "DocumentMemories",

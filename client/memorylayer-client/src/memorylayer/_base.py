@@ -21,6 +21,7 @@ from typing import Any, Generic, TypeVar
 import httpx
 from pydantic import BaseModel
 
+from memorylayer._families import Family
 from memorylayer.errors import MemoryLayerError, error_for_status
 from memorylayer.models import ResourcePage, ResourceRevision, Session, WorkspaceExport
 
@@ -275,6 +276,47 @@ def _header_safe_key(api_key: str | None) -> str | None:
 
 class ClientBase:
     """Configuration and request builders shared by the sync and async clients."""
+
+    # Sub-clients by family (``client.skills.list()`` is ``client.list_skills()``); names as the official SDK's.
+    memories = Family(
+        "memory",
+        "memories",
+        also=("remember", "recall", "forget", "answer", "reflect", "decay", "revisions", "sequence_keys"),
+    )
+    entities = Family("entity", "entities")
+    graph = Family(
+        "graph",
+        also=("associate", "get_associations", "update_association", "delete_association", "traverse"),
+    )
+    contradictions = Family("contradiction", "contradictions")
+    sessions = Family(
+        "session",
+        "sessions",
+        also=(
+            "briefing",
+            "set_working_memory",
+            "set_working_memory_items",
+            "get_working_memory",
+            "create_checkpoint",
+            "get_checkpoint",
+        ),
+    )
+    threads = Family("thread", "threads", also=("append_messages", "list_messages", "delete_message"))
+    workspaces = Family("workspace", "workspaces")
+    users = Family("user", "users")
+    prompt_notes = Family("prompt_note", "prompt_notes")
+    agent_specifications = Family("agent_specification", "agent_specifications")
+    refinement_records = Family("refinement_record", "refinement_records")
+    skills = Family("skill", "skills")
+    mcp_servers = Family("mcp_server", "mcp_servers")
+    data_providers = Family("data_provider", "data_providers")
+    workspace_views = Family("workspace_view", "workspace_views")
+    view_observations = Family("view_observation", "view_observations")
+    documents = Family("document", "documents", also=("upload_file",))
+    kb = Family("kb", "knowledgebase")
+    audit = Family("audit")
+    api_keys = Family("api_key", "api_keys")
+    tokens = Family("token", "tokens")
 
     def __init__(
         self,

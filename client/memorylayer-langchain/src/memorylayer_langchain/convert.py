@@ -10,8 +10,6 @@ content.
 from __future__ import annotations
 
 import json
-import re
-from hashlib import sha256
 from typing import Any
 
 from langchain_core.messages import (
@@ -24,31 +22,13 @@ from langchain_core.messages import (
     message_to_dict,
     messages_from_dict,
 )
-from memorylayer import Message
+from memorylayer import Message, thread_id_for
 
 __all__ = ["METADATA_KEY", "ROLES", "from_thread_message", "text_of", "thread_id_for", "to_thread_message"]
 
 METADATA_KEY = "langchain"
 # LangChain's message type → the thread's role (a ChatMessage carries its own role).
 ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool", "function": "function"}
-_VALID_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$")
-_UNSAFE = re.compile(r"[^A-Za-z0-9._:-]")
-
-
-def thread_id_for(prefix: str, session_id: str) -> str:
-    """The thread holding a session: ``prefix + session_id`` when that is a valid thread id, else a readable
-    form with a hash of the original, so two session ids never share a thread.
-
-    >>> thread_id_for("langchain-", "alice")
-    'langchain-alice'
-    >>> thread_id_for("langchain-", "alice@example.com")
-    'langchain-alice_example.com-ff8d9819'
-    """
-    plain = prefix + session_id
-    if _VALID_ID.match(plain):
-        return plain
-    digest = sha256(session_id.encode()).hexdigest()[:8]
-    return f"{_UNSAFE.sub('_', plain)[:118]}-{digest}"
 
 
 def text_of(message: BaseMessage) -> str:

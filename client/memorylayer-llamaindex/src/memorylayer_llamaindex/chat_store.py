@@ -146,7 +146,7 @@ class MemoryLayerChatStore(BaseChatStore):
     @property
     def threads(self) -> ThreadWriter:
         """Writes to ``/v1/threads`` (used when ``thread_messages`` is on)."""
-        return ThreadWriter(self.base_url, self.api_key, self.workspace_id, timeout=self.timeout)
+        return ThreadWriter(client=self.client, aclient=self.aclient)
 
     def thread_id(self, key: str) -> str:
         """The thread a chat's messages go to: ``store.thread_id("alice") == "llamaindex-alice"``."""

@@ -22,13 +22,14 @@ the FIFO queue), use ``MemoryLayerChatStore(thread_messages=True)`` as well, or 
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Literal
 
-import httpx
 from llama_index.core.bridge.pydantic import Field, PrivateAttr
 from llama_index.core.llms import ChatMessage, MessageRole
 from llama_index.core.memory.memory import BaseMemoryBlock
 from memorylayer import DEFAULT_TIMEOUT_S, MemoryLayerClient
+from memorylayer.errors import ConflictError, NotFoundError
 
 from memorylayer_llamaindex.convert import _text_of, message_role_to_string
 from memorylayer_llamaindex.env import env_api_key, env_url, env_workspace_id
@@ -92,7 +93,7 @@ class MemoryLayerMemoryBlock(BaseMemoryBlock[str]):
 
     @property
     def threads(self) -> ThreadWriter:
-        return ThreadWriter(self.base_url, self.api_key, self.workspace_id, timeout=self.timeout)
+        return ThreadWriter(aclient=self.client)
 
     def _session(self, given: str | None) -> str:
         return self.session_id or given or "llamaindex"
@@ -110,24 +111,14 @@ class MemoryLayerMemoryBlock(BaseMemoryBlock[str]):
         return "\n".join(f"- {memory.content}" for memory in result.memories)
 
     async def _context_pack(self, topic: str, session: str) -> str:
-        headers = {"Accept": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        if self.workspace_id:
-            headers["X-Workspace-ID"] = self.workspace_id
-        body = {"topic": topic or None, "budget_tokens": self.budget_tokens}
-        path = f"/v1/sessions/{session}/context-pack"
-        async with httpx.AsyncClient(
-            base_url=self.client.base_url, headers=headers, timeout=self.timeout
-        ) as http:
-            response = await http.post(path, json=body)
-            if response.status_code == 404:  # the first pack of this session opens it
-                opened = await http.post("/v1/sessions", json={"session_id": session, "ttl_seconds": 86400})
-                if opened.status_code not in (201, 409):
-                    opened.raise_for_status()
-                response = await http.post(path, json=body)
-            response.raise_for_status()
-            return str(response.json().get("rendered", "")).strip()
+        pack = {"topic": topic or None, "budget_tokens": self.budget_tokens}
+        try:
+            answer = await self.client.context_pack(session, **pack)
+        except NotFoundError:  # the first pack of this session opens it
+            with contextlib.suppress(ConflictError):
+                await self.client.create_session(session_id=session, ttl_seconds=86400)
+            answer = await self.client.context_pack(session, **pack)
+        return answer.rendered.strip()
 
     # ------------------------------------------------------------------ write
     async def _aput(self, messages: list[ChatMessage]) -> None:

@@ -5,130 +5,96 @@
     writer.append("llamaindex-alice", [{"role": "user", "content": "I live in Lisbon."}])
     writer.decompose("llamaindex-alice")   # extract now: "User lives in Lisbon" becomes a memory
 
-The SDK has no thread methods yet, so this speaks plain httpx. A thread is created on its first append.
+It speaks through the SDK's clients (the store's own when it passes them). A thread is created on its first
+append.
 """
 
 from __future__ import annotations
 
-import re
+import contextlib
 from typing import Any
 
 import httpx
-from memorylayer import DEFAULT_TIMEOUT_S
-from memorylayer.errors import error_for_status
+from memorylayer import DEFAULT_TIMEOUT_S, MemoryLayerClient, SyncMemoryLayerClient, thread_id_for
+from memorylayer.errors import ConflictError, NotFoundError
 
 __all__ = ["ThreadWriter", "thread_id_for"]
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._:-]")
+
+def _missing_thread(error: NotFoundError) -> bool:
+    return error.code == "thread_not_found"
 
 
-def thread_id_for(prefix: str, key: str) -> str:
-    """A valid thread id for a chat key (ids are 1–128 of ``A-Za-z0-9._:-``).
-
-    >>> thread_id_for("llamaindex-", "alice@example.com")
-    'llamaindex-alice_example.com'
-    """
-    return (prefix + _UNSAFE.sub("_", key))[:128]
-
-
-def _raise(response: httpx.Response) -> None:
-    if response.is_success:
-        return
-    try:
-        body: Any = response.json()
-    except ValueError:
-        body = {"detail": response.text}
-    raise error_for_status(
-        response.status_code, body, method=response.request.method, url=str(response.request.url)
-    )
-
-
-def _missing_thread(response: httpx.Response) -> bool:
-    if response.status_code != 404:
-        return False
-    try:
-        detail = response.json().get("detail")
-    except ValueError:
-        return False
-    return isinstance(detail, dict) and detail.get("code") == "thread_not_found"
+def _new_thread(thread_id: str) -> dict[str, Any]:
+    return {"thread_id": thread_id, "title": thread_id, "metadata": {"source": "memorylayer-llamaindex"}}
 
 
 class ThreadWriter:
-    """Appends chat messages to threads, sync or async, creating each thread on first use."""
+    """Appends chat messages to threads, sync or async, creating each thread on first use.
+
+    Give ``client``/``aclient`` to write through SDK clients you already hold; otherwise the writer makes its
+    own from ``base_url``, ``api_key`` and ``workspace_id`` when first needed.
+    """
 
     def __init__(
         self,
-        base_url: str,
+        base_url: str | None = None,
         api_key: str | None = None,
         workspace_id: str | None = None,
         *,
         timeout: float = DEFAULT_TIMEOUT_S,
         transport: httpx.BaseTransport | None = None,
         async_transport: httpx.AsyncBaseTransport | None = None,
+        client: SyncMemoryLayerClient | None = None,
+        aclient: MemoryLayerClient | None = None,
     ) -> None:
-        root = base_url.rstrip("/")
-        self.base_url = root[: -len("/v1")] if root.endswith("/v1") else root
-        self.headers = {"Accept": "application/json"}
-        if api_key:
-            self.headers["Authorization"] = f"Bearer {api_key}"
-        if workspace_id:
-            self.headers["X-Workspace-ID"] = workspace_id
-        self.timeout = timeout
+        self._options: dict[str, Any] = dict(
+            base_url=base_url, api_key=api_key, workspace_id=workspace_id, timeout=timeout
+        )
         self._transport = transport
         self._async_transport = async_transport
+        self._client = client
+        self._aclient = aclient
 
-    def _sync(self) -> httpx.Client:
-        return httpx.Client(
-            base_url=self.base_url, headers=self.headers, timeout=self.timeout, transport=self._transport
-        )
+    @property
+    def client(self) -> SyncMemoryLayerClient:
+        if self._client is None:
+            self._client = SyncMemoryLayerClient(**self._options, transport=self._transport)
+        return self._client
 
-    def _async(self) -> httpx.AsyncClient:
-        return httpx.AsyncClient(
-            base_url=self.base_url,
-            headers=self.headers,
-            timeout=self.timeout,
-            transport=self._async_transport,
-        )
-
-    @staticmethod
-    def _new_thread(thread_id: str) -> dict[str, Any]:
-        return {"id": thread_id, "title": thread_id, "metadata": {"source": "memorylayer-llamaindex"}}
+    @property
+    def aclient(self) -> MemoryLayerClient:
+        if self._aclient is None:
+            self._aclient = MemoryLayerClient(**self._options, transport=self._async_transport)
+        return self._aclient
 
     def append(self, thread_id: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
         """Append messages (each ``{"role", "content"}`` and optionally ``"id"``: a replayed id is not stored
-        twice). Returns the API's ``MessagesAppendResponse``."""
-        path = f"/v1/threads/{thread_id}/messages"
-        with self._sync() as http:
-            response = http.post(path, json={"messages": messages})
-            if _missing_thread(response):
-                created = http.post("/v1/threads", json=self._new_thread(thread_id))
-                if created.status_code != 409:  # created meanwhile by another writer: fine
-                    _raise(created)
-                response = http.post(path, json={"messages": messages})
-            _raise(response)
-            return response.json()
+        twice). Returns the API's ``MessagesAppendResponse`` as a dict."""
+        try:
+            added = self.client.append_messages(thread_id, messages)
+        except NotFoundError as error:
+            if not _missing_thread(error):
+                raise
+            with contextlib.suppress(ConflictError):  # created meanwhile by another writer: fine
+                self.client.create_thread(**_new_thread(thread_id))
+            added = self.client.append_messages(thread_id, messages)
+        return added.model_dump(mode="json")
 
     async def aappend(self, thread_id: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        path = f"/v1/threads/{thread_id}/messages"
-        async with self._async() as http:
-            response = await http.post(path, json={"messages": messages})
-            if _missing_thread(response):
-                created = await http.post("/v1/threads", json=self._new_thread(thread_id))
-                if created.status_code != 409:
-                    _raise(created)
-                response = await http.post(path, json={"messages": messages})
-            _raise(response)
-            return response.json()
+        try:
+            added = await self.aclient.append_messages(thread_id, messages)
+        except NotFoundError as error:
+            if not _missing_thread(error):
+                raise
+            with contextlib.suppress(ConflictError):
+                await self.aclient.create_thread(**_new_thread(thread_id))
+            added = await self.aclient.append_messages(thread_id, messages)
+        return added.model_dump(mode="json")
 
     def decompose(self, thread_id: str) -> dict[str, Any]:
         """Extract memories from the thread's unprocessed messages now (instead of waiting for the queue)."""
-        with self._sync() as http:
-            response = http.post(f"/v1/threads/{thread_id}/decompose")
-            _raise(response)
-            return response.json()
+        return self.client.decompose_thread(thread_id).model_dump(mode="json")
 
     async def adecompose(self, thread_id: str) -> dict[str, Any]:
-        async with self._async() as http:
-            response = await http.post(f"/v1/threads/{thread_id}/decompose")
-            _raise(response)
-            return response.json()
+        return (await self.aclient.decompose_thread(thread_id)).model_dump(mode="json")

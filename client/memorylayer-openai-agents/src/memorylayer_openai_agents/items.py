@@ -10,31 +10,13 @@ item exactly (as JSON text). A message appended to the thread by anything else c
 from __future__ import annotations
 
 import json
-import re
-from hashlib import sha256
 from typing import Any
 
-from memorylayer import Message
+from memorylayer import Message, thread_id_for
 
 __all__ = ["METADATA_KEY", "from_thread_message", "text_of", "thread_id_for", "to_thread_message"]
 
 METADATA_KEY = "openai_agents"
-_VALID_ID = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._:-]{0,127}$")
-_UNSAFE = re.compile(r"[^A-Za-z0-9._:-]")
-
-
-def thread_id_for(prefix: str, session_id: str) -> str:
-    """``prefix + session_id`` when that is a valid thread id, else a readable form with a hash of the original.
-
-    >>> thread_id_for("agents-", "user-42")
-    'agents-user-42'
-    >>> thread_id_for("agents-", "a/b") != thread_id_for("agents-", "a_b")
-    True
-    """
-    plain = prefix + session_id
-    if _VALID_ID.match(plain):
-        return plain
-    return f"{_UNSAFE.sub('_', plain)[:118]}-{sha256(session_id.encode()).hexdigest()[:8]}"
 
 
 def _plain(item: Any) -> dict[str, Any]:
