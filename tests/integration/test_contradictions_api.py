@@ -14,7 +14,9 @@ from shared.app.services import Services
 from shared.db import rls
 from shared.db.pool import Database
 from tests.helpers.http import h, remember
-from tests.integration.test_resources_api import key_client, secured  # noqa: F401
+from tests.integration.test_resources_api import key_client  # noqa: F401
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=200)
 
 FIELDS = {
     "id", "workspace_id", "memory_a_id", "memory_b_id", "contradiction_type", "confidence", "detection_method",

@@ -11,8 +11,10 @@ import httpx
 import pytest
 
 from tests.helpers.http import h, remember
-from tests.integration.test_resources_api import key_client, secured  # noqa: F401
+from tests.integration.test_resources_api import key_client  # noqa: F401
 from tests.secured import ADMIN
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=200)
 
 GETS = ("snapshot", "communities", "centrality", "bridges", "stats")
 

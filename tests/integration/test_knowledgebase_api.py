@@ -20,7 +20,9 @@ from shared.db import knowledgebase as kb_repo
 from shared.db import rls
 from shared.db.pool import Database
 from tests.helpers.http import h, remember
-from tests.integration.test_resources_api import key_client, secured  # noqa: F401
+from tests.integration.test_resources_api import key_client  # noqa: F401
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=200)
 
 KB = "/v1/knowledgebase"
 

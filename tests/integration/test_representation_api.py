@@ -8,7 +8,9 @@ import uuid
 import httpx
 import pytest
 
-from tests.integration.test_tenant_walls import admin, new_key, secured, user_memory  # noqa: F401
+from tests.integration.test_tenant_walls import admin, new_key, user_memory  # noqa: F401
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=100)
 
 
 @pytest.fixture()

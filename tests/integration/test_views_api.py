@@ -12,7 +12,9 @@ from datetime import UTC, datetime, timedelta
 import httpx
 import pytest
 
-from tests.integration.test_resources_api import creating, key_client, matching, secured  # noqa: F401
+from tests.integration.test_resources_api import creating, key_client, matching  # noqa: F401
+
+pytestmark = pytest.mark.secured(rate_limit_per_s=50.0, rate_limit_burst=200)
 
 VIEW = {"view_id": "main", "kind": "git_worktree", "display_name": "Main", "capabilities": ["write", " read"]}
 OBSERVATION = {
