@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from shared.api import docs, errors, openapi
 from shared.api.deps import principal, row_wall
 from shared.api.edge import CrossSiteCheck, HostCheck, LastResort, SecurityHeaders, StrictJson
+from shared.api.metering import UsageMetering
 from shared.api.routes import health
 from shared.core.errors import PayloadTooLarge
 from shared.core.settings import Settings, get_settings
@@ -317,6 +318,8 @@ def create_app(
     errors.install(app)
 
     app.add_middleware(LastResort, handler=errors.unexpected)  # innermost: first to see an unhandled error
+    # Outside the errors' handlers, so it sees the status every request ends with (usage is billed by outcome).
+    app.add_middleware(UsageMetering, meter=lambda: getattr(app.state.services, "usage", None))
     app.add_middleware(StrictJson)
     app.add_middleware(
         BodySizeLimit, max_bytes=settings.max_request_bytes, document_max_bytes=settings.document_max_bytes

@@ -78,6 +78,12 @@ BUDGETS: tuple[Budget, ...] = (
         "413 naming the kind and limit, nothing written: split the file",
     ),
     Budget(
+        ("GET /v1/admin/usage",),
+        "the period (days) and the hourly rows one report holds; stored memories counted in one pass",
+        ("usage_max_days", "usage_max_rows"),
+        "400 `usage_period_too_long` for a longer period; `truncated`: ask again from the last hour returned",
+    ),
+    Budget(
         ("GET /v1/workspaces",),
         "the `tags` filter: query string length (the model's caps), one page of workspaces",
         (),

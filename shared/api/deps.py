@@ -20,11 +20,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Header, Query, Request
 
+from shared.core import metering
 from shared.core.errors import Forbidden, InvalidInput, Unauthorized
 from shared.core.settings import DEFAULT_WORKSPACE, USER_CHAT_WORKSPACE
 from shared.db import audit, rls
 from shared.db.scope import Scope
 from shared.domain.auth import Principal, request_cost
+from shared.domain.usage import OPERATOR
 from shared.providers import secrets
 
 if TYPE_CHECKING:
@@ -140,9 +142,12 @@ def principal(
     # rotated key takes effect within settings.secret_cache_ttl_s.
     admin = secrets.admin_key(settings) if token else None
     if admin and hmac.compare_digest(token.encode(), admin.encode()):
+        metering.identify(OPERATOR)
         return Principal(key_id="admin", workspaces=None, admin=True)
     if settings.auth_mode == "none":
-        return Principal.open()  # every workspace, never the admin routes
+        opened = Principal.open()  # every workspace, never the admin routes
+        metering.identify(opened.tenant_id)
+        return opened
     if not token:
         raise Unauthorized("missing API key: send Authorization: Bearer <key>", code="missing_api_key")
     guard = request.app.state.auth_guard
@@ -159,6 +164,7 @@ def principal(
         guard.failed(source, token)
         raise
     guard.remember_good(token)
+    metering.identify(found.tenant_id)  # billed from here on, a 429 of its own limit included
     length = request.headers.get("content-length", "")
     cost = request_cost(request.method, request.url.path, int(length) if length.isdigit() else 0)
     request.app.state.rate_limiter.take(found.budget_id or "", cost)

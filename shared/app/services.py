@@ -48,6 +48,7 @@ from shared.domain.sessions.packs import ContextService
 from shared.domain.sessions.service import SessionService
 from shared.domain.threads import ThreadService
 from shared.domain.tokens import Tokens
+from shared.domain.usage import UsageMeter
 from shared.domain.users import UserService
 from shared.domain.workspaces import WorkspaceService
 from shared.providers.blobs import create_blobs
@@ -96,6 +97,7 @@ class Services:
     knowledgebase: KnowledgebaseService
     representations: Representations
     audit: AuditTrail
+    usage: UsageMeter
 
     @classmethod
     def build(
@@ -155,6 +157,7 @@ class Services:
             knowledgebase=KnowledgebaseService(db),
             representations=Representations(db),
             audit=AuditTrail(db),
+            usage=UsageMeter(db, settings),
         )
 
     def request_vector_indexing(self) -> None:

@@ -1096,6 +1096,28 @@ CREATE POLICY workspace_wall ON public.threads TO memorylayer_app USING ((( SELE
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.threads TO memorylayer_app;
 
+-- usage_hourly ----------------------------------------------------------------------------------------------------
+CREATE TABLE public.usage_hourly (
+    tenant_id text NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    kind text NOT NULL,
+    outcome text NOT NULL,
+    requests bigint DEFAULT 0 NOT NULL,
+    units bigint DEFAULT 0 NOT NULL,
+    document_pages bigint DEFAULT 0 NOT NULL,
+    sandbox_ms bigint DEFAULT 0 NOT NULL,
+    generation_tokens bigint DEFAULT 0 NOT NULL,
+    embedding_tokens bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT usage_hourly_hour_check CHECK ((hour = date_trunc('hour'::text, hour)))
+);
+
+ALTER TABLE ONLY public.usage_hourly
+    ADD CONSTRAINT usage_hourly_pkey PRIMARY KEY (tenant_id, hour, kind, outcome);
+
+CREATE INDEX usage_hourly_hour ON public.usage_hourly USING btree (hour);
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.usage_hourly TO memorylayer_app;
+
 -- vector_dedicated_graphs -----------------------------------------------------------------------------------------
 CREATE TABLE public.vector_dedicated_graphs (
     workspace_id text NOT NULL,

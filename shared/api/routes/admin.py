@@ -1,14 +1,18 @@
-"""/v1/admin/api-keys: create (the key is shown once), list, revoke. Admin key only."""
+"""/v1/admin: API keys (create, the key shown once; list; revoke) and every tenant's usage. Admin key only."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from datetime import datetime
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Response
 
 from shared.api import schemas
 from shared.api.deps import PrincipalDep, ServicesDep, valid_workspace
 from shared.api.routes.params import KeyIdPath
 from shared.core.tenants import valid_tenant
 from shared.domain.requests.keys import KeyCreate
+from shared.domain.usage import Period, as_csv
 
 router = APIRouter(prefix="/v1/admin", tags=["admin"])
 
@@ -43,3 +47,34 @@ def revoke_key(key_id: KeyIdPath, who: PrincipalDep, svc: ServicesDep) -> Respon
     who.require_admin()
     svc.api_keys.revoke(key_id)
     return Response(status_code=204)
+
+
+@router.get(
+    "/usage",
+    response_model=schemas.UsageReport,
+    responses={200: {"content": {"text/csv": {}}, "description": "The report, or its hourly rows as CSV."}},
+)
+def usage(
+    who: PrincipalDep,
+    svc: ServicesDep,
+    tenant_id: Annotated[
+        str | None, Query(max_length=64, description="One tenant's usage (default: every tenant's).")
+    ] = None,
+    since: Annotated[
+        datetime | None,
+        Query(description="The first hour (ISO-8601; no offset: UTC; default: 24 hours before `until`)."),
+    ] = None,
+    until: Annotated[
+        datetime | None, Query(description="The end, exclusive (default: the end of the current hour).")
+    ] = None,
+    format: Annotated[
+        Literal["json", "csv"], Query(description="json (default), or csv: the hourly rows only.")
+    ] = "json",
+) -> schemas.UsageReport | Response:
+    """What each tenant used, per hour, operation kind and outcome, to bill from; and what each stores now.
+    The period and the rows have a budget (`usage_max_days`, `usage_max_rows`)."""
+    who.require_admin()
+    report = svc.usage.report(tenant_id, Period.of(since, until, svc.settings))
+    if format == "csv":
+        return Response(as_csv(report["hours"]), media_type="text/csv; charset=utf-8")
+    return schemas.UsageReport.model_validate(report)

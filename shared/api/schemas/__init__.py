@@ -19,7 +19,14 @@ use), ``memories`` (and batch), ``associations`` (and traverse), ``workspaces`` 
 ``from shared.api import schemas; schemas.Memory`` and ``from shared.api.schemas import Memory`` both work.
 """
 
-from shared.api.schemas.admin import ApiKey, ApiKeyCreated, ApiKeyList
+from shared.api.schemas.admin import (
+    ApiKey,
+    ApiKeyCreated,
+    ApiKeyList,
+    StoredUsage,
+    UsageHour,
+    UsageReport,
+)
 from shared.api.schemas.associations import (
     Association,
     AssociationCreated,
@@ -168,6 +175,9 @@ __all__ = [
     "ApiKey",
     "ApiKeyCreated",
     "ApiKeyList",
+    "StoredUsage",
+    "UsageHour",
+    "UsageReport",
     "Association",
     "AssociationCreated",
     "AssociationList",

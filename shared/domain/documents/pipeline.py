@@ -23,6 +23,7 @@ from shared.core.errors import InvalidInput, MemoryLayerError, PayloadTooLarge
 from shared.core.settings import Settings
 from shared.db import documents as repo
 from shared.db import memories as memories_repo
+from shared.db import usage
 from shared.db.pool import Database
 from shared.db.rows import one
 from shared.db.scope import Scope
@@ -177,6 +178,7 @@ class DocumentPipeline:
             if job is None or job["status"] != "running":  # cancelled meanwhile: keep what is written, say so
                 return {"cancelled": True, "memories_created": len(report.added)}
             repo.replace_pages(conn, workspace_id, document_id, page_rows)
+            usage.add_pages(conn, workspace_id, len(page_rows))
             earlier = one(repo.get(conn, workspace_id, document_id, lock=True))["memory_ids"]
             keep = set(memory_ids)
             for old_id in earlier:

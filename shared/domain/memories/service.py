@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from shared.core import ontology
+from shared.core import metering, ontology
 from shared.core.errors import (
     Conflict,
     InvalidInput,
@@ -209,6 +209,7 @@ class MemoryService:
             if idempotency_key:
                 replay = self._replay(conn, workspace_id, idempotency_key, request_hash)
                 if replay is not None:
+                    metering.replayed()
                     # As the reference, the relation write runs again (its evidence is there: duplicates).
                     if relations.needs_write(replay, body.relations) and replay["deleted_at"] is None:
                         written = relations.write_for_memory(conn, replay, body.relations)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import psycopg
 
+from shared.core import metering
 from shared.core.errors import Conflict, NotFound, PreconditionFailed
 from shared.db import audit, idempotency
 from shared.db import memories as repo
@@ -145,6 +146,7 @@ def _mutate(
             ttl_s = memories.settings.idempotency_ttl_s
             replay = _replay(conn, workspace_id, memory_id, condition.operation_id, request_hash, ttl_s)
             if replay is not None:
+                metering.replayed()
                 return Mutation(replay, replayed=True)
             _check(current, action, condition)
             repo.tag_operation(conn, condition.operation_id, action)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from shared.core import metering
 from shared.core.errors import Conflict, NotFound, PreconditionFailed
 from shared.db import resources as repo
 from shared.db import workspaces as ws_repo
@@ -225,6 +226,7 @@ class ResourceService:
             raise Conflict(
                 "idempotency key was already used for a different request", code="idempotency_key_reused"
             )
+        metering.replayed()
         return Written(found, replayed=True)
 
     # ------------------------------------------------------------------------------------------------- reads

@@ -15,6 +15,7 @@ import re
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from shared.core import metering
 from shared.core.errors import Conflict, InvalidInput, MemoryLayerError, NotFound, PayloadTooLarge
 from shared.db import memories as mem_repo
 from shared.db import sessions as repo
@@ -68,6 +69,8 @@ def capture(svc: SessionParts, scope: Scope, session_id: str, body: CheckpointCr
         existing = _store(svc, session, body, len(data))
     elif existing["content_hash"] != body.content_hash:
         raise Conflict("idempotency_key was already used for another segment", code="idempotency_key_reused")
+    else:
+        metering.replayed()  # the segment stored under this key: billed when it was first sent
     if existing["index_status"] in ("pending", "failed"):
         existing = _index(svc, session, existing, body.transcript_segment)
     return existing

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from shared.core import metering
 from shared.core.errors import EmbeddingError
 
 from .base import Embedder
@@ -83,6 +84,10 @@ class OpenAIEmbedder(Embedder):
             self._classify,
             what=f"OpenAI embeddings ({self.model})",
         )
+        used = getattr(
+            response, "usage", None
+        )  # the tokens billed, as OpenAI reports them (its tenant's usage)
+        metering.count(embedding_tokens=int(getattr(used, "prompt_tokens", 0) or 0))
         rows = sorted(response.data, key=lambda item: item.index)
         return unit_vectors(
             [row.embedding for row in rows],

@@ -78,4 +78,4 @@ class ClaudeChat(LLMClient):
         usage = answer.get("usage") or {}
         return used[0]["input"], LLMUsage(
             int(usage.get("input_tokens") or 0), int(usage.get("output_tokens") or 0)
-        )
+        ).metered()

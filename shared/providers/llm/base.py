@@ -6,11 +6,18 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+from shared.core import metering
+
 
 @dataclass
 class LLMUsage:
     input_tokens: int = 0
     output_tokens: int = 0
+
+    def metered(self) -> LLMUsage:
+        """Count this call's tokens into the work at hand's usage (its tenant's bill), as the provider reported."""
+        metering.count(generation_tokens=self.input_tokens + self.output_tokens)
+        return self
 
 
 class LLMClient(ABC):

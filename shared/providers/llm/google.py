@@ -66,4 +66,4 @@ class GeminiChat(LLMClient):
         usage = LLMUsage(
             getattr(meta, "prompt_token_count", 0) or 0, getattr(meta, "candidates_token_count", 0) or 0
         )
-        return json.loads(response.text or "{}"), usage
+        return json.loads(response.text or "{}"), usage.metered()

@@ -65,4 +65,4 @@ class OpenAIChat(LLMClient):
         usage = response.usage
         return json.loads(text), LLMUsage(
             usage.prompt_tokens if usage else 0, usage.completion_tokens if usage else 0
-        )
+        ).metered()
