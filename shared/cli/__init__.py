@@ -9,9 +9,10 @@
     memorylayer users list --workspace demo | users erase USER_ID [--dry-run]
     memorylayer remember "Dana lives in Paris" --workspace demo --tag profile
     memorylayer recall "where does Dana live?" --workspace demo
+    memorylayer usage --api-key ADMIN_KEY --tenant acme --since 2026-01-01 --format csv
     memorylayer migrate --database-url DSN | serve --worker
 
-``remember`` and ``recall`` go through the HTTP API (``--url``, else ``MEMORYLAYER_URL``, else the running local
+``remember``, ``recall`` and ``usage`` go through the HTTP API (``--url``, else ``MEMORYLAYER_URL``, else the running local
 stack's; ``--api-key``, else ``MEMORYLAYER_API_KEY``). Commands that use the database find the running local stack through ``<data dir>/dev.json`` (written by
 ``memorylayer dev``); ``--database-url`` or ``MEMORYLAYER_DATABASE_URL`` point them elsewhere. A failure is one
 line on stderr and a non-zero exit status: 1 for a refused request (an unknown workspace), 2 for bad usage or
@@ -24,7 +25,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from shared.cli.client import cmd_recall, cmd_remember
+from shared.cli.client import cmd_recall, cmd_remember, cmd_usage
 from shared.cli.common import CliError
 from shared.cli.data import cmd_export, cmd_import, cmd_users_erase, cmd_users_list
 from shared.cli.keys import cmd_keys_create, cmd_keys_list, cmd_keys_revoke
@@ -111,6 +112,18 @@ def build_parser() -> argparse.ArgumentParser:
     recall.add_argument("--tag", action="append", help="only memories with every such tag")
     _api_options(recall)
     recall.set_defaults(run=cmd_recall)
+
+    usage = sub.add_parser(
+        "usage", help="what each tenant used, per hour and kind (the admin key; through the API)"
+    )
+    usage.add_argument("--tenant", help="one tenant's usage (default: every tenant's)")
+    usage.add_argument("--since", metavar="WHEN", help="ISO-8601; default: 24 hours before --until")
+    usage.add_argument("--until", metavar="WHEN", help="ISO-8601, exclusive; default: the end of this hour")
+    usage.add_argument(
+        "--format", choices=["csv", "json"], default="csv", help="csv (the hourly rows; default) or json"
+    )
+    _api_options(usage)
+    usage.set_defaults(run=cmd_usage)
 
     re = sub.add_parser("reembed", help="re-embed a workspace with the configured model (resumable)")
     re.add_argument("--workspace", required=True, help="the workspace to re-embed")

@@ -1,4 +1,4 @@
-"""``memorylayer remember`` and ``recall``: through the HTTP API, as any client would."""
+"""``memorylayer remember``, ``recall`` and ``usage``: through the HTTP API, as any client would."""
 
 from __future__ import annotations
 
@@ -91,4 +91,26 @@ def cmd_recall(args: argparse.Namespace) -> int:
         print(f"{score:.3f}  {memory['id']}  {memory['content']}" if score is not None else memory["content"])
     if not found["memories"]:
         print("nothing found", file=sys.stderr)
+    return 0
+
+
+def cmd_usage(args: argparse.Namespace) -> int:
+    """The admin's usage report: CSV (the hourly rows) or JSON (the whole report) on stdout."""
+    import httpx
+
+    fmt = "json" if args.json else args.format
+    params = {"tenant_id": args.tenant, "since": args.since, "until": args.until, "format": fmt}
+    with _api(args) as client:
+        try:
+            response = client.get("/v1/admin/usage", params={k: v for k, v in params.items() if v})
+        except httpx.TransportError as exc:
+            raise CliError(
+                f"cannot reach the API at {client.base_url} ({type(exc).__name__}): is it running?", 1
+            ) from None
+    if not response.is_success:
+        _answer(response)  # the server's refusal as one line, exit 1
+    if fmt == "csv":
+        sys.stdout.write(response.text)
+    else:
+        print(json.dumps(response.json(), indent=2))
     return 0

@@ -83,7 +83,8 @@ def test_a_scripted_workload_of_two_tenants_is_reported_exactly(admin):
         assert b.post("/v1/memories", json={"content": "the lobby opens at seven"}).status_code == 201
         workspace_b = b.headers["X-Workspace-ID"]
         imported = b.post(
-            f"/v1/workspaces/{workspace_b}/import", json={"memories": [{"content": "deliveries go to gate B"}]}
+            f"/v1/workspaces/{workspace_b}/import",
+            json={"memories": [{"content": "deliveries go to gate B"}]},
         )
         assert imported.status_code == 200, imported.text  # upload/ok: 5 units (+1 per 64 KiB)
         refused = b.get("/v1/admin/usage")  # a tenant key: 403, and billed as a refused admin call
@@ -170,3 +171,35 @@ def test_the_report_is_bounded_and_bad_parameters_are_refused_with_a_code(admin,
     ]
     whole = report(admin, tenant, since=start.isoformat(), until=now.isoformat())
     assert whole["truncated"] is False and sum(row["requests"] for row in whole["hours"]) == 5
+
+
+def test_the_sdk_and_the_cli_read_the_same_report(admin, secured, capsys):
+    from memorylayer import AuthorizationError, SyncMemoryLayerClient, UsageReport
+
+    from shared.cli import main
+    from tests.secured import ADMIN
+
+    tenant, client = tenant_client(admin)
+    with client:
+        assert client.post("/v1/memories", json={"content": "the roof is closed in winter"}).status_code == 201
+        key = client.headers["Authorization"].removeprefix("Bearer ")
+    window = period()
+    with SyncMemoryLayerClient(secured, api_key=ADMIN) as sdk:
+        got = sdk.get_usage(tenant_id=tenant, **window)
+        as_csv = sdk.get_usage_csv(tenant_id=tenant, **window)
+    assert isinstance(got, UsageReport) and [(h.kind, h.outcome, h.requests) for h in got.hours] == [
+        ("write", "ok", 1)
+    ]
+    assert got.stored[0].memories == 1
+
+    base = ["usage", "--url", secured, "--api-key", ADMIN, "--tenant", tenant, "--since", window["since"]]
+    assert main([*base, "--until", window["until"]]) == 0
+    assert capsys.readouterr().out == as_csv
+    assert main([*base, "--until", window["until"], "--format", "json"]) == 0
+    printed = UsageReport.model_validate_json(capsys.readouterr().out)
+    assert [(h.kind, h.outcome, h.requests) for h in printed.hours] == [("write", "ok", 1)]
+    # A tenant key is refused: by the SDK as by the CLI (one line, exit 1).
+    with SyncMemoryLayerClient(secured, api_key=key) as tenant_sdk, pytest.raises(AuthorizationError):
+        tenant_sdk.get_usage()
+    assert main(["usage", "--url", secured, "--api-key", key]) == 1
+    assert "admin_required" in capsys.readouterr().err

@@ -126,6 +126,7 @@ from memorylayer.models import (
     TokenCreateResult,
     TokenInfo,
     TraverseResult,
+    UsageReport,
     UserPage,
     ViewObservation,
     WorkingMemoryItem,
@@ -3539,6 +3540,29 @@ class MemoryLayerClient(ClientBase):
 
     async def revoke_api_key(self, key_id: str) -> None:
         await self._run(self._call("DELETE", f"/v1/admin/api-keys/{key_id}", _none))
+
+    async def get_usage(
+        self,
+        *,
+        tenant_id: str | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+    ) -> UsageReport:
+        """Every tenant's usage per hour, operation kind and outcome (one tenant's with ``tenant_id``), and what
+        each stores now; the period defaults to the last 24 hours."""
+        params = fields(locals())
+        return await self._run(self._call("GET", "/v1/admin/usage", _model(UsageReport), params=params))
+
+    async def get_usage_csv(
+        self,
+        *,
+        tenant_id: str | None = None,
+        since: datetime | str | None = None,
+        until: datetime | str | None = None,
+    ) -> str:
+        """The hourly rows of :meth:`get_usage` as CSV (one header line), to hand to a billing system."""
+        params = {**fields(locals()), "format": "csv"}
+        return await self._run(self._call("GET", "/v1/admin/usage", lambda r: r.text, params=params))
 
     # ------------------------------------------------------------------ tokens (a key mints its own)
     async def create_token(

@@ -942,6 +942,41 @@ class ApiKey(_Model):
     key: str | None = None
 
 
+class UsageHour(_Model):
+    """One tenant's use in one hour of one operation kind (read, write, recall, upload, sandbox, admin, document),
+    ended one way (``outcome``: ok, client_error, server_error, replayed: bill ``ok``)."""
+
+    tenant_id: str
+    hour: datetime
+    kind: str
+    outcome: str
+    requests: int = 0
+    units: int = 0
+    document_pages: int = 0
+    sandbox_ms: int = 0
+    generation_tokens: int = 0
+    embedding_tokens: int = 0
+
+
+class StoredUsage(_Model):
+    """What a tenant stores now: live memories and their text's bytes."""
+
+    tenant_id: str
+    memories: int = 0
+    bytes: int = 0
+
+
+class UsageReport(_Model):
+    """``get_usage``: the hourly rows of a period (``truncated``: the row cap cut them) and what each stores."""
+
+    since: datetime
+    until: datetime
+    tenant_id: str | None = None
+    hours: list[UsageHour] = Field(default_factory=list)
+    truncated: bool = False
+    stored: list[StoredUsage] = Field(default_factory=list)
+
+
 # ---------------------------------------------------------------------- tokens
 class TokenInfo(_Model):
     """A token: an API key a key minted for itself, never wider than it (``create_token``)."""
