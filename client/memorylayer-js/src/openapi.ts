@@ -4191,6 +4191,16 @@ export interface SkillUpdate {
   bundle_hash?: string | null;
 }
 
+/** What a tenant stores now (read when asked, not per hour). */
+export interface StoredUsage {
+  /** The tenant. */
+  tenant_id: string;
+  /** Live memories (not deleted). */
+  memories: number;
+  /** Their text's bytes (UTF-8). */
+  bytes: number;
+}
+
 export interface Thread {
   /** The object's id. */
   id: string;
@@ -4472,6 +4482,45 @@ export interface UploadRequest {
   extraction_options?: {
     [key: string]: unknown;
   } | null;
+}
+
+/** One tenant's use in one hour of one operation kind, ended one way (GET /v1/admin/usage). */
+export interface UsageHour {
+  /** The tenant (`:admin`: the admin key's own calls). */
+  tenant_id: string;
+  /** The hour's start (ISO-8601 UTC). */
+  hour: string;
+  /** read, write, recall, upload (priced by size), sandbox, admin (keys and tokens), or document (a document's pages, counted when its job completes). */
+  kind: string;
+  /** ok; client_error (4xx) or server_error (5xx); replayed (an Idempotency-Key answered from the store: billed once, as its first request). */
+  outcome: string;
+  /** Requests. */
+  requests: number;
+  /** The rate limiter's units: a request's weight by its work and size. */
+  units: number;
+  /** Document pages parsed. */
+  document_pages: number;
+  /** Milliseconds of sandbox (context environment) execution. */
+  sandbox_ms: number;
+  /** LLM tokens in and out, as the provider reported them. */
+  generation_tokens: number;
+  /** Embedding tokens, where the provider reports them (OpenAI). */
+  embedding_tokens: number;
+}
+
+export interface UsageReport {
+  /** The first hour reported (ISO-8601 UTC). */
+  since: string;
+  /** The end of the period (exclusive). */
+  until: string;
+  /** The tenant asked for (null: every tenant). */
+  tenant_id: string | null;
+  /** Hourly rows, oldest first. */
+  hours: UsageHour[];
+  /** True when the row cap (`usage_max_rows`) cut the rows: ask again with `since` at the last hour returned. */
+  truncated: boolean;
+  /** Each tenant's stored memories and bytes now. */
+  stored: StoredUsage[];
 }
 
 export interface UserCounts {
@@ -6362,6 +6411,26 @@ export interface Operations {
     body: never;
     bodyRequired: false;
     response: void;
+  };
+  /**
+   * What each tenant used, per hour, operation kind and outcome, to bill from; and what each stores now.
+   * The period and the rows have a budget (`usage_max_days`, `usage_max_rows`).
+   */
+  "GET /v1/admin/usage": {
+    path: never;
+    query: {
+      /** One tenant's usage (default: every tenant's). */
+      tenant_id?: string | null;
+      /** The first hour (ISO-8601; no offset: UTC; default: 24 hours before `until`). */
+      since?: string | null;
+      /** The end, exclusive (default: the end of the current hour). */
+      until?: string | null;
+      /** json (default), or csv: the hourly rows only. */
+      format?: "json" | "csv";
+    };
+    body: never;
+    bodyRequired: false;
+    response: UsageReport;
   };
   /** The tokens minted under the calling key (the admin key: every token), without their secrets. */
   "GET /v1/tokens": {
