@@ -79,8 +79,9 @@ BUDGETS: tuple[Budget, ...] = (
     ),
     Budget(
         ("GET /v1/admin/usage",),
-        "the period (days) and the hourly rows one report holds; stored memories counted in one pass",
-        ("usage_max_days", "usage_max_rows"),
+        "the period (at most 92 days) and the hourly rows one report holds (10,000: "
+        "`shared/domain/usage.py`); stored memories counted in one pass",
+        (),
         "400 `usage_period_too_long` for a longer period; `truncated`: ask again from the last hour returned",
     ),
     Budget(

@@ -157,7 +157,7 @@ class Services:
             knowledgebase=KnowledgebaseService(db),
             representations=Representations(db),
             audit=AuditTrail(db),
-            usage=UsageMeter(db, settings),
+            usage=UsageMeter(db),
         )
 
     def request_vector_indexing(self) -> None:

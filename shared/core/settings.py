@@ -125,9 +125,6 @@ class Settings(BaseSettings):
     max_metadata_bytes: int = 64 * 1024
     max_metadata_depth: int = 16
     max_batch_operations: int = 1000
-    # The admin's usage report (GET /v1/admin/usage): the longest period and the most hourly rows one answer holds.
-    usage_max_days: int = Field(default=92, ge=1, le=3660)
-    usage_max_rows: int = Field(default=10_000, ge=1, le=1_000_000)
     max_recall_limit: int = 1000
     # Lambda's 6 MB synchronous payload carries the whole event (the body, base64 for binary types, and the
     # headers): a larger body never reaches the app in AWS, so the local cap is the same.

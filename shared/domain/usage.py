@@ -23,7 +23,6 @@ from typing import Any
 
 from shared.core.errors import InvalidInput
 from shared.core.metering import QUANTITIES, Note
-from shared.core.settings import Settings
 from shared.core.tenants import valid_tenant
 from shared.db import usage as repo
 from shared.db.pool import Database
@@ -33,6 +32,10 @@ log = logging.getLogger(__name__)
 
 KINDS = ("read", "write", "recall", "upload", "sandbox", "admin", "document")
 OUTCOMES = ("ok", "client_error", "server_error", "replayed")
+# A report's budget: the longest period, and the most hourly rows one answer holds (a tenant's year of every
+# kind and outcome is ~70,000 rows; a month of a busy tenant fits).
+MAX_DAYS = 92
+MAX_ROWS = 10_000
 # The admin key belongs to no tenant: its calls are kept apart under a name no tenant id can take (":").
 OPERATOR = ":admin"
 
@@ -69,23 +72,23 @@ def outcome(status: int, replayed: bool) -> str:
 
 @dataclass(frozen=True)
 class Period:
-    """Whole hours [since, until) of a report, checked against the budget (``usage_max_days``)."""
+    """Whole hours [since, until) of a report, at most ``MAX_DAYS`` long."""
 
     since: datetime
     until: datetime
 
     @classmethod
-    def of(cls, since: datetime | None, until: datetime | None, settings: Settings) -> Period:
+    def of(cls, since: datetime | None, until: datetime | None) -> Period:
         """Default: the last 24 hours (until the end of this hour). A time without an offset is UTC."""
         end = _utc(until) or _hour(datetime.now(UTC)) + timedelta(hours=1)
         start = _utc(since) or end - timedelta(days=1)
         if start >= end:
             raise InvalidInput("since must be before until", code="invalid_period")
-        if end - start > timedelta(days=settings.usage_max_days):
+        if end - start > timedelta(days=MAX_DAYS):
             raise InvalidInput(
-                f"a usage report covers at most {settings.usage_max_days} days: ask for a shorter period",
+                f"a usage report covers at most {MAX_DAYS} days: ask for a shorter period",
                 code="usage_period_too_long",
-                max_days=settings.usage_max_days,
+                max_days=MAX_DAYS,
             )
         return cls(_hour(start), end)
 
@@ -104,9 +107,9 @@ CSV_COLUMNS = ("tenant_id", "hour", "kind", "outcome", "requests", "units", *QUA
 class UsageMeter:
     """Adds each unit of work to its tenant's hourly row, and reads the rows back for the admin."""
 
-    def __init__(self, db: Database, settings: Settings) -> None:
+    def __init__(self, db: Database, *, max_rows: int = MAX_ROWS) -> None:
         self.db = db
-        self.settings = settings
+        self.max_rows = max_rows
 
     def record_request(self, note: Note, method: str, path: str, status: int, content_length: int) -> bool:
         """Add one finished request (one upsert); False when nobody was identified (not billed: refused before
@@ -133,10 +136,10 @@ class UsageMeter:
             log.exception("usage not recorded", extra={"kind": kind, "outcome": result})
 
     def report(self, tenant_id: str | None, period: Period) -> dict[str, Any]:
-        """The period's hourly rows (oldest first, at most ``usage_max_rows``: ``truncated`` says the cap cut
-        them; ask again from the last hour) and each tenant's stored memories and bytes now."""
+        """The period's hourly rows (oldest first, at most ``max_rows``: ``truncated`` says the cap cut them; ask
+        again from the last hour) and each tenant's stored memories and bytes now."""
         tenant = valid_tenant(tenant_id) if tenant_id is not None and tenant_id != OPERATOR else tenant_id
-        cap = self.settings.usage_max_rows
+        cap = self.max_rows
         with self.db.connection() as conn:
             rows = repo.hours(conn, tenant_id=tenant, since=period.since, until=period.until, limit=cap + 1)
             stored = repo.stored(conn, [tenant] if tenant else None)

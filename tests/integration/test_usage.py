@@ -163,9 +163,8 @@ def test_the_report_is_bounded_and_bad_parameters_are_refused_with_a_code(admin,
     with services.db.connection() as conn:
         for hour in range(5):
             usage_repo.add(conn, tenant, "read", "ok", requests=1, units=1, at=start + timedelta(hours=hour))
-    limited = services.usage.settings.model_copy(update={"usage_max_rows": 3})
-    capped = type(services.usage)(services.db, limited)
-    got = capped.report(tenant, Period.of(start, now, limited))
+    capped = type(services.usage)(services.db, max_rows=3)
+    got = capped.report(tenant, Period.of(start, now))
     assert got["truncated"] is True and [r["hour"] for r in got["hours"]] == [
         start + timedelta(hours=h) for h in range(3)
     ]
@@ -181,7 +180,9 @@ def test_the_sdk_and_the_cli_read_the_same_report(admin, secured, capsys):
 
     tenant, client = tenant_client(admin)
     with client:
-        assert client.post("/v1/memories", json={"content": "the roof is closed in winter"}).status_code == 201
+        assert (
+            client.post("/v1/memories", json={"content": "the roof is closed in winter"}).status_code == 201
+        )
         key = client.headers["Authorization"].removeprefix("Bearer ")
     window = period()
     with SyncMemoryLayerClient(secured, api_key=ADMIN) as sdk:

@@ -4517,7 +4517,7 @@ export interface UsageReport {
   tenant_id: string | null;
   /** Hourly rows, oldest first. */
   hours: UsageHour[];
-  /** True when the row cap (`usage_max_rows`) cut the rows: ask again with `since` at the last hour returned. */
+  /** True when the row cap (10,000) cut the rows: ask again with `since` at the last hour returned. */
   truncated: boolean;
   /** Each tenant's stored memories and bytes now. */
   stored: StoredUsage[];
@@ -6414,7 +6414,7 @@ export interface Operations {
   };
   /**
    * What each tenant used, per hour, operation kind and outcome, to bill from; and what each stores now.
-   * The period and the rows have a budget (`usage_max_days`, `usage_max_rows`).
+   * A report covers at most 92 days and 10,000 hourly rows (`truncated` says the cap cut them).
    */
   "GET /v1/admin/usage": {
     path: never;

@@ -72,9 +72,9 @@ def usage(
     ] = "json",
 ) -> schemas.UsageReport | Response:
     """What each tenant used, per hour, operation kind and outcome, to bill from; and what each stores now.
-    The period and the rows have a budget (`usage_max_days`, `usage_max_rows`)."""
+    A report covers at most 92 days and 10,000 hourly rows (`truncated` says the cap cut them)."""
     who.require_admin()
-    report = svc.usage.report(tenant_id, Period.of(since, until, svc.settings))
+    report = svc.usage.report(tenant_id, Period.of(since, until))
     if format == "csv":
         return Response(as_csv(report["hours"]), media_type="text/csv; charset=utf-8")
     return schemas.UsageReport.model_validate(report)

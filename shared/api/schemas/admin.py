@@ -83,7 +83,7 @@ class UsageReport(Wire):
     tenant_id: str | None = Field(description="The tenant asked for (null: every tenant).")
     hours: list[UsageHour] = Field(description="Hourly rows, oldest first.")
     truncated: bool = Field(
-        description="True when the row cap (`usage_max_rows`) cut the rows: ask again with `since` at the "
-        "last hour returned."
+        description="True when the row cap (10,000) cut the rows: ask again with `since` at the last hour "
+        "returned."
     )
     stored: list[StoredUsage] = Field(description="Each tenant's stored memories and bytes now.")

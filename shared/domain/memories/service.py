@@ -209,7 +209,6 @@ class MemoryService:
             if idempotency_key:
                 replay = self._replay(conn, workspace_id, idempotency_key, request_hash)
                 if replay is not None:
-                    metering.replayed()
                     # As the reference, the relation write runs again (its evidence is there: duplicates).
                     if relations.needs_write(replay, body.relations) and replay["deleted_at"] is None:
                         written = relations.write_for_memory(conn, replay, body.relations)
@@ -283,8 +282,7 @@ class MemoryService:
             return repo.sequence_keys(conn, workspace_id)
 
     def _replay(self, conn: Connection, workspace_id: str, key: str, request_hash: str) -> dict | None:
-        record = idempotency.lock(conn, workspace_id, key, self.settings.idempotency_ttl_s)
-        if record is None:
+        if (record := idempotency.lock(conn, workspace_id, key, self.settings.idempotency_ttl_s)) is None:
             return None
         if record["request_hash"] != request_hash:
             raise Conflict(
@@ -297,6 +295,7 @@ class MemoryService:
             raise Conflict(
                 "the memory created under this Idempotency-Key no longer exists", code="idempotency_gone"
             )
+        metering.replayed()  # billed once, when it was first answered
         return found
 
     def _link_all(self, conn: Connection, workspace_id: str, source_id: str, targets: list[str]) -> None:
