@@ -52,14 +52,20 @@ def add(
     conn.execute(_ADD, params)
 
 
-def add_pages(conn: Connection, workspace_id: str, pages: int) -> None:
-    """A document's pages, billed to its workspace's tenant in the transaction that completes its job: a
-    redelivered job that completes again is a new run (its pages parsed again), one that was done adds nothing."""
+def add_for_workspace(conn: Connection, workspace_id: str, kind: str, counts: dict[str, int]) -> None:
+    """A job's use (a document's pages, an extraction's tokens), billed to its workspace's tenant on the
+    connection of the transaction that finishes the job: a job finished once is billed once, however often its
+    message was delivered. Nothing counted, nothing written."""
+    quantities = {q: int(counts.get(q, 0)) for q in QUANTITIES}
+    if not any(quantities.values()):
+        return
     conn.execute(
-        "INSERT INTO usage_hourly AS u (tenant_id, hour, kind, outcome, document_pages) "
-        "SELECT tenant_id, date_trunc('hour', now()), 'document', 'ok', %(pages)s FROM workspaces WHERE id = %(ws)s "
-        "ON CONFLICT (tenant_id, hour, kind, outcome) DO UPDATE SET document_pages = u.document_pages + %(pages)s",
-        {"ws": workspace_id, "pages": pages},
+        f"INSERT INTO usage_hourly AS u (tenant_id, hour, kind, outcome, {', '.join(QUANTITIES)}) "
+        f"SELECT tenant_id, date_trunc('hour', now()), %(kind)s, 'ok', "
+        f"{', '.join(f'%({q})s' for q in QUANTITIES)} FROM workspaces WHERE id = %(ws)s "
+        "ON CONFLICT (tenant_id, hour, kind, outcome) DO UPDATE SET "
+        f"{', '.join(f'{q} = u.{q} + EXCLUDED.{q}' for q in QUANTITIES)}",
+        {"ws": workspace_id, "kind": kind, **quantities},
     )
 
 

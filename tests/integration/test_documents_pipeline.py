@@ -11,6 +11,7 @@ import subprocess
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import boto3
@@ -20,7 +21,7 @@ import pytest
 from shared.app.bootstrap import process_services
 from shared.app.services import Services
 from shared.core.settings import Settings, get_settings
-from shared.db import rls
+from shared.db import rls, usage
 from shared.local.documents import document_bucket
 from shared.local.server import serve_in_thread
 from shared.local.sqs import LocalQueues, SqsPoller, lambda_event, local_sqs
@@ -109,8 +110,23 @@ def test_upload_through_the_api_runs_from_the_bucket_event(api: httpx.Client, st
         _s3(queues).get_object(Bucket="memorylayer-documents", Key=key)
 
 
+def _pages_billed(services: Services) -> int:
+    """Document pages billed to the default tenant (auth is off here) in the hours around now."""
+    now = datetime.now(UTC)
+    with services.db.connection() as conn:
+        rows = usage.hours(
+            conn,
+            tenant_id="_default",
+            since=now - timedelta(hours=2),
+            until=now + timedelta(hours=1),
+            limit=10_000,
+        )
+    return sum(row["document_pages"] for row in rows if row["kind"] == "document")
+
+
 def test_a_redelivered_event_changes_nothing(api: httpx.Client, stack, ws: str) -> None:
     _, queues, services = stack
+    billed = _pages_billed(services)
     doc = wait_document(api, ws, upload(api, ws, "again.txt", TEXT + b"Once more.").json()["document"]["id"])
     key = _storage_key(services, ws, doc["id"])
     from functions.documents.handler import handler
@@ -132,6 +148,9 @@ def test_a_redelivered_event_changes_nothing(api: httpx.Client, stack, ws: str) 
             "SELECT count(*) AS n FROM memories WHERE workspace_id = %s AND deleted_at IS NULL", (ws,)
         ).fetchone()["n"]
     assert n == len(doc["memory_ids"])
+    # Its page is billed when the upload's job completes and again for the reprocess (parsed again), never for
+    # the redelivered event.
+    assert _pages_billed(services) - billed == 2 * doc["page_count"] == 2
 
 
 def test_presigned_upload_for_a_large_file(api: httpx.Client, stack, ws: str) -> None:

@@ -178,7 +178,7 @@ class DocumentPipeline:
             if job is None or job["status"] != "running":  # cancelled meanwhile: keep what is written, say so
                 return {"cancelled": True, "memories_created": len(report.added)}
             repo.replace_pages(conn, workspace_id, document_id, page_rows)
-            usage.add_pages(conn, workspace_id, len(page_rows))
+            usage.add_for_workspace(conn, workspace_id, "document", {"document_pages": len(page_rows)})
             earlier = one(repo.get(conn, workspace_id, document_id, lock=True))["memory_ids"]
             keep = set(memory_ids)
             for old_id in earlier:

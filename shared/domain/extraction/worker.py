@@ -16,9 +16,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from shared.core import metering
 from shared.core.errors import InvalidInput, NotFound
 from shared.core.settings import Settings
-from shared.db import facts
+from shared.db import facts, usage
 from shared.db import threads as repo
 from shared.db.pool import Database
 from shared.domain.extraction.base import ExtractionInput, ExtractionOutput, Extractor, Message
@@ -116,14 +117,19 @@ class ExtractionWorker:
             job = repo.start_job(conn, job_id)
         if job is None:
             return {"status": "skipped", "reason": "already done", "job_id": job_id}
+        note = (
+            metering.Note()
+        )  # the job's model tokens: billed with its finish, once (a failed attempt's are not)
         try:
-            result = self._extract_and_write(job)
+            with metering.metered(note):
+                result = self._extract_and_write(job)
         except Exception as exc:
             with self.db.transaction() as conn:
                 repo.fail_job(conn, job_id, f"{exc.__class__.__name__}: {exc}", final=final_attempt)
             raise
         with self.db.transaction() as conn:
             repo.finish_job(conn, job_id, result)
+            usage.add_for_workspace(conn, job["workspace_id"], "extraction", note.counts)
             repo.mark_decomposed(
                 conn, job["workspace_id"], job["thread_id"], job["to_index"] + 1, result.pop("_summary", None)
             )
