@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from shared.core import metering
 from shared.core.settings import Settings
 from shared.db import threads as thread_repo
+from shared.db import usage
 from shared.db.threads import NewMessage
 from shared.domain.extraction.worker import ExtractionWorker
 from shared.domain.requests import AnswerRequest, MemoryCreate
@@ -190,6 +194,45 @@ def test_grounded_answer_cites_retrieved_memories(services, settings, ws, llm_st
     out = answerer.answer([ws], AnswerRequest(query="what is Dana's cat called?"))
     assert out["answer"] == "Miso" and out["citations"] == [memory["id"]]  # handle 7 did not exist: dropped
     assert out["generation_summary"]["calls"] == 1
+
+
+# Each stub's reported usage, in and out (the wires above; anthropic's in tests/embed/test_anthropic_llm.py).
+REPORTED_TOKENS = {"openai": 120 + 30, "google": 90 + 20, "anthropic": 42 + 7}
+
+
+def test_model_tokens_are_billed_as_the_provider_reported_them(services, settings, ws, llm_stub):
+    provider, stub = llm_stub
+    services.memories.remember(ws, MemoryCreate(content="Dana's cat is called Miso"))
+    answerer = Answerer(
+        Recaller(services.db, services.embedder, settings), create_llm(llm_settings(settings, provider, stub))
+    )
+    stub.replies.append({"answer": "Miso", "citations": [1], "abstain": False})
+    note = metering.Note()  # a request's, as the API opens one
+    with metering.metered(note):
+        answerer.answer([ws], AnswerRequest(query="what is Dana's cat called?"))
+    assert note.counts["generation_tokens"] == REPORTED_TOKENS[provider]
+
+    # An extraction job's tokens go to its workspace's tenant when the job finishes.
+    tenant, home = f"t_{uuid.uuid4().hex[:10]}", f"{ws}_home"
+    with services.db.transaction() as conn:
+        conn.execute("INSERT INTO workspaces (id, name, tenant_id) VALUES (%s, %s, %s)", (home, home, tenant))
+    worker = ExtractionWorker(
+        services.db, services.embedder, llm_settings(settings, provider, stub, enrichment_policy="generative")
+    )
+    stub.replies.append(
+        {"facts": [fact("The user lives in Lisbon", "lives_in", "Lisbon")], "summary": "Home."}
+    )
+    result = worker.run(make_job(services, home, "These days home for me is Lisbon, by the river."))
+    calls = result["generation_summary"]["calls"]
+    now = datetime.now(UTC)
+    with services.db.connection() as conn:
+        rows = usage.hours(
+            conn, tenant_id=tenant, since=now - timedelta(hours=1), until=now + timedelta(hours=1), limit=10
+        )
+    assert calls >= 1
+    assert [(r["kind"], r["generation_tokens"]) for r in rows] == [
+        ("extraction", calls * REPORTED_TOKENS[provider])
+    ]
 
 
 def test_answer_abstains_without_calling_the_llm_when_nothing_is_found(services, settings, ws, llm_stub):
