@@ -204,3 +204,18 @@ def test_the_sdk_and_the_cli_read_the_same_report(admin, secured, capsys):
         tenant_sdk.get_usage()
     assert main(["usage", "--url", secured, "--api-key", key]) == 1
     assert "admin_required" in capsys.readouterr().err
+
+
+def test_sandbox_time_is_billed_to_the_request_that_ran_it(admin):
+    tenant, client = tenant_client(admin)
+    with client:
+        session = client.post("/v1/sessions", json={})
+        assert session.status_code in (200, 201), session.text
+        headers = {"X-Session-ID": session.json()["session"]["id"]}
+        ran = client.post("/v1/context/execute", json={"code": "total = sum(range(300_000))"}, headers=headers)
+        assert ran.status_code == 200, ran.text
+    rows = {(r["kind"], r["outcome"]): r for r in report(admin, tenant)["hours"]}
+    assert set(rows) == {("write", "ok"), ("sandbox", "ok")}
+    sandbox = rows[("sandbox", "ok")]
+    assert (sandbox["requests"], sandbox["units"]) == (1, 10)  # the limiter's weight of an execution
+    assert sandbox["sandbox_ms"] >= 1 and rows[("write", "ok")]["sandbox_ms"] == 0
