@@ -212,7 +212,9 @@ def test_sandbox_time_is_billed_to_the_request_that_ran_it(admin):
         session = client.post("/v1/sessions", json={})
         assert session.status_code in (200, 201), session.text
         headers = {"X-Session-ID": session.json()["session"]["id"]}
-        ran = client.post("/v1/context/execute", json={"code": "total = sum(range(300_000))"}, headers=headers)
+        ran = client.post(
+            "/v1/context/execute", json={"code": "total = sum(range(300_000))"}, headers=headers
+        )
         assert ran.status_code == 200, ran.text
     rows = {(r["kind"], r["outcome"]): r for r in report(admin, tenant)["hours"]}
     assert set(rows) == {("write", "ok"), ("sandbox", "ok")}
