@@ -80,8 +80,11 @@ class Period:
     @classmethod
     def of(cls, since: datetime | None, until: datetime | None) -> Period:
         """Default: the last 24 hours (until the end of this hour). A time without an offset is UTC."""
-        end = _utc(until) or _hour(datetime.now(UTC)) + timedelta(hours=1)
-        start = _utc(since) or end - timedelta(days=1)
+        try:
+            end = _utc(until) or _hour(datetime.now(UTC)) + timedelta(hours=1)
+            start = _utc(since) or end - timedelta(days=1)
+        except OverflowError:  # a day before 0001-01-01
+            raise InvalidInput("until is too early", code="invalid_period") from None
         if start >= end:
             raise InvalidInput("since must be before until", code="invalid_period")
         if end - start > timedelta(days=MAX_DAYS):

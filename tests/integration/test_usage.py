@@ -150,6 +150,8 @@ def test_the_report_is_bounded_and_bad_parameters_are_refused_with_a_code(admin,
     backwards = {"since": now.isoformat(), "until": (now - timedelta(hours=2)).isoformat()}
     r = admin.get("/v1/admin/usage", params=backwards)
     assert r.status_code == 400 and r.json()["detail"]["code"] == "invalid_period"
+    r = admin.get("/v1/admin/usage", params={"until": "0001-01-01T00:00:00"})  # a day earlier is no date
+    assert r.status_code == 400 and r.json()["detail"]["code"] == "invalid_period"
     r = admin.get("/v1/admin/usage", params={"tenant_id": "not a tenant"})
     assert r.status_code == 400 and r.json()["detail"]["code"] == "invalid_tenant_id"
     r = admin.get("/v1/admin/usage", params={"format": "xml"})
