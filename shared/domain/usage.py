@@ -24,6 +24,7 @@ from typing import Any
 from shared.core.errors import InvalidInput
 from shared.core.metering import QUANTITIES, Note
 from shared.core.tenants import valid_tenant
+from shared.db import rls
 from shared.db import usage as repo
 from shared.db.pool import Database
 from shared.domain.auth import request_cost
@@ -131,7 +132,9 @@ class UsageMeter:
     def _add(self, note: Note, kind: str, result: str, units: int, *, requests: int = 1) -> None:
         assert note.tenant_id is not None
         try:
-            with self.db.connection() as conn:
+            # Behind the wall that sees no workspace: usage rows have none, and with no wall to set the statement
+            # runs alone in autocommit, one round trip (no BEGIN, set_config, COMMIT around it).
+            with rls.visible(rls.NOTHING), self.db.connection() as conn:
                 repo.add(
                     conn, note.tenant_id, kind, result, requests=requests, units=units, counts=note.counts
                 )
