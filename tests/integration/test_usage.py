@@ -223,3 +223,14 @@ def test_sandbox_time_is_billed_to_the_request_that_ran_it(admin):
     sandbox = rows[("sandbox", "ok")]
     assert (sandbox["requests"], sandbox["units"]) == (1, 10)  # the limiter's weight of an execution
     assert sandbox["sandbox_ms"] >= 1 and rows[("write", "ok")]["sandbox_ms"] == 0
+
+
+def test_a_resource_familys_replayed_create_is_billed_once(admin):
+    tenant, client = tenant_client(admin)
+    note = {"key": "style/tone", "title": "Tone", "content": "Be brief."}
+    conditions = {"Idempotency-Key": uuid.uuid4().hex, "If-None-Match": "*"}
+    with client:
+        assert client.post("/v1/prompt-notes", json=note, headers=conditions).status_code == 201
+        again = client.post("/v1/prompt-notes", json=note, headers=conditions)
+        assert again.status_code in (200, 201) and again.json()["replayed"] is True
+    assert totals(report(admin, tenant)["hours"]) == {("write", "ok"): (1, 1), ("write", "replayed"): (1, 1)}
