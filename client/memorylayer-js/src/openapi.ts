@@ -4490,7 +4490,7 @@ export interface UsageHour {
   tenant_id: string;
   /** The hour's start (ISO-8601 UTC). */
   hour: string;
-  /** read, write, recall, upload (priced by size), sandbox, admin (keys and tokens), or document (a document's pages, counted when its job completes). */
+  /** read, write, recall, upload (priced by size), sandbox, admin (keys and tokens), or document (a document's pages, counted when its job completes), extraction (a conversation's extraction job: its model tokens). */
   kind: string;
   /** ok; client_error (4xx) or server_error (5xx); replayed (an Idempotency-Key answered from the store: billed once, as its first request). */
   outcome: string;

@@ -55,7 +55,8 @@ class UsageHour(Wire):
     hour: Timestamp = Field(description="The hour's start (ISO-8601 UTC).")
     kind: str = Field(
         description="read, write, recall, upload (priced by size), sandbox, admin (keys and tokens), or "
-        "document (a document's pages, counted when its job completes)."
+        "document (a document's pages, counted when its job completes), extraction (a conversation's "
+        "extraction job: its model tokens)."
     )
     outcome: str = Field(
         description="ok; client_error (4xx) or server_error (5xx); replayed (an Idempotency-Key answered "

@@ -943,8 +943,8 @@ class ApiKey(_Model):
 
 
 class UsageHour(_Model):
-    """One tenant's use in one hour of one operation kind (read, write, recall, upload, sandbox, admin, document),
-    ended one way (``outcome``: ok, client_error, server_error, replayed: bill ``ok``)."""
+    """One tenant's use in one hour of one operation kind (read, write, recall, upload, sandbox, admin, document,
+    extraction), ended one way (``outcome``: ok, client_error, server_error, replayed: bill ``ok``)."""
 
     tenant_id: str
     hour: datetime
