@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from shared.core import metering
 from shared.core.errors import EmbeddingError
 from shared.core.settings import Settings
 from shared.providers.embeddings import create_embedder
@@ -37,6 +38,17 @@ def test_vectors_are_ordered_normalised_and_sized(stub_factory) -> None:
     body = stub.requests[0].body
     assert body["model"] == "text-embedding-3-small" and body["dimensions"] == 256
     assert stub.requests[0].headers["authorization"] == "Bearer sk-test"
+
+
+def test_the_tokens_openai_reports_are_billed_to_the_work_at_hand(stub_factory) -> None:
+    stub = stub_factory(openai_wire)  # it reports one prompt token per text
+    embedder = make(stub, batch_size=2)
+    note = metering.Note()
+    with metering.metered(note):
+        embedder.embed(["a", "b", "c"])  # two calls: 2 + 1 tokens
+    assert note.counts["embedding_tokens"] == 3 and len(stub.requests) == 2
+    embedder.embed(["outside any metered work"])  # nothing to bill it to
+    assert note.counts["embedding_tokens"] == 3
 
 
 def test_batches_by_batch_size_and_handles_empty(stub_factory) -> None:

@@ -19,6 +19,7 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
+from shared.core import metering
 from shared.core.errors import InvalidInput, MemoryLayerError, PayloadTooLarge
 from shared.core.settings import Settings
 from shared.db import documents as repo
@@ -90,7 +91,8 @@ class DocumentPipeline:
             return {"status": "skipped", "reason": job["status"], "job_id": job_id}
         document_id = claimed["document_ids"][0]
         try:
-            result = self._ingest(workspace_id, job_id, document_id)
+            with metering.metered(metering.Note()):  # the job's embedding tokens, billed with its pages
+                result = self._ingest(workspace_id, job_id, document_id)
         except MemoryLayerError as exc:  # the bytes are refused: no retry can change that
             self._fail(workspace_id, job_id, document_id, exc, final=True)
             raise JobFailed(f"document job {job_id} failed: {exc.message}") from exc
@@ -178,7 +180,9 @@ class DocumentPipeline:
             if job is None or job["status"] != "running":  # cancelled meanwhile: keep what is written, say so
                 return {"cancelled": True, "memories_created": len(report.added)}
             repo.replace_pages(conn, workspace_id, document_id, page_rows)
-            usage.add_for_workspace(conn, workspace_id, "document", {"document_pages": len(page_rows)})
+            used = metering.current()
+            billed = {**(used.counts if used else {}), "document_pages": len(page_rows)}
+            usage.add_for_workspace(conn, workspace_id, "document", billed)
             earlier = one(repo.get(conn, workspace_id, document_id, lock=True))["memory_ids"]
             keep = set(memory_ids)
             for old_id in earlier:
