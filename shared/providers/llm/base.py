@@ -6,6 +6,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
+# Extra attempts the openai and anthropic SDKs make after a 408/409/429/5xx (Anthropic's 529 overloaded included)
+# or a dropped connection, with their own backoff, honouring retry-after.
+MAX_RETRIES = 2
+
 
 @dataclass
 class LLMUsage:
