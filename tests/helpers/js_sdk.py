@@ -32,17 +32,24 @@ def app_openapi() -> dict[str, Any]:
 
 
 def generate_types(spec: dict[str, Any], scratch: Path) -> str:
-    """What scripts/generate-types.mjs makes of ``spec``: the text src/openapi.ts must hold."""
-    source = scratch / "openapi.json"
+    """What openapi-typescript makes of ``spec`` with the package's own options (its ``npm run generate``
+    command, with the scratch files for ``openapi.json`` and ``src/openapi.ts``): the text src/openapi.ts must hold."""
+    source, target = scratch / "openapi.json", scratch / "openapi.ts"
     source.write_text(json.dumps(spec))
-    done = subprocess.run(
-        [node(), str(PACKAGE / "scripts" / "generate-types.mjs"), str(source)],
+    command = json.loads((PACKAGE / "package.json").read_text())["scripts"]["generate"].split()
+    assert command[0] == "openapi-typescript", command
+    paths = {"openapi.json": str(source), "src/openapi.ts": str(target)}
+    cli = PACKAGE / "node_modules" / "openapi-typescript" / "bin" / "cli.js"
+    assert cli.exists(), f"run `npm ci` in {PACKAGE} first (`make test` does)"
+    subprocess.run(
+        [node(), str(cli), *(paths.get(arg, arg) for arg in command[1:])],
+        cwd=PACKAGE,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
         check=True,
     )
-    return done.stdout
+    return target.read_text()
 
 
 def build() -> None:

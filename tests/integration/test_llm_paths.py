@@ -1,5 +1,5 @@
-"""The LLM paths through the real ``openai`` and ``google-genai`` SDKs and our Messages API client (anthropic),
-against a local stub of each wire.
+"""The LLM paths through the real ``openai``, ``google-genai`` and ``anthropic`` SDKs, against a local stub of
+each wire.
 
 The LLM only proposes: the writer still decides, and grounded answers cite only retrieved memories.
 """

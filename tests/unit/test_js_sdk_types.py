@@ -1,5 +1,5 @@
-"""The TypeScript SDK's checked-in types are the app's OpenAPI document as its generator renders it today, and
-its client has a named method for every operation of the families it covers (the rest: ``client.request``)."""
+"""The TypeScript SDK's checked-in types are the app's OpenAPI document as openapi-typescript renders it today,
+and its client has a named method for every operation of the families it covers (the rest: ``client.request``)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def spec() -> dict[str, Any]:
 
 def test_checked_in_types_match_the_app(spec: dict[str, Any], tmp_path: Path) -> None:
     fresh = generate_types(spec, tmp_path)
-    assert "export interface Operations {" in fresh and "export interface MemoryCreate {" in fresh
+    assert "export interface paths {" in fresh and "export type MemoryCreate = " in fresh
     assert GENERATED.read_text() == fresh, (
         "src/openapi.ts is stale: regenerate it (client/memorylayer-js/README.md, 'Types') and commit it"
     )

@@ -25,7 +25,7 @@ import type {
   Workspace,
   WorkspaceView,
   WorkspaceViewObservation,
-} from "./openapi.js";
+} from "./api.js";
 import { sleep } from "./retry.js";
 
 type Body<K extends OperationKey> = Operations[K]["body"];

@@ -4,7 +4,7 @@
  */
 
 import { MemoryLayerError, TransportError, errorForStatus } from "./errors.js";
-import type { OperationKey, Operations } from "./openapi.js";
+import type { OperationKey, Operations } from "./api.js";
 import { RetryPolicy, retryAfterSeconds, sleep, type RetryOptions } from "./retry.js";
 
 export const VERSION = "0.3.0";

@@ -8,7 +8,7 @@ export { RetryPolicy, retryAfterSeconds } from "./retry.js";
 export type { RetryOptions } from "./retry.js";
 // Every generated schema, as `api.Name` (one of them, FastAPI's `ValidationError`, shares its name with an
 // error class); the ones a caller meets most are exported by name as well.
-export type * as api from "./openapi.js";
+export type * as api from "./api.js";
 export type {
   Association,
   Checkpoint,
@@ -26,4 +26,4 @@ export type {
   Workspace,
   WorkspaceView,
   WorkspaceViewObservation,
-} from "./openapi.js";
+} from "./api.js";

@@ -8,6 +8,10 @@ from typing import Any
 
 from shared.core import metering
 
+# Extra attempts the openai and anthropic SDKs make after a 408/409/429/5xx (Anthropic's 529 overloaded included)
+# or a dropped connection, with their own backoff, honouring retry-after.
+MAX_RETRIES = 2
+
 
 @dataclass
 class LLMUsage:

@@ -7,7 +7,7 @@ from typing import Any
 
 from shared.core.errors import ServiceUnavailable
 from shared.core.settings import LLMProfile
-from shared.providers.llm.base import LLMClient, LLMUsage
+from shared.providers.llm.base import MAX_RETRIES, LLMClient, LLMUsage
 
 
 class OpenAIChat(LLMClient):
@@ -22,11 +22,13 @@ class OpenAIChat(LLMClient):
         self.temperature = temperature
 
     @classmethod
-    def from_profile(cls, profile: LLMProfile, timeout_s: float) -> OpenAIChat:
+    def from_profile(
+        cls, profile: LLMProfile, timeout_s: float, max_retries: int = MAX_RETRIES
+    ) -> OpenAIChat:
         from openai import OpenAI
 
         key = profile.api_key.get_secret_value() if profile.api_key else "not-set"
-        client = OpenAI(api_key=key, base_url=profile.base_url, timeout=timeout_s, max_retries=2)
+        client = OpenAI(api_key=key, base_url=profile.base_url, timeout=timeout_s, max_retries=max_retries)
         return cls(
             client,
             profile.model or "gpt-4o-mini",
