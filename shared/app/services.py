@@ -14,7 +14,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from shared.core import metrics
 from shared.core.settings import Settings
+from shared.db import stats
 from shared.db.pool import Database, Purpose
 from shared.db.scope import Scope
 from shared.domain.audit import AuditTrail
@@ -170,6 +172,13 @@ class Services:
     def ping(self) -> None:
         """Readiness: one round trip to the database (``DatabaseUnavailable`` when it does not answer)."""
         self.db.ping()
+
+    def publish_totals(self) -> None:
+        """Record the stored-rows gauges (at a scrape; in Lambda, each cleanup run)."""
+        with self.db.connection() as conn:
+            rows = stats.live_rows(conn)
+        metrics.record(metrics.MEMORIES, rows["memories"])
+        metrics.record(metrics.SESSIONS_ACTIVE, rows["sessions"])
 
     def close(self) -> None:
         self.db.close()

@@ -28,9 +28,10 @@ _PROVIDERS: dict[str, str] = {
 def create_embedder(settings: Settings) -> Embedder:
     """Build the provider that settings name; each provider class has ``from_settings(settings)``. In a traced
     Lambda its calls are spans (shared/providers/embeddings/traced.py)."""
+    from shared.providers.embeddings.metered import metered_embedder
     from shared.providers.embeddings.traced import traced_embedder
 
-    return traced_embedder(_create(settings))
+    return metered_embedder(traced_embedder(_create(settings)))  # counted: shared/core/metrics.py
 
 
 def _create(settings: Settings) -> Embedder:
