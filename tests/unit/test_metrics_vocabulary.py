@@ -41,7 +41,12 @@ def test_the_reference_series_are_declared_with_its_types_and_labels() -> None:
     # The reference's model-work labels (its llm, embedding and reranker services).
     assert declared["memorylayer_generation_calls_total"].labels == ("activity", "policy", "outcome")
     assert declared["memorylayer_generation_latency_seconds"].labels == ("activity", "policy", "outcome")
-    assert declared["memorylayer_generation_tokens_total"].labels == ("activity", "policy", "outcome", "direction")
+    assert declared["memorylayer_generation_tokens_total"].labels == (
+        "activity",
+        "policy",
+        "outcome",
+        "direction",
+    )
     for kind, labels in (("embedding", ("modality", "outcome")), ("reranker", ("outcome",))):
         for suffix in ("calls_total", "latency_seconds"):
             assert declared[f"memorylayer_{kind}_{suffix}"].labels == labels
@@ -50,7 +55,17 @@ def test_the_reference_series_are_declared_with_its_types_and_labels() -> None:
 
 
 def test_no_series_can_be_labelled_with_tenant_data() -> None:
-    forbidden = {"tenant", "tenant_id", "workspace", "workspace_id", "user", "user_id", "path", "content", "query"}
+    forbidden = {
+        "tenant",
+        "tenant_id",
+        "workspace",
+        "workspace_id",
+        "user",
+        "user_id",
+        "path",
+        "content",
+        "query",
+    }
     assert [s.name for s in metrics.SERIES if forbidden & set(s.labels)] == []
     assert len({s.name for s in metrics.SERIES}) == len(metrics.SERIES)
 
@@ -68,7 +83,10 @@ def test_a_label_the_series_does_not_declare_is_refused() -> None:
     try:
         with pytest.raises(ValueError, match="memorylayer_recall_total takes labels"):
             metrics.record(metrics.RECALLS, mode="rag", outcome="completed", workspace="ws_a")
-        with pytest.raises(RuntimeError), metrics.measure(metrics.RECALLS, metrics.RECALL_LATENCY, mode="rag"):
+        with (
+            pytest.raises(RuntimeError),
+            metrics.measure(metrics.RECALLS, metrics.RECALL_LATENCY, mode="rag"),
+        ):
             raise RuntimeError("boom")
     finally:
         metrics.install(previous)
