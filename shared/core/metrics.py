@@ -142,13 +142,17 @@ def enabled() -> bool:
     return _sink is not NOOP
 
 
-def record(series: Series, value: float = 1.0, **labels: str) -> None:
+def record(series: Series, value: float = 1.0, /, **labels: str) -> None:
     """One observation: a counter's increment, a histogram's sample or a gauge's value."""
     if _sink is NOOP:
         return
-    if labels.keys() != set(series.labels):
+    try:
+        values = tuple([labels[name] for name in series.labels])
+    except KeyError:
+        values = ()
+    if len(values) != len(labels) or len(values) != len(series.labels):
         raise ValueError(f"{series.name} takes labels {series.labels}, not {tuple(labels)}")
-    _sink.record(series, value, tuple(labels[name] for name in series.labels))
+    _sink.record(series, value, values)
 
 
 @contextmanager

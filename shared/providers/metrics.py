@@ -2,8 +2,8 @@
 server (``MEMORYLAYER_METRICS_SERVICE=prometheus``, served at ``GET /metrics``), and CloudWatch embedded metrics
 (EMF, through Powertools) for every Lambda function, flushed at the end of each invocation.
 
-    >>> sink = install_for(settings)                 # doctest: +SKIP  (the API app, make dev)
-    >>> body, content_type = sink.render()           # doctest: +SKIP
+    >>> sink = install_for(settings)                     # doctest: +SKIP
+    >>> body, content_type = sink.render()               # doctest: +SKIP
     >>> handler = lambda_metrics("extraction")(handler)  # doctest: +SKIP
 """
 
@@ -32,6 +32,8 @@ class PrometheusSink:
         self.registry = CollectorRegistry(auto_describe=True)
         kinds: dict[str, Any] = {"counter": Counter, "histogram": Histogram, "gauge": Gauge}
         self._metrics: dict[str, Any] = {}
+        # Each label set's child, found once: labels are bounded, and ``labels()`` takes a lock and builds a key.
+        self._children: dict[tuple[str, tuple[str, ...]], Any] = {}
         for series in SERIES:
             # prometheus_client adds a counter's ``_total`` itself.
             name = series.name.removesuffix("_total") if series.kind == "counter" else series.name
@@ -40,8 +42,12 @@ class PrometheusSink:
             )
 
     def record(self, series: Series, value: float, values: tuple[str, ...]) -> None:
-        metric = self._metrics[series.name]
-        target = metric.labels(*values) if values else metric
+        target = self._children.get((series.name, values))
+        if target is None:
+            metric = self._metrics[series.name]
+            target = self._children.setdefault(
+                (series.name, values), metric.labels(*values) if values else metric
+            )
         if series.kind == "counter":
             target.inc(value)
         elif series.kind == "histogram":
@@ -99,11 +105,11 @@ class EmfSink:
             pending, self._pending = self._pending, {}
         for dimensions, series in pending.items():
             provider = AmazonCloudWatchEMFProvider(namespace=NAMESPACE, service=self.service)
-            for name, value in dimensions:
-                provider.add_dimension(name=name, value=value)
+            for label, label_value in dimensions:
+                provider.add_dimension(name=label, value=label_value)
             for name, (unit, values) in series.items():
-                for value in values:
-                    provider.add_metric(name=name, unit=unit, value=value)
+                for observed in values:
+                    provider.add_metric(name=name, unit=unit, value=observed)
             provider.flush_metrics()
 
 
