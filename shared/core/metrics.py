@@ -188,7 +188,7 @@ def measured(total: Series, latency: Series, **labels: str) -> Callable[[F], F]:
     return decorate
 
 
-JOB_STATUSES = frozenset({"done", "skipped", "failed", "cancelled", "coalesced"})
+JOB_STATUSES = frozenset({"done", "skipped", "failed"})
 
 
 def job(kind: str) -> Callable[[F], F]:
