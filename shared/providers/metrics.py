@@ -9,6 +9,7 @@ server (``MEMORYLAYER_METRICS_SERVICE=prometheus``, served at ``GET /metrics``),
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from functools import wraps
@@ -117,14 +118,17 @@ H = TypeVar("H", bound=Callable[..., Any])
 
 
 def lambda_metrics(service: str) -> Callable[[H], H]:
-    """The handler's invocations record into an EMF sink for function ``service``, flushed as each ends. The
-    sink is the process's only during an invocation: importing a handler (tests, the local stack) changes
-    nothing else, and the services a first invocation builds see it and count their model work."""
+    """In a Lambda (``AWS_LAMBDA_FUNCTION_NAME``, as tracing), the handler's invocations record into an EMF sink
+    for function ``service``, flushed as each ends; the services a first invocation builds see it and count
+    their model work. Elsewhere (``make dev``'s queue pollers run these handlers in the server's process) the
+    invocation records into whatever sink the process has: its Prometheus registry, or nothing."""
     sink = EmfSink(service)
 
     def decorate(handler: H) -> H:
         @wraps(handler)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if not os.environ.get("AWS_LAMBDA_FUNCTION_NAME") or metrics.enabled():
+                return handler(*args, **kwargs)
             previous = metrics.install(sink)
             try:
                 return handler(*args, **kwargs)

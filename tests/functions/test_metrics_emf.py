@@ -8,9 +8,21 @@ import importlib
 import json
 import uuid
 
+import pytest
+
 from shared.app.bootstrap import process_services
 from shared.core import metrics
 from tests.functions.events import LambdaContext, http_v2
+from tests.secured import ADMIN, bearer
+
+
+@pytest.fixture()
+def in_lambda(lambda_env, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As a deployed function: the runtime's function name is set, so keys are on (open auth is refused there)."""
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "memorylayer-test")
+    monkeypatch.setenv("MEMORYLAYER_AUTH_MODE", "api_key")
+    monkeypatch.setenv("MEMORYLAYER_ADMIN_KEY", ADMIN)
+    monkeypatch.setenv("MEMORYLAYER_CONTEXT_CURSOR_SECRET", "cursor-secret-for-tests")
 
 
 def emf_documents(out: str) -> list[dict]:
@@ -43,11 +55,11 @@ def value(documents: list[dict], name: str, **dimensions: str) -> float:
     return total
 
 
-def test_an_api_invocation_prints_its_series_as_emf(load_handler, ws, capsys):
+def test_an_api_invocation_prints_its_series_as_emf(in_lambda, load_handler, ws, capsys):
     module = load_handler("functions.memory.handler")
     suffix = uuid.uuid4().hex[:10]
     content = f"the lambda remembers oolong {suffix}"
-    headers = {"X-Workspace-ID": ws}
+    headers = {"X-Workspace-ID": ws, **bearer(ADMIN)}
     capsys.readouterr()
     out = module.handler(
         http_v2("POST", "/v1/memories", body={"content": content}, headers=headers), LambdaContext()
@@ -88,7 +100,16 @@ def test_an_api_invocation_prints_its_series_as_emf(load_handler, ws, capsys):
     assert metrics.current() is metrics.NOOP
 
 
-def test_the_cleanup_run_publishes_the_stored_rows_gauges(lambda_env, capsys):
+def test_outside_lambda_a_handler_prints_no_series(load_handler, ws, capsys):
+    """make dev's pollers run the handlers in the server's process: they record into its sink, print nothing."""
+    module = load_handler("functions.memory.handler")
+    capsys.readouterr()
+    event = http_v2("POST", "/v1/memories", body={"content": "not in lambda"}, headers={"X-Workspace-ID": ws})
+    assert module.handler(event, LambdaContext())["statusCode"] == 201
+    assert emf_documents(capsys.readouterr().out) == []
+
+
+def test_the_cleanup_run_publishes_the_stored_rows_gauges(in_lambda, capsys):
     module = importlib.reload(importlib.import_module("functions.cleanup.handler"))
     process_services.cache_clear()  # a cold start: built from this test's environment
     scheduled = {
