@@ -55,6 +55,7 @@ from shared.domain.workspaces import WorkspaceService
 from shared.providers.blobs import create_blobs
 from shared.providers.embeddings import create_embedder
 from shared.providers.embeddings.base import Embedder
+from shared.providers.embeddings.metered import metered_embedder
 from shared.providers.llm import create_llm
 from shared.providers.queue import JobQueue, create_document_queue, create_indexing_queue, create_queue
 from shared.providers.tracing import traced_database
@@ -111,7 +112,8 @@ class Services:
         """The services over a new pool for ``purpose`` (or ``db``: tests share one) and the configured
         embedder (or ``embedder``: one loaded before a SnapStart snapshot)."""
         db = traced_database(db or Database.from_settings(settings, purpose=purpose))
-        embedder = embedder or create_embedder(settings)
+        # Counted when a metrics sink is installed: also an embedder loaded before a SnapStart snapshot.
+        embedder = metered_embedder(embedder or create_embedder(settings))
         memories = MemoryService(db, embedder, settings)
         recaller = Recaller(db, embedder, settings)
         sessions = SessionService(db, embedder, settings)

@@ -28,10 +28,9 @@ _PROVIDERS: dict[str, str] = {
 def create_embedder(settings: Settings) -> Embedder:
     """Build the provider that settings name; each provider class has ``from_settings(settings)``. In a traced
     Lambda its calls are spans (shared/providers/embeddings/traced.py)."""
-    from shared.providers.embeddings.metered import metered_embedder
     from shared.providers.embeddings.traced import traced_embedder
 
-    return metered_embedder(traced_embedder(_create(settings)))  # counted: shared/core/metrics.py
+    return traced_embedder(_create(settings))
 
 
 def _create(settings: Settings) -> Embedder:

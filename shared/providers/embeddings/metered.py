@@ -1,5 +1,6 @@
-"""An embedder whose calls are counted (``memorylayer_embedding_*``): every provider, wrapped by the factory
-(``create_embedder``) when a metrics sink is installed, beside the interface so that the metrics know no provider."""
+"""An embedder whose calls are counted (``memorylayer_embedding_*``): every provider, wrapped when the services
+are built (``Services.build``) with a metrics sink installed, beside the interface so that the metrics know no
+provider."""
 
 from __future__ import annotations
 
