@@ -315,6 +315,10 @@ def _refusal(body: bytes) -> JSONResponse | None:
     return JSONResponse({"detail": error.to_detail()}, status_code=error.status)
 
 
+# A client may send any token as a method: the label names these, and "other" for the rest.
+HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
 class RequestMetrics:
     """Each HTTP request counted and timed by method, route template (never the raw path: ``unmatched`` when
     no route took it) and status code, when a metrics sink is installed (shared/core/metrics.py)."""
@@ -340,6 +344,7 @@ class RequestMetrics:
         finally:
             # The router writes the route it matched into the scope it was given: this same dict.
             route = getattr(scope.get("route"), "path", None) or "unmatched"
-            labels = {"method": scope["method"], "route": route, "status": str(status)}
+            method = scope["method"] if scope["method"] in HTTP_METHODS else "other"
+            labels = {"method": method, "route": route, "status": str(status)}
             metrics.record(metrics.HTTP_REQUESTS, **labels)
             metrics.record(metrics.HTTP_LATENCY, time.perf_counter() - started, **labels)

@@ -109,6 +109,7 @@ DATABASE_RETRIES = Series(
     "memorylayer_database_retries_total", "counter", "Database work asked again, by reason.", ("reason",)
 )
 
+# Every series declared above, in order (the Prometheus sink registers them all up front).
 SERIES: tuple[Series, ...] = tuple(v for v in dict(globals()).values() if isinstance(v, Series))
 
 

@@ -71,6 +71,8 @@ def test_the_workload_is_in_the_series_with_bounded_labels(scraped: str) -> None
         assert found.status_code == 200 and found.json()["memories"], found.text
         assert api.get(f"/v1/memories/mem_{suffix}", params={"workspace_id": ws}).status_code == 404
         assert api.get(f"/v1/nothing-here/{ws}/{suffix}").status_code == 404
+        # A method the HTTP parser takes but the API serves nowhere is counted under "other".
+        assert api.request("PROPFIND", "/v1/memories").status_code == 405
         thread = api.post("/v1/threads", json={"user_id": user}, headers={"X-Workspace-ID": ws})
         assert thread.status_code == 201, thread.text
         thread_id = thread.json()["thread"]["id"]
@@ -90,6 +92,7 @@ def test_the_workload_is_in_the_series_with_bounded_labels(scraped: str) -> None
     assert value(found, http, method="POST", route="/v1/memories/recall", status="200") == 1
     assert value(found, http, method="GET", route="/v1/memories/{memory_id}", status="404") == 1
     assert value(found, http, method="GET", route="unmatched", status="404") == 1
+    assert sum(v for (name, pairs), v in found.items() if name == http and ("method", "other") in pairs) == 1
     assert value(found, http, method="POST", route="/v1/threads/{thread_id}/messages", status="201") == 1
     assert value(found, "memorylayer_http_request_duration_seconds_count", method="POST", route="/v1/memories",
                  status="201") == 2  # fmt: skip
