@@ -21,6 +21,7 @@ from shared.domain.auth import purge_rate_windows
 from shared.domain.indexing import index_pending
 from shared.domain.memories.tier_backfill import backfill_tiers
 from shared.domain.threads import requeue_stale_jobs
+from shared.providers.metrics import lambda_metrics
 from shared.providers.tracing import lambda_tracer
 
 logger = Logger(service="memorylayer-cleanup")
@@ -42,6 +43,7 @@ PUBLISHED_METRICS = (
 @logger.inject_lambda_context
 @tracer.invocation  # a span per invocation, flushed before it returns; no bodies in traces
 @metrics.log_metrics(capture_cold_start_metric=True)
+@lambda_metrics("cleanup")  # the series of shared/core/metrics.py, as EMF, flushed per invocation
 def handler(event: dict, context: object) -> dict[str, int]:
     services = process_services("cleanup")
     result = services.sessions.cleanup()
@@ -55,6 +57,7 @@ def handler(event: dict, context: object) -> dict[str, int]:
     )
     if services.settings.extractive_tiers_enabled:  # logged only: older memories' tiers, a bounded step
         result["tiers_written"] = int(backfill_tiers(services.db)["tiers_written"])
+    services.publish_totals()  # the stored-rows gauges, every run (docs/operations.md)
     for name in PUBLISHED_METRICS:
         metrics.add_metric(name=name, unit=MetricUnit.Count, value=result[name])
     logger.info("session cleanup", extra=result)

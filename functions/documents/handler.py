@@ -16,6 +16,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shared.app.bootstrap import process_services
 from shared.domain.documents.messages import work
+from shared.providers.metrics import lambda_metrics
 from shared.providers.tracing import lambda_tracer
 
 logger = Logger(service="memorylayer-documents")
@@ -42,6 +43,7 @@ def record_handler(record: SQSRecord) -> list[dict]:
 @logger.inject_lambda_context
 @tracer.invocation  # a span per invocation, flushed before it returns; no bodies in traces
 @metrics.log_metrics(capture_cold_start_metric=True)
+@lambda_metrics("documents")  # the series of shared/core/metrics.py, as EMF, flushed per invocation
 def handler(event: dict, context: LambdaContext) -> PartialItemFailureResponse:
     return process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context

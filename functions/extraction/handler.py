@@ -13,6 +13,7 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shared.app.bootstrap import process_services
+from shared.providers.metrics import lambda_metrics
 from shared.providers.tracing import lambda_tracer
 
 logger = Logger(service="memorylayer-extraction")
@@ -32,6 +33,7 @@ def record_handler(record: SQSRecord) -> dict:
 @logger.inject_lambda_context
 @tracer.invocation  # a span per invocation, flushed before it returns; no bodies in traces
 @metrics.log_metrics(capture_cold_start_metric=True)
+@lambda_metrics("extraction")  # the series of shared/core/metrics.py, as EMF, flushed per invocation
 def handler(event: dict, context: LambdaContext) -> PartialItemFailureResponse:
     return process_partial_response(
         event=event, record_handler=record_handler, processor=processor, context=context

@@ -21,13 +21,21 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from shared.api import docs, errors, openapi
 from shared.api.deps import principal, row_wall
-from shared.api.edge import CrossSiteCheck, HostCheck, LastResort, SecurityHeaders, StrictJson
+from shared.api.edge import (
+    CrossSiteCheck,
+    HostCheck,
+    LastResort,
+    RequestMetrics,
+    SecurityHeaders,
+    StrictJson,
+)
 from shared.api.metering import UsageMetering
 from shared.api.routes import health
 from shared.core.errors import PayloadTooLarge
 from shared.core.settings import Settings, get_settings
 from shared.domain.auth import AuthGuard, RateLimiter
 from shared.domain.requests import IGNORED_FIELDS
+from shared.providers.metrics import install_for
 
 if TYPE_CHECKING:
     from shared.app.services import Services
@@ -333,6 +341,8 @@ def create_app(
     app.add_middleware(SecurityHeaders, scripts=scripts)
     if settings.allowed_hosts:
         app.add_middleware(HostCheck, allowed=frozenset(settings.allowed_hosts.split(",")))
+    app.add_middleware(RequestMetrics)  # outermost: every answer is counted, a refusal at the edge too
+    app.state.metrics_sink = install_for(settings)
 
     included = tuple(routers) if routers is not None else all_routers()
     for router in included:
@@ -341,6 +351,10 @@ def create_app(
         open_route = router is health.router
         dependencies = [] if open_route else [Depends(principal), Depends(row_wall)]
         app.include_router(Gate(router), dependencies=dependencies)
+    if app.state.metrics_sink is not None:
+        from shared.api.routes import metrics as metrics_routes  # operators only: no API key, no wall
+
+        app.include_router(metrics_routes.router)
     if console:
         from shared.api.routes import console as console_routes  # its page open, its API behind auth
 

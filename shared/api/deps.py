@@ -22,7 +22,7 @@ from fastapi import Depends, Header, Query, Request
 
 from shared.core import metering
 from shared.core.errors import Forbidden, InvalidInput, Unauthorized
-from shared.core.settings import DEFAULT_WORKSPACE, USER_CHAT_WORKSPACE
+from shared.core.settings import DEFAULT_WORKSPACE, USER_CHAT_WORKSPACE, Settings
 from shared.db import audit, rls
 from shared.db.scope import Scope
 from shared.domain.auth import Principal, request_cost
@@ -135,13 +135,8 @@ def principal(
     failed is answered from memory; only then is the database asked; the per-key limit is charged last.
     """
     settings = request.app.state.settings
-    token = (authorization or "").strip()
-    if token.lower().startswith("bearer "):
-        token = token[7:].strip()
-    # Read here, not when the app is built: a Lambda init (and a SnapStart snapshot) holds no secret, and a
-    # rotated key takes effect within settings.secret_cache_ttl_s.
-    admin = secrets.admin_key(settings) if token else None
-    if admin and hmac.compare_digest(token.encode(), admin.encode()):
+    token = bearer_token(authorization)
+    if is_admin_key(settings, token):
         metering.identify(OPERATOR)
         return Principal(key_id="admin", workspaces=None, admin=True)
     if settings.auth_mode == "none":
@@ -173,6 +168,19 @@ def principal(
         found.require_write()
         found = replace(found, writing=True)  # the walls then leave out a user space it may only read
     return found
+
+
+def bearer_token(authorization: str | None) -> str:
+    """The key of ``Authorization: Bearer <key>`` (or of a bare key)."""
+    token = (authorization or "").strip()
+    return token[7:].strip() if token.lower().startswith("bearer ") else token
+
+
+def is_admin_key(settings: Settings, token: str) -> bool:
+    """Whether ``token`` is the operator's admin key. Read here, not when the app is built: a Lambda init (and
+    a SnapStart snapshot) holds no secret, and a rotated key takes effect within settings.secret_cache_ttl_s."""
+    admin = secrets.admin_key(settings) if token else None
+    return admin is not None and hmac.compare_digest(token.encode(), admin.encode())
 
 
 PrincipalDep = Annotated[Principal, Depends(principal)]

@@ -11,12 +11,14 @@ import hashlib
 import json
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable, Iterable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from shared.core import metrics
 from shared.core.errors import Forbidden, InvalidInput, MemoryLayerError, Unprocessable
 from shared.core.wire import LONE_SURROGATE, SURROGATE_ESCAPE, has_lone_surrogate
 
@@ -311,3 +313,38 @@ def _refusal(body: bytes) -> JSONResponse | None:
     else:
         return None
     return JSONResponse({"detail": error.to_detail()}, status_code=error.status)
+
+
+# A client may send any token as a method: the label names these, and "other" for the rest.
+HTTP_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+class RequestMetrics:
+    """Each HTTP request counted and timed by method, route template (never the raw path: ``unmatched`` when
+    no route took it) and status code, when a metrics sink is installed (shared/core/metrics.py)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not metrics.enabled():
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500  # what the server answers when the app raises before its answer starts
+
+        async def watching(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watching)
+        finally:
+            # The router writes the route it matched into the scope it was given: this same dict.
+            route = getattr(scope.get("route"), "path", None) or "unmatched"
+            method = scope["method"] if scope["method"] in HTTP_METHODS else "other"
+            labels = {"method": method, "route": route, "status": str(status)}
+            metrics.record(metrics.HTTP_REQUESTS, **labels)
+            metrics.record(metrics.HTTP_LATENCY, time.perf_counter() - started, **labels)

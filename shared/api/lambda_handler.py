@@ -20,6 +20,7 @@ from mangum.types import LambdaContext
 from shared.api import snapstart
 from shared.api.app import create_app
 from shared.api.route_map import FUNCTIONS
+from shared.providers.metrics import lambda_metrics
 from shared.providers.tracing import lambda_tracer
 
 
@@ -34,6 +35,8 @@ def api_function(name: str) -> tuple[FastAPI, Callable[[dict, LambdaContext], di
     logger = Logger(service=f"memorylayer-{name}")
     tracer = lambda_tracer(f"memorylayer-{name}")  # OpenTelemetry to X-Ray, see shared/providers/tracing.py
     metrics = Metrics(namespace="MemoryLayer", service=name)
+    # The vocabulary's series (shared/core/metrics.py) go out as EMF, flushed after each invocation.
+    flushing = lambda_metrics(name)
 
     function = FUNCTIONS[name]
     app = create_app(routers=routers_of(name), console=function.console, documents=function.documents)
@@ -47,6 +50,7 @@ def api_function(name: str) -> tuple[FastAPI, Callable[[dict, LambdaContext], di
     # threads nest under it: OpenTelemetry's context is a context variable, which anyio copies into them.
     @tracer.invocation
     @metrics.log_metrics(capture_cold_start_metric=True)
+    @flushing
     def handler(event: dict, context: LambdaContext) -> dict:
         return asgi_handler(event, context)
 

@@ -14,7 +14,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from shared.core import metrics
 from shared.core.settings import Settings
+from shared.db import stats
 from shared.db.pool import Database, Purpose
 from shared.db.scope import Scope
 from shared.domain.audit import AuditTrail
@@ -54,6 +56,7 @@ from shared.domain.workspaces import WorkspaceService
 from shared.providers.blobs import create_blobs
 from shared.providers.embeddings import create_embedder
 from shared.providers.embeddings.base import Embedder
+from shared.providers.embeddings.metered import metered_embedder
 from shared.providers.llm import create_llm
 from shared.providers.queue import JobQueue, create_document_queue, create_indexing_queue, create_queue
 from shared.providers.tracing import traced_database
@@ -111,7 +114,8 @@ class Services:
         """The services over a new pool for ``purpose`` (or ``db``: tests share one) and the configured
         embedder (or ``embedder``: one loaded before a SnapStart snapshot)."""
         db = traced_database(db or Database.from_settings(settings, purpose=purpose))
-        embedder = embedder or create_embedder(settings)
+        # Counted when a metrics sink is installed: also an embedder loaded before a SnapStart snapshot.
+        embedder = metered_embedder(embedder or create_embedder(settings))
         memories = MemoryService(db, embedder, settings)
         recaller = Recaller(db, embedder, settings)
         sessions = SessionService(db, embedder, settings)
@@ -173,6 +177,13 @@ class Services:
     def ping(self) -> None:
         """Readiness: one round trip to the database (``DatabaseUnavailable`` when it does not answer)."""
         self.db.ping()
+
+    def publish_totals(self) -> None:
+        """Record the stored-rows gauges (at a scrape; in Lambda, each cleanup run)."""
+        with self.db.connection() as conn:
+            rows = stats.live_rows(conn)
+        metrics.record(metrics.MEMORIES, rows["memories"])
+        metrics.record(metrics.SESSIONS_ACTIVE, rows["sessions"])
 
     def close(self) -> None:
         self.db.close()

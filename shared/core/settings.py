@@ -84,6 +84,8 @@ class Settings(BaseSettings):
     # peer is the client). Behind API Gateway the source address comes from the event instead.
     trusted_proxies: str | None = None
     data_dir: Path = Path(".data")
+    # Prometheus text at GET /metrics (local host or admin key only), or nothing; Lambda always emits EMF.
+    metrics_service: Literal["noop", "prometheus"] = "noop"
     # The app role's full DSN (local, tests); wins over the parts below. See shared/db/connection.py.
     database_url: str | None = None
     database_owner_url: str | None = None  # the owner's DSN, for migrations (local, tests)
@@ -106,8 +108,7 @@ class Settings(BaseSettings):
     db_pool_min: int = 0
     db_pool_max: int = 10
     db_pool_max_idle_s: float = 60.0
-    # How long a unit of work waits for a connection when the database answers but cannot serve (a restart, a
-    # full pool): then a fast 503 database_unavailable.
+    # Wait for a connection while the database answers but cannot serve (restart, full pool): then a 503.
     db_connect_timeout_s: float = 5.0
     # How long it waits while connection attempts hang without an answer, as against an Aurora Serverless v2
     # writer resuming from 0 ACU (about 15 s; about 30 s after a day paused): then a 503 database_resuming with
@@ -115,9 +116,8 @@ class Settings(BaseSettings):
     # the worker and cleanup (minutes of timeout, and an alarm on every error) wait longer.
     db_resume_timeout_s: float = Field(default=20.0, gt=0, le=25)
     db_background_resume_timeout_s: float = Field(default=60.0, gt=0)
-    # statement_timeout, hnsw.ef_search and the idle timeouts are the app role's session defaults, set by
-    # migration 0010 (ALTER ROLE ... SET): libpq startup options are refused by RDS Proxy.
-
+    # statement_timeout, hnsw.ef_search, idle timeouts: the app role's defaults (migration 0010; RDS Proxy
+    # refuses libpq startup options).
     # --- limits (bad input is a 4xx, never a partial write) ---
     max_content_bytes: int = 64 * 1024
     max_tags: int = 100

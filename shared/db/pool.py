@@ -40,6 +40,7 @@ from pgvector.psycopg import register_vector
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from shared.core import metrics
 from shared.core.errors import DatabaseResuming, DatabaseUnavailable
 from shared.core.settings import Settings
 from shared.db import rls
@@ -335,6 +336,7 @@ class Database:
             if self._attempts is None or not self._attempts.resuming(since=started):
                 raise
         left = self._resume_timeout_s - (time.monotonic() - started)
+        metrics.record(metrics.DATABASE_RETRIES, reason="resuming")  # waiting on past the connect wait
         try:
             if left > 0:
                 return self.pool.getconn(timeout=left)

@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import json
 import logging
+import time
+from collections.abc import Callable
+from functools import wraps
 from typing import Any, Protocol
 
+from shared.core import metrics
 from shared.core.settings import Settings
 from shared.core.tenants import DEFAULT_TENANT
 from shared.domain.context_env.host import failure, read_answer
@@ -23,6 +27,27 @@ log = logging.getLogger("memorylayer.sandbox")
 
 class Executor(Protocol):
     def run(self, request: dict[str, Any], *, tenant_id: str | None = None) -> dict[str, Any]: ...
+
+
+Run = Callable[..., dict[str, Any]]
+
+
+def metered(run: Run) -> Run:
+    """Count and time each execution by outcome: ``ok``, ``error`` (the guest's or the runner's answered
+    failure) or ``failed`` (it raised)."""
+
+    @wraps(run)
+    def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        started, outcome = time.perf_counter(), "failed"
+        try:
+            answer = run(*args, **kwargs)
+            outcome = "ok" if answer.get("ok") else "error"
+            return answer
+        finally:
+            metrics.record(metrics.SANDBOX_EXECUTIONS, outcome=outcome)
+            metrics.record(metrics.SANDBOX_LATENCY, time.perf_counter() - started, outcome=outcome)
+
+    return counted
 
 
 class LocalExecutor:
@@ -40,6 +65,7 @@ class LocalExecutor:
             self.missing = str(exc)
             log.warning("context environment unavailable: %s", exc)
 
+    @metered
     def run(self, request: dict[str, Any], *, tenant_id: str | None = None) -> dict[str, Any]:
         if self.wasm is None:
             return failure("interpreter_missing", self.missing)
@@ -67,6 +93,7 @@ class LambdaExecutor:
             self._client = boto3.client("lambda", config=Config(retries={"max_attempts": 0}, read_timeout=60))
         return self._client
 
+    @metered
     def run(self, request: dict[str, Any], *, tenant_id: str | None = None) -> dict[str, Any]:
         from botocore.exceptions import ClientError
 

@@ -19,7 +19,7 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from shared.core import metering
+from shared.core import metering, metrics
 from shared.core.errors import InvalidInput, MemoryLayerError, PayloadTooLarge
 from shared.core.settings import Settings
 from shared.db import documents as repo
@@ -79,6 +79,7 @@ class DocumentPipeline:
             python=settings.document_parse_python,
         )
 
+    @metrics.job("document")
     def run(self, workspace_id: str, job_id: str, *, final_attempt: bool) -> dict[str, Any]:
         with self.db.transaction() as conn:
             job = repo.get_job(conn, workspace_id, job_id)
@@ -214,6 +215,7 @@ class DocumentPipeline:
                     "completed_at": _now(),
                 },
             )
+        metrics.record(metrics.DOCUMENT_PAGES, len(page_rows))
         return {"pages": len(page_rows), "chunks": len(candidates), "memories_created": len(report.added),
                 "memories_unchanged": len(report.unchanged)}  # fmt: skip
 

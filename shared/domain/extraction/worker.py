@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from shared.core import metering
+from shared.core import metering, metrics
 from shared.core.errors import InvalidInput, NotFound
 from shared.core.settings import Settings
 from shared.db import facts, usage
@@ -110,6 +110,7 @@ class ExtractionWorker:
         """Bulk-written memories into the HNSW graph (shared/domain/indexing/indexer.py)."""
         return self.indexer.index_vectors(defer_bulk=defer_bulk, budget_s=budget_s)
 
+    @metrics.job("extraction")
     def run(self, job_id: str, *, final_attempt: bool = True) -> dict[str, Any]:
         with self.db.transaction() as conn:
             if repo.get_job(conn, job_id) is None:

@@ -3,8 +3,7 @@
     >>> svc = MemoryService(db, embedder, settings)                                 # doctest: +SKIP
     >>> memory, created, replayed = svc.remember("ws_a", MemoryCreate(content="likes tea"))   # doctest: +SKIP
 
-Embedding happens before the transaction opens, so a slow provider never holds a database connection.
-"""
+Embedding happens before the transaction opens, so a slow provider never holds a database connection."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from shared.core import metering, ontology
+from shared.core import metering, metrics, ontology
 from shared.core.errors import (
     Conflict,
     InvalidInput,
@@ -181,6 +180,7 @@ class MemoryService:
             raise InvalidInput("scope 'user' requires user_id", code="user_id_required")
         return user_space(tenant_id)
 
+    @metrics.measured(metrics.REMEMBERS, metrics.REMEMBER_LATENCY)
     def remember(
         self,
         workspace_id: str,

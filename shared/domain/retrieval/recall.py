@@ -35,6 +35,7 @@ from typing import Any
 import psycopg
 from cachetools import TTLCache
 
+from shared.core import metrics
 from shared.core.errors import EmbeddingModelMismatch, Forbidden, Unprocessable
 from shared.core.settings import Settings
 from shared.db import memories as mem_repo
@@ -168,6 +169,10 @@ class Recaller:
         self._own_graphs = OwnGraphs(db, embedder.dimensions)
 
     def recall(self, workspace_ids: list[str], req: RecallRequest) -> dict[str, Any]:
+        with metrics.measure(metrics.RECALLS, metrics.RECALL_LATENCY, mode=req.mode or "default"):
+            return self._recall(workspace_ids, req)
+
+    def _recall(self, workspace_ids: list[str], req: RecallRequest) -> dict[str, Any]:
         started = time.perf_counter()
         if req.limit > self.settings.max_recall_limit:
             raise Unprocessable(
@@ -194,6 +199,7 @@ class Recaller:
             if not called:
                 raise
             self._missing[called[0]] = time.monotonic()
+            metrics.record(metrics.DATABASE_RETRIES, reason="plan_function_missing")
             return self._ranked(workspace_ids, req, arm, vector, started, [])
 
     def _ranked(

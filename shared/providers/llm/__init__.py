@@ -16,9 +16,11 @@ from shared.providers.llm.base import LLMClient, LLMUsage
 
 def create_llm(settings: Settings, profile: str = "default") -> LLMClient | None:
     """The client of ``profile`` (its calls are spans in a traced Lambda: shared/providers/llm/traced.py), or None."""
+    from shared.providers.llm.metered import metered_llm
     from shared.providers.llm.traced import traced_llm
 
-    return traced_llm(_create(settings.llm_profile(profile), settings.llm_timeout_s))
+    client = traced_llm(_create(settings.llm_profile(profile), settings.llm_timeout_s))
+    return metered_llm(client, profile, settings.enrichment_policy)  # counted: shared/core/metrics.py
 
 
 def _create(profile: LLMProfile, timeout_s: float) -> LLMClient | None:
