@@ -10,7 +10,7 @@ advisory lock, in three steps:
 3. what depends on the configured embedding size (``vector_index.ensure``, ``ensure_recall_function``) and the
    indexes built CONCURRENTLY, outside any transaction (``ensure_stale_by_index``,
    ``ensure_workspace_text_index``, ``ensure_context_text_index``, ``ensure_export_order_index``,
-   ``ensure_idempotency_age_index``, ``ensure_context_name_index``), with the
+   ``ensure_idempotency_age_index``, ``ensure_context_name_index``, ``ensure_tiers_pending_index``), with the
    contract steps that drop an index only once its replacement is valid (a migration file runs before the
    replacement is built, so it cannot).
 
@@ -84,6 +84,7 @@ def apply_migrations(
             ensure_export_order_index(conn)
             ensure_idempotency_age_index(conn)
             ensure_context_name_index(conn)
+            ensure_tiers_pending_index(conn)
             ensure_recall_function(
                 conn, embedding_dimensions, generation=vector_index.published(conn, embedding_dimensions)
             )
@@ -121,6 +122,15 @@ def ensure_idempotency_age_index(conn: psycopg.Connection) -> None:
     vector_index.drop_invalid(conn, "idempotency_records_created_at")
     conn.execute(
         "CREATE INDEX CONCURRENTLY IF NOT EXISTS idempotency_records_created_at ON idempotency_records (created_at)"
+    )
+
+
+def ensure_tiers_pending_index(conn: psycopg.Connection) -> None:
+    """What the tier backfill has left: rows leave this index as their tiers are written, so each sweep's batch is
+    the index's head and a sweep resumes where the last stopped (a fully backfilled table leaves it empty)."""
+    vector_index.drop_invalid(conn, "memories_tiers_pending")
+    conn.execute(
+        "CREATE INDEX CONCURRENTLY IF NOT EXISTS memories_tiers_pending ON memories (id) WHERE tier_source_spans IS NULL"
     )
 
 

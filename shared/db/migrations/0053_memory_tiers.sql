@@ -5,6 +5,4 @@ ALTER TABLE memories
     ADD COLUMN abstract text,
     ADD COLUMN overview text,
     ADD COLUMN tier_source_spans jsonb;
--- What the backfill has left to do: rows leave this index as their tiers are written, so each sweep's batch is
--- the index's head and a sweep resumes where the last stopped (a fully backfilled table leaves it empty).
-CREATE INDEX memories_tiers_pending ON memories (id) WHERE tier_source_spans IS NULL;
+-- The backfill's index (memories_tiers_pending) is built CONCURRENTLY by shared/db/migrate.py, after the files.
