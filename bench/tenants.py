@@ -296,7 +296,6 @@ def run(
     threshold = (
         round(vector_index.DEDICATED_MIN_ROWS * scale) if dedicated_min_rows is None else dedicated_min_rows
     )
-    vector_index.DEDICATED_MIN_ROWS = threshold  # this process builds the graphs (bulk.rebuild)
     # The APIs' sorting threshold, scaled likewise: each workspace is served by the function it would be at scale 1.
     sorted_max = round(Settings().recall_sorted_max_rows * scale)
 
@@ -315,6 +314,9 @@ def run(
         "sorted_max_rows": sorted_max,
     }
     with ExitStack() as stack:
+        # This process builds the graphs (bulk.rebuild); the threshold is put back after, for whoever runs next in it.
+        stack.callback(setattr, vector_index, "DEDICATED_MIN_ROWS", vector_index.DEDICATED_MIN_ROWS)
+        vector_index.DEDICATED_MIN_ROWS = threshold
         if superuser_dsn is None:
             pg = EmbeddedPostgres.start(Path(tempfile.mkdtemp(prefix="ml-tenants-")) / "pg", ephemeral=True)
             stack.callback(pg.stop)
