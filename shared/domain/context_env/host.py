@@ -4,7 +4,6 @@ import json
 import re
 from typing import Any
 
-from shared.core import metering
 from shared.domain.context_env import shape
 from shared.domain.context_env import state as codec
 
@@ -133,8 +132,6 @@ def check(answer: dict[str, Any], previous: str | None, limits: dict[str, Any]) 
     """The guest's answer reduced to what the host will keep, or a failure with a known code."""
     elapsed = answer.get("elapsed_ms")
     timing = {"elapsed_ms": elapsed} if isinstance(elapsed, int | float) else {}
-    if isinstance(elapsed, int | float):  # the guest's time, its tenant's to pay whatever it answered
-        metering.count(sandbox_ms=round(elapsed))
     output_cap = int(limits.get("output_chars", 50_000))
     if answer.get("ok") is not True:
         code = answer.get("code")
