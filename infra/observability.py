@@ -1,4 +1,5 @@
-"""Alarms to an encrypted SNS topic (with a subscriber: prod refuses to synthesize without one), and a dashboard."""
+"""Alarms to an encrypted SNS topic (with a subscriber: prod refuses to synthesize without one), and the stage's
+dashboard (its widgets over the functions' own series: infra/dashboard.py), which every alarm links to."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_rds as rds
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sns_subscriptions as subscriptions
+from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
+from infra import dashboard as widgets
 from infra.config import StageConfig
+from infra.documents import DocumentStore
 from infra.embeddings import EmbeddingEndpoint
 from infra.queue import ExtractionQueue
 
@@ -55,7 +59,9 @@ class Observability(Construct):
         api: apigwv2.HttpApi,
         functions: dict[str, lambda_.Function],
         queue: ExtractionQueue,
+        documents: DocumentStore,
         cluster: rds.IDatabaseCluster,
+        proxy: rds.DatabaseProxy | None,
         embeddings: EmbeddingEndpoint | None,
     ) -> None:
         super().__init__(scope, construct_id)
@@ -160,21 +166,32 @@ class Observability(Construct):
             )
 
         self.dashboard = cw.Dashboard(self, "Dashboard", dashboard_name=config.prefix)
+        self.dashboard_url = widgets.dashboard_url(self, config.prefix)
         self.dashboard.add_widgets(
             cw.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=24, height=6),
         )
         self.dashboard.add_widgets(
-            cw.GraphWidget(title="API requests / 5xx", left=[requests], right=[server_errors]),
-            cw.GraphWidget(title="API latency p99 (ms)", left=[latency_p99]),
-            cw.GraphWidget(
-                title="Extraction queue",
-                left=[
-                    queue.queue.metric_approximate_number_of_messages_visible(period=FIVE_MINUTES),
-                    dlq_depth,
-                ],
-                right=[oldest_job],
-            ),
+            cw.TextWidget(
+                markdown="## Requests and errors (by API function, each one family of routes)",
+                width=24,
+                height=1,
+            )
         )
+        self.dashboard.add_widgets(
+            cw.GraphWidget(title="API Gateway requests / 5xx", left=[requests], right=[server_errors]),
+            cw.GraphWidget(title="API Gateway latency p99 (ms)", left=[latency_p99]),
+        )
+        self.dashboard.add_widgets(*widgets.request_widgets())
+        self.dashboard.add_widgets(*widgets.latency_widgets())
+        self.dashboard.add_widgets(cw.TextWidget(markdown="## Model work", width=24, height=1))
+        self.dashboard.add_widgets(*widgets.model_widgets(), *embed_widgets)
+        self.dashboard.add_widgets(cw.TextWidget(markdown="## Queues and jobs", width=24, height=1))
+        self.dashboard.add_widgets(
+            _queue_widget("Extraction queue", queue.queue, queue.dead_letter_queue),
+            _queue_widget("Documents queue", documents.queue, documents.dead_letter_queue),
+        )
+        self.dashboard.add_widgets(*widgets.job_widgets())
+        self.dashboard.add_widgets(cw.TextWidget(markdown="## Functions and database", width=24, height=1))
         self.dashboard.add_widgets(
             cw.GraphWidget(
                 title="Lambda duration p99",
@@ -195,11 +212,19 @@ class Observability(Construct):
                 ],
             ),
         )
-        self.dashboard.add_widgets(
-            cw.GraphWidget(title="Aurora ACU", left=[capacity], right=[acu]),
+        database = [
+            cw.GraphWidget(title="Aurora capacity (ACU) / utilisation (%)", left=[capacity], right=[acu]),
             cw.GraphWidget(title="Aurora connections", left=[connections]),
-            *embed_widgets,
-        )
+        ]
+        if proxy is not None:
+            database.append(_proxy_widget(proxy))
+        self.dashboard.add_widgets(*database)
+        self.dashboard.add_widgets(cw.TextWidget(markdown="## Sandbox and documents", width=24, height=1))
+        self.dashboard.add_widgets(*widgets.sandbox_and_document_widgets())
+
+    def link_alarms(self, scope: Construct) -> None:
+        """Every alarm under ``scope`` (here and in other constructs) carries the dashboard's link."""
+        widgets.link_alarms(scope, self.dashboard_url)
 
     def _alarm(
         self, name: str, metric: cw.IMetric, threshold: float, description: str, periods: int = 1
@@ -217,3 +242,35 @@ class Observability(Construct):
         alarm.add_alarm_action(cw_actions.SnsAction(self.topic))
         alarm.add_ok_action(cw_actions.SnsAction(self.topic))
         self.alarms.append(alarm)
+
+
+def _queue_widget(title: str, queue: sqs.IQueue, dead_letter_queue: sqs.IQueue) -> cw.GraphWidget:
+    """Messages waiting in a queue and its DLQ (left), and the oldest one's age (right)."""
+    return cw.GraphWidget(
+        title=title,
+        left=[
+            queue.metric_approximate_number_of_messages_visible(period=FIVE_MINUTES, label="visible"),
+            dead_letter_queue.metric_approximate_number_of_messages_visible(
+                period=FIVE_MINUTES, statistic=cw.Stats.MAXIMUM, label="in the DLQ"
+            ),
+        ],
+        right=[queue.metric_approximate_age_of_oldest_message(period=FIVE_MINUTES, label="oldest (s)")],
+        width=12,
+    )
+
+
+def _proxy_widget(proxy: rds.DatabaseProxy) -> cw.GraphWidget:
+    """RDS Proxy: the functions' connections to it, and its own to Aurora."""
+
+    def metric(name: str) -> cw.Metric:
+        return cw.Metric(
+            namespace="AWS/RDS",
+            metric_name=name,
+            dimensions_map={"ProxyName": proxy.db_proxy_name},
+            period=FIVE_MINUTES,
+            statistic=cw.Stats.MAXIMUM,
+        )
+
+    return cw.GraphWidget(
+        title="RDS Proxy connections", left=[metric("ClientConnections"), metric("DatabaseConnections")]
+    )

@@ -104,7 +104,9 @@ class MemoryLayerStack(Stack):
             api=self.api.http_api,
             functions=dict(self.functions),
             queue=self.queue,
+            documents=self.documents,
             cluster=self.database.cluster,
+            proxy=self.database.proxy,
             embeddings=self.embeddings,
         )
 
@@ -119,6 +121,8 @@ class MemoryLayerStack(Stack):
         sandbox.allow_invoke(self.functions["environment"])
         sandbox.add_alarms(observability.topic)
         self.documents.add_alarms(observability.topic)
+        # Last, once every construct has made its alarms: each one's description links to the dashboard.
+        observability.link_alarms(self)
 
         CfnOutput(self, "ApiUrl", value=self.api.url, description="Base URL of the HTTP API")
         CfnOutput(
@@ -143,6 +147,12 @@ class MemoryLayerStack(Stack):
         if self.embeddings is not None:
             CfnOutput(self, "EmbeddingEndpointName", value=self.embeddings.endpoint_name)
         CfnOutput(self, "AlarmTopicArn", value=observability.topic.topic_arn)
+        CfnOutput(
+            self,
+            "DashboardUrl",
+            value=observability.dashboard_url,
+            description="The stage's CloudWatch dashboard (every alarm's description links to it)",
+        )
 
         # Tags propagate to every taggable resource (and the stack itself) for cost allocation.
         # DBProxyTargetGroup is skipped: it is a setting of the proxy (tagged itself), not a billed resource,
