@@ -5,8 +5,8 @@ A CloudWatch metric is identified by its full dimension set, and each EMF docume
 function's name) plus exactly its series' labels; so every query here is a ``SEARCH`` over that schema, which
 also finds the label values (routes, modes, activities) no one can list at deploy time.
 
-    >>> search(HTTP_REQUESTS, "Sum", 'service="memory"')[:64]
-    'SEARCH(\\'{MemoryLayer,service,method,route,status} MetricName="memorylayer'
+    >>> print(search(DOCUMENT_PAGES, "Sum"))
+    SEARCH('{MemoryLayer,service} MetricName="memorylayer_document_pages_total"', 'Sum', 300)
 """
 
 from __future__ import annotations

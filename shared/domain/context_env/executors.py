@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any, Protocol
 
-from shared.core import metrics
+from shared.core import metering, metrics
 from shared.core.settings import Settings
 from shared.core.tenants import DEFAULT_TENANT
 from shared.domain.context_env.host import failure, read_answer
@@ -34,7 +34,8 @@ Run = Callable[..., dict[str, Any]]
 
 def metered(run: Run) -> Run:
     """Count and time each execution by outcome: ``ok``, ``error`` (the guest's or the runner's answered
-    failure) or ``failed`` (it raised)."""
+    failure) or ``failed`` (it raised); and meter the guest's time, its tenant's to pay whatever it answered
+    (here, not in host.py: the sandbox function's asset carries host.py but not ``shared.core``)."""
 
     @wraps(run)
     def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -42,6 +43,9 @@ def metered(run: Run) -> Run:
         try:
             answer = run(*args, **kwargs)
             outcome = "ok" if answer.get("ok") else "error"
+            elapsed = answer.get("elapsed_ms")
+            if isinstance(elapsed, int | float):
+                metering.count(sandbox_ms=round(elapsed))
             return answer
         finally:
             metrics.record(metrics.SANDBOX_EXECUTIONS, outcome=outcome)

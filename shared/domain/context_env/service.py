@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from shared.core import metering
 from shared.core.errors import (
     Conflict,
     Forbidden,
@@ -149,12 +148,7 @@ class SandboxService:
         try:
             if request["op"] == "execute":
                 sent = {**request, "state": previous, "limits": {**limits, **_return_limits(request)}}
-                raw = self.executor.run(sent, tenant_id=target.tenant_id)  # type: ignore[union-attr]
-                elapsed = raw.get("elapsed_ms")
-                # Metered here, not in host.py: the sandbox function's asset carries host.py but not shared.core.
-                if isinstance(elapsed, int | float):  # the guest's time, its tenant's to pay
-                    metering.count(sandbox_ms=round(elapsed))
-                answer = host.check(raw, previous, limits)
+                answer = host.check(self.executor.run(sent, tenant_id=target.tenant_id), previous, limits)  # type: ignore[union-attr]
             elif request["op"] == "inject":
                 answer = host.inject(previous, request["values"], limits)
             elif request["op"] == "render":
