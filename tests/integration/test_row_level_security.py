@@ -27,12 +27,14 @@ from tests.secured import ADMIN, secured_settings
 
 # Tables with rows of one workspace each. Not walled: api_keys (a key is found by its prefix before anyone
 # knows its workspaces; admin routes only), rate_limit_counters (per key and per source address, counted before
-# a key is known; they hold counts, no tenant data), schema_migrations and schema_functions (the owner's).
+# a key is known; they hold counts, no tenant data), schema_migrations and schema_functions (the owner's),
+# usage_hourly (per tenant, not per workspace: counts only, written by the metering and read by the admin route).
 UNWALLED = {
     "api_keys",
     "rate_limit_counters",
     "schema_functions",
     "schema_migrations",
+    "usage_hourly",
     "vector_index_generations",
 }
 
